@@ -1,0 +1,94 @@
+package io.rackfabric.fabric.credit;
+
+import io.rackfabric.fabric.tlp.TlpClass;
+
+/**
+ * The receiver's side of flow control: buffer sizes, what arrived, what was freed, and which
+ * cumulative limits have been advertised. Credit returns are batched: an UpdateFC goes out when a
+ * quarter of any buffer has been freed since the last one. That cannot deadlock: a blocked sender
+ * implies the buffer holds at least (size - largest TLP - quarter) credits, whose freeing will
+ * cross the threshold. The periodic keepalive re-advertises whatever is left.
+ */
+public final class ReceiveBuffer {
+
+  private final FcCredits size;
+  private final long[] received = new long[6];
+  private final long[] freed = new long[6];
+  private final long[] advertisedFreed = new long[6];
+  private final long[] threshold = new long[6];
+
+  public ReceiveBuffer(FcCredits size) {
+    this.size = size;
+    for (TlpClass c : TlpClass.ALL) {
+      threshold[2 * c.ordinal()] = Math.max(1, size.header(c) / 4);
+      threshold[2 * c.ordinal() + 1] = Math.max(1, size.data(c) / 4);
+    }
+  }
+
+  public FcCredits size() {
+    return size;
+  }
+
+  /** Clears all counters; the link is (re)training. */
+  public void reset() {
+    for (int i = 0; i < 6; i++) {
+      received[i] = freed[i] = advertisedFreed[i] = 0;
+    }
+  }
+
+  /**
+   * Accounts an arriving TLP. Returns false when it exceeds what was advertised: the sender broke
+   * flow control (a receiver overflow error); the TLP must be dropped and not freed.
+   */
+  public boolean arrive(TlpClass c, int dataCredits) {
+    int h = 2 * c.ordinal();
+    if (received[h] + 1 > size.header(c) + advertisedFreed[h]
+        || received[h + 1] + dataCredits > size.data(c) + advertisedFreed[h + 1]) {
+      return false;
+    }
+    received[h] += 1;
+    received[h + 1] += dataCredits;
+    return true;
+  }
+
+  /** Frees buffer space; returns true when enough has accumulated to send an UpdateFC now. */
+  public boolean free(TlpClass c, int headers, int dataCredits) {
+    int h = 2 * c.ordinal();
+    freed[h] += headers;
+    freed[h + 1] += dataCredits;
+    if (freed[h] > received[h] || freed[h + 1] > received[h + 1]) {
+      throw new IllegalStateException("freed more " + c + " credits than received");
+    }
+    return freed[h] - advertisedFreed[h] >= threshold[h]
+        || freed[h + 1] - advertisedFreed[h + 1] >= threshold[h + 1];
+  }
+
+  /** Whether anything was freed since the last advertisement. */
+  public boolean hasUnadvertised() {
+    for (int i = 0; i < 6; i++) {
+      if (freed[i] != advertisedFreed[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The cumulative limits to advertise now; marks everything freed so far as advertised. */
+  public FcCredits advertise() {
+    long[] header = new long[3];
+    long[] data = new long[3];
+    for (TlpClass c : TlpClass.ALL) {
+      int h = 2 * c.ordinal();
+      advertisedFreed[h] = freed[h];
+      advertisedFreed[h + 1] = freed[h + 1];
+      header[c.ordinal()] = size.header(c) + freed[h];
+      data[c.ordinal()] = size.data(c) + freed[h + 1];
+    }
+    return FcCredits.of(header, data);
+  }
+
+  /** Header credits currently held in the buffer for class c. */
+  public long occupiedHeaders(TlpClass c) {
+    return received[2 * c.ordinal()] - freed[2 * c.ordinal()];
+  }
+}

@@ -1,0 +1,318 @@
+package io.rackfabric.fabric.link;
+
+import io.rackfabric.fabric.credit.CreditLedger;
+import io.rackfabric.fabric.credit.FcCredits;
+import io.rackfabric.fabric.credit.ReceiveBuffer;
+import io.rackfabric.fabric.tlp.Completion;
+import io.rackfabric.fabric.tlp.ConfigRead;
+import io.rackfabric.fabric.tlp.ConfigWrite;
+import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.Tlp;
+import io.rackfabric.fabric.tlp.TlpClass;
+import io.rackfabric.fabric.tlp.Tlps;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * One end of a link as a plain object: the data link state machine, the transmit queues with
+ * credit-based flow control and FIFO occupancy in model time, and the receive buffer with batched
+ * credit returns. Every port actor (switch port, NTB port, endpoint) embeds one and stays thin.
+ *
+ * <p>Nothing leaves through {@link Listener#send} without credit, so a remote partner's mailbox
+ * and Artery's bounded send queue can never be overrun by TLPs.
+ */
+public final class LinkEnd {
+
+  /** Where a link end's effects go; implemented by the owning actor. */
+  public interface Listener {
+    /** Sends a frame to the partner. */
+    void send(LinkFrame frame);
+
+    /** A queued TLP has left through this link; the buffer it came from can be freed. */
+    void transmitted(Object token, Tlp tlp);
+
+    void linkUp(long modelAt);
+
+    /** The link went down; {@code purged} were queued here and are lost. */
+    void linkDown(ErrorMessage.Cause cause, long modelAt, List<Queued> purged);
+  }
+
+  /** A TLP waiting for credit; {@code token} identifies the buffer to free when it leaves. */
+  public record Queued(Tlp tlp, long readyAt, Object token, long order) {}
+
+  private static final int DLLP_BYTES = 8;
+
+  private final LinkParameters params;
+  private final LinkStateMachine machine;
+  private final CreditLedger ledger = new CreditLedger();
+  private final ReceiveBuffer receive;
+  private final Listener listener;
+  private final LongSupplier wallNanos;
+  @SuppressWarnings("unchecked")
+  private final ArrayDeque<Queued>[] queues = new ArrayDeque[] {
+      new ArrayDeque<Queued>(), new ArrayDeque<Queued>(), new ArrayDeque<Queued>()};
+  private final boolean[] blocked = new boolean[3];
+  private final long[] creditReadyAt = new long[3];
+  private long busyUntil;
+  private long modelNow;
+  private long order;
+  private final LinkCounters counters = new LinkCounters();
+
+  public LinkEnd(
+      LinkParameters params,
+      FcCredits receiveBuffers,
+      LinkTimers timers,
+      boolean autoActivate,
+      long trainingSeed,
+      Listener listener,
+      LongSupplier wallNanos) {
+    this.params = params;
+    this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
+    this.receive = new ReceiveBuffer(receiveBuffers);
+    this.listener = listener;
+    this.wallNanos = wallNanos;
+  }
+
+  public LinkParameters params() {
+    return params;
+  }
+
+  public DataLinkState state() {
+    return machine.state();
+  }
+
+  public boolean isUp() {
+    return machine.isUp();
+  }
+
+  public long modelNow() {
+    return modelNow;
+  }
+
+  public LinkCounters counters() {
+    return counters;
+  }
+
+  public int queued() {
+    return queues[0].size() + queues[1].size() + queues[2].size();
+  }
+
+  /** Advances the end's model clock (a fault or command stamped with model time). */
+  public void observe(long modelAt) {
+    modelNow = Math.max(modelNow, modelAt);
+  }
+
+  /** The partner is connected (physical layer up): start training. */
+  public void enable() {
+    apply(machine.enable(wallNanos.getAsLong()), null);
+  }
+
+  /** Takes the link down from this end, as a fault or at shutdown. */
+  public void disable(long modelAt) {
+    observe(modelAt);
+    apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN);
+  }
+
+  public void activate() {
+    apply(machine.activate(wallNanos.getAsLong()), null);
+  }
+
+  /** Timers; the owner calls this periodically. */
+  public void tick() {
+    int actions = machine.tick(wallNanos.getAsLong());
+    apply(actions, ErrorMessage.Cause.DLLP_TIMEOUT);
+  }
+
+  /**
+   * Queues a TLP for transmission. Returns false when the link is down: the caller answers or
+   * counts it as PCIe does (Unsupported Request for a request, drop for a posted write).
+   */
+  public boolean offer(Tlp tlp, long readyAt, Object token) {
+    if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
+      return false;
+    }
+    queues[tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
+    pump();
+    return true;
+  }
+
+  /**
+   * A frame from the partner. Returns the TLP's model arrival time when a TLP was accepted into
+   * the receive buffer (the caller must later {@link #free} it), or -1 otherwise.
+   */
+  public long onFrame(LinkFrame frame) {
+    long wall = wallNanos.getAsLong();
+    if (frame instanceof TlpFrame f) {
+      return acceptTlp(f, wall);
+    } else if (frame instanceof UpdateFc u) {
+      onUpdateFc(u, wall);
+    } else if (frame instanceof InitFc i) {
+      onInitFc(i, wall);
+    } else if (frame instanceof PhysicalDown d) {
+      observe(d.sentAt() + params.propagationNs());
+      apply(machine.onPhysicalDown(wall), ErrorMessage.Cause.SURPRISE_DOWN);
+    }
+    return -1;
+  }
+
+  private void onUpdateFc(UpdateFc u, long wall) {
+    counters.dllpsReceived++;
+    long arrival = u.sentAt() + params.flightNs(DLLP_BYTES);
+    observe(arrival);
+    apply(machine.onUpdateFc(wall), null);
+    if (machine.isUp()) {
+      ledger.update(u.limits());
+      for (int c = 0; c < 3; c++) {
+        if (blocked[c]) {
+          creditReadyAt[c] = Math.max(creditReadyAt[c], arrival);
+          blocked[c] = false;
+        }
+      }
+      pump();
+    }
+  }
+
+  private void onInitFc(InitFc i, long wall) {
+    counters.dllpsReceived++;
+    observe(i.sentAt() + params.flightNs(DLLP_BYTES));
+    int actions = machine.onInitFc(i, wall);
+    if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
+      goDown(ErrorMessage.Cause.SURPRISE_DOWN);
+      actions &= ~LinkStateMachine.LINK_DOWN;
+    }
+    if ((actions & LinkStateMachine.TAKE_PARTNER_CREDITS) != 0) {
+      ledger.initialise(i.limits());
+      receive.reset();
+    }
+    apply(actions, null);
+  }
+
+  private long acceptTlp(TlpFrame f, long wall) {
+    Tlp tlp = f.tlp();
+    if (!machine.mayReceive()) {
+      counters.droppedLinkDown++;
+      return -1;
+    }
+    machine.onTlpReceived(wall);
+    if (!receive.arrive(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
+      counters.receiverOverflows++;
+      return -1;
+    }
+    counters.tlpsReceived++;
+    long arrival = f.sentAt() + params.flightNs(Tlps.wireBytes(tlp));
+    observe(arrival);
+    return arrival;
+  }
+
+  /** The TLP that arrived has left the receive buffer; may send an UpdateFC. */
+  public void free(Tlp tlp, long modelAt) {
+    free(tlp.tlpClass(), 1, Tlps.dataCredits(tlp), modelAt);
+  }
+
+  public void free(TlpClass c, int headers, int dataCredits, long modelAt) {
+    observe(modelAt);
+    if (!machine.isUp()) {
+      return; // credits were reset with the link; nothing to return
+    }
+    if (receive.free(c, headers, dataCredits)) {
+      sendUpdate();
+    }
+  }
+
+  private void pump() {
+    if (!machine.isUp()) {
+      return;
+    }
+    while (true) {
+      Queued pick = null;
+      for (int c = 0; c < 3; c++) {
+        Queued head = queues[c].peek();
+        if (head == null || !machine.mayTransmit(isManagement(head.tlp()))) {
+          continue;
+        }
+        if (!ledger.canSend(head.tlp().tlpClass(), Tlps.dataCredits(head.tlp()))) {
+          blocked[c] = true;
+          continue;
+        }
+        if (pick == null || head.order() < pick.order()) {
+          pick = head;
+        }
+      }
+      if (pick == null) {
+        return;
+      }
+      transmit(pick);
+    }
+  }
+
+  private void transmit(Queued q) {
+    Tlp tlp = q.tlp();
+    int c = tlp.tlpClass().ordinal();
+    queues[c].poll();
+    ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
+    long start = Math.max(Math.max(q.readyAt(), busyUntil), creditReadyAt[c]);
+    busyUntil = start + params.serializationNs(Tlps.wireBytes(tlp));
+    observe(start);
+    counters.tlpsSent++;
+    machine.onSent(wallNanos.getAsLong());
+    listener.send(new TlpFrame(tlp, start));
+    listener.transmitted(q.token(), tlp);
+  }
+
+  private static boolean isManagement(Tlp tlp) {
+    return tlp instanceof ConfigRead
+        || tlp instanceof ConfigWrite
+        || tlp instanceof ErrorMessage
+        || tlp instanceof Completion; // responses are never held back
+  }
+
+  private void sendUpdate() {
+    counters.dllpsSent++;
+    machine.onSent(wallNanos.getAsLong());
+    listener.send(new UpdateFc(receive.advertise(), modelNow));
+  }
+
+  private void apply(int actions, ErrorMessage.Cause downCause) {
+    if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
+      goDown(downCause == null ? ErrorMessage.Cause.SURPRISE_DOWN : downCause);
+    }
+    if ((actions & LinkStateMachine.SEND_PHYSICAL_DOWN) != 0) {
+      listener.send(new PhysicalDown(modelNow));
+    }
+    if ((actions & LinkStateMachine.SEND_INIT) != 0) {
+      counters.dllpsSent++;
+      machine.onSent(wallNanos.getAsLong());
+      listener.send(
+          new InitFc(receive.size(), machine.training(), machine.partnerTraining(), modelNow));
+    }
+    if ((actions & LinkStateMachine.SEND_UPDATE) != 0) {
+      sendUpdate();
+    }
+    if ((actions & LinkStateMachine.LINK_UP) != 0) {
+      counters.linkUps++;
+      listener.linkUp(modelNow);
+      pump();
+    } else if ((actions & LinkStateMachine.LINK_PROTECTED) != 0) {
+      pump();
+    }
+  }
+
+  private void goDown(ErrorMessage.Cause cause) {
+    List<Queued> purged = new ArrayList<>(queued());
+    for (ArrayDeque<Queued> q : queues) {
+      purged.addAll(q);
+      q.clear();
+    }
+    counters.linkDowns++;
+    counters.purged += purged.size();
+    ledger.reset();
+    receive.reset();
+    for (int c = 0; c < 3; c++) {
+      blocked[c] = false;
+      creditReadyAt[c] = 0;
+    }
+    listener.linkDown(cause, modelNow, purged);
+  }
+}

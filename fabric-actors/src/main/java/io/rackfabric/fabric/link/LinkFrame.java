@@ -1,0 +1,11 @@
+package io.rackfabric.fabric.link;
+
+import io.rackfabric.fabric.wire.WireMessage;
+
+/** What travels between the two ends of a link: TLPs and DLLPs. */
+public sealed interface LinkFrame extends WireMessage
+    permits TlpFrame, InitFc, UpdateFc, PhysicalDown {
+
+  /** Model time (ns) at which the sender started clocking this frame onto the link. */
+  long sentAt();
+}

@@ -1,0 +1,102 @@
+package io.rackfabric.fabric.ntb;
+
+import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.fabric.tlp.Completion;
+import io.rackfabric.fabric.tlp.MemRead;
+import io.rackfabric.fabric.tlp.MemWrite;
+import io.rackfabric.fabric.tlp.Tlp;
+
+/**
+ * Address and requester-ID translation through one NTB port, in both directions. A memory request
+ * crosses only if it hits a BAR on the side it arrives at (the one-way rule of seeds/000 3.3):
+ * a write to the translated address on the far side is serviced there and never comes back.
+ * Requests get a proxy requester ID in the domain they enter; completions coming back through the
+ * NTB are given their original requester ID again.
+ */
+public final class NtbTranslation {
+
+  private final NtbConfig config;
+  private final int linkSideBus;
+  private final int linkSideDevice;
+  /** Link-domain requesters, proxied in the virtual domain. */
+  private final RequesterIdTable linkRequesters = new RequesterIdTable();
+  /** Virtual-domain requesters, proxied in the link (switch) domain. */
+  private final RequesterIdTable virtualRequesters = new RequesterIdTable();
+
+  /**
+   * @param linkSideBus the switch's internal bus, where the link-side endpoint lives
+   * @param linkSideDevice the link-side endpoint's device number (the port number)
+   */
+  public NtbTranslation(NtbConfig config, int linkSideBus, int linkSideDevice) {
+    this.config = config;
+    this.linkSideBus = linkSideBus;
+    this.linkSideDevice = linkSideDevice;
+  }
+
+  public NtbConfig config() {
+    return config;
+  }
+
+  public int linkSideBdf() {
+    return Bdf.of(linkSideBus, linkSideDevice, 0);
+  }
+
+  /**
+   * A TLP leaving the switch domain into the virtual (slave) domain. Returns the translated TLP,
+   * or null when it may not cross (no link-side BAR, unknown proxy, or requester table full).
+   */
+  public Tlp toVirtual(Tlp tlp) {
+    if (tlp instanceof Completion c) {
+      int original = virtualRequesters.original(proxyIndex(c.requester(), linkSideBus, linkSideDevice));
+      return original < 0 ? null : c.withRequester(original);
+    }
+    int proxy = proxyFor(linkRequesters, tlp.requester(), config.virtualSideBdf());
+    if (proxy < 0) {
+      return null;
+    }
+    if (tlp instanceof MemWrite w) {
+      NtbBar bar = config.linkBar(w.address());
+      return bar == null ? null : w.withAddress(bar.translate(w.address())).withRequester(proxy);
+    }
+    if (tlp instanceof MemRead r) {
+      NtbBar bar = config.linkBar(r.address());
+      return bar == null ? null : r.withAddress(bar.translate(r.address())).withRequester(proxy);
+    }
+    return null; // configuration and messages never cross an NTB
+  }
+
+  /**
+   * A TLP arriving from the virtual (slave) domain, to enter the switch domain. Returns the
+   * translated TLP, or null when it hits no virtual-side BAR or cannot be proxied.
+   */
+  public Tlp toLink(Tlp tlp) {
+    if (tlp instanceof Completion c) {
+      int vBus = Bdf.bus(config.virtualSideBdf());
+      int vDev = Bdf.device(config.virtualSideBdf());
+      int original = linkRequesters.original(proxyIndex(c.requester(), vBus, vDev));
+      return original < 0 ? null : c.withRequester(original);
+    }
+    int proxy = proxyFor(virtualRequesters, tlp.requester(), Bdf.of(linkSideBus, linkSideDevice, 0));
+    if (proxy < 0) {
+      return null;
+    }
+    if (tlp instanceof MemWrite w) {
+      NtbBar bar = config.virtualBar(w.address());
+      return bar == null ? null : w.withAddress(bar.translate(w.address())).withRequester(proxy);
+    }
+    if (tlp instanceof MemRead r) {
+      NtbBar bar = config.virtualBar(r.address());
+      return bar == null ? null : r.withAddress(bar.translate(r.address())).withRequester(proxy);
+    }
+    return null;
+  }
+
+  private static int proxyFor(RequesterIdTable table, int requester, int endpointBdf) {
+    int index = table.indexFor(requester);
+    return index < 0 ? -1 : Bdf.of(Bdf.bus(endpointBdf), Bdf.device(endpointBdf), index);
+  }
+
+  private static int proxyIndex(int proxy, int bus, int device) {
+    return Bdf.bus(proxy) == bus && Bdf.device(proxy) == device ? Bdf.function(proxy) : -1;
+  }
+}

@@ -1,0 +1,48 @@
+package io.rackfabric.fabric.routing;
+
+import io.rackfabric.fabric.ntb.NtbConfig;
+import io.rackfabric.fabric.wire.WireMessage;
+
+/**
+ * One port's routing-relevant configuration. A transparent port has bridge registers; an NTB port
+ * has the NTB's configuration instead, whose link-side BARs are what it claims in the switch.
+ *
+ * @param number the port number, which is also its device number on the switch's internal bus
+ * @param virtualSwitch the virtual switch (1 or 2) the port belongs to; ports of different
+ *     virtual switches never forward to each other
+ */
+public record PortConfig(
+    String name, int number, PortRole role, int virtualSwitch, BridgeRegisters bridge, NtbConfig ntb)
+    implements WireMessage {
+
+  public PortConfig {
+    if (number < 0 || number > 31) {
+      throw new IllegalArgumentException("port " + name + ": number=" + number + " not in [0,31]");
+    }
+    if (virtualSwitch < 1 || virtualSwitch > 2) {
+      throw new IllegalArgumentException(
+          "port " + name + ": virtual-switch=" + virtualSwitch + " not in {1,2}");
+    }
+    if (role == PortRole.NTB ? ntb == null : bridge == null) {
+      throw new IllegalArgumentException(
+          "port " + name + ": role=" + role + " needs " + (role == PortRole.NTB ? "ntb" : "bridge"));
+    }
+  }
+
+  public boolean claimsAddress(long address) {
+    return role == PortRole.NTB ? ntb.linkSideClaims(address) : bridge.claimsAddress(address);
+  }
+
+  /** Whether ID-routed TLPs for this bus go out through this port (below its bridge). */
+  public boolean claimsBus(int bus) {
+    return role != PortRole.NTB && role != PortRole.UPSTREAM && bridge.claimsBus(bus);
+  }
+
+  public PortConfig withVirtualSwitch(int vs) {
+    return new PortConfig(name, number, role, vs, bridge, ntb);
+  }
+
+  public PortConfig withBridge(BridgeRegisters newBridge) {
+    return new PortConfig(name, number, role, virtualSwitch, newBridge, ntb);
+  }
+}
