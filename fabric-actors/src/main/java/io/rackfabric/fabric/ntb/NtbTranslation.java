@@ -50,19 +50,8 @@ public final class NtbTranslation {
       int original = virtualRequesters.original(proxyIndex(c.requester(), linkSideBus, linkSideDevice));
       return original < 0 ? null : c.withRequester(original);
     }
-    int proxy = proxyFor(linkRequesters, tlp.requester(), config.virtualSideBdf());
-    if (proxy < 0) {
-      return null;
-    }
-    if (tlp instanceof MemWrite w) {
-      NtbBar bar = config.linkBar(w.address());
-      return bar == null ? null : w.withAddress(bar.translate(w.address())).withRequester(proxy);
-    }
-    if (tlp instanceof MemRead r) {
-      NtbBar bar = config.linkBar(r.address());
-      return bar == null ? null : r.withAddress(bar.translate(r.address())).withRequester(proxy);
-    }
-    return null; // configuration and messages never cross an NTB
+    return relay(tlp, config.linkBars().isEmpty() ? null : config::linkBar, linkRequesters,
+        config.virtualSideBdf()); // configuration and messages never cross an NTB
   }
 
   /**
@@ -76,19 +65,33 @@ public final class NtbTranslation {
       int original = linkRequesters.original(proxyIndex(c.requester(), vBus, vDev));
       return original < 0 ? null : c.withRequester(original);
     }
-    int proxy = proxyFor(virtualRequesters, tlp.requester(), Bdf.of(linkSideBus, linkSideDevice, 0));
+    return relay(tlp, config.virtualBars().isEmpty() ? null : config::virtualBar, virtualRequesters,
+        linkSideBdf());
+  }
+
+  /** Relays a memory request that hits a BAR of {@code bars}, with a proxy requester ID. */
+  private static Tlp relay(
+      Tlp tlp, java.util.function.LongFunction<NtbBar> bars, RequesterIdTable table, int proxyBase) {
+    long address;
+    if (tlp instanceof MemWrite w) {
+      address = w.address();
+    } else if (tlp instanceof MemRead r) {
+      address = r.address();
+    } else {
+      return null;
+    }
+    NtbBar bar = bars == null ? null : bars.apply(address);
+    if (bar == null) {
+      return null;
+    }
+    int proxy = proxyFor(table, tlp.requester(), proxyBase);
     if (proxy < 0) {
       return null;
     }
-    if (tlp instanceof MemWrite w) {
-      NtbBar bar = config.virtualBar(w.address());
-      return bar == null ? null : w.withAddress(bar.translate(w.address())).withRequester(proxy);
-    }
-    if (tlp instanceof MemRead r) {
-      NtbBar bar = config.virtualBar(r.address());
-      return bar == null ? null : r.withAddress(bar.translate(r.address())).withRequester(proxy);
-    }
-    return null;
+    long translated = bar.translate(address);
+    return tlp instanceof MemWrite w
+        ? w.withAddress(translated).withRequester(proxy)
+        : ((MemRead) tlp).withAddress(translated).withRequester(proxy);
   }
 
   private static int proxyFor(RequesterIdTable table, int requester, int endpointBdf) {
