@@ -1,0 +1,426 @@
+package io.rackfabric.fabric.endpoint;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.link.LinkDirectory;
+import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.link.LinkFrame;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.TlpFrame;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.fabric.tlp.Completion;
+import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.fabric.tlp.ConfigRead;
+import io.rackfabric.fabric.tlp.ConfigWrite;
+import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.MemRead;
+import io.rackfabric.fabric.tlp.MemWrite;
+import io.rackfabric.fabric.tlp.Tlp;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A memory endpoint at the end of one link: it stores posted writes that hit its BARs, answers
+ * reads with completions split at Max_Payload_Size, and can act as a requester and a traffic
+ * generator. As the root complex of a domain it also collects AER messages. Anything outside its
+ * BARs gets Unsupported Request (reads) or is dropped and counted (writes).
+ */
+public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Command> {
+
+  public sealed interface Command
+      permits Connect, SetLink, Write, Read, StartTraffic, GetStats, Peek, FromLink, Tick {}
+
+  public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
+
+  public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /** Issues one posted write into the fabric. */
+  public record Write(long address, byte[] data) implements Command, WireMessage {}
+
+  /** Issues one read into the fabric; the answer is a {@link ReadResult}. */
+  public record Read(long address, int length, ActorRef<ReadResult> replyTo) implements Command, WireMessage {}
+
+  public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
+      implements WireMessage {}
+
+  public record StartTraffic(TrafficPlan plan, ActorRef<TrafficDone> replyTo) implements Command, WireMessage {}
+
+  /**
+   * A traffic job finished: requests sent (writes) or completed (reads), the model time span, and
+   * the wall time it took.
+   */
+  public record TrafficDone(String id, long sent, long failed, long modelStart, long modelEnd, long wallNanos)
+      implements WireMessage {}
+
+  public record GetStats(ActorRef<EndpointStats> replyTo) implements Command, WireMessage {}
+
+  /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
+  public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
+
+  private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
+
+  private enum Tick implements Command { INSTANCE }
+
+
+  private final String id;
+  private final int bdf;
+  private final boolean root;
+  private final List<AddressRange> bars;
+  private final FabricSettings settings;
+  private final LinkEnd link;
+  private final ActorRef<LinkFrame> self;
+  private ActorRef<LinkFrame> partner;
+  private final SparseMemory memory = new SparseMemory();
+  private final StreamTracker streams = new StreamTracker();
+  private final Histogram writeLatency = Latencies.newHistogram();
+  private final PendingReads<ActorRef<ReadResult>> reads = new PendingReads<>();
+  private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
+  private long writesReceived;
+  private long bytesWritten;
+  private long readsServed;
+  private long outsideBars;
+  private long writesSent;
+  private long readsSent;
+  private long readsCompleted;
+  private long readsFailed;
+  private long streamSeq;
+  // The running traffic job, if any.
+  private TrafficPlan plan;
+  private ActorRef<TrafficDone> planReplyTo;
+  private long planIssued;
+  private long planDone;
+  private long planFailed;
+  private long planStartModel;
+  private long planStartWall;
+  private boolean pumping;
+
+  public static Behavior<Command> create(
+      String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
+      String partnerEnd, FabricSettings settings) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new MemoryEndpoint(ctx, timers, id, bdf, root, bars, linkParams, partnerEnd, settings)));
+  }
+
+  private MemoryEndpoint(
+      ActorContext<Command> context, TimerScheduler<Command> timers, String id, int bdf, boolean root,
+      List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings) {
+    super(context);
+    this.id = id;
+    this.bdf = bdf;
+    this.root = root;
+    this.bars = List.copyOf(bars);
+    this.settings = settings;
+    this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
+    this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
+        settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+    timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
+    context.getSystem().receptionist().tell(Receptionist.register(LinkDirectory.key(id), self));
+    if (partnerEnd != null) {
+      LinkDirectory.watchPartner(context, partnerEnd, Connect::new);
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(FromLink.class, this::onFromLink)
+        .onMessage(Tick.class, this::onTick)
+        .onMessage(Write.class, this::onWrite)
+        .onMessage(Read.class, this::onRead)
+        .onMessage(StartTraffic.class, this::onStartTraffic)
+        .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(Peek.class, this::onPeek)
+        .onMessage(Connect.class, this::onConnect)
+        .onMessage(SetLink.class, this::onSetLink)
+        .onSignal(PostStop.class, this::onPostStop)
+        .build();
+  }
+
+  private Behavior<Command> onFromLink(FromLink msg) {
+    long arrival = link.onFrame(msg.frame());
+    if (arrival < 0) {
+      return this;
+    }
+    Tlp tlp = ((TlpFrame) msg.frame()).tlp();
+    if (tlp instanceof MemWrite w) {
+      onMemWrite(w, arrival);
+    } else if (tlp instanceof MemRead r) {
+      onMemRead(r, arrival);
+    } else if (tlp instanceof Completion c) {
+      onCompletion(c, arrival);
+    } else if (tlp instanceof ConfigRead || tlp instanceof ConfigWrite) {
+      onConfig(tlp, arrival);
+    } else if (tlp instanceof ErrorMessage e) {
+      aer.add(new EndpointStats.AerRecord(Bdf.format(e.requester()), e.severity().name(), e.cause().name(), arrival));
+      getContext().getLog().info("Endpoint [{}] AER {} {} from {} at model {} ns", id, e.severity(), e.cause(),
+          Bdf.format(e.requester()), arrival);
+    }
+    link.free(tlp, arrival);
+    return this;
+  }
+
+  private boolean claims(long address, int length) {
+    for (AddressRange bar : bars) {
+      if (bar.containsAll(address, length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void onMemWrite(MemWrite w, long arrival) {
+    if (!claims(w.address(), w.length())) {
+      outsideBars++;
+      return;
+    }
+    writesReceived++;
+    bytesWritten += w.length();
+    if (w.data() != null) {
+      memory.write(w.address(), w.data());
+    }
+    streams.arrived(w.requester(), w.seq());
+    writeLatency.recordValue(Math.max(1, arrival - w.originAt()));
+  }
+
+  private void onMemRead(MemRead r, long arrival) {
+    long at = arrival + settings.completionLatencyNs();
+    if (!claims(r.address(), r.length())) {
+      outsideBars++;
+      link.offer(Completion.error(bdf, r, CompletionStatus.UNSUPPORTED_REQUEST, at), at, -1);
+      return;
+    }
+    readsServed++;
+    int mps = settings.maxPayload();
+    for (int offset = 0; offset < r.length(); offset += mps) {
+      int n = Math.min(mps, r.length() - offset);
+      byte[] data = memory.read(r.address() + offset, n);
+      link.offer(new Completion(bdf, r.requester(), r.tag(), r.tc(), CompletionStatus.SUCCESSFUL,
+          r.length() - offset, offset, n, data, r.originAt(), r.seq()), at, -1);
+    }
+  }
+
+  private void onCompletion(Completion c, long arrival) {
+    PendingReads.Done<ActorRef<ReadResult>> done = reads.complete(c, arrival);
+    if (done == null) {
+      return;
+    }
+    if (done.status() == CompletionStatus.SUCCESSFUL) {
+      readsCompleted++;
+    } else {
+      readsFailed++;
+    }
+    if (done.context() != null) {
+      done.context().tell(new ReadResult(c.seq(), done.status(), done.data(), done.completedAt() - done.originAt()));
+    } else if (plan != null) {
+      planDone++;
+      if (done.status() != CompletionStatus.SUCCESSFUL) {
+        planFailed++;
+      }
+      pumpTraffic();
+    }
+  }
+
+  private void onConfig(Tlp request, long arrival) {
+    long at = arrival + settings.completionLatencyNs();
+    Completion cpl;
+    if (request instanceof ConfigRead r) {
+      int value = ConfigSpace.readType0(ConfigSpace.VENDOR_EMULATED, ConfigSpace.DEVICE_MEMORY,
+          root ? 0x060000 : 0x050000, bars, r.register());
+      cpl = new Completion(bdf, r.requester(), r.tag(), 0, CompletionStatus.SUCCESSFUL, 4, 0, 4,
+          ByteBuffer.allocate(4).putInt(value).array(), at, 0);
+    } else {
+      ConfigWrite w = (ConfigWrite) request;
+      cpl = new Completion(bdf, w.requester(), w.tag(), 0, CompletionStatus.SUCCESSFUL, 0, 0, 0, null, at, 0);
+    }
+    link.offer(cpl, at, -1);
+  }
+
+  private Behavior<Command> onWrite(Write msg) {
+    long now = link.modelNow();
+    writesSent++;
+    link.offer(new MemWrite(bdf, 0, 0, msg.address(), msg.data().length, msg.data(), now, streamSeq++), now, -1);
+    return this;
+  }
+
+  private Behavior<Command> onRead(Read msg) {
+    long now = link.modelNow();
+    int tag = reads.start(msg.replyTo(), msg.length(), now);
+    if (tag < 0) {
+      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
+      return this;
+    }
+    readsSent++;
+    // The read's seq carries its address back in the result, for the caller's convenience.
+    link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1);
+    return this;
+  }
+
+  private Behavior<Command> onStartTraffic(StartTraffic msg) {
+    if (plan != null) {
+      msg.replyTo().tell(new TrafficDone(id, 0, msg.plan().count(), 0, 0, 0));
+      getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
+      return this;
+    }
+    plan = msg.plan();
+    planReplyTo = msg.replyTo();
+    planIssued = planDone = planFailed = 0;
+    planStartModel = link.modelNow();
+    planStartWall = System.nanoTime();
+    pumpTraffic();
+    return this;
+  }
+
+  /** Issues the plan's next requests while the local transmit queue is short. */
+  private void pumpTraffic() {
+    if (plan == null || pumping) {
+      return; // offer() transmits synchronously and calls back in here
+    }
+    pumping = true;
+    try {
+      issueTraffic();
+    } finally {
+      pumping = false;
+    }
+  }
+
+  private void issueTraffic() {
+    while (planIssued < plan.count() && link.isUp() && link.queued() < 16
+        && (!plan.reads() || reads.hasFreeTag())) {
+      long at = planStartModel + planIssued * plan.intervalNs();
+      long address = plan.addressOf(planIssued);
+      boolean accepted;
+      if (plan.reads()) {
+        int tag = reads.start(null, plan.size(), at);
+        accepted = link.offer(new MemRead(bdf, tag, 0, address, plan.size(), at, streamSeq++), at, -1);
+        readsSent++;
+      } else {
+        byte[] data = plan.withData() ? pattern(planIssued, plan.size()) : null;
+        accepted = link.offer(new MemWrite(bdf, 0, 0, address, plan.size(), data, at, streamSeq++), at, -1);
+        writesSent++;
+        if (accepted) {
+          planDone++;
+        }
+      }
+      if (!accepted) {
+        planFailed++;
+      }
+      planIssued++;
+    }
+    boolean finished = planIssued == plan.count() && (!plan.reads() || reads.outstanding() == 0);
+    if (finished) {
+      long end = Math.max(link.modelNow(), planStartModel + plan.count() * plan.intervalNs());
+      planReplyTo.tell(new TrafficDone(id, planDone, planFailed, planStartModel, end, System.nanoTime() - planStartWall));
+      plan = null;
+    }
+  }
+
+  /** A payload a receiver can recognise: the request number in every 8 bytes. */
+  static byte[] pattern(long n, int size) {
+    ByteBuffer b = ByteBuffer.allocate(size);
+    while (b.remaining() >= 8) {
+      b.putLong(n);
+    }
+    while (b.hasRemaining()) {
+      b.put((byte) n);
+    }
+    return b.array();
+  }
+
+  private Behavior<Command> onGetStats(GetStats msg) {
+    var c = link.counters();
+    PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
+        0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow());
+    msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
+        streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
+        readsFailed, Latencies.encode(writeLatency), List.copyOf(aer), ps));
+    return this;
+  }
+
+  private Behavior<Command> onPeek(Peek msg) {
+    msg.replyTo().tell(memory.read(msg.address(), msg.length()));
+    return this;
+  }
+
+  private Behavior<Command> onTick(Tick msg) {
+    link.tick();
+    return this;
+  }
+
+  private Behavior<Command> onConnect(Connect msg) {
+    if (!msg.partner().equals(partner)) {
+      connect(msg.partner());
+    }
+    return this;
+  }
+
+  private void connect(ActorRef<LinkFrame> ref) {
+    partner = ref;
+    link.enable();
+  }
+
+  private Behavior<Command> onSetLink(SetLink msg) {
+    if (msg.up()) {
+      link.observe(msg.modelAt());
+      if (partner != null) {
+        link.enable();
+      }
+    } else {
+      link.disable(msg.modelAt());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onPostStop(PostStop signal) {
+    if (partner != null && link.isUp()) {
+      link.disable(link.modelNow());
+    }
+    return this;
+  }
+
+  private final class Wire implements LinkEnd.Listener {
+    @Override
+    public void send(LinkFrame frame) {
+      if (partner != null) {
+        partner.tell(frame);
+      }
+    }
+
+    @Override
+    public void transmitted(Object token, Tlp tlp) {
+      if (plan != null && !plan.reads()) {
+        pumpTraffic();
+      }
+    }
+
+    @Override
+    public void linkUp(long modelAt) {
+      getContext().getLog().debug("Endpoint [{}] link up", id);
+      pumpTraffic();
+    }
+
+    @Override
+    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
+      getContext().getLog().info("Endpoint [{}] link down ({}), {} queued TLPs lost", id, cause, purged.size());
+      if (root) {
+        aer.add(new EndpointStats.AerRecord(Bdf.format(bdf), ErrorMessage.Severity.FATAL.name(), cause.name(), modelAt));
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.rackfabric.fabric.endpoint;
+
+import io.rackfabric.fabric.wire.WireMessage;
+
+/**
+ * A traffic generator's job: {@code count} requests of {@code size} bytes, walking the window
+ * [address, address + span) in steps of size, one every {@code intervalNs} of model time, as fast
+ * in wall time as credits allow.
+ *
+ * @param reads memory reads (answered by completions) instead of posted writes
+ * @param withData posted writes carry a payload pattern the receiver can check; otherwise bulk
+ */
+public record TrafficPlan(
+    long address, long span, int size, long count, long intervalNs, boolean reads, boolean withData)
+    implements WireMessage {
+
+  public TrafficPlan {
+    if (size < 1 || size > 4096) {
+      throw new IllegalArgumentException("size=" + size + " not in [1,4096]");
+    }
+    if (span < size) {
+      throw new IllegalArgumentException("span=" + span + " is smaller than size=" + size);
+    }
+    if (count < 0) {
+      throw new IllegalArgumentException("count=" + count + " is negative");
+    }
+    if (intervalNs < 0) {
+      throw new IllegalArgumentException("intervalNs=" + intervalNs + " is negative");
+    }
+  }
+
+  public long addressOf(long i) {
+    long slots = span / size;
+    return address + (i % slots) * size;
+  }
+}

@@ -1,0 +1,103 @@
+package io.rackfabric.fabric.settings;
+
+import com.typesafe.config.Config;
+import io.rackfabric.fabric.credit.FcCredits;
+import io.rackfabric.fabric.link.LinkTimers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything under {@code rackfabric.fabric}, read once and validated. Model-time parameters are
+ * nanoseconds of emulated time; timers are wall-clock durations, divided by nothing and multiplied
+ * by the time-dilation factor (a model second lasts {@code tdf} wall seconds).
+ *
+ * @param switchLatencyNs ingress-to-egress latency of a switch chip (model ns)
+ * @param ntbLatencyNs what crossing an NTB adds on top of the switch (model ns, seeds/003: ~350)
+ * @param completionLatencyNs a memory endpoint's time from request to first completion (model ns)
+ * @param maxPayload Max_Payload_Size: larger reads are answered by several completions (bytes)
+ * @param receiveBuffers every port's receive buffer, in credits
+ * @param releaseBatch an egress port returns ingress buffer space in batches of this many TLPs
+ * @param autoActivate whether a trained link goes from DL_PROTECTED to DL_ACTIVE by itself
+ * @param timers data link timers, already multiplied by the time-dilation factor
+ * @param tdf time-dilation factor
+ */
+public record FabricSettings(
+    long switchLatencyNs,
+    long ntbLatencyNs,
+    long completionLatencyNs,
+    int maxPayload,
+    FcCredits receiveBuffers,
+    int releaseBatch,
+    boolean autoActivate,
+    LinkTimers timers,
+    double tdf) {
+
+  public static FabricSettings create(Config root) {
+    Config c = root.getConfig("rackfabric.fabric");
+    List<String> errors = new ArrayList<>();
+    long switchNs = nonNegativeNanos(c, "switch-latency", errors);
+    long ntbNs = nonNegativeNanos(c, "ntb-latency", errors);
+    long cplNs = nonNegativeNanos(c, "completion-latency", errors);
+    int mps = c.getInt("max-payload");
+    if (mps != 128 && mps != 256 && mps != 512 && mps != 1024 && mps != 2048 && mps != 4096) {
+      errors.add("max-payload=" + mps + " not in {128,256,512,1024,2048,4096}");
+    }
+    Config rb = c.getConfig("receive-buffer");
+    long[] credits = new long[6];
+    String[] keys = {"posted-header", "posted-data", "non-posted-header", "non-posted-data",
+        "completion-header", "completion-data"};
+    for (int i = 0; i < keys.length; i++) {
+      credits[i] = rb.getLong(keys[i]);
+      if (credits[i] < 1) {
+        errors.add("receive-buffer." + keys[i] + "=" + credits[i] + " must be at least 1");
+      }
+    }
+    // The largest TLP must fit in a quarter-empty buffer or batched credit returns could stall.
+    long maxDataCredits = mps / 16;
+    for (int i = 1; i < 6; i += 2) {
+      if (credits[i] < 2 * maxDataCredits) {
+        errors.add("receive-buffer." + keys[i] + "=" + credits[i] + " must hold two max-payload TLPs ("
+            + 2 * maxDataCredits + " credits)");
+      }
+    }
+    int batch = c.getInt("release-batch");
+    if (batch < 1) {
+      errors.add("release-batch=" + batch + " must be at least 1");
+    }
+    double tdf = c.getDouble("time-dilation");
+    if (!(tdf > 0)) {
+      errors.add("time-dilation=" + tdf + " must be positive");
+    }
+    LinkTimers timers = null;
+    try {
+      Config t = c.getConfig("link-timers");
+      timers = new LinkTimers(
+          scaled(t.getDuration("keepalive"), tdf),
+          scaled(t.getDuration("dllp-timeout"), tdf),
+          scaled(t.getDuration("init-retry"), tdf),
+          scaled(t.getDuration("init-timeout"), tdf),
+          scaled(t.getDuration("retry-interval"), tdf));
+    } catch (IllegalArgumentException e) {
+      errors.add("link-timers: " + e.getMessage());
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
+    }
+    return new FabricSettings(switchNs, ntbNs, cplNs, mps,
+        new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
+        batch, c.getBoolean("auto-activate"), timers, tdf);
+  }
+
+  private static long nonNegativeNanos(Config c, String key, List<String> errors) {
+    long ns = c.getDuration(key).toNanos();
+    if (ns < 0) {
+      errors.add(key + "=" + ns + "ns is negative");
+    }
+    return ns;
+  }
+
+  private static Duration scaled(Duration d, double tdf) {
+    return Duration.ofNanos(Math.max(1, (long) (d.toNanos() * tdf)));
+  }
+}

@@ -1,0 +1,124 @@
+package io.rackfabric.fabric.switchchip;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A switch chip: parent of its port actors and owner of the chip-wide routing state. A change to
+ * one port's registers or a virtual-switch reassignment becomes a new immutable routing table
+ * that every port receives. Routing state survives reassignment untouched (seeds/000 4.3.1).
+ */
+public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
+
+  public sealed interface Command permits PortConfigured, ReassignPorts, GetRoutingTable, PortRef {}
+
+  /** A port's registers changed through a configuration write. */
+  record PortConfigured(PortConfig config) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * Moves ports to another virtual switch, as the management host does by writing the chip's
+   * partition registers; replies with the new table.
+   */
+  public record ReassignPorts(List<Integer> ports, int virtualSwitch, ActorRef<RoutingTable> replyTo)
+      implements Command, WireMessage {}
+
+  public record GetRoutingTable(ActorRef<RoutingTable> replyTo) implements Command, WireMessage {}
+
+  /** Asks for the actor of one port (by number); replies with null if there is none. */
+  public record PortRef(int number, ActorRef<PortReply> replyTo) implements Command, WireMessage {}
+
+  public record PortReply(int number, ActorRef<SwitchPort.Command> port) implements WireMessage {}
+
+  /** How one port is wired: its link and the end name of its partner (null: connect by hand). */
+  public record PortLink(int number, LinkParameters params, String partnerEnd) {}
+
+  private final String id;
+  private final Map<Integer, ActorRef<SwitchPort.Command>> ports = new HashMap<>();
+  private RoutingTable table;
+
+  public static Behavior<Command> create(
+      String id, RoutingTable table, List<PortLink> links, FabricSettings settings) {
+    return Behaviors.setup(ctx -> new SwitchChip(ctx, id, table, links, settings));
+  }
+
+  private SwitchChip(
+      ActorContext<Command> context,
+      String id,
+      RoutingTable table,
+      List<PortLink> links,
+      FabricSettings settings) {
+    super(context);
+    this.id = id;
+    this.table = table;
+    for (PortLink l : links) {
+      PortConfig p = table.port(l.number());
+      if (p == null) {
+        throw new IllegalArgumentException("switch " + id + " has no port number " + l.number());
+      }
+      ports.put(l.number(), context.spawn(
+          SwitchPort.create(id, l.number(), table, l.params(), l.partnerEnd(), settings, context.getSelf()),
+          p.name()));
+    }
+    SwitchPort.Siblings siblings = new SwitchPort.Siblings(Map.copyOf(ports));
+    ports.values().forEach(p -> p.tell(siblings));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(PortConfigured.class, this::onPortConfigured)
+        .onMessage(ReassignPorts.class, this::onReassignPorts)
+        .onMessage(GetRoutingTable.class, this::onGetRoutingTable)
+        .onMessage(PortRef.class, this::onPortRef)
+        .build();
+  }
+
+  private Behavior<Command> onPortConfigured(PortConfigured msg) {
+    publish(table.withPort(msg.config()));
+    return this;
+  }
+
+  private Behavior<Command> onReassignPorts(ReassignPorts msg) {
+    RoutingTable next = table;
+    for (int n : msg.ports()) {
+      PortConfig p = next.port(n);
+      if (p != null) {
+        next = next.withPort(p.withVirtualSwitch(msg.virtualSwitch()));
+      } else {
+        getContext().getLog().warn("Switch [{}] has no port {} to reassign", id, n);
+      }
+    }
+    publish(next);
+    msg.replyTo().tell(next);
+    return this;
+  }
+
+  private void publish(RoutingTable next) {
+    table = next;
+    SwitchPort.TableChanged changed = new SwitchPort.TableChanged(next);
+    ports.values().forEach(p -> p.tell(changed));
+  }
+
+  private Behavior<Command> onGetRoutingTable(GetRoutingTable msg) {
+    msg.replyTo().tell(table);
+    return this;
+  }
+
+  private Behavior<Command> onPortRef(PortRef msg) {
+    msg.replyTo().tell(new PortReply(msg.number(), ports.get(msg.number())));
+    return this;
+  }
+}

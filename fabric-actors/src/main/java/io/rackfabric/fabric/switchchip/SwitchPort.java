@@ -1,0 +1,520 @@
+package io.rackfabric.fabric.switchchip;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.link.LinkDirectory;
+import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.link.LinkFrame;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.TlpFrame;
+import io.rackfabric.fabric.ntb.NtbTranslation;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
+import io.rackfabric.fabric.routing.RouteDecision;
+import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.routing.SwitchRouter;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.fabric.tlp.Completion;
+import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.fabric.tlp.ConfigRead;
+import io.rackfabric.fabric.tlp.ConfigWrite;
+import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.Tlp;
+import io.rackfabric.fabric.tlp.TlpClass;
+import io.rackfabric.fabric.tlp.Tlps;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One port of a switch chip: a transparent bridge (upstream or downstream) or an NTB port. TLPs
+ * from its link are routed by {@link SwitchRouter} and handed to the egress sibling; TLPs from
+ * siblings leave through its link under credit flow control. The ingress buffer a TLP occupied is
+ * released back to the ingress port only after the TLP left the egress port (in batches), so
+ * backpressure reaches the sender's link as in a real switch and nothing queues without bound.
+ */
+public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
+
+  public sealed interface Command
+      permits Connect, SetLink, Activate, GetStats, FromLink, Tick, Forward,
+          ConfigAccess, CreditsReleased, TableChanged, Siblings {}
+
+  /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
+  public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
+
+  /** Fault injection: takes the link down (or brings it back) at this end, at a model time. */
+  public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /** Management activation: DL_PROTECTED to DL_ACTIVE. */
+  public record Activate() implements Command, WireMessage {}
+
+  public record GetStats(ActorRef<PortStats> replyTo) implements Command, WireMessage {}
+
+  private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
+
+  private enum Tick implements Command { INSTANCE }
+
+
+  /** A sibling hands over a TLP to leave through this port; {@code ingress} -1 if generated. */
+  record Forward(Tlp tlp, long readyAt, int ingress)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** A sibling received a configuration request for this port's own registers. */
+  record ConfigAccess(Tlp request, long readyAt, int ingress)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** An egress sibling returns buffer space of TLPs that came in through this port. */
+  record CreditsReleased(int[] headers, int[] data)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  record TableChanged(RoutingTable table) implements Command, NoSerializationVerificationNeeded {}
+
+  record Siblings(Map<Integer, ActorRef<Command>> ports)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  private final int number;
+  private final String name;
+  private final FabricSettings settings;
+  private final ActorRef<SwitchChip.Command> chip;
+  private final LinkEnd link;
+  private final ActorRef<LinkFrame> self;
+  private RoutingTable table;
+  private PortConfig config;
+  private NtbTranslation ntb;
+  @SuppressWarnings("unchecked")
+  private ActorRef<Command>[] siblings = new ActorRef[32];
+  private ActorRef<LinkFrame> partner;
+  // Egress: buffer space owed to each ingress sibling, per class, and its TLPs still queued here.
+  private final int[][] owedHeaders = new int[32][3];
+  private final int[][] owedData = new int[32][3];
+  private final int[] queuedFrom = new int[32];
+  // Ingress: releases to absorb for multicast copies beyond the first.
+  private final long[] shadowHeaders = new long[3];
+  private final long[] shadowData = new long[3];
+  private long unsupported;
+  private long droppedPosted;
+  private long silentDrops;
+  private long lostOnLinkDown;
+  private long aerSent;
+
+  public static Behavior<Command> create(
+      String switchId,
+      int number,
+      RoutingTable table,
+      LinkParameters linkParams,
+      String partnerEnd,
+      FabricSettings settings,
+      ActorRef<SwitchChip.Command> chip) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new SwitchPort(ctx, timers, switchId, number, table, linkParams, partnerEnd, settings, chip)));
+  }
+
+  private SwitchPort(
+      ActorContext<Command> context,
+      TimerScheduler<Command> timers,
+      String switchId,
+      int number,
+      RoutingTable table,
+      LinkParameters linkParams,
+      String partnerEnd,
+      FabricSettings settings,
+      ActorRef<SwitchChip.Command> chip) {
+    super(context);
+    this.number = number;
+    this.settings = settings;
+    this.chip = chip;
+    adopt(table);
+    this.name = switchId + "." + config.name();
+    this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
+    this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
+        settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+    timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
+    context.getSystem().receptionist().tell(Receptionist.register(LinkDirectory.key(name), self));
+    if (partnerEnd != null) {
+      LinkDirectory.watchPartner(context, partnerEnd, Connect::new);
+    }
+  }
+
+  private void adopt(RoutingTable newTable) {
+    PortConfig mine = newTable.port(number);
+    if (mine == null) {
+      throw new IllegalArgumentException("routing table has no port " + number);
+    }
+    boolean ntbChanged = ntb == null || config == null || !mine.ntb().equals(config.ntb());
+    this.table = newTable;
+    this.config = mine;
+    if (mine.role() == PortRole.NTB && ntbChanged) {
+      ntb = new NtbTranslation(mine.ntb(), newTable.internalBus(mine.virtualSwitch()), number);
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(FromLink.class, this::onFromLink)
+        .onMessage(Forward.class, this::onForward)
+        .onMessage(CreditsReleased.class, this::onCreditsReleased)
+        .onMessage(ConfigAccess.class, this::onConfigAccess)
+        .onMessage(Tick.class, this::onTick)
+        .onMessage(Connect.class, this::onConnect)
+        .onMessage(SetLink.class, this::onSetLink)
+        .onMessage(Activate.class, this::onActivate)
+        .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(TableChanged.class, this::onTableChanged)
+        .onMessage(Siblings.class, this::onSiblings)
+        .onSignal(PostStop.class, this::onPostStop)
+        .build();
+  }
+
+  private Behavior<Command> onFromLink(FromLink msg) {
+    long arrival = link.onFrame(msg.frame());
+    if (arrival < 0) {
+      return this;
+    }
+    Tlp received = ((TlpFrame) msg.frame()).tlp();
+    Tlp tlp = received;
+    long ready = arrival + settings.switchLatencyNs();
+    if (config.role() == PortRole.NTB) {
+      if (received instanceof ConfigRead || received instanceof ConfigWrite) {
+        answerConfig(received, arrival, number, true);
+        link.free(received, arrival);
+        return this;
+      }
+      tlp = ntb.toLink(received);
+      if (tlp == null) {
+        reject(received, arrival, "hits no virtual-side BAR of NTB " + name);
+        link.free(received, arrival);
+        return this;
+      }
+      ready += settings.ntbLatencyNs();
+    }
+    RouteDecision decision = SwitchRouter.route(table, number, tlp);
+    if (decision instanceof RouteDecision.Forward f) {
+      sendToSibling(f.port(), new Forward(tlp, ready, number), received, arrival);
+    } else if (decision instanceof RouteDecision.Multicast m) {
+      int copies = 0;
+      for (int port : m.ports()) {
+        if (siblings[port] != null) {
+          siblings[port].tell(new Forward(tlp, ready, number));
+          copies++;
+        }
+      }
+      if (copies == 0) {
+        link.free(received, arrival);
+      } else {
+        int c = received.tlpClass().ordinal();
+        shadowHeaders[c] += copies - 1;
+        shadowData[c] += (long) (copies - 1) * Tlps.dataCredits(received);
+      }
+    } else if (decision instanceof RouteDecision.LocalConfig lc) {
+      if (lc.port() == number) {
+        answerConfig(tlp, arrival, number, false);
+        link.free(received, arrival);
+      } else {
+        sendToSibling(lc.port(), new ConfigAccess(tlp, ready, number), received, arrival);
+      }
+    } else if (decision instanceof RouteDecision.Unsupported u) {
+      reject(tlp, arrival, u.why());
+      link.free(received, arrival);
+    } else {
+      silentDrops++;
+      link.free(received, arrival);
+    }
+    return this;
+  }
+
+  private void sendToSibling(int port, Command msg, Tlp received, long arrival) {
+    if (siblings[port] == null) {
+      reject(received, arrival, "port " + port + " is not running");
+      link.free(received, arrival);
+    } else {
+      siblings[port].tell(msg);
+    }
+  }
+
+  /** PCIe's answer to a TLP nothing claims: UR for requests, drop and count for the rest. */
+  private void reject(Tlp tlp, long at, String why) {
+    if (tlp.tlpClass() == TlpClass.NON_POSTED) {
+      unsupported++;
+      getContext().getLog().debug("Port [{}] Unsupported Request: {}", name, why);
+      Completion ur = Completion.error(myBdf(), tlp, CompletionStatus.UNSUPPORTED_REQUEST, at);
+      if (!link.offer(ur, at, -1)) {
+        lostOnLinkDown++;
+      }
+    } else {
+      droppedPosted++;
+      getContext().getLog().debug("Port [{}] dropped {}: {}", name, tlp.getClass().getSimpleName(), why);
+    }
+  }
+
+  private Behavior<Command> onForward(Forward msg) {
+    Tlp tlp = msg.tlp();
+    long ready = msg.readyAt();
+    if (config.role() == PortRole.NTB) {
+      Tlp out = ntb.toVirtual(tlp);
+      if (out == null) {
+        bounce(tlp, ready, msg.ingress(), "NTB " + name + " cannot relay it (no link-side BAR or proxy)");
+        return this;
+      }
+      tlp = out;
+      ready += settings.ntbLatencyNs();
+    } else if (config.role() == PortRole.DOWNSTREAM) {
+      tlp = toType0IfOwnBus(tlp);
+    }
+    if (msg.ingress() >= 0) {
+      queuedFrom[msg.ingress()]++;
+    }
+    if (!link.offer(tlp, ready, msg.ingress())) {
+      if (msg.ingress() >= 0) {
+        queuedFrom[msg.ingress()]--;
+      }
+      bounce(msg.tlp(), ready, msg.ingress(), "link of " + name + " is down");
+    }
+    return this;
+  }
+
+  /** A forwarded TLP cannot leave here: answer it back into the switch and free its buffer. */
+  private void bounce(Tlp tlp, long at, int ingress, String why) {
+    if (tlp.tlpClass() == TlpClass.NON_POSTED) {
+      unsupported++;
+      Completion ur = Completion.error(myBdf(), tlp, CompletionStatus.UNSUPPORTED_REQUEST, at);
+      routeGenerated(ur, at);
+    } else {
+      droppedPosted++;
+    }
+    getContext().getLog().debug("Port [{}] {}: {}", name, tlp.getClass().getSimpleName(), why);
+    if (ingress >= 0) {
+      owe(ingress, tlp);
+      flushOwed(ingress);
+    }
+  }
+
+  /** Sends a TLP this port created (a completion, an AER message) to where the router says. */
+  private void routeGenerated(Tlp tlp, long at) {
+    RouteDecision d = SwitchRouter.route(table, number, tlp);
+    if (d instanceof RouteDecision.Forward f && siblings[f.port()] != null) {
+      siblings[f.port()].tell(new Forward(tlp, at + settings.switchLatencyNs(), -1));
+    } else if (config.role() != PortRole.UPSTREAM || !(tlp instanceof ErrorMessage)) {
+      if (!link.offer(tlp, at, -1)) {
+        lostOnLinkDown++;
+      }
+    }
+  }
+
+  private Tlp toType0IfOwnBus(Tlp tlp) {
+    int secondary = config.bridge().secondaryBus();
+    if (tlp instanceof ConfigRead r && r.type() == 1 && Bdf.bus(r.target()) == secondary) {
+      return r.asType0();
+    }
+    if (tlp instanceof ConfigWrite w && w.type() == 1 && Bdf.bus(w.target()) == secondary) {
+      return w.asType0();
+    }
+    return tlp;
+  }
+
+  private void owe(int ingress, Tlp tlp) {
+    int c = tlp.tlpClass().ordinal();
+    owedHeaders[ingress][c]++;
+    owedData[ingress][c] += Tlps.dataCredits(tlp);
+  }
+
+  private void flushOwed(int ingress) {
+    int[] h = owedHeaders[ingress];
+    int[] d = owedData[ingress];
+    if (h[0] + h[1] + h[2] == 0) {
+      return;
+    }
+    ActorRef<Command> target = siblings[ingress];
+    if (target != null) {
+      target.tell(new CreditsReleased(h.clone(), d.clone()));
+    }
+    h[0] = h[1] = h[2] = 0;
+    d[0] = d[1] = d[2] = 0;
+  }
+
+  private Behavior<Command> onCreditsReleased(CreditsReleased msg) {
+    long at = link.modelNow();
+    for (TlpClass c : TlpClass.ALL) {
+      int i = c.ordinal();
+      long h = msg.headers()[i];
+      long d = msg.data()[i];
+      long absorbH = Math.min(h, shadowHeaders[i]);
+      long absorbD = Math.min(d, shadowData[i]);
+      shadowHeaders[i] -= absorbH;
+      shadowData[i] -= absorbD;
+      if (h - absorbH > 0 || d - absorbD > 0) {
+        link.free(c, (int) (h - absorbH), (int) (d - absorbD), at);
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onConfigAccess(ConfigAccess msg) {
+    Tlp request = msg.request();
+    Completion cpl = configCompletion(request, msg.readyAt(), false);
+    if (siblings[msg.ingress()] != null) {
+      siblings[msg.ingress()].tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1));
+    }
+    owe(msg.ingress(), request);
+    flushOwed(msg.ingress());
+    return this;
+  }
+
+  /** Answers a configuration request that arrived on this port's own link. */
+  private void answerConfig(Tlp request, long at, int ingress, boolean virtualSide) {
+    Completion cpl = configCompletion(request, at, virtualSide);
+    if (!link.offer(cpl, at + settings.switchLatencyNs(), -1)) {
+      lostOnLinkDown++;
+    }
+  }
+
+  private Completion configCompletion(Tlp request, long at, boolean virtualSide) {
+    int completer = virtualSide ? config.ntb().virtualSideBdf() : myBdf();
+    if (request instanceof ConfigRead r) {
+      int value = virtualSide
+          ? ConfigSpace.readNtbVirtualSide(config, r.register())
+          : ConfigSpace.readPort(config, r.register());
+      byte[] data = ByteBuffer.allocate(4).putInt(value).array();
+      return new Completion(completer, r.requester(), r.tag(), 0, CompletionStatus.SUCCESSFUL,
+          4, 0, 4, data, at, 0);
+    }
+    ConfigWrite w = (ConfigWrite) request;
+    if (!virtualSide) {
+      PortConfig changed = ConfigSpace.writePort(config, w.register(), w.value());
+      if (!changed.equals(config)) {
+        chip.tell(new SwitchChip.PortConfigured(changed));
+      }
+    }
+    return new Completion(completer, w.requester(), w.tag(), 0, CompletionStatus.SUCCESSFUL,
+        0, 0, 0, null, at, 0);
+  }
+
+  private int myBdf() {
+    if (config.role() == PortRole.UPSTREAM) {
+      return Bdf.of(config.bridge().primaryBus(), 0, 0);
+    }
+    int internal = Math.max(0, table.internalBus(config.virtualSwitch()));
+    return Bdf.of(internal, number, 0);
+  }
+
+  private Behavior<Command> onTick(Tick msg) {
+    link.tick();
+    return this;
+  }
+
+  private Behavior<Command> onConnect(Connect msg) {
+    if (!msg.partner().equals(partner)) {
+      connect(msg.partner());
+    }
+    return this;
+  }
+
+  private void connect(ActorRef<LinkFrame> ref) {
+    partner = ref;
+    getContext().getLog().debug("Port [{}] connected to {}", name, ref);
+    link.enable();
+  }
+
+  private Behavior<Command> onSetLink(SetLink msg) {
+    if (msg.up()) {
+      link.observe(msg.modelAt());
+      if (partner != null) {
+        link.enable();
+      }
+    } else {
+      link.disable(msg.modelAt());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onActivate(Activate msg) {
+    link.activate();
+    return this;
+  }
+
+  private Behavior<Command> onGetStats(GetStats msg) {
+    var c = link.counters();
+    msg.replyTo().tell(new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
+        c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
+        c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow()));
+    return this;
+  }
+
+  private Behavior<Command> onTableChanged(TableChanged msg) {
+    adopt(msg.table());
+    return this;
+  }
+
+  private Behavior<Command> onSiblings(Siblings msg) {
+    msg.ports().forEach((n, ref) -> siblings[n] = ref);
+    return this;
+  }
+
+  private Behavior<Command> onPostStop(PostStop signal) {
+    if (partner != null && link.isUp()) {
+      link.disable(link.modelNow());
+    }
+    return this;
+  }
+
+  /** The link end's effects, applied by this actor. */
+  private final class Wire implements LinkEnd.Listener {
+    @Override
+    public void send(LinkFrame frame) {
+      if (partner != null) {
+        partner.tell(frame);
+      }
+    }
+
+    @Override
+    public void transmitted(Object token, Tlp tlp) {
+      int ingress = (Integer) token;
+      if (ingress < 0) {
+        return;
+      }
+      owe(ingress, tlp);
+      queuedFrom[ingress]--;
+      int[] h = owedHeaders[ingress];
+      if (queuedFrom[ingress] == 0 || h[0] + h[1] + h[2] >= settings.releaseBatch()) {
+        flushOwed(ingress);
+      }
+    }
+
+    @Override
+    public void linkUp(long modelAt) {
+      getContext().getLog().debug("Port [{}] link up", name);
+    }
+
+    @Override
+    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
+      getContext().getLog().info("Port [{}] link down ({}), {} queued TLPs lost", name, cause, purged.size());
+      lostOnLinkDown += purged.size();
+      for (LinkEnd.Queued q : purged) {
+        int ingress = (Integer) q.token();
+        if (ingress >= 0) {
+          queuedFrom[ingress]--;
+          owe(ingress, q.tlp());
+        }
+      }
+      for (int i = 0; i < 32; i++) {
+        flushOwed(i);
+      }
+      if (config.role() != PortRole.UPSTREAM) {
+        aerSent++;
+        routeGenerated(new ErrorMessage(myBdf(), ErrorMessage.Severity.FATAL, cause, modelAt), modelAt);
+      }
+    }
+  }
+}
