@@ -1,0 +1,76 @@
+package io.rackfabric.cluster.node;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.cluster.topology.Component;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.LinkSpec;
+import io.rackfabric.cluster.topology.SwitchSpec;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The guardian of one node: spawns the components the topology places on this node, registers
+ * each with the Receptionist by component id, and lets every link end find its partner by name,
+ * wherever in the cluster the partner runs.
+ */
+public final class RackNode extends AbstractBehavior<RackNode.Command> {
+
+  public sealed interface Command permits ListComponents {}
+
+  /** Asks which components this node runs. */
+  public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
+
+  private final List<String> running = new ArrayList<>();
+
+  public static Behavior<Command> create(Topology topology, String nodeName, FabricSettings settings) {
+    return Behaviors.setup(ctx -> new RackNode(ctx, topology, nodeName, settings));
+  }
+
+  private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings) {
+    super(context);
+    for (Component c : topology.placedOn(nodeName)) {
+      if (c instanceof SwitchSpec s) {
+        List<SwitchChip.PortLink> links = new ArrayList<>();
+        for (PortConfig p : s.ports()) {
+          String end = LinkSpec.end(s.id(), p.name());
+          LinkSpec link = topology.linkAt(end).orElse(null);
+          links.add(new SwitchChip.PortLink(p.number(),
+              link == null ? LinkParameters.gen3x4() : link.params(), link == null ? null : link.other(end)));
+        }
+        ActorRef<SwitchChip.Command> chip =
+            context.spawn(SwitchChip.create(s.id(), topology.routingTable(s.id()), links, settings), s.id());
+        context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.switchChip(s.id()), chip));
+      } else if (c instanceof EndpointSpec e) {
+        LinkSpec link = topology.linkAt(e.id()).orElse(null);
+        ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
+            e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
+            link == null ? null : link.other(e.id()), settings), e.id());
+        context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
+      }
+      running.add(c.id());
+    }
+    context.getLog().info("Node [{}] runs {}", nodeName, running);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder().onMessage(ListComponents.class, this::onListComponents).build();
+  }
+
+  private Behavior<Command> onListComponents(ListComponents msg) {
+    msg.replyTo().tell(List.copyOf(running));
+    return this;
+  }
+}

@@ -1,0 +1,161 @@
+package io.rackfabric.loadtests.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Starts node JVMs ({@code rack node ...} in a child process with this JVM's classpath and the
+ * Aeron flags), waits until each prints READY, and stops every one of them again: on {@link
+ * #close}, and from a shutdown hook if this JVM is interrupted. Each child's output goes to a log
+ * file in the run folder.
+ */
+public final class NodeProcesses implements AutoCloseable {
+
+  /** The JVM flags Aeron and Agrona need on Java 17 (STACK-NOTES). */
+  public static final List<String> JVM_OPENS = List.of(
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
+  /** One started child. */
+  public record Node(String name, Process process, Path log) {}
+
+  private final Path runDir;
+  private final List<Node> nodes = new ArrayList<>();
+  private final Thread hook;
+
+  public NodeProcesses(Path runDir) throws IOException {
+    this.runDir = Files.createDirectories(runDir);
+    this.hook = new Thread(this::stopAll, "rack-node-reaper");
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  public Path runDir() {
+    return runDir;
+  }
+
+  public List<Node> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /**
+   * Starts {@code rack node} with the given arguments and returns once it printed READY.
+   *
+   * @param heap the child's -Xmx, e.g. "256m"
+   */
+  public Node start(String name, List<String> rackArgs, String heap, Duration timeout) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(JVM_OPENS);
+    cmd.add("-Xmx" + heap);
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Dlogback.configurationFile=rack-node-logback.xml");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add("io.rackfabric.cluster.cli.Rack");
+    cmd.add("node");
+    cmd.addAll(rackArgs);
+    Path log = runDir.resolve(name + ".log");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Node node = new Node(name, p, log);
+    nodes.add(node);
+    CountDownLatch ready = new CountDownLatch(1);
+    pump(p, log, line -> {
+      if (line.startsWith("READY " + name)) {
+        ready.countDown();
+      }
+    });
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!ready.await(100, TimeUnit.MILLISECONDS)) {
+      if (!p.isAlive()) {
+        throw new IOException("node " + name + " exited with status " + p.exitValue() + " before it was ready; see " + log);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("node " + name + " was not ready within " + timeout + "; see " + log);
+      }
+    }
+    return node;
+  }
+
+  /** Copies a child's output into its log file on a daemon thread, watching each line. */
+  private static void pump(Process p, Path log, Consumer<String> watch) throws IOException {
+    PrintWriter w = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
+    Thread t = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          w.println(line);
+          watch.accept(line);
+        }
+      } catch (IOException e) {
+        w.println("[log pump stopped: " + e.getMessage() + "]");
+      } finally {
+        w.close();
+      }
+    }, "log-" + log.getFileName());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Kills one node at once, as a crash would (SIGKILL). */
+  public void kill(String name) {
+    nodes.stream().filter(n -> n.name().equals(name)).forEach(n -> n.process().destroyForcibly());
+  }
+
+  /** Stops every child: SIGTERM (graceful leave), then SIGKILL for any still alive after 10 s. */
+  public void stopAll() {
+    for (Node n : nodes) {
+      n.process().destroy();
+    }
+    for (Node n : nodes) {
+      try {
+        if (!n.process().waitFor(10, TimeUnit.SECONDS)) {
+          n.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        n.process().destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    stopAll();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException alreadyShuttingDown) {
+      // the hook is running or ran: nothing left to remove
+    }
+  }
+
+  /** A port free for both UDP (Aeron) and TCP on loopback at the time of asking. */
+  public static int freePort() throws IOException {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int port;
+      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        port = s.getLocalPort();
+      }
+      try (DatagramSocket d = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (IOException taken) {
+        // the UDP side of this port is in use; try another
+      }
+    }
+    throw new IOException("no free loopback port found");
+  }
+}
