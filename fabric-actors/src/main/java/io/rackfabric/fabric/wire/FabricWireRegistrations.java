@@ -1,0 +1,111 @@
+package io.rackfabric.fabric.wire;
+
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.credit.FcCredits;
+import io.rackfabric.fabric.link.InitFc;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.PhysicalDown;
+import io.rackfabric.fabric.link.TlpFrame;
+import io.rackfabric.fabric.link.UpdateFc;
+import io.rackfabric.fabric.ntb.NtbBar;
+import io.rackfabric.fabric.ntb.NtbConfig;
+import io.rackfabric.fabric.routing.BridgeRegisters;
+import io.rackfabric.fabric.routing.MulticastGroup;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
+import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.tlp.Completion;
+import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.fabric.tlp.ConfigRead;
+import io.rackfabric.fabric.tlp.ConfigWrite;
+import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.MemRead;
+import io.rackfabric.fabric.tlp.MemWrite;
+import io.rackfabric.fabric.tlp.TlpClass;
+import io.rackfabric.fabric.wire.WireRegistrations.Entry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * fabric-actors' id table (range 100..999). Ids are permanent: never renumber, never reuse a
+ * retired id (see {@link WireRegistry}). Each package has its own block with room to grow.
+ */
+public final class FabricWireRegistrations implements WireRegistrations {
+
+  private static final List<Entry> ENTRIES = List.of(
+      // 100..125: Kryo writes id+2 as a varint, so only these ids take one byte. They go to the
+      // classes whose id is on the data path: every link frame and the TLP inside a TlpFrame
+      // (its field type is the Tlp interface, so the TLP's class id is written too), and refs.
+      // Fields of a final type (records, enums, byte[]) are written without any id.
+
+      // 100..109 tlp
+      Entry.of(100, MemWrite.class),
+      Entry.of(101, MemRead.class),
+      Entry.of(102, Completion.class),
+      Entry.of(103, ConfigRead.class),
+      Entry.of(104, ConfigWrite.class),
+      Entry.of(105, ErrorMessage.class),
+
+      // 110..119 link frames
+      Entry.of(110, TlpFrame.class),
+      Entry.of(111, InitFc.class),
+      Entry.of(112, UpdateFc.class),
+      Entry.of(113, PhysicalDown.class),
+
+      // 120..125 actor references, written as their path; every implementation class is sent
+      // under the id of the ref type it implements, see KryoSerializer.
+      Entry.of(120, akka.actor.typed.ActorRef.class, ActorRefSerializers.Typed::new),
+      Entry.of(121, akka.actor.ActorRef.class, ActorRefSerializers.Classic::new),
+
+      // 126 and up take two bytes (up to 16381).
+
+      // 130..139 tlp enums
+      Entry.of(130, ErrorMessage.Severity.class),
+      Entry.of(131, ErrorMessage.Cause.class),
+      Entry.of(132, CompletionStatus.class),
+      Entry.of(133, TlpClass.class),
+
+      // 140..149 link
+      Entry.of(140, LinkParameters.class),
+
+      // 150..159 credit
+      Entry.of(150, FcCredits.class),
+
+      // 160..169 address
+      Entry.of(160, AddressRange.class),
+
+      // 170..189 routing
+      Entry.of(170, BridgeRegisters.class),
+      Entry.of(171, PortConfig.class),
+      Entry.of(172, MulticastGroup.class),
+      Entry.of(173, RoutingTable.class),
+      Entry.of(180, PortRole.class),
+
+      // 190..199 ntb
+      Entry.of(190, NtbBar.class),
+      Entry.of(191, NtbConfig.class),
+
+      // 200..219 JDK types that appear as fields. Every List comes back unmodifiable, whatever
+      // implementation was written: List.copyOf's ImmutableCollections classes have no
+      // constructor Kryo could call.
+      Entry.of(200, byte[].class),
+      Entry.of(201, List.of().getClass(), s -> new UnmodifiableListSerializer()), // ListN
+      Entry.of(202, List.of(0).getClass(), s -> new UnmodifiableListSerializer()), // List12
+      Entry.of(203, List.of(0, 1, 2).subList(0, 2).getClass(), s -> new UnmodifiableListSerializer()),
+      Entry.of(204, ArrayList.class, s -> new UnmodifiableListSerializer()),
+      Entry.of(205, Arrays.asList().getClass(), s -> new UnmodifiableListSerializer()),
+      Entry.of(206, Collections.unmodifiableList(new ArrayList<>()).getClass(),
+          s -> new UnmodifiableListSerializer()),
+      Entry.of(207, Collections.emptyList().getClass(), s -> new UnmodifiableListSerializer()),
+      Entry.of(208, Collections.singletonList(0).getClass(), s -> new UnmodifiableListSerializer())
+
+      // next free block: 220
+      );
+
+  @Override
+  public List<Entry> registrations() {
+    return ENTRIES;
+  }
+}
