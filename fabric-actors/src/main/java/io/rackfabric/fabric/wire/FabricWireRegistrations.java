@@ -100,8 +100,37 @@ public final class FabricWireRegistrations implements WireRegistrations {
           s -> new UnmodifiableListSerializer()),
       Entry.of(207, Collections.emptyList().getClass(), s -> new UnmodifiableListSerializer()),
       Entry.of(208, Collections.singletonList(0).getClass(), s -> new UnmodifiableListSerializer())
+,
 
-      // next free block: 220
+      // statistics replies
+      Entry.of(220, io.rackfabric.fabric.link.DataLinkState.class),
+      Entry.of(221, io.rackfabric.fabric.stats.PortStats.class),
+      Entry.of(222, io.rackfabric.fabric.stats.EndpointStats.class),
+      Entry.of(223, io.rackfabric.fabric.stats.EndpointStats.AerRecord.class),
+
+      // memory endpoint protocol (driven from other JVMs by the demo, scenarios and benchmarks)
+      Entry.of(230, io.rackfabric.fabric.endpoint.TrafficPlan.class),
+      Entry.of(231, io.rackfabric.fabric.endpoint.MemoryEndpoint.Connect.class),
+      Entry.of(232, io.rackfabric.fabric.endpoint.MemoryEndpoint.SetLink.class),
+      Entry.of(233, io.rackfabric.fabric.endpoint.MemoryEndpoint.Write.class),
+      Entry.of(234, io.rackfabric.fabric.endpoint.MemoryEndpoint.Read.class),
+      Entry.of(235, io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadResult.class),
+      Entry.of(236, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartTraffic.class),
+      Entry.of(237, io.rackfabric.fabric.endpoint.MemoryEndpoint.TrafficDone.class),
+      Entry.of(238, io.rackfabric.fabric.endpoint.MemoryEndpoint.GetStats.class),
+      Entry.of(239, io.rackfabric.fabric.endpoint.MemoryEndpoint.Peek.class),
+
+      // switch protocol
+      Entry.of(250, io.rackfabric.fabric.switchchip.SwitchPort.Connect.class),
+      Entry.of(251, io.rackfabric.fabric.switchchip.SwitchPort.SetLink.class),
+      Entry.of(252, io.rackfabric.fabric.switchchip.SwitchPort.Activate.class),
+      Entry.of(253, io.rackfabric.fabric.switchchip.SwitchPort.GetStats.class),
+      Entry.of(254, io.rackfabric.fabric.switchchip.SwitchChip.ReassignPorts.class),
+      Entry.of(255, io.rackfabric.fabric.switchchip.SwitchChip.GetRoutingTable.class),
+      Entry.of(256, io.rackfabric.fabric.switchchip.SwitchChip.PortRef.class),
+      Entry.of(257, io.rackfabric.fabric.switchchip.SwitchChip.PortReply.class)
+
+      // next free block: 270
       );
 
   @Override

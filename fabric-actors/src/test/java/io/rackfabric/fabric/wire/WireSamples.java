@@ -66,6 +66,7 @@ final class WireSamples {
     put(new ConfigRead(Bdf.of(0, 0, 0), 1, Bdf.of(4, 0, 0), 1, 0x10, 3));
     put(new ConfigWrite(Bdf.of(0, 0, 0), 2, Bdf.of(4, 0, 0), 0, 0x04, 0xCAFE, 3));
     put(new FcCredits(32, 256, 32, 0, 0, 0));
+    put(new io.rackfabric.fabric.endpoint.TrafficPlan(0xA0000, 0x1000, 64, 100, 200, false, true));
     put(LinkParameters.gen3x4());
     put(mem);
     put(linkBar);
