@@ -1,24 +1,16 @@
 package io.rackfabric.cluster.cli;
 
 import akka.actor.typed.ActorSystem;
-import akka.cluster.typed.Cluster;
-import akka.cluster.typed.SelfUp;
-import akka.cluster.typed.Subscribe;
-import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
-import io.rackfabric.cluster.node.NodeConfig;
+import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.cluster.topology.TopologyLoader;
-import io.rackfabric.fabric.settings.FabricSettings;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code rack node --topology F --node N}: runs one node of a rack until it is stopped. Prints
@@ -36,10 +28,27 @@ public final class NodeCommand implements RackCommand {
     return "run one node of a topology (--topology F --node N [--port P] [--seed host:port] [--transport tcp])";
   }
 
+  /** The flags of {@code rack node}, for commands that start a node the same way. */
+  public static final Set<String> FLAGS = Set.of("topology", "node", "port", "host", "seed", "transport", "aeron-dir");
+
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("topology", "node", "port", "host", "seed", "transport", "aeron-dir"), Set.of());
-    Topology topology = TopologyCommands.load(args.require("topology"));
+    Args args = Args.parse(argList, FLAGS, Set.of());
+    ActorSystem<RackNode.Command> system = startNode(args);
+    out.println("READY " + args.require("node") + " " + system.address().getHost().get() + ":"
+        + system.address().getPort().get());
+    out.flush();
+    system.getWhenTerminated().toCompletableFuture().get();
+    return 0;
+  }
+
+  /**
+   * Starts the node the flags describe and returns its system once it is an Up member; throws
+   * {@link UsageException} for bad flags and {@link IllegalStateException} when the cluster did not
+   * form (the system is terminated then: nothing half-started is left).
+   */
+  public static ActorSystem<RackNode.Command> startNode(Args args) throws Exception {
+    Topology topology = TopologyArgs.load(args.require("topology"));
     String nodeName = args.require("node");
     NodeSpec spec = topology.node(nodeName).orElseThrow(() -> new UsageException(
         "no node '" + nodeName + "' in " + topology.source() + " (nodes: "
@@ -66,27 +75,7 @@ public final class NodeCommand implements RackCommand {
     if (args.has("aeron-dir")) {
       cluster = cluster.withAeronDir(args.get("aeron-dir", null));
     }
-    FabricSettings fabric = FabricSettings.create(base);
-    Config config = NodeConfig.member(host, port, seedHost, seedPort, List.of("fabric", nodeName), cluster, base);
-    ActorSystem<RackNode.Command> system =
-        ActorSystem.create(RackNode.create(topology, nodeName, fabric), "rack", config);
-    CountDownLatch up = new CountDownLatch(1);
-    system.systemActorOf(Behaviors.<SelfUp>setup(ctx -> {
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(ctx.getSelf(), SelfUp.class));
-      return Behaviors.receiveMessage(m -> {
-        up.countDown();
-        return Behaviors.same();
-      });
-    }), "ready-watch", akka.actor.typed.Props.empty());
-    if (!up.await(cluster.joinTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-      err.println("rack node: " + nodeName + " did not join the cluster at " + seed + " within " + cluster.joinTimeout());
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      return 1;
-    }
-    out.println("READY " + nodeName + " " + host + ":" + port);
-    out.flush();
-    system.getWhenTerminated().toCompletableFuture().get();
-    return 0;
+    return NodeRunner.start(topology, nodeName, new NodeRunner.Address(host, port, seedHost, seedPort),
+        List.of("fabric", nodeName), cluster, base);
   }
 }

@@ -58,6 +58,12 @@ public final class NodeProcesses implements AutoCloseable {
    * @param heap the child's -Xmx, e.g. "256m"
    */
   public Node start(String name, List<String> rackArgs, String heap, Duration timeout) throws IOException, InterruptedException {
+    return start(name, "node", rackArgs, heap, timeout);
+  }
+
+  /** Starts {@code rack COMMAND ARGS} (a command that prints READY like {@code rack node}). */
+  public Node start(String name, String command, List<String> rackArgs, String heap, Duration timeout)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JVM_OPENS);
@@ -67,7 +73,7 @@ public final class NodeProcesses implements AutoCloseable {
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add("io.rackfabric.cluster.cli.Rack");
-    cmd.add("node");
+    cmd.add(command);
     cmd.addAll(rackArgs);
     Path log = runDir.resolve(name + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

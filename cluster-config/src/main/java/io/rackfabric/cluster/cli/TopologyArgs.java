@@ -1,0 +1,19 @@
+package io.rackfabric.cluster.cli;
+
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyException;
+import io.rackfabric.cluster.topology.TopologyLoader;
+
+/** Loads the topology a {@code --topology} flag names; a bad one is a usage error (exit 2). */
+public final class TopologyArgs {
+
+  private TopologyArgs() {}
+
+  public static Topology load(String fileOrBundledName) throws UsageException {
+    try {
+      return TopologyLoader.loadFileOrBundled(fileOrBundledName);
+    } catch (TopologyException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.rackfabric.cluster.node;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.cluster.typed.Cluster;
+import akka.cluster.typed.SelfUp;
+import akka.cluster.typed.Subscribe;
+import com.typesafe.config.Config;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.settings.FabricSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Starts one rack node in this JVM and waits until it is an Up cluster member. */
+public final class NodeRunner {
+
+  private NodeRunner() {}
+
+  /** Where a member listens and which member seeds the cluster. */
+  public record Address(String host, int port, String seedHost, int seedPort) {}
+
+  /**
+   * Starts the node; returns its system once Up, or terminates it and throws when the cluster did
+   * not form within {@code joinTimeout}, so that nothing is left half-started.
+   */
+  public static ActorSystem<RackNode.Command> start(
+      Topology topology, String nodeName, Address address, List<String> roles, ClusterSettings cluster,
+      Config base) throws InterruptedException {
+    FabricSettings fabric = FabricSettings.create(base);
+    Config config = NodeConfig.member(address.host(), address.port(), address.seedHost(), address.seedPort(),
+        roles, cluster, base);
+    ActorSystem<RackNode.Command> system =
+        ActorSystem.create(RackNode.create(topology, nodeName, fabric), "rack", config);
+    awaitUp(system, cluster.joinTimeout(), nodeName + " at " + address.seedHost() + ":" + address.seedPort());
+    return system;
+  }
+
+  /** Blocks until this member is Up; terminates the system and throws if it does not get there. */
+  public static void awaitUp(ActorSystem<?> system, Duration timeout, String what) throws InterruptedException {
+    CountDownLatch up = new CountDownLatch(1);
+    system.systemActorOf(Behaviors.<SelfUp>setup(ctx -> {
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(ctx.getSelf(), SelfUp.class));
+      return Behaviors.receiveMessage(m -> {
+        up.countDown();
+        return Behaviors.same();
+      });
+    }), "ready-watch", Props.empty());
+    if (!up.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      system.terminate();
+      try {
+        system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // terminating anyway; the error below is what matters
+      }
+      throw new IllegalStateException("cluster did not form for " + what + " within " + timeout);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.rackfabric.loadtests.bench;
+
+import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.report.Machine;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code rack bench dataplane}: the fabric against the bare runtime, with ratios. */
+public final class BenchCommand implements RackCommand {
+
+  @Override
+  public String name() {
+    return "bench";
+  }
+
+  @Override
+  public String summary() {
+    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT]";
+  }
+
+  @Override
+  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json"), Set.of());
+    List<String> what = args.positional();
+    if (what.size() > 1 || (what.size() == 1 && !what.get(0).equals("dataplane"))) {
+      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane)");
+    }
+    long tlps = args.getLong("tlps", 200_000, 1_000, 100_000_000);
+    int rounds = (int) args.getLong("rounds", 3, 1, 50);
+    String transport = args.get("transport", "aeron-udp");
+    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
+      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    }
+    Path runDir = Path.of("target", "rack-runs", "bench-" + Instant.now().toString().replace(':', '-'));
+
+    out.printf("rack bench dataplane: %,d TLPs of %d bytes per round, %d rounds after a warm-up%n",
+        tlps, DataplaneBench.PAYLOAD, rounds);
+    out.println("single JVM: two-switch path (6 actors, 5 hops) vs bare tell chain (6 actors)");
+    DataplaneBench.Comparison local = DataplaneBench.singleJvm(tlps, rounds, out);
+    out.println("across JVMs: one link between two node JVMs vs bare Artery sends, same window");
+    DataplaneBench.Comparison remote = DataplaneBench.crossJvm(tlps, rounds, transport, runDir, out);
+
+    List<Figure> figures = new ArrayList<>();
+    figures.add(new Figure("single_jvm.fabric_hops_per_s", local.fabricMedian(), "hops/s", "wall"));
+    figures.add(new Figure("single_jvm.bare_chain_hops_per_s", local.bareMedian(), "hops/s", "wall"));
+    figures.add(new Figure("single_jvm.ratio", local.ratio(), "fabric/bare", "wall"));
+    figures.add(new Figure("cross_jvm.fabric_tlps_per_s", remote.fabricMedian(), "TLPs/s", "wall"));
+    figures.add(new Figure("cross_jvm.bare_artery_msgs_per_s", remote.bareMedian(), "msgs/s", "wall"));
+    figures.add(new Figure("cross_jvm.ratio", remote.ratio(), "fabric/bare", "wall"));
+
+    out.println();
+    out.printf("%-34s %14s  %s%n", "figure (median of rounds)", "value", "unit");
+    for (Figure f : figures) {
+      out.printf("%-34s %,14.2f  %s%n", f.name(), f.value(), f.unit());
+    }
+    out.printf("targets: single-JVM ratio >= 0.5 (%s), cross-JVM ratio >= 0.8 (%s)%n",
+        local.ratio() >= 0.5 ? "met" : "NOT met", remote.ratio() >= 0.8 ? "met" : "NOT met");
+
+    if (args.has("json")) {
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("benchmark", "dataplane");
+      result.put("machine", Machine.describe());
+      Map<String, Object> params = new LinkedHashMap<>();
+      params.put("tlps_per_round", tlps);
+      params.put("rounds", rounds);
+      params.put("payload_bytes", DataplaneBench.PAYLOAD);
+      params.put("transport", transport);
+      result.put("parameters", params);
+      result.put("figures", figures.stream().map(Figure::toMap).toList());
+      Map<String, Object> samples = new LinkedHashMap<>();
+      samples.put("single_jvm.fabric_hops_per_s", local.fabric());
+      samples.put("single_jvm.bare_chain_hops_per_s", local.bare());
+      samples.put("cross_jvm.fabric_tlps_per_s", remote.fabric());
+      samples.put("cross_jvm.bare_artery_msgs_per_s", remote.bare());
+      result.put("rounds", samples);
+      Path json = Path.of(args.get("json", null));
+      Files.writeString(json, Json.write(result));
+      out.println("wrote " + json);
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,231 @@
+package io.rackfabric.loadtests.demo;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.NodeConfig;
+import io.rackfabric.cluster.node.NodeRunner;
+import io.rackfabric.cluster.topology.NodeSpec;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyLoader;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.endpoint.TrafficPlan;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.harness.NodeProcesses;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.report.Machine;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code rack demo}: the bundled demo rack on three node JVMs over aeron-udp, with traffic that
+ * crosses JVMs, switches and NTBs. This process is the cluster's seed and drives and measures the
+ * run without hosting any component; every node JVM it starts is stopped again, also on failure.
+ */
+public final class DemoCommand implements RackCommand {
+
+  /** One stream of posted writes and the endpoint that receives it. */
+  record Flow(String from, long address, String sink, String path) {}
+
+  @Override
+  public String name() {
+    return "demo";
+  }
+
+  @Override
+  public String summary() {
+    return "run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs [--tlps N] [--json OUT]";
+  }
+
+  @Override
+  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse(argList, Set.of("tlps", "size", "interval", "transport", "json"), Set.of());
+    if (!args.positional().isEmpty()) {
+      throw new UsageException("unexpected argument " + args.positional());
+    }
+    long tlps = args.getLong("tlps", 20_000, 1, 10_000_000);
+    int size = (int) args.getLong("size", 64, 1, 4096);
+    long interval = args.getLong("interval", 1_000, 0, 1_000_000_000L);
+    String transport = args.get("transport", "aeron-udp");
+    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
+      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    }
+    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
+
+    Topology topology = TopologyLoader.load("demo");
+    List<Flow> flows = checkedFlows(topology, out);
+    Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
+    Config base = ConfigFactory.load();
+    ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
+    int driverPort = NodeProcesses.freePort();
+    Config driverConfig = NodeConfig.member("127.0.0.1", driverPort, "127.0.0.1", driverPort, List.of("driver"), cluster, base);
+    ActorSystem<Void> driver = ActorSystem.create(Behaviors.empty(), "rack", driverConfig);
+    try (NodeProcesses nodes = new NodeProcesses(runDir)) {
+      NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the demo driver");
+      out.printf("rack demo: %d node JVMs over %s, node logs in %s%n", topology.nodes().size(), transport, runDir);
+      for (NodeSpec n : topology.nodes()) {
+        long t0 = System.nanoTime();
+        nodes.start(n.name(), List.of("--topology", "demo", "--node", n.name(), "--port",
+            String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort, "--transport", transport),
+            "384m", Duration.ofSeconds(90));
+        out.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
+            topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
+      }
+      Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
+      for (var e : topology.endpoints()) {
+        eps.put(e.id(), Asks.find(driver, ComponentKeys.endpoint(e.id()), Duration.ofSeconds(30)));
+      }
+      for (var e : eps.values()) {
+        Asks.awaitLinkActive(driver, e, Duration.ofSeconds(30));
+      }
+      out.println("  every link trained to DL_ACTIVE");
+      return runTraffic(driver, eps, flows, tlps, size, interval, transport, json, out);
+    } finally {
+      driver.terminate();
+      driver.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The demo's flows, each checked against the topology with the route explainer first. */
+  private static List<Flow> checkedFlows(Topology topology, PrintStream out) throws UsageException {
+    List<Flow> candidates = List.of(
+        new Flow("ch1", 0x3_0000_0000L, "ch2", null),   // two NTBs: ch1 -> tor -> ch2
+        new Flow("ch2", 0x1_8000_0000L, "mem", null),   // one NTB, two switches, two JVM crossings
+        new Flow("mh", 0x1_0000_0000L, "ch1", null));   // the MH into a CH's memory
+    RouteExplainer explainer = new RouteExplainer(topology);
+    List<Flow> flows = new ArrayList<>();
+    out.println("flows (paths from rack route):");
+    for (Flow f : candidates) {
+      RouteExplanation e = explainer.explain(f.from(), f.address(), false);
+      if (!e.delivered() || !f.sink().equals(e.target())) {
+        throw new UsageException("demo flow " + f.from() + " -> " + f.sink() + " does not route there: " + e.outcome());
+      }
+      String path = e.path();
+      out.println("  " + path);
+      flows.add(new Flow(f.from(), f.address(), f.sink(), path));
+    }
+    return flows;
+  }
+
+  private static int runTraffic(ActorSystem<Void> driver, Map<String, ActorRef<MemoryEndpoint.Command>> eps,
+      List<Flow> flows, long tlps, int size, long interval, String transport, Path json, PrintStream out)
+      throws Exception {
+    Map<String, Long> before = new HashMap<>();
+    for (Flow f : flows) {
+      before.put(f.sink(), Asks.stats(driver, eps.get(f.sink())).uniqueWrites());
+    }
+    out.printf("traffic: %,d posted writes of %d bytes per flow, one every %d ns of model time%n", tlps, size, interval);
+    long start = System.nanoTime();
+    List<CompletableFuture<MemoryEndpoint.TrafficDone>> done = new ArrayList<>();
+    for (Flow f : flows) {
+      TrafficPlan plan = new TrafficPlan(f.address(), 1L << 20, size, tlps, interval, false, true);
+      done.add(Asks.<MemoryEndpoint.Command, MemoryEndpoint.TrafficDone>askAsync(driver, eps.get(f.from()),
+          r -> new MemoryEndpoint.StartTraffic(plan, r), Duration.ofMinutes(10)));
+    }
+    long expected = tlps * flows.size();
+    long delivered = 0;
+    long lastChange = System.nanoTime();
+    long lastDelivered = -1;
+    long lastPrint = 0;
+    Map<String, EndpointStats> sinks = new LinkedHashMap<>();
+    while (true) {
+      delivered = 0;
+      for (Flow f : flows) {
+        EndpointStats s = Asks.stats(driver, eps.get(f.sink()));
+        sinks.put(f.sink(), s);
+        delivered += s.uniqueWrites() - before.get(f.sink());
+      }
+      boolean sent = done.stream().allMatch(CompletableFuture::isDone);
+      if (delivered != lastDelivered) {
+        lastDelivered = delivered;
+        lastChange = System.nanoTime();
+      }
+      if (System.nanoTime() - lastPrint > 1_000_000_000L) {
+        out.printf("  %,d of %,d delivered (%.0f%%)%n", delivered, expected, 100.0 * delivered / expected);
+        lastPrint = System.nanoTime();
+      }
+      // Done when everything arrived, or when all was sent and nothing moved for 3 s (losses).
+      if (delivered >= expected || (sent && System.nanoTime() - lastChange > 3_000_000_000L)) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    // Up to the last poll that saw a delivery: idle waiting for stragglers does not count.
+    double wallSeconds = Math.max(1e-3, (lastChange - start) / 1e9);
+    long sentTotal = 0;
+    for (CompletableFuture<MemoryEndpoint.TrafficDone> d : done) {
+      sentTotal += d.get(10, TimeUnit.SECONDS).sent();
+    }
+    long duplicates = 0;
+    long reordered = 0;
+    Histogram latency = Latencies.newHistogram();
+    for (EndpointStats s : sinks.values()) {
+      duplicates += s.duplicateWrites();
+      reordered += s.reorderedWrites();
+      latency.add(Latencies.decode(s.latencyHistogram()));
+    }
+    long lost = sentTotal - delivered;
+    List<Figure> figures = List.of(
+        new Figure("tlps_sent", sentTotal, "TLPs", "count"),
+        new Figure("tlps_delivered", delivered, "TLPs", "count"),
+        new Figure("tlps_lost", lost, "TLPs", "count"),
+        new Figure("tlps_duplicated", duplicates, "TLPs", "count"),
+        new Figure("tlps_reordered", reordered, "TLPs", "count"),
+        new Figure("one_way_latency_p50", latency.getValueAtPercentile(50), "ns", "model"),
+        new Figure("one_way_latency_p90", latency.getValueAtPercentile(90), "ns", "model"),
+        new Figure("one_way_latency_p99", latency.getValueAtPercentile(99), "ns", "model"),
+        new Figure("one_way_latency_max", latency.getMaxValue(), "ns", "model"),
+        new Figure("throughput", delivered / wallSeconds, "TLPs/s", "wall"),
+        new Figure("traffic_duration", wallSeconds, "s", "wall"));
+    out.println();
+    out.printf("%-24s %16s  %-7s %s%n", "figure", "value", "unit", "clock");
+    for (Figure f : figures) {
+      out.printf("%-24s %,16.1f  %-7s %s%n", f.name(), f.value(), f.unit(), f.clock());
+    }
+    boolean ok = lost == 0 && duplicates == 0;
+    out.println(ok ? "invariants: every TLP delivered exactly once"
+        : "INVARIANT BROKEN: " + lost + " lost, " + duplicates + " duplicated");
+    if (json != null) {
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("run", "demo");
+      result.put("machine", Machine.describe());
+      Map<String, Object> params = new LinkedHashMap<>();
+      params.put("topology", "demo");
+      params.put("transport", transport);
+      params.put("tlps_per_flow", tlps);
+      params.put("payload_bytes", size);
+      params.put("interval_ns_model", interval);
+      params.put("flows", flows.stream().map(Flow::path).toList());
+      result.put("parameters", params);
+      result.put("figures", figures.stream().map(Figure::toMap).toList());
+      result.put("invariants", List.of(Map.of("name", "every TLP delivered exactly once", "pass", ok)));
+      Files.writeString(json, Json.write(result));
+      out.println("wrote " + json);
+    }
+    return ok ? 0 : 1;
+  }
+}
