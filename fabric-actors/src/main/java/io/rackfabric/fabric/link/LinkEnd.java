@@ -191,6 +191,11 @@ public final class LinkEnd {
 
   private long acceptTlp(TlpFrame f, long wall) {
     Tlp tlp = f.tlp();
+    if (machine.state() == DataLinkState.DL_INIT) {
+      // Like an UpdateFC, a TLP proves the partner is up with our credits (its last InitFC was
+      // lost): finish training rather than drop a TLP whose credit the partner has consumed.
+      apply(machine.onUpdateFc(wall), null);
+    }
     if (!machine.mayReceive()) {
       counters.droppedLinkDown++;
       return -1;
