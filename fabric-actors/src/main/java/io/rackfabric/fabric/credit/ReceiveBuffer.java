@@ -1,13 +1,18 @@
 package io.rackfabric.fabric.credit;
 
 import io.rackfabric.fabric.tlp.TlpClass;
+import io.rackfabric.fabric.tlp.Tlps;
 
 /**
  * The receiver's side of flow control: buffer sizes, what arrived, what was freed, and which
  * cumulative limits have been advertised. Credit returns are batched: an UpdateFC goes out when a
- * quarter of any buffer has been freed since the last one. That cannot deadlock: a blocked sender
- * implies the buffer holds at least (size - largest TLP - quarter) credits, whose freeing will
- * cross the threshold. The periodic keepalive re-advertises whatever is left.
+ * quarter of any buffer has been freed since the last one. That cannot deadlock: a sender blocked
+ * on a TLP of d data credits means more than (size - d) credits are in the buffer or freed but
+ * unadvertised, so once the receiver has freed everything more than (size - d) are unadvertised.
+ * The data threshold is therefore capped at (size - largest TLP + 1), the largest TLP being the
+ * smaller of the buffer and a {@link Tlps#MAX_LENGTH}-byte payload; a quarter alone would strand
+ * a sender whose next TLP is more than three quarters of the buffer. The periodic keepalive
+ * re-advertises whatever is left below the thresholds.
  */
 public final class ReceiveBuffer {
 
@@ -21,7 +26,9 @@ public final class ReceiveBuffer {
     this.size = size;
     for (TlpClass c : TlpClass.ALL) {
       threshold[2 * c.ordinal()] = Math.max(1, size.header(c) / 4);
-      threshold[2 * c.ordinal() + 1] = Math.max(1, size.data(c) / 4);
+      long data = size.data(c);
+      long largestTlp = Math.min(data, Tlps.MAX_LENGTH / Tlps.BYTES_PER_DATA_CREDIT);
+      threshold[2 * c.ordinal() + 1] = Math.max(1, Math.min(data / 4, data - largestTlp + 1));
     }
   }
 

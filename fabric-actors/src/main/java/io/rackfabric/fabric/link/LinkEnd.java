@@ -191,6 +191,11 @@ public final class LinkEnd {
 
   private long acceptTlp(TlpFrame f, long wall) {
     Tlp tlp = f.tlp();
+    if (machine.state() == DataLinkState.DL_INIT) {
+      // Like an UpdateFC, a TLP proves the partner is up with our credits (its last InitFC was
+      // lost): finish training rather than drop a TLP whose credit the partner has consumed.
+      apply(machine.onUpdateFc(wall), null);
+    }
     if (!machine.mayReceive()) {
       counters.droppedLinkDown++;
       return -1;
@@ -225,16 +230,21 @@ public final class LinkEnd {
     if (!machine.isUp()) {
       return;
     }
+    int posted = TlpClass.POSTED.ordinal();
     while (true) {
       Queued pick = null;
+      Queued postedHead = firstTransmittable(queues[posted]);
       for (int c = 0; c < 3; c++) {
-        Queued head = queues[c].peek();
-        if (head == null || !machine.mayTransmit(isManagement(head.tlp()))) {
+        Queued head = c == posted ? postedHead : firstTransmittable(queues[c]);
+        if (head == null) {
           continue;
         }
         if (!ledger.canSend(head.tlp().tlpClass(), Tlps.dataCredits(head.tlp()))) {
           blocked[c] = true;
           continue;
+        }
+        if (c != posted && postedHead != null && postedHead.order() < head.order()) {
+          continue; // PCIe ordering: reads and completions never pass an earlier posted request
         }
         if (pick == null || head.order() < pick.order()) {
           pick = head;
@@ -247,10 +257,24 @@ public final class LinkEnd {
     }
   }
 
+  /**
+   * The oldest TLP of a class that the link state lets through: the head when active; in
+   * DL_PROTECTED the oldest configuration request, completion or message, which must not wait
+   * behind memory requests that are held until activation.
+   */
+  private Queued firstTransmittable(ArrayDeque<Queued> queue) {
+    for (Queued q : queue) {
+      if (machine.mayTransmit(isManagement(q.tlp()))) {
+        return q;
+      }
+    }
+    return null;
+  }
+
   private void transmit(Queued q) {
     Tlp tlp = q.tlp();
     int c = tlp.tlpClass().ordinal();
-    queues[c].poll();
+    queues[c].removeFirstOccurrence(q);
     ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
     long start = Math.max(Math.max(q.readyAt(), busyUntil), creditReadyAt[c]);
     busyUntil = start + params.serializationNs(Tlps.wireBytes(tlp));

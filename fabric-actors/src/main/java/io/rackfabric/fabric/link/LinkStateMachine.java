@@ -109,7 +109,10 @@ public final class LinkStateMachine {
     int actions = 0;
     if (isUp()) {
       if (init.training() == partnerTraining) {
-        return 0; // a late duplicate of the attempt we already trained with
+        // The attempt we trained with: a late duplicate, or the partner's retry because our
+        // last InitFC was lost. Never a reason to go down; answer with an UpdateFC, which
+        // completes the partner's training (onUpdateFc) and, unlike an InitFC, is never answered.
+        return SEND_UPDATE;
       }
       actions |= LINK_DOWN; // the partner retrained: whatever we had is gone
       enter(DataLinkState.DL_INACTIVE, now);
