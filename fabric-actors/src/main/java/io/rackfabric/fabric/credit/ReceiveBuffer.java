@@ -98,4 +98,9 @@ public final class ReceiveBuffer {
   public long occupiedHeaders(TlpClass c) {
     return received[2 * c.ordinal()] - freed[2 * c.ordinal()];
   }
+
+  /** Data credits currently held in the buffer for class c. */
+  public long occupiedData(TlpClass c) {
+    return received[2 * c.ordinal() + 1] - freed[2 * c.ordinal() + 1];
+  }
 }

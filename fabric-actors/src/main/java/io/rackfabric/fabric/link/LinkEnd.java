@@ -55,6 +55,9 @@ public final class LinkEnd {
       new ArrayDeque<Queued>(), new ArrayDeque<Queued>(), new ArrayDeque<Queued>()};
   private final boolean[] blocked = new boolean[3];
   private final long[] creditReadyAt = new long[3];
+  /** Receive-buffer space held when the link last went down, still to be freed by the owner. */
+  private final long[] staleHeaders = new long[3];
+  private final long[] staleData = new long[3];
   private long busyUntil;
   private long modelNow;
   private long order;
@@ -218,8 +221,17 @@ public final class LinkEnd {
 
   public void free(TlpClass c, int headers, int dataCredits, long modelAt) {
     observe(modelAt);
-    if (!machine.isUp()) {
-      return; // credits were reset with the link; nothing to return
+    int i = c.ordinal();
+    // TLPs that were still held when the link went down belong to a training that is gone: their
+    // frees are absorbed here instead of being returned to the partner of the new training.
+    long absorbHeaders = Math.min(headers, staleHeaders[i]);
+    long absorbData = Math.min(dataCredits, staleData[i]);
+    staleHeaders[i] -= absorbHeaders;
+    staleData[i] -= absorbData;
+    headers -= (int) absorbHeaders;
+    dataCredits -= (int) absorbData;
+    if ((headers == 0 && dataCredits == 0) || !machine.isUp()) {
+      return;
     }
     if (receive.free(c, headers, dataCredits)) {
       sendUpdate();
@@ -332,6 +344,10 @@ public final class LinkEnd {
     counters.linkDowns++;
     counters.purged += purged.size();
     ledger.reset();
+    for (TlpClass c : TlpClass.ALL) {
+      staleHeaders[c.ordinal()] += receive.occupiedHeaders(c);
+      staleData[c.ordinal()] += receive.occupiedData(c);
+    }
     receive.reset();
     for (int c = 0; c < 3; c++) {
       blocked[c] = false;

@@ -708,4 +708,35 @@ class LinkEndTest {
     }
     return tokens;
   }
+
+  // ---------------------------------------------------------------- frees across a retrain
+
+  @Test
+  void shouldAbsorbFreesOfTlpsHeldAcrossALinkFlapWhenTheLinkRetrains() {
+    FcCredits small = new FcCredits(8, 512, 8, 64, 8, 512);
+    trainUp(small, small);
+    b.autoFree = false;
+    for (long s = 0; s < 6; s++) {
+      assertTrue(a.end.offer(write(s, 64), 0, "old" + s));
+    }
+    deliverAll();
+    assertEquals(6, b.received.size());
+    // The link flaps while b still holds the six TLPs (forwarded inside a switch, say).
+    b.end.disable(0);
+    deliverAll();
+    b.end.enable();
+    a.end.enable();
+    deliverAll();
+    assertTrue(a.end.isUp() && b.end.isUp());
+    // Freeing the old TLPs now must neither throw nor hand the new training credit it never used.
+    b.freeAll(0);
+    deliverAll();
+    b.autoFree = true;
+    for (long s = 0; s < 8; s++) {
+      assertTrue(a.end.offer(write(100 + s, 64), 0, "new" + s));
+    }
+    deliverAll();
+    assertEquals(0, b.end.counters().receiverOverflows);
+    assertEquals(14, b.received.size());
+  }
 }
