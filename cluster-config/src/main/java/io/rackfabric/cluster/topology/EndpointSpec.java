@@ -1,0 +1,30 @@
+package io.rackfabric.cluster.topology;
+
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.tlp.Bdf;
+import java.util.List;
+
+/**
+ * A memory endpoint: a device, or with {@code root} the root complex of its PCIe domain, whose
+ * "BARs" are then the host's system memory. Requests it originates carry {@code bdf} as requester
+ * ID.
+ *
+ * @param bdf the endpoint's bus/device/function in its domain, packed as {@link Bdf} does
+ */
+public record EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars)
+    implements Component {
+
+  public EndpointSpec {
+    bars = List.copyOf(bars);
+  }
+
+  /** Index of the BAR that contains {@code address}, or -1. */
+  public int barIndex(long address) {
+    for (int i = 0; i < bars.size(); i++) {
+      if (bars.get(i).contains(address)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,402 @@
+package io.rackfabric.cluster.topology;
+
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Typed, error-collecting access to one HOCON object of a topology file. Every getter reports a
+ * problem against the value's own line and full key ({@code rack.switches[0].ports[2].number}) and
+ * returns null instead of throwing, so that parsing goes on and finds the other problems too.
+ */
+final class Fields {
+
+  private final ConfigObject object;
+  private final String path;
+  private final Problems problems;
+
+  Fields(ConfigObject object, String path, Problems problems) {
+    this.object = object;
+    this.path = path;
+    this.problems = problems;
+  }
+
+  String path() {
+    return path;
+  }
+
+  String key(String name) {
+    return path + "." + name;
+  }
+
+  ConfigOrigin origin() {
+    return object.origin();
+  }
+
+  ConfigOrigin origin(String name) {
+    ConfigValue v = object.get(name);
+    return v == null ? object.origin() : v.origin();
+  }
+
+  boolean has(String name) {
+    ConfigValue v = object.get(name);
+    return v != null && v.valueType() != ConfigValueType.NULL;
+  }
+
+  /** Reports a problem against this object as a whole. */
+  void error(String reason) {
+    problems.add(object.origin(), path, reason);
+  }
+
+  /** Reports a problem against one key of this object (its line if present). */
+  void error(String name, String reason) {
+    problems.add(origin(name), key(name), reason);
+  }
+
+  /** Rejects keys not in {@code allowed}, naming the allowed ones and the likely intended one. */
+  void allowOnly(String... allowed) {
+    Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
+    for (String k : object.keySet()) {
+      if (!ok.contains(k)) {
+        String guess = closest(k, ok);
+        problems.add(object.get(k).origin(), key(k),
+            "unknown key" + (guess == null ? "" : " (did you mean '" + guess + "'?)")
+                + "; allowed here: " + String.join(", ", ok));
+      }
+    }
+  }
+
+  /** Rejects keys that exist in the format but make no sense in this object's kind. */
+  void forbid(String why, String... names) {
+    for (String n : names) {
+      if (object.containsKey(n)) {
+        error(n, "not allowed " + why);
+      }
+    }
+  }
+
+  private ConfigValue required(String name) {
+    ConfigValue v = object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      problems.add(object.origin(), key(name), "missing (required)");
+      return null;
+    }
+    return v;
+  }
+
+  /** A string (numbers are accepted as their text: {@code node = 1} means node "1"). */
+  String string(String name, boolean isRequired) {
+    ConfigValue v = isRequired ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return null;
+    }
+    if (v.valueType() == ConfigValueType.STRING || v.valueType() == ConfigValueType.NUMBER) {
+      String s = String.valueOf(v.unwrapped()).trim();
+      if (s.isEmpty()) {
+        error(name, "is empty");
+        return null;
+      }
+      return s;
+    }
+    error(name, "expected a string, got " + describe(v));
+    return null;
+  }
+
+  /** An integer, or {@code dflt} when absent (null dflt: required). */
+  Integer integer(String name, Integer dflt) {
+    ConfigValue v = dflt == null ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return dflt;
+    }
+    return integerValue(v, key(name));
+  }
+
+  Integer integerValue(ConfigValue v, String fullKey) {
+    Object raw = v.unwrapped();
+    if (raw instanceof Integer i) {
+      return i;
+    }
+    if (v.valueType() == ConfigValueType.STRING) {
+      try {
+        return Integer.parseInt(((String) raw).trim());
+      } catch (NumberFormatException e) {
+        // fall through to the message below
+      }
+    }
+    problems.add(v.origin(), fullKey, "expected an integer, got " + describe(v));
+    return null;
+  }
+
+  Boolean bool(String name, boolean dflt) {
+    ConfigValue v = object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return dflt;
+    }
+    if (v.valueType() == ConfigValueType.BOOLEAN) {
+      return (Boolean) v.unwrapped();
+    }
+    if (v.valueType() == ConfigValueType.STRING) {
+      String s = ((String) v.unwrapped()).trim().toLowerCase(Locale.ROOT);
+      if (s.equals("true") || s.equals("yes") || s.equals("on")) {
+        return true;
+      }
+      if (s.equals("false") || s.equals("no") || s.equals("off")) {
+        return false;
+      }
+    }
+    error(name, "expected true or false, got " + describe(v));
+    return null;
+  }
+
+  /** An address or size: a string for {@link Addresses#parse} ("0x90000", "64KiB") or an integer. */
+  Long address(String name, boolean isRequired) {
+    ConfigValue v = isRequired ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return null;
+    }
+    return addressValue(v, key(name));
+  }
+
+  Long addressValue(ConfigValue v, String fullKey) {
+    Object raw = v.unwrapped();
+    String text;
+    if (raw instanceof Integer || raw instanceof Long) {
+      text = raw.toString();
+    } else if (v.valueType() == ConfigValueType.STRING) {
+      text = (String) raw;
+    } else {
+      problems.add(v.origin(), fullKey,
+          "expected an address or size such as \"0x90000\" or \"64KiB\", got " + describe(v));
+      return null;
+    }
+    try {
+      return Addresses.parse(text);
+    } catch (IllegalArgumentException e) {
+      problems.add(v.origin(), fullKey, e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * A duration with a unit ("5ns", "1.5us"), in nanoseconds. A bare number is refused: HOCON
+   * would read it as milliseconds, a million times what anyone writing cable delays means.
+   */
+  Long durationNs(String name, Long dflt) {
+    ConfigValue v = object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return dflt;
+    }
+    if (v.valueType() == ConfigValueType.NUMBER) {
+      error(name, name + "=" + v.unwrapped() + " needs a unit, e.g. " + v.unwrapped() + "ns");
+      return null;
+    }
+    if (v.valueType() != ConfigValueType.STRING) {
+      error(name, "expected a duration such as 5ns, got " + describe(v));
+      return null;
+    }
+    try {
+      Duration d = v.atKey("d").getDuration("d");
+      if (d.isNegative()) {
+        error(name, name + "=" + v.unwrapped() + " is negative");
+        return null;
+      }
+      return d.toNanos();
+    } catch (ConfigException | ArithmeticException e) {
+      error(name, name + "=" + v.unwrapped() + " is not a duration (use ns, us, ms or s)");
+      return null;
+    }
+  }
+
+  /** A list, or an empty list when absent and not required; null after a problem. */
+  ConfigList list(String name, boolean isRequired) {
+    ConfigValue v = isRequired ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return isRequired ? null : emptyListLike();
+    }
+    if (v.valueType() != ConfigValueType.LIST) {
+      error(name, "expected a list [ ... ], got " + describe(v));
+      return null;
+    }
+    return (ConfigList) v;
+  }
+
+  private static ConfigList emptyListLike() {
+    return com.typesafe.config.ConfigValueFactory.fromIterable(List.of());
+  }
+
+  /** The objects of a list of objects, each with its indexed key; non-objects are reported. */
+  List<Fields> objects(String name, boolean isRequired) {
+    return objects(list(name, isRequired), name);
+  }
+
+  /** As {@link #objects(String, boolean)} for a list already fetched (null: nothing). */
+  List<Fields> objects(ConfigList list, String name) {
+    List<Fields> out = new ArrayList<>();
+    if (list == null) {
+      return out;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String itemKey = key(name) + "[" + i + "]";
+      if (item.valueType() == ConfigValueType.OBJECT) {
+        out.add(new Fields((ConfigObject) item, itemKey, problems));
+      } else {
+        problems.add(item.origin(), itemKey, "expected an object { ... }, got " + describe(item));
+      }
+    }
+    return out;
+  }
+
+  /** A nested object, or null when absent (and reported when required or of the wrong type). */
+  Fields object(String name, boolean isRequired) {
+    ConfigValue v = isRequired ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return null;
+    }
+    if (v.valueType() != ConfigValueType.OBJECT) {
+      error(name, "expected an object { ... }, got " + describe(v));
+      return null;
+    }
+    return new Fields((ConfigObject) v, key(name), problems);
+  }
+
+  /**
+   * An address range written {@code ["0x90000", "0xEFFFF"]} (base and inclusive limit, as a
+   * bridge's base/limit registers hold them) or {@code { base = ..., size = ... }} or
+   * {@code { base = ..., limit = ... }}.
+   */
+  AddressRange range(String name, boolean isRequired) {
+    ConfigValue v = isRequired ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return null;
+    }
+    if (v.valueType() == ConfigValueType.LIST) {
+      ConfigList l = (ConfigList) v;
+      if (l.size() != 2) {
+        error(name, "expected [base, limit] (two addresses), got " + l.size() + " values");
+        return null;
+      }
+      Long base = addressValue(l.get(0), key(name) + "[0]");
+      Long limit = addressValue(l.get(1), key(name) + "[1]");
+      if (base == null || limit == null) {
+        return null;
+      }
+      if (Long.compareUnsigned(base, limit) > 0) {
+        error(name, "base " + Addresses.hex(base) + " is above limit " + Addresses.hex(limit)
+            + " (the limit is the last byte, inclusive)");
+        return null;
+      }
+      return new AddressRange(base, limit);
+    }
+    if (v.valueType() == ConfigValueType.OBJECT) {
+      Fields f = new Fields((ConfigObject) v, key(name), problems);
+      f.allowOnly("base", "size", "limit");
+      return f.baseSizeOrLimit();
+    }
+    error(name, "expected [base, limit] or { base, size }, got " + describe(v));
+    return null;
+  }
+
+  /** This object's {@code base} with either {@code size} or {@code limit}, as a range. */
+  AddressRange baseSizeOrLimit() {
+    Long base = address("base", true);
+    boolean hasSize = has("size");
+    boolean hasLimit = has("limit");
+    if (hasSize && hasLimit) {
+      error("limit", "give either size or limit, not both");
+      return null;
+    }
+    if (!hasSize && !hasLimit) {
+      problems.add(object.origin(), key("size"), "missing (required: size, or limit)");
+      return null;
+    }
+    Long other = address(hasSize ? "size" : "limit", true);
+    if (base == null || other == null) {
+      return null;
+    }
+    if (hasSize) {
+      if (other == 0) {
+        error("size", "size=0: a window needs at least one byte");
+        return null;
+      }
+      long limit = base + other - 1;
+      if (Long.compareUnsigned(limit, base) < 0) {
+        error("size", "base " + Addresses.hex(base) + " + size " + Addresses.hex(other)
+            + " runs past the 64-bit address space");
+        return null;
+      }
+      return new AddressRange(base, limit);
+    }
+    if (Long.compareUnsigned(base, other) > 0) {
+      error("limit", "base " + Addresses.hex(base) + " is above limit " + Addresses.hex(other));
+      return null;
+    }
+    return new AddressRange(base, other);
+  }
+
+  static String describe(ConfigValue v) {
+    return switch (v.valueType()) {
+      case OBJECT -> "an object";
+      case LIST -> "a list";
+      case NULL -> "null";
+      case STRING -> "\"" + v.unwrapped() + "\"";
+      default -> String.valueOf(v.unwrapped());
+    };
+  }
+
+  /**
+   * The allowed key a misspelt one most likely meant: one it abbreviates ("mem" for "memory"),
+   * else the nearest within edit distance 2.
+   */
+  private static String closest(String key, Set<String> allowed) {
+    String lower = key.toLowerCase(Locale.ROOT);
+    if (lower.length() >= 3) {
+      for (String a : allowed) {
+        if (a.startsWith(lower) || lower.startsWith(a)) {
+          return a;
+        }
+      }
+    }
+    String best = null;
+    int bestDistance = 3;
+    for (String a : allowed) {
+      int d = distance(key.toLowerCase(Locale.ROOT), a);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+}

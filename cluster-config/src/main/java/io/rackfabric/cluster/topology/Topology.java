@@ -1,0 +1,82 @@
+package io.rackfabric.cluster.topology;
+
+import io.rackfabric.fabric.routing.RoutingTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A validated rack: cluster nodes, switch chips, endpoints and the links between them, as loaded
+ * by {@link TopologyLoader}. Everything here is the rack's initial state; the running emulation
+ * changes port registers through the controller, not by editing this.
+ *
+ * @param source where it was loaded from (file name or bundled resource), for messages
+ */
+public record Topology(
+    String name,
+    List<NodeSpec> nodes,
+    List<SwitchSpec> switches,
+    List<EndpointSpec> endpoints,
+    List<LinkSpec> links,
+    String source) {
+
+  public Topology {
+    nodes = List.copyOf(nodes);
+    switches = List.copyOf(switches);
+    endpoints = List.copyOf(endpoints);
+    links = List.copyOf(links);
+  }
+
+  /** The node the cluster is seeded from: the first one listed. */
+  public NodeSpec seed() {
+    return nodes.get(0);
+  }
+
+  public Optional<NodeSpec> node(String nodeName) {
+    return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst();
+  }
+
+  public Optional<Component> component(String id) {
+    Optional<SwitchSpec> sw = switchSpec(id);
+    return sw.isPresent() ? Optional.of(sw.get()) : endpoint(id).map(e -> (Component) e);
+  }
+
+  public Optional<SwitchSpec> switchSpec(String id) {
+    return switches.stream().filter(s -> s.id().equals(id)).findFirst();
+  }
+
+  public Optional<EndpointSpec> endpoint(String id) {
+    return endpoints.stream().filter(e -> e.id().equals(id)).findFirst();
+  }
+
+  /** The link attached to an end ({@code "ep2"} or {@code "sw1.down1"}), if any. */
+  public Optional<LinkSpec> linkAt(String end) {
+    return links.stream().filter(l -> l.touches(end)).findFirst();
+  }
+
+  /** The components a node runs, switches first, each in file order. */
+  public List<Component> placedOn(String nodeName) {
+    List<Component> placed = new ArrayList<>();
+    switches.stream().filter(s -> s.node().equals(nodeName)).forEach(placed::add);
+    endpoints.stream().filter(e -> e.node().equals(nodeName)).forEach(placed::add);
+    return placed;
+  }
+
+  /** Every component id, switches first, for "known ids" hints in messages. */
+  public List<String> componentIds() {
+    List<String> ids = new ArrayList<>();
+    switches.forEach(s -> ids.add(s.id()));
+    endpoints.forEach(e -> ids.add(e.id()));
+    return ids;
+  }
+
+  /** The switch's initial routing table, as its port actors will start with it. */
+  public RoutingTable routingTable(String switchId) {
+    SwitchSpec sw =
+        switchSpec(switchId)
+            .orElseThrow(() -> new IllegalArgumentException(
+                "no switch '" + switchId + "' in " + source + " (switches: "
+                    + switches.stream().map(SwitchSpec::id).toList() + ")"));
+    return new RoutingTable(sw.ports(), sw.multicast());
+  }
+}

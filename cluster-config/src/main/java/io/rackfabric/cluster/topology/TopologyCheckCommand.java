@@ -1,0 +1,195 @@
+package io.rackfabric.cluster.topology;
+
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.ntb.NtbBar;
+import io.rackfabric.fabric.routing.BridgeRegisters;
+import io.rackfabric.fabric.routing.MulticastGroup;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
+import io.rackfabric.fabric.tlp.Bdf;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code rack topology check FILE|NAME}: loads a topology file (or a bundled one by name) and
+ * prints what it describes, or every problem in it. Exit 0 when it loads, 2 otherwise.
+ */
+public final class TopologyCheckCommand {
+
+  static final String USAGE =
+      "usage: rack topology check FILE|NAME\n"
+          + "  Checks a topology file and prints its nodes, switches, endpoints and links.\n"
+          + "  NAME is a bundled topology: " + String.join(", ", TopologyLoader.BUNDLED) + "\n";
+
+  private TopologyCheckCommand() {}
+
+  /**
+   * @param args what follows {@code rack topology check}
+   * @return 0 when the topology is valid, 2 for a bad topology or bad arguments
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
+      out.print(USAGE);
+      return 0;
+    }
+    if (args.length == 0) {
+      err.print("rack topology check: missing FILE or NAME\n" + USAGE);
+      return 2;
+    }
+    if (args[0].startsWith("-")) {
+      err.print("rack topology check: unknown option '" + args[0] + "'\n" + USAGE);
+      return 2;
+    }
+    if (args.length > 1) {
+      err.print("rack topology check: one FILE or NAME only, got also '" + args[1] + "'\n" + USAGE);
+      return 2;
+    }
+    Topology topology;
+    try {
+      topology = TopologyLoader.loadFileOrBundled(args[0]);
+    } catch (TopologyException e) {
+      e.problems().forEach(err::println);
+      int n = e.problems().size();
+      err.println(n == 1 ? "1 problem" : n + " problems");
+      return 2;
+    }
+    out.print(summary(topology));
+    return 0;
+  }
+
+  /** A readable account of a topology: nodes, switches with ports, endpoints, links. */
+  public static String summary(Topology t) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(t.name()).append(" (").append(t.source()).append("): ")
+        .append(count(t.nodes().size(), "node")).append(", ")
+        .append(count(t.switches().size(), "switch")).append(", ")
+        .append(count(t.endpoints().size(), "endpoint")).append(", ")
+        .append(count(t.links().size(), "link")).append('\n');
+
+    sb.append("\nnodes\n");
+    List<String[]> rows = new ArrayList<>();
+    for (int i = 0; i < t.nodes().size(); i++) {
+      NodeSpec n = t.nodes().get(i);
+      rows.add(new String[] {n.name(), n.address(), i == 0 ? "seed" : "",
+          "runs " + String.join(", ", t.placedOn(n.name()).stream().map(Component::id).toList())});
+    }
+    table(sb, "  ", rows);
+
+    if (!t.switches().isEmpty()) {
+      sb.append("\nswitches\n");
+      for (SwitchSpec s : t.switches()) {
+        sb.append("  ").append(s.id()).append(" on ").append(s.node()).append('\n');
+        rows = new ArrayList<>();
+        for (PortConfig p : s.ports()) {
+          String end = LinkSpec.end(s.id(), p.name());
+          rows.add(new String[] {String.valueOf(p.number()), p.name(),
+              p.role().name().toLowerCase(Locale.ROOT), "vs" + p.virtualSwitch(), describe(p),
+              t.linkAt(end).map(l -> "link " + l.other(end)).orElse("no link")});
+        }
+        table(sb, "    ", rows);
+        for (MulticastGroup g : s.multicast()) {
+          List<String> members = new ArrayList<>();
+          for (int m : g.memberPorts()) {
+            members.add(s.port(m).map(PortConfig::name).orElse(String.valueOf(m)));
+          }
+          sb.append("    multicast group ").append(g.group()).append(' ').append(window(g.window()))
+              .append(" -> ").append(String.join(", ", members)).append('\n');
+        }
+      }
+    }
+
+    if (!t.endpoints().isEmpty()) {
+      sb.append("\nendpoints\n");
+      rows = new ArrayList<>();
+      for (EndpointSpec e : t.endpoints()) {
+        List<String> bars = new ArrayList<>();
+        for (int i = 0; i < e.bars().size(); i++) {
+          bars.add("BAR" + i + " " + window(e.bars().get(i)));
+        }
+        rows.add(new String[] {e.id(), "on " + e.node(), Bdf.format(e.bdf()), e.root() ? "root" : "",
+            bars.isEmpty() ? "no BARs" : String.join(", ", bars),
+            t.linkAt(e.id()).map(l -> "link " + l.other(e.id())).orElse("no link")});
+      }
+      table(sb, "  ", rows);
+    }
+
+    if (!t.links().isEmpty()) {
+      sb.append("\nlinks\n");
+      rows = new ArrayList<>();
+      for (LinkSpec l : t.links()) {
+        rows.add(new String[] {l.a(), "--", l.b(), "gen" + l.params().generation() + " x"
+            + l.params().lanes() + " " + l.params().propagationNs() + "ns"});
+      }
+      table(sb, "  ", rows);
+    }
+    return sb.toString();
+  }
+
+  private static String describe(PortConfig p) {
+    List<String> parts = new ArrayList<>();
+    if (p.role() == PortRole.NTB) {
+      parts.add("virtual " + Bdf.format(p.ntb().virtualSideBdf()));
+      for (NtbBar b : p.ntb().linkBars()) {
+        parts.add("link-bar " + window(b.window()) + " -> " + Addresses.hex(b.translatedBase()));
+      }
+      for (NtbBar b : p.ntb().virtualBars()) {
+        parts.add("virtual-bar " + window(b.window()) + " -> " + Addresses.hex(b.translatedBase()));
+      }
+    } else {
+      BridgeRegisters b = p.bridge();
+      parts.add("buses " + b.primaryBus() + "/" + b.secondaryBus() + "/" + b.subordinateBus());
+      if (b.memory() != null) {
+        parts.add("memory " + window(b.memory()));
+      }
+      if (b.prefetchable() != null) {
+        parts.add("prefetchable " + window(b.prefetchable()));
+      }
+    }
+    return String.join(", ", parts);
+  }
+
+  /** {@code [0x90000..0x9FFFF] 64KiB}: the range and its size in the largest exact unit. */
+  static String window(AddressRange r) {
+    return r + " " + size(r.size());
+  }
+
+  static String size(long bytes) {
+    String[] units = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
+    int[] shifts = {60, 50, 40, 30, 20, 10};
+    for (int i = 0; i < units.length; i++) {
+      long unit = 1L << shifts[i];
+      if (bytes >= unit && bytes % unit == 0) {
+        return (bytes / unit) + units[i];
+      }
+    }
+    return bytes + "B";
+  }
+
+  private static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : noun.endsWith("h") ? "es" : "s");
+  }
+
+  /** Left-aligned columns, two spaces apart; the last column is not padded. */
+  private static void table(StringBuilder sb, String indent, List<String[]> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    int columns = rows.get(0).length;
+    int[] width = new int[columns];
+    for (String[] r : rows) {
+      for (int c = 0; c < columns; c++) {
+        width[c] = Math.max(width[c], r[c].length());
+      }
+    }
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder(indent);
+      for (int c = 0; c < columns; c++) {
+        line.append(c == columns - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
+      }
+      sb.append(line.toString().stripTrailing()).append('\n');
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package io.rackfabric.cluster.topology;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Loads and validates topology files (HOCON; the format is described in {@code
+ * topologies/README.md} next to the bundled files). Every problem in a file is reported at once,
+ * each as {@code file:line: key: reason}, in one {@link TopologyException}; nothing else escapes,
+ * so a malformed file never shows a user a stack trace.
+ */
+public final class TopologyLoader {
+
+  /** The topologies shipped in this module, loadable by these short names. */
+  public static final List<String> BUNDLED = List.of("fig1", "multipeer16", "ladon-testbed", "demo");
+
+  private static final String RESOURCE_DIR = "topologies/";
+
+  private TopologyLoader() {}
+
+  /** Loads a topology file from disk; the path as given names it in messages. */
+  public static Topology load(Path file) throws TopologyException {
+    String display = file.toString();
+    if (!Files.exists(file)) {
+      throw new TopologyException(display + ": file not found");
+    }
+    if (Files.isDirectory(file)) {
+      throw new TopologyException(display + ": is a directory, not a topology file");
+    }
+    if (!Files.isReadable(file)) {
+      throw new TopologyException(display + ": cannot read the file (permission denied)");
+    }
+    Problems problems = new Problems(display, file);
+    Config config;
+    try {
+      config = ConfigFactory.parseFile(file.toFile(), options(display));
+    } catch (ConfigException e) {
+      throw syntaxError(problems, e);
+    }
+    return check(config, problems, display);
+  }
+
+  /**
+   * Loads a bundled topology by short name ({@code "fig1"}) or resource file name ({@code
+   * "fig1.conf"}); messages name it {@code fig1.conf}.
+   */
+  public static Topology load(String resourceName) throws TopologyException {
+    String file = resourceName.endsWith(".conf") ? resourceName : resourceName + ".conf";
+    URL url = TopologyLoader.class.getClassLoader().getResource(RESOURCE_DIR + file);
+    if (url == null) {
+      throw new TopologyException(
+          file + ": no bundled topology '" + resourceName + "' (bundled: "
+              + String.join(", ", BUNDLED) + ")");
+    }
+    String text;
+    try (InputStream in = url.openStream()) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new TopologyException(file + ": cannot read the bundled file: " + e.getMessage());
+    }
+    return parse(text, file);
+  }
+
+  /** Parses topology text; {@code display} names it in messages. Used for tests and stdin. */
+  public static Topology parse(String text, String display) throws TopologyException {
+    Problems problems = new Problems(display, null);
+    Config config;
+    try {
+      config = ConfigFactory.parseString(text, options(display));
+    } catch (ConfigException e) {
+      throw syntaxError(problems, e);
+    }
+    return check(config, problems, display);
+  }
+
+  /**
+   * What the command line takes: an existing file, else a bundled name. An argument that looks like
+   * a path ({@code /} or {@code .conf}) but does not exist is reported as a missing file.
+   */
+  public static Topology loadFileOrBundled(String arg) throws TopologyException {
+    Path path = Path.of(arg);
+    if (Files.exists(path)) {
+      return load(path);
+    }
+    String lower = arg.toLowerCase(Locale.ROOT);
+    String name = lower.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
+    if (BUNDLED.contains(name)) {
+      return load(name);
+    }
+    if (arg.contains("/") || arg.contains(java.io.File.separator) || lower.endsWith(".conf")) {
+      throw new TopologyException(arg + ": file not found");
+    }
+    throw new TopologyException(
+        arg + ": no such file and no bundled topology of that name (bundled: "
+            + String.join(", ", BUNDLED) + ")");
+  }
+
+  private static ConfigParseOptions options(String display) {
+    return ConfigParseOptions.defaults()
+        .setSyntax(ConfigSyntax.CONF)
+        .setOriginDescription(display)
+        .setAllowMissing(false);
+  }
+
+  private static Topology check(Config config, Problems problems, String display)
+      throws TopologyException {
+    try {
+      config = config.resolve();
+    } catch (ConfigException e) {
+      throw syntaxError(problems, e);
+    }
+    Topology topology;
+    try {
+      topology = new TopologyParser(problems).parse(config.root(), display);
+    } catch (RuntimeException e) {
+      // A bug in the checker must still not greet the user with a stack trace.
+      problems.add(display, -1, null, "internal error while checking the file ("
+          + e + "); please report it with the file");
+      topology = null;
+    }
+    if (!problems.isEmpty() || topology == null) {
+      throw new TopologyException(problems.sorted());
+    }
+    return topology;
+  }
+
+  /** HOCON syntax and substitution errors, with Typesafe Config's own origin prefix removed. */
+  private static TopologyException syntaxError(Problems problems, ConfigException e) {
+    String message = e.getMessage();
+    if (e.origin() != null) {
+      String prefix = e.origin().description() + ": ";
+      if (message.startsWith(prefix)) {
+        message = message.substring(prefix.length());
+      }
+    }
+    problems.add(e.origin(), "syntax", message);
+    return new TopologyException(problems.sorted());
+  }
+}
