@@ -100,6 +100,26 @@ public record RouteExplanation(
     return hops.stream().filter(h -> h.component().equals(component)).findFirst().orElse(null);
   }
 
+  /** The component where it ended (an endpoint when delivered). */
+  public String target() {
+    return outcome.component();
+  }
+
+  /** The components it passed, in one line: {@code ch1 > tor(ntb1>ntb2) > ch2}. */
+  public String path() {
+    StringBuilder sb = new StringBuilder();
+    for (Hop h : hops) {
+      if (sb.length() > 0) {
+        sb.append(" > ");
+      }
+      sb.append(h.component());
+      if (h.in() != null || h.out() != null) {
+        sb.append('(').append(h.in() == null ? "" : h.in()).append('>').append(h.out() == null ? "" : h.out()).append(')');
+      }
+    }
+    return sb.toString();
+  }
+
   public String toText() {
     StringBuilder sb = new StringBuilder();
     sb.append(read ? "MemRead " : "MemWrite ").append(Addresses.hex(address))

@@ -403,7 +403,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     }
 
     @Override
-    public void transmitted(Object token, Tlp tlp) {
+    public void transmitted(Object token, Tlp tlp, long sentAt) {
       if (plan != null && !plan.reads()) {
         pumpTraffic();
       }

@@ -30,8 +30,11 @@ public final class LinkEnd {
     /** Sends a frame to the partner. */
     void send(LinkFrame frame);
 
-    /** A queued TLP has left through this link; the buffer it came from can be freed. */
-    void transmitted(Object token, Tlp tlp);
+    /**
+     * A queued TLP has left through this link at model time {@code sentAt}; the buffer it came
+     * from can be freed as of that time.
+     */
+    void transmitted(Object token, Tlp tlp, long sentAt);
 
     void linkUp(long modelAt);
 
@@ -59,6 +62,7 @@ public final class LinkEnd {
   private final long[] staleHeaders = new long[3];
   private final long[] staleData = new long[3];
   private long busyUntil;
+  private long lastFreedAt;
   private long modelNow;
   private long order;
   private final LinkCounters counters = new LinkCounters();
@@ -233,6 +237,7 @@ public final class LinkEnd {
     if ((headers == 0 && dataCredits == 0) || !machine.isUp()) {
       return;
     }
+    lastFreedAt = Math.max(lastFreedAt, modelAt);
     if (receive.free(c, headers, dataCredits)) {
       sendUpdate();
     }
@@ -294,7 +299,7 @@ public final class LinkEnd {
     counters.tlpsSent++;
     machine.onSent(wallNanos.getAsLong());
     listener.send(new TlpFrame(tlp, start));
-    listener.transmitted(q.token(), tlp);
+    listener.transmitted(q.token(), tlp, start);
   }
 
   private static boolean isManagement(Tlp tlp) {
@@ -307,7 +312,9 @@ public final class LinkEnd {
   private void sendUpdate() {
     counters.dllpsSent++;
     machine.onSent(wallNanos.getAsLong());
-    listener.send(new UpdateFc(receive.advertise(), modelNow));
+    // Stamped with when the space was freed, not with the latest time this end has seen: credit
+    // must not reach the sender later in model time than the buffer really emptied.
+    listener.send(new UpdateFc(receive.advertise(), lastFreedAt));
   }
 
   private void apply(int actions, ErrorMessage.Cause downCause) {

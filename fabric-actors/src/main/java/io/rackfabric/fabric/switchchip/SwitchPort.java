@@ -76,7 +76,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
       implements Command, NoSerializationVerificationNeeded {}
 
   /** An egress sibling returns buffer space of TLPs that came in through this port. */
-  record CreditsReleased(int[] headers, int[] data)
+  record CreditsReleased(int[] headers, int[] data, long at)
       implements Command, NoSerializationVerificationNeeded {}
 
   record TableChanged(RoutingTable table) implements Command, NoSerializationVerificationNeeded {}
@@ -100,6 +100,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   private final int[][] owedHeaders = new int[32][3];
   private final int[][] owedData = new int[32][3];
   private final int[] queuedFrom = new int[32];
+  private final long[] owedSince = new long[32];
   // Ingress: releases to absorb for multicast copies beyond the first.
   private final long[] shadowHeaders = new long[3];
   private final long[] shadowData = new long[3];
@@ -296,7 +297,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     }
     getContext().getLog().debug("Port [{}] {}: {}", name, tlp.getClass().getSimpleName(), why);
     if (ingress >= 0) {
-      owe(ingress, tlp);
+      owe(ingress, tlp, at);
       flushOwed(ingress);
     }
   }
@@ -324,7 +325,9 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     return tlp;
   }
 
-  private void owe(int ingress, Tlp tlp) {
+  /** Records buffer space owed to an ingress port, freed at model time {@code at}. */
+  private void owe(int ingress, Tlp tlp, long at) {
+    owedSince[ingress] = Math.max(owedSince[ingress], at);
     int c = tlp.tlpClass().ordinal();
     owedHeaders[ingress][c]++;
     owedData[ingress][c] += Tlps.dataCredits(tlp);
@@ -338,14 +341,14 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     }
     ActorRef<Command> target = siblings[ingress];
     if (target != null) {
-      target.tell(new CreditsReleased(h.clone(), d.clone()));
+      target.tell(new CreditsReleased(h.clone(), d.clone(), owedSince[ingress]));
     }
     h[0] = h[1] = h[2] = 0;
     d[0] = d[1] = d[2] = 0;
   }
 
   private Behavior<Command> onCreditsReleased(CreditsReleased msg) {
-    long at = link.modelNow();
+    long at = msg.at();
     for (TlpClass c : TlpClass.ALL) {
       int i = c.ordinal();
       long h = msg.headers()[i];
@@ -367,7 +370,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     if (siblings[msg.ingress()] != null) {
       siblings[msg.ingress()].tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1));
     }
-    owe(msg.ingress(), request);
+    owe(msg.ingress(), request, msg.readyAt());
     flushOwed(msg.ingress());
     return this;
   }
@@ -479,12 +482,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     }
 
     @Override
-    public void transmitted(Object token, Tlp tlp) {
+    public void transmitted(Object token, Tlp tlp, long sentAt) {
       int ingress = (Integer) token;
       if (ingress < 0) {
         return;
       }
-      owe(ingress, tlp);
+      owe(ingress, tlp, sentAt);
       queuedFrom[ingress]--;
       int[] h = owedHeaders[ingress];
       if (queuedFrom[ingress] == 0 || h[0] + h[1] + h[2] >= settings.releaseBatch()) {
@@ -505,7 +508,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
         int ingress = (Integer) q.token();
         if (ingress >= 0) {
           queuedFrom[ingress]--;
-          owe(ingress, q.tlp());
+          owe(ingress, q.tlp(), modelAt);
         }
       }
       for (int i = 0; i < 32; i++) {

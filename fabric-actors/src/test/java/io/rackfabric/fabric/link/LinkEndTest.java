@@ -71,7 +71,7 @@ class LinkEndTest {
     }
 
     @Override
-    public void transmitted(Object token, Tlp tlp) {
+    public void transmitted(Object token, Tlp tlp, long sentAt) {
       tokens.add(token);
     }
 

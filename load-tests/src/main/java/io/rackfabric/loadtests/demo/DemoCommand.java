@@ -122,7 +122,8 @@ public final class DemoCommand implements RackCommand {
     for (Flow f : candidates) {
       RouteExplanation e = explainer.explain(f.from(), f.address(), false);
       if (!e.delivered() || !f.sink().equals(e.target())) {
-        throw new UsageException("demo flow " + f.from() + " -> " + f.sink() + " does not route there: " + e.outcome());
+        throw new UsageException("demo flow " + f.from() + " -> " + f.sink() + " does not route there: "
+            + e.outcome().kind() + " at " + e.target() + " (" + e.outcome().reason() + ")");
       }
       String path = e.path();
       out.println("  " + path);
