@@ -45,7 +45,7 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Command> {
 
   public sealed interface Command
-      permits Connect, SetLink, Write, Read, StartTraffic, GetStats, Peek, FromLink, Tick {}
+      permits Connect, SetLink, Write, Read, StartTraffic, GetStats, AwaitWrites, Peek, FromLink, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -71,6 +71,14 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
 
   public record GetStats(ActorRef<EndpointStats> replyTo) implements Command, WireMessage {}
 
+  /**
+   * Replies once this endpoint has received {@code uniqueWrites} distinct numbered writes in all
+   * (at once if it already has): a cheap way to wait for a stream without polling statistics.
+   */
+  public record AwaitWrites(long uniqueWrites, ActorRef<WritesReached> replyTo) implements Command, WireMessage {}
+
+  public record WritesReached(String id, long uniqueWrites) implements WireMessage {}
+
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
 
@@ -92,6 +100,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final Histogram writeLatency = Latencies.newHistogram();
   private final PendingReads<ActorRef<ReadResult>> reads = new PendingReads<>();
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
+  private final List<AwaitWrites> waiters = new ArrayList<>();
+  private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
   private long bytesWritten;
   private long readsServed;
@@ -146,6 +156,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         .onMessage(Read.class, this::onRead)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(AwaitWrites.class, this::onAwaitWrites)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
@@ -197,6 +208,9 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     }
     streams.arrived(w.requester(), w.seq());
     writeLatency.recordValue(Math.max(1, arrival - w.originAt()));
+    if (streams.unique() >= nextWaiter) {
+      answerWaiters();
+    }
   }
 
   private void onMemRead(MemRead r, long arrival) {
@@ -351,6 +365,26 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
         readsFailed, Latencies.encode(writeLatency), List.copyOf(aer), ps));
     return this;
+  }
+
+  private Behavior<Command> onAwaitWrites(AwaitWrites msg) {
+    waiters.add(msg);
+    answerWaiters();
+    return this;
+  }
+
+  private void answerWaiters() {
+    long unique = streams.unique();
+    nextWaiter = Long.MAX_VALUE;
+    for (var it = waiters.iterator(); it.hasNext(); ) {
+      AwaitWrites w = it.next();
+      if (unique >= w.uniqueWrites()) {
+        w.replyTo().tell(new WritesReached(id, unique));
+        it.remove();
+      } else {
+        nextWaiter = Math.min(nextWaiter, w.uniqueWrites());
+      }
+    }
   }
 
   private Behavior<Command> onPeek(Peek msg) {

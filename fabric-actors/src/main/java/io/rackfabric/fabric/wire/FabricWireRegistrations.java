@@ -119,6 +119,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(237, io.rackfabric.fabric.endpoint.MemoryEndpoint.TrafficDone.class),
       Entry.of(238, io.rackfabric.fabric.endpoint.MemoryEndpoint.GetStats.class),
       Entry.of(239, io.rackfabric.fabric.endpoint.MemoryEndpoint.Peek.class),
+      Entry.of(240, io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitWrites.class),
+      Entry.of(241, io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached.class),
 
       // switch protocol
       Entry.of(250, io.rackfabric.fabric.switchchip.SwitchPort.Connect.class),
