@@ -66,15 +66,15 @@ public final class SwitchRouter {
   }
 
   private static RouteDecision byAddress(RoutingTable table, PortConfig in, long address) {
-    String a = Addresses.hex(address);
     for (PortConfig p : table.ports()) {
       if (p.number() != in.number()
           && p.role() != PortRole.UPSTREAM
           && p.virtualSwitch() == in.virtualSwitch()
           && p.claimsAddress(address)) {
-        return new RouteDecision.Forward(p.number(), a + " in " + describeClaim(p, address));
+        return new RouteDecision.Forward(p.number(), () -> Addresses.hex(address) + " in " + describeClaim(p, address));
       }
     }
+    String a = Addresses.hex(address); // only the refusals below need it
     if (in.role() == PortRole.UPSTREAM) {
       return new RouteDecision.Unsupported(a + " claimed by no downstream port");
     }
@@ -88,7 +88,7 @@ public final class SwitchRouter {
     if (up.claimsAddress(address)) {
       return new RouteDecision.Unsupported(a + " inside the switch's window but claimed by no port");
     }
-    return new RouteDecision.Forward(up.number(), a + " outside every downstream window: upstream");
+    return new RouteDecision.Forward(up.number(), () -> a + " outside every downstream window: upstream");
   }
 
   private static String describeClaim(PortConfig p, long address) {
@@ -105,7 +105,7 @@ public final class SwitchRouter {
     if (bus == internal) {
       PortConfig p = table.port(device);
       if (p != null && p.number() != in.number() && p.virtualSwitch() == in.virtualSwitch()) {
-        return new RouteDecision.Forward(p.number(), "bus " + bus + " is the internal bus: device " + device);
+        return new RouteDecision.Forward(p.number(), () -> "bus " + bus + " is the internal bus: device " + device);
       }
       return new RouteDecision.Unsupported("no function " + device + " on internal bus " + bus);
     }
@@ -113,8 +113,7 @@ public final class SwitchRouter {
       if (p.number() != in.number()
           && p.virtualSwitch() == in.virtualSwitch()
           && p.claimsBus(bus)) {
-        return new RouteDecision.Forward(
-            p.number(), "bus " + bus + " in " + p.name() + " buses [" + p.bridge().secondaryBus()
+        return new RouteDecision.Forward(p.number(), () -> "bus " + bus + " in " + p.name() + " buses [" + p.bridge().secondaryBus()
                 + ".." + p.bridge().subordinateBus() + "]");
       }
     }
@@ -125,7 +124,7 @@ public final class SwitchRouter {
     if (up == null || up.bridge().claimsBus(bus)) {
       return new RouteDecision.Unsupported("bus " + bus + " is inside the switch but behind no port");
     }
-    return new RouteDecision.Forward(up.number(), "bus " + bus + " outside the switch: upstream");
+    return new RouteDecision.Forward(up.number(), () -> "bus " + bus + " outside the switch: upstream");
   }
 
   private static RouteDecision config(RoutingTable table, PortConfig in, int type, int target) {
@@ -145,7 +144,7 @@ public final class SwitchRouter {
     }
     for (PortConfig p : table.ports()) {
       if (p.virtualSwitch() == in.virtualSwitch() && p.claimsBus(bus)) {
-        return new RouteDecision.Forward(p.number(), "config for bus " + bus + " below " + p.name());
+        return new RouteDecision.Forward(p.number(), () -> "config for bus " + bus + " below " + p.name());
       }
     }
     return new RouteDecision.Unsupported("config for bus " + bus + " below no port");
@@ -158,6 +157,6 @@ public final class SwitchRouter {
     PortConfig up = table.upstream(in.virtualSwitch());
     return up == null
         ? new RouteDecision.SilentDrop("virtual switch " + in.virtualSwitch() + " has no upstream port")
-        : new RouteDecision.Forward(up.number(), "message routed to the root");
+        : new RouteDecision.Forward(up.number(), () -> "message routed to the root");
   }
 }

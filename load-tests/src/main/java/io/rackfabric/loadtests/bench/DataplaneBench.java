@@ -48,6 +48,8 @@ public final class DataplaneBench {
   /** The 64-byte payload of every message in both the fabric and the baseline. */
   static final int PAYLOAD = 64;
   static final int PATH_HOPS = 5;
+  /** Rounds run and discarded first, so that both sides are measured after the JIT settled. */
+  static final int WARMUPS = 2;
 
   /** Rates of one comparison, one entry per round. */
   public record Comparison(List<Double> fabric, List<Double> bare) {
@@ -59,8 +61,13 @@ public final class DataplaneBench {
       return median(bare);
     }
 
+    /** The median of per-round ratios: each fabric round is paired with the bare round after it. */
     public double ratio() {
-      return fabricMedian() / bareMedian();
+      List<Double> ratios = new ArrayList<>();
+      for (int i = 0; i < fabric.size(); i++) {
+        ratios.add(fabric.get(i) / bare.get(i));
+      }
+      return median(ratios);
     }
   }
 
@@ -75,10 +82,10 @@ public final class DataplaneBench {
       int ackEvery = settings.releaseBatch();
       List<Double> fabric = new ArrayList<>();
       List<Double> bare = new ArrayList<>();
-      for (int round = 0; round <= rounds; round++) {
-        double f = fabricPath(system, settings, tlps, round);
-        double b = bareChain(system, tlps, window, ackEvery, round);
-        if (round == 0) {
+      for (int round = -WARMUPS + 1; round <= rounds; round++) {
+        double f = fabricPath(system, settings, tlps, round + WARMUPS);
+        double b = bareChain(system, tlps, window, ackEvery, round + WARMUPS);
+        if (round <= 0) {
           progress.printf("  warm-up: fabric %,.0f hops/s, bare %,.0f hops/s%n", f, b);
         } else {
           progress.printf("  round %d: fabric %,.0f hops/s, bare %,.0f hops/s%n", round, f, b);
@@ -197,10 +204,10 @@ public final class DataplaneBench {
       int ackEvery = Math.max(1, window / 4);
       List<Double> fabric = new ArrayList<>();
       List<Double> bare = new ArrayList<>();
-      for (int round = 0; round <= rounds; round++) {
+      for (int round = -WARMUPS + 1; round <= rounds; round++) {
         double f = stream(system, a, b, tlps, 0x8000_0000L);
-        double bb = bareRemote(system, sink, tlps, window, ackEvery, round);
-        if (round == 0) {
+        double bb = bareRemote(system, sink, tlps, window, ackEvery, round + WARMUPS);
+        if (round <= 0) {
           progress.printf("  warm-up: fabric %,.0f TLPs/s, bare Artery %,.0f msgs/s%n", f, bb);
         } else {
           progress.printf("  round %d: fabric %,.0f TLPs/s, bare Artery %,.0f msgs/s%n", round, f, bb);
