@@ -325,7 +325,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         accepted = link.offer(new MemRead(bdf, tag, 0, address, plan.size(), at, streamSeq++), at, -1);
         readsSent++;
       } else {
-        byte[] data = plan.withData() ? pattern(planIssued, plan.size()) : null;
+        byte[] data = plan.withData() ? TrafficPlan.payload(planIssued, plan.size()) : null;
         accepted = link.offer(new MemWrite(bdf, 0, 0, address, plan.size(), data, at, streamSeq++), at, -1);
         writesSent++;
         if (accepted) {
@@ -343,18 +343,6 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
       planReplyTo.tell(new TrafficDone(id, planDone, planFailed, planStartModel, end, System.nanoTime() - planStartWall));
       plan = null;
     }
-  }
-
-  /** A payload a receiver can recognise: the request number in every 8 bytes. */
-  static byte[] pattern(long n, int size) {
-    ByteBuffer b = ByteBuffer.allocate(size);
-    while (b.remaining() >= 8) {
-      b.putLong(n);
-    }
-    while (b.hasRemaining()) {
-      b.put((byte) n);
-    }
-    return b.array();
   }
 
   private Behavior<Command> onGetStats(GetStats msg) {

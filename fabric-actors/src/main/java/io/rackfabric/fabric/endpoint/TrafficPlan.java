@@ -29,6 +29,18 @@ public record TrafficPlan(
     }
   }
 
+  /** The payload of request {@code n}: n in every 8 bytes, so a receiver can check it. */
+  public static byte[] payload(long n, int size) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size);
+    while (b.remaining() >= 8) {
+      b.putLong(n);
+    }
+    while (b.hasRemaining()) {
+      b.put((byte) n);
+    }
+    return b.array();
+  }
+
   public long addressOf(long i) {
     long slots = span / size;
     return address + (i % slots) * size;

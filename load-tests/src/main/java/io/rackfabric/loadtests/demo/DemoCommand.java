@@ -2,17 +2,9 @@ package io.rackfabric.loadtests.demo;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
-import io.rackfabric.cluster.node.ClusterSettings;
-import io.rackfabric.cluster.node.ComponentKeys;
-import io.rackfabric.cluster.node.NodeConfig;
-import io.rackfabric.cluster.node.NodeRunner;
-import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
@@ -22,7 +14,7 @@ import io.rackfabric.fabric.endpoint.TrafficPlan;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.loadtests.harness.Asks;
-import io.rackfabric.loadtests.harness.NodeProcesses;
+import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
@@ -79,34 +71,11 @@ public final class DemoCommand implements RackCommand {
     Topology topology = TopologyLoader.load("demo");
     List<Flow> flows = checkedFlows(topology, out);
     Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
-    Config base = ConfigFactory.load();
-    ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
-    int driverPort = NodeProcesses.freePort();
-    Config driverConfig = NodeConfig.member("127.0.0.1", driverPort, "127.0.0.1", driverPort, List.of("driver"), cluster, base);
-    ActorSystem<Void> driver = ActorSystem.create(Behaviors.empty(), "rack", driverConfig);
-    try (NodeProcesses nodes = new NodeProcesses(runDir)) {
-      NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the demo driver");
-      out.printf("rack demo: %d node JVMs over %s, node logs in %s%n", topology.nodes().size(), transport, runDir);
-      for (NodeSpec n : topology.nodes()) {
-        long t0 = System.nanoTime();
-        nodes.start(n.name(), List.of("--topology", "demo", "--node", n.name(), "--port",
-            String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort, "--transport", transport),
-            "384m", Duration.ofSeconds(90));
-        out.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
-            topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
-      }
+    out.printf("rack demo: %d node JVMs over %s, node logs in %s%n", topology.nodes().size(), transport, runDir);
+    try (ClusterRun run = ClusterRun.start(topology, "demo", transport, runDir, out)) {
       Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
-      for (var e : topology.endpoints()) {
-        eps.put(e.id(), Asks.find(driver, ComponentKeys.endpoint(e.id()), Duration.ofSeconds(30)));
-      }
-      for (var e : eps.values()) {
-        Asks.awaitLinkActive(driver, e, Duration.ofSeconds(30));
-      }
-      out.println("  every link trained to DL_ACTIVE");
-      return runTraffic(driver, eps, flows, tlps, size, interval, transport, json, out);
-    } finally {
-      driver.terminate();
-      driver.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
+      return runTraffic(run.driver(), eps, flows, tlps, size, interval, transport, json, out);
     }
   }
 

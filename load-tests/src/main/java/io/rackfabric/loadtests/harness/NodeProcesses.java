@@ -71,7 +71,8 @@ public final class NodeProcesses implements AutoCloseable {
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-Dlogback.configurationFile=rack-node-logback.xml");
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    // Under Surefire the JVM's own class path may be a manifest-only jar; Surefire names the real one.
+    cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     cmd.add("io.rackfabric.cluster.cli.Rack");
     cmd.add(command);
     cmd.addAll(rackArgs);

@@ -1,0 +1,111 @@
+package io.rackfabric.loadtests.harness;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.NodeConfig;
+import io.rackfabric.cluster.node.NodeRunner;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.NodeSpec;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A rack running on node JVMs, driven from this JVM: this JVM is the cluster's seed with the role
+ * "driver" and hosts no component; one child JVM per topology node. Starts everything, finds every
+ * endpoint, waits until every endpoint's link is DL_ACTIVE, and on {@link #close} stops it all.
+ * If start-up fails, whatever was started is stopped before the exception leaves.
+ */
+public final class ClusterRun implements AutoCloseable {
+
+  private final ActorSystem<Void> driver;
+  private final NodeProcesses nodes;
+  private final Map<String, ActorRef<MemoryEndpoint.Command>> endpoints = new HashMap<>();
+
+  private ClusterRun(ActorSystem<Void> driver, NodeProcesses nodes) {
+    this.driver = driver;
+    this.nodes = nodes;
+  }
+
+  /**
+   * @param topologyArg how the children find the topology: a bundled name or a file path
+   */
+  public static ClusterRun start(Topology topology, String topologyArg, String transport, Path runDir,
+      PrintStream progress) throws Exception {
+    Config base = ConfigFactory.load();
+    ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
+    int driverPort = NodeProcesses.freePort();
+    Config config = NodeConfig.member("127.0.0.1", driverPort, "127.0.0.1", driverPort, List.of("driver"), cluster, base);
+    ActorSystem<Void> driver = ActorSystem.create(Behaviors.empty(), "rack", config);
+    NodeProcesses nodes = null;
+    try {
+      nodes = new NodeProcesses(runDir);
+      ClusterRun run = new ClusterRun(driver, nodes);
+      NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the driver");
+      for (NodeSpec n : topology.nodes()) {
+        long t0 = System.nanoTime();
+        nodes.start(n.name(), List.of("--topology", topologyArg, "--node", n.name(), "--port",
+            String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort, "--transport", transport),
+            "384m", Duration.ofSeconds(90));
+        progress.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
+            topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
+      }
+      for (EndpointSpec e : topology.endpoints()) {
+        run.endpoints.put(e.id(), Asks.find(driver, ComponentKeys.endpoint(e.id()), Duration.ofSeconds(30)));
+      }
+      for (ActorRef<MemoryEndpoint.Command> e : run.endpoints.values()) {
+        Asks.awaitLinkActive(driver, e, Duration.ofSeconds(30));
+      }
+      progress.println("  every endpoint's link trained to DL_ACTIVE");
+      return run;
+    } catch (Exception | Error e) {
+      if (nodes != null) {
+        nodes.close();
+      }
+      terminate(driver);
+      throw e;
+    }
+  }
+
+  public ActorSystem<Void> driver() {
+    return driver;
+  }
+
+  public NodeProcesses nodes() {
+    return nodes;
+  }
+
+  public ActorRef<MemoryEndpoint.Command> endpoint(String id) {
+    ActorRef<MemoryEndpoint.Command> ref = endpoints.get(id);
+    if (ref == null) {
+      throw new IllegalArgumentException("no endpoint '" + id + "' (endpoints: " + endpoints.keySet() + ")");
+    }
+    return ref;
+  }
+
+  @Override
+  public void close() {
+    nodes.close();
+    terminate(driver);
+  }
+
+  private static void terminate(ActorSystem<?> system) {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // the JVM's own shutdown will finish it; nothing else to release here
+    }
+  }
+}
