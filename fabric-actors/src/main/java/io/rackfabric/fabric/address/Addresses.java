@@ -28,7 +28,11 @@ public final class Addresses {
     BigInteger value;
     try {
       if (t.startsWith("0x") || t.startsWith("0X")) {
-        value = new BigInteger(t.substring(2), 16);
+        String digits = t.substring(2);
+        if (digits.isEmpty() || digits.charAt(0) == '-' || digits.charAt(0) == '+') {
+          throw new NumberFormatException();
+        }
+        value = new BigInteger(digits, 16);
       } else {
         int split = 0;
         while (split < t.length() && Character.isDigit(t.charAt(split))) {

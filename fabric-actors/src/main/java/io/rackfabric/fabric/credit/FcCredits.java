@@ -19,7 +19,9 @@ public record FcCredits(
   public FcCredits {
     if (postedHeader < 0 || postedData < 0 || nonPostedHeader < 0 || nonPostedData < 0
         || completionHeader < 0 || completionData < 0) {
-      throw new IllegalArgumentException("credits must not be negative: " + this);
+      throw new IllegalArgumentException("credits must not be negative: posted " + postedHeader + "/"
+          + postedData + ", non-posted " + nonPostedHeader + "/" + nonPostedData + ", completion "
+          + completionHeader + "/" + completionData);
     }
   }
 

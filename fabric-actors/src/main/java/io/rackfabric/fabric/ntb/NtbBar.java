@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.ntb;
 
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /**
@@ -13,7 +14,7 @@ public record NtbBar(AddressRange window, long translatedBase) implements WireMe
     long last = translatedBase + (window.limit() - window.base());
     if (Long.compareUnsigned(last, translatedBase) < 0) {
       throw new IllegalArgumentException(
-          "translation of " + window + " to " + Long.toHexString(translatedBase) + " runs past 64 bits");
+          "translation of " + window + " to " + Addresses.hex(translatedBase) + " runs past 64 bits");
     }
   }
 

@@ -29,7 +29,9 @@ public final class NtbTranslation {
    */
   public NtbTranslation(NtbConfig config, int linkSideBus, int linkSideDevice) {
     this.config = config;
-    this.linkSideBus = linkSideBus;
+    // A virtual switch without an upstream port has no internal bus yet (-1): use bus 0 until one
+    // is configured, rather than failing on every request.
+    this.linkSideBus = Math.max(0, linkSideBus);
     this.linkSideDevice = linkSideDevice;
   }
 
