@@ -43,21 +43,49 @@ public final class ClusterRun implements AutoCloseable {
    */
   public static ClusterRun start(Topology topology, String topologyArg, String transport, Path runDir,
       PrintStream progress) throws Exception {
+    return start(topology, topologyArg, transport, false, runDir, progress);
+  }
+
+  /**
+   * @param sharedMediaDriver with aeron-udp, run one media driver process for all JVMs instead of
+   *     one embedded in each
+   */
+  public static ClusterRun start(Topology topology, String topologyArg, String transport,
+      boolean sharedMediaDriver, Path runDir, PrintStream progress) throws Exception {
     Config base = ConfigFactory.load();
     ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
+    NodeProcesses nodes = new NodeProcesses(runDir);
+    List<String> driverArgs = List.of();
+    if (sharedMediaDriver && transport.equals("aeron-udp")) {
+      Path aeronDir = Path.of("/dev/shm", "rack-aeron-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+      try {
+        nodes.startMediaDriver(aeronDir, Duration.ofSeconds(30));
+      } catch (Exception e) {
+        nodes.close();
+        throw e;
+      }
+      cluster = cluster.withAeronDir(aeronDir.toString());
+      driverArgs = List.of("--aeron-dir", aeronDir.toString());
+    }
     int driverPort = NodeProcesses.freePort();
     Config config = NodeConfig.member("127.0.0.1", driverPort, "127.0.0.1", driverPort, List.of("driver"), cluster, base);
-    ActorSystem<Void> driver = ActorSystem.create(Behaviors.empty(), "rack", config);
-    NodeProcesses nodes = null;
+    ActorSystem<Void> driver;
     try {
-      nodes = new NodeProcesses(runDir);
+      driver = ActorSystem.create(Behaviors.empty(), "rack", config);
+    } catch (Exception | Error e) {
+      nodes.close();
+      throw e;
+    }
+    try {
       ClusterRun run = new ClusterRun(driver, nodes);
       NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the driver");
       for (NodeSpec n : topology.nodes()) {
         long t0 = System.nanoTime();
-        nodes.start(n.name(), List.of("--topology", topologyArg, "--node", n.name(), "--port",
-            String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort, "--transport", transport),
-            "384m", Duration.ofSeconds(90));
+        List<String> args = new java.util.ArrayList<>(List.of("--topology", topologyArg, "--node", n.name(),
+            "--port", String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort,
+            "--transport", transport));
+        args.addAll(driverArgs);
+        nodes.start(n.name(), args, "384m", Duration.ofSeconds(90));
         progress.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
             topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
       }
@@ -70,10 +98,9 @@ public final class ClusterRun implements AutoCloseable {
       progress.println("  every endpoint's link trained to DL_ACTIVE");
       return run;
     } catch (Exception | Error e) {
-      if (nodes != null) {
-        nodes.close();
-      }
+      nodes.stopNodes();
       terminate(driver);
+      nodes.close();
       throw e;
     }
   }
@@ -96,8 +123,9 @@ public final class ClusterRun implements AutoCloseable {
 
   @Override
   public void close() {
-    nodes.close();
+    nodes.stopNodes();
     terminate(driver);
+    nodes.close(); // the shared media driver, if any, goes last
   }
 
   private static void terminate(ActorSystem<?> system) {

@@ -36,6 +36,7 @@ public final class NodeProcesses implements AutoCloseable {
 
   private final Path runDir;
   private final List<Node> nodes = new ArrayList<>();
+  private Node mediaDriver;
   private final Thread hook;
 
   public NodeProcesses(Path runDir) throws IOException {
@@ -118,25 +119,76 @@ public final class NodeProcesses implements AutoCloseable {
     t.start();
   }
 
+  /**
+   * Starts one Aeron media driver process that every JVM of the run shares (instead of one
+   * embedded driver per JVM), in SHARED threading mode with a backoff idle strategy so that it
+   * does not spin a core. Returns once the driver's directory is ready. It is stopped last.
+   */
+  public void startMediaDriver(Path aeronDir, Duration timeout) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(JVM_OPENS);
+    cmd.add("-Xmx64m");
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Daeron.dir=" + aeronDir);
+    cmd.add("-Daeron.dir.delete.on.start=true");
+    cmd.add("-Daeron.dir.delete.on.shutdown=true");
+    cmd.add("-Daeron.threading.mode=SHARED");
+    cmd.add("-Daeron.shared.idle.strategy=backoff");
+    cmd.add("-Daeron.print.configuration=false");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    cmd.add("io.aeron.driver.MediaDriver");
+    Path log = runDir.resolve("media-driver.log");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    mediaDriver = new Node("media-driver", p, log);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.exists(aeronDir.resolve("cnc.dat"))) {
+      if (!p.isAlive()) {
+        throw new IOException("the media driver exited with status " + p.exitValue() + "; see " + log);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the media driver was not ready within " + timeout + "; see " + log);
+      }
+      Thread.sleep(20); // waiting for another process to create a file
+    }
+  }
+
   /** Kills one node at once, as a crash would (SIGKILL). */
   public void kill(String name) {
     nodes.stream().filter(n -> n.name().equals(name)).forEach(n -> n.process().destroyForcibly());
   }
 
-  /** Stops every child: SIGTERM (graceful leave), then SIGKILL for any still alive after 10 s. */
-  public void stopAll() {
+  /** Stops every node: SIGTERM (graceful leave), then SIGKILL for any still alive after 10 s. */
+  public void stopNodes() {
     for (Node n : nodes) {
       n.process().destroy();
     }
-    for (Node n : nodes) {
-      try {
-        if (!n.process().waitFor(10, TimeUnit.SECONDS)) {
-          n.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        n.process().destroyForcibly();
-        Thread.currentThread().interrupt();
+    nodes.forEach(NodeProcesses::reap);
+  }
+
+  /** Stops the shared media driver, once nothing uses it any more. */
+  public void stopMediaDriver() {
+    if (mediaDriver != null) {
+      mediaDriver.process().destroy();
+      reap(mediaDriver);
+    }
+  }
+
+  /** Stops everything this harness started. */
+  public void stopAll() {
+    stopNodes();
+    stopMediaDriver();
+  }
+
+  private static void reap(Node n) {
+    try {
+      if (!n.process().waitFor(10, TimeUnit.SECONDS)) {
+        n.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
       }
+    } catch (InterruptedException e) {
+      n.process().destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 
