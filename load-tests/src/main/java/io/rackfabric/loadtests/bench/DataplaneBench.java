@@ -75,74 +75,57 @@ public final class DataplaneBench {
 
   public static Comparison singleJvm(long tlps, int rounds, PrintStream progress) throws Exception {
     Config config = ConfigFactory.parseString("akka.actor.provider = local").withFallback(ConfigFactory.load());
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "bench-local", config);
+    FabricSettings settings = FabricSettings.create(config);
+    // The paper's Fig. 1 rack, spawned by the same launcher a node uses; the path measured is
+    // rc > sw1(up>right) > sw2(up>down) > ep2.
+    Topology fig1 = TopologyLoader.load("fig1");
+    ActorSystem<RackNode.Command> system =
+        ActorSystem.create(RackNode.create(fig1, fig1.seed().name(), settings), "bench-local", config);
     try {
-      FabricSettings settings = FabricSettings.create(config);
+      ActorRef<MemoryEndpoint.Command> rc = Asks.find(system, ComponentKeys.endpoint("rc"), Duration.ofSeconds(10));
+      ActorRef<MemoryEndpoint.Command> ep2 = Asks.find(system, ComponentKeys.endpoint("ep2"), Duration.ofSeconds(10));
+      Asks.awaitLinkActive(system, rc, Duration.ofSeconds(20));
+      Asks.awaitLinkActive(system, ep2, Duration.ofSeconds(20));
       int window = (int) settings.receiveBuffers().postedHeader() * PATH_HOPS;
       int ackEvery = settings.releaseBatch();
-      List<Double> fabric = new ArrayList<>();
-      List<Double> bare = new ArrayList<>();
-      for (int round = -WARMUPS + 1; round <= rounds; round++) {
-        double f = fabricPath(system, settings, tlps, round + WARMUPS);
-        double b = bareChain(system, tlps, window, ackEvery, round + WARMUPS);
-        if (round <= 0) {
-          progress.printf("  warm-up: fabric %,.0f hops/s, bare %,.0f hops/s%n", f, b);
-        } else {
-          progress.printf("  round %d: fabric %,.0f hops/s, bare %,.0f hops/s%n", round, f, b);
-          fabric.add(f);
-          bare.add(b);
-        }
-      }
-      return new Comparison(fabric, bare);
+      int[] chain = {0};
+      return compare(rounds, progress, "hops/s", "bare", "hops/s",
+          () -> PATH_HOPS * stream(system, rc, ep2, tlps, 0xA0000, 0x10000),
+          () -> bareChain(system, tlps, window, ackEvery, chain[0]++));
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
 
-  /** The seeds/000 Fig. 1 two-switch shape; returns TLP hops per second. */
-  private static double fabricPath(ActorSystem<Void> system, FabricSettings settings, long tlps, int round)
-      throws Exception {
-    String r = "-" + round;
-    LinkParameters link = LinkParameters.gen3x4();
-    RoutingTable t1 = new RoutingTable(List.of(
-        new PortConfig("up", 0, PortRole.UPSTREAM, 1, new BridgeRegisters(0, 1, 3, new AddressRange(0x10000, 0xEFFFF), null), null),
-        new PortConfig("right", 2, PortRole.DOWNSTREAM, 1, new BridgeRegisters(1, 2, 3, new AddressRange(0x90000, 0xEFFFF), null), null)),
-        List.of());
-    RoutingTable t2 = new RoutingTable(List.of(
-        new PortConfig("up", 0, PortRole.UPSTREAM, 1, new BridgeRegisters(2, 3, 4, new AddressRange(0x90000, 0xEFFFF), null), null),
-        new PortConfig("down", 1, PortRole.DOWNSTREAM, 1, new BridgeRegisters(3, 4, 4, new AddressRange(0xA0000, 0xEFFFF), null), null)),
-        List.of());
-    CompletableFuture<List<ActorRef<MemoryEndpoint.Command>>> eps = new CompletableFuture<>();
-    Behavior<String> parent = Behaviors.setup(ctx -> {
-      ActorRef<MemoryEndpoint.Command> a = ctx.spawn(MemoryEndpoint.create("a" + r, Bdf.of(0, 0, 0), true,
-          List.of(new AddressRange(0, 0xFFFF)), link, "s1" + r + ".up", settings), "a");
-      ctx.spawn(SwitchChip.create("s1" + r, t1, List.of(new SwitchChip.PortLink(0, link, "a" + r),
-          new SwitchChip.PortLink(2, link, "s2" + r + ".up")), settings), "s1");
-      ctx.spawn(SwitchChip.create("s2" + r, t2, List.of(new SwitchChip.PortLink(0, link, "s1" + r + ".right"),
-          new SwitchChip.PortLink(1, link, "b" + r)), settings), "s2");
-      ActorRef<MemoryEndpoint.Command> b = ctx.spawn(MemoryEndpoint.create("b" + r, Bdf.of(4, 0, 0), false,
-          List.of(new AddressRange(0xA0000, 0xEFFFF)), link, "s2" + r + ".down", settings), "b");
-      eps.complete(List.of(a, b));
-      return Behaviors.receiveMessage(m -> Behaviors.stopped());
-    });
-    ActorRef<String> runner = system.systemActorOf(parent, "fabric-path" + r, Props.empty());
-    try {
-      ActorRef<MemoryEndpoint.Command> a = eps.get(10, TimeUnit.SECONDS).get(0);
-      ActorRef<MemoryEndpoint.Command> b = eps.get().get(1);
-      Asks.awaitLinkActive(system, a, Duration.ofSeconds(20));
-      Asks.awaitLinkActive(system, b, Duration.ofSeconds(20));
-      return PATH_HOPS * stream(system, a, b, tlps, 0xA0000);
-    } finally {
-      runner.tell("stop");
+  /** A measurement that may fail. */
+  private interface Measure {
+    double run() throws Exception;
+  }
+
+  /** Runs the warm-up rounds, then {@code rounds} pairs of fabric and bare measurements. */
+  private static Comparison compare(int rounds, PrintStream progress, String fabricUnit, String bareName,
+      String bareUnit, Measure fabricRun, Measure bareRun) throws Exception {
+    List<Double> fabric = new ArrayList<>();
+    List<Double> bare = new ArrayList<>();
+    for (int round = -WARMUPS + 1; round <= rounds; round++) {
+      double f = fabricRun.run();
+      double b = bareRun.run();
+      String label = round <= 0 ? "warm-up" : "round " + round;
+      progress.printf("  %s: fabric %,.0f %s, %s %,.0f %s%n", label, f, fabricUnit, bareName, b, bareUnit);
+      if (round > 0) {
+        fabric.add(f);
+        bare.add(b);
+      }
     }
+    return new Comparison(fabric, bare);
   }
 
   /** Streams {@code tlps} posted writes from a to b; returns TLPs per wall second. */
   private static double stream(ActorSystem<?> system, ActorRef<MemoryEndpoint.Command> a,
-      ActorRef<MemoryEndpoint.Command> b, long tlps, long base) throws Exception {
+      ActorRef<MemoryEndpoint.Command> b, long tlps, long base, long span) throws Exception {
     long before = Asks.stats(system, b).uniqueWrites();
-    TrafficPlan plan = new TrafficPlan(base, 0x40000, PAYLOAD, tlps, 10, false, true);
+    TrafficPlan plan = new TrafficPlan(base, span, PAYLOAD, tlps, 10, false, true);
     var reached = Asks.<MemoryEndpoint.Command, MemoryEndpoint.WritesReached>askAsync(
         system, b, r -> new MemoryEndpoint.AwaitWrites(before + tlps, r), Duration.ofMinutes(5));
     long start = System.nanoTime();
@@ -152,7 +135,7 @@ public final class DataplaneBench {
   }
 
   /** A bare chain of six actors; returns message hops per second. */
-  private static double bareChain(ActorSystem<Void> system, long count, int window, int ackEvery, int round)
+  private static double bareChain(ActorSystem<?> system, long count, int window, int ackEvery, int round)
       throws Exception {
     CompletableFuture<Long> done = new CompletableFuture<>();
     Behavior<String> parent = Behaviors.setup(ctx -> {
@@ -202,20 +185,10 @@ public final class DataplaneBench {
       Asks.awaitLinkActive(system, a, Duration.ofSeconds(30));
       int window = (int) settings.receiveBuffers().postedHeader();
       int ackEvery = Math.max(1, window / 4);
-      List<Double> fabric = new ArrayList<>();
-      List<Double> bare = new ArrayList<>();
-      for (int round = -WARMUPS + 1; round <= rounds; round++) {
-        double f = stream(system, a, b, tlps, 0x8000_0000L);
-        double bb = bareRemote(system, sink, tlps, window, ackEvery, round + WARMUPS);
-        if (round <= 0) {
-          progress.printf("  warm-up: fabric %,.0f TLPs/s, bare Artery %,.0f msgs/s%n", f, bb);
-        } else {
-          progress.printf("  round %d: fabric %,.0f TLPs/s, bare Artery %,.0f msgs/s%n", round, f, bb);
-          fabric.add(f);
-          bare.add(bb);
-        }
-      }
-      return new Comparison(fabric, bare);
+      int[] round = {0};
+      return compare(rounds, progress, "TLPs/s", "bare Artery", "msgs/s",
+          () -> stream(system, a, b, tlps, 0x8000_0000L, 0x40000),
+          () -> bareRemote(system, sink, tlps, window, ackEvery, round[0]++));
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
