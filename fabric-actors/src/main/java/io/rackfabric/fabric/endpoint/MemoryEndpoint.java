@@ -304,7 +304,11 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     }
     readsSent++;
     // The read's seq carries its address back in the result, for the caller's convenience.
-    link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1);
+    if (!link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1)) {
+      reads.cancel(tag); // the link is down: nothing will ever complete it
+      readsFailed++;
+      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+    }
     return this;
   }
 
@@ -318,7 +322,10 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     Tlp request = msg.writeValue() == null
         ? new ConfigRead(bdf, tag, msg.target(), msg.type(), msg.register(), now)
         : new ConfigWrite(bdf, tag, msg.target(), msg.type(), msg.register(), msg.writeValue(), now);
-    link.offer(request, now, -1);
+    if (!link.offer(request, now, -1)) {
+      reads.cancel(tag); // the link is down: nothing will ever complete it
+      msg.replyTo().tell(new ConfigResult(msg.target(), msg.register(), CompletionStatus.UNSUPPORTED_REQUEST, 0, 0));
+    }
     return this;
   }
 
