@@ -247,6 +247,13 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   }
 
   private void onCompletion(Completion c, long arrival) {
+    if (c.requester() != bdf) {
+      // A completion is matched by transaction ID, requester ID and tag: one for another
+      // requester is an Unexpected Completion (a routing or NTB translation error), not ours.
+      getContext().getLog().warn("Endpoint [{}] unexpected completion for {} (tag {}), dropped", id,
+          Bdf.format(c.requester()), c.tag());
+      return;
+    }
     PendingReads.Done<Command> done = reads.complete(c, arrival);
     if (done == null) {
       return;
