@@ -45,7 +45,8 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Command> {
 
   public sealed interface Command
-      permits Connect, SetLink, Write, Read, StartTraffic, GetStats, AwaitWrites, Peek, FromLink, Tick {}
+      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, Peek,
+          FromLink, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -58,6 +59,19 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   public record Read(long address, int length, ActorRef<ReadResult> replyTo) implements Command, WireMessage {}
 
   public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
+      implements WireMessage {}
+
+  /**
+   * Issues one configuration request (a write when {@code writeValue} is set, else a read) of
+   * {@code type} 0 or 1 to function {@code target}, as a root complex enumerating its domain does.
+   * The answer is a {@link ConfigResult}. A switch drops configuration requests that arrive from
+   * below a downstream port without an answer (seeds/001), so such a request is never answered.
+   */
+  public record ConfigRequest(int target, int type, int register, Integer writeValue, ActorRef<ConfigResult> replyTo)
+      implements Command, WireMessage {}
+
+  /** A configuration request's completion: the register's value for a read, 0 for a write. */
+  public record ConfigResult(int target, int register, CompletionStatus status, int value, long latencyNs)
       implements WireMessage {}
 
   public record StartTraffic(TrafficPlan plan, ActorRef<TrafficDone> replyTo) implements Command, WireMessage {}
@@ -98,7 +112,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
   private final Histogram writeLatency = Latencies.newHistogram();
-  private final PendingReads<ActorRef<ReadResult>> reads = new PendingReads<>();
+  /** Outstanding non-posted requests by tag: the Read or ConfigRequest asking, null for traffic. */
+  private final PendingReads<Command> reads = new PendingReads<>();
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
   private final List<AwaitWrites> waiters = new ArrayList<>();
   private long nextWaiter = Long.MAX_VALUE;
@@ -154,6 +169,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
         .onMessage(Read.class, this::onRead)
+        .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(AwaitWrites.class, this::onAwaitWrites)
@@ -231,8 +247,21 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   }
 
   private void onCompletion(Completion c, long arrival) {
-    PendingReads.Done<ActorRef<ReadResult>> done = reads.complete(c, arrival);
+    if (c.requester() != bdf) {
+      // A completion is matched by transaction ID, requester ID and tag: one for another
+      // requester is an Unexpected Completion (a routing or NTB translation error), not ours.
+      getContext().getLog().warn("Endpoint [{}] unexpected completion for {} (tag {}), dropped", id,
+          Bdf.format(c.requester()), c.tag());
+      return;
+    }
+    PendingReads.Done<Command> done = reads.complete(c, arrival);
     if (done == null) {
+      return;
+    }
+    long latency = done.completedAt() - done.originAt();
+    if (done.context() instanceof ConfigRequest q) {
+      int value = done.data() != null && done.data().length == 4 ? ByteBuffer.wrap(done.data()).getInt() : 0;
+      q.replyTo().tell(new ConfigResult(q.target(), q.register(), done.status(), value, latency));
       return;
     }
     if (done.status() == CompletionStatus.SUCCESSFUL) {
@@ -240,8 +269,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     } else {
       readsFailed++;
     }
-    if (done.context() != null) {
-      done.context().tell(new ReadResult(c.seq(), done.status(), done.data(), done.completedAt() - done.originAt()));
+    if (done.context() instanceof Read r) {
+      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
     } else if (plan != null) {
       planDone++;
       if (done.status() != CompletionStatus.SUCCESSFUL) {
@@ -275,14 +304,35 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
 
   private Behavior<Command> onRead(Read msg) {
     long now = link.modelNow();
-    int tag = reads.start(msg.replyTo(), msg.length(), now);
+    int tag = reads.start(msg, msg.length(), now);
     if (tag < 0) {
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
       return this;
     }
     readsSent++;
     // The read's seq carries its address back in the result, for the caller's convenience.
-    link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1);
+    if (!link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1)) {
+      reads.cancel(tag); // the link is down: nothing will ever complete it
+      readsFailed++;
+      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onConfigRequest(ConfigRequest msg) {
+    long now = link.modelNow();
+    int tag = reads.start(msg, msg.writeValue() == null ? 4 : 0, now);
+    if (tag < 0) {
+      msg.replyTo().tell(new ConfigResult(msg.target(), msg.register(), CompletionStatus.COMPLETER_ABORT, 0, 0));
+      return this;
+    }
+    Tlp request = msg.writeValue() == null
+        ? new ConfigRead(bdf, tag, msg.target(), msg.type(), msg.register(), now)
+        : new ConfigWrite(bdf, tag, msg.target(), msg.type(), msg.register(), msg.writeValue(), now);
+    if (!link.offer(request, now, -1)) {
+      reads.cancel(tag); // the link is down: nothing will ever complete it
+      msg.replyTo().tell(new ConfigResult(msg.target(), msg.register(), CompletionStatus.UNSUPPORTED_REQUEST, 0, 0));
+    }
     return this;
   }
 

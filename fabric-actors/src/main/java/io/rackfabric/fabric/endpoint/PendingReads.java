@@ -74,6 +74,13 @@ public final class PendingReads<T> {
     return null;
   }
 
+  /** Gives up an outstanding request whose TLP could not be sent, freeing its tag. */
+  public void cancel(int tag) {
+    if (tag >= 0 && tag < TAGS && slots[tag] != null) {
+      release(tag);
+    }
+  }
+
   private void release(int tag) {
     slots[tag] = null;
     outstanding--;

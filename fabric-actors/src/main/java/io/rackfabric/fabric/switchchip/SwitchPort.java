@@ -274,6 +274,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     } else if (config.role() == PortRole.DOWNSTREAM) {
       tlp = toType0IfOwnBus(tlp);
     }
+    if (!link.isUp() && link.counters().linkDowns > 0) {
+      // DL_Down after a failure, while the link retrains: PCIe discards (UR for a request) rather
+      // than hold TLPs, which would keep their ingress buffer and stall everything behind it.
+      bounce(msg.tlp(), ready, msg.ingress(), "link of " + name + " is down, retraining");
+      return this;
+    }
     if (msg.ingress() >= 0) {
       queuedFrom[msg.ingress()]++;
     }
