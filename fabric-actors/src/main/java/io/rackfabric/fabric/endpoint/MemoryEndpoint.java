@@ -9,13 +9,13 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
-import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -108,7 +108,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final FabricSettings settings;
   private final LinkEnd link;
   private final ActorRef<LinkFrame> self;
-  private ActorRef<LinkFrame> partner;
+  private final PartnerLink partner = new PartnerLink();
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
   private final Histogram writeLatency = Latencies.newHistogram();
@@ -118,6 +118,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final List<AwaitWrites> waiters = new ArrayList<>();
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
+  private long minLatency = Long.MAX_VALUE;
+  private long maxLatency;
   private long bytesWritten;
   private long readsServed;
   private long outsideBars;
@@ -156,10 +158,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
-    context.getSystem().receptionist().tell(Receptionist.register(LinkDirectory.key(id), self));
-    if (partnerEnd != null) {
-      LinkDirectory.watchPartner(context, partnerEnd, Connect::new);
-    }
+    LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
 
   @Override
@@ -223,7 +222,10 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
       memory.write(w.address(), w.data());
     }
     streams.arrived(w.requester(), w.seq());
-    writeLatency.recordValue(Math.max(1, arrival - w.originAt()));
+    long latency = Math.max(1, arrival - w.originAt());
+    writeLatency.recordValue(latency);
+    minLatency = Math.min(minLatency, latency);
+    maxLatency = Math.max(maxLatency, latency);
     if (streams.unique() >= nextWaiter) {
       answerWaiters();
     }
@@ -401,7 +403,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow());
     msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
-        readsFailed, Latencies.encode(writeLatency), List.copyOf(aer), ps));
+        readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
+        List.copyOf(aer), ps));
     return this;
   }
 
@@ -436,42 +439,24 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   }
 
   private Behavior<Command> onConnect(Connect msg) {
-    if (!msg.partner().equals(partner)) {
-      connect(msg.partner());
-    }
+    partner.connect(msg.partner(), link);
     return this;
   }
 
-  private void connect(ActorRef<LinkFrame> ref) {
-    partner = ref;
-    link.enable();
-  }
-
   private Behavior<Command> onSetLink(SetLink msg) {
-    if (msg.up()) {
-      link.observe(msg.modelAt());
-      if (partner != null) {
-        link.enable();
-      }
-    } else {
-      link.disable(msg.modelAt());
-    }
+    partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
-    if (partner != null && link.isUp()) {
-      link.disable(link.modelNow());
-    }
+    partner.stop(link);
     return this;
   }
 
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner != null) {
-        partner.tell(frame);
-      }
+      partner.send(frame);
     }
 
     @Override

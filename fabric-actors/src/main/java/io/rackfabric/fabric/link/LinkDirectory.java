@@ -23,6 +23,18 @@ public final class LinkDirectory {
   }
 
   /**
+   * Registers {@code self} as the link end {@code endName} and, when {@code partnerEnd} is given,
+   * watches for the partner and sends {@code connect} to the owner each time it appears.
+   */
+  public static <T> void attach(ActorContext<T> context, String endName, ActorRef<LinkFrame> self,
+      String partnerEnd, Function<ActorRef<LinkFrame>, T> connect) {
+    context.getSystem().receptionist().tell(Receptionist.register(key(endName), self));
+    if (partnerEnd != null) {
+      watchPartner(context, partnerEnd, connect);
+    }
+  }
+
+  /**
    * Watches for the partner end's registration and tells {@code owner} each time it appears or
    * changes. A child actor does the watching because every message adapter of an actor shares one
    * reference, and the Receptionist must not see the same reference as registered service and as

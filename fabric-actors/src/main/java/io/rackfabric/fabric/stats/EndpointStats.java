@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A memory endpoint's view of a run: what it received and answered, and as a traffic source what
  * it sent. {@code latencyHistogram} is an HdrHistogram of one-way model latency in ns (posted
- * writes, arrival minus origin) in its compressed encoding.
+ * writes, arrival minus origin) in its compressed encoding, kept to 2 significant digits;
+ * {@code minLatencyNs} and {@code maxLatencyNs} are exact (0 before the first write).
  */
 public record EndpointStats(
     String id,
@@ -22,6 +23,8 @@ public record EndpointStats(
     long readsCompleted,
     long readsFailed,
     byte[] latencyHistogram,
+    long minLatencyNs,
+    long maxLatencyNs,
     List<AerRecord> aerReceived,
     PortStats link)
     implements WireMessage {

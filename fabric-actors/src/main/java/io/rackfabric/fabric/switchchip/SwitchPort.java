@@ -15,6 +15,7 @@ import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.ntb.NtbTranslation;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -95,7 +96,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   private NtbTranslation ntb;
   @SuppressWarnings("unchecked")
   private ActorRef<Command>[] siblings = new ActorRef[32];
-  private ActorRef<LinkFrame> partner;
+  private final PartnerLink partner = new PartnerLink();
   // Egress: buffer space owed to each ingress sibling, per class, and its TLPs still queued here.
   private final int[][] owedHeaders = new int[32][3];
   private final int[][] owedData = new int[32][3];
@@ -142,10 +143,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
-    context.getSystem().receptionist().tell(Receptionist.register(LinkDirectory.key(name), self));
-    if (partnerEnd != null) {
-      LinkDirectory.watchPartner(context, partnerEnd, Connect::new);
-    }
+    LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
 
   private void adopt(RoutingTable newTable) {
@@ -424,27 +422,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   }
 
   private Behavior<Command> onConnect(Connect msg) {
-    if (!msg.partner().equals(partner)) {
-      connect(msg.partner());
-    }
+    partner.connect(msg.partner(), link);
     return this;
   }
 
-  private void connect(ActorRef<LinkFrame> ref) {
-    partner = ref;
-    getContext().getLog().debug("Port [{}] connected to {}", name, ref);
-    link.enable();
-  }
-
   private Behavior<Command> onSetLink(SetLink msg) {
-    if (msg.up()) {
-      link.observe(msg.modelAt());
-      if (partner != null) {
-        link.enable();
-      }
-    } else {
-      link.disable(msg.modelAt());
-    }
+    partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
@@ -472,9 +455,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
-    if (partner != null && link.isUp()) {
-      link.disable(link.modelNow());
-    }
+    partner.stop(link);
     return this;
   }
 
@@ -482,9 +463,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner != null) {
-        partner.tell(frame);
-      }
+      partner.send(frame);
     }
 
     @Override
