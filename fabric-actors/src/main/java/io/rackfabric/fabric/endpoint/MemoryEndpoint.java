@@ -11,6 +11,7 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -45,7 +46,7 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Command> {
 
   public sealed interface Command
-      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, Peek,
+      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Peek,
           FromLink, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
@@ -93,6 +94,11 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
 
   public record WritesReached(String id, long uniqueWrites) implements WireMessage {}
 
+  /** Replies once this endpoint's link is up (DL_ACTIVE or DL_PROTECTED), at once if it is. */
+  public record AwaitLinkUp(ActorRef<LinkReady> replyTo) implements Command, WireMessage {}
+
+  public record LinkReady(String id, DataLinkState state) implements WireMessage {}
+
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
 
@@ -116,6 +122,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final PendingReads<Command> reads = new PendingReads<>();
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
   private final List<AwaitWrites> waiters = new ArrayList<>();
+  private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
   private long minLatency = Long.MAX_VALUE;
@@ -172,6 +179,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(AwaitWrites.class, this::onAwaitWrites)
+        .onMessage(AwaitLinkUp.class, this::onAwaitLinkUp)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
@@ -414,6 +422,19 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     return this;
   }
 
+  private Behavior<Command> onAwaitLinkUp(AwaitLinkUp msg) {
+    linkWaiters.add(msg.replyTo());
+    answerLinkWaiters();
+    return this;
+  }
+
+  private void answerLinkWaiters() {
+    if (link.isUp()) {
+      linkWaiters.forEach(w -> w.tell(new LinkReady(id, link.state())));
+      linkWaiters.clear();
+    }
+  }
+
   private void answerWaiters() {
     long unique = streams.unique();
     nextWaiter = Long.MAX_VALUE;
@@ -470,6 +491,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     public void linkUp(long modelAt) {
       getContext().getLog().debug("Endpoint [{}] link up", id);
       pumpTraffic();
+      answerLinkWaiters();
     }
 
     @Override

@@ -121,6 +121,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(239, io.rackfabric.fabric.endpoint.MemoryEndpoint.Peek.class),
       Entry.of(240, io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitWrites.class),
       Entry.of(241, io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached.class),
+      Entry.of(244, io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitLinkUp.class),
+      Entry.of(245, io.rackfabric.fabric.endpoint.MemoryEndpoint.LinkReady.class),
       Entry.of(242, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigRequest.class),
       Entry.of(243, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigResult.class),
 

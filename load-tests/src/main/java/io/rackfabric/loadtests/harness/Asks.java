@@ -2,18 +2,22 @@ package io.rackfabric.loadtests.harness;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Adapter;
+import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.AskPattern;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.stats.EndpointStats;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /** Blocking request-reply helpers for drivers that run outside actors (demo, bench, harness). */
 public final class Asks {
@@ -31,19 +35,30 @@ public final class Asks {
     return AskPattern.<Q, R>ask(target, message::apply, timeout, system.scheduler()).toCompletableFuture();
   }
 
-  /** The registered service for a key, waiting until some node has registered it. */
+  /** The registered service for a key, once some node has registered it (a subscription, no polling). */
   public static <T> ActorRef<T> find(ActorSystem<?> system, ServiceKey<T> key, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Receptionist.Listing listing = ask(system, system.receptionist(), r -> Receptionist.find(key, r), Duration.ofSeconds(5));
-      Set<ActorRef<T>> refs = listing.getServiceInstances(key);
-      if (!refs.isEmpty()) {
-        return refs.iterator().next();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("no '" + key.id() + "' registered within " + timeout);
-      }
-      Thread.sleep(50); // polling the receptionist from a plain thread, not waiting on an actor
+    CompletableFuture<ActorRef<T>> found = new CompletableFuture<>();
+    ActorRef<Receptionist.Listing> watcher = system.systemActorOf(
+        Behaviors.setup(ctx -> {
+          ctx.getSystem().receptionist().tell(Receptionist.subscribe(key, ctx.getSelf()));
+          return Behaviors.receive(Receptionist.Listing.class)
+              .onMessage(Receptionist.Listing.class, listing -> {
+                Set<ActorRef<T>> refs = listing.getServiceInstances(key);
+                if (refs.isEmpty()) {
+                  return Behaviors.same();
+                }
+                found.complete(refs.iterator().next());
+                return Behaviors.stopped();
+              })
+              .build();
+        }),
+        "find-" + URLEncoder.encode(key.id(), StandardCharsets.UTF_8) + "-" + System.nanoTime(), Props.empty());
+    try {
+      return found.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("no '" + key.id() + "' registered within " + timeout);
+    } finally {
+      system.classicSystem().stop(Adapter.toClassic(watcher));
     }
   }
 
@@ -51,24 +66,15 @@ public final class Asks {
     return ask(system, ep, MemoryEndpoint.GetStats::new, Duration.ofSeconds(10));
   }
 
-  /** Polls an endpoint's statistics until {@code done} holds; returns the last statistics. */
-  public static EndpointStats awaitStats(ActorSystem<?> system, ActorRef<MemoryEndpoint.Command> ep,
-      Predicate<EndpointStats> done, Duration timeout, long pollMillis) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      EndpointStats s = stats(system, ep);
-      if (done.test(s)) {
-        return s;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("endpoint " + s.id() + " did not get there within " + timeout + "; last: " + s);
-      }
-      Thread.sleep(pollMillis);
-    }
-  }
-
+  /** Waits until the endpoint's link is up; the endpoint answers when it is (no polling). */
   public static void awaitLinkActive(ActorSystem<?> system, ActorRef<MemoryEndpoint.Command> ep, Duration timeout)
       throws Exception {
-    awaitStats(system, ep, s -> s.link().state() == DataLinkState.DL_ACTIVE, timeout, 20);
+    try {
+      Asks.<MemoryEndpoint.Command, MemoryEndpoint.LinkReady>ask(system, ep, MemoryEndpoint.AwaitLinkUp::new, timeout);
+    } catch (java.util.concurrent.ExecutionException e) {
+      EndpointStats s = stats(system, ep);
+      throw new IllegalStateException("the link of " + s.id() + " did not come up within " + timeout
+          + " (state " + s.link().state() + ")");
+    }
   }
 }
