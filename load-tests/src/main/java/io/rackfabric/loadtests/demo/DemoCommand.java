@@ -107,6 +107,14 @@ public final class DemoCommand implements RackCommand {
     return flows;
   }
 
+  /**
+   * A percentile from the 2-digit histogram, clamped to the exact minimum and maximum: the true
+   * value lies in the histogram's bucket and within [min, max].
+   */
+  static long percentile(Histogram h, double p, long min, long max) {
+    return Math.max(min, Math.min(max, h.getValueAtPercentile(p)));
+  }
+
   private static int runTraffic(ActorSystem<Void> driver, Map<String, ActorRef<MemoryEndpoint.Command>> eps,
       List<Flow> flows, long tlps, int size, long interval, String transport, Path json, PrintStream out)
       throws Exception {
@@ -167,8 +175,10 @@ public final class DemoCommand implements RackCommand {
     long reordered = 0;
     Histogram latency = Latencies.newHistogram();
     long maxLatency = 0;
+    long minLatency = Long.MAX_VALUE;
     for (EndpointStats s : sinks.values()) {
       maxLatency = Math.max(maxLatency, s.maxLatencyNs());
+      minLatency = Math.min(minLatency, s.minLatencyNs());
       duplicates += s.duplicateWrites();
       reordered += s.reorderedWrites();
       latency.add(Latencies.decode(s.latencyHistogram()));
@@ -180,9 +190,9 @@ public final class DemoCommand implements RackCommand {
         new Figure("tlps_lost", lost, "TLPs", "count"),
         new Figure("tlps_duplicated", duplicates, "TLPs", "count"),
         new Figure("tlps_reordered", reordered, "TLPs", "count"),
-        new Figure("one_way_latency_p50", latency.getValueAtPercentile(50), "ns", "model"),
-        new Figure("one_way_latency_p90", latency.getValueAtPercentile(90), "ns", "model"),
-        new Figure("one_way_latency_p99", latency.getValueAtPercentile(99), "ns", "model"),
+        new Figure("one_way_latency_p50", percentile(latency, 50, minLatency, maxLatency), "ns", "model"),
+        new Figure("one_way_latency_p90", percentile(latency, 90, minLatency, maxLatency), "ns", "model"),
+        new Figure("one_way_latency_p99", percentile(latency, 99, minLatency, maxLatency), "ns", "model"),
         new Figure("one_way_latency_max", maxLatency, "ns", "model"),
         new Figure("throughput", delivered / wallSeconds, "TLPs/s", "wall"),
         new Figure("traffic_duration", wallSeconds, "s", "wall"));
