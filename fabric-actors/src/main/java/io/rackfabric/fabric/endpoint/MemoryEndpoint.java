@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.endpoint;
 
 import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.Cancellable;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -8,7 +9,6 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.DataLinkState;
@@ -16,6 +16,7 @@ import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -104,7 +105,8 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
 
   private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
 
-  private enum Tick implements Command { INSTANCE }
+  // Local only, like every scheduled tick: exempt from serialize-messages checks.
+  private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
 
   private final String id;
@@ -115,6 +117,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   private final LinkEnd link;
   private final ActorRef<LinkFrame> self;
   private final PartnerLink partner = new PartnerLink();
+  private final Cancellable ticks;
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
   private final Histogram writeLatency = Latencies.newHistogram();
@@ -148,12 +151,12 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new MemoryEndpoint(ctx, timers, id, bdf, root, bars, linkParams, partnerEnd, settings)));
+    return Behaviors.setup(ctx ->
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings));
   }
 
   private MemoryEndpoint(
-      ActorContext<Command> context, TimerScheduler<Command> timers, String id, int bdf, boolean root,
+      ActorContext<Command> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings) {
     super(context);
     this.id = id;
@@ -164,7 +167,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
+    this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
 
@@ -470,6 +473,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
+    ticks.cancel();
     partner.stop(link);
     return this;
   }

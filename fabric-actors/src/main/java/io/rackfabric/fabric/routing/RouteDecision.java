@@ -1,24 +1,13 @@
 package io.rackfabric.fabric.routing;
 
-import java.util.function.Supplier;
-
 /** What a switch does with a TLP that entered through one of its ports. */
 public sealed interface RouteDecision {
 
   /**
-   * Forward to one egress port. The reason is rendered only when asked for ({@code rack route}),
-   * never on the per-TLP path.
+   * Forward to one egress port. {@code why} is written only when explaining ({@code rack route},
+   * {@link SwitchRouter#explain}); on the per-TLP path it is null.
    */
-  record Forward(int port, Supplier<String> reason) implements RouteDecision {
-    public String why() {
-      return reason.get();
-    }
-
-    @Override
-    public String toString() {
-      return "Forward[port=" + port + ", why=" + why() + "]";
-    }
-  }
+  record Forward(int port, String why) implements RouteDecision {}
 
   /** Replicate a posted write to these ports (never back out the ingress port). */
   record Multicast(int[] ports, int group) implements RouteDecision {}

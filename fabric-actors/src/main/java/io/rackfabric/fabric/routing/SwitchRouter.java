@@ -20,34 +20,49 @@ public final class SwitchRouter {
 
   private SwitchRouter() {}
 
+  /** Routes with reasons, from a plain table (tests, tools). */
   public static RouteDecision route(RoutingTable table, int ingress, Tlp tlp) {
+    return explain(RoutingView.of(table), ingress, tlp);
+  }
+
+  /** The per-TLP path: a forwarding decision carries no reason and is not allocated. */
+  public static RouteDecision route(RoutingView view, int ingress, Tlp tlp) {
+    return decide(view, ingress, tlp, false);
+  }
+
+  /** The same decision with its reason written out, for {@code rack route}. */
+  public static RouteDecision explain(RoutingView view, int ingress, Tlp tlp) {
+    return decide(view, ingress, tlp, true);
+  }
+
+  private static RouteDecision decide(RoutingView table, int ingress, Tlp tlp, boolean explain) {
     PortConfig in = table.port(ingress);
     if (in == null) {
       return new RouteDecision.Unsupported("no port " + ingress);
     }
     if (tlp instanceof MemWrite w) {
       RouteDecision mc = multicast(table, in, w);
-      return mc != null ? mc : byAddress(table, in, w.address());
+      return mc != null ? mc : byAddress(table, in, w.address(), explain);
     }
     if (tlp instanceof MemRead r) {
-      return byAddress(table, in, r.address());
+      return byAddress(table, in, r.address(), explain);
     }
     if (tlp instanceof Completion c) {
-      return byId(table, in, Bdf.bus(c.requester()), Bdf.device(c.requester()));
+      return byId(table, in, Bdf.bus(c.requester()), Bdf.device(c.requester()), explain);
     }
     if (tlp instanceof ConfigRead r) {
-      return config(table, in, r.type(), r.target());
+      return config(table, in, r.type(), r.target(), explain);
     }
     if (tlp instanceof ConfigWrite w) {
-      return config(table, in, w.type(), w.target());
+      return config(table, in, w.type(), w.target(), explain);
     }
     if (tlp instanceof ErrorMessage) {
-      return toRoot(table, in);
+      return toRoot(table, in, explain);
     }
     return new RouteDecision.Unsupported("unknown TLP " + tlp.getClass().getSimpleName());
   }
 
-  private static RouteDecision multicast(RoutingTable table, PortConfig in, MemWrite w) {
+  private static RouteDecision multicast(RoutingView table, PortConfig in, MemWrite w) {
     for (MulticastGroup g : table.multicast()) {
       if (g.window().contains(w.address())) {
         int[] members =
@@ -65,30 +80,31 @@ public final class SwitchRouter {
     return null;
   }
 
-  private static RouteDecision byAddress(RoutingTable table, PortConfig in, long address) {
+  private static RouteDecision byAddress(RoutingView table, PortConfig in, long address, boolean explain) {
     for (PortConfig p : table.ports()) {
       if (p.number() != in.number()
           && p.role() != PortRole.UPSTREAM
           && p.virtualSwitch() == in.virtualSwitch()
           && p.claimsAddress(address)) {
-        return new RouteDecision.Forward(p.number(), () -> Addresses.hex(address) + " in " + describeClaim(p, address));
+        return (explain ? new RouteDecision.Forward(p.number(), Addresses.hex(address) + " in " + describeClaim(p, address)) : table.forward(p.number()));
       }
     }
-    String a = Addresses.hex(address); // only the refusals below need it
     if (in.role() == PortRole.UPSTREAM) {
-      return new RouteDecision.Unsupported(a + " claimed by no downstream port");
+      return new RouteDecision.Unsupported(Addresses.hex(address) + " claimed by no downstream port");
     }
     if (in.claimsAddress(address)) {
-      return new RouteDecision.Unsupported(a + " is behind the ingress port itself");
+      return new RouteDecision.Unsupported(Addresses.hex(address) + " is behind the ingress port itself");
     }
     PortConfig up = table.upstream(in.virtualSwitch());
     if (up == null) {
-      return new RouteDecision.Unsupported(a + ": virtual switch " + in.virtualSwitch() + " has no upstream port");
+      return new RouteDecision.Unsupported(Addresses.hex(address) + ": virtual switch " + in.virtualSwitch() + " has no upstream port");
     }
     if (up.claimsAddress(address)) {
-      return new RouteDecision.Unsupported(a + " inside the switch's window but claimed by no port");
+      return new RouteDecision.Unsupported(Addresses.hex(address) + " inside the switch's window but claimed by no port");
     }
-    return new RouteDecision.Forward(up.number(), () -> a + " outside every downstream window: upstream");
+    return (explain
+        ? new RouteDecision.Forward(up.number(), Addresses.hex(address) + " outside every downstream window: upstream")
+        : table.forward(up.number()));
   }
 
   private static String describeClaim(PortConfig p, long address) {
@@ -100,12 +116,12 @@ public final class SwitchRouter {
     return p.name() + (inMemory ? " memory window " + b.memory() : " prefetchable window " + b.prefetchable());
   }
 
-  private static RouteDecision byId(RoutingTable table, PortConfig in, int bus, int device) {
+  private static RouteDecision byId(RoutingView table, PortConfig in, int bus, int device, boolean explain) {
     int internal = table.internalBus(in.virtualSwitch());
     if (bus == internal) {
       PortConfig p = table.port(device);
       if (p != null && p.number() != in.number() && p.virtualSwitch() == in.virtualSwitch()) {
-        return new RouteDecision.Forward(p.number(), () -> "bus " + bus + " is the internal bus: device " + device);
+        return (explain ? new RouteDecision.Forward(p.number(), "bus " + bus + " is the internal bus: device " + device) : table.forward(p.number()));
       }
       return new RouteDecision.Unsupported("no function " + device + " on internal bus " + bus);
     }
@@ -113,8 +129,8 @@ public final class SwitchRouter {
       if (p.number() != in.number()
           && p.virtualSwitch() == in.virtualSwitch()
           && p.claimsBus(bus)) {
-        return new RouteDecision.Forward(p.number(), () -> "bus " + bus + " in " + p.name() + " buses [" + p.bridge().secondaryBus()
-                + ".." + p.bridge().subordinateBus() + "]");
+        return (explain ? new RouteDecision.Forward(p.number(), "bus " + bus + " in " + p.name() + " buses [" + p.bridge().secondaryBus()
+                + ".." + p.bridge().subordinateBus() + "]") : table.forward(p.number()));
       }
     }
     if (in.role() == PortRole.UPSTREAM) {
@@ -124,10 +140,10 @@ public final class SwitchRouter {
     if (up == null || up.bridge().claimsBus(bus)) {
       return new RouteDecision.Unsupported("bus " + bus + " is inside the switch but behind no port");
     }
-    return new RouteDecision.Forward(up.number(), () -> "bus " + bus + " outside the switch: upstream");
+    return (explain ? new RouteDecision.Forward(up.number(), "bus " + bus + " outside the switch: upstream") : table.forward(up.number()));
   }
 
-  private static RouteDecision config(RoutingTable table, PortConfig in, int type, int target) {
+  private static RouteDecision config(RoutingView table, PortConfig in, int type, int target, boolean explain) {
     if (in.role() == PortRole.DOWNSTREAM) {
       return new RouteDecision.SilentDrop("configuration request from below a downstream port");
     }
@@ -144,19 +160,19 @@ public final class SwitchRouter {
     }
     for (PortConfig p : table.ports()) {
       if (p.virtualSwitch() == in.virtualSwitch() && p.claimsBus(bus)) {
-        return new RouteDecision.Forward(p.number(), () -> "config for bus " + bus + " below " + p.name());
+        return (explain ? new RouteDecision.Forward(p.number(), "config for bus " + bus + " below " + p.name()) : table.forward(p.number()));
       }
     }
     return new RouteDecision.Unsupported("config for bus " + bus + " below no port");
   }
 
-  private static RouteDecision toRoot(RoutingTable table, PortConfig in) {
+  private static RouteDecision toRoot(RoutingView table, PortConfig in, boolean explain) {
     if (in.role() == PortRole.UPSTREAM) {
       return new RouteDecision.SilentDrop("message from the root's side");
     }
     PortConfig up = table.upstream(in.virtualSwitch());
     return up == null
         ? new RouteDecision.SilentDrop("virtual switch " + in.virtualSwitch() + " has no upstream port")
-        : new RouteDecision.Forward(up.number(), () -> "message routed to the root");
+        : (explain ? new RouteDecision.Forward(up.number(), "message routed to the root") : table.forward(up.number()));
   }
 }

@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.switchchip;
 
 import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.Cancellable;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -8,13 +9,13 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.ntb.NtbTranslation;
@@ -22,6 +23,7 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RouteDecision;
 import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.routing.RoutingView;
 import io.rackfabric.fabric.routing.SwitchRouter;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.PortStats;
@@ -65,7 +67,8 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
 
   private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
 
-  private enum Tick implements Command { INSTANCE }
+  // Local only, like every scheduled tick: exempt from serialize-messages checks.
+  private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
 
   /** A sibling hands over a TLP to leave through this port; {@code ingress} -1 if generated. */
@@ -91,12 +94,13 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   private final ActorRef<SwitchChip.Command> chip;
   private final LinkEnd link;
   private final ActorRef<LinkFrame> self;
-  private RoutingTable table;
+  private RoutingView view;
   private PortConfig config;
   private NtbTranslation ntb;
   @SuppressWarnings("unchecked")
   private ActorRef<Command>[] siblings = new ActorRef[32];
   private final PartnerLink partner = new PartnerLink();
+  private final Cancellable ticks;
   // Egress: buffer space owed to each ingress sibling, per class, and its TLPs still queued here.
   private final int[][] owedHeaders = new int[32][3];
   private final int[][] owedData = new int[32][3];
@@ -119,13 +123,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
       String partnerEnd,
       FabricSettings settings,
       ActorRef<SwitchChip.Command> chip) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new SwitchPort(ctx, timers, switchId, number, table, linkParams, partnerEnd, settings, chip)));
+    return Behaviors.setup(ctx ->
+        new SwitchPort(ctx, switchId, number, table, linkParams, partnerEnd, settings, chip));
   }
 
   private SwitchPort(
       ActorContext<Command> context,
-      TimerScheduler<Command> timers,
       String switchId,
       int number,
       RoutingTable table,
@@ -142,7 +145,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    timers.startTimerAtFixedRate(Tick.INSTANCE, settings.timers().tickInterval());
+    this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
     LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
 
@@ -152,7 +155,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
       throw new IllegalArgumentException("routing table has no port " + number);
     }
     boolean ntbChanged = ntb == null || config == null || !mine.ntb().equals(config.ntb());
-    this.table = newTable;
+    this.view = RoutingView.of(newTable);
     this.config = mine;
     if (mine.role() == PortRole.NTB && ntbChanged) {
       ntb = new NtbTranslation(mine.ntb(), newTable.internalBus(mine.virtualSwitch()), number);
@@ -199,7 +202,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
       }
       ready += settings.ntbLatencyNs();
     }
-    RouteDecision decision = SwitchRouter.route(table, number, tlp);
+    RouteDecision decision = SwitchRouter.route(view, number, tlp);
     if (decision instanceof RouteDecision.Forward f) {
       sendToSibling(f.port(), new Forward(tlp, ready, number), received, arrival);
     } else if (decision instanceof RouteDecision.Multicast m) {
@@ -308,7 +311,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
 
   /** Sends a TLP this port created (a completion, an AER message) to where the router says. */
   private void routeGenerated(Tlp tlp, long at) {
-    RouteDecision d = SwitchRouter.route(table, number, tlp);
+    RouteDecision d = SwitchRouter.route(view, number, tlp);
     if (d instanceof RouteDecision.Forward f && siblings[f.port()] != null) {
       siblings[f.port()].tell(new Forward(tlp, at + settings.switchLatencyNs(), -1));
     } else if (config.role() != PortRole.UPSTREAM || !(tlp instanceof ErrorMessage)) {
@@ -412,7 +415,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     if (config.role() == PortRole.UPSTREAM) {
       return Bdf.of(config.bridge().primaryBus(), 0, 0);
     }
-    int internal = Math.max(0, table.internalBus(config.virtualSwitch()));
+    int internal = Math.max(0, view.internalBus(config.virtualSwitch()));
     return Bdf.of(internal, number, 0);
   }
 
@@ -455,6 +458,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   }
 
   private Behavior<Command> onPostStop(PostStop signal) {
+    ticks.cancel();
     partner.stop(link);
     return this;
   }

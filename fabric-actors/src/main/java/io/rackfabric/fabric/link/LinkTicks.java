@@ -1,0 +1,24 @@
+package io.rackfabric.fabric.link;
+
+import akka.actor.Cancellable;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.fabric.settings.FabricSettings;
+
+/**
+ * The data link timers' tick for a port actor. Scheduled on the system scheduler rather than with
+ * Behaviors.withTimers, whose interceptor would inspect every TLP the port handles just to find
+ * the rare tick. The owner cancels it when it stops.
+ */
+public final class LinkTicks {
+
+  private LinkTicks() {}
+
+  public static <T> Cancellable start(ActorContext<T> context, FabricSettings settings, T tick) {
+    // Taken here, on the actor's thread: the context must not be touched from the scheduler's.
+    ActorRef<T> self = context.getSelf();
+    return context.getSystem().scheduler().scheduleAtFixedRate(
+        settings.timers().tickInterval(), settings.timers().tickInterval(),
+        () -> self.tell(tick), context.getExecutionContext());
+  }
+}
