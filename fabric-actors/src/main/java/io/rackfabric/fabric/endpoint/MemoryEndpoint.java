@@ -18,6 +18,7 @@ import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
+import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -44,11 +45,10 @@ import org.HdrHistogram.Histogram;
  * generator. As the root complex of a domain it also collects AER messages. Anything outside its
  * BARs gets Unsupported Request (reads) or is dropped and counted (writes).
  */
-public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Command> {
+public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
-  public sealed interface Command
-      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Peek,
-          FromLink, Tick {}
+  public sealed interface Command extends PortMessage
+      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Peek, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -103,7 +103,6 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
 
-  private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
 
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
@@ -151,12 +150,12 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings) {
-    return Behaviors.setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings));
+    return Behaviors.<PortMessage>setup(ctx ->
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings)).narrow();
   }
 
   private MemoryEndpoint(
-      ActorContext<Command> context, String id, int bdf, boolean root,
+      ActorContext<PortMessage> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings) {
     super(context);
     this.id = id;
@@ -164,7 +163,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     this.root = root;
     this.bars = List.copyOf(bars);
     this.settings = settings;
-    this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
+    this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
@@ -172,9 +171,9 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
   }
 
   @Override
-  public Receive<Command> createReceive() {
+  public Receive<PortMessage> createReceive() {
     return newReceiveBuilder()
-        .onMessage(FromLink.class, this::onFromLink)
+        .onMessage(LinkFrame.class, this::onFrame)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
         .onMessage(Read.class, this::onRead)
@@ -190,12 +189,12 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
         .build();
   }
 
-  private Behavior<Command> onFromLink(FromLink msg) {
-    long arrival = link.onFrame(msg.frame());
+  private Behavior<PortMessage> onFrame(LinkFrame frame) {
+    long arrival = link.onFrame(frame);
     if (arrival < 0) {
       return this;
     }
-    Tlp tlp = ((TlpFrame) msg.frame()).tlp();
+    Tlp tlp = ((TlpFrame) frame).tlp();
     if (tlp instanceof MemWrite w) {
       onMemWrite(w, arrival);
     } else if (tlp instanceof MemRead r) {
@@ -308,14 +307,14 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     link.offer(cpl, at, -1);
   }
 
-  private Behavior<Command> onWrite(Write msg) {
+  private Behavior<PortMessage> onWrite(Write msg) {
     long now = link.modelNow();
     writesSent++;
     link.offer(new MemWrite(bdf, 0, 0, msg.address(), msg.data().length, msg.data(), now, streamSeq++), now, -1);
     return this;
   }
 
-  private Behavior<Command> onRead(Read msg) {
+  private Behavior<PortMessage> onRead(Read msg) {
     long now = link.modelNow();
     int tag = reads.start(msg, msg.length(), now);
     if (tag < 0) {
@@ -332,7 +331,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     return this;
   }
 
-  private Behavior<Command> onConfigRequest(ConfigRequest msg) {
+  private Behavior<PortMessage> onConfigRequest(ConfigRequest msg) {
     long now = link.modelNow();
     int tag = reads.start(msg, msg.writeValue() == null ? 4 : 0, now);
     if (tag < 0) {
@@ -349,7 +348,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     return this;
   }
 
-  private Behavior<Command> onStartTraffic(StartTraffic msg) {
+  private Behavior<PortMessage> onStartTraffic(StartTraffic msg) {
     if (plan != null) {
       msg.replyTo().tell(new TrafficDone(id, 0, msg.plan().count(), 0, 0, 0));
       getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
@@ -408,7 +407,7 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     }
   }
 
-  private Behavior<Command> onGetStats(GetStats msg) {
+  private Behavior<PortMessage> onGetStats(GetStats msg) {
     var c = link.counters();
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
         0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow());
@@ -419,13 +418,13 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     return this;
   }
 
-  private Behavior<Command> onAwaitWrites(AwaitWrites msg) {
+  private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {
     waiters.add(msg);
     answerWaiters();
     return this;
   }
 
-  private Behavior<Command> onAwaitLinkUp(AwaitLinkUp msg) {
+  private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
     linkWaiters.add(msg.replyTo());
     answerLinkWaiters();
     return this;
@@ -452,27 +451,27 @@ public final class MemoryEndpoint extends AbstractBehavior<MemoryEndpoint.Comman
     }
   }
 
-  private Behavior<Command> onPeek(Peek msg) {
+  private Behavior<PortMessage> onPeek(Peek msg) {
     msg.replyTo().tell(memory.read(msg.address(), msg.length()));
     return this;
   }
 
-  private Behavior<Command> onTick(Tick msg) {
+  private Behavior<PortMessage> onTick(Tick msg) {
     link.tick();
     return this;
   }
 
-  private Behavior<Command> onConnect(Connect msg) {
+  private Behavior<PortMessage> onConnect(Connect msg) {
     partner.connect(msg.partner(), link);
     return this;
   }
 
-  private Behavior<Command> onSetLink(SetLink msg) {
+  private Behavior<PortMessage> onSetLink(SetLink msg) {
     partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
-  private Behavior<Command> onPostStop(PostStop signal) {
+  private Behavior<PortMessage> onPostStop(PostStop signal) {
     ticks.cancel();
     partner.stop(link);
     return this;

@@ -3,7 +3,7 @@ package io.rackfabric.fabric.link;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /** What travels between the two ends of a link: TLPs and DLLPs. */
-public sealed interface LinkFrame extends WireMessage
+public sealed interface LinkFrame extends WireMessage, PortMessage
     permits TlpFrame, InitFc, UpdateFc, PhysicalDown {
 
   /** Model time (ns) at which the sender started clocking this frame onto the link. */

@@ -17,6 +17,7 @@ import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
+import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.ntb.NtbTranslation;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -48,10 +49,10 @@ import java.util.Map;
  * released back to the ingress port only after the TLP left the egress port (in batches), so
  * backpressure reaches the sender's link as in a real switch and nothing queues without bound.
  */
-public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
+public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
-  public sealed interface Command
-      permits Connect, SetLink, Activate, GetStats, FromLink, Tick, Forward,
+  public sealed interface Command extends PortMessage
+      permits Connect, SetLink, Activate, GetStats, Tick, Forward,
           ConfigAccess, CreditsReleased, TableChanged, Siblings {}
 
   /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
@@ -65,7 +66,6 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
 
   public record GetStats(ActorRef<PortStats> replyTo) implements Command, WireMessage {}
 
-  private record FromLink(LinkFrame frame) implements Command, NoSerializationVerificationNeeded {}
 
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
@@ -123,12 +123,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
       String partnerEnd,
       FabricSettings settings,
       ActorRef<SwitchChip.Command> chip) {
-    return Behaviors.setup(ctx ->
-        new SwitchPort(ctx, switchId, number, table, linkParams, partnerEnd, settings, chip));
+    return Behaviors.<PortMessage>setup(ctx ->
+        new SwitchPort(ctx, switchId, number, table, linkParams, partnerEnd, settings, chip)).narrow();
   }
 
   private SwitchPort(
-      ActorContext<Command> context,
+      ActorContext<PortMessage> context,
       String switchId,
       int number,
       RoutingTable table,
@@ -142,7 +142,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     this.chip = chip;
     adopt(table);
     this.name = switchId + "." + config.name();
-    this.self = context.messageAdapter(LinkFrame.class, FromLink::new);
+    this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
@@ -163,9 +163,9 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
   }
 
   @Override
-  public Receive<Command> createReceive() {
+  public Receive<PortMessage> createReceive() {
     return newReceiveBuilder()
-        .onMessage(FromLink.class, this::onFromLink)
+        .onMessage(LinkFrame.class, this::onFrame)
         .onMessage(Forward.class, this::onForward)
         .onMessage(CreditsReleased.class, this::onCreditsReleased)
         .onMessage(ConfigAccess.class, this::onConfigAccess)
@@ -180,12 +180,12 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
         .build();
   }
 
-  private Behavior<Command> onFromLink(FromLink msg) {
-    long arrival = link.onFrame(msg.frame());
+  private Behavior<PortMessage> onFrame(LinkFrame frame) {
+    long arrival = link.onFrame(frame);
     if (arrival < 0) {
       return this;
     }
-    Tlp received = ((TlpFrame) msg.frame()).tlp();
+    Tlp received = ((TlpFrame) frame).tlp();
     Tlp tlp = received;
     long ready = arrival + settings.switchLatencyNs();
     if (config.role() == PortRole.NTB) {
@@ -261,7 +261,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     }
   }
 
-  private Behavior<Command> onForward(Forward msg) {
+  private Behavior<PortMessage> onForward(Forward msg) {
     Tlp tlp = msg.tlp();
     long ready = msg.readyAt();
     if (config.role() == PortRole.NTB) {
@@ -354,7 +354,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     d[0] = d[1] = d[2] = 0;
   }
 
-  private Behavior<Command> onCreditsReleased(CreditsReleased msg) {
+  private Behavior<PortMessage> onCreditsReleased(CreditsReleased msg) {
     long at = msg.at();
     for (TlpClass c : TlpClass.ALL) {
       int i = c.ordinal();
@@ -371,7 +371,7 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     return this;
   }
 
-  private Behavior<Command> onConfigAccess(ConfigAccess msg) {
+  private Behavior<PortMessage> onConfigAccess(ConfigAccess msg) {
     Tlp request = msg.request();
     Completion cpl = configCompletion(request, msg.readyAt(), false);
     if (siblings[msg.ingress()] != null) {
@@ -419,27 +419,27 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     return Bdf.of(internal, number, 0);
   }
 
-  private Behavior<Command> onTick(Tick msg) {
+  private Behavior<PortMessage> onTick(Tick msg) {
     link.tick();
     return this;
   }
 
-  private Behavior<Command> onConnect(Connect msg) {
+  private Behavior<PortMessage> onConnect(Connect msg) {
     partner.connect(msg.partner(), link);
     return this;
   }
 
-  private Behavior<Command> onSetLink(SetLink msg) {
+  private Behavior<PortMessage> onSetLink(SetLink msg) {
     partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
-  private Behavior<Command> onActivate(Activate msg) {
+  private Behavior<PortMessage> onActivate(Activate msg) {
     link.activate();
     return this;
   }
 
-  private Behavior<Command> onGetStats(GetStats msg) {
+  private Behavior<PortMessage> onGetStats(GetStats msg) {
     var c = link.counters();
     msg.replyTo().tell(new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
         c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
@@ -447,17 +447,17 @@ public final class SwitchPort extends AbstractBehavior<SwitchPort.Command> {
     return this;
   }
 
-  private Behavior<Command> onTableChanged(TableChanged msg) {
+  private Behavior<PortMessage> onTableChanged(TableChanged msg) {
     adopt(msg.table());
     return this;
   }
 
-  private Behavior<Command> onSiblings(Siblings msg) {
+  private Behavior<PortMessage> onSiblings(Siblings msg) {
     msg.ports().forEach((n, ref) -> siblings[n] = ref);
     return this;
   }
 
-  private Behavior<Command> onPostStop(PostStop signal) {
+  private Behavior<PortMessage> onPostStop(PostStop signal) {
     ticks.cancel();
     partner.stop(link);
     return this;
