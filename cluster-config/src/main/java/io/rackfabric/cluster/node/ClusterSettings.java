@@ -1,6 +1,7 @@
 package io.rackfabric.cluster.node;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 
 /**
@@ -11,9 +12,11 @@ import java.time.Duration;
  * @param aeronDir external media driver directory, or empty for an embedded driver per JVM
  * @param joinTimeout how long a node waits for the cluster to form
  * @param outboundQueue Artery's outbound message queue size per peer
+ * @param dispatcherThreads threads of the default dispatcher, 0 for one per core
  */
 public record ClusterSettings(
-    String transport, int aeronIdleCpuLevel, String aeronDir, Duration joinTimeout, int outboundQueue) {
+    String transport, int aeronIdleCpuLevel, String aeronDir, Duration joinTimeout, int outboundQueue,
+    int dispatcherThreads) {
 
   public ClusterSettings {
     if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
@@ -25,6 +28,9 @@ public record ClusterSettings(
     if (joinTimeout.isNegative() || joinTimeout.isZero()) {
       throw new IllegalArgumentException("join-timeout=" + joinTimeout + " must be positive");
     }
+    if (dispatcherThreads < 0) {
+      throw new IllegalArgumentException("dispatcher-threads=" + dispatcherThreads + " must be 0 (one per core) or more");
+    }
     if (outboundQueue < 64) {
       throw new IllegalArgumentException("outbound-queue=" + outboundQueue + " must be at least 64");
     }
@@ -33,14 +39,22 @@ public record ClusterSettings(
   public static ClusterSettings create(Config root) {
     Config c = root.getConfig("rackfabric.cluster");
     return new ClusterSettings(c.getString("transport"), c.getInt("aeron-idle-cpu-level"),
-        c.getString("aeron-dir"), c.getDuration("join-timeout"), c.getInt("outbound-queue"));
+        c.getString("aeron-dir"), c.getDuration("join-timeout"), c.getInt("outbound-queue"),
+        c.getInt("dispatcher-threads"));
+  }
+
+  /** The default dispatcher's size for this JVM: {@code dispatcher-threads}, or the core count. */
+  public Config dispatcher() {
+    int threads = dispatcherThreads == 0 ? Runtime.getRuntime().availableProcessors() : dispatcherThreads;
+    return ConfigFactory.parseString("akka.actor.default-dispatcher.fork-join-executor { parallelism-min = "
+        + threads + ", parallelism-max = " + threads + " }");
   }
 
   public ClusterSettings withTransport(String t) {
-    return new ClusterSettings(t, aeronIdleCpuLevel, aeronDir, joinTimeout, outboundQueue);
+    return new ClusterSettings(t, aeronIdleCpuLevel, aeronDir, joinTimeout, outboundQueue, dispatcherThreads);
   }
 
   public ClusterSettings withAeronDir(String dir) {
-    return new ClusterSettings(transport, aeronIdleCpuLevel, dir, joinTimeout, outboundQueue);
+    return new ClusterSettings(transport, aeronIdleCpuLevel, dir, joinTimeout, outboundQueue, dispatcherThreads);
   }
 }

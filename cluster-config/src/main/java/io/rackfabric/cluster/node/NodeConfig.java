@@ -43,6 +43,6 @@ public final class NodeConfig {
       c = c.withValue("akka.remote.artery.advanced.aeron.embedded-media-driver", ConfigValueFactory.fromAnyRef("off"))
           .withValue("akka.remote.artery.advanced.aeron.aeron-dir", ConfigValueFactory.fromAnyRef(cluster.aeronDir()));
     }
-    return c.withFallback(base);
+    return c.withFallback(cluster.dispatcher()).withFallback(base);
   }
 }

@@ -62,6 +62,9 @@ public final class LinkEnd {
   private final long[] staleHeaders = new long[3];
   private final long[] staleData = new long[3];
   private long busyUntil;
+  /** TLPs arrived or left since the last tick (see {@link #tick}). */
+  private boolean rxActivity;
+  private boolean txActivity;
   private long lastFreedAt;
   private long modelNow;
   private long order;
@@ -128,7 +131,19 @@ public final class LinkEnd {
 
   /** Timers; the owner calls this periodically. */
   public void tick() {
-    int actions = machine.tick(wallNanos.getAsLong());
+    long now = wallNanos.getAsLong();
+    // TLP traffic since the last tick counts as traffic now: the timers it feeds (DLLP timeout,
+    // keepalive) are hundreds of ticks long, and reading the clock per TLP would cost more than
+    // the rest of a hop's link work.
+    if (rxActivity) {
+      machine.onTlpReceived(now);
+      rxActivity = false;
+    }
+    if (txActivity) {
+      machine.onSent(now);
+      txActivity = false;
+    }
+    int actions = machine.tick(now);
     apply(actions, ErrorMessage.Cause.DLLP_TIMEOUT);
   }
 
@@ -140,6 +155,12 @@ public final class LinkEnd {
     if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
       return false;
     }
+    // Nothing waiting and credit at hand: the TLP leaves at once, without being queued.
+    if (queued() == 0 && machine.mayTransmit(isManagement(tlp))
+        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
+      send(tlp, readyAt, token);
+      return true;
+    }
     queues[tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
     pump();
     return true;
@@ -150,10 +171,11 @@ public final class LinkEnd {
    * the receive buffer (the caller must later {@link #free} it), or -1 otherwise.
    */
   public long onFrame(LinkFrame frame) {
-    long wall = wallNanos.getAsLong();
     if (frame instanceof TlpFrame f) {
-      return acceptTlp(f, wall);
-    } else if (frame instanceof UpdateFc u) {
+      return acceptTlp(f);
+    }
+    long wall = wallNanos.getAsLong();
+    if (frame instanceof UpdateFc u) {
       onUpdateFc(u, wall);
     } else if (frame instanceof InitFc i) {
       onInitFc(i, wall);
@@ -196,18 +218,18 @@ public final class LinkEnd {
     apply(actions, null);
   }
 
-  private long acceptTlp(TlpFrame f, long wall) {
+  private long acceptTlp(TlpFrame f) {
     Tlp tlp = f.tlp();
     if (machine.state() == DataLinkState.DL_INIT) {
       // Like an UpdateFC, a TLP proves the partner is up with our credits (its last InitFC was
       // lost): finish training rather than drop a TLP whose credit the partner has consumed.
-      apply(machine.onUpdateFc(wall), null);
+      apply(machine.onUpdateFc(wallNanos.getAsLong()), null);
     }
     if (!machine.mayReceive()) {
       counters.droppedLinkDown++;
       return -1;
     }
-    machine.onTlpReceived(wall);
+    rxActivity = true;
     if (!receive.arrive(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
       counters.receiverOverflows++;
       return -1;
@@ -289,17 +311,21 @@ public final class LinkEnd {
   }
 
   private void transmit(Queued q) {
-    Tlp tlp = q.tlp();
+    queues[q.tlp().tlpClass().ordinal()].removeFirstOccurrence(q);
+    send(q.tlp(), q.readyAt(), q.token());
+  }
+
+  /** Puts a TLP on the wire: takes its credit and its slot in the egress FIFO (model time). */
+  private void send(Tlp tlp, long readyAt, Object token) {
     int c = tlp.tlpClass().ordinal();
-    queues[c].removeFirstOccurrence(q);
     ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
-    long start = Math.max(Math.max(q.readyAt(), busyUntil), creditReadyAt[c]);
+    long start = Math.max(Math.max(readyAt, busyUntil), creditReadyAt[c]);
     busyUntil = start + params.serializationNs(Tlps.wireBytes(tlp));
     observe(start);
     counters.tlpsSent++;
-    machine.onSent(wallNanos.getAsLong());
+    txActivity = true;
     listener.send(new TlpFrame(tlp, start));
-    listener.transmitted(q.token(), tlp, start);
+    listener.transmitted(token, tlp, start);
   }
 
   private static boolean isManagement(Tlp tlp) {

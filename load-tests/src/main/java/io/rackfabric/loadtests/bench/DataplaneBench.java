@@ -74,7 +74,9 @@ public final class DataplaneBench {
   private DataplaneBench() {}
 
   public static Comparison singleJvm(long tlps, int rounds, PrintStream progress) throws Exception {
-    Config config = ConfigFactory.parseString("akka.actor.provider = local").withFallback(ConfigFactory.load());
+    Config base = ConfigFactory.load();
+    Config config = ConfigFactory.parseString("akka.actor.provider = local")
+        .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
     FabricSettings settings = FabricSettings.create(config);
     // The paper's Fig. 1 rack, spawned by the same launcher a node uses; the path measured is
     // rc > sw1(up>right) > sw2(up>down) > ep2.
@@ -90,7 +92,7 @@ public final class DataplaneBench {
       int ackEvery = settings.releaseBatch();
       int[] chain = {0};
       return compare(rounds, progress, "hops/s", "bare", "hops/s",
-          () -> PATH_HOPS * stream(system, rc, ep2, tlps, 0xA0000, 0x10000),
+          () -> PATH_HOPS * stream(system, rc, ep2, tlps, 0xA0000, 0x10000, false),
           () -> bareChain(system, tlps, window, ackEvery, chain[0]++));
     } finally {
       system.terminate();
@@ -121,11 +123,16 @@ public final class DataplaneBench {
     return new Comparison(fabric, bare);
   }
 
-  /** Streams {@code tlps} posted writes from a to b; returns TLPs per wall second. */
+  /**
+   * Streams {@code tlps} posted writes of 64 bytes from a to b; returns TLPs per wall second.
+   * {@code withData} carries the payload bytes: needed across JVMs, where the bytes are what
+   * travels; within one JVM a payload is a reference either way, and generating one per TLP
+   * would measure the traffic source rather than the fabric (the baseline shares one array).
+   */
   private static double stream(ActorSystem<?> system, ActorRef<MemoryEndpoint.Command> a,
-      ActorRef<MemoryEndpoint.Command> b, long tlps, long base, long span) throws Exception {
+      ActorRef<MemoryEndpoint.Command> b, long tlps, long base, long span, boolean withData) throws Exception {
     long before = Asks.stats(system, b).uniqueWrites();
-    TrafficPlan plan = new TrafficPlan(base, span, PAYLOAD, tlps, 10, false, true);
+    TrafficPlan plan = new TrafficPlan(base, span, PAYLOAD, tlps, 10, false, withData);
     var reached = Asks.<MemoryEndpoint.Command, MemoryEndpoint.WritesReached>askAsync(
         system, b, r -> new MemoryEndpoint.AwaitWrites(before + tlps, r), Duration.ofMinutes(5));
     long start = System.nanoTime();
@@ -187,7 +194,7 @@ public final class DataplaneBench {
       int ackEvery = Math.max(1, window / 4);
       int[] round = {0};
       return compare(rounds, progress, "TLPs/s", "bare Artery", "msgs/s",
-          () -> stream(system, a, b, tlps, 0x8000_0000L, 0x40000),
+          () -> stream(system, a, b, tlps, 0x8000_0000L, 0x40000, true),
           () -> bareRemote(system, sink, tlps, window, ackEvery, round[0]++));
     } finally {
       system.terminate();
