@@ -21,8 +21,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Tag("multi-jvm")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiJvmDataPlaneTest {
 
   static final int N = 3000;
@@ -61,6 +65,7 @@ class MultiJvmDataPlaneTest {
   }
 
   @Test
+  @Order(1)
   void shouldDeliverEveryWriteOnceInOrderWithPayloadIntactWhenTrafficCrossesJvmsSwitchesAndNtbs() throws Exception {
     List<EndpointStats> before = new ArrayList<>();
     List<CompletableFuture<MemoryEndpoint.WritesReached>> reached = new ArrayList<>();
@@ -92,6 +97,7 @@ class MultiJvmDataPlaneTest {
   }
 
   @Test
+  @Order(2)
   void shouldReturnReadDataThroughNtbsWhenReadCrossesJvms() throws Exception {
     byte[] data = TrafficPlan.payload(0xC0FFEE, 600);
     // ch2 writes into mem (through tor.ntb2), ch1 reads it back (through tor.ntb1): 600 bytes come
@@ -105,5 +111,33 @@ class MultiJvmDataPlaneTest {
       assertArrayEquals(data, r.data());
       return null;
     });
+  }
+
+  /** Runs last: it kills a node. */
+  @Test
+  @Order(3)
+  void shouldRaiseAerAtManagementHostWhenComputeHostJvmIsKilled() {
+    // ch2's JVM dies without a word (SIGKILL): no surprise-down frame is sent, so tor.ntb2, on
+    // another JVM, must notice the silence by DLLP timeout and report to its root, mh.
+    int before = stats("mh").aerReceived().size();
+    run.nodes().kill("node-c");
+    TestProbe<Void> probe = TestProbe.create(run.driver());
+    probe.awaitAssert(Duration.ofSeconds(30), Duration.ofMillis(250), () -> {
+      List<EndpointStats.AerRecord> aer = stats("mh").aerReceived();
+      assertEquals(before + 1, aer.size(), "one AER message from tor.ntb2");
+      EndpointStats.AerRecord last = aer.get(aer.size() - 1);
+      assertEquals("FATAL", last.severity());
+      assertEquals("DLLP_TIMEOUT", last.cause());
+      assertEquals("01:02.0", last.source(), "tor.ntb2's link-side function on the internal bus");
+      return null;
+    });
+  }
+
+  private static EndpointStats stats(String id) {
+    try {
+      return Asks.stats(run.driver(), run.endpoint(id));
+    } catch (Exception e) {
+      throw new AssertionError("no statistics from " + id + ": " + e.getMessage(), e);
+    }
   }
 }
