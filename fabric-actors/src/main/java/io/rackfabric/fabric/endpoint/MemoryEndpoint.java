@@ -48,14 +48,22 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Peek, Tick {}
+      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
   public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
 
-  /** Issues one posted write into the fabric. */
-  public record Write(long address, byte[] data) implements Command, WireMessage {}
+  /**
+   * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
+   * clock), or at the endpoint's current model time when {@code at} is negative.
+   */
+  public record Write(long address, byte[] data, long at) implements Command, WireMessage {
+    /** A write issued at the endpoint's current model time. */
+    public Write(long address, byte[] data) {
+      this(address, data, -1);
+    }
+  }
 
   /** Issues one read into the fabric; the answer is a {@link ReadResult}. */
   public record Read(long address, int length, ActorRef<ReadResult> replyTo) implements Command, WireMessage {}
@@ -95,6 +103,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record WritesReached(String id, long uniqueWrites) implements WireMessage {}
 
+  /** Reports every posted write that lands in {@code range} to {@code replyTo}. */
+  public record Watch(AddressRange range, ActorRef<EndpointEvent> replyTo) implements Command, WireMessage {}
+
+  /** Reports AER messages reaching this root, and its own link going down, to {@code replyTo}. */
+  public record WatchErrors(ActorRef<EndpointEvent> replyTo) implements Command, WireMessage {}
+
   /** Replies once this endpoint's link is up (DL_ACTIVE or DL_PROTECTED), at once if it is. */
   public record AwaitLinkUp(ActorRef<LinkReady> replyTo) implements Command, WireMessage {}
 
@@ -125,6 +139,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
   private final List<AwaitWrites> waiters = new ArrayList<>();
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
+  private final List<Watch> watches = new ArrayList<>();
+  private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
   private long minLatency = Long.MAX_VALUE;
@@ -182,6 +198,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(AwaitWrites.class, this::onAwaitWrites)
         .onMessage(AwaitLinkUp.class, this::onAwaitLinkUp)
+        .onMessage(Watch.class, this::onWatch)
+        .onMessage(WatchErrors.class, this::onWatchErrors)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
@@ -204,7 +222,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     } else if (tlp instanceof ConfigRead || tlp instanceof ConfigWrite) {
       onConfig(tlp, arrival);
     } else if (tlp instanceof ErrorMessage e) {
-      aer.add(new EndpointStats.AerRecord(Bdf.format(e.requester()), e.severity().name(), e.cause().name(), arrival));
+      reportError(new EndpointStats.AerRecord(Bdf.format(e.requester()), e.severity().name(), e.cause().name(), arrival));
       getContext().getLog().info("Endpoint [{}] AER {} {} from {} at model {} ns", id, e.severity(), e.cause(),
           Bdf.format(e.requester()), arrival);
     }
@@ -232,6 +250,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       memory.write(w.address(), w.data());
     }
     streams.arrived(w.requester(), w.seq());
+    for (int i = 0; i < watches.size(); i++) {
+      Watch watch = watches.get(i);
+      if (watch.range().overlaps(new AddressRange(w.address(), w.address() + w.length() - 1))) {
+        watch.replyTo().tell(new EndpointEvent.MemoryWritten(id, w.address(), w.length(), w.data(), w.requester(), arrival));
+      }
+    }
     long latency = Math.max(1, arrival - w.originAt());
     writeLatency.recordValue(latency);
     minLatency = Math.min(minLatency, latency);
@@ -308,7 +332,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onWrite(Write msg) {
-    long now = link.modelNow();
+    long now = msg.at() >= 0 ? msg.at() : link.modelNow();
     writesSent++;
     link.offer(new MemWrite(bdf, 0, 0, msg.address(), msg.data().length, msg.data(), now, streamSeq++), now, -1);
     return this;
@@ -424,6 +448,21 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     return this;
   }
 
+  private Behavior<PortMessage> onWatch(Watch msg) {
+    watches.add(msg);
+    return this;
+  }
+
+  private Behavior<PortMessage> onWatchErrors(WatchErrors msg) {
+    errorWatchers.add(msg.replyTo());
+    return this;
+  }
+
+  private void reportError(EndpointStats.AerRecord error) {
+    aer.add(error);
+    errorWatchers.forEach(w -> w.tell(new EndpointEvent.ErrorReported(id, error)));
+  }
+
   private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
     linkWaiters.add(msg.replyTo());
     answerLinkWaiters();
@@ -501,7 +540,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
       getContext().getLog().info("Endpoint [{}] link down ({}), {} queued TLPs lost", id, cause, purged.size());
       if (root) {
-        aer.add(new EndpointStats.AerRecord(Bdf.format(bdf), ErrorMessage.Severity.FATAL.name(), cause.name(), modelAt));
+        reportError(new EndpointStats.AerRecord(Bdf.format(bdf), ErrorMessage.Severity.FATAL.name(), cause.name(), modelAt));
       }
     }
   }

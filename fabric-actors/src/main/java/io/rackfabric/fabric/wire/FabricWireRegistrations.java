@@ -123,6 +123,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(241, io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached.class),
       Entry.of(244, io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitLinkUp.class),
       Entry.of(245, io.rackfabric.fabric.endpoint.MemoryEndpoint.LinkReady.class),
+      Entry.of(246, io.rackfabric.fabric.endpoint.MemoryEndpoint.Watch.class),
+      Entry.of(247, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchErrors.class),
+      Entry.of(248, io.rackfabric.fabric.endpoint.EndpointEvent.MemoryWritten.class),
+      Entry.of(249, io.rackfabric.fabric.endpoint.EndpointEvent.ErrorReported.class),
       Entry.of(242, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigRequest.class),
       Entry.of(243, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigResult.class),
 

@@ -213,4 +213,36 @@ class MemoryEndpointTest {
     }
     testKit.stop(alone);
   }
+
+  @Test
+  void shouldReportWriteIntoWatchedRangeWithItsModelArrivalTimeWhenWatched() {
+    TestProbe<EndpointEvent> watcher = testKit.createTestProbe();
+    AddressRange mailbox = new AddressRange(0x4008_0000L, 0x4008_0003L);
+    ep.tell(new MemoryEndpoint.Watch(mailbox, watcher.ref()));
+    // A write beside the mailbox is not reported; one into it is, at issue time + one link flight.
+    long at = 1_000_000;
+    rc.tell(new MemoryEndpoint.Write(0x4008_1000L, new byte[] {9, 9, 9, 9}, at));
+    rc.tell(new MemoryEndpoint.Write(0x4008_0000L, new byte[] {1, 2, 3, 4}, at + 5_000));
+    EndpointEvent.MemoryWritten w = (EndpointEvent.MemoryWritten) watcher.receiveMessage();
+    assertEquals(0x4008_0000L, w.address());
+    assertEquals("meEp", w.endpoint());
+    assertEquals(Bdf.of(0, 0, 0), w.requester());
+    assertEquals(at + 5_000 + gen3x4.flightNs(12 + 4 + 8), w.arrivedAt(),
+        "issued at its model time, arrived one link flight later");
+    watcher.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
+  void shouldReportItsOwnLinkGoingDownToErrorWatchersWhenRoot() {
+    TestProbe<EndpointEvent> watcher = testKit.createTestProbe();
+    rc.tell(new MemoryEndpoint.WatchErrors(watcher.ref()));
+    ep.tell(new MemoryEndpoint.SetLink(false, 7_000_000));
+    EndpointEvent.ErrorReported e = (EndpointEvent.ErrorReported) watcher.receiveMessage(Duration.ofSeconds(5));
+    assertEquals("meRc", e.endpoint());
+    assertEquals("SURPRISE_DOWN", e.error().cause());
+    assertTrue(e.error().modelAt() >= 7_000_000, "not before the fault: " + e.error().modelAt());
+    ep.tell(new MemoryEndpoint.SetLink(true, 7_000_000));
+    awaitActive(rc);
+    awaitActive(ep);
+  }
 }
