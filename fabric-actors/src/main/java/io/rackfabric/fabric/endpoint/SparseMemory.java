@@ -37,8 +37,4 @@ public final class SparseMemory {
     }
     return out;
   }
-
-  public int pagesAllocated() {
-    return pages.size();
-  }
 }

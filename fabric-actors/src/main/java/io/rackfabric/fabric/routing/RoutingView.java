@@ -1,7 +1,5 @@
 package io.rackfabric.fabric.routing;
 
-import java.util.List;
-
 /**
  * A routing table compiled for the per-TLP path: ports indexed by number, each virtual switch's
  * upstream port and internal bus, and one reusable forwarding decision per port. Built once per
@@ -64,9 +62,5 @@ public final class RoutingView {
   /** The reusable decision to forward to port {@code number}, without a reason. */
   RouteDecision.Forward forward(int number) {
     return forward[number];
-  }
-
-  List<PortConfig> portList() {
-    return table.ports();
   }
 }
