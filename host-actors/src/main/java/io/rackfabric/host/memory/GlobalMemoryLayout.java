@@ -96,7 +96,8 @@ public record GlobalMemoryLayout(long localSubspace, int computeHosts, long pms2
         BigInteger fit = bigP.divide(bigL).subtract(BigInteger.ONE).max(BigInteger.ZERO);
         out.add("hosts=" + n + " x local-subspace=" + MemorySizes.size(l) + " needs PMS1 of "
             + MemorySizes.size(pms1) + " (with the MH's own " + MemorySizes.size(l)
-            + ") but pms2-base=" + MemorySizes.size(p) + "; at most " + fit + " hosts fit");
+            + ") but pms2-base=" + MemorySizes.size(p) + "; at most " + fit
+            + (fit.equals(BigInteger.ONE) ? " host fits" : " hosts fit"));
       }
     }
     if (bits < MIN_ADDRESS_BITS || bits > MAX_ADDRESS_BITS) {
@@ -188,10 +189,13 @@ public record GlobalMemoryLayout(long localSubspace, int computeHosts, long pms2
     return AddressRange.ofSize(localSubspace, localSubspace);
   }
 
-  /** Where every CH sees compute host {@code target}'s memory through {@code plane}. */
+  /**
+   * Where every CH sees compute host {@code target}'s memory through {@code plane}. Every other
+   * CH, that is: the target itself gets nothing there (see {@link #resolve}).
+   */
   public AddressRange chRangeOf(int target, Plane plane) {
     checkComputeHost("target", target);
-    return AddressRange.ofSize(chAddress(1, target, 0, plane), localSubspace);
+    return AddressRange.ofSize(mhAddress(target, 0, plane) + localSubspace, localSubspace);
   }
 
   /** The part of a CH's view of {@code plane} that holds anything: the MH (PMS1 only) and the CHs. */
@@ -207,15 +211,30 @@ public record GlobalMemoryLayout(long localSubspace, int computeHosts, long pms2
   /**
    * The address compute host {@code viewer} uses to reach byte {@code offset} of host {@code
    * target}'s local memory through {@code plane}: the MH address plus L. Target 0 is the MH,
-   * whose memory is mapped in PMS1 only. A CH naming itself gets the loop through the fabric; its
-   * direct address is {@code offset}.
+   * whose memory is mapped in PMS1 only.
    *
-   * @throws IllegalArgumentException for hosts out of range, an offset outside [0, L), or the MH
-   *     through the secondary plane
+   * @throws IllegalArgumentException for hosts out of range, an offset outside [0, L), the MH
+   *     through the secondary plane, or a CH naming itself (see {@link #resolve})
    */
   public long chAddress(int viewer, int target, long offset, Plane plane) {
     checkComputeHost("viewer", viewer);
+    if (viewer == target) {
+      throw new IllegalArgumentException("CH" + viewer + " reaches its own memory directly at "
+          + MemorySizes.hex(offset) + "; " + selfLoop(viewer, plane));
+    }
     return mhAddress(target, offset, plane) + localSubspace;
+  }
+
+  /**
+   * Why a CH's own ranges in the MH's space answer nothing when it uses them: the request leaves
+   * through the CH's NTB port of that plane and would have to come back in through the same port,
+   * and a switch never routes a TLP back out the port it arrived on (the emulator's {@code
+   * SwitchRouter} refuses it as PCIe does).
+   */
+  private String selfLoop(int ch, Plane plane) {
+    return "its " + plane.pms() + " range " + MemorySizes.halfOpen(mhRangeOf(ch, plane))
+        + " would come back through the " + plane.ntb()
+        + " NTB port it leaves by, and a switch never routes a request back out its ingress port";
   }
 
   /**
@@ -292,6 +311,11 @@ public record GlobalMemoryLayout(long localSubspace, int computeHosts, long pms2
               + " (compute hosts use slots 1.." + computeHosts + ")");
     }
     int target = (int) slot;
+    if (target == viewer) {
+      return Resolution.unmapped(viewer, address, at, plane, hops,
+          "CH" + viewer + "'s own range: " + selfLoop(viewer, plane) + "; its memory is at [0, "
+              + MemorySizes.size(localSubspace) + ")");
+    }
     List<NtbHop> path = new ArrayList<>(hops);
     path.add(new NtbHop(target, plane, NtbHop.Side.LINK));
     return Resolution.reached(viewer, address, target, inPlane - slot * localSubspace, plane, mh,

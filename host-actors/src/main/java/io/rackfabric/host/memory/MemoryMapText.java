@@ -2,7 +2,6 @@ package io.rackfabric.host.memory;
 
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.ntb.NtbBar;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -145,7 +144,7 @@ public final class MemoryMapText {
       }
       for (int i = 1; i <= layout.computeHosts(); i++) {
         String what = i == viewer
-            ? ch(i) + " itself, looped out and back through its " + plane.ntb() + " NTB"
+            ? ch(i) + " itself: nothing answers (it would re-enter the NTB port it left by)"
             : ch(i) + ", 2 NTB hops: CH" + viewer + "'s " + plane.ntb() + " NTB, then CH" + i
                 + "'s";
         rows.add(row(layout.chRangeOf(i, plane), what));
@@ -169,10 +168,8 @@ public final class MemoryMapText {
     return new String[] {halfOpen(r), hex(r), MemorySizes.size(r.size()), what};
   }
 
-  /** {@code [1TiB + 96GiB, 1TiB + 128GiB)}, as the paper writes ranges. */
-  static String halfOpen(AddressRange r) {
-    return "[" + MemorySizes.position(r.base()) + ", "
-        + MemorySizes.position(MemorySizes.unsigned(r.limit()).add(BigInteger.ONE)) + ")";
+  private static String halfOpen(AddressRange r) {
+    return MemorySizes.halfOpen(r);
   }
 
   /** {@code 0x18_0000_0000..0x1F_FFFF_FFFF}: base and inclusive limit, as BAR registers hold them. */

@@ -1,5 +1,6 @@
 package io.rackfabric.host.memory;
 
+import io.rackfabric.fabric.address.AddressRange;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +72,11 @@ public final class MemorySizes {
       sb.append('_').append(digits, i, i + 4);
     }
     return "0x" + sb;
+  }
+
+  /** {@code [1TiB + 96GiB, 1TiB + 128GiB)}: a range half-open, as seeds/000 writes them. */
+  public static String halfOpen(AddressRange r) {
+    return "[" + position(r.base()) + ", " + position(unsigned(r.limit()).add(BigInteger.ONE)) + ")";
   }
 
   /** The size of a {@code bits}-bit address space, {@code 256TiB} for 48. */

@@ -35,9 +35,12 @@ public record Resolution(
     LOCAL,
     /** The MH's local memory, reached by a CH through its primary NTB. */
     MANAGEMENT_HOST,
-    /** A compute host's local memory (possibly the viewer's own, looped through the fabric). */
+    /** Another compute host's local memory, in two NTB hops (one from the MH). */
     COMPUTE_HOST,
-    /** Nothing is mapped there: a free slot, PMS2's unbacked local slot, or outside the view. */
+    /**
+     * Nothing answers there: a free slot, PMS2's unbacked local slot, outside the view, or a CH's
+     * own range in the MH's space used by that CH.
+     */
     UNMAPPED
   }
 

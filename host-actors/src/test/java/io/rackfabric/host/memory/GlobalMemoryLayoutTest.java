@@ -51,7 +51,9 @@ class GlobalMemoryLayoutTest {
       // 4.1: "reading or writing the [64GB + (i - 1) * 32GB, 64GB + i * 32GB) range"
       assertEquals(range(64 * G + (i - 1) * L, 64 * G + i * L), layout.chRangeOf(i, PRIMARY));
       for (int viewer = 1; viewer <= 5; viewer++) {
-        assertEquals(64 * G + (i - 1) * L, layout.chAddress(viewer, i, 0, PRIMARY));
+        if (viewer != i) {
+          assertEquals(64 * G + (i - 1) * L, layout.chAddress(viewer, i, 0, PRIMARY));
+        }
       }
     }
     // "each attached machine maps ... the MH's physical memory space to its non-local memory
@@ -81,7 +83,7 @@ class GlobalMemoryLayoutTest {
     assertEquals(2, last.host());
     assertEquals(L - 1, last.offset());
     assertEquals(PRIMARY, last.plane());
-    assertEquals(1, paper.resolve(1, 96 * G - 1).host(), "below 96GB is CH1's own range");
+    assertEquals(1, paper.resolve(2, 96 * G - 1).host(), "below 96GB is CH1's range");
     assertEquals(Kind.UNMAPPED, paper.resolve(1, 128 * G).kind(), "no CH3 in a two-CH rack");
   }
 
@@ -154,6 +156,9 @@ class GlobalMemoryLayoutTest {
           assertEquals(plane, fromMh.plane());
           assertEquals(List.of(new NtbHop(target, plane, Side.LINK)), fromMh.hops());
           for (int viewer = 1; viewer <= 3; viewer++) {
+            if (viewer == target) {
+              continue; // shouldAnswerNothingWhenAChUsesItsOwnRangeInTheMhsSpace
+            }
             long address = layout.chAddress(viewer, target, offset, plane);
             assertEquals(mh + L, address, "CH address = MH address + L");
             Resolution r = layout.resolve(viewer, address);
@@ -169,6 +174,24 @@ class GlobalMemoryLayoutTest {
         }
       }
     }
+  }
+
+  @Test
+  void shouldAnswerNothingWhenAChUsesItsOwnRangeInTheMhsSpace() {
+    // CH1's request to [64GiB, 96GiB) leaves by its primary NTB and would have to come back in by
+    // the same port: a switch does not route a TLP back out its ingress port.
+    for (Plane plane : Plane.values()) {
+      Resolution r = paper.resolve(1, paper.chRangeOf(1, plane).base());
+      assertEquals(Kind.UNMAPPED, r.kind(), plane.name());
+      assertTrue(r.reason().startsWith("CH1's own range: its " + plane.pms() + " range"), r.reason());
+      assertTrue(r.reason().endsWith("its memory is at [0, 32GiB)"), r.reason());
+      assertEquals(List.of(new NtbHop(1, plane, Side.VIRTUAL)), r.hops());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> paper.chAddress(2, 2, 0x40, PRIMARY));
+    assertEquals("CH2 reaches its own memory directly at 0x40; its PMS1 range [64GiB, 96GiB) would"
+        + " come back through the primary NTB port it leaves by, and a switch never routes a"
+        + " request back out its ingress port", e.getMessage());
   }
 
   @Test
