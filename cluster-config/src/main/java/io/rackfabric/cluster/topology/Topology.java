@@ -1,6 +1,7 @@
 package io.rackfabric.cluster.topology;
 
 import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import java.util.Optional;
  * changes port registers through the controller, not by editing this.
  *
  * @param source where it was loaded from (file name or bundled resource), for messages
+ * @param globalMemorySpec the file's {@code global-memory} section, or null when it has none
  */
 public record Topology(
     String name,
@@ -18,13 +20,35 @@ public record Topology(
     List<SwitchSpec> switches,
     List<EndpointSpec> endpoints,
     List<LinkSpec> links,
-    String source) {
+    String source,
+    GlobalMemorySpec globalMemorySpec) {
 
   public Topology {
     nodes = List.copyOf(nodes);
     switches = List.copyOf(switches);
     endpoints = List.copyOf(endpoints);
     links = List.copyOf(links);
+  }
+
+  /** A rack without a {@code global-memory} section. */
+  public Topology(
+      String name,
+      List<NodeSpec> nodes,
+      List<SwitchSpec> switches,
+      List<EndpointSpec> endpoints,
+      List<LinkSpec> links,
+      String source) {
+    this(name, nodes, switches, endpoints, links, source, null);
+  }
+
+  /** The global memory layout, when the file has a {@code global-memory} section. */
+  public Optional<GlobalMemoryLayout> globalMemory() {
+    return Optional.ofNullable(globalMemorySpec).map(GlobalMemorySpec::layout);
+  }
+
+  /** The compute hosts' endpoint ids in layout order (CH1 first); empty without the section. */
+  public List<String> computeHostIds() {
+    return globalMemorySpec == null ? List.of() : globalMemorySpec.computeHosts();
   }
 
   /** The node the cluster is seeded from: the first one listed. */

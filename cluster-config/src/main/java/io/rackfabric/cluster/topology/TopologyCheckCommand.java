@@ -125,6 +125,18 @@ public final class TopologyCheckCommand {
       }
       table(sb, "  ", rows);
     }
+
+    t.globalMemory().ifPresent(m -> {
+      sb.append("\nglobal memory\n  L = ").append(size(m.localSubspace())).append(", P = ")
+          .append(size(m.pms2Base())).append(", ").append(m.addressBits())
+          .append("-bit; compute hosts ");
+      List<String> hosts = new ArrayList<>();
+      for (int i = 0; i < t.computeHostIds().size(); i++) {
+        hosts.add("CH" + (i + 1) + " " + t.computeHostIds().get(i));
+      }
+      sb.append(String.join(", ", hosts)).append(" (rack memmap --topology ")
+          .append(t.source()).append(" prints the map)\n");
+    });
     return sb.toString();
   }
 

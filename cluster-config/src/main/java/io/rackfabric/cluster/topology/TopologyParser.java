@@ -14,6 +14,10 @@ import io.rackfabric.fabric.routing.MulticastGroup;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.MemorySizes;
+import io.rackfabric.host.memory.NtbProgramming;
+import io.rackfabric.host.memory.Plane;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +47,7 @@ final class TopologyParser {
   /** Below a root complex's root port: what an endpoint or NTB attached directly to a root gets. */
   private static final int BELOW_ROOT_PORT = Bdf.of(1, 0, 0);
   private static final int MAX_HINTS = 12;
+  private static final String GLOBAL_MEMORY = "global-memory";
 
   private final Problems problems;
 
@@ -54,6 +59,10 @@ final class TopologyParser {
   private final Map<String, Fields> declared = new LinkedHashMap<>();
   private LinkParameters linkDefaults =
       new LinkParameters(DEFAULT_GENERATION, DEFAULT_LANES, DEFAULT_PROPAGATION_NS);
+  /** The PCIe domains, as {@link #checkDomains()} joined them; null before. */
+  private UnionFind domains;
+  /** The valid {@code global-memory} section, or null (absent or with problems). */
+  private GlobalMemorySpec globalMemory;
 
   TopologyParser(Problems problems) {
     this.problems = problems;
@@ -151,6 +160,10 @@ final class TopologyParser {
     applyAttachmentDefaults(linkByEnd);
     checkSwitchWindows();
     checkDomains();
+    ConfigValue memoryValue = root.get(GLOBAL_MEMORY);
+    if (memoryValue != null) {
+      parseGlobalMemory(memoryValue, linkByEnd);
+    }
 
     if (!problems.isEmpty() || name == null) {
       return null;
@@ -158,11 +171,12 @@ final class TopologyParser {
     return build(name, source);
   }
 
-  /** Keys beside {@code rack} are mistakes too (a second rack, a stray setting). */
+  /** Top-level keys other than {@code rack} and {@code global-memory} are mistakes. */
   private void topLevelUnknownKeys(ConfigObject root) {
     for (String k : root.keySet()) {
-      if (!k.equals("rack")) {
-        problems.add(root.get(k).origin(), k, "unknown key; allowed at top level: rack");
+      if (!k.equals("rack") && !k.equals(GLOBAL_MEMORY)) {
+        problems.add(root.get(k).origin(), k,
+            "unknown key; allowed at top level: rack, " + GLOBAL_MEMORY);
       }
     }
   }
@@ -730,7 +744,7 @@ final class TopologyParser {
    * both have memory at 0x0.
    */
   private void checkDomains() {
-    UnionFind domains = new UnionFind();
+    domains = new UnionFind();
     for (LinkDraft link : links) {
       if (!link.aValid || !link.bValid) {
         continue;
@@ -803,6 +817,208 @@ final class TopologyParser {
     }
   }
 
+  // ---------------------------------------------------------------- global-memory
+
+  /**
+   * The optional top-level {@code global-memory} section (seeds/000 4.1-4.2): the layout's
+   * numbers, reported against the section's line when they do not fit; its compute hosts, which
+   * must be root endpoints of the rack; each CH's memory inside its local subspace; and the NTB
+   * ports linked to each CH's domain programmed as the layout says.
+   */
+  private void parseGlobalMemory(ConfigValue value, Map<String, LinkDraft> byEnd) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problems.add(value.origin(), GLOBAL_MEMORY,
+          "expected an object { ... }, got " + Fields.describe(value));
+      return;
+    }
+    Fields f = new Fields((ConfigObject) value, GLOBAL_MEMORY, problems);
+    f.allowOnly("local-subspace", "pms2-base", "address-bits", "compute-hosts");
+    Long local = f.has("local-subspace") ? f.address("local-subspace", true)
+        : Long.valueOf(GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
+    Long pms2 = f.has("pms2-base") ? f.address("pms2-base", true)
+        : Long.valueOf(GlobalMemoryLayout.PAPER_PMS2_BASE);
+    Integer bits = f.integer("address-bits", GlobalMemoryLayout.DEFAULT_ADDRESS_BITS);
+    List<String> hosts = computeHosts(f);
+    if (local == null || pms2 == null || bits == null || hosts == null) {
+      return;
+    }
+    GlobalMemoryLayout layout;
+    try {
+      layout = GlobalMemoryLayout.create(local, hosts.size(), pms2, bits);
+    } catch (IllegalArgumentException e) {
+      f.error(e.getMessage());
+      return;
+    }
+    List<EndpointDraft> chs = new ArrayList<>();
+    for (String id : hosts) {
+      chs.add(endpointDraft(id));
+    }
+    if (chs.contains(null)) {
+      return; // reported by computeHosts
+    }
+    checkLocalSubspaces(layout, chs, f);
+    if (problems.isEmpty()) {
+      // A broken link or port elsewhere would show up here again as "no primary NTB port";
+      // the ports are checked against the layout once the rack itself is sound.
+      checkNtbPorts(layout, chs, f, byEnd);
+    }
+    globalMemory = new GlobalMemorySpec(layout, hosts);
+  }
+
+  /** The compute-hosts list: root endpoints of the rack, each once. Null after a problem. */
+  private List<String> computeHosts(Fields f) {
+    ConfigList list = f.list("compute-hosts", true);
+    if (list == null) {
+      return null;
+    }
+    List<String> ids = new ArrayList<>();
+    boolean ok = true;
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String key = f.key("compute-hosts") + "[" + i + "]";
+      if (item.valueType() != ConfigValueType.STRING) {
+        problems.add(item.origin(), key, "expected an endpoint id, got " + Fields.describe(item));
+        ok = false;
+        continue;
+      }
+      String id = ((String) item.unwrapped()).trim();
+      EndpointDraft ep = endpointDraft(id);
+      if (ep == null) {
+        problems.add(item.origin(), key, switchDraft(id) != null
+            ? "'" + id + "' is a switch; a compute host is a root endpoint"
+            : declared.containsKey(id)
+                ? "'" + id + "' is declared but has errors of its own (see above)"
+                : "'" + id + "' names no endpoint (endpoints: "
+                    + hint(endpoints.stream().map(e -> e.id).toList()) + ")");
+        ok = false;
+      } else if (ids.contains(id)) {
+        problems.add(item.origin(), key, "'" + id + "' is listed twice (as compute host "
+            + (ids.indexOf(id) + 1) + " and " + (i + 1) + ")");
+        ok = false;
+      } else if (ep.root != null && !ep.root) {
+        problems.add(item.origin(), key, "'" + id + "' is not a root (root = true); a compute host"
+            + " is the root complex of its own domain");
+        ok = false;
+      }
+      ids.add(id);
+    }
+    return ok ? ids : null;
+  }
+
+  /** A CH's memory and MMIO are its local subspace [0, L): its BARs must lie there. */
+  private void checkLocalSubspaces(GlobalMemoryLayout layout, List<EndpointDraft> chs, Fields f) {
+    AddressRange local = layout.chLocal();
+    for (int i = 0; i < chs.size(); i++) {
+      EndpointDraft ch = chs.get(i);
+      for (int b = 0; b < ch.bars.size(); b++) {
+        if (!local.covers(ch.bars.get(b))) {
+          ch.barAt.get(b).error("base", "BAR" + b + " " + ch.bars.get(b) + " of compute host "
+              + ch.id + " (CH" + (i + 1) + ") is outside its local subspace [0, "
+              + MemorySizes.size(layout.localSubspace()) + ") of " + GLOBAL_MEMORY + " (line "
+              + line(f) + ")");
+        }
+      }
+    }
+  }
+
+  /**
+   * Every NTB port linked into a compute host's domain must be that CH's primary or secondary
+   * port as the layout programs it: a link-side BAR equal to the CH's PMS1 (PMS2) range
+   * translated to 0, and a virtual-side BAR that maps the MH's half as CH address = MH address +
+   * L. The virtual BAR may cover only the active part of the half ("maps the active portion of
+   * the MH's physical memory space", 4.1), but must stay inside the CH's view of it. Each CH needs
+   * both ports.
+   */
+  private void checkNtbPorts(GlobalMemoryLayout layout, List<EndpointDraft> chs, Fields f,
+      Map<String, LinkDraft> byEnd) {
+    Map<String, Integer> chByDomain = new HashMap<>();
+    for (int i = 0; i < chs.size(); i++) {
+      Integer other = chByDomain.put(domains.find("ep:" + chs.get(i).id), i + 1);
+      if (other != null) {
+        // Two CHs in one domain would share one address space: the layout gives each its own.
+        f.error("compute-hosts", "compute hosts " + chs.get(other - 1).id + " and "
+            + chs.get(i).id + " are in one PCIe domain; each needs its own, behind its NTB ports");
+        return;
+      }
+    }
+    String[][] found = new String[chs.size() + 1][Plane.values().length];
+    boolean[] complained = new boolean[chs.size() + 1];
+    for (SwitchDraft s : switches) {
+      for (PortDraft p : s.ports.values()) {
+        String end = LinkSpec.end(s.id, p.name);
+        LinkDraft link = p.role == PortRole.NTB ? byEnd.get(end) : null;
+        String domain = link == null ? null : domainKey(otherEnd(link, end));
+        Integer ch = domain == null ? null : chByDomain.get(domains.find(domain));
+        if (ch == null) {
+          continue;
+        }
+        String who = "ntb port " + end + " is linked to compute host " + chs.get(ch - 1).id
+            + " (CH" + ch + " of " + GLOBAL_MEMORY + ", line " + line(f) + ")";
+        Plane plane = null;
+        for (Plane candidate : Plane.values()) {
+          if (p.linkBars.containsAll(layout.ntbProgramming(ch, candidate).linkBars())) {
+            plane = candidate;
+          }
+        }
+        if (plane == null) {
+          p.at.error("link-bars", who + " but no link-bar maps CH" + ch + "'s PMS1 range "
+              + bar(layout.ntbProgramming(ch, Plane.PRIMARY).linkBars().get(0))
+              + " (primary) or its PMS2 range "
+              + bar(layout.ntbProgramming(ch, Plane.SECONDARY).linkBars().get(0))
+              + " (secondary)");
+          complained[ch] = true;
+          continue;
+        }
+        String earlier = found[ch][plane.ordinal()];
+        if (earlier != null) {
+          p.at.error("link-bars", who + " as its " + plane.ntb() + " NTB, but " + earlier
+              + " already is: two ports with the same link-bar");
+          complained[ch] = true;
+          continue;
+        }
+        found[ch][plane.ordinal()] = end;
+        if (!mapsView(layout, plane, p.virtualBars)) {
+          NtbProgramming expected = layout.ntbProgramming(ch, plane);
+          p.at.error("virtual-bars", who + " as its " + plane.ntb() + " NTB, but no virtual-bar"
+              + " maps the MH's " + plane.pms() + " at CH address = MH address + "
+              + MemorySizes.size(layout.localSubspace()) + ": expected one inside "
+              + range(layout.chView(plane)) + " covering " + range(layout.chActiveView(plane))
+              + ", e.g. " + bar(expected.virtualBars().get(0)));
+        }
+      }
+    }
+    for (int ch = 1; ch <= chs.size(); ch++) {
+      for (Plane plane : Plane.values()) {
+        if (found[ch][plane.ordinal()] == null && !complained[ch]) {
+          f.error("compute-hosts", "compute host " + chs.get(ch - 1).id + " (CH" + ch + ") has no "
+              + plane.ntb() + " NTB port: no ntb port linked to its domain has the link-bar "
+              + bar(layout.ntbProgramming(ch, plane).linkBars().get(0)));
+        }
+      }
+    }
+  }
+
+  /** Whether one of {@code bars} maps the MH's half of {@code plane} as the layout does. */
+  private static boolean mapsView(GlobalMemoryLayout layout, Plane plane, List<NtbBar> bars) {
+    for (NtbBar b : bars) {
+      boolean shifted = b.window().base() - b.translatedBase() == layout.localSubspace();
+      if (shifted && layout.chView(plane).covers(b.window())
+          && b.window().covers(layout.chActiveView(plane))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code [32GiB, 64GiB) -> 0x0}. */
+  private static String bar(NtbBar b) {
+    return range(b.window()) + " -> " + MemorySizes.hex(b.translatedBase());
+  }
+
+  private static String range(AddressRange r) {
+    return MemorySizes.halfOpen(r);
+  }
+
   // ---------------------------------------------------------------- build
 
   private Topology build(String name, String source) {
@@ -827,7 +1043,7 @@ final class TopologyParser {
       linkSpecs.add(new LinkSpec(l.a, l.b, l.params));
     }
     return problems.isEmpty()
-        ? new Topology(name, nodeSpecs, switchSpecs, endpointSpecs, linkSpecs, source)
+        ? new Topology(name, nodeSpecs, switchSpecs, endpointSpecs, linkSpecs, source, globalMemory)
         : null;
   }
 

@@ -1,0 +1,253 @@
+package io.rackfabric.cluster.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.topology.RouteExplanation.Kind;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.Plane;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The optional top-level {@code global-memory} section. Bad files are the bundled ladon-testbed
+ * with one edit, so that everything but the edit is known to be valid.
+ */
+class GlobalMemorySectionTest {
+
+  private static final String SECTION = "global-memory {";
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldExposeThePapersLayoutAndHostIdsWhenTheTestbedIsLoaded() throws Exception {
+    Topology t = TopologyLoader.load("ladon-testbed");
+    assertEquals(GlobalMemoryLayout.paper(2), t.globalMemory().orElseThrow());
+    assertEquals(List.of("ch1", "ch2"), t.computeHostIds());
+  }
+
+  @Test
+  void shouldSummariseTheSectionWhenTheTopologyIsChecked() throws Exception {
+    String summary = TopologyCheckCommand.summary(TopologyLoader.load("ladon-testbed"));
+    assertTrue(summary.endsWith("\nglobal memory\n  L = 32GiB, P = 1TiB, 48-bit; compute hosts"
+        + " CH1 ch1, CH2 ch2 (rack memmap --topology ladon-testbed.conf prints the map)\n"), summary);
+    assertFalse(TopologyCheckCommand.summary(TopologyLoader.load("demo")).contains("global memory"));
+  }
+
+  @Test
+  void shouldHaveNoLayoutWhenTheSectionIsAbsent() throws Exception {
+    Topology t = TopologyLoader.load("demo");
+    assertTrue(t.globalMemory().isEmpty());
+    assertEquals(List.of(), t.computeHostIds());
+  }
+
+  @Test
+  void shouldUseThePapersNumbersWhenOnlyTheHostsAreGiven() throws Exception {
+    Topology t = TopologyLoader.load(write(testbed()
+        .replace("  local-subspace = 32GiB\n", "")
+        .replace("  pms2-base = 1TiB\n", "")
+        .replace("  address-bits = 48\n", "")));
+    assertEquals(GlobalMemoryLayout.paper(2), t.globalMemory().orElseThrow());
+  }
+
+  @Test
+  void shouldRouteEveryLayoutAddressToItsHostWhenTheTestbedIsExplained() throws Exception {
+    // The layout and the file's BARs must agree with the data plane's own routing.
+    Topology t = TopologyLoader.load("ladon-testbed");
+    GlobalMemoryLayout layout = t.globalMemory().orElseThrow();
+    RouteExplainer explainer = new RouteExplainer(t);
+    for (Plane plane : Plane.values()) {
+      for (int viewer = 1; viewer <= 2; viewer++) {
+        for (int target = 1; target <= 2; target++) {
+          if (target == viewer) {
+            // the layout says nothing answers a CH in its own range; so must the data plane
+            long own = layout.chRangeOf(viewer, plane).base() + 0x40;
+            assertFalse(layout.resolve(viewer, own).mapped());
+            assertEquals(Kind.UNSUPPORTED_REQUEST,
+                explainer.explain("ch" + viewer, own, true).outcome().kind(), "own " + plane);
+            continue;
+          }
+          long address = layout.chAddress(viewer, target, 0x40, plane);
+          RouteExplanation r = explainer.explain("ch" + viewer, address, true);
+          String at = "ch" + viewer + " -> ch" + target + " " + plane;
+          assertEquals(Kind.DELIVERED, r.outcome().kind(), at + "\n" + r.toText());
+          assertEquals("ch" + target, r.outcome().component(), at);
+          assertEquals(0x40, r.outcome().address(), at);
+        }
+      }
+      for (int target = 1; target <= 2; target++) {
+        RouteExplanation r = explainer.explain("mmh", layout.mhAddress(target, 0x100, plane), true);
+        assertEquals("ch" + target, r.outcome().component(), plane + "\n" + r.toText());
+        assertEquals(0x100, r.outcome().address());
+      }
+    }
+  }
+
+  @Test
+  void shouldNameTheKeyAndLineWhenTheSectionHasAnUnknownKey() throws Exception {
+    String text = testbed().replace("  address-bits = 48\n", "  address-bits = 48, colour = red\n");
+    String m = problems(text);
+    assertEquals("bad.conf:" + lineOf(text, "colour") + ": global-memory.colour: unknown key;"
+        + " allowed here: local-subspace, pms2-base, address-bits, compute-hosts", m);
+  }
+
+  @Test
+  void shouldListTheEndpointsWhenAComputeHostIdIsUnknown() throws Exception {
+    String text = testbed().replace("compute-hosts = [ch1, ch2]", "compute-hosts = [ch1, ch3]");
+    assertEquals("bad.conf:" + lineOf(text, "compute-hosts") + ": global-memory.compute-hosts[1]:"
+        + " 'ch3' names no endpoint (endpoints: mmh, bmh, nic, ch1, ch2)", problems(text));
+  }
+
+  @Test
+  void shouldRejectHostsThatAreSwitchesNonRootsOrRepeated() throws Exception {
+    String m = problems(testbed().replace("compute-hosts = [ch1, ch2]",
+        "compute-hosts = [ch1, tor, nic, ch1]"));
+    assertTrue(m.contains("global-memory.compute-hosts[1]: 'tor' is a switch"), m);
+    assertTrue(m.contains("global-memory.compute-hosts[2]: 'nic' is not a root (root = true)"), m);
+    assertTrue(m.contains("global-memory.compute-hosts[3]: 'ch1' is listed twice"), m);
+  }
+
+  @Test
+  void shouldGiveTheLayoutsNumbersAtTheSectionsLineWhenTheyDoNotFit() throws Exception {
+    String text = testbed().replace("pms2-base = 1TiB", "pms2-base = 64GiB");
+    assertEquals("bad.conf:" + lineOf(text, SECTION) + ": global-memory: hosts=2 x"
+        + " local-subspace=32GiB needs PMS1 of 96GiB (with the MH's own 32GiB) but"
+        + " pms2-base=64GiB; at most 1 host fits", problems(text));
+
+    String narrow = testbed().replace("address-bits = 48", "address-bits = 40");
+    assertEquals("bad.conf:" + lineOf(narrow, SECTION) + ": global-memory: 2 x pms2-base=1TiB"
+        + " = 2TiB exceeds the 40-bit physical address space (1TiB)", problems(narrow));
+  }
+
+  @Test
+  void shouldNameTheValueWhenASizeIsNotOne() throws Exception {
+    String text = testbed().replace("local-subspace = 32GiB", "local-subspace = 32Gb-ish");
+    String m = problems(text);
+    assertTrue(m.startsWith("bad.conf:" + lineOf(text, "32Gb-ish") + ": global-memory.local-subspace:"
+        + " '32Gb-ish' has unknown unit"), m);
+  }
+
+  @Test
+  void shouldPointAtTheNtbPortWhenItsVirtualBarDoesNotShiftByL() throws Exception {
+    // CH2's secondary NTB translating PMS2's view to 0 instead of 1TiB: CH address != MH + L
+    String line = "virtual-bars = [ { base = \"0x108_0000_0000\", size = \"1TiB\", translate-to = \"1TiB\" } ] }";
+    String text = testbed();
+    int second = text.indexOf(line, text.indexOf(line) + 1);
+    String bad = text.substring(0, second) + line.replace("\"1TiB\" }", "\"0x0\" }")
+        + text.substring(second + line.length());
+    String m = problems(bad);
+    assertTrue(m.startsWith("bad.conf:" + lineOf(bad, "\"0x108_0000_0000\", size = \"1TiB\", translate-to = \"0x0\"")
+        + ": rack.switches[2].ports[2].virtual-bars: ntb port nt-sec.ch2 is linked to compute host"
+        + " ch2 (CH2 of global-memory, line " + lineOf(bad, SECTION) + ") as its secondary NTB,"
+        + " but no virtual-bar maps the MH's PMS2 at CH address = MH address + 32GiB: expected"
+        + " one inside [1TiB + 32GiB, 2TiB + 32GiB) covering [1TiB + 64GiB, 1TiB + 128GiB),"
+        + " e.g. [1TiB + 32GiB, 2TiB + 32GiB) -> 0x100_0000_0000"), m);
+    assertEquals(1, m.lines().count(), m);
+  }
+
+  @Test
+  void shouldPointAtTheNtbPortWhenTheHostsAreListedInTheWrongOrder() throws Exception {
+    String text = testbed().replace("compute-hosts = [ch1, ch2]", "compute-hosts = [ch2, ch1]");
+    String m = problems(text);
+    assertTrue(m.contains(": rack.switches[1].ports[1].link-bars: ntb port nt-pri.ch1 is linked to"
+        + " compute host ch1 (CH2 of global-memory, line " + lineOf(text, SECTION) + ") but no"
+        + " link-bar maps CH2's PMS1 range [64GiB, 96GiB) -> 0x0 (primary) or its PMS2 range"
+        + " [1TiB + 64GiB, 1TiB + 96GiB) -> 0x0 (secondary)"), m);
+  }
+
+  @Test
+  void shouldRejectAComputeHostsBarWhenOutsideItsLocalSubspace() throws Exception {
+    String text = testbed().replace(
+        "{ id = ch1, node = node-ch1, root = true, bars = [ { base = \"0x0\", size = \"8GiB\" } ] }",
+        "{ id = ch1, node = node-ch1, root = true, bars = [ { base = \"0x0\", size = \"40GiB\" } ] }");
+    assertEquals("bad.conf:" + lineOf(text, "size = \"40GiB\"") + ": rack.endpoints[3].bars[0].base:"
+        + " BAR0 [0x0..0x9FFFFFFFF] of compute host ch1 (CH1) is outside its local subspace"
+        + " [0, 32GiB) of global-memory (line " + lineOf(text, SECTION) + ")", problems(text));
+  }
+
+  @Test
+  void shouldSayWhichNtbIsMissingWhenAHostHasOnlyOne() throws Exception {
+    // demo.conf's single-plane layout: one NTB per CH, so no secondary plane
+    String text = demo() + "\nglobal-memory {\n  local-subspace = 4GiB, pms2-base = 16GiB\n"
+        + "  compute-hosts = [ch1, ch2]\n}\n";
+    String m = problems(text);
+    int line = lineOf(text, "compute-hosts");
+    assertEquals("bad.conf:" + line + ": global-memory.compute-hosts: compute host ch1 (CH1) has no"
+        + " secondary NTB port: no ntb port linked to its domain has the link-bar"
+        + " [20GiB, 24GiB) -> 0x0\n"
+        + "bad.conf:" + line + ": global-memory.compute-hosts: compute host ch2 (CH2) has no"
+        + " secondary NTB port: no ntb port linked to its domain has the link-bar"
+        + " [24GiB, 28GiB) -> 0x0", m.replace(System.lineSeparator(), "\n"));
+  }
+
+  @Test
+  void shouldRejectTheSectionWhenWrittenInsideRack() throws Exception {
+    String text = testbed().replace("  name = ladon-testbed\n",
+        "  name = ladon-testbed\n  global-memory { compute-hosts = [ch1, ch2] }\n");
+    String m = problems(text);
+    assertTrue(m.contains("bad.conf:" + lineOf(text, "  global-memory {")
+        + ": rack.global-memory: unknown key"), m);
+  }
+
+  @Test
+  void shouldNameBothTopLevelKeysWhenAnotherOneIsThere() throws Exception {
+    String m = problems(testbed() + "\nglobal-memroy { }\n");
+    assertTrue(m.contains(": global-memroy: unknown key; allowed at top level: rack, global-memory"), m);
+  }
+
+  // ---- helpers
+
+  private static String testbed() throws IOException {
+    return bundled("ladon-testbed.conf");
+  }
+
+  private static String demo() throws IOException {
+    return bundled("demo.conf");
+  }
+
+  private static String bundled(String file) throws IOException {
+    try (InputStream in = GlobalMemorySectionTest.class.getClassLoader()
+        .getResourceAsStream("topologies/" + file)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The 1-based line of the first occurrence of {@code needle} outside # comments. */
+  private static int lineOf(String text, String needle) {
+    return lineOf(text, needle, 1);
+  }
+
+  private static int lineOf(String text, String needle, int occurrence) {
+    List<String> lines = text.lines().toList();
+    int seen = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      if (!lines.get(i).trim().startsWith("#") && lines.get(i).contains(needle) && ++seen == occurrence) {
+        return i + 1;
+      }
+    }
+    throw new AssertionError(needle + " not in the text");
+  }
+
+  private Path write(String text) throws IOException {
+    Path file = dir.resolve("bad.conf");
+    Files.writeString(file, text);
+    return file;
+  }
+
+  /** The problems of {@code text} written to bad.conf, loaded by its relative name. */
+  private String problems(String text) throws IOException {
+    Path file = write(text);
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> TopologyLoader.parse(Files.readString(file), "bad.conf"));
+    assertFalse(e.problems().isEmpty());
+    return e.getMessage();
+  }
+}
