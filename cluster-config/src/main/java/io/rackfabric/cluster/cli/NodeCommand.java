@@ -35,8 +35,10 @@ public final class NodeCommand implements RackCommand {
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse(argList, FLAGS, Set.of());
     ActorSystem<RackNode.Command> system = startNode(args);
-    out.println("READY " + args.require("node") + " " + system.address().getHost().get() + ":"
-        + system.address().getPort().get());
+    String node = args.require("node");
+    out.println("READY " + node + " " + system.address().getHost().get() + ":" + system.address().getPort().get());
+    out.println("node " + node + " runs " + TopologyArgs.load(args.require("topology")).placedOn(node).stream()
+        .map(c -> c.id()).toList() + "; stop it with Ctrl-C (it leaves the cluster first)");
     out.flush();
     system.getWhenTerminated().toCompletableFuture().get();
     return 0;
