@@ -200,8 +200,17 @@ public final class TopologyWriter {
     return best;
   }
 
+  /** {@code "0x108_0000_0000"}: grouped by 4 digits as the bundled files write them, for reading. */
   private static String hex(long value) {
-    return quote(Addresses.hex(value));
+    String digits = Addresses.hex(value).substring(2);
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < digits.length(); i++) {
+      if (i > 0 && (digits.length() - i) % 4 == 0) {
+        sb.append('_');
+      }
+      sb.append(digits.charAt(i));
+    }
+    return quote("0x" + sb);
   }
 
   static String quote(String s) {

@@ -43,7 +43,7 @@ class TopologyWriterTest {
 
     String text = TopologyWriter.write(original);
 
-    assertTrue(text.contains("limit = \"0xFFFFFFFFFFFFFFFF\""), text);
+    assertTrue(text.contains("limit = \"0xFFFF_FFFF_FFFF_FFFF\""), text);
     assertEquals(original, TopologyLoader.parse(text, "wide.conf"));
   }
 }
