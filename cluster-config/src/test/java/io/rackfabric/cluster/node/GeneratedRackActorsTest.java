@@ -1,0 +1,83 @@
+package io.rackfabric.cluster.node;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.receptionist.Receptionist;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.Plane;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A generated Ladon rack of four compute hosts, run as actors in one JVM by the node launcher:
+ * what the generator and the layout say about addresses holds in the running data plane too.
+ */
+class GeneratedRackActorsTest {
+
+  static final GlobalMemoryLayout LAYOUT = GlobalMemoryLayout.paper(4);
+  static final ActorTestKit testKit = ActorTestKit.create(ConfigFactory.parseString(
+      "akka.actor.serialize-messages = on").withFallback(ConfigFactory.load()));
+
+  @BeforeAll
+  static void startRack() {
+    Topology rack = LadonRackGenerator.generate(LAYOUT, LadonRackGenerator.Placement.SINGLE_NODE);
+    testKit.spawn(RackNode.create(rack, rack.seed().name(),
+        FabricSettings.create(testKit.system().settings().config())), "rack");
+  }
+
+  @AfterAll
+  static void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  static ActorRef<MemoryEndpoint.Command> endpoint(String id) {
+    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
+    return probe.awaitAssert(Duration.ofSeconds(10), () -> {
+      testKit.system().receptionist().tell(Receptionist.find(ComponentKeys.endpoint(id), probe.ref()));
+      var refs = probe.receiveMessage().getServiceInstances(ComponentKeys.endpoint(id));
+      assertEquals(1, refs.size(), "endpoint " + id + " registered");
+      return refs.iterator().next();
+    });
+  }
+
+  static void awaitUp(ActorRef<MemoryEndpoint.Command> ep) {
+    TestProbe<EndpointStats> probe = testKit.createTestProbe();
+    probe.awaitAssert(Duration.ofSeconds(10), () -> {
+      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
+      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
+      return null;
+    });
+  }
+
+  @Test
+  void shouldLandWriteInTargetHostsMemoryWhenComputeHostWritesThroughEitherPlane() {
+    ActorRef<MemoryEndpoint.Command> ch3 = endpoint("ch3");
+    ActorRef<MemoryEndpoint.Command> ch4 = endpoint("ch4");
+    awaitUp(ch3);
+    awaitUp(ch4);
+    TestProbe<byte[]> peek = testKit.createTestProbe();
+    for (Plane plane : Plane.values()) {
+      long offset = plane == Plane.PRIMARY ? 0x1000 : 0x2000;
+      byte[] data = {(byte) plane.ordinal(), 1, 2, 3, 4, 5, 6, 7};
+      ch3.tell(new MemoryEndpoint.Write(LAYOUT.chAddress(3, 4, offset, plane), data));
+      peek.awaitAssert(Duration.ofSeconds(10), () -> {
+        ch4.tell(new MemoryEndpoint.Peek(offset, data.length, peek.ref()));
+        assertArrayEquals(data, peek.receiveMessage(), "CH3 -> CH4 through the " + plane + " plane");
+        return null;
+      });
+    }
+  }
+}
