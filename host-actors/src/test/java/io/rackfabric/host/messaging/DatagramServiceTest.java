@@ -217,6 +217,24 @@ class DatagramServiceTest {
   }
 
   @Test
+  void shouldProgressOnBuffersComingBackThroughTheFreeQWhenEveryAckWriteIsLost() {
+    Rig rig = new Rig(4, 20_000);
+    rig.link.dropAll(address -> address == ACK);
+    rig.send(40);
+    int[] most = {0};
+    assertTrue(rig.clock.runUntil(() -> {
+      most[0] = Math.max(most[0], rig.sender.outstanding());
+      return rig.delivered.size() == 40;
+    }, 100_000_000), rig.sender.toString());
+    rig.clock.runUntil(rig.clock.now() + 500_000);
+    rig.assertExactlyTheSentStream();
+    assertEquals(0, rig.link.local(0).readLong(ACK), "ack word never written");
+    assertTrue(most[0] <= 4, "most outstanding " + most[0]);
+    // The last datagrams' buffers never come back to a sender with nothing more to send.
+    assertTrue(rig.sender.acknowledged() >= 36, "acknowledged " + rig.sender.acknowledged());
+  }
+
+  @Test
   void shouldRejectACorruptedDataWriteByChecksumAndDeliverTheResentCopy() {
     Rig rig = new Rig();
     rig.send(2);

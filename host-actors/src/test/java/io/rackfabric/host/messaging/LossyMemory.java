@@ -22,6 +22,7 @@ final class LossyMemory {
 
   private final List<LongPredicate> dropOnce = new ArrayList<>();
   private final List<LongPredicate> corruptOnce = new ArrayList<>();
+  private final List<LongPredicate> dropAll = new ArrayList<>();
   private int dropEvery;
   private Random random;
   private double lossRate;
@@ -48,6 +49,11 @@ final class LossyMemory {
   /** Loses the next write whose address matches. */
   void dropOnce(LongPredicate address) {
     dropOnce.add(address);
+  }
+
+  /** Loses every write whose address matches, from now on (a path that never works). */
+  void dropAll(LongPredicate address) {
+    dropAll.add(address);
   }
 
   /** Flips a payload byte of the next write whose address matches (a torn/corrupted write). */
@@ -137,6 +143,7 @@ final class LossyMemory {
     int host = hostOf(address);
     offset(host, address, data.length);
     if (takeOnce(dropOnce, address)
+        || dropAll.stream().anyMatch(rule -> rule.test(address))
         || (dropEvery > 0 && writesIssued % dropEvery == 0)
         || (random != null && random.nextDouble() < lossRate)) {
       writesLost++;
