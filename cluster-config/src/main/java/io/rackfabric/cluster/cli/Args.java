@@ -87,6 +87,19 @@ public final class Args {
     }
   }
 
+  /** A size or address flag ("32GiB", "0x1_0000_0000"), or {@code fallback} when absent. */
+  public long getSize(String name, long fallback) throws UsageException {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return io.rackfabric.fabric.address.Addresses.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--" + name + ": " + e.getMessage());
+    }
+  }
+
   public List<String> positional() {
     return positional;
   }

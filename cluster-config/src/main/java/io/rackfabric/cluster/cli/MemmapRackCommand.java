@@ -1,7 +1,6 @@
 package io.rackfabric.cluster.cli;
 
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.MemoryMapText;
 import java.io.PrintStream;
@@ -74,8 +73,8 @@ public final class MemmapRackCommand implements RackCommand {
     } else if (args.has("hosts")) {
       // Range checks are the layout's: it names every number that does not fit, together.
       int hosts = (int) args.getLong("hosts", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
-      long local = size(args, "local-subspace", GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
-      long pms2 = size(args, "pms2-base", GlobalMemoryLayout.PAPER_PMS2_BASE);
+      long local = args.getSize("local-subspace", GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
+      long pms2 = args.getSize("pms2-base", GlobalMemoryLayout.PAPER_PMS2_BASE);
       int bits = (int) args.getLong("address-bits", GlobalMemoryLayout.DEFAULT_ADDRESS_BITS,
           Integer.MIN_VALUE, Integer.MAX_VALUE);
       try {
@@ -91,16 +90,6 @@ public final class MemmapRackCommand implements RackCommand {
     return 0;
   }
 
-  private static long size(Args args, String flag, long fallback) throws UsageException {
-    if (!args.has(flag)) {
-      return fallback;
-    }
-    try {
-      return Addresses.parse(args.get(flag, null));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--" + flag + ": " + e.getMessage());
-    }
-  }
 
   /** {@code --host}: a compute host number, or with a topology its endpoint id; 0 when absent. */
   private static int host(Args args, GlobalMemoryLayout layout, List<String> names)

@@ -4,7 +4,6 @@ import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.LadonRackGenerator.Placement;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyWriter;
-import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.MemorySizes;
 import java.io.IOException;
@@ -60,8 +59,8 @@ final class TopologyGenerateCommand {
       throw new UsageException("--hosts N is required (1.." + LadonRackGenerator.MAX_COMPUTE_HOSTS
           + " compute hosts)");
     }
-    long local = size(args, "local-subspace", GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
-    long pms2 = size(args, "pms2-base", GlobalMemoryLayout.PAPER_PMS2_BASE);
+    long local = args.getSize("local-subspace", GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
+    long pms2 = args.getSize("pms2-base", GlobalMemoryLayout.PAPER_PMS2_BASE);
     int bits = (int) args.getLong("address-bits", GlobalMemoryLayout.DEFAULT_ADDRESS_BITS,
         Integer.MIN_VALUE, Integer.MAX_VALUE);
     int basePort = (int) args.getLong("base-port", LadonRackGenerator.DEFAULT_BASE_PORT, 1, 65535);
@@ -101,16 +100,6 @@ final class TopologyGenerateCommand {
     }
   }
 
-  private static long size(Args args, String flag, long fallback) throws UsageException {
-    if (!args.has(flag)) {
-      return fallback;
-    }
-    try {
-      return Addresses.parse(args.get(flag, null));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--" + flag + ": " + e.getMessage());
-    }
-  }
 
   /** Says how the file was made, so that it can be made again, and what the layout puts where. */
   private static String header(List<String> argList, Topology rack, long local, long pms2) {

@@ -1,5 +1,7 @@
 package io.rackfabric.cluster.topology;
 
+import io.rackfabric.fabric.text.TextTable;
+
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.ntb.NtbBar;
@@ -76,7 +78,7 @@ public final class TopologyCheckCommand {
       rows.add(new String[] {n.name(), n.address(), i == 0 ? "seed" : "",
           "runs " + String.join(", ", t.placedOn(n.name()).stream().map(Component::id).toList())});
     }
-    table(sb, "  ", rows);
+    TextTable.append(sb, "  ", rows);
 
     if (!t.switches().isEmpty()) {
       sb.append("\nswitches\n");
@@ -89,7 +91,7 @@ public final class TopologyCheckCommand {
               p.role().name().toLowerCase(Locale.ROOT), "vs" + p.virtualSwitch(), describe(p),
               t.linkAt(end).map(l -> "link " + l.other(end)).orElse("no link")});
         }
-        table(sb, "    ", rows);
+        TextTable.append(sb, "    ", rows);
         for (MulticastGroup g : s.multicast()) {
           List<String> members = new ArrayList<>();
           for (int m : g.memberPorts()) {
@@ -113,7 +115,7 @@ public final class TopologyCheckCommand {
             bars.isEmpty() ? "no BARs" : String.join(", ", bars),
             t.linkAt(e.id()).map(l -> "link " + l.other(e.id())).orElse("no link")});
       }
-      table(sb, "  ", rows);
+      TextTable.append(sb, "  ", rows);
     }
 
     if (!t.links().isEmpty()) {
@@ -123,7 +125,7 @@ public final class TopologyCheckCommand {
         rows.add(new String[] {l.a(), "--", l.b(), "gen" + l.params().generation() + " x"
             + l.params().lanes() + " " + l.params().propagationNs() + "ns"});
       }
-      table(sb, "  ", rows);
+      TextTable.append(sb, "  ", rows);
     }
 
     t.globalMemory().ifPresent(m -> {
@@ -184,24 +186,4 @@ public final class TopologyCheckCommand {
     return n + " " + noun + (n == 1 ? "" : noun.endsWith("h") ? "es" : "s");
   }
 
-  /** Left-aligned columns, two spaces apart; the last column is not padded. */
-  private static void table(StringBuilder sb, String indent, List<String[]> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    int columns = rows.get(0).length;
-    int[] width = new int[columns];
-    for (String[] r : rows) {
-      for (int c = 0; c < columns; c++) {
-        width[c] = Math.max(width[c], r[c].length());
-      }
-    }
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder(indent);
-      for (int c = 0; c < columns; c++) {
-        line.append(c == columns - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
-      }
-      sb.append(line.toString().stripTrailing()).append('\n');
-    }
-  }
 }

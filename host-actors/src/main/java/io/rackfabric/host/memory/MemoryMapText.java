@@ -1,5 +1,7 @@
 package io.rackfabric.host.memory;
 
+import io.rackfabric.fabric.text.TextTable;
+
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.ntb.NtbBar;
 import java.util.ArrayList;
@@ -78,7 +80,7 @@ public final class MemoryMapText {
       }
       free(rows, layout.mhHostsRange(plane).limit(), pms.limit(),
           "free: room for " + (layout.maxComputeHosts() - layout.computeHosts()) + " more hosts");
-      table(sb, "    ", rows);
+      TextTable.append(sb, "    ", rows);
     }
 
     List<Integer> viewers = new ArrayList<>();
@@ -119,7 +121,7 @@ public final class MemoryMapText {
         }
       }
     }
-    table(sb, "  ", rows);
+    TextTable.append(sb, "  ", rows);
     return sb.toString();
   }
 
@@ -130,7 +132,7 @@ public final class MemoryMapText {
         .append(MemorySizes.size(l)).append(")\n");
     List<String[]> top = new ArrayList<>();
     top.add(row(layout.chLocal(), "local subspace: " + ch(viewer) + "'s own memory and MMIO"));
-    table(sb, "  ", top);
+    TextTable.append(sb, "  ", top);
     for (Plane plane : Plane.values()) {
       AddressRange v = layout.chView(plane);
       sb.append("  ").append(halfOpen(v)).append("  ").append(hex(v)).append("  MH's ")
@@ -150,7 +152,7 @@ public final class MemoryMapText {
         rows.add(row(layout.chRangeOf(i, plane), what));
       }
       free(rows, layout.chActiveView(plane).limit(), v.limit(), "unmapped (free slots)");
-      table(sb, "    ", rows);
+      TextTable.append(sb, "    ", rows);
     }
   }
 
@@ -181,24 +183,4 @@ public final class MemoryMapText {
     return n + " " + noun + (n == 1 ? "" : "s");
   }
 
-  /** Left-aligned columns, two spaces apart; the last column is not padded. */
-  private static void table(StringBuilder sb, String indent, List<String[]> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    int columns = rows.get(0).length;
-    int[] width = new int[columns];
-    for (String[] r : rows) {
-      for (int c = 0; c < columns; c++) {
-        width[c] = Math.max(width[c], r[c].length());
-      }
-    }
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder(indent);
-      for (int c = 0; c < columns; c++) {
-        line.append(c == columns - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
-      }
-      sb.append(line.toString().stripTrailing()).append('\n');
-    }
-  }
 }
