@@ -12,10 +12,10 @@ import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.config.ConfigSpace;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import java.time.Duration;
@@ -59,18 +59,11 @@ class MemoryEndpointTest {
   }
 
   static void awaitActive(ActorRef<MemoryEndpoint.Command> endpoint) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      endpoint.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    FabricProbes.awaitActive(testKit, endpoint);
   }
 
   static EndpointStats stats(ActorRef<MemoryEndpoint.Command> endpoint) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    endpoint.tell(new MemoryEndpoint.GetStats(probe.ref()));
-    return probe.receiveMessage();
+    return FabricProbes.stats(testKit, endpoint);
   }
 
   static MemoryEndpoint.ConfigResult config(int register, Integer value) {

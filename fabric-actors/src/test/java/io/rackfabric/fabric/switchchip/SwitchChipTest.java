@@ -10,7 +10,6 @@ import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -19,9 +18,9 @@ import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -95,26 +94,15 @@ class SwitchChipTest {
   }
 
   static void awaitActive(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    FabricProbes.awaitActive(testKit, ep);
   }
 
   static PortStats portStats(int number) {
-    TestProbe<SwitchChip.PortReply> refs = testKit.createTestProbe();
-    chip.tell(new SwitchChip.PortRef(number, refs.ref()));
-    TestProbe<PortStats> stats = testKit.createTestProbe();
-    refs.receiveMessage().port().tell(new SwitchPort.GetStats(stats.ref()));
-    return stats.receiveMessage();
+    return FabricProbes.portStats(testKit, chip, number);
   }
 
   static EndpointStats stats(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-    return probe.receiveMessage();
+    return FabricProbes.stats(testKit, ep);
   }
 
   static RoutingTable table() {
@@ -130,18 +118,11 @@ class SwitchChipTest {
   }
 
   static void awaitData(ActorRef<MemoryEndpoint.Command> ep, long address, byte[] expected) {
-    TestProbe<byte[]> probe = testKit.createTestProbe();
-    probe.awaitAssert(() -> {
-      ep.tell(new MemoryEndpoint.Peek(address, expected.length, probe.ref()));
-      assertArrayEquals(expected, probe.receiveMessage());
-      return null;
-    });
+    FabricProbes.awaitData(testKit, ep, address, expected);
   }
 
   static byte[] peek(ActorRef<MemoryEndpoint.Command> ep, long address, int length) {
-    TestProbe<byte[]> probe = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.Peek(address, length, probe.ref()));
-    return probe.receiveMessage();
+    return FabricProbes.peek(testKit, ep, address, length);
   }
 
   static MemoryEndpoint.ConfigResult config(int target, int type, int register, Integer value) {

@@ -23,8 +23,8 @@ import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.tlp.ErrorMessage;
@@ -107,41 +107,23 @@ class SwitchPortTest {
   }
 
   static void awaitActive(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    FabricProbes.awaitActive(testKit, ep);
   }
 
   static PortStats portStats(ActorRef<SwitchChip.Command> sw, int number) {
-    TestProbe<SwitchChip.PortReply> refs = testKit.createTestProbe();
-    sw.tell(new SwitchChip.PortRef(number, refs.ref()));
-    TestProbe<PortStats> stats = testKit.createTestProbe();
-    refs.receiveMessage().port().tell(new SwitchPort.GetStats(stats.ref()));
-    return stats.receiveMessage();
+    return FabricProbes.portStats(testKit, sw, number);
   }
 
   static EndpointStats stats(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-    return probe.receiveMessage();
+    return FabricProbes.stats(testKit, ep);
   }
 
   static void awaitData(ActorRef<MemoryEndpoint.Command> ep, long address, byte[] expected) {
-    TestProbe<byte[]> probe = testKit.createTestProbe();
-    probe.awaitAssert(() -> {
-      ep.tell(new MemoryEndpoint.Peek(address, expected.length, probe.ref()));
-      assertArrayEquals(expected, probe.receiveMessage());
-      return null;
-    });
+    FabricProbes.awaitData(testKit, ep, address, expected);
   }
 
   static byte[] peek(ActorRef<MemoryEndpoint.Command> ep, long address, int length) {
-    TestProbe<byte[]> probe = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.Peek(address, length, probe.ref()));
-    return probe.receiveMessage();
+    return FabricProbes.peek(testKit, ep, address, length);
   }
 
   static RoutingTable table() {

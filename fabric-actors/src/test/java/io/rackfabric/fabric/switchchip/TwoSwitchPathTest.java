@@ -11,7 +11,6 @@ import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -19,8 +18,8 @@ import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import java.time.Duration;
@@ -74,12 +73,7 @@ class TwoSwitchPathTest {
   }
 
   static void awaitActive(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    FabricProbes.awaitActive(testKit, ep);
   }
 
   @Test
