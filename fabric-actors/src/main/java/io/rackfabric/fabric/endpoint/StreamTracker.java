@@ -17,6 +17,8 @@ public final class StreamTracker {
   }
 
   private final Map<Integer, Stream> streams = new HashMap<>();
+  private int lastSource;
+  private Stream lastStream;
   private long unique;
   private long duplicates;
   private long reordered;
@@ -25,7 +27,15 @@ public final class StreamTracker {
     if (seq < 0 || seq > Integer.MAX_VALUE) {
       return; // not a numbered stream
     }
-    Stream s = streams.computeIfAbsent(source, k -> new Stream());
+    // Writes come in runs from one source: skip the map (and boxing the key) while it repeats.
+    Stream s;
+    if (source == lastSource && lastStream != null) {
+      s = lastStream;
+    } else {
+      s = streams.computeIfAbsent(source, k -> new Stream());
+      lastSource = source;
+      lastStream = s;
+    }
     int i = (int) seq;
     if (s.seen.get(i)) {
       duplicates++;

@@ -302,6 +302,9 @@ public final class LinkEnd {
    * behind memory requests that are held until activation.
    */
   private Queued firstTransmittable(ArrayDeque<Queued> queue) {
+    if (machine.state() == DataLinkState.DL_ACTIVE) {
+      return queue.peekFirst(); // everything may go: no need to walk the queue
+    }
     for (Queued q : queue) {
       if (machine.mayTransmit(isManagement(q.tlp()))) {
         return q;
