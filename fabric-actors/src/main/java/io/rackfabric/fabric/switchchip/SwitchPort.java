@@ -11,6 +11,8 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.credit.EgressReleases;
+import io.rackfabric.fabric.credit.MulticastShadow;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -101,14 +103,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private ActorRef<Command>[] siblings = new ActorRef[32];
   private final PartnerLink partner = new PartnerLink();
   private final Cancellable ticks;
-  // Egress: buffer space owed to each ingress sibling, per class, and its TLPs still queued here.
-  private final int[][] owedHeaders = new int[32][3];
-  private final int[][] owedData = new int[32][3];
-  private final int[] queuedFrom = new int[32];
-  private final long[] owedSince = new long[32];
-  // Ingress: releases to absorb for multicast copies beyond the first.
-  private final long[] shadowHeaders = new long[3];
-  private final long[] shadowData = new long[3];
+  private final EgressReleases releases;
+  private final MulticastShadow shadow = new MulticastShadow();
   private long unsupported;
   private long droppedPosted;
   private long silentDrops;
@@ -140,6 +136,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.number = number;
     this.settings = settings;
     this.chip = chip;
+    this.releases = new EgressReleases(settings.releaseBatch());
     adopt(table);
     this.name = switchId + "." + config.name();
     this.self = context.getSelf().narrow();
@@ -216,9 +213,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       if (copies == 0) {
         link.free(received, arrival);
       } else {
-        int c = received.tlpClass().ordinal();
-        shadowHeaders[c] += copies - 1;
-        shadowData[c] += (long) (copies - 1) * Tlps.dataCredits(received);
+        shadow.replicated(received.tlpClass(), copies, Tlps.dataCredits(received));
       }
     } else if (decision instanceof RouteDecision.LocalConfig lc) {
       if (lc.port() == number) {
@@ -282,11 +277,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       return this;
     }
     if (msg.ingress() >= 0) {
-      queuedFrom[msg.ingress()]++;
+      releases.queued(msg.ingress());
     }
     if (!link.offer(tlp, ready, msg.ingress())) {
       if (msg.ingress() >= 0) {
-        queuedFrom[msg.ingress()]--;
+        releases.unqueued(msg.ingress());
       }
       bounce(msg.tlp(), ready, msg.ingress(), "link of " + name + " is down");
     }
@@ -304,8 +299,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     }
     getContext().getLog().debug("Port [{}] {}: {}", name, tlp.getClass().getSimpleName(), why);
     if (ingress >= 0) {
-      owe(ingress, tlp, at);
-      flushOwed(ingress);
+      returnSpace(releases.consumed(ingress, tlp, at));
     }
   }
 
@@ -332,40 +326,21 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     return tlp;
   }
 
-  /** Records buffer space owed to an ingress port, freed at model time {@code at}. */
-  private void owe(int ingress, Tlp tlp, long at) {
-    owedSince[ingress] = Math.max(owedSince[ingress], at);
-    int c = tlp.tlpClass().ordinal();
-    owedHeaders[ingress][c]++;
-    owedData[ingress][c] += Tlps.dataCredits(tlp);
-  }
-
-  private void flushOwed(int ingress) {
-    int[] h = owedHeaders[ingress];
-    int[] d = owedData[ingress];
-    if (h[0] + h[1] + h[2] == 0) {
-      return;
+  /** Sends a batch of freed buffer space back to the ingress port it belongs to. */
+  private void returnSpace(EgressReleases.Batch batch) {
+    if (batch != null && siblings[batch.ingress()] != null) {
+      siblings[batch.ingress()].tell(new CreditsReleased(batch.headers(), batch.data(), batch.at()));
     }
-    ActorRef<Command> target = siblings[ingress];
-    if (target != null) {
-      target.tell(new CreditsReleased(h.clone(), d.clone(), owedSince[ingress]));
-    }
-    h[0] = h[1] = h[2] = 0;
-    d[0] = d[1] = d[2] = 0;
   }
 
   private Behavior<PortMessage> onCreditsReleased(CreditsReleased msg) {
     long at = msg.at();
     for (TlpClass c : TlpClass.ALL) {
       int i = c.ordinal();
-      long h = msg.headers()[i];
-      long d = msg.data()[i];
-      long absorbH = Math.min(h, shadowHeaders[i]);
-      long absorbD = Math.min(d, shadowData[i]);
-      shadowHeaders[i] -= absorbH;
-      shadowData[i] -= absorbD;
-      if (h - absorbH > 0 || d - absorbD > 0) {
-        link.free(c, (int) (h - absorbH), (int) (d - absorbD), at);
+      long h = shadow.absorbHeaders(c, msg.headers()[i]);
+      long d = shadow.absorbData(c, msg.data()[i]);
+      if (h > 0 || d > 0) {
+        link.free(c, (int) h, (int) d, at);
       }
     }
     return this;
@@ -377,8 +352,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     if (siblings[msg.ingress()] != null) {
       siblings[msg.ingress()].tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1));
     }
-    owe(msg.ingress(), request, msg.readyAt());
-    flushOwed(msg.ingress());
+    returnSpace(releases.consumed(msg.ingress(), request, msg.readyAt()));
     return this;
   }
 
@@ -476,12 +450,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       if (ingress < 0) {
         return;
       }
-      owe(ingress, tlp, sentAt);
-      queuedFrom[ingress]--;
-      int[] h = owedHeaders[ingress];
-      if (queuedFrom[ingress] == 0 || h[0] + h[1] + h[2] >= settings.releaseBatch()) {
-        flushOwed(ingress);
-      }
+      returnSpace(releases.transmitted(ingress, tlp, sentAt));
     }
 
     @Override
@@ -496,12 +465,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       for (LinkEnd.Queued q : purged) {
         int ingress = (Integer) q.token();
         if (ingress >= 0) {
-          queuedFrom[ingress]--;
-          owe(ingress, q.tlp(), modelAt);
+          releases.purged(ingress, q.tlp(), modelAt);
         }
       }
       for (int i = 0; i < 32; i++) {
-        flushOwed(i);
+        returnSpace(releases.flush(i));
       }
       if (config.role() != PortRole.UPSTREAM) {
         aerSent++;
