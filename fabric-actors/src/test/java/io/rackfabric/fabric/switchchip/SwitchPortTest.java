@@ -42,10 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class SwitchPortTest {
 
-  static final ActorTestKit testKit = ActorTestKit.create(ConfigFactory.parseString(
-      "akka.actor.serialize-messages = on\n"
-          + "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }")
-      .withFallback(ConfigFactory.load()));
+  static final ActorTestKit testKit = FabricProbes.dataPlaneTestKit();
   static final FabricSettings settings = FabricSettings.create(testKit.system().settings().config());
   static final LinkParameters gen3x4 = LinkParameters.gen3x4();
 

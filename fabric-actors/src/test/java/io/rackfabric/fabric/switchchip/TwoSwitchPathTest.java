@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
@@ -34,10 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class TwoSwitchPathTest {
 
-  static final ActorTestKit testKit = ActorTestKit.create(ConfigFactory.parseString(
-      "akka.actor.serialize-messages = on\n"
-          + "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }")
-      .withFallback(ConfigFactory.load()));
+  static final ActorTestKit testKit = FabricProbes.dataPlaneTestKit();
   static final FabricSettings settings = FabricSettings.create(testKit.system().settings().config());
   static final LinkParameters gen3x4 = LinkParameters.gen3x4();
   static ActorRef<MemoryEndpoint.Command> rc;

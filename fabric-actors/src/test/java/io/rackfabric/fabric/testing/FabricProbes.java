@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -18,6 +19,17 @@ import java.time.Duration;
 public final class FabricProbes {
 
   private FabricProbes() {}
+
+  /**
+   * A test kit for data-plane actor tests: every message serialized through the wire as it would
+   * cross a JVM, and link timers short enough that retraining happens within a test.
+   */
+  public static ActorTestKit dataPlaneTestKit() {
+    return ActorTestKit.create(ConfigFactory.parseString(
+        "akka.actor.serialize-messages = on\n"
+            + "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }")
+        .withFallback(ConfigFactory.load()));
+  }
 
   /** Waits until the endpoint's link is DL_ACTIVE. */
   public static void awaitActive(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> ep) {

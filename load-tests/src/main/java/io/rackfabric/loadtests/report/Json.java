@@ -1,7 +1,6 @@
 package io.rackfabric.loadtests.report;
 
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
 
 /** A small JSON writer for result files: maps, collections, strings, numbers, booleans, null. */
@@ -21,7 +20,8 @@ public final class Json {
     } else if (v instanceof String s) {
       quote(s, b);
     } else if (v instanceof Double d) {
-      b.append(d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.6g", d).replaceAll("\\.?0+$", ""));
+      // Full precision: a figure written here is the value measured, not a rounding of it.
+      b.append(d.isNaN() || d.isInfinite() ? "null" : Double.toString(d));
     } else if (v instanceof Number || v instanceof Boolean) {
       b.append(v);
     } else if (v instanceof Map<?, ?> m) {
