@@ -3,6 +3,8 @@ package io.rackfabric.cluster.node;
 import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.management.ManagementHost;
 
 /** Receptionist keys under which nodes register the components they run, by component id. */
 public final class ComponentKeys {
@@ -15,5 +17,15 @@ public final class ComponentKeys {
 
   public static ServiceKey<SwitchChip.Command> switchChip(String id) {
     return ServiceKey.create(SwitchChip.Command.class, "rack-switch:" + id);
+  }
+
+  /** A compute host's software, by its root endpoint's id. */
+  public static ServiceKey<ComputeHost.Command> computeHost(String id) {
+    return ServiceKey.create(ComputeHost.Command.class, "rack-ch:" + id);
+  }
+
+  /** A management host's software, by its root endpoint's id. */
+  public static ServiceKey<ManagementHost.Command> managementHost(String id) {
+    return ServiceKey.create(ManagementHost.Command.class, "rack-mh:" + id);
   }
 }

@@ -17,8 +17,15 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.cluster.topology.GlobalMemorySpec;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.management.ManagementHost;
+import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The guardian of one node: spawns the components the topology places on this node, registers
@@ -40,6 +47,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
   private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings) {
     super(context);
+    Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -58,10 +66,45 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
             link == null ? null : link.other(e.id()), settings), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
+        roots.put(e.id(), ep);
       }
       running.add(c.id());
     }
+    spawnHostSoftware(context, topology, roots);
     context.getLog().info("Node [{}] runs {}", nodeName, running);
+  }
+
+  /**
+   * The host software of the roots on this node, when the topology names a management host: the
+   * MH's fail-over software and each compute host's AER driver and route list, next to their
+   * root endpoints.
+   */
+  private void spawnHostSoftware(ActorContext<Command> context, Topology topology,
+      Map<String, ActorRef<MemoryEndpoint.Command>> roots) {
+    GlobalMemorySpec spec = topology.globalMemorySpec();
+    if (spec == null || spec.managementHost() == null) {
+      return;
+    }
+    HostSettings hostSettings = HostSettings.create(context.getSystem().settings().config());
+    LadonAddresses addresses = spec.ladonAddresses();
+    ActorRef<MemoryEndpoint.Command> mhRoot = roots.get(spec.managementHost());
+    if (mhRoot != null) {
+      var mh = context.spawn(ManagementHost.create(spec.managementHost(), addresses,
+          hostSettings.notification(), hostSettings, mhRoot), "host-" + spec.managementHost());
+      context.getSystem().receptionist().tell(
+          Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));
+      running.add("host-" + spec.managementHost());
+    }
+    for (int i = 1; i <= spec.computeHosts().size(); i++) {
+      String id = spec.computeHosts().get(i - 1);
+      ActorRef<MemoryEndpoint.Command> root = roots.get(id);
+      if (root != null) {
+        var ch = context.spawn(ComputeHost.create(id, i, addresses,
+            HostWiring.rootPorts(topology, id, spec.layout()), hostSettings, root), "host-" + id);
+        context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.computeHost(id), ch));
+        running.add("host-" + id);
+      }
+    }
   }
 
   @Override

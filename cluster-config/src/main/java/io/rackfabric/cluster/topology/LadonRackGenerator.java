@@ -7,6 +7,9 @@ import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.fabric.ntb.NtbBar;
+import io.rackfabric.fabric.routing.MulticastGroup;
+import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.NtbProgramming;
 import io.rackfabric.host.memory.MemorySizes;
@@ -130,9 +133,15 @@ public final class LadonRackGenerator {
     int secBus = ch.next();
     int chSubordinate = ch.last();
 
+    // Data-plane fail-over (seeds/000 5.3) needs two more things of the hardware: a copy of the
+    // MH's control page in the top slot of PMS2, so that a CH whose primary link is down can reach
+    // the MH's mailbox, and each plane's multicast page after its last CH slot, replicated by the
+    // NTB chip to every CH's control page. Racks too large for those slots go without.
+    LadonAddresses ladon = failoverFits(layout) ? new LadonAddresses(layout, GlobalMemorySpec.DEFAULT_CONTROL_PAGE) : null;
+
     // The MH's windows: each plane's CH slots, and VS1's upstream port over both planes and the NIC.
-    AddressRange pms1Hosts = layout.mhHostsRange(Plane.PRIMARY);
-    AddressRange pms2Hosts = layout.mhHostsRange(Plane.SECONDARY);
+    AddressRange pms1Hosts = ladon == null ? layout.mhHostsRange(Plane.PRIMARY) : ladon.planeWindow(Plane.PRIMARY);
+    AddressRange pms2Hosts = ladon == null ? layout.mhHostsRange(Plane.SECONDARY) : ladon.planeWindow(Plane.SECONDARY);
     AddressRange bothPlanes = new AddressRange(pms1Hosts.base(), pms2Hosts.limit());
 
     List<SwitchSpec> switches = new ArrayList<>();
@@ -144,9 +153,9 @@ public final class LadonRackGenerator {
         bridge("to-pri", 3, PortRole.DOWNSTREAM, 1, torInternal, toPriLink, ntPriInternal, null, pms1Hosts),
         bridge("to-sec", 4, PortRole.DOWNSTREAM, 1, torInternal, toSecLink, ntSecInternal, null, pms2Hosts)),
         List.of()));
-    switches.add(ntbChip("nt-pri", nodes.switches(), layout, Plane.PRIMARY, toPriLink,
+    switches.add(ntbChip("nt-pri", nodes.switches(), layout, ladon, Plane.PRIMARY, toPriLink,
         ntPriInternal, pms1Hosts, priBus));
-    switches.add(ntbChip("nt-sec", nodes.switches(), layout, Plane.SECONDARY, toSecLink,
+    switches.add(ntbChip("nt-sec", nodes.switches(), layout, ladon, Plane.SECONDARY, toSecLink,
         ntSecInternal, pms2Hosts, secBus));
     AddressRange chPri = layout.chView(Plane.PRIMARY);
     AddressRange chSec = layout.chView(Plane.SECONDARY);
@@ -160,7 +169,10 @@ public final class LadonRackGenerator {
     }
 
     List<EndpointSpec> endpoints = new ArrayList<>();
-    List<AddressRange> mhMemory = mhMemory(layout.localSubspace());
+    List<AddressRange> mhMemory = new ArrayList<>(mhMemory(layout.localSubspace()));
+    if (ladon != null) {
+      mhMemory.add(ladon.mhPms2Page());
+    }
     // Roots on an upstream port take that port's primary bus, device 0, as the loader defaults it.
     endpoints.add(new EndpointSpec("mmh", nodes.mmh(), Bdf.of(0, 0, 0), true, mhMemory));
     endpoints.add(new EndpointSpec("bmh", nodes.bmh(), Bdf.of(0, 0, 0), true, mhMemory));
@@ -188,21 +200,38 @@ public final class LadonRackGenerator {
     }
 
     return new Topology(name, nodes.specs(), switches, endpoints, links, "generated " + name,
-        new GlobalMemorySpec(layout, chIds));
+        new GlobalMemorySpec(layout, chIds, ladon == null ? null : "mmh", GlobalMemorySpec.DEFAULT_CONTROL_PAGE));
   }
 
-  /** An NTB switch chip: an upstream port over {@code plane}'s CH slots, one NTB port per CH. */
-  private static SwitchSpec ntbChip(String id, String node, GlobalMemoryLayout layout, Plane plane,
-      int linkBus, int internalBus, AddressRange window, int rootPortBus) {
+  /**
+   * An NTB switch chip: an upstream port over {@code plane}'s CH slots, one NTB port per CH, and,
+   * with fail-over, the plane's multicast group: a write into its multicast page is copied to every
+   * NTB port, whose second link-side BAR translates the page to its CH's control page.
+   */
+  private static SwitchSpec ntbChip(String id, String node, GlobalMemoryLayout layout, LadonAddresses ladon,
+      Plane plane, int linkBus, int internalBus, AddressRange window, int rootPortBus) {
     List<PortConfig> ports = new ArrayList<>();
     ports.add(bridge("up", 0, PortRole.UPSTREAM, 1, linkBus, internalBus, internalBus, null, window));
+    List<Integer> members = new ArrayList<>();
     for (int i = 1; i <= layout.computeHosts(); i++) {
       NtbProgramming p = layout.ntbProgramming(i, plane);
+      List<NtbBar> linkBars = new ArrayList<>(p.linkBars());
+      if (ladon != null) {
+        linkBars.add(new NtbBar(ladon.multicastPage(plane), ladon.controlPage()));
+      }
       // The virtual side sits below the CH's root port of this plane, at its secondary bus.
       ports.add(new PortConfig(chId(i), i, PortRole.NTB, 1, null,
-          new NtbConfig(Bdf.of(rootPortBus, 0, 0), p.linkBars(), p.virtualBars())));
+          new NtbConfig(Bdf.of(rootPortBus, 0, 0), linkBars, p.virtualBars())));
+      members.add(i);
     }
-    return new SwitchSpec(id, node, ports, List.of());
+    List<MulticastGroup> multicast = ladon == null
+        ? List.of() : List.of(new MulticastGroup(0, ladon.multicastPage(plane), members));
+    return new SwitchSpec(id, node, ports, multicast);
+  }
+
+  /** Whether the layout leaves the slots data-plane fail-over needs (see {@link LadonAddresses}). */
+  static boolean failoverFits(GlobalMemoryLayout layout) {
+    return layout.computeHosts() <= Long.divideUnsigned(layout.pms2Base(), layout.localSubspace()) - 3;
   }
 
   /**

@@ -14,6 +14,7 @@ import io.rackfabric.fabric.routing.MulticastGroup;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.MemorySizes;
 import io.rackfabric.host.memory.NtbProgramming;
@@ -725,7 +726,7 @@ final class TopologyParser {
           }
           for (Claim c : later.claims) {
             for (Claim d : earlier.claims) {
-              if (c.range().overlaps(d.range())) {
+              if (c.range().overlaps(d.range()) && !multicastOverlay(s, later, earlier, c.range(), d.range())) {
                 c.at().error(c.key(), c.what() + " " + c.range() + " of port " + c.port()
                     + " overlaps " + d.what() + " " + d.range() + " of port " + d.port()
                     + " (line " + line(d.at()) + "), both in virtual switch " + later.virtualSwitch
@@ -736,6 +737,21 @@ final class TopologyParser {
         }
       }
     }
+  }
+
+  /**
+   * Two NTB ports may claim the same range when it is a multicast window of their switch and both
+   * are members: the switch copies a write there to each of them, and each translates its copy
+   * (an overlay BAR, as multicast into NTB ports is done; seeds/000 5.3's multicast notification).
+   */
+  private static boolean multicastOverlay(SwitchDraft s, PortDraft a, PortDraft b, AddressRange ra, AddressRange rb) {
+    for (MulticastGroup g : s.multicast) {
+      if (g.window().covers(ra) && g.window().covers(rb) && a.number != null && b.number != null
+          && g.memberPorts().contains(a.number) && g.memberPorts().contains(b.number)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -832,7 +848,8 @@ final class TopologyParser {
       return;
     }
     Fields f = new Fields((ConfigObject) value, GLOBAL_MEMORY, problems);
-    f.allowOnly("local-subspace", "pms2-base", "address-bits", "compute-hosts");
+    f.allowOnly("local-subspace", "pms2-base", "address-bits", "compute-hosts", "management-host",
+        "control-page");
     Long local = f.has("local-subspace") ? f.address("local-subspace", true)
         : Long.valueOf(GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
     Long pms2 = f.has("pms2-base") ? f.address("pms2-base", true)
@@ -857,12 +874,52 @@ final class TopologyParser {
       return; // reported by computeHosts
     }
     checkLocalSubspaces(layout, chs, f);
+    String mh = managementHost(f, hosts);
+    Long controlPage = f.has("control-page") ? f.address("control-page", true)
+        : Long.valueOf(GlobalMemorySpec.DEFAULT_CONTROL_PAGE);
+    if (controlPage == null) {
+      return;
+    }
+    if (mh != null) {
+      try {
+        new LadonAddresses(layout, controlPage);
+      } catch (IllegalArgumentException e) {
+        f.error("management-host", "data-plane fail-over cannot run on this layout: " + e.getMessage());
+      }
+    }
     if (problems.isEmpty()) {
       // A broken link or port elsewhere would show up here again as "no primary NTB port";
       // the ports are checked against the layout once the rack itself is sound.
       checkNtbPorts(layout, chs, f, byEnd);
     }
-    globalMemory = new GlobalMemorySpec(layout, hosts);
+    globalMemory = new GlobalMemorySpec(layout, hosts, mh, controlPage);
+  }
+
+  /** The optional management-host: a root endpoint that is not a compute host. */
+  private String managementHost(Fields f, List<String> hosts) {
+    if (!f.has("management-host")) {
+      return null;
+    }
+    String id = f.string("management-host", true);
+    if (id == null) {
+      return null;
+    }
+    EndpointDraft ep = endpointDraft(id);
+    if (ep == null) {
+      f.error("management-host", "'" + id + "' names no endpoint (endpoints: "
+          + hint(endpoints.stream().map(e -> e.id).toList()) + ")");
+      return null;
+    }
+    if (hosts.contains(id)) {
+      f.error("management-host", "'" + id + "' is also a compute host");
+      return null;
+    }
+    if (ep.root != null && !ep.root) {
+      f.error("management-host", "'" + id + "' is not a root (root = true); the MH is the root"
+          + " complex of the rack's domain");
+      return null;
+    }
+    return id;
   }
 
   /** The compute-hosts list: root endpoints of the rack, each once. Null after a problem. */

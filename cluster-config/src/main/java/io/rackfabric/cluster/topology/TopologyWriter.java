@@ -103,6 +103,12 @@ public final class TopologyWriter {
           .append(String.join(", ", t.globalMemorySpec().computeHosts().stream()
               .map(TopologyWriter::quote).toList()))
           .append("]\n");
+      if (t.globalMemorySpec().controlPage() != GlobalMemorySpec.DEFAULT_CONTROL_PAGE) {
+        sb.append("  control-page = ").append(hex(t.globalMemorySpec().controlPage())).append('\n');
+      }
+      if (t.globalMemorySpec().managementHost() != null) {
+        sb.append("  management-host = ").append(quote(t.globalMemorySpec().managementHost())).append('\n');
+      }
       sb.append("}\n");
     }
     return sb.toString();

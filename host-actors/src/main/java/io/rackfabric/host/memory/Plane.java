@@ -22,6 +22,11 @@ public enum Plane {
     return ntb;
   }
 
+  /** The other plane: where a host is reached when this one fails. */
+  public Plane other() {
+    return this == PRIMARY ? SECONDARY : PRIMARY;
+  }
+
   /** "PMS1" or "PMS2": the half of the MH's physical memory space this plane uses. */
   public String pms() {
     return pms;

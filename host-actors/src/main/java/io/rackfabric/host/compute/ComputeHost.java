@@ -1,0 +1,199 @@
+package io.rackfabric.host.compute;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.failover.ControlWord;
+import io.rackfabric.host.failover.HostLog;
+import io.rackfabric.host.failover.HostLog.Step;
+import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.failover.RouteList;
+import io.rackfabric.host.memory.Plane;
+import io.rackfabric.host.settings.HostSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A compute host's software (seeds/000 4.2, 5.3): its AER driver and the polling thread on its
+ * control page, next to its root complex (a {@link MemoryEndpoint}) and talking to the rest of
+ * the rack only through it. When one of its root ports reports a fatal error, the AER driver
+ * writes a failure report into the MH's mailbox through the other plane; when the MH's
+ * route-change notification arrives, it moves the failed host (or, if it is the failed host,
+ * every target) to the other plane in its route list and acknowledges.
+ */
+public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
+
+  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, Observed {}
+
+  /** Replies with the host's {@link HostLog}. */
+  public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
+
+  /** Replies with the host's route list. */
+  public record GetRoutes(ActorRef<Routes> replyTo) implements Command, WireMessage {}
+
+  /** The planes this host reaches every target by, target 0 (the MH) first. */
+  public record Routes(String host, List<Plane> planes) implements WireMessage {}
+
+  /** Tells {@code replyTo} of every change to the route list (a datagram service resending, say). */
+  public record SubscribeRoutes(ActorRef<RouteChanged> replyTo) implements Command, WireMessage {}
+
+  /** From model time {@code modelAt}, this host reaches {@code target} through {@code plane}. */
+  public record RouteChanged(String host, int target, Plane plane, long modelAt) implements WireMessage {}
+
+  private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  private final String id;
+  private final int index;
+  private final LadonAddresses addresses;
+  private final Map<String, Plane> rootPorts;
+  private final HostSettings settings;
+  private final ActorRef<MemoryEndpoint.Command> endpoint;
+  private final RouteList routes;
+  private final List<HostLog.Entry> log = new ArrayList<>();
+  private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
+  private Plane failedPlane;
+  private int seq;
+  /** When the polling thread is free again: it reads one word at a time. */
+  private long pollerFreeAt;
+
+  /**
+   * @param index this CH's number, 1..N, in the global memory layout
+   * @param rootPorts this CH's root ports by their requester ID ("bb:dd.f") and the plane each leads to
+   */
+  public static Behavior<Command> create(String id, int index, LadonAddresses addresses,
+      Map<String, Plane> rootPorts, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+    if (index < 1 || index > addresses.computeHosts()) {
+      throw new IllegalArgumentException("index=" + index + " not in [1," + addresses.computeHosts() + "]");
+    }
+    return Behaviors.setup(ctx -> new ComputeHost(ctx, id, index, addresses, rootPorts, settings, endpoint));
+  }
+
+  private ComputeHost(ActorContext<Command> context, String id, int index, LadonAddresses addresses,
+      Map<String, Plane> rootPorts, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+    super(context);
+    this.id = id;
+    this.index = index;
+    this.addresses = addresses;
+    this.rootPorts = Map.copyOf(rootPorts);
+    this.settings = settings;
+    this.endpoint = endpoint;
+    this.routes = new RouteList(addresses.computeHosts());
+    ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
+    endpoint.tell(new MemoryEndpoint.Watch(addresses.chWords(), events));
+    endpoint.tell(new MemoryEndpoint.WatchErrors(events));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Observed.class, this::onObserved)
+        .onMessage(GetLog.class, this::onGetLog)
+        .onMessage(GetRoutes.class, this::onGetRoutes)
+        .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
+        .build();
+  }
+
+  private Behavior<Command> onObserved(Observed msg) {
+    if (msg.event() instanceof EndpointEvent.ErrorReported e) {
+      onAer(e);
+    } else if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
+      onControlWord(w);
+    }
+    return this;
+  }
+
+  /** The AER driver: a fatal error from a root port is this host's link or port failing. */
+  private void onAer(EndpointEvent.ErrorReported e) {
+    Plane plane = rootPorts.get(e.error().source());
+    if (plane == null || !"FATAL".equals(e.error().severity())) {
+      getContext().getLog().info("Host [{}] AER {} from {} is not a root port's; not a data-plane failure",
+          id, e.error().severity(), e.error().source());
+      return;
+    }
+    if (failedPlane != null) {
+      getContext().getLog().warn("Host [{}] {} plane failed too: no path is left", id, plane.ntb());
+      return;
+    }
+    failedPlane = plane;
+    long arrived = e.error().modelAt();
+    long handled = arrived + settings.aerInterruptLatencyNs();
+    record(Step.AER_RECEIVED, index, arrived);
+    record(Step.AER_HANDLED, index, handled);
+    write(addresses.reportSlot(index, plane.other()),
+        new ControlWord(ControlWord.Kind.FAILURE_REPORT, index, plane, ++seq), handled);
+    record(Step.REPORT_SENT, index, handled);
+    getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
+        id, plane.ntb(), arrived, plane.other().pms());
+  }
+
+  /** The polling thread read a word of this host's control page. */
+  private void onControlWord(EndpointEvent.MemoryWritten w) {
+    ControlWord word = ControlWord.decode(w.data());
+    if (word == null) {
+      getContext().getLog().warn("Host [{}] ignores a malformed control word at {}", id, w.address());
+      return;
+    }
+    long seen = Math.max(w.arrivedAt() + settings.pollLatencyNs(), pollerFreeAt);
+    pollerFreeAt = seen;
+    switch (word.kind()) {
+      case RESPONSE -> record(Step.RESPONSE_SEEN, word.host(), seen);
+      case ROUTE_CHANGE -> onRouteChange(word, seen);
+      default -> getContext().getLog().warn("Host [{}] ignores a {} word in its page", id, word.kind());
+    }
+  }
+
+  private void onRouteChange(ControlWord word, long seen) {
+    int failed = word.host();
+    Plane healthy = word.plane().other();
+    record(Step.NOTIFICATION_SEEN, failed, seen);
+    long updated = seen + settings.routeUpdateLatencyNs();
+    pollerFreeAt = updated;
+    if (failed == index) {
+      routes.useEverywhere(healthy); // every path through the failed port is gone
+      for (int t = 0; t <= addresses.computeHosts(); t++) {
+        announce(t, healthy, updated);
+      }
+    } else if (routes.use(failed, healthy)) {
+      announce(failed, healthy, updated);
+    }
+    record(Step.ROUTE_UPDATED, failed, updated);
+    write(addresses.ackSlot(index, routes.plane(0)),
+        new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), updated);
+    record(Step.ACK_SENT, failed, updated);
+  }
+
+  private void announce(int target, Plane plane, long at) {
+    routeWatchers.forEach(w -> w.tell(new RouteChanged(id, target, plane, at)));
+  }
+
+  private void write(long address, ControlWord word, long at) {
+    endpoint.tell(new MemoryEndpoint.Write(address, word.encode(), at));
+  }
+
+  private void record(Step step, int host, long at) {
+    log.add(new HostLog.Entry(step, host, at));
+  }
+
+  private Behavior<Command> onGetLog(GetLog msg) {
+    msg.replyTo().tell(new HostLog(id, index, log));
+    return this;
+  }
+
+  private Behavior<Command> onGetRoutes(GetRoutes msg) {
+    msg.replyTo().tell(new Routes(id, routes.snapshot()));
+    return this;
+  }
+
+  private Behavior<Command> onSubscribeRoutes(SubscribeRoutes msg) {
+    routeWatchers.add(msg.replyTo());
+    return this;
+  }
+}

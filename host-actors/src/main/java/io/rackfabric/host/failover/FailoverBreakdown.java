@@ -1,0 +1,77 @@
+package io.rackfabric.host.failover;
+
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.failover.HostLog.Step;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Table 2 of seeds/000 for one fail-over, read off the hosts' logs: each figure is the difference
+ * of two model times that messages carried through the fabric, nothing else.
+ *
+ * <ul>
+ *   <li>detection: the fault to the failed CH's AER driver running;
+ *   <li>determination: the AER driver to the MH's verdict (the report's one-way trip);
+ *   <li>notification and processing: the verdict to the last CH's acknowledgement seen by the MH;
+ *   <li>round trip: the AER driver to the CH seeing the MH's response (the paper measured 17us and
+ *       halved it for determination).
+ * </ul>
+ */
+public record FailoverBreakdown(
+    int failedHost,
+    int computeHosts,
+    NotificationMode mode,
+    long faultAt,
+    long detectionNs,
+    long determinationNs,
+    long notificationNs,
+    long totalNs,
+    long roundTripNs,
+    List<PerHost> hosts) implements WireMessage {
+
+  /**
+   * One CH's share of the notification round: from the MH's write to the CH's polling thread
+   * reading it (delivery), its route-list update, and from its acknowledgement to the MH seeing it.
+   */
+  public record PerHost(int ch, long sentAt, long deliveryNs, long updateNs, long acknowledgementNs)
+      implements WireMessage {}
+
+  /**
+   * @param faultAt the model time the fault was injected
+   * @param mh the MH's log
+   * @param chLogs every CH's log, by CH number
+   * @throws IllegalStateException naming the step missing from a log
+   */
+  public static FailoverBreakdown of(int failedHost, NotificationMode mode, long faultAt, HostLog mh,
+      Map<Integer, HostLog> chLogs) {
+    HostLog x = chLogs.get(failedHost);
+    if (x == null) {
+      throw new IllegalStateException("no log of CH" + failedHost);
+    }
+    long handled = at(x, Step.AER_HANDLED, failedHost);
+    long verdict = at(mh, Step.VERDICT, failedHost);
+    long completed = at(mh, Step.FAILOVER_COMPLETED, failedHost);
+    long response = at(x, Step.RESPONSE_SEEN, failedHost);
+    List<PerHost> hosts = new ArrayList<>();
+    for (int ch = 1; ch <= chLogs.size(); ch++) {
+      HostLog log = chLogs.get(ch);
+      long sent = mh.first(Step.NOTIFICATION_SENT, mode == NotificationMode.MULTICAST ? Notifier.EVERY_HOST : ch)
+          .orElseThrow(() -> missing("MH", Step.NOTIFICATION_SENT)).modelAt();
+      long seen = at(log, Step.NOTIFICATION_SEEN, failedHost);
+      long updated = at(log, Step.ROUTE_UPDATED, failedHost);
+      long acked = at(mh, Step.ACK_SEEN, ch);
+      hosts.add(new PerHost(ch, sent, seen - sent, updated - seen, acked - updated));
+    }
+    return new FailoverBreakdown(failedHost, chLogs.size(), mode, faultAt, handled - faultAt,
+        verdict - handled, completed - verdict, completed - faultAt, response - handled, hosts);
+  }
+
+  private static long at(HostLog log, Step step, int host) {
+    return log.first(step, host).orElseThrow(() -> missing(log.host(), step)).modelAt();
+  }
+
+  private static IllegalStateException missing(String host, Step step) {
+    return new IllegalStateException(host + " has no " + step + " entry: the fail-over did not run to its end");
+  }
+}

@@ -1,0 +1,68 @@
+package io.rackfabric.host.settings;
+
+import com.typesafe.config.Config;
+import io.rackfabric.host.failover.NotificationMode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The host software's timing parameters, read once from {@code rackfabric.host}. Each is the
+ * delay of one component (an interrupt, a polling thread, a route-list update); the fail-over
+ * figures come out of the messages those components exchange through the fabric.
+ *
+ * @param aerInterruptLatencyNs AER message at the root to the AER driver running
+ * @param pollLatencyNs write landing in a polled mailbox to the polling thread having read it
+ * @param spinLatencyNs acknowledgement landing to the MH's spinning notifier seeing it
+ * @param routeUpdateLatencyNs a CH rewriting its route list for one failed host
+ * @param verdictLatencyNs the MH's time from reading a report to its fail-over verdict
+ * @param notification how the MH tells the CHs of a route change
+ */
+public record HostSettings(
+    long aerInterruptLatencyNs,
+    long pollLatencyNs,
+    long spinLatencyNs,
+    long routeUpdateLatencyNs,
+    long verdictLatencyNs,
+    NotificationMode notification) {
+
+  public HostSettings {
+    List<String> errors = new ArrayList<>();
+    nonNegative(errors, "aer.interrupt-latency", aerInterruptLatencyNs);
+    nonNegative(errors, "mailbox.poll-latency", pollLatencyNs);
+    nonNegative(errors, "mailbox.spin-latency", spinLatencyNs);
+    nonNegative(errors, "route-update-latency", routeUpdateLatencyNs);
+    nonNegative(errors, "verdict-latency", verdictLatencyNs);
+    if (notification == null) {
+      errors.add("notification is missing");
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("rackfabric.host: " + String.join("; ", errors));
+    }
+  }
+
+  public static HostSettings create(Config root) {
+    Config c = root.getConfig("rackfabric.host");
+    return new HostSettings(
+        c.getDuration("aer.interrupt-latency").toNanos(),
+        c.getDuration("mailbox.poll-latency").toNanos(),
+        c.getDuration("mailbox.spin-latency").toNanos(),
+        c.getDuration("route-update-latency").toNanos(),
+        c.getDuration("verdict-latency").toNanos(),
+        notification(c.getString("notification")));
+  }
+
+  private static NotificationMode notification(String text) {
+    for (NotificationMode m : NotificationMode.values()) {
+      if (m.name().equalsIgnoreCase(text)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("rackfabric.host: notification=" + text + " not in {unicast, multicast}");
+  }
+
+  private static void nonNegative(List<String> errors, String key, long ns) {
+    if (ns < 0) {
+      errors.add(key + "=" + ns + "ns is negative");
+    }
+  }
+}

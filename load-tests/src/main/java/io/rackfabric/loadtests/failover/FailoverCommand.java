@@ -1,0 +1,171 @@
+package io.rackfabric.loadtests.failover;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyLoader;
+import io.rackfabric.fabric.text.TextTable;
+import io.rackfabric.host.failover.FailoverBreakdown;
+import io.rackfabric.host.failover.NotificationMode;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.Json;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code rack failover link}: one compute host's primary link fails in a Ladon rack of N compute
+ * hosts, and the fail-over's breakdown (seeds/000 Table 2) is printed from the model times the
+ * hosts' messages carried.
+ */
+public final class FailoverCommand implements RackCommand {
+
+  /** seeds/000 Table 2, for comparison only: never used to compute anything. */
+  private static final String[] PAPER = {
+      "2.4 us", "8.5 us", "76 us (8 CHs: 8 x (8.5 + 1))", "86.9 us", "17 us"};
+
+  @Override
+  public String name() {
+    return "failover";
+  }
+
+  @Override
+  public String summary() {
+    return "data-plane fail-over breakdown (seeds/000 Table 2): link --hosts N [--multicast] [--host X] [--json OUT]";
+  }
+
+  @Override
+  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse(argList, Set.of("hosts", "host", "json", "topology", "poll-latency",
+        "aer-latency", "route-update"), Set.of("multicast"));
+    List<String> what = args.positional();
+    if (what.size() != 1 || !what.get(0).equals("link")) {
+      throw new UsageException("usage: rack failover link --hosts N [--multicast] [--host X] [--json OUT]"
+          + " (or --topology F instead of --hosts)");
+    }
+    Topology topology;
+    if (args.has("topology")) {
+      if (args.has("hosts")) {
+        throw new UsageException("give --hosts N or --topology F, not both");
+      }
+      topology = TopologyLoader.load(args.get("topology", null));
+    } else {
+      int hosts = (int) args.getLong("hosts", 8, 1, LadonRackGenerator.MAX_COMPUTE_HOSTS);
+      try {
+        topology = LadonRackGenerator.generate(GlobalMemoryLayout.paper(hosts), LadonRackGenerator.Placement.SINGLE_NODE);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
+      if (topology.globalMemorySpec().managementHost() == null) {
+        throw new UsageException("--hosts=" + hosts + ": the paper's layout (L=32GiB, P=1TiB) leaves no"
+            + " multicast and mailbox slots for data-plane fail-over above 29 compute hosts");
+      }
+    }
+    if (topology.globalMemorySpec() == null || topology.globalMemorySpec().managementHost() == null) {
+      throw new UsageException("topology " + topology.name() + " names no management-host in its global-memory section");
+    }
+    int n = topology.globalMemorySpec().computeHosts().size();
+    int failed = (int) args.getLong("host", 1, 1, n);
+    NotificationMode mode = args.has("multicast") ? NotificationMode.MULTICAST : NotificationMode.UNICAST;
+    Map<String, String> overrides = new LinkedHashMap<>();
+    putDuration(args, "poll-latency", "rackfabric.host.mailbox.poll-latency", overrides);
+    putDuration(args, "aer-latency", "rackfabric.host.aer.interrupt-latency", overrides);
+    putDuration(args, "route-update", "rackfabric.host.route-update-latency", overrides);
+    Config config = ConfigFactory.parseMap(overrides);
+
+    out.printf("rack failover link: %s, CH%d's primary link fails%n", topology.name(), failed);
+    LinkFailover.Result result = LinkFailover.run(topology, failed, mode, config, out);
+    FailoverBreakdown b = result.breakdown();
+    out.println();
+    out.print(render(b));
+    out.printf("TLPs the fabric lost on the failed link: %d%n", result.lostOnFailedLink());
+
+    if (args.has("json")) {
+      Path file = Path.of(args.get("json", null));
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("command", "failover link");
+      json.put("topology", topology.name());
+      json.put("compute_hosts", n);
+      json.put("failed_host", failed);
+      json.put("notification", mode.name().toLowerCase());
+      json.put("parameters", ConfigFactory.load().withFallback(config).getConfig("rackfabric.host").root().unwrapped());
+      json.put("parameter_overrides", overrides);
+      List<Map<String, Object>> figures = new ArrayList<>();
+      for (Figure f : figures(b, result.lostOnFailedLink())) {
+        figures.add(f.toMap());
+      }
+      json.put("figures", figures);
+      Files.writeString(file, Json.write(json));
+      out.println("wrote " + file);
+    }
+    return 0;
+  }
+
+  private static void putDuration(Args args, String flag, String key, Map<String, String> overrides)
+      throws UsageException {
+    if (args.has(flag)) {
+      String value = args.get(flag, null);
+      try {
+        ConfigFactory.parseString("d = " + value).getDuration("d");
+      } catch (RuntimeException e) {
+        throw new UsageException("--" + flag + "=" + value + " is not a duration (e.g. 7.7us, 500ns)");
+      }
+      overrides.put(key, value);
+    }
+  }
+
+  static List<Figure> figures(FailoverBreakdown b, long lost) {
+    List<Figure> f = new ArrayList<>();
+    f.add(new Figure("detection", b.detectionNs(), "ns", "model"));
+    f.add(new Figure("determination", b.determinationNs(), "ns", "model"));
+    f.add(new Figure("notification_and_processing", b.notificationNs(), "ns", "model"));
+    f.add(new Figure("total", b.totalNs(), "ns", "model"));
+    f.add(new Figure("report_round_trip", b.roundTripNs(), "ns", "model"));
+    for (FailoverBreakdown.PerHost h : b.hosts()) {
+      f.add(new Figure("ch" + h.ch() + ".delivery", h.deliveryNs(), "ns", "model"));
+      f.add(new Figure("ch" + h.ch() + ".route_update", h.updateNs(), "ns", "model"));
+      f.add(new Figure("ch" + h.ch() + ".acknowledgement", h.acknowledgementNs(), "ns", "model"));
+    }
+    f.add(new Figure("tlps_lost_on_failed_link", lost, "TLPs", "count"));
+    return f;
+  }
+
+  /** Table 2 as the emulator measured it, beside the paper's figures. */
+  static String render(FailoverBreakdown b) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("Fail-over of CH%d's primary link, %d compute hosts, %s notification (model time)%n",
+        b.failedHost(), b.computeHosts(), b.mode().name().toLowerCase()));
+    List<String[]> t = new ArrayList<>();
+    t.add(new String[] {"step", "emulated", "seeds/000 Table 2"});
+    t.add(new String[] {"link failure detection", us(b.detectionNs()), PAPER[0]});
+    t.add(new String[] {"failure determination", us(b.determinationNs()), PAPER[1]});
+    t.add(new String[] {"route change notification and processing", us(b.notificationNs()), PAPER[2]});
+    t.add(new String[] {"total", us(b.totalNs()), PAPER[3]});
+    t.add(new String[] {"report round trip, as the CH's AER driver sees it", us(b.roundTripNs()), PAPER[4]});
+    TextTable.append(sb, "  ", t);
+    sb.append(String.format("%nPer compute host (notification sent, then: delivery to its poller, route update,"
+        + " acknowledgement back to the MH)%n"));
+    List<String[]> h = new ArrayList<>();
+    h.add(new String[] {"CH", "sent (after the fault)", "delivery", "update", "acknowledgement"});
+    for (FailoverBreakdown.PerHost p : b.hosts()) {
+      h.add(new String[] {"CH" + p.ch(), us(p.sentAt() - b.faultAt()), us(p.deliveryNs()), us(p.updateNs()),
+          us(p.acknowledgementNs())});
+    }
+    TextTable.append(sb, "  ", h);
+    return sb.toString();
+  }
+
+  private static String us(long ns) {
+    return String.format("%.2f us", ns / 1000.0);
+  }
+}
