@@ -51,4 +51,33 @@ public final class HostWiring {
     }
     return ports;
   }
+
+  /**
+   * The ports of the MH's domain that lead to each plane's switch, by requester ID: the
+   * downstream ports of the switch the MH's root sits on whose window holds that plane's CH slots.
+   * A fatal error from one of them means the plane is cut off for every CH.
+   */
+  public static Map<String, Plane> planePorts(Topology topology, String mhId, GlobalMemoryLayout layout) {
+    Map<String, Plane> ports = new HashMap<>();
+    LinkSpec link = topology.linkAt(mhId).orElse(null);
+    SwitchSpec chip = link == null ? null : topology.switchSpec(LinkSpec.componentOf(link.other(mhId))).orElse(null);
+    if (chip == null) {
+      return ports;
+    }
+    PortConfig up = chip.ports().stream()
+        .filter(p -> LinkSpec.end(chip.id(), p.name()).equals(link.other(mhId))).findFirst().orElse(null);
+    if (up == null || up.role() != PortRole.UPSTREAM) {
+      return ports;
+    }
+    for (PortConfig p : chip.ports()) {
+      AddressRange window = p.role() == PortRole.DOWNSTREAM && p.virtualSwitch() == up.virtualSwitch()
+          ? p.bridge().prefetchable() : null;
+      for (Plane plane : Plane.values()) {
+        if (window != null && window.contains(layout.mhHostsRange(plane).base())) {
+          ports.put(Bdf.format(Bdf.of(up.bridge().secondaryBus(), p.number(), 0)), plane);
+        }
+      }
+    }
+    return ports;
+  }
 }

@@ -90,6 +90,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     ActorRef<MemoryEndpoint.Command> mhRoot = roots.get(spec.managementHost());
     if (mhRoot != null) {
       var mh = context.spawn(ManagementHost.create(spec.managementHost(), addresses,
+          HostWiring.planePorts(topology, spec.managementHost(), spec.layout()),
           hostSettings.notification(), hostSettings, mhRoot), "host-" + spec.managementHost());
       context.getSystem().receptionist().tell(
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));

@@ -156,8 +156,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     record(Step.NOTIFICATION_SEEN, failed, seen);
     long updated = seen + settings.routeUpdateLatencyNs();
     pollerFreeAt = updated;
-    if (failed == index) {
-      routes.useEverywhere(healthy); // every path through the failed port is gone
+    if (failed == index || failed == ControlWord.EVERY_HOST) {
+      // Every path through the failed port (or the failed plane's switch) is gone.
+      routes.useEverywhere(healthy);
       for (int t = 0; t <= addresses.computeHosts(); t++) {
         announce(t, healthy, updated);
       }

@@ -10,6 +10,9 @@ import java.nio.ByteBuffer;
  */
 public record ControlWord(Kind kind, int host, Plane plane, int seq) {
 
+  /** In a ROUTE_CHANGE: the whole plane failed (a switch or an uplink), for every CH at once. */
+  public static final int EVERY_HOST = 0;
+
   public enum Kind {
     /** CH to MH: my link or port on {@code plane} failed. */
     FAILURE_REPORT,

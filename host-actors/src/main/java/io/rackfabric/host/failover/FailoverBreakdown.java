@@ -10,8 +10,11 @@ import java.util.Map;
  * Table 2 of seeds/000 for one fail-over, read off the hosts' logs: each figure is the difference
  * of two model times that messages carried through the fabric, nothing else.
  *
+ * <p>{@code failedHost} 0 is a whole plane lost (its switch, or the MH's link to it), which the MH's
+ * own AER driver detects; then there is no report and no round trip.
+ *
  * <ul>
- *   <li>detection: the fault to the failed CH's AER driver running;
+ *   <li>detection: the fault to the failed CH's (or, for a plane, the MH's) AER driver running;
  *   <li>determination: the AER driver to the MH's verdict (the report's one-way trip);
  *   <li>notification and processing: the verdict to the last CH's acknowledgement seen by the MH;
  *   <li>round trip: the AER driver to the CH seeing the MH's response (the paper measured 17us and
@@ -45,14 +48,16 @@ public record FailoverBreakdown(
    */
   public static FailoverBreakdown of(int failedHost, NotificationMode mode, long faultAt, HostLog mh,
       Map<Integer, HostLog> chLogs) {
-    HostLog x = chLogs.get(failedHost);
+    boolean plane = failedHost == ControlWord.EVERY_HOST;
+    HostLog x = plane ? mh : chLogs.get(failedHost);
     if (x == null) {
       throw new IllegalStateException("no log of CH" + failedHost);
     }
+    // A lost plane is detected by the MH's own AER driver and needs no report: no round trip.
     long handled = at(x, Step.AER_HANDLED, failedHost);
     long verdict = at(mh, Step.VERDICT, failedHost);
     long completed = at(mh, Step.FAILOVER_COMPLETED, failedHost);
-    long response = at(x, Step.RESPONSE_SEEN, failedHost);
+    long response = plane ? handled : at(x, Step.RESPONSE_SEEN, failedHost);
     List<PerHost> hosts = new ArrayList<>();
     for (int ch = 1; ch <= chLogs.size(); ch++) {
       HostLog log = chLogs.get(ch);

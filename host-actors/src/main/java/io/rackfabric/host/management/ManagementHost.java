@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The management host's fail-over software (seeds/000 4.2, 5.3): a polling thread on the
@@ -54,6 +55,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private record Report(int ch, Plane plane, long seenAt) {}
 
   private final String id;
+  private final Map<String, Plane> planePorts;
   private final LadonAddresses addresses;
   private final HostSettings settings;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
@@ -68,15 +70,21 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private long pollerFreeAt;
   private int seq;
 
-  public static Behavior<Command> create(String id, LadonAddresses addresses, NotificationMode mode,
-      HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
-    return Behaviors.setup(ctx -> new ManagementHost(ctx, id, addresses, mode, settings, endpoint));
+  /**
+   * @param planePorts the ports of the MH's own domain that lead to each plane's switch, by
+   *     requester ID: a fatal error from one means the whole plane is lost for every CH
+   */
+  public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
+      NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+    return Behaviors.setup(ctx -> new ManagementHost(ctx, id, addresses, planePorts, mode, settings, endpoint));
   }
 
   private ManagementHost(ActorContext<Command> context, String id, LadonAddresses addresses,
-      NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+      Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
+      ActorRef<MemoryEndpoint.Command> endpoint) {
     super(context);
     this.id = id;
+    this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
     this.mode = mode;
     this.settings = settings;
@@ -86,6 +94,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     for (Plane plane : Plane.values()) {
       endpoint.tell(new MemoryEndpoint.Watch(addresses.mhMailboxes(plane), events));
     }
+    endpoint.tell(new MemoryEndpoint.WatchErrors(events));
   }
 
   @Override
@@ -99,6 +108,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onObserved(Observed msg) {
+    if (msg.event() instanceof EndpointEvent.ErrorReported e) {
+      onAer(e);
+      return this;
+    }
     if (!(msg.event() instanceof EndpointEvent.MemoryWritten w)) {
       return this;
     }
@@ -122,6 +135,28 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     return this;
   }
 
+  /**
+   * The MH's own AER driver: a fatal error from a port on the way to one plane's switch (its link
+   * to the switch, or the switch itself, is gone) cuts that plane off for every CH at once.
+   */
+  private void onAer(EndpointEvent.ErrorReported e) {
+    Plane plane = planePorts.get(e.error().source());
+    if (plane == null || !"FATAL".equals(e.error().severity())) {
+      getContext().getLog().info("MH [{}] AER {} from {}: not a plane's port; left to the CH's report",
+          id, e.error().severity(), e.error().source());
+      return;
+    }
+    long arrived = e.error().modelAt();
+    long handled = arrived + settings.aerInterruptLatencyNs();
+    record(Step.AER_RECEIVED, ControlWord.EVERY_HOST, arrived);
+    record(Step.AER_HANDLED, ControlWord.EVERY_HOST, handled);
+    getContext().getLog().info("MH [{}] lost the {} plane at model {} ns: every CH fails over", id, plane.ntb(), arrived);
+    pending.add(new Report(ControlWord.EVERY_HOST, plane, handled));
+    if (round == null) {
+      startNext();
+    }
+  }
+
   /** The verdict on the oldest report, the response, the DMA redirection and the first notifications. */
   private void startNext() {
     current = pending.poll();
@@ -131,11 +166,25 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     int x = current.ch();
     Plane healthy = current.plane().other();
     verdictAt = current.seenAt() + settings.verdictLatencyNs();
+    if (x != ControlWord.EVERY_HOST && dmaTargets.plane(x) == healthy) {
+      // Already failed over (its plane went down as a whole): answer the report, nothing to redo.
+      write(addresses.responseOf(x, healthy), new ControlWord(ControlWord.Kind.RESPONSE, x, current.plane(), ++seq),
+          verdictAt);
+      record(Step.RESPONSE_SENT, x, verdictAt);
+      startNext();
+      return;
+    }
     record(Step.VERDICT, x, verdictAt);
-    write(addresses.responseOf(x, healthy), new ControlWord(ControlWord.Kind.RESPONSE, x, current.plane(), ++seq),
-        verdictAt);
-    record(Step.RESPONSE_SENT, x, verdictAt);
-    dmaTargets.use(x, healthy);
+    if (x == ControlWord.EVERY_HOST) {
+      for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
+        dmaTargets.use(ch, healthy);
+      }
+    } else {
+      write(addresses.responseOf(x, healthy), new ControlWord(ControlWord.Kind.RESPONSE, x, current.plane(), ++seq),
+          verdictAt);
+      record(Step.RESPONSE_SENT, x, verdictAt);
+      dmaTargets.use(x, healthy);
+    }
     record(Step.DMA_REDIRECTED, x, verdictAt + settings.routeUpdateLatencyNs());
     List<Integer> hosts = new ArrayList<>();
     for (int ch = 1; ch <= addresses.computeHosts(); ch++) {

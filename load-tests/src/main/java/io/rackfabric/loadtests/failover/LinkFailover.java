@@ -41,7 +41,17 @@ public final class LinkFailover {
 
   private static final Duration STEP = Duration.ofSeconds(30);
 
-  /** What a run measured, with the fabric's own count of TLPs lost on the failed link. */
+  /** What fails, at the primary plane: one CH's link, the MH side's link to the plane's switch, or that switch. */
+  public enum Fault {
+    /** CH X's primary PCIe cable (its root port's link): X's AER driver reports it (seeds/000 5.3). */
+    CH_LINK,
+    /** The link between the MH's switch and the primary plane's switch: every CH loses PMS1. */
+    UPLINK,
+    /** The primary plane's switch (switch A of the dual star): every one of its links goes down. */
+    SWITCH
+  }
+
+  /** What a run measured, with the fabric's own count of TLPs lost on the failed links. */
   public record Result(Topology topology, FailoverBreakdown breakdown, HostLog mh, Map<Integer, HostLog> chs,
       Map<Integer, List<Plane>> routes, long lostOnFailedLink) {}
 
@@ -54,13 +64,19 @@ public final class LinkFailover {
    */
   public static Result run(Topology topology, int failedHost, NotificationMode mode, Config overrides,
       PrintStream progress) throws Exception {
+    return run(topology, Fault.CH_LINK, failedHost, mode, overrides, progress);
+  }
+
+  /** @param failedHost the CH whose link fails, for {@link Fault#CH_LINK}; ignored otherwise */
+  public static Result run(Topology topology, Fault fault, int failedHost, NotificationMode mode, Config overrides,
+      PrintStream progress) throws Exception {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
       throw new IllegalArgumentException("topology " + topology.name()
           + " has no global-memory section naming a management-host: no host software to fail over");
     }
     int n = spec.computeHosts().size();
-    if (failedHost < 1 || failedHost > n) {
+    if (fault == Fault.CH_LINK && (failedHost < 1 || failedHost > n)) {
       throw new IllegalArgumentException("host=" + failedHost + " not in [1," + n + "]");
     }
     Config base = overrides.withFallback(ConfigFactory.load());
@@ -70,15 +86,15 @@ public final class LinkFailover {
     ActorSystem<RackNode.Command> system = ActorSystem.create(
         RackNode.create(topology, topology.seed().name(), settings), "failover", config);
     try {
-      return failOver(system, topology, spec, failedHost, mode, progress);
+      return failOver(system, topology, spec, fault, fault == Fault.CH_LINK ? failedHost : 0, mode, progress);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
 
-  private static Result failOver(ActorSystem<?> system, Topology topology, GlobalMemorySpec spec, int failedHost,
-      NotificationMode mode, PrintStream progress) throws Exception {
+  private static Result failOver(ActorSystem<?> system, Topology topology, GlobalMemorySpec spec, Fault fault,
+      int failedHost, NotificationMode mode, PrintStream progress) throws Exception {
     int n = spec.computeHosts().size();
     ActorRef<MemoryEndpoint.Command> mhRoot = Asks.find(system, ComponentKeys.endpoint(spec.managementHost()), STEP);
     Asks.awaitLinkActive(system, mhRoot, STEP);
@@ -94,14 +110,39 @@ public final class LinkFailover {
     CompletableFuture<ManagementHost.FailoverCompleted> completed = Asks.askAsync(system, mh,
         ManagementHost.SubscribeFailovers::new, Duration.ofMinutes(2));
 
-    String chId = spec.computeHosts().get(failedHost - 1);
-    ActorRef<SwitchPort.Command> port = primaryRootPort(system, topology, spec, chId);
-    PortStats before = Asks.ask(system, port, SwitchPort.GetStats::new, STEP);
-    // After everything the port has seen, so that the link goes down exactly at the fault time.
-    long faultAt = before.modelNow() + 1_000;
-    progress.printf("  %s's primary link goes down at model %,d ns (%d compute hosts, %s notification)%n",
-        chId, faultAt, n, mode.name().toLowerCase());
-    port.tell(new SwitchPort.SetLink(false, faultAt));
+    List<ActorRef<SwitchPort.Command>> ports;
+    String what;
+    if (fault == Fault.CH_LINK) {
+      String chId = spec.computeHosts().get(failedHost - 1);
+      ports = List.of(primaryRootPort(system, topology, spec, chId));
+      what = chId + "'s primary link";
+    } else {
+      PlaneSwitch plane = primaryPlaneSwitch(topology, spec);
+      if (fault == Fault.UPLINK) {
+        ports = List.of(port(system, plane.uplinkSwitch(), plane.uplinkPort()));
+        what = "the link " + plane.uplinkSwitch() + " -> " + plane.switchId() + " (every CH's PMS1 path)";
+      } else {
+        ports = new java.util.ArrayList<>();
+        for (PortConfig p : topology.switchSpec(plane.switchId()).orElseThrow().ports()) {
+          ports.add(port(system, plane.switchId(), p.number()));
+        }
+        what = "switch " + plane.switchId() + " (every link of the primary plane's switch)";
+      }
+    }
+    // After everything the ports have seen, so that the links go down exactly at the fault time.
+    long before = 0;
+    long latest = 0;
+    for (ActorRef<SwitchPort.Command> p : ports) {
+      PortStats s = Asks.ask(system, p, SwitchPort.GetStats::new, STEP);
+      before += s.lostOnLinkDown();
+      latest = Math.max(latest, s.modelNow());
+    }
+    long faultAt = latest + 1_000;
+    progress.printf("  %s goes down at model %,d ns (%d compute hosts, %s notification)%n",
+        what, faultAt, n, mode.name().toLowerCase());
+    for (ActorRef<SwitchPort.Command> p : ports) {
+      p.tell(new SwitchPort.SetLink(false, faultAt));
+    }
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
 
@@ -113,9 +154,36 @@ public final class LinkFailover {
       routes.put(e.getKey(), Asks.<ComputeHost.Command, ComputeHost.Routes>ask(system, e.getValue(),
           ComputeHost.GetRoutes::new, STEP).planes());
     }
-    PortStats after = Asks.ask(system, port, SwitchPort.GetStats::new, STEP);
+    long after = 0;
+    for (ActorRef<SwitchPort.Command> p : ports) {
+      after += Asks.ask(system, p, SwitchPort.GetStats::new, STEP).lostOnLinkDown();
+    }
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
-    return new Result(topology, breakdown, mhLog, logs, routes, after.lostOnLinkDown() - before.lostOnLinkDown());
+    return new Result(topology, breakdown, mhLog, logs, routes, after - before);
+  }
+
+  /** The primary plane's switch and the port of the MH's switch linked to it. */
+  record PlaneSwitch(String switchId, String uplinkSwitch, int uplinkPort) {}
+
+  static PlaneSwitch primaryPlaneSwitch(Topology topology, GlobalMemorySpec spec) {
+    String mh = spec.managementHost();
+    String torEnd = topology.linkAt(mh).orElseThrow().other(mh);
+    SwitchSpec tor = topology.switchSpec(LinkSpec.componentOf(torEnd)).orElseThrow(() ->
+        new IllegalArgumentException("the MH " + mh + " is not linked to a switch"));
+    long pms1 = spec.layout().mhHostsRange(Plane.PRIMARY).base();
+    for (PortConfig p : tor.ports()) {
+      if (p.role() == io.rackfabric.fabric.routing.PortRole.DOWNSTREAM && p.bridge().prefetchable() != null
+          && p.bridge().prefetchable().contains(pms1)) {
+        String other = topology.linkAt(LinkSpec.end(tor.id(), p.name())).orElseThrow().other(LinkSpec.end(tor.id(), p.name()));
+        return new PlaneSwitch(LinkSpec.componentOf(other), tor.id(), p.number());
+      }
+    }
+    throw new IllegalArgumentException("switch " + tor.id() + " has no port toward the primary plane");
+  }
+
+  private static ActorRef<SwitchPort.Command> port(ActorSystem<?> system, String switchId, int number) throws Exception {
+    ActorRef<SwitchChip.Command> ref = Asks.find(system, ComponentKeys.switchChip(switchId), STEP);
+    return Asks.<SwitchChip.Command, SwitchChip.PortReply>ask(system, ref, r -> new SwitchChip.PortRef(number, r), STEP).port();
   }
 
   /** The CH's root port on the primary plane: the CH end of its primary PCIe cable. */
@@ -129,8 +197,6 @@ public final class LinkFailover {
             && p.bridge().prefetchable().contains(primaryView) && p.role() != io.rackfabric.fabric.routing.PortRole.UPSTREAM)
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(chId + " has no primary root port on " + rpSwitch));
-    ActorRef<SwitchChip.Command> ref = Asks.find(system, ComponentKeys.switchChip(rpSwitch), STEP);
-    SwitchChip.PortReply reply = Asks.ask(system, ref, r -> new SwitchChip.PortRef(primary.number(), r), STEP);
-    return reply.port();
+    return port(system, rpSwitch, primary.number());
   }
 }
