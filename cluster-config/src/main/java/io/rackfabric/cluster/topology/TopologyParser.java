@@ -884,7 +884,12 @@ final class TopologyParser {
       try {
         new LadonAddresses(layout, controlPage);
       } catch (IllegalArgumentException e) {
-        f.error("management-host", "data-plane fail-over cannot run on this layout: " + e.getMessage());
+        // LadonAddresses checks the page before the host count; a bad page is its own key's fault.
+        if (e.getMessage().startsWith("control-page=")) {
+          f.error("control-page", e.getMessage());
+        } else {
+          f.error("management-host", "data-plane fail-over cannot run on this layout: " + e.getMessage());
+        }
       }
     }
     if (problems.isEmpty()) {

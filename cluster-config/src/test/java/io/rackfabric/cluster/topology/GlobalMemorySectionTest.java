@@ -2,6 +2,7 @@ package io.rackfabric.cluster.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,7 +97,8 @@ class GlobalMemorySectionTest {
     String text = testbed().replace("  address-bits = 48\n", "  address-bits = 48, colour = red\n");
     String m = problems(text);
     assertEquals("bad.conf:" + lineOf(text, "colour") + ": global-memory.colour: unknown key;"
-        + " allowed here: local-subspace, pms2-base, address-bits, compute-hosts", m);
+        + " allowed here: local-subspace, pms2-base, address-bits, compute-hosts, management-host,"
+        + " control-page", m);
   }
 
   @Test
@@ -201,6 +203,96 @@ class GlobalMemorySectionTest {
   void shouldNameBothTopLevelKeysWhenAnotherOneIsThere() throws Exception {
     String m = problems(testbed() + "\nglobal-memroy { }\n");
     assertTrue(m.contains(": global-memroy: unknown key; allowed at top level: rack, global-memory"), m);
+  }
+
+  // ---- management-host and control-page: who runs the data-plane fail-over, and where its words are
+
+  @Test
+  void shouldNameTheMmhAndTheControlPageWhenTheTestbedIsLoaded() throws Exception {
+    GlobalMemorySpec spec = TopologyLoader.load("ladon-testbed").globalMemorySpec();
+    assertEquals("mmh", spec.managementHost());
+    assertEquals(0x1_0000, spec.controlPage());
+    assertEquals(0x1_0000, spec.ladonAddresses().mhPage(Plane.PRIMARY));
+  }
+
+  @Test
+  void shouldRunNoHostSoftwareAndUseTheDefaultPageWhenBothKeysAreAbsent() throws Exception {
+    GlobalMemorySpec spec = TopologyLoader.load(write(testbed()
+        .replace("  management-host = mmh\n", "")
+        .replace("  control-page = \"0x1_0000\"\n", ""))).globalMemorySpec();
+    assertNull(spec.managementHost());
+    assertEquals(GlobalMemorySpec.DEFAULT_CONTROL_PAGE, spec.controlPage());
+  }
+
+  @Test
+  void shouldKeepAnotherControlPageWhenGivenAndWrittenBack() throws Exception {
+    Topology t = TopologyLoader.load(write(testbed()
+        .replace("control-page = \"0x1_0000\"", "control-page = \"0x2_0000\"")));
+    assertEquals(0x2_0000, t.globalMemorySpec().controlPage());
+    assertEquals(0x2_0000, t.globalMemorySpec().ladonAddresses().mhPage(Plane.PRIMARY));
+
+    String text = TopologyWriter.write(t);
+
+    assertTrue(text.contains("  control-page = \"0x2_0000\"\n"), text);
+    assertEquals(t, TopologyLoader.parse(text, t.source()));
+  }
+
+  @Test
+  void shouldAcceptTheBmhWhenItIsTheManagementHost() throws Exception {
+    Topology t = TopologyLoader.load(write(testbed()
+        .replace("management-host = mmh", "management-host = bmh")));
+    assertEquals("bmh", t.globalMemorySpec().managementHost());
+  }
+
+  @Test
+  void shouldRefuseTheManagementHostWhenNotARoot() throws Exception {
+    String text = testbed().replace("management-host = mmh", "management-host = nic");
+    assertEquals("bad.conf:" + lineOf(text, "management-host") + ": global-memory.management-host:"
+        + " 'nic' is not a root (root = true); the MH is the root complex of the rack's domain",
+        problems(text));
+  }
+
+  @Test
+  void shouldRefuseTheManagementHostWhenItIsAComputeHost() throws Exception {
+    String text = testbed().replace("management-host = mmh", "management-host = ch2");
+    assertEquals("bad.conf:" + lineOf(text, "management-host") + ": global-memory.management-host:"
+        + " 'ch2' is also a compute host", problems(text));
+  }
+
+  @Test
+  void shouldListTheEndpointsWhenTheManagementHostIsUnknown() throws Exception {
+    String text = testbed().replace("management-host = mmh", "management-host = mhh");
+    assertEquals("bad.conf:" + lineOf(text, "management-host") + ": global-memory.management-host:"
+        + " 'mhh' names no endpoint (endpoints: mmh, bmh, nic, ch1, ch2)", problems(text));
+
+    String sw = testbed().replace("management-host = mmh", "management-host = tor");
+    assertTrue(problems(sw).contains(": global-memory.management-host: 'tor' names no endpoint"));
+  }
+
+  @Test
+  void shouldRefuseTheManagementHostWhenTheLayoutLeavesNoFailoverSlots() throws Exception {
+    // P/L = 4: the MH's slot, two CHs and the multicast slot leave nothing for the PMS2 mailbox
+    String text = testbed().replace("pms2-base = 1TiB", "pms2-base = 128GiB");
+    String m = problems(text);
+    assertTrue(m.startsWith("bad.conf:" + lineOf(text, "management-host") + ": global-memory.management-host:"
+        + " data-plane fail-over cannot run on this layout: hosts=2: "), m);
+    assertTrue(m.contains("with P/L=4 at most 1 compute hosts"), m);
+    assertEquals(1, m.lines().count(), m);
+  }
+
+  @Test
+  void shouldPointAtTheControlPageWhenItIsNotAPageOfTheLocalSubspace() throws Exception {
+    String misaligned = testbed().replace("control-page = \"0x1_0000\"", "control-page = \"0x1_0004\"");
+    assertEquals("bad.conf:" + lineOf(misaligned, "control-page") + ": global-memory.control-page:"
+        + " control-page=0x10004 is not a 4KiB-aligned page inside the local subspace", problems(misaligned));
+
+    String outside = testbed().replace("control-page = \"0x1_0000\"", "control-page = \"32GiB\"");
+    assertEquals("bad.conf:" + lineOf(outside, "control-page") + ": global-memory.control-page:"
+        + " control-page=0x800000000 is not a 4KiB-aligned page inside the local subspace", problems(outside));
+
+    String notANumber = testbed().replace("control-page = \"0x1_0000\"", "control-page = somewhere");
+    assertTrue(problems(notANumber).startsWith("bad.conf:" + lineOf(notANumber, "control-page")
+        + ": global-memory.control-page: 'somewhere'"), problems(notANumber));
   }
 
   // ---- helpers

@@ -61,6 +61,9 @@ public record FailoverBreakdown(
     List<PerHost> hosts = new ArrayList<>();
     for (int ch = 1; ch <= chLogs.size(); ch++) {
       HostLog log = chLogs.get(ch);
+      if (log == null) {
+        throw new IllegalStateException("no log of CH" + ch);
+      }
       long sent = mh.first(Step.NOTIFICATION_SENT, mode == NotificationMode.MULTICAST ? Notifier.EVERY_HOST : ch)
           .orElseThrow(() -> missing("MH", Step.NOTIFICATION_SENT)).modelAt();
       long seen = at(log, Step.NOTIFICATION_SEEN, failedHost);

@@ -32,6 +32,8 @@ public record LadonAddresses(GlobalMemoryLayout layout, long controlPage) {
   public static final long PAGE = 4096;
   /** How far a plane's switch windows extend past its CH slots to cover the multicast page. */
   public static final long MULTICAST_WINDOW = 1L << 20;
+  /** CHs one page's 256 report words (word 0 unused) and an 8-bit host field can name. */
+  public static final int MAX_HOSTS = 255;
 
   public LadonAddresses {
     if (controlPage < 0 || controlPage % PAGE != 0 || controlPage + PAGE > layout.localSubspace()) {
@@ -43,6 +45,12 @@ public record LadonAddresses(GlobalMemoryLayout layout, long controlPage) {
       throw new IllegalArgumentException("hosts=" + layout.computeHosts() + ": data-plane fail-over"
           + " needs a multicast slot after the last CH and the MH's mailbox slot at the top of PMS2;"
           + " with P/L=" + slots + " at most " + (slots - 3) + " compute hosts");
+    }
+    if (layout.computeHosts() > MAX_HOSTS) {
+      // CH 256's report word would be the first acknowledgement word, and control words carry the
+      // host in 8 bits.
+      throw new IllegalArgumentException("hosts=" + layout.computeHosts() + ": the control page has"
+          + " report and acknowledgement words for CHs 1.." + MAX_HOSTS + " only");
     }
   }
 
