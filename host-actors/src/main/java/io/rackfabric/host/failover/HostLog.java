@@ -54,6 +54,11 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
     return entries.stream().filter(e -> e.step() == step && e.host() == host).findFirst();
   }
 
+  /** The first entry of {@code step} about {@code host} at or after model time {@code from}. */
+  public Optional<Entry> first(Step step, int host, long from) {
+    return entries.stream().filter(e -> e.step() == step && e.host() == host && e.modelAt() >= from).findFirst();
+  }
+
   /** The first entry of {@code step}, whatever host it concerns. */
   public Optional<Entry> first(Step step) {
     return entries.stream().filter(e -> e.step() == step).findFirst();
