@@ -48,7 +48,7 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
+      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -70,6 +70,20 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
       implements WireMessage {}
+
+  /**
+   * {@link Write} issued under another requester ID: one of the functions this endpoint stands
+   * for (a device or SR-IOV virtual function in a root's domain, a function of a multi-function
+   * device). Issued at the endpoint's current model time.
+   */
+  public record WriteAs(int requester, long address, byte[] data) implements Command, WireMessage {}
+
+  /**
+   * {@link Read} issued under another requester ID, as {@link WriteAs}; its completions come back
+   * to that ID and are accepted for it.
+   */
+  public record ReadAs(int requester, long address, int length, ActorRef<ReadResult> replyTo)
+      implements Command, WireMessage {}
 
   /**
    * Issues one configuration request (a write when {@code writeValue} is set, else a read) of
@@ -193,6 +207,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
         .onMessage(Read.class, this::onRead)
+        .onMessage(WriteAs.class, this::onWriteAs)
+        .onMessage(ReadAs.class, this::onReadAs)
         .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
@@ -283,7 +299,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void onCompletion(Completion c, long arrival) {
-    if (c.requester() != bdf) {
+    if (c.requester() != bdf && !reads.expects(c.tag(), c.requester())) {
       // A completion is matched by transaction ID, requester ID and tag: one for another
       // requester is an Unexpected Completion (a routing or NTB translation error), not ours.
       getContext().getLog().warn("Endpoint [{}] unexpected completion for {} (tag {}), dropped", id,
@@ -306,6 +322,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       readsFailed++;
     }
     if (done.context() instanceof Read r) {
+      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
+    } else if (done.context() instanceof ReadAs r) {
       r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
     } else if (plan != null) {
       planDone++;
@@ -339,19 +357,47 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
-    long now = link.modelNow();
-    int tag = reads.start(msg, msg.length(), now);
-    if (tag < 0) {
+    issueRead(msg, bdf, msg.address(), msg.length(), msg.replyTo());
+    return this;
+  }
+
+  private Behavior<PortMessage> onReadAs(ReadAs msg) {
+    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
+      getContext().getLog().warn("Endpoint [{}] ReadAs requester=0x{} is not a 16-bit ID; refused", id,
+          Integer.toHexString(msg.requester()));
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
       return this;
     }
+    issueRead(msg, msg.requester(), msg.address(), msg.length(), msg.replyTo());
+    return this;
+  }
+
+  private void issueRead(Command context, int requester, long address, int length, ActorRef<ReadResult> replyTo) {
+    long now = link.modelNow();
+    int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
+    if (tag < 0) {
+      replyTo.tell(new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));
+      return;
+    }
     readsSent++;
     // The read's seq carries its address back in the result, for the caller's convenience.
-    if (!link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1)) {
+    if (!link.offer(new MemRead(requester, tag, 0, address, length, now, address), now, -1)) {
       reads.cancel(tag); // the link is down: nothing will ever complete it
       readsFailed++;
-      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      replyTo.tell(new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
     }
+  }
+
+  private Behavior<PortMessage> onWriteAs(WriteAs msg) {
+    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
+      getContext().getLog().warn("Endpoint [{}] WriteAs requester=0x{} is not a 16-bit ID; dropped", id,
+          Integer.toHexString(msg.requester()));
+      return this;
+    }
+    long now = link.modelNow();
+    writesSent++;
+    link.offer(new MemWrite(msg.requester(), 0, 0, msg.address(), msg.data().length, msg.data(), now,
+        streamSeq++), now, -1);
     return this;
   }
 
