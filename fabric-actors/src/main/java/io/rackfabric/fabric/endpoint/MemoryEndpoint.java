@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -48,7 +49,7 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
+      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -128,6 +129,16 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record LinkReady(String id, DataLinkState state) implements WireMessage {}
 
+  /**
+   * Changes this endpoint's inbound access check (its IOMMU): opens or closes pages, installs one.
+   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was.
+   */
+  public record ChangeAccessCheck(AccessCheckChange change, ActorRef<AccessCheckResult> replyTo)
+      implements Command, WireMessage {}
+
+  /** What a {@link ChangeAccessCheck} came to; {@code detail} says what changed, or why not. */
+  public record AccessCheckResult(String endpoint, boolean accepted, String detail) implements WireMessage {}
+
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
 
@@ -155,6 +166,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
+  private final AccessDenials denials = new AccessDenials();
+  private InboundAccessCheck accessCheck;
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
   private long minLatency = Long.MAX_VALUE;
@@ -177,17 +190,35 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private long planStartWall;
   private boolean pumping;
 
+  /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, InboundAccessCheck.allowAll());
+  }
+
+  /**
+   * An endpoint that checks every inbound memory request with {@code accessCheck} (a host's IOMMU):
+   * a denied read is answered with Completer Abort, a denied write dropped, both counted per
+   * requester in {@link EndpointStats#accessDenied()}. The endpoint owns the check from now on:
+   * pass a fresh one, keep no reference, change it with {@link ChangeAccessCheck}.
+   */
+  public static Behavior<Command> create(
+      String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
+      String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck) {
+    if (accessCheck == null) {
+      throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
+    }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
-      List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings) {
+      List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
+      InboundAccessCheck accessCheck) {
     super(context);
+    this.accessCheck = accessCheck;
     this.id = id;
     this.bdf = bdf;
     this.root = root;
@@ -209,6 +240,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Read.class, this::onRead)
         .onMessage(WriteAs.class, this::onWriteAs)
         .onMessage(ReadAs.class, this::onReadAs)
+        .onMessage(ChangeAccessCheck.class, this::onChangeAccessCheck)
         .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
@@ -256,6 +288,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void onMemWrite(MemWrite w, long arrival) {
+    if (accessCheck.decide(w.requester(), w.address(), w.length(), true) == InboundAccessCheck.Decision.DENY) {
+      // A posted write gets no answer: dropped and counted, never seen by watchers.
+      denials.count(w.requester(), true);
+      getContext().getLog().debug("Endpoint [{}] denied write of {} bytes at {} by {}", id, w.length(),
+          Addresses.hex(w.address()), Bdf.format(w.requester()));
+      return;
+    }
     if (!claims(w.address(), w.length())) {
       outsideBars++;
       return;
@@ -283,6 +322,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private void onMemRead(MemRead r, long arrival) {
     long at = arrival + settings.completionLatencyNs();
+    if (accessCheck.decide(r.requester(), r.address(), r.length(), false) == InboundAccessCheck.Decision.DENY) {
+      // The page exists but is not open to this requester: Completer Abort, as the plan decided.
+      denials.count(r.requester(), false);
+      getContext().getLog().debug("Endpoint [{}] denied read of {} bytes at {} by {}", id, r.length(),
+          Addresses.hex(r.address()), Bdf.format(r.requester()));
+      link.offer(Completion.error(bdf, r, CompletionStatus.COMPLETER_ABORT, at), at, -1);
+      return;
+    }
     if (!claims(r.address(), r.length())) {
       outsideBars++;
       link.offer(Completion.error(bdf, r, CompletionStatus.UNSUPPORTED_REQUEST, at), at, -1);
@@ -484,7 +531,29 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
         readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
-        List.copyOf(aer), ps));
+        List.copyOf(aer), ps, denials.snapshot()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
+    AccessCheckChange.Result result;
+    if (msg.change() == null) {
+      result = AccessCheckChange.Result.refused("change is missing");
+    } else {
+      try {
+        result = msg.change().applyTo(id, accessCheck);
+      } catch (RuntimeException e) {
+        // A change must refuse bad input itself; one that throws still must not stop the endpoint.
+        result = AccessCheckChange.Result.refused(msg.change() + " failed: " + e);
+      }
+    }
+    if (result.accepted() && result.check() != null) {
+      accessCheck = result.check();
+      getContext().getLog().debug("Endpoint [{}] access check: {}", id, result.detail());
+    } else {
+      getContext().getLog().info("Endpoint [{}] access check change refused: {}", id, result.detail());
+    }
+    msg.replyTo().tell(new AccessCheckResult(id, result.accepted() && result.check() != null, result.detail()));
     return this;
   }
 

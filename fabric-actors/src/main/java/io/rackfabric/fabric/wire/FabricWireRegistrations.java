@@ -109,6 +109,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(221, io.rackfabric.fabric.stats.PortStats.class),
       Entry.of(222, io.rackfabric.fabric.stats.EndpointStats.class),
       Entry.of(223, io.rackfabric.fabric.stats.EndpointStats.AerRecord.class),
+      Entry.of(224, io.rackfabric.fabric.stats.EndpointStats.AccessDenial.class),
 
       // memory endpoint protocol (driven from other JVMs by the demo, scenarios and benchmarks)
       Entry.of(230, io.rackfabric.fabric.endpoint.TrafficPlan.class),
@@ -133,6 +134,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(243, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigResult.class),
       Entry.of(270, io.rackfabric.fabric.endpoint.MemoryEndpoint.WriteAs.class),
       Entry.of(271, io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadAs.class),
+      Entry.of(272, io.rackfabric.fabric.endpoint.MemoryEndpoint.ChangeAccessCheck.class),
+      Entry.of(273, io.rackfabric.fabric.endpoint.MemoryEndpoint.AccessCheckResult.class),
 
       // switch protocol
       Entry.of(250, io.rackfabric.fabric.switchchip.SwitchPort.Connect.class),
