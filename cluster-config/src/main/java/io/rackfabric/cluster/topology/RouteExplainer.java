@@ -6,7 +6,7 @@ import io.rackfabric.cluster.topology.RouteExplanation.Outcome;
 import io.rackfabric.cluster.topology.RouteExplanation.Translation;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.ntb.NtbTranslation;
-import io.rackfabric.fabric.ntb.RequesterIdTable;
+import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.routing.MulticastGroup;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
@@ -162,8 +162,8 @@ public final class RouteExplainer {
           if (crossed == null && in.ntb().virtualBar(address(tlp)) != null) {
             String why = Addresses.hex(address(tlp)) + " in NTB " + in.name() + " virtual-side BAR "
                 + in.ntb().virtualBar(address(tlp)).window() + ", but its requester-ID table has no"
-                + " room for " + Bdf.format(tlp.requester()) + " (" + RequesterIdTable.ENTRIES
-                + " entries)";
+                + " room for " + Bdf.format(tlp.requester()) + " ("
+                + ntb(sw, in).space(NtbDirection.TO_LINK) + ")";
             hops.add(hop(sw.id(), in.name(), null, why, translations, tlp));
             return refused(hops, sw.id(), tlp, why, false);
           }
@@ -217,8 +217,8 @@ public final class RouteExplainer {
         Tlp crossed = ntb(sw, out).toVirtual(tlp);
         if (crossed == null) {
           String reason = "NTB " + out.name() + " cannot relay it: its requester-ID table has no"
-              + " room for " + Bdf.format(tlp.requester()) + " (" + RequesterIdTable.ENTRIES
-              + " entries)";
+              + " room for " + Bdf.format(tlp.requester()) + " ("
+              + ntb(sw, out).space(NtbDirection.TO_VIRTUAL) + ")";
           hops.add(hop(sw.id(), in == null ? null : in.name(), out.name(), why + "; " + reason,
               applied, tlp));
           return new Step(null, null, refused(hops, sw.id(), tlp, reason, false));

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.cluster.topology.RouteExplanation.Kind;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.link.LinkParameters;
-import io.rackfabric.fabric.ntb.RequesterIdTable;
+import io.rackfabric.fabric.ntb.ProxyIdSpace;
 import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
@@ -21,7 +21,8 @@ class RouteExplainerTest {
   void shouldStopAtAFullRequesterTableWhenNtbsFormALoop() throws TopologyException {
     // sw1.n relays 0x8000 to sw2.n2's virtual side, which relays it to sw2.n3, which relays it
     // back into sw1 through n4, and round again. Each round the NTBs proxy the previous round's
-    // proxy ID, so their requester-ID tables fill up and stop it, as in hardware.
+    // proxy ID, so their requester-ID tables fill up and stop it, as in hardware: first the link
+    // side of n4 (8 IDs on the internal bus; the virtual sides have 256 ARI IDs).
     Topology t = TopologyLoader.parse(String.join("\n",
         "rack {",
         "  name = loop",
@@ -43,7 +44,7 @@ class RouteExplainerTest {
 
     assertEquals(Kind.DROPPED, r.outcome().kind());
     assertTrue(r.outcome().reason().contains("requester-ID table has no room"), r.outcome().reason());
-    assertEquals(2 * RequesterIdTable.ENTRIES + 1, r.hops().size());
+    assertEquals(2 * ProxyIdSpace.FUNCTIONS + 1, r.hops().size());
   }
 
   @Test

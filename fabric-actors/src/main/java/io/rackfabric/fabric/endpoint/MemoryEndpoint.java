@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -48,7 +49,7 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
+      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -70,6 +71,20 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
       implements WireMessage {}
+
+  /**
+   * {@link Write} issued under another requester ID: one of the functions this endpoint stands
+   * for (a device or SR-IOV virtual function in a root's domain, a function of a multi-function
+   * device). Issued at the endpoint's current model time.
+   */
+  public record WriteAs(int requester, long address, byte[] data) implements Command, WireMessage {}
+
+  /**
+   * {@link Read} issued under another requester ID, as {@link WriteAs}; its completions come back
+   * to that ID and are accepted for it.
+   */
+  public record ReadAs(int requester, long address, int length, ActorRef<ReadResult> replyTo)
+      implements Command, WireMessage {}
 
   /**
    * Issues one configuration request (a write when {@code writeValue} is set, else a read) of
@@ -114,6 +129,16 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record LinkReady(String id, DataLinkState state) implements WireMessage {}
 
+  /**
+   * Changes this endpoint's inbound access check (its IOMMU): opens or closes pages, installs one.
+   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was.
+   */
+  public record ChangeAccessCheck(AccessCheckChange change, ActorRef<AccessCheckResult> replyTo)
+      implements Command, WireMessage {}
+
+  /** What a {@link ChangeAccessCheck} came to; {@code detail} says what changed, or why not. */
+  public record AccessCheckResult(String endpoint, boolean accepted, String detail) implements WireMessage {}
+
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
 
@@ -141,6 +166,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
+  private final AccessDenials denials = new AccessDenials();
+  private InboundAccessCheck accessCheck;
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
   private long minLatency = Long.MAX_VALUE;
@@ -163,17 +190,35 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private long planStartWall;
   private boolean pumping;
 
+  /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, InboundAccessCheck.allowAll());
+  }
+
+  /**
+   * An endpoint that checks every inbound memory request with {@code accessCheck} (a host's IOMMU):
+   * a denied read is answered with Completer Abort, a denied write dropped, both counted per
+   * requester in {@link EndpointStats#accessDenied()}. The endpoint owns the check from now on:
+   * pass a fresh one, keep no reference, change it with {@link ChangeAccessCheck}.
+   */
+  public static Behavior<Command> create(
+      String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
+      String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck) {
+    if (accessCheck == null) {
+      throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
+    }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
-      List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings) {
+      List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
+      InboundAccessCheck accessCheck) {
     super(context);
+    this.accessCheck = accessCheck;
     this.id = id;
     this.bdf = bdf;
     this.root = root;
@@ -193,6 +238,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
         .onMessage(Read.class, this::onRead)
+        .onMessage(WriteAs.class, this::onWriteAs)
+        .onMessage(ReadAs.class, this::onReadAs)
+        .onMessage(ChangeAccessCheck.class, this::onChangeAccessCheck)
         .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
@@ -240,6 +288,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void onMemWrite(MemWrite w, long arrival) {
+    if (accessCheck.decide(w.requester(), w.address(), w.length(), true) == InboundAccessCheck.Decision.DENY) {
+      // A posted write gets no answer: dropped and counted, never seen by watchers.
+      denials.count(w.requester(), true);
+      getContext().getLog().debug("Endpoint [{}] denied write of {} bytes at {} by {}", id, w.length(),
+          Addresses.hex(w.address()), Bdf.format(w.requester()));
+      return;
+    }
     if (!claims(w.address(), w.length())) {
       outsideBars++;
       return;
@@ -267,6 +322,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private void onMemRead(MemRead r, long arrival) {
     long at = arrival + settings.completionLatencyNs();
+    if (accessCheck.decide(r.requester(), r.address(), r.length(), false) == InboundAccessCheck.Decision.DENY) {
+      // The page exists but is not open to this requester: Completer Abort, as the plan decided.
+      denials.count(r.requester(), false);
+      getContext().getLog().debug("Endpoint [{}] denied read of {} bytes at {} by {}", id, r.length(),
+          Addresses.hex(r.address()), Bdf.format(r.requester()));
+      link.offer(Completion.error(bdf, r, CompletionStatus.COMPLETER_ABORT, at), at, -1);
+      return;
+    }
     if (!claims(r.address(), r.length())) {
       outsideBars++;
       link.offer(Completion.error(bdf, r, CompletionStatus.UNSUPPORTED_REQUEST, at), at, -1);
@@ -283,7 +346,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void onCompletion(Completion c, long arrival) {
-    if (c.requester() != bdf) {
+    if (c.requester() != bdf && !reads.expects(c.tag(), c.requester())) {
       // A completion is matched by transaction ID, requester ID and tag: one for another
       // requester is an Unexpected Completion (a routing or NTB translation error), not ours.
       getContext().getLog().warn("Endpoint [{}] unexpected completion for {} (tag {}), dropped", id,
@@ -306,6 +369,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       readsFailed++;
     }
     if (done.context() instanceof Read r) {
+      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
+    } else if (done.context() instanceof ReadAs r) {
       r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
     } else if (plan != null) {
       planDone++;
@@ -339,19 +404,47 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
-    long now = link.modelNow();
-    int tag = reads.start(msg, msg.length(), now);
-    if (tag < 0) {
+    issueRead(msg, bdf, msg.address(), msg.length(), msg.replyTo());
+    return this;
+  }
+
+  private Behavior<PortMessage> onReadAs(ReadAs msg) {
+    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
+      getContext().getLog().warn("Endpoint [{}] ReadAs requester=0x{} is not a 16-bit ID; refused", id,
+          Integer.toHexString(msg.requester()));
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
       return this;
     }
+    issueRead(msg, msg.requester(), msg.address(), msg.length(), msg.replyTo());
+    return this;
+  }
+
+  private void issueRead(Command context, int requester, long address, int length, ActorRef<ReadResult> replyTo) {
+    long now = link.modelNow();
+    int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
+    if (tag < 0) {
+      replyTo.tell(new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));
+      return;
+    }
     readsSent++;
     // The read's seq carries its address back in the result, for the caller's convenience.
-    if (!link.offer(new MemRead(bdf, tag, 0, msg.address(), msg.length(), now, msg.address()), now, -1)) {
+    if (!link.offer(new MemRead(requester, tag, 0, address, length, now, address), now, -1)) {
       reads.cancel(tag); // the link is down: nothing will ever complete it
       readsFailed++;
-      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      replyTo.tell(new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
     }
+  }
+
+  private Behavior<PortMessage> onWriteAs(WriteAs msg) {
+    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
+      getContext().getLog().warn("Endpoint [{}] WriteAs requester=0x{} is not a 16-bit ID; dropped", id,
+          Integer.toHexString(msg.requester()));
+      return this;
+    }
+    long now = link.modelNow();
+    writesSent++;
+    link.offer(new MemWrite(msg.requester(), 0, 0, msg.address(), msg.data().length, msg.data(), now,
+        streamSeq++), now, -1);
     return this;
   }
 
@@ -438,7 +531,29 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
         readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
-        List.copyOf(aer), ps));
+        List.copyOf(aer), ps, denials.snapshot()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
+    AccessCheckChange.Result result;
+    if (msg.change() == null) {
+      result = AccessCheckChange.Result.refused("change is missing");
+    } else {
+      try {
+        result = msg.change().applyTo(id, accessCheck);
+      } catch (RuntimeException e) {
+        // A change must refuse bad input itself; one that throws still must not stop the endpoint.
+        result = AccessCheckChange.Result.refused(msg.change() + " failed: " + e);
+      }
+    }
+    if (result.accepted() && result.check() != null) {
+      accessCheck = result.check();
+      getContext().getLog().debug("Endpoint [{}] access check: {}", id, result.detail());
+    } else {
+      getContext().getLog().info("Endpoint [{}] access check change refused: {}", id, result.detail());
+    }
+    msg.replyTo().tell(new AccessCheckResult(id, result.accepted() && result.check() != null, result.detail()));
     return this;
   }
 

@@ -16,6 +16,8 @@ public final class PendingReads<T> {
 
   private static final class Slot<T> {
     T context;
+    /** The requester ID the read went out under, or -1 for the endpoint's own. */
+    int requester = -1;
     byte[] buffer;
     int received;
     long originAt;
@@ -36,6 +38,14 @@ public final class PendingReads<T> {
 
   /** Takes a free tag for a read of {@code length} bytes; -1 when all are in use. */
   public int start(T context, int length, long originAt) {
+    return start(context, length, originAt, -1);
+  }
+
+  /**
+   * {@link #start(Object, int, long)} for a read issued under another requester ID than the
+   * endpoint's own (one of the functions behind it); only completions for that ID complete it.
+   */
+  public int start(T context, int length, long originAt, int requester) {
     if (!hasFreeTag()) {
       return -1;
     }
@@ -46,6 +56,7 @@ public final class PendingReads<T> {
     s.context = context;
     s.buffer = new byte[length];
     s.originAt = originAt;
+    s.requester = requester;
     slots[next] = s;
     outstanding++;
     int tag = next;
@@ -53,10 +64,16 @@ public final class PendingReads<T> {
     return tag;
   }
 
+  /** Whether a read under {@code requester} (not the endpoint's own ID) is outstanding on {@code tag}. */
+  public boolean expects(int tag, int requester) {
+    Slot<T> s = tag >= 0 && tag < TAGS ? slots[tag] : null;
+    return s != null && s.requester == requester;
+  }
+
   /** Adds a completion; returns the finished read when it was the last one, else null. */
   public Done<T> complete(Completion c, long arrival) {
     Slot<T> s = c.tag() >= 0 && c.tag() < TAGS ? slots[c.tag()] : null;
-    if (s == null) {
+    if (s == null || (s.requester >= 0 && s.requester != c.requester())) {
       return null; // unexpected completion: no such outstanding request
     }
     if (c.status() != CompletionStatus.SUCCESSFUL) {

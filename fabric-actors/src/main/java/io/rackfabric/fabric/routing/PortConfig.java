@@ -42,6 +42,10 @@ public record PortConfig(
     return new PortConfig(name, number, role, vs, bridge, ntb);
   }
 
+  public PortConfig withNtb(NtbConfig newNtb) {
+    return new PortConfig(name, number, role, virtualSwitch, bridge, newNtb);
+  }
+
   public PortConfig withBridge(BridgeRegisters newBridge) {
     return new PortConfig(name, number, role, virtualSwitch, newBridge, ntb);
   }

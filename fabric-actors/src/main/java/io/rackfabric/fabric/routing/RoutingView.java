@@ -13,6 +13,8 @@ public final class RoutingView {
   private final PortConfig[] upstream = new PortConfig[3];
   private final MulticastGroup[] multicast;
   private final RouteDecision.Forward[] forward = new RouteDecision.Forward[32];
+  /** Per virtual switch and bus, the NTB port whose link-side endpoint has that bus of its own. */
+  private final PortConfig[][] linkSideBus = new PortConfig[3][];
 
   private RoutingView(RoutingTable table) {
     this.table = table;
@@ -23,6 +25,15 @@ public final class RoutingView {
       forward[p.number()] = new RouteDecision.Forward(p.number(), null);
       if (p.role() == PortRole.UPSTREAM && upstream[p.virtualSwitch()] == null) {
         upstream[p.virtualSwitch()] = p;
+      }
+      if (p.role() == PortRole.NTB && p.ntb().linkSideBus() >= 0) {
+        PortConfig[] owners = linkSideBus[p.virtualSwitch()];
+        if (owners == null) {
+          owners = linkSideBus[p.virtualSwitch()] = new PortConfig[256];
+        }
+        if (owners[p.ntb().linkSideBus()] == null) {
+          owners[p.ntb().linkSideBus()] = p;
+        }
       }
     }
   }
@@ -57,6 +68,15 @@ public final class RoutingView {
   public int internalBus(int virtualSwitch) {
     PortConfig up = upstream[virtualSwitch];
     return up == null ? -1 : up.bridge().secondaryBus();
+  }
+
+  /**
+   * The NTB port of {@code virtualSwitch} whose link-side endpoint has {@code bus} as a bus of its
+   * own (its proxy requester IDs live there), or null.
+   */
+  public PortConfig linkSideBusOwner(int virtualSwitch, int bus) {
+    PortConfig[] owners = linkSideBus[virtualSwitch];
+    return owners == null || bus < 0 || bus > 255 ? null : owners[bus];
   }
 
   /** The reusable decision to forward to port {@code number}, without a reason. */

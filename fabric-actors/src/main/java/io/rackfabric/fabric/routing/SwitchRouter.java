@@ -117,6 +117,15 @@ public final class SwitchRouter {
   }
 
   private static RouteDecision byId(RoutingView table, PortConfig in, int bus, int device, boolean explain) {
+    PortConfig ntb = table.linkSideBusOwner(in.virtualSwitch(), bus);
+    if (ntb != null) {
+      if (ntb.number() == in.number()) {
+        return new RouteDecision.Unsupported("bus " + bus + " is the link-side bus of the ingress NTB "
+            + ntb.name() + " itself");
+      }
+      return (explain ? new RouteDecision.Forward(ntb.number(), "bus " + bus + " is NTB " + ntb.name()
+          + "'s link-side bus") : table.forward(ntb.number()));
+    }
     int internal = table.internalBus(in.virtualSwitch());
     if (bus == internal) {
       PortConfig p = table.port(device);
@@ -151,6 +160,14 @@ public final class SwitchRouter {
       return new RouteDecision.LocalConfig(in.number());
     }
     int bus = Bdf.bus(target);
+    PortConfig ntb = table.linkSideBusOwner(in.virtualSwitch(), bus);
+    if (ntb != null) {
+      // The NTB's link-side endpoint alone on its bus: device 0, function 0 is all there is.
+      return target == Bdf.of(bus, 0, 0)
+          ? new RouteDecision.LocalConfig(ntb.number())
+          : new RouteDecision.Unsupported("no function " + Bdf.format(target) + " on NTB "
+              + ntb.name() + "'s link-side bus");
+    }
     if (bus == in.bridge().secondaryBus()) {
       PortConfig p = table.port(Bdf.device(target));
       if (p != null && p.virtualSwitch() == in.virtualSwitch() && p.number() != in.number()) {

@@ -8,6 +8,8 @@ import java.util.List;
  * it sent. {@code latencyHistogram} is an HdrHistogram of one-way model latency in ns (posted
  * writes, arrival minus origin) in its compressed encoding, kept to 2 significant digits;
  * {@code minLatencyNs} and {@code maxLatencyNs} are exact (0 before the first write).
+ * {@code accessDenied} lists, per requester ID, the inbound reads (answered with Completer Abort)
+ * and writes (dropped) its inbound access check (the host's IOMMU) denied.
  */
 public record EndpointStats(
     String id,
@@ -26,8 +28,50 @@ public record EndpointStats(
     long minLatencyNs,
     long maxLatencyNs,
     List<AerRecord> aerReceived,
-    PortStats link)
+    PortStats link,
+    List<AccessDenial> accessDenied)
     implements WireMessage {
+
+  public EndpointStats {
+    accessDenied = accessDenied == null ? List.of() : List.copyOf(accessDenied);
+  }
+
+  /** Statistics of an endpoint whose access check denied nothing. */
+  public EndpointStats(String id, long writesReceived, long uniqueWrites, long duplicateWrites,
+      long reorderedWrites, long bytesWritten, long readsServed, long outsideBars, long writesSent,
+      long readsSent, long readsCompleted, long readsFailed, byte[] latencyHistogram,
+      long minLatencyNs, long maxLatencyNs, List<AerRecord> aerReceived, PortStats link) {
+    this(id, writesReceived, uniqueWrites, duplicateWrites, reorderedWrites, bytesWritten,
+        readsServed, outsideBars, writesSent, readsSent, readsCompleted, readsFailed,
+        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of());
+  }
+
+  /** Denied inbound reads and writes of every requester together. */
+  public long accessDeniedTotal() {
+    long n = 0;
+    for (AccessDenial d : accessDenied) {
+      n += d.reads() + d.writes();
+    }
+    return n;
+  }
+
+  /** The denials of {@code requester}: zero counts when it was never denied. */
+  public AccessDenial accessDenied(int requester) {
+    for (AccessDenial d : accessDenied) {
+      if (d.requester() == requester) {
+        return d;
+      }
+    }
+    return new AccessDenial(requester, 0, 0);
+  }
+
+  /** Inbound requests of one requester its target's access check denied. */
+  public record AccessDenial(int requester, long reads, long writes) implements WireMessage {
+    @Override
+    public String toString() {
+      return io.rackfabric.fabric.tlp.Bdf.format(requester) + " reads=" + reads + " writes=" + writes;
+    }
+  }
 
   /** An AER message that reached this endpoint as the root complex. */
   public record AerRecord(String source, String severity, String cause, long modelAt)

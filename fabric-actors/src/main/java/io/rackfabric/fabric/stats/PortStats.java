@@ -11,6 +11,8 @@ import io.rackfabric.fabric.wire.WireMessage;
  * @param silentDrops configuration requests from below and similar, dropped by rule
  * @param lostOnLinkDown TLPs that were queued here when the link went down
  * @param aerSent AER error messages this port raised
+ * @param ntbRequesterTableFull requests an NTB port refused because its requester-ID table for
+ *     their direction was full (also counted in {@code unsupported} or {@code droppedPosted})
  */
 public record PortStats(
     String name,
@@ -28,5 +30,17 @@ public record PortStats(
     long aerSent,
     long linkUps,
     long linkDowns,
-    long modelNow)
-    implements WireMessage {}
+    long modelNow,
+    long ntbRequesterTableFull)
+    implements WireMessage {
+
+  /** Counters of a port that is not an NTB port (or has refused nothing). */
+  public PortStats(String name, DataLinkState state, long tlpsReceived, long tlpsSent,
+      long dllpsSent, long dllpsReceived, long unsupported, long droppedPosted, long silentDrops,
+      long lostOnLinkDown, long droppedLinkDown, long receiverOverflows, long aerSent,
+      long linkUps, long linkDowns, long modelNow) {
+    this(name, state, tlpsReceived, tlpsSent, dllpsSent, dllpsReceived, unsupported, droppedPosted,
+        silentDrops, lostOnLinkDown, droppedLinkDown, receiverOverflows, aerSent, linkUps,
+        linkDowns, modelNow, 0);
+  }
+}

@@ -8,7 +8,10 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.ntb.RequesterIdEntry;
+import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -23,10 +26,27 @@ import java.util.Map;
  */
 public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
-  public sealed interface Command permits PortConfigured, ReassignPorts, GetRoutingTable, PortRef {}
+  public sealed interface Command
+      permits PortConfigured, NtbReprogrammed, ReassignPorts, GetRoutingTable, PortRef, ProgramRequesterId {}
 
   /** A port's registers changed through a configuration write. */
   record PortConfigured(PortConfig config) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * A port programmed an entry of its NTB's requester-ID table: added to the port's configuration
+   * here, so that entries programmed in a row, or a reassignment in between, are never undone.
+   */
+  record NtbReprogrammed(int number, RequesterIdEntry entry)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * Programs an NTB port's requester-ID table entry (see {@link SwitchPort.ProgramRequesterId});
+   * the port answers. A port number that is missing or not an NTB port is answered here with
+   * {@link SwitchPort.RequesterIdRejected}.
+   */
+  public record ProgramRequesterId(
+      int port, NtbDirection direction, int requester, ActorRef<SwitchPort.RequesterIdReply> replyTo)
+      implements Command, WireMessage {}
 
   /**
    * Moves ports to another virtual switch, as the management host does by writing the chip's
@@ -80,6 +100,8 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(PortConfigured.class, this::onPortConfigured)
+        .onMessage(NtbReprogrammed.class, this::onNtbReprogrammed)
+        .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
         .onMessage(ReassignPorts.class, this::onReassignPorts)
         .onMessage(GetRoutingTable.class, this::onGetRoutingTable)
         .onMessage(PortRef.class, this::onPortRef)
@@ -88,6 +110,35 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
   private Behavior<Command> onPortConfigured(PortConfigured msg) {
     publish(table.withPort(msg.config()));
+    return this;
+  }
+
+  private Behavior<Command> onNtbReprogrammed(NtbReprogrammed msg) {
+    PortConfig p = table.port(msg.number());
+    if (p != null && p.role() == PortRole.NTB && !p.ntb().requesterIds().contains(msg.entry())) {
+      try {
+        publish(table.withPort(p.withNtb(p.ntb().withRequesterId(msg.entry()))));
+      } catch (IllegalArgumentException e) {
+        // A configured entry the port could not place holds that index: the port's table wins.
+        getContext().getLog().warn("Switch [{}] port {}: {}", id, p.name(), e.getMessage());
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onProgramRequesterId(ProgramRequesterId msg) {
+    PortConfig p = table.port(msg.port());
+    ActorRef<SwitchPort.Command> ref = ports.get(msg.port());
+    if (p == null || ref == null || p.role() != PortRole.NTB) {
+      String reason = p == null ? "switch " + id + " has no port number=" + msg.port()
+          : ref == null ? "port " + p.name() + " of switch " + id + " is not running"
+          : "port " + p.name() + " (number=" + msg.port() + ") of switch " + id + " is "
+              + p.role() + ", not an NTB port";
+      msg.replyTo().tell(new SwitchPort.RequesterIdRejected(
+          p == null ? id + "." + msg.port() : id + "." + p.name(), msg.direction(), msg.requester(), reason));
+      return this;
+    }
+    ref.tell(new SwitchPort.ProgramRequesterId(msg.direction(), msg.requester(), msg.replyTo()));
     return this;
   }
 

@@ -21,7 +21,9 @@ import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.link.TlpFrame;
+import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.ntb.NtbTranslation;
+import io.rackfabric.fabric.ntb.RequesterIdEntry;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RouteDecision;
@@ -54,7 +56,7 @@ import java.util.Map;
 public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Activate, GetStats, Tick, Forward,
+      permits Connect, SetLink, Activate, GetStats, ProgramRequesterId, Tick, Forward,
           ConfigAccess, CreditsReleased, TableChanged, Siblings {}
 
   /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
@@ -67,6 +69,39 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   public record Activate() implements Command, WireMessage {}
 
   public record GetStats(ActorRef<PortStats> replyTo) implements Command, WireMessage {}
+
+  /**
+   * Programs an entry of this NTB port's requester-ID table for {@code direction}, ahead of
+   * traffic, as the management host does at enumeration: {@code requester} keeps the entry it
+   * already has (taken on first use), else takes the lowest free one. Programming hosts in host
+   * order on a fresh table gives host i entry i; {@link io.rackfabric.fabric.ntb.RequesterIds}
+   * computes the same IDs from the configuration. The entry becomes part of the port's NTB
+   * configuration in the chip's routing table. Answered with {@link
+   * RequesterIdProgrammed} naming the proxy ID, or {@link RequesterIdRejected}.
+   */
+  public record ProgramRequesterId(NtbDirection direction, int requester, ActorRef<RequesterIdReply> replyTo)
+      implements Command, WireMessage {}
+
+  /** The answer to {@link ProgramRequesterId}. */
+  public sealed interface RequesterIdReply extends WireMessage
+      permits RequesterIdProgrammed, RequesterIdRejected {}
+
+  /**
+   * {@code requester}'s requests crossing NTB port {@code port} in {@code direction} now carry
+   * {@code proxyId} (entry {@code index} of the table) on the other side.
+   */
+  public record RequesterIdProgrammed(String port, NtbDirection direction, int requester, int index, int proxyId)
+      implements RequesterIdReply {
+    @Override
+    public String toString() {
+      return "RequesterIdProgrammed[" + port + " " + direction + " " + Bdf.format(requester) + " -> "
+          + Bdf.format(proxyId) + " (entry " + index + ")]";
+    }
+  }
+
+  /** Nothing was programmed; {@code reason} names the offending value. */
+  public record RequesterIdRejected(String port, NtbDirection direction, int requester, String reason)
+      implements RequesterIdReply {}
 
 
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
@@ -99,6 +134,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private RoutingView view;
   private PortConfig config;
   private NtbTranslation ntb;
+  /** The internal bus {@link #ntb} was built for: its link-side proxies may live there. */
+  private int ntbInternalBus;
   @SuppressWarnings("unchecked")
   private ActorRef<Command>[] siblings = new ActorRef[32];
   private final PartnerLink partner = new PartnerLink();
@@ -151,11 +188,20 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     if (mine == null) {
       throw new IllegalArgumentException("routing table has no port " + number);
     }
-    boolean ntbChanged = ntb == null || config == null || !mine.ntb().equals(config.ntb());
     this.view = RoutingView.of(newTable);
     this.config = mine;
-    if (mine.role() == PortRole.NTB && ntbChanged) {
-      ntb = new NtbTranslation(mine.ntb(), newTable.internalBus(mine.virtualSwitch()), number);
+    if (mine.role() == PortRole.NTB) {
+      int internalBus = newTable.internalBus(mine.virtualSwitch());
+      if (ntb == null) {
+        ntb = new NtbTranslation(mine.ntb(), internalBus, number);
+      } else if (!mine.ntb().equals(ntb.config()) || internalBus != ntbInternalBus) {
+        ntb = ntb.reconfigured(mine.ntb(), internalBus);
+      }
+      ntbInternalBus = internalBus;
+      for (RequesterIdEntry e : ntb.unplaced()) {
+        getContext().getLog().warn("Port [{}] requester-ID entry {} not placed: its index holds"
+            + " another requester since first use", name, e);
+      }
     }
   }
 
@@ -171,6 +217,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(SetLink.class, this::onSetLink)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
         .onMessage(TableChanged.class, this::onTableChanged)
         .onMessage(Siblings.class, this::onSiblings)
         .onSignal(PostStop.class, this::onPostStop)
@@ -389,6 +436,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     if (config.role() == PortRole.UPSTREAM) {
       return Bdf.of(config.bridge().primaryBus(), 0, 0);
     }
+    if (config.role() == PortRole.NTB && config.ntb().linkSideBus() >= 0) {
+      return ntb.linkSideBdf();
+    }
     int internal = Math.max(0, view.internalBus(config.virtualSwitch()));
     return Bdf.of(internal, number, 0);
   }
@@ -417,7 +467,37 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     var c = link.counters();
     msg.replyTo().tell(new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
         c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
-        c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow()));
+        c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow(),
+        ntb == null ? 0 : ntb.refused(NtbDirection.TO_VIRTUAL) + ntb.refused(NtbDirection.TO_LINK)));
+    return this;
+  }
+
+  private Behavior<PortMessage> onProgramRequesterId(ProgramRequesterId msg) {
+    String reason = null;
+    if (config.role() != PortRole.NTB) {
+      reason = "port " + name + " is " + config.role() + ", not an NTB port";
+    } else if (msg.direction() == null) {
+      reason = "direction is missing (TO_VIRTUAL or TO_LINK)";
+    } else if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
+      reason = "requester=0x" + Integer.toHexString(msg.requester()) + " is not a 16-bit requester ID";
+    }
+    int proxy = reason != null ? -1 : ntb.program(msg.direction(), msg.requester());
+    if (reason == null && proxy < 0) {
+      reason = "the " + msg.direction() + " requester-ID table of NTB " + name + " is full ("
+          + ntb.capacity(msg.direction()) + " entries: " + ntb.space(msg.direction()) + ")";
+    }
+    if (reason != null) {
+      getContext().getLog().warn("Port [{}] requester ID not programmed: {}", name, reason);
+      msg.replyTo().tell(new RequesterIdRejected(name, msg.direction(), msg.requester(), reason));
+      return this;
+    }
+    RequesterIdEntry entry = ntb.programmedEntry(msg.direction(), msg.requester());
+    if (!config.ntb().requesterIds().contains(entry)) {
+      // The translation has the entry already; the chip adds it to the routing table (the one
+      // writer of port configurations), and the port adopts that table when it is published.
+      chip.tell(new SwitchChip.NtbReprogrammed(number, entry));
+    }
+    msg.replyTo().tell(new RequesterIdProgrammed(name, msg.direction(), msg.requester(), entry.index(), proxy));
     return this;
   }
 

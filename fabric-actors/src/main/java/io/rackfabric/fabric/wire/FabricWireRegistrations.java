@@ -86,6 +86,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       // 190..199 ntb
       Entry.of(190, NtbBar.class),
       Entry.of(191, NtbConfig.class),
+      Entry.of(192, io.rackfabric.fabric.ntb.RequesterIdEntry.class),
+      Entry.of(193, io.rackfabric.fabric.ntb.NtbDirection.class),
 
       // 200..219 JDK types that appear as fields. Every List comes back unmodifiable, whatever
       // implementation was written: List.copyOf's ImmutableCollections classes have no
@@ -107,6 +109,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(221, io.rackfabric.fabric.stats.PortStats.class),
       Entry.of(222, io.rackfabric.fabric.stats.EndpointStats.class),
       Entry.of(223, io.rackfabric.fabric.stats.EndpointStats.AerRecord.class),
+      Entry.of(224, io.rackfabric.fabric.stats.EndpointStats.AccessDenial.class),
 
       // memory endpoint protocol (driven from other JVMs by the demo, scenarios and benchmarks)
       Entry.of(230, io.rackfabric.fabric.endpoint.TrafficPlan.class),
@@ -129,6 +132,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(249, io.rackfabric.fabric.endpoint.EndpointEvent.ErrorReported.class),
       Entry.of(242, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigRequest.class),
       Entry.of(243, io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigResult.class),
+      Entry.of(270, io.rackfabric.fabric.endpoint.MemoryEndpoint.WriteAs.class),
+      Entry.of(271, io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadAs.class),
+      Entry.of(272, io.rackfabric.fabric.endpoint.MemoryEndpoint.ChangeAccessCheck.class),
+      Entry.of(273, io.rackfabric.fabric.endpoint.MemoryEndpoint.AccessCheckResult.class),
 
       // switch protocol
       Entry.of(250, io.rackfabric.fabric.switchchip.SwitchPort.Connect.class),
@@ -138,9 +145,13 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(254, io.rackfabric.fabric.switchchip.SwitchChip.ReassignPorts.class),
       Entry.of(255, io.rackfabric.fabric.switchchip.SwitchChip.GetRoutingTable.class),
       Entry.of(256, io.rackfabric.fabric.switchchip.SwitchChip.PortRef.class),
-      Entry.of(257, io.rackfabric.fabric.switchchip.SwitchChip.PortReply.class)
+      Entry.of(257, io.rackfabric.fabric.switchchip.SwitchChip.PortReply.class),
+      Entry.of(258, io.rackfabric.fabric.switchchip.SwitchChip.ProgramRequesterId.class),
+      Entry.of(259, io.rackfabric.fabric.switchchip.SwitchPort.ProgramRequesterId.class),
+      Entry.of(260, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdProgrammed.class),
+      Entry.of(261, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdRejected.class)
 
-      // next free block: 270
+      // next free block: 280 (270.. memory endpoint protocol, continued)
       );
 
   @Override

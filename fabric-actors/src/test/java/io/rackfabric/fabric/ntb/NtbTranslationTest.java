@@ -159,7 +159,7 @@ class NtbTranslationTest {
   @Test
   void shouldRefuseNewRequesterWhenRequesterTableIsFull() {
     NtbTranslation ntb = fig1b();
-    for (int i = 0; i < RequesterIdTable.ENTRIES; i++) {
+    for (int i = 0; i < ProxyIdSpace.FUNCTIONS; i++) {
       Tlp out = ntb.toVirtual(read(Bdf.of(4, i, 0), 1, 0x90000L));
       assertNotNull(out, "requester " + i);
       assertEquals(i, Bdf.function(out.requester()));
@@ -175,7 +175,7 @@ class NtbTranslationTest {
     for (int i = 0; i < 20; i++) {
       assertNull(ntb.toVirtual(write(Bdf.of(7, i, 0), 0x1000L)));
     }
-    for (int i = 0; i < RequesterIdTable.ENTRIES; i++) {
+    for (int i = 0; i < ProxyIdSpace.FUNCTIONS; i++) {
       assertNotNull(ntb.toVirtual(write(Bdf.of(8, i, 0), 0x90000L)), "requester " + i);
     }
   }
@@ -224,5 +224,111 @@ class NtbTranslationTest {
     assertSame(FIG1B, cfg.linkBar(0x9FFFFL));
     assertNull(cfg.linkBar(0xA0000L));
     assertNotNull(cfg.virtualBar(0x100040L));
+  }
+
+  // ------------------------------------------------------------- requester tables that scale
+
+  /** A virtual side alone below its root port (device 0) and a link side with a bus of its own. */
+  private static final int ARI_VIRTUAL_BDF = Bdf.of(2, 0, 0);
+  private static final int LINK_SIDE_BUS = 6;
+  private static final NtbBar VIRTUAL_BAR = new NtbBar(AddressRange.ofSize(0x100000L, 0x1000L), 0x200000L);
+
+  private static NtbTranslation scaled() {
+    return new NtbTranslation(new NtbConfig(ARI_VIRTUAL_BDF, LINK_SIDE_BUS, List.of(FIG1B),
+        List.of(VIRTUAL_BAR), List.of()), LINK_BUS, LINK_DEV);
+  }
+
+  @Test
+  void shouldProxyAndRestore256RequestersEachWayWhenBothSidesUseAri() {
+    NtbTranslation ntb = scaled();
+    for (int i = 0; i < 256; i++) {
+      int original = Bdf.of(10 + i / 8, i % 8, 0);
+      MemRead down = (MemRead) ntb.toVirtual(read(original, i % 256, 0x90000L));
+      assertNotNull(down, "requester " + i + " into the virtual domain");
+      assertEquals(Bdf.bus(ARI_VIRTUAL_BDF), Bdf.bus(down.requester()));
+      MemRead up = (MemRead) ntb.toLink(read(original, i % 256, 0x100000L));
+      assertNotNull(up, "requester " + i + " into the switch domain");
+      assertEquals(LINK_SIDE_BUS, Bdf.bus(up.requester()));
+    }
+    for (int i = 255; i >= 0; i--) {
+      int original = Bdf.of(10 + i / 8, i % 8, 0);
+      assertEquals(original, ntb.toLink(completionFor(ntb.proxyId(NtbDirection.TO_VIRTUAL, original), 1)).requester());
+      assertEquals(original, ntb.toVirtual(completionFor(ntb.proxyId(NtbDirection.TO_LINK, original), 1)).requester());
+    }
+    assertNull(ntb.toVirtual(read(Bdf.of(200, 0, 0), 1, 0x90000L)), "the 257th has no room");
+    assertNull(ntb.toLink(write(Bdf.of(200, 0, 0), 0x100000L)));
+    assertEquals(1, ntb.refused(NtbDirection.TO_VIRTUAL));
+    assertEquals(1, ntb.refused(NtbDirection.TO_LINK));
+    assertEquals(Bdf.of(LINK_SIDE_BUS, 0, 0), ntb.linkSideBdf());
+  }
+
+  @Test
+  void shouldKeepEightLinkSideProxiesWhenNtbHasNoBusOfItsOwn() {
+    NtbTranslation ntb = new NtbTranslation(
+        new NtbConfig(ARI_VIRTUAL_BDF, List.of(FIG1B), List.of(VIRTUAL_BAR)), LINK_BUS, LINK_DEV);
+    assertEquals(256, ntb.capacity(NtbDirection.TO_VIRTUAL));
+    assertEquals(8, ntb.capacity(NtbDirection.TO_LINK));
+    for (int i = 0; i < 8; i++) {
+      assertEquals(Bdf.of(LINK_BUS, LINK_DEV, i), ntb.toLink(write(Bdf.of(0, i, 0), 0x100000L)).requester());
+    }
+    assertNull(ntb.toLink(write(Bdf.of(0, 8, 0), 0x100000L)));
+    assertEquals(1, ntb.refused(NtbDirection.TO_LINK));
+  }
+
+  @Test
+  void shouldUseProgrammedEntriesBeforeAnyTrafficWhenConfigured() {
+    int mh = Bdf.of(0, 0, 0);
+    int nic = Bdf.of(2, 0, 0);
+    NtbConfig config = new NtbConfig(ARI_VIRTUAL_BDF, LINK_SIDE_BUS, List.of(FIG1B), List.of(VIRTUAL_BAR),
+        List.of(new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 3, nic),
+            new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 0, mh)));
+    NtbTranslation ntb = new NtbTranslation(config, LINK_BUS, LINK_DEV);
+    int stranger = Bdf.of(9, 9, 1);
+    assertEquals((Bdf.bus(ARI_VIRTUAL_BDF) << 8) | 1, ntb.toVirtual(read(stranger, 1, 0x90000L)).requester(),
+        "first use takes the lowest index no entry holds");
+    assertEquals((Bdf.bus(ARI_VIRTUAL_BDF) << 8) | 3, ntb.toVirtual(read(nic, 1, 0x90000L)).requester());
+    assertEquals(ARI_VIRTUAL_BDF, ntb.toVirtual(read(mh, 1, 0x90000L)).requester());
+    assertEquals(RequesterIds.proxyId(config, LINK_BUS, LINK_DEV, NtbDirection.TO_VIRTUAL, nic),
+        ntb.proxyId(NtbDirection.TO_VIRTUAL, nic));
+    assertEquals(-1, RequesterIds.proxyId(config, LINK_BUS, LINK_DEV, NtbDirection.TO_VIRTUAL, stranger),
+        "first-use entries are not part of the configuration");
+  }
+
+  @Test
+  void shouldKeepFirstUseEntriesWhenReconfiguredWithTheSameProxyIds() {
+    NtbTranslation ntb = scaled();
+    int a = Bdf.of(4, 0, 0);
+    int proxy = ntb.toVirtual(read(a, 7, 0x90000L)).requester();
+    int b = Bdf.of(5, 0, 0);
+    assertEquals(ntb.space(NtbDirection.TO_VIRTUAL).id(1), ntb.program(NtbDirection.TO_VIRTUAL, b));
+    NtbConfig next = ntb.config().withRequesterId(ntb.programmedEntry(NtbDirection.TO_VIRTUAL, b));
+    NtbTranslation again = ntb.reconfigured(next, LINK_BUS);
+    assertEquals(a, again.toLink(completionFor(proxy, 7)).requester(), "the read under way completes");
+    assertEquals(proxy, again.toVirtual(read(a, 8, 0x90000L)).requester());
+    assertEquals(next, again.config());
+
+    NtbTranslation moved = again.reconfigured(next.withLinkSideBus(LINK_SIDE_BUS + 1), LINK_BUS);
+    assertEquals(1, moved.used(NtbDirection.TO_VIRTUAL), "new proxy IDs: only the programmed entry stays");
+    assertEquals(ntb.space(NtbDirection.TO_VIRTUAL).id(1), moved.proxyId(NtbDirection.TO_VIRTUAL, b));
+  }
+
+  @Test
+  void shouldRejectRequesterEntryWhenIndexIsBeyondItsSideOrTaken() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NtbConfig(
+        VIRTUAL_BDF, -1, List.of(), List.of(), List.of(new RequesterIdEntry(NtbDirection.TO_LINK, 8, 1))));
+    assertTrue(e.getMessage().contains("index=8 not below the 8 proxy IDs of the link side"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> new NtbConfig(ARI_VIRTUAL_BDF, -1, List.of(),
+        List.of(), List.of(new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 4, 1),
+            new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 4, 2))));
+    assertTrue(e.getMessage().contains("share index=4"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> new NtbConfig(ARI_VIRTUAL_BDF, -1, List.of(),
+        List.of(), List.of(new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 4, 1),
+            new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 5, 1))));
+    assertTrue(e.getMessage().contains("twice"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> new NtbConfig(VIRTUAL_BDF, 256, List.of(), List.of(), List.of()));
+    assertNotNull(new NtbConfig(ARI_VIRTUAL_BDF, 3, List.of(), List.of(), List.of(
+        new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 4, 1), new RequesterIdEntry(NtbDirection.TO_LINK, 4, 1),
+        new RequesterIdEntry(NtbDirection.TO_LINK, 255, 2))));
   }
 }

@@ -385,4 +385,41 @@ class SwitchRouterTest {
     assertUnsupported(t, 0, write(0x200040L));
     assertEquals(2, forward(t, 0, write(0x8_0000_0000L))); // prefetchable stays
   }
+
+  // ------------------------------------------------------------------ an NTB with a bus of its own
+
+  /** VS1 of a switch with internal bus 1 and buses [1..9]; NTB "big" has link-side bus 7. */
+  private static final RoutingTable LINK_SIDE_BUS = new RoutingTable(List.of(
+      bridgePort("mmh", 0, PortRole.UPSTREAM, 1, 0, 1, 9, range(0x100000L, 0x4FFFFFL), null),
+      bridgePort("d1", 1, PortRole.DOWNSTREAM, 1, 1, 2, 3, D1_MEM, null),
+      new PortConfig("big", 3, PortRole.NTB, 1, null,
+          new NtbConfig(Bdf.of(1, 0, 0), 7, List.of(new NtbBar(NTB_BAR, 0x0L)), List.of(), List.of())),
+      new PortConfig("small", 4, PortRole.NTB, 1, null,
+          new NtbConfig(Bdf.of(1, 0, 0), List.of(), List.of()))), List.of());
+
+  @Test
+  void shouldRouteEveryAriProxyOfTheLinkSideBusToItsNtbWhenCompletionsReturn() {
+    for (int function = 0; function < 256; function++) {
+      int proxy = (7 << 8) | function;
+      assertEquals(3, forward(LINK_SIDE_BUS, 0, completionFor(proxy)), Bdf.format(proxy));
+      assertEquals(3, forward(LINK_SIDE_BUS, 1, completionFor(proxy)), Bdf.format(proxy) + " from below");
+    }
+    RouteDecision d = SwitchRouter.route(LINK_SIDE_BUS, 0, completionFor(Bdf.of(7, 2, 1)));
+    assertTrue(((RouteDecision.Forward) d).why().contains("NTB big's link-side bus"), d.toString());
+    // An NTB without a bus of its own keeps the internal bus: device = port number.
+    assertEquals(4, forward(LINK_SIDE_BUS, 0, completionFor(Bdf.of(1, 4, 5))));
+    assertUnsupported(LINK_SIDE_BUS, 3, completionFor(Bdf.of(7, 0, 1)));
+    assertUnsupported(LINK_SIDE_BUS, 0, completionFor(Bdf.of(8, 0, 0)));
+  }
+
+  @Test
+  void shouldAnswerConfigForTheLinkSideEndpointWhenType1TargetsItsBus() {
+    RouteDecision d = SwitchRouter.route(LINK_SIDE_BUS, 0, cfgRead(7, 0, 1));
+    assertEquals(3, assertInstanceOf(RouteDecision.LocalConfig.class, d).port());
+    assertUnsupported(LINK_SIDE_BUS, 0, cfgRead(7, 1, 1));
+    // The port's own function on the internal bus still answers as before.
+    assertEquals(3, assertInstanceOf(RouteDecision.LocalConfig.class,
+        SwitchRouter.route(LINK_SIDE_BUS, 0, cfgRead(1, 3, 1))).port());
+    assertEquals(1, forward(LINK_SIDE_BUS, 0, cfgRead(2, 0, 1)));
+  }
 }

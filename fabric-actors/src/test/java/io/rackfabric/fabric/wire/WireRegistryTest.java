@@ -142,7 +142,9 @@ class WireRegistryTest {
         Map.entry(RoutingTable.class, 173),
         Map.entry(PortRole.class, 180),
         Map.entry(NtbBar.class, 190),
-        Map.entry(NtbConfig.class, 191));
+        Map.entry(NtbConfig.class, 191),
+        Map.entry(io.rackfabric.fabric.ntb.RequesterIdEntry.class, 192),
+        Map.entry(io.rackfabric.fabric.ntb.NtbDirection.class, 193));
     WireRegistry registry = WireRegistry.of(List.of(new FabricWireRegistrations()));
 
     pinned.forEach((type, id) -> assertEquals(id, registry.idOf(type),

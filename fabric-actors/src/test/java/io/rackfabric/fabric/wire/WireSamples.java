@@ -7,6 +7,8 @@ import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.ntb.NtbBar;
 import io.rackfabric.fabric.ntb.NtbConfig;
+import io.rackfabric.fabric.ntb.NtbDirection;
+import io.rackfabric.fabric.ntb.RequesterIdEntry;
 import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.MulticastGroup;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -54,7 +56,9 @@ final class WireSamples {
     NtbBar virtualBar = new NtbBar(AddressRange.ofSize(0x4000, 0x1000), 0x3000_0000L);
     BridgeRegisters bridge = new BridgeRegisters(0, 1, 4, mem, null);
     PortConfig upstream = new PortConfig("up", 0, PortRole.UPSTREAM, 1, bridge, null);
-    NtbConfig ntb = new NtbConfig(Bdf.of(9, 0, 0), List.of(linkBar), List.of(virtualBar));
+    NtbConfig ntb = new NtbConfig(Bdf.of(9, 0, 0), 12, List.of(linkBar), List.of(virtualBar),
+        List.of(new RequesterIdEntry(NtbDirection.TO_VIRTUAL, 40, Bdf.of(0, 0, 0)),
+            new RequesterIdEntry(NtbDirection.TO_LINK, 200, Bdf.of(0, 1, 2))));
     PortConfig ntbPort = new PortConfig("ntb", 3, PortRole.NTB, 1, null, ntb);
     MulticastGroup group =
         new MulticastGroup(1, AddressRange.ofSize(0xF000_0000L, 0x1000), List.of(0, 3));

@@ -13,6 +13,7 @@ public final class WireTestRegistrations implements WireRegistrations {
     return List.of(
         Entry.of(9000, WireTestMessages.WithRef.class),
         Entry.of(9001, WireTestMessages.Envelope.class),
-        Entry.of(9002, WireTestMessages.Checked.class));
+        Entry.of(9002, WireTestMessages.Checked.class),
+        Entry.of(9003, io.rackfabric.fabric.endpoint.TestAccessChanges.AllowOnly.class));
   }
 }

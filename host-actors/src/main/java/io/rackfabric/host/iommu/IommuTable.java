@@ -25,10 +25,11 @@ import java.util.Optional;
  * <p><b>Requester IDs</b> are 16-bit bus/device/function numbers packed as {@link Bdf} packs them,
  * and they are the requester ID <em>as the TLP arrives at this host</em>: a request from another
  * host has crossed NTBs on its way, and each crossing replaced its requester ID with the NTB's
- * proxy ID for it (the NTB endpoint's bus and device, and a function number taken from the NTB's
- * requester-ID table). The control plane must therefore open pages under the ID that the last NTB
- * before this host gives the remote requester, not under the ID the requester has in its own
- * domain.
+ * proxy ID for it (the NTB endpoint's bus and an ARI function number, or its device and a function
+ * number, taken from the NTB's requester-ID table). The control plane must therefore open pages
+ * under the ID that the last NTB before this host gives the remote requester, not under the ID the
+ * requester has in its own domain: {@code io.rackfabric.fabric.ntb.RequesterIds} computes it from
+ * the NTBs' programmed tables.
  *
  * <p><b>Memory</b>: the host's memory is given at construction (its local subspace, or the BARs
  * that expose it); only pages lying entirely inside it can be opened. Ranges may be given in any
