@@ -150,7 +150,7 @@ public final class FailoverCommand implements RackCommand {
   }
 
   /** Table 2 as the emulator measured it, beside the paper's figures. */
-  static String render(FailoverBreakdown b) {
+  public static String render(FailoverBreakdown b) {
     StringBuilder sb = new StringBuilder();
     boolean plane = b.failedHost() == 0;
     sb.append(String.format("Fail-over of %s, %d compute hosts, %s notification (model time)%n",
