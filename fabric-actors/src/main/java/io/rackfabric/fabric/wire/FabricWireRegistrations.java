@@ -138,7 +138,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(254, io.rackfabric.fabric.switchchip.SwitchChip.ReassignPorts.class),
       Entry.of(255, io.rackfabric.fabric.switchchip.SwitchChip.GetRoutingTable.class),
       Entry.of(256, io.rackfabric.fabric.switchchip.SwitchChip.PortRef.class),
-      Entry.of(257, io.rackfabric.fabric.switchchip.SwitchChip.PortReply.class)
+      Entry.of(257, io.rackfabric.fabric.switchchip.SwitchChip.PortReply.class),
+
+      // 290..299 memory endpoint: host software's own access to its memory
+      Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class)
 
       // next free block: 270
       );
