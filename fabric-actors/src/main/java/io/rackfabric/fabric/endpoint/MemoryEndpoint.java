@@ -49,7 +49,8 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats, AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Tick {}
+      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
+          AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -141,6 +142,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
+
+  /**
+   * The host's own CPU storing into its memory, bypassing the fabric: host software keeping
+   * structures there that peers read through the fabric (a FreeQ). Not reported to watches,
+   * which are for writes arriving from the fabric; outside the BARs it is dropped and counted.
+   */
+  public record Store(long address, byte[] data) implements Command, WireMessage {}
 
 
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
@@ -249,6 +257,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Watch.class, this::onWatch)
         .onMessage(WatchErrors.class, this::onWatchErrors)
         .onMessage(Peek.class, this::onPeek)
+        .onMessage(Store.class, this::onStore)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
         .onSignal(PostStop.class, this::onPostStop)
@@ -607,6 +616,15 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onPeek(Peek msg) {
     msg.replyTo().tell(memory.read(msg.address(), msg.length()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onStore(Store msg) {
+    if (claims(msg.address(), msg.data().length)) {
+      memory.write(msg.address(), msg.data());
+    } else {
+      outsideBars++;
+    }
     return this;
   }
 

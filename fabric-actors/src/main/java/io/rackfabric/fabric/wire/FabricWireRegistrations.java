@@ -149,7 +149,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(258, io.rackfabric.fabric.switchchip.SwitchChip.ProgramRequesterId.class),
       Entry.of(259, io.rackfabric.fabric.switchchip.SwitchPort.ProgramRequesterId.class),
       Entry.of(260, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdProgrammed.class),
-      Entry.of(261, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdRejected.class)
+      Entry.of(261, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdRejected.class),
+
+      // 290..299 memory endpoint: host software's own access to its memory
+      Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class)
 
       // next free block: 280 (270.. memory endpoint protocol, continued)
       );

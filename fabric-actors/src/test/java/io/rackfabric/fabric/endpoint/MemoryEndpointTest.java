@@ -116,6 +116,21 @@ class MemoryEndpointTest {
   }
 
   @Test
+  void shouldLetAPeerReadWhatTheHostStoredWithoutTellingWatchersWhenStoredLocally() {
+    TestProbe<EndpointEvent> watcher = testKit.createTestProbe();
+    ep.tell(new MemoryEndpoint.Watch(new AddressRange(0x4009_0000L, 0x4009_0FFFL), watcher.ref()));
+    long outside = stats(ep).outsideBars();
+    byte[] data = {7, 6, 5, 4, 3, 2, 1};
+    ep.tell(new MemoryEndpoint.Store(0x4009_0010L, data));
+    ep.tell(new MemoryEndpoint.Store(0x7000_0000L, data)); // in no BAR: dropped and counted
+    TestProbe<MemoryEndpoint.ReadResult> probe = testKit.createTestProbe();
+    rc.tell(new MemoryEndpoint.Read(0x4009_0010L, data.length, probe.ref()));
+    assertArrayEquals(data, probe.receiveMessage().data(), "the peer reads the stored bytes");
+    assertEquals(outside + 1, stats(ep).outsideBars());
+    watcher.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
   void shouldReplyToAwaitWritesAtOnceWhenReachedAndOnlyOnceReachedOtherwise() {
     long start = stats(ep).uniqueWrites();
     TestProbe<MemoryEndpoint.WritesReached> first = testKit.createTestProbe();

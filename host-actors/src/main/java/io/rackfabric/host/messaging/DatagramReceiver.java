@@ -47,14 +47,16 @@ public final class DatagramReceiver {
   /**
    * @param ackAddress the ack word in the sender's memory, reached through {@code port}
    * @param pollIntervalNs how often to look at the PostQ without a doorbell (a lost doorbell costs
-   *     at most this much)
+   *     at most this much); 0 for no periodic poll, when the owner calls {@link #onDoorbell} for
+   *     every doorbell or PostQ tail write it sees (the sender's retransmission always ends with
+   *     both, so a lost one is covered by the next retransmission rather than by a poll)
    */
   public DatagramReceiver(QueueLayout layout, int sender, LocalMemory own, MemoryPort port,
       long ackAddress, ModelClock clock, long pollIntervalNs, Delivery delivery) {
     this.layout = Objects.requireNonNull(layout, "layout");
     layout.postTailAddress(sender); // checks the sender index
-    if (pollIntervalNs <= 0) {
-      throw new IllegalArgumentException("pollIntervalNs " + pollIntervalNs + " must be positive");
+    if (pollIntervalNs < 0) {
+      throw new IllegalArgumentException("pollIntervalNs " + pollIntervalNs + " is negative");
     }
     this.sender = sender;
     this.own = Objects.requireNonNull(own, "own");
@@ -80,7 +82,9 @@ public final class DatagramReceiver {
     }
     freeTail = layout.buffers();
     own.writeLong(layout.freeTailAddress(sender), freeTail);
-    clock.schedule(pollIntervalNs, this::tick);
+    if (pollIntervalNs > 0) {
+      clock.schedule(pollIntervalNs, this::tick);
+    }
   }
 
   /** Stops the periodic poll. */

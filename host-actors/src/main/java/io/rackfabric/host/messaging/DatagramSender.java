@@ -21,7 +21,9 @@ import java.util.Objects;
  * written while it sits unused in the FreeQ.
  *
  * <p>The window is the buffers: a datagram is sent only into a buffer taken from the FreeQ, so at
- * most N are outstanding, which also keeps the PostQ from overflowing.
+ * most N are outstanding, which also keeps the PostQ from overflowing. A FreeQ read that finds
+ * nothing free, or fails, is repeated after {@code readRetryNs}, doubling with each such read in a
+ * row up to the timeout, and at once after a route change.
  */
 public final class DatagramSender {
 
@@ -55,6 +57,9 @@ public final class DatagramSender {
   /** Private FreeQ head: only this sender takes from its FreeQ. */
   private long freeHead;
   private boolean refilling;
+  private long readRetryNs;
+  private boolean retryPending;
+  private long retryGeneration;
   private boolean ticking;
   private long lastProgressNs;
 
@@ -62,6 +67,8 @@ public final class DatagramSender {
   private long retransmissions;
   private long timeouts;
   private long failedReads;
+  private long badFreeEntries;
+  private long lastBadFreeEntry = -1;
 
   /**
    * @param sender this sender's index in the receiver's {@code layout}
@@ -77,6 +84,7 @@ public final class DatagramSender {
     this.ackAddress = ackAddress;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timing = Objects.requireNonNull(timing, "timing");
+    this.readRetryNs = timing.readRetryNs();
     own.writeLong(ackAddress, 0);
   }
 
@@ -99,6 +107,13 @@ public final class DatagramSender {
   public void routeChanged() {
     checkAck();
     retransmitAll();
+    // A FreeQ read waiting out its back-off was failing on the old path: read again at once.
+    readRetryNs = timing.readRetryNs();
+    if (retryPending) {
+      retryPending = false;
+      retryGeneration++;
+      refilling = false;
+    }
     pump();
     ensureTicking();
   }
@@ -205,8 +220,9 @@ public final class DatagramSender {
         takeFree(data, (int) (ringStart - from));
         if (freeBuffers.isEmpty()) {
           // Nothing free yet: look again later rather than spinning on the fabric.
-          clock.schedule(timing.readRetryNs(), DatagramSender.this::retryRefill);
+          scheduleRetry();
         } else {
+          readRetryNs = timing.readRetryNs();
           refilling = false;
           pump();
         }
@@ -215,12 +231,29 @@ public final class DatagramSender {
       @Override
       public void failed(String reason) {
         failedReads++;
-        clock.schedule(timing.readRetryNs(), DatagramSender.this::retryRefill);
+        scheduleRetry();
       }
     });
   }
 
-  private void retryRefill() {
+  /**
+   * The wait before the next FreeQ read: readRetryNs after a read that found buffers, doubling
+   * with every read in a row that found none or failed (a receiver that holds its buffers, a
+   * path that is down), up to the retransmission timeout.
+   */
+  private void scheduleRetry() {
+    long wait = readRetryNs;
+    readRetryNs = Math.min(timing.timeoutNs(), readRetryNs * 2);
+    retryPending = true;
+    long generation = retryGeneration;
+    clock.schedule(wait, () -> retryRefill(generation));
+  }
+
+  private void retryRefill(long generation) {
+    if (generation != retryGeneration) {
+      return; // superseded by a route change
+    }
+    retryPending = false;
     refilling = false;
     checkAck();
     pump();
@@ -236,8 +269,10 @@ public final class DatagramSender {
         break; // not written yet when read (reads may split): take it next time
       }
       if (layout.bufferIndexOf(sender, buffer) < 0) {
-        throw new IllegalStateException("FreeQ entry " + freeHead + " of sender " + sender
-            + " holds " + Addresses.hex(buffer) + ", not one of its buffers");
+        // Not one of this sender's buffers: never write there. Counted; the stream waits.
+        badFreeEntries++;
+        lastBadFreeEntry = buffer;
+        break;
       }
       Outstanding holder = byBuffer.get(buffer);
       if (holder != null) {
@@ -265,6 +300,11 @@ public final class DatagramSender {
     return pending.size();
   }
 
+  /** Buffers taken from the receiver's FreeQ and not yet used: the next sends go out at once. */
+  public int buffersInHand() {
+    return freeBuffers.size();
+  }
+
   public long transmissions() {
     return transmissions;
   }
@@ -281,9 +321,16 @@ public final class DatagramSender {
     return failedReads;
   }
 
+  /** FreeQ entries that named an address outside this sender's buffers (never written to). */
+  public long badFreeEntries() {
+    return badFreeEntries;
+  }
+
   @Override
   public String toString() {
     return "DatagramSender[sender " + sender + ", next " + nextSequence + ", acked " + acked
-        + ", outstanding " + unacked.size() + ", pending " + pending.size() + "]";
+        + ", outstanding " + unacked.size() + ", pending " + pending.size()
+        + (badFreeEntries == 0 ? "" : ", bad FreeQ entry " + Addresses.hex(lastBadFreeEntry))
+        + "]";
   }
 }

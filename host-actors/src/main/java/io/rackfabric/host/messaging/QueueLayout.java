@@ -133,6 +133,20 @@ public record QueueLayout(long base, int senders, int buffers, int bufferSize) {
     return (int) (offset / bufferSize);
   }
 
+  /**
+   * The sender whose control block or buffers hold {@code address}, or -1 outside the structure:
+   * who wrote a doorbell or PostQ word that was just seen.
+   */
+  public int senderOf(long address) {
+    if (address < base || address >= base + size()) {
+      return -1;
+    }
+    if (address >= bufferBase()) {
+      return (int) ((address - bufferBase()) / ((long) buffers * bufferSize));
+    }
+    return (int) ((address - base) / controlBlockSize());
+  }
+
   /** Which word (or buffer) of the structure {@code address} falls in. */
   public Region regionOf(long address) {
     if (address < base || address >= base + size()) {

@@ -5,6 +5,8 @@ import io.rackfabric.host.iommu.CloseIommuPages;
 import io.rackfabric.host.iommu.InstallIommu;
 import io.rackfabric.host.iommu.OpenIommuPages;
 import io.rackfabric.host.iommu.Permission;
+import io.rackfabric.host.messaging.DatagramService;
+import io.rackfabric.host.messaging.DatagramStats;
 import java.util.List;
 
 /**
@@ -37,7 +39,20 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2120, io.rackfabric.host.management.ManagementHost.UseNotificationMode.class),
       Entry.of(2121, io.rackfabric.host.management.ManagementHost.GetLog.class),
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
-      Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class)
+      Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
+
+      // 2300..2399 messaging: the datagram service
+      Entry.of(2300, DatagramService.Send.class),
+      Entry.of(2301, DatagramService.Queued.class),
+      Entry.of(2302, DatagramService.SendRefused.class),
+      Entry.of(2303, DatagramService.Subscribe.class),
+      Entry.of(2304, DatagramService.Unsubscribe.class),
+      Entry.of(2305, DatagramService.Delivered.class),
+      Entry.of(2307, DatagramService.PlaneSwitched.class),
+      Entry.of(2308, DatagramService.PlaneRefused.class),
+      Entry.of(2309, DatagramService.GetStats.class),
+      Entry.of(2310, DatagramStats.class),
+      Entry.of(2311, DatagramStats.PeerStats.class)
       );
 
   @Override

@@ -2,261 +2,205 @@ package io.rackfabric.host.messaging;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.host.messaging.QueueLayout.Region;
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.Plane;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.function.LongPredicate;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
-/** The FreeQ/PostQ datagram service over a link that loses, corrupts and fails. */
+/**
+ * The actor alone, its root endpoint played by a probe: what it asks of the endpoint, in what
+ * order and at what model time, and what it makes of the endpoint's answers and events.
+ */
 class DatagramServiceTest {
 
-  private static final long SENDER_BASE = 0x1_0000_0000L;
-  private static final long RECEIVER_BASE = 0x2_0000_0000L;
-  private static final long ACK = SENDER_BASE + 0x100;
-  private static final int SENDER_INDEX = 1; // not 0, so index mistakes show
-  private static final long DELAY_NS = 500;
+  // No idle rule here: model time moves only with what the test sends, however slow it runs.
+  private static final Config CONFIG = ConfigFactory.parseString(
+      "akka.actor.serialize-messages = on\nrackfabric.host.messaging.idle-grace = 1h")
+      .withFallback(ConfigFactory.load());
+  private static final ActorTestKit testKit = ActorTestKit.create(CONFIG);
+  private static final GlobalMemoryLayout MEMORY = GlobalMemoryLayout.paper(2);
+  private static final MessagingSettings SETTINGS = MessagingSettings.create(CONFIG);
+  private static final FabricSettings FABRIC = FabricSettings.create(CONFIG);
+  private static final Duration WAIT = Duration.ofSeconds(10);
 
-  /** One sender, one receiver, the lossy link between them, and what was sent and delivered. */
-  private static final class Rig {
-    final ManualClock clock = new ManualClock();
-    final QueueLayout layout;
-    final LossyMemory link;
-    final DatagramSender sender;
-    final DatagramReceiver receiver;
-    final List<byte[]> sent = new ArrayList<>();
-    final List<byte[]> delivered = new ArrayList<>();
-    final List<Long> sequences = new ArrayList<>();
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
 
-    Rig(int buffers, long timeoutNs) {
-      layout = QueueLayout.of(RECEIVER_BASE, 2, buffers);
-      link = new LossyMemory(clock, DELAY_NS, SENDER_BASE, RECEIVER_BASE, (int) layout.size());
-      receiver = new DatagramReceiver(layout, SENDER_INDEX, link.local(1), link.port(), ACK, clock,
-          5_000, (seq, payload) -> {
-            sequences.add(seq);
-            delivered.add(payload);
-          });
-      receiver.start();
-      sender = new DatagramSender(layout, SENDER_INDEX, link.port(), link.local(0), ACK, clock,
-          new DatagramSender.Timing(timeoutNs, 1_000, 2_000));
-      link.watch(layout.doorbellAddress(SENDER_INDEX), receiver::onDoorbell);
-      link.watch(ACK, sender::onAckWritten);
-    }
+  /** A CH2 service on a probe endpoint, past its start-up: the watch and the queue stores. */
+  private static final class Ch2 {
+    final TestProbe<MemoryEndpoint.Command> root = testKit.createTestProbe();
+    final MessagingLayout layout = MessagingLayout.of(MEMORY, 2, SETTINGS);
+    final QueueLayout queues = layout.queues();
+    final ActorRef<DatagramService.Command> service =
+        testKit.spawn(DatagramService.create(root.ref(), MEMORY, 2, SETTINGS, FABRIC));
+    final ActorRef<EndpointEvent> events;
+    final List<MemoryEndpoint.Store> stores = new ArrayList<>();
 
-    Rig() {
-      this(8, 20_000);
-    }
-
-    void send(int count) {
-      for (int i = 0; i < count; i++) {
-        int n = sent.size();
-        byte[] payload = ("datagram " + n + " " + "x".repeat(n % 97)).getBytes(StandardCharsets.UTF_8);
-        sent.add(payload);
-        sender.send(payload);
+    Ch2() {
+      MemoryEndpoint.Watch watch = assertInstanceOf(MemoryEndpoint.Watch.class,
+          root.receiveMessage(WAIT), "the watch comes first");
+      assertEquals(layout.region(), watch.range());
+      events = watch.replyTo();
+      // Per sender (the MH and CH1): PostQ head, every FreeQ entry, the FreeQ tail.
+      int expected = 2 * (1 + SETTINGS.buffers() + 1);
+      for (int i = 0; i < expected; i++) {
+        stores.add(assertInstanceOf(MemoryEndpoint.Store.class, root.receiveMessage(WAIT)));
       }
     }
 
-    boolean runUntilAllDelivered(long forNs) {
-      return clock.runUntil(() -> delivered.size() >= sent.size() && sender.outstanding() == 0,
-          clock.now() + forNs);
+    void land(long address, byte[] data, long at) {
+      events.tell(new EndpointEvent.MemoryWritten("ch2", address, data.length, data, 0, at));
     }
 
-    /** Delivered equals sent: same datagrams, same order, none twice, sequence numbers 0..n-1. */
-    void assertExactlyTheSentStream() {
-      assertEquals(sent.size(), delivered.size(), "delivered count");
-      for (int i = 0; i < sent.size(); i++) {
-        assertArrayEquals(sent.get(i), delivered.get(i), "datagram " + i);
-        assertEquals(i, sequences.get(i), "sequence of delivery " + i);
-      }
-    }
-
-    LongPredicate region(Region region) {
-      return address -> layout.regionOf(address) == region;
+    <T extends MemoryEndpoint.Command> T next(Class<T> type) {
+      return assertInstanceOf(type, root.receiveMessage(WAIT));
     }
   }
 
   @Test
-  void shouldDeliverEveryDatagramOnceInOrderWhenNothingIsLost() {
-    Rig rig = new Rig();
-    rig.send(100); // many more than the 8 buffers: buffers go round the FreeQ
-    assertTrue(rig.runUntilAllDelivered(10_000_000), rig.sender.toString());
-    rig.assertExactlyTheSentStream();
-    assertEquals(0, rig.sender.retransmissions(), "retransmissions");
-    assertEquals(0, rig.link.writesLost(), "writes lost");
-    assertEquals(100, rig.sender.acknowledged(), "acknowledged");
-  }
-
-  /** The kinds of posted write the protocol makes; the ack is in the sender's memory. */
-  enum WriteKind { DATA, POST_ENTRY, POST_TAIL, DOORBELL, ACK }
-
-  private static LongPredicate matcher(Rig rig, WriteKind kind) {
-    switch (kind) {
-      case DATA:
-        return rig.region(Region.BUFFER);
-      case POST_ENTRY:
-        return rig.region(Region.POST_ENTRY);
-      case POST_TAIL:
-        return rig.region(Region.POST_TAIL);
-      case DOORBELL:
-        return rig.region(Region.DOORBELL);
-      case ACK:
-        return address -> address == ACK;
-      default:
-        throw new IllegalArgumentException("write kind " + kind);
+  void shouldSetUpAFullFreeQAndAnEmptyPostQForEverySenderInItsOwnMemory() {
+    Ch2 ch2 = new Ch2();
+    for (MemoryEndpoint.Store s : ch2.stores) {
+      assertTrue(ch2.layout.region().containsAll(s.address(), s.data().length), "in the region");
+    }
+    for (int sender : new int[] {0, 1}) {
+      long tail = ch2.queues.freeTailAddress(sender);
+      MemoryEndpoint.Store last = ch2.stores.stream().filter(s -> s.address() == tail)
+          .findFirst().orElseThrow();
+      assertEquals(SETTINGS.buffers(), Words.getLong(last.data(), 0), "FreeQ tail of " + sender);
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(WriteKind.class)
-  void shouldRecoverExactlyOnceInOrderWhenOneWriteOfAKindIsLostOnTheLastDatagram(WriteKind kind) {
-    Rig rig = new Rig();
-    rig.send(5);
-    assertTrue(rig.runUntilAllDelivered(1_000_000));
-    // The lost write belongs to the last datagram, so no later write can cover for it.
-    rig.link.dropOnce(matcher(rig, kind));
-    rig.send(1);
-    assertTrue(rig.runUntilAllDelivered(1_000_000), kind + ": " + rig.sender);
-    rig.assertExactlyTheSentStream();
-    assertEquals(1, rig.link.writesLost(), "writes lost");
-    // Let any late retransmission land: it must not deliver anything twice.
-    rig.clock.runUntil(rig.clock.now() + 200_000);
-    rig.assertExactlyTheSentStream();
-  }
+  @Test
+  void shouldHoldADatagramUntilSubscribedAndDeliverItAtTheDoorbellPlusTheInterruptLatency() {
+    Ch2 ch2 = new Ch2();
+    // What CH1 writes for its datagram 0: data, PostQ entry, PostQ tail, doorbell.
+    byte[] payload = "hello CH2".getBytes(StandardCharsets.UTF_8);
+    long buffer = ch2.queues.bufferAddress(1, 0);
+    ch2.land(buffer, DatagramHeader.encode(0, payload), 9_000);
+    ch2.land(ch2.queues.postEntryAddress(1, 0), Words.ofLongs(buffer, 0), 9_300);
+    ch2.land(ch2.queues.postTailAddress(1), Words.ofLong(1), 9_600);
+    ch2.land(ch2.queues.doorbellAddress(1), Words.ofLong(1), 10_000);
+    long seen = 10_000 + SETTINGS.interruptLatencyNs();
 
-  @ParameterizedTest
-  @EnumSource(WriteKind.class)
-  void shouldRecoverExactlyOnceInOrderWhenOneWriteOfAKindIsLostMidStream(WriteKind kind) {
-    Rig rig = new Rig();
-    rig.send(3);
-    rig.link.dropOnce(matcher(rig, kind));
-    rig.send(30);
-    assertTrue(rig.runUntilAllDelivered(1_000_000), kind + ": " + rig.sender);
-    rig.clock.runUntil(rig.clock.now() + 200_000);
-    rig.assertExactlyTheSentStream();
-    assertEquals(1, rig.link.writesLost(), "writes lost");
+    // Delivered (into the wait list): the PostQ head moves on in CH2's memory, and the count is
+    // acknowledged into CH1's memory through CH1's primary range.
+    MemoryEndpoint.Store head = ch2.next(MemoryEndpoint.Store.class);
+    assertEquals(ch2.queues.postHeadAddress(1), head.address());
+    assertEquals(1, Words.getLong(head.data(), 0));
+    MemoryEndpoint.Write ack = ch2.next(MemoryEndpoint.Write.class);
+    assertEquals(ch2.layout.reach(1, ch2.layout.ackAddress(2), Plane.PRIMARY), ack.address());
+    assertEquals(1, Words.getLong(ack.data(), 0));
+    assertEquals(seen, ack.at());
+    ch2.root.expectNoMessage(Duration.ofMillis(200)); // no buffer returned: nobody took it yet
+
+    TestProbe<DatagramService.Delivered> app = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.Subscribe(app.ref()));
+    DatagramService.Delivered d = app.receiveMessage(WAIT);
+    assertEquals(1, d.from());
+    assertEquals(0, d.sequence());
+    assertArrayEquals(payload, d.payload());
+    assertEquals(seen, d.modelAt());
+    // Now the buffer goes back: FreeQ entry, then FreeQ tail.
+    MemoryEndpoint.Store entry = ch2.next(MemoryEndpoint.Store.class);
+    assertEquals(ch2.queues.freeEntryAddress(1, SETTINGS.buffers()), entry.address());
+    assertEquals(buffer, Words.getLong(entry.data(), 0));
+    assertEquals(ch2.queues.freeTailAddress(1), ch2.next(MemoryEndpoint.Store.class).address());
   }
 
   @Test
-  void shouldResendAtOnceAndLoseNothingWhenTheRouteChangesAfterALinkFailure() {
-    Rig rig = new Rig(8, 1_000_000_000L); // a timeout far beyond the test: only routeChanged helps
-    rig.send(50);
-    rig.link.failBetween(1_200, 40_000); // datagrams are in flight at 1.2 us
-    rig.clock.runUntil(60_000);
-    assertTrue(rig.delivered.size() < 50, "the failure lost nothing: " + rig.delivered.size());
-    assertTrue(rig.link.writesLost() > 0, "writes lost");
-    int before = rig.delivered.size();
+  void shouldSendIntoABufferFromThePeersFreeQAndResendThroughTheSecondaryRangeWhenSwitched() {
+    Ch2 ch2 = new Ch2();
+    TestProbe<DatagramService.SendReply> replies = testKit.createTestProbe();
+    byte[] payload = "to CH1".getBytes(StandardCharsets.UTF_8);
+    ch2.service.tell(new DatagramService.Send(1, payload, 20_000, replies.ref()));
+    DatagramService.Queued q = assertInstanceOf(DatagramService.Queued.class, replies.receiveMessage(WAIT));
+    assertEquals(0, q.sequence());
 
-    rig.sender.routeChanged();
-    assertTrue(rig.runUntilAllDelivered(1_000_000), rig.sender + " delivered " + before);
-    rig.assertExactlyTheSentStream();
-    assertEquals(0, rig.sender.timeouts(), "timeouts");
-    assertTrue(rig.sender.retransmissions() > 0, "retransmissions");
+    // The stream's ack word in CH2's own memory starts at 0; then one read of CH1's FreeQ (tail
+    // and ring) for CH2's slot, through CH1's primary range.
+    MemoryEndpoint.Store ackWord = ch2.next(MemoryEndpoint.Store.class);
+    assertEquals(ch2.layout.ackAddress(1), ackWord.address());
+    assertEquals(0, Words.getLong(ackWord.data(), 0));
+    MemoryEndpoint.Read read = ch2.next(MemoryEndpoint.Read.class);
+    long from = ch2.queues.freeTailAddress(2);
+    assertEquals(ch2.layout.reach(1, from, Plane.PRIMARY), read.address());
+    byte[] freeQ = new byte[read.length()];
+    long buffer = ch2.queues.bufferAddress(2, 0);
+    System.arraycopy(Words.ofLong(1), 0, freeQ, 0, 8);
+    int slot = (int) (ch2.queues.freeEntryAddress(2, 0) - from);
+    System.arraycopy(Words.ofLongs(buffer, 0), 0, freeQ, slot, 16);
+    read.replyTo().tell(new MemoryEndpoint.ReadResult(read.address(), CompletionStatus.SUCCESSFUL,
+        freeQ, 1_500));
+
+    byte[] encoded = DatagramHeader.encode(0, payload);
+    MemoryEndpoint.Write data = ch2.next(MemoryEndpoint.Write.class);
+    assertEquals(ch2.layout.reach(1, buffer, Plane.PRIMARY), data.address());
+    assertArrayEquals(encoded, data.data());
+    assertEquals(20_000 + 1_500, data.at(), "sent when the FreeQ read completed");
+    assertEquals(ch2.layout.reach(1, ch2.queues.postEntryAddress(2, 0), Plane.PRIMARY),
+        ch2.next(MemoryEndpoint.Write.class).address());
+    assertEquals(ch2.layout.reach(1, ch2.queues.postTailAddress(2), Plane.PRIMARY),
+        ch2.next(MemoryEndpoint.Write.class).address());
+    assertEquals(ch2.layout.reach(1, ch2.queues.doorbellAddress(2), Plane.PRIMARY),
+        ch2.next(MemoryEndpoint.Write.class).address());
+
+    TestProbe<DatagramService.PlaneReply> planes = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.UsePlane(1, Plane.SECONDARY, 90_000, planes.ref()));
+    DatagramService.PlaneSwitched switched =
+        assertInstanceOf(DatagramService.PlaneSwitched.class, planes.receiveMessage(WAIT));
+    assertEquals(1, switched.resent());
+    assertEquals(90_000, switched.modelAt());
+    MemoryEndpoint.Write again = ch2.next(MemoryEndpoint.Write.class);
+    assertEquals(ch2.layout.reach(1, buffer, Plane.SECONDARY), again.address());
+    assertArrayEquals(encoded, again.data());
+    assertEquals(90_000, again.at());
+
+    TestProbe<DatagramStats> stats = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.GetStats(stats.ref()));
+    DatagramStats.PeerStats toCh1 = stats.receiveMessage(WAIT).peer(1);
+    assertEquals(Plane.SECONDARY, toCh1.plane());
+    assertEquals(1, toCh1.transmissions());
+    assertEquals(1, toCh1.retransmissions());
+    assertEquals(1, toCh1.outstanding());
   }
 
   @Test
-  void shouldRecoverByTimeoutWhenALinkFailureLosesEverythingInFlightAndNoOneSaysSo() {
-    Rig rig = new Rig();
-    rig.send(50);
-    rig.link.failBetween(1_200, 40_000);
-    assertTrue(rig.runUntilAllDelivered(5_000_000), rig.sender.toString());
-    rig.assertExactlyTheSentStream();
-    assertTrue(rig.sender.timeouts() > 0, "timeouts");
-  }
+  void shouldRefuseASendToItselfAndThePlaneTheMhDoesNotHaveNamingTheValue() {
+    Ch2 ch2 = new Ch2();
+    TestProbe<DatagramService.SendReply> replies = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.Send(2, new byte[4], replies.ref()));
+    DatagramService.SendRefused self =
+        assertInstanceOf(DatagramService.SendRefused.class, replies.receiveMessage(WAIT));
+    assertTrue(self.reason().contains("peer=2 is this host itself"), self.reason());
+    ch2.service.tell(new DatagramService.Send(1, new byte[5000], replies.ref()));
+    DatagramService.SendRefused big =
+        assertInstanceOf(DatagramService.SendRefused.class, replies.receiveMessage(WAIT));
+    assertTrue(big.reason().contains("5000"), big.reason());
 
-  @ParameterizedTest
-  @ValueSource(longs = {20240601L, 7L, 1_000_003L})
-  void shouldDeliverExactlyTheSentSequenceWhenFiveToTwentyPercentOfAccessesAreLost(long seed) {
-    double rate = 0.05 + new Random(seed).nextDouble() * 0.15;
-    Rig rig = new Rig();
-    rig.link.randomLoss(seed, rate);
-    rig.send(10_000);
-    assertTrue(rig.runUntilAllDelivered(60_000_000_000L),
-        "rate " + rate + ": " + rig.sender + ", " + rig.receiver);
-    rig.clock.runUntil(rig.clock.now() + 200_000);
-    rig.assertExactlyTheSentStream();
-    assertTrue(rig.link.writesLost() > 10_000 * rate, "writes lost " + rig.link.writesLost());
-    assertTrue(rig.sender.retransmissions() > 0, "retransmissions");
-  }
-
-  @Test
-  void shouldStopWhenTheReceiverKeepsItsBuffersAndResumeWhenItReturnsThem() {
-    Rig rig = new Rig(4, 20_000);
-    rig.receiver.setReturningBuffers(false);
-    rig.send(12);
-    rig.clock.runUntil(1_000_000);
-    assertEquals(4, rig.delivered.size(), "delivered with 4 buffers held");
-    assertEquals(4, rig.sender.nextSequence(), "sent");
-    assertEquals(8, rig.sender.pending(), "waiting for buffers");
-    assertEquals(4, rig.receiver.heldBuffers(), "held");
-
-    rig.receiver.setReturningBuffers(true);
-    assertTrue(rig.runUntilAllDelivered(1_000_000), rig.sender.toString());
-    rig.assertExactlyTheSentStream();
-  }
-
-  @Test
-  void shouldNeverHaveMoreOutstandingThanBuffers() {
-    Rig rig = new Rig(4, 20_000);
-    rig.link.dropEvery(7);
-    rig.send(200);
-    int[] most = {0};
-    assertTrue(rig.clock.runUntil(() -> {
-      most[0] = Math.max(most[0], rig.sender.outstanding());
-      return rig.delivered.size() == 200 && rig.sender.outstanding() == 0;
-    }, 100_000_000));
-    rig.assertExactlyTheSentStream();
-    assertEquals(4, most[0], "most outstanding");
-  }
-
-  @Test
-  void shouldProgressOnBuffersComingBackThroughTheFreeQWhenEveryAckWriteIsLost() {
-    Rig rig = new Rig(4, 20_000);
-    rig.link.dropAll(address -> address == ACK);
-    rig.send(40);
-    int[] most = {0};
-    assertTrue(rig.clock.runUntil(() -> {
-      most[0] = Math.max(most[0], rig.sender.outstanding());
-      return rig.delivered.size() == 40;
-    }, 100_000_000), rig.sender.toString());
-    rig.clock.runUntil(rig.clock.now() + 500_000);
-    rig.assertExactlyTheSentStream();
-    assertEquals(0, rig.link.local(0).readLong(ACK), "ack word never written");
-    assertTrue(most[0] <= 4, "most outstanding " + most[0]);
-    // The last datagrams' buffers never come back to a sender with nothing more to send.
-    assertTrue(rig.sender.acknowledged() >= 36, "acknowledged " + rig.sender.acknowledged());
-  }
-
-  @Test
-  void shouldRejectACorruptedDataWriteByChecksumAndDeliverTheResentCopy() {
-    Rig rig = new Rig();
-    rig.send(2);
-    assertTrue(rig.runUntilAllDelivered(1_000_000));
-    rig.link.corruptOnce(rig.region(Region.BUFFER));
-    rig.send(1);
-    assertTrue(rig.runUntilAllDelivered(1_000_000), rig.sender.toString());
-    rig.assertExactlyTheSentStream();
-    assertEquals(1, rig.link.writesCorrupted(), "writes corrupted");
-    assertEquals(1, rig.receiver.corruptDatagrams(), "corrupt datagrams seen");
-    assertTrue(rig.sender.timeouts() > 0, "timeouts");
-  }
-
-  @Test
-  void shouldRefuseADatagramLargerThanABufferNamingItsLength() {
-    Rig rig = new Rig();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> rig.sender.send(new byte[4096]));
-    assertTrue(e.getMessage().contains("4096") && e.getMessage().contains("4080"), e.getMessage());
-    rig.sender.send(new byte[4080]);
-    rig.sent.add(new byte[4080]);
-    assertTrue(rig.runUntilAllDelivered(1_000_000));
-    rig.assertExactlyTheSentStream();
+    TestProbe<DatagramService.PlaneReply> planes = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.UsePlane(0, Plane.SECONDARY, -1, planes.ref()));
+    DatagramService.PlaneRefused refused =
+        assertInstanceOf(DatagramService.PlaneRefused.class, planes.receiveMessage(WAIT));
+    assertTrue(refused.reason().contains("peer=0"), refused.reason());
+    ch2.root.expectNoMessage(Duration.ofMillis(200));
   }
 }

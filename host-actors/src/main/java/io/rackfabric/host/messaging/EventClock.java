@@ -1,0 +1,135 @@
+package io.rackfabric.host.messaging;
+
+import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Model time for host software that runs on the fabric's messages, and the timers on it.
+ *
+ * <p>The fabric's model time only moves with messages, so a model-time timer (a retransmission
+ * timeout, a read retry) is due in one of two ways:
+ *
+ * <ul>
+ *   <li>causally: an event arrives with a model time at or past the timer's deadline. The timer
+ *       runs first, at its own deadline, then the event ({@link #advanceTo}). While traffic flows
+ *       this is the only way timers run, and model time never jumps for them.
+ *   <li>when idle: nothing came in and nothing went out for a wall-clock grace period, so nothing
+ *       is in flight that could still move the clock. Then the clock may run on to the next
+ *       deadline, as a discrete-event simulator does with an empty event queue, but no further
+ *       than the wall time since the last activity allows through the time-dilation factor (a
+ *       model second is {@code tdf} wall seconds). It stops at the first timer after which the
+ *       owner reports progress (something was sent), and waits for another grace before the next
+ *       step, so the consequences of what it sent can arrive first ({@link #runIdle}).
+ * </ul>
+ *
+ * <p>The grace is a property of the emulator, not of the model: it only has to exceed the wall
+ * time a message takes to cross the actors, and it never appears in a model-time figure. Timers at
+ * equal deadlines run in the order they were scheduled. Not thread-safe: one owner (an actor).
+ */
+public final class EventClock implements ModelClock {
+
+  private record Timer(long deadline, long order, Runnable task) {}
+
+  private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) ->
+      a.deadline() != b.deadline()
+          ? Long.compare(a.deadline(), b.deadline())
+          : Long.compare(a.order(), b.order()));
+  private final LongSupplier wallNanos;
+  private final double tdf;
+  private long now;
+  private long order;
+  /** The model and wall time of the last activity: the idle rule measures from here. */
+  private long anchorModel;
+  private long anchorWall;
+  private long idleRuns;
+
+  /**
+   * @param wallNanos the wall clock, in nanoseconds (System::nanoTime, or a test's)
+   * @param tdf time-dilation factor: a model second lasts this many wall seconds
+   */
+  public EventClock(LongSupplier wallNanos, double tdf) {
+    if (!(tdf > 0)) {
+      throw new IllegalArgumentException("tdf=" + tdf + " must be positive");
+    }
+    this.wallNanos = wallNanos;
+    this.tdf = tdf;
+    this.anchorWall = wallNanos.getAsLong();
+  }
+
+  @Override
+  public long now() {
+    return now;
+  }
+
+  @Override
+  public void schedule(long delayNs, Runnable task) {
+    if (delayNs < 0) {
+      throw new IllegalArgumentException("delayNs=" + delayNs + " is negative");
+    }
+    timers.add(new Timer(now + delayNs, order++, task));
+  }
+
+  /**
+   * An event at model time {@code at}, handled at {@code max(now, at)}: runs every timer due by
+   * then, each with the clock at its deadline (or later, if the clock already was), then sets the
+   * clock to that time.
+   */
+  public void advanceTo(long at) {
+    long target = Math.max(now, at); // an event from the past is handled now
+    while (!timers.isEmpty() && timers.peek().deadline() <= target) {
+      runNext();
+    }
+    now = target;
+    touch();
+  }
+
+  /** Activity without a model time of its own (a command, something sent): restarts the grace. */
+  public void touch() {
+    anchorModel = now;
+    anchorWall = wallNanos.getAsLong();
+  }
+
+  /**
+   * The idle rule: if nothing happened for {@code graceNanos} of wall time, runs timers in
+   * deadline order, no later than the wall time since the last activity allows, until {@code
+   * progressed} says one of them produced something. Returns how many timers ran.
+   */
+  public int runIdle(long graceNanos, BooleanSupplier progressed) {
+    long wall = wallNanos.getAsLong();
+    if (timers.isEmpty() || wall - anchorWall < graceNanos) {
+      return 0;
+    }
+    long reachable = anchorModel + (long) ((wall - anchorWall) / tdf);
+    int ran = 0;
+    while (!timers.isEmpty() && timers.peek().deadline() <= reachable) {
+      runNext();
+      ran++;
+      if (progressed.getAsBoolean()) {
+        anchorModel = now;
+        anchorWall = wall;
+        break;
+      }
+    }
+    if (ran > 0) {
+      idleRuns++;
+    }
+    return ran;
+  }
+
+  private void runNext() {
+    Timer t = timers.poll();
+    now = Math.max(now, t.deadline());
+    t.task().run();
+  }
+
+  /** Timers waiting, stale ones included (owners ignore those when they run). */
+  public int pendingTimers() {
+    return timers.size();
+  }
+
+  /** How many times the idle rule ran timers. */
+  public long idleRuns() {
+    return idleRuns;
+  }
+}
