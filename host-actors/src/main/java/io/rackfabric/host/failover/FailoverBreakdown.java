@@ -66,10 +66,10 @@ public record FailoverBreakdown(
       }
       // The MH's entries per CH are those of this round: the first at or after its verdict.
       long sent = mh.first(Step.NOTIFICATION_SENT, mode == NotificationMode.MULTICAST ? Notifier.EVERY_HOST : ch, verdict)
-          .orElseThrow(() -> missing("MH", Step.NOTIFICATION_SENT)).modelAt();
+          .orElseThrow(() -> missing(mh.host(), Step.NOTIFICATION_SENT)).modelAt();
       long seen = at(log, Step.NOTIFICATION_SEEN, failedHost);
       long updated = at(log, Step.ROUTE_UPDATED, failedHost);
-      long acked = mh.first(Step.ACK_SEEN, ch, verdict).orElseThrow(() -> missing("MH", Step.ACK_SEEN)).modelAt();
+      long acked = mh.first(Step.ACK_SEEN, ch, verdict).orElseThrow(() -> missing(mh.host(), Step.ACK_SEEN)).modelAt();
       hosts.add(new PerHost(ch, sent, seen - sent, updated - seen, acked - updated));
     }
     return new FailoverBreakdown(failedHost, chLogs.size(), mode, faultAt, handled - faultAt,

@@ -48,6 +48,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2303, DatagramService.Subscribe.class),
       Entry.of(2304, DatagramService.Unsubscribe.class),
       Entry.of(2305, DatagramService.Delivered.class),
+      Entry.of(2306, DatagramService.UsePlane.class),
       Entry.of(2307, DatagramService.PlaneSwitched.class),
       Entry.of(2308, DatagramService.PlaneRefused.class),
       Entry.of(2309, DatagramService.GetStats.class),
