@@ -3,8 +3,9 @@ package io.rackfabric.host.nic;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /**
- * What a compute host's test sender does: {@code count} UDP packets of {@code payload} bytes
- * through VF {@code vf}, one every {@code intervalNs} of model time from {@code startAt}.
+ * What a compute host's test sender does: program VF {@code vf}'s ring at model time {@code
+ * startAt}, then send {@code count} UDP packets of {@code payload} bytes through it, one every
+ * {@code intervalNs} of model time (the first one interval after {@code startAt}).
  *
  * @param vfBar the VF's BAR0 as this host addresses it (through its NTB: for CH1 of the
  *     ladon-testbed, 0x8_E010_0000 + 16KiB * vf)

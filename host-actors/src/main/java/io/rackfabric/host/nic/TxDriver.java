@@ -10,7 +10,8 @@ package io.rackfabric.host.nic;
  * word at the next 64-byte boundary, then one {@value #BUFFER_STRIDE}-byte buffer per slot from the
  * next 4 KiB boundary.
  *
- * <p>Model time: packet i is sent at {@code startAt + i * interval}, but never while {@code
+ * <p>Model time: the ring is programmed at {@code startAt} and packet i is sent at {@code startAt +
+ * (i + 1) * interval} (so the set-up write never queues in front of a packet), but never while {@code
  * maxOutstanding} descriptors are in flight: then it goes when the head write-back that frees a
  * slot arrives. With one in flight (the default) the NIC's reads of packet i are answered before
  * doorbell i+1 is issued, so every link carries the stream in model-time order.
@@ -84,7 +85,7 @@ public final class TxDriver {
       throw new IllegalStateException("sent=" + sent + " completed=" + completed + " of count=" + plan.count()
           + ": no packet may go now");
     }
-    long at = plan.startAt() + sent * plan.intervalNs();
+    long at = plan.startAt() + (sent + 1L) * plan.intervalNs();
     if (sent >= plan.maxOutstanding()) {
       at = Math.max(at, completedAt[(sent - plan.maxOutstanding()) % completedAt.length]);
     }

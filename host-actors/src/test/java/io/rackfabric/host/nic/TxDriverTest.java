@@ -59,13 +59,13 @@ class TxDriverTest {
   @Test
   void shouldStoreFrameAndDescriptorThenRingDoorbellAtScheduledTimeWhenSending() {
     TxDriver d = new TxDriver(plan(3, 1), 16, host);
-    assertEquals(5_000, d.send());
+    assertEquals(1_005_000, d.send());
 
     long buffer = 0x10_1000L;
     assertEquals(buffer, stores.get(0).address());
     UdpFrames.Parsed p = UdpFrames.parse(stores.get(0).data());
     assertEquals(0, p.seq());
-    assertEquals(5_000, p.sentAt());
+    assertEquals(1_005_000, p.sentAt());
     ByteBuffer desc = ByteBuffer.wrap(stores.get(1).data()).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(0x10_0000L, stores.get(1).address());
     assertEquals(DMA + buffer, desc.getLong(0));
@@ -79,17 +79,17 @@ class TxDriverTest {
   @Test
   void shouldWaitForWriteBackAndKeepScheduleWhenItComesInTime() {
     TxDriver d = new TxDriver(plan(6, 1), 16, host);
-    d.send();
-    d.headWrittenBack(1, 20_000);
-    assertTrue(d.maySend());
     assertEquals(1_005_000, d.send());
-    d.headWrittenBack(2, 1_020_000);
+    d.headWrittenBack(1, 1_020_000);
+    assertTrue(d.maySend());
     assertEquals(2_005_000, d.send());
+    d.headWrittenBack(2, 2_020_000);
+    assertEquals(3_005_000, d.send());
     // A write-back later than the schedule holds the next send back in model time too.
-    d.headWrittenBack(3, 3_500_000);
-    assertEquals(3_500_000, d.send());
-    d.headWrittenBack(0, 3_520_000);
-    assertEquals(4_005_000, d.send(), "the ring wrapped: slot 0 again");
+    d.headWrittenBack(3, 4_500_000);
+    assertEquals(4_500_000, d.send());
+    d.headWrittenBack(0, 4_520_000);
+    assertEquals(5_005_000, d.send(), "the ring wrapped: slot 0 again");
     assertEquals(0x10_1000L, stores.get(8).address());
     assertEquals(1, ByteBuffer.wrap(posts.get(4).data()).order(ByteOrder.LITTLE_ENDIAN).getInt());
     assertEquals(4, d.completed());
