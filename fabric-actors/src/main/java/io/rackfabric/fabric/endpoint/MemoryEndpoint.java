@@ -58,7 +58,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
-   * clock), or at the endpoint's current model time when {@code at} is negative.
+   * clock), or at the endpoint's current model time when {@code at} is negative. A root's write
+   * into its own memory (its BARs) is stored at once and never reaches the link.
    */
   public record Write(long address, byte[] data, long at) implements Command, WireMessage {
     /** A write issued at the endpoint's current model time. */
@@ -67,8 +68,18 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     }
   }
 
-  /** Issues one read into the fabric; the answer is a {@link ReadResult}. */
-  public record Read(long address, int length, ActorRef<ReadResult> replyTo) implements Command, WireMessage {}
+  /**
+   * Issues one read into the fabric at model time {@code at} (the issuing software's or device's
+   * clock), or at the endpoint's current model time when {@code at} is negative; the answer is a
+   * {@link ReadResult}, whose data arrived at {@code at + latencyNs} when {@code at} was given.
+   */
+  public record Read(long address, int length, long at, ActorRef<ReadResult> replyTo)
+      implements Command, WireMessage {
+    /** A read issued at the endpoint's current model time. */
+    public Read(long address, int length, ActorRef<ReadResult> replyTo) {
+      this(address, length, -1, replyTo);
+    }
+  }
 
   public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
       implements WireMessage {}
@@ -406,6 +417,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onWrite(Write msg) {
+    if (root && claims(msg.address(), msg.data().length)) {
+      // A root's own memory (a host's CPU storing to its DRAM): it never reaches the link, as
+      // RouteExplainer says, and is not reported to watchers, which follow inbound writes. A
+      // device's write to its own BAR does go out (a multicast window may overlap it).
+      memory.write(msg.address(), msg.data());
+      return this;
+    }
     long now = msg.at() >= 0 ? msg.at() : link.modelNow();
     writesSent++;
     link.offer(new MemWrite(bdf, 0, 0, msg.address(), msg.data().length, msg.data(), now, streamSeq++), now, -1);
@@ -413,7 +431,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
-    issueRead(msg, bdf, msg.address(), msg.length(), msg.replyTo());
+    if (root && claims(msg.address(), msg.length())) {
+      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.SUCCESSFUL,
+          memory.read(msg.address(), msg.length()), 0)); // own memory, as for Write
+      return this;
+    }
+    issueRead(msg, bdf, msg.address(), msg.length(), msg.at(), msg.replyTo());
     return this;
   }
 
@@ -424,12 +447,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
       return this;
     }
-    issueRead(msg, msg.requester(), msg.address(), msg.length(), msg.replyTo());
+    issueRead(msg, msg.requester(), msg.address(), msg.length(), -1, msg.replyTo());
     return this;
   }
 
-  private void issueRead(Command context, int requester, long address, int length, ActorRef<ReadResult> replyTo) {
-    long now = link.modelNow();
+  private void issueRead(Command context, int requester, long address, int length, long at,
+      ActorRef<ReadResult> replyTo) {
+    long now = at >= 0 ? at : link.modelNow();
     int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
     if (tag < 0) {
       replyTo.tell(new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));

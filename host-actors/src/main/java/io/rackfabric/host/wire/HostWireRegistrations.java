@@ -7,6 +7,13 @@ import io.rackfabric.host.iommu.OpenIommuPages;
 import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.messaging.DatagramService;
 import io.rackfabric.host.messaging.DatagramStats;
+import io.rackfabric.host.nic.EthernetFrame;
+import io.rackfabric.host.nic.ExternalReceiver;
+import io.rackfabric.host.nic.NicStats;
+import io.rackfabric.host.nic.ReceiverReport;
+import io.rackfabric.host.nic.SendPlan;
+import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.UdpSender;
 import java.util.List;
 
 /**
@@ -40,6 +47,24 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2121, io.rackfabric.host.management.ManagementHost.GetLog.class),
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
       Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
+
+      // 2200..2299 NIC: the SR-IOV NIC, its 10 GbE wire, the server outside the rack, the CH's sender
+      Entry.of(2200, SriovNic.ConnectWire.class),
+      Entry.of(2201, SriovNic.GetStats.class),
+      Entry.of(2202, NicStats.class),
+      Entry.of(2203, NicStats.VfStats.class),
+      Entry.of(2210, EthernetFrame.class),
+      Entry.of(2211, ExternalReceiver.DeliverFrame.class),
+      Entry.of(2212, ExternalReceiver.GetReport.class),
+      Entry.of(2213, ExternalReceiver.AwaitFrames.class),
+      Entry.of(2214, ExternalReceiver.FramesReached.class),
+      Entry.of(2215, ReceiverReport.class),
+      Entry.of(2216, ReceiverReport.Arrival.class),
+      Entry.of(2220, SendPlan.class),
+      Entry.of(2221, UdpSender.Start.class),
+      Entry.of(2222, UdpSender.GetStatus.class),
+      Entry.of(2223, UdpSender.SendDone.class),
+      Entry.of(2224, UdpSender.SenderStatus.class),
 
       // 2300..2399 messaging: the datagram service
       Entry.of(2300, DatagramService.Send.class),

@@ -1,0 +1,145 @@
+package io.rackfabric.host.nic;
+
+/**
+ * A compute host's VF transmit driver for one {@link SendPlan}: lays out a descriptor ring, a
+ * head write-back word and packet buffers in the host's own memory, programs its VF's ring, and
+ * sends each packet by storing the frame and its descriptor locally and ringing the tail
+ * doorbell, a posted write that crosses the fabric to the NIC.
+ *
+ * <p>Local layout from {@code localBase}: the ring ({@code ringSize} descriptors), the write-back
+ * word at the next 64-byte boundary, then one {@value #BUFFER_STRIDE}-byte buffer per slot from the
+ * next 4 KiB boundary.
+ *
+ * <p>Model time: the ring is programmed at {@code startAt} and packet i is sent at {@code startAt +
+ * (i + 1) * interval} (so the set-up write never queues in front of a packet), but never while {@code
+ * maxOutstanding} descriptors are in flight: then it goes when the head write-back that frees a
+ * slot arrives. With one in flight (the default) the NIC's reads of packet i are answered before
+ * doorbell i+1 is issued, so every link carries the stream in model-time order.
+ */
+public final class TxDriver {
+
+  /** Bytes per packet buffer: room for a 1514-byte frame, 2 KiB aligned. */
+  public static final int BUFFER_STRIDE = 2048;
+
+  /** The host's side of the fabric. */
+  public interface Host {
+    /** A CPU store into the host's own memory. */
+    void store(long localAddress, byte[] data);
+
+    /** A posted write into the fabric at model time {@code at}. */
+    void post(long address, byte[] data, long at);
+  }
+
+  private final SendPlan plan;
+  private final int descriptorSize;
+  private final Host host;
+  private final long writeBackLocal;
+  private final long buffersLocal;
+  /** When each of the last maxOutstanding descriptors' write-backs arrived, by descriptor number. */
+  private final long[] completedAt;
+  private int sent;
+  private int completed;
+  private int lastHead;
+  private long firstSentAt = -1;
+  private long lastSentAt = -1;
+  private long lastCompletedAt = -1;
+
+  public TxDriver(SendPlan plan, int descriptorSize, Host host) {
+    this.plan = plan;
+    this.descriptorSize = descriptorSize;
+    this.host = host;
+    this.writeBackLocal = align(plan.localBase() + (long) plan.ringSize() * descriptorSize, 64);
+    this.buffersLocal = align(writeBackLocal + 4, 4096);
+    this.completedAt = new long[plan.maxOutstanding()];
+  }
+
+  private static long align(long address, long to) {
+    return (address + to - 1) & -to;
+  }
+
+  /** The head write-back word in the host's memory: the range to watch. */
+  public long writeBackLocal() {
+    return writeBackLocal;
+  }
+
+  /** The first byte after everything the driver uses. */
+  public long localEnd() {
+    return buffersLocal + (long) plan.ringSize() * BUFFER_STRIDE;
+  }
+
+  /** Programs the VF's ring (base, length, write-back), at the plan's start time. */
+  public void setUp() {
+    host.post(plan.vfBar() + RegisterMap.TDBAL,
+        RegisterMap.ringSetup(plan.dmaOffset() + plan.localBase(), plan.ringSize(),
+            plan.dmaOffset() + writeBackLocal), plan.startAt());
+  }
+
+  /** Whether another packet may go now: some left, and a slot free of the in-flight limit. */
+  public boolean maySend() {
+    return sent < plan.count() && sent - completed < plan.maxOutstanding();
+  }
+
+  /** Sends the next packet; returns its model send time. Call only when {@link #maySend}. */
+  public long send() {
+    if (!maySend()) {
+      throw new IllegalStateException("sent=" + sent + " completed=" + completed + " of count=" + plan.count()
+          + ": no packet may go now");
+    }
+    long at = plan.startAt() + (sent + 1L) * plan.intervalNs();
+    if (sent >= plan.maxOutstanding()) {
+      at = Math.max(at, completedAt[(sent - plan.maxOutstanding()) % completedAt.length]);
+    }
+    int slot = sent % plan.ringSize();
+    long buffer = buffersLocal + (long) slot * BUFFER_STRIDE;
+    byte[] frame = UdpFrames.build(plan.vf(), sent, at, plan.payload());
+    host.store(buffer, frame);
+    host.store(plan.localBase() + (long) slot * descriptorSize,
+        RegisterMap.descriptor(plan.dmaOffset() + buffer, frame.length, descriptorSize));
+    host.post(plan.vfBar() + RegisterMap.TDT, RegisterMap.tail((slot + 1) % plan.ringSize()), at);
+    sent++;
+    if (firstSentAt < 0) {
+      firstSentAt = at;
+    }
+    lastSentAt = at;
+    return at;
+  }
+
+  /** The NIC wrote its head index back; it landed in the host's memory at {@code arrivedAt}. */
+  public void headWrittenBack(int head, long arrivedAt) {
+    if (head < 0 || head >= plan.ringSize()) {
+      return; // not a head this ring can have: ignore rather than miscount
+    }
+    int done = Math.floorMod(head - lastHead, plan.ringSize());
+    lastHead = head;
+    for (int i = 0; i < done && completed < sent; i++) {
+      completedAt[completed % completedAt.length] = arrivedAt;
+      completed++;
+    }
+    lastCompletedAt = Math.max(lastCompletedAt, arrivedAt);
+  }
+
+  /** Every packet sent and written back. */
+  public boolean finished() {
+    return completed == plan.count();
+  }
+
+  public int sent() {
+    return sent;
+  }
+
+  public int completed() {
+    return completed;
+  }
+
+  public long firstSentAt() {
+    return firstSentAt;
+  }
+
+  public long lastSentAt() {
+    return lastSentAt;
+  }
+
+  public long lastCompletedAt() {
+    return lastCompletedAt;
+  }
+}

@@ -1,0 +1,153 @@
+package io.rackfabric.host.nic;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+
+/**
+ * The test sender of seeds/000 section 5.2 on a compute host: UDP packets at a fixed model-time
+ * interval through the host's VF, driven by a {@link TxDriver} over the host's root endpoint.
+ * Each send is a {@link MemoryEndpoint.Write} stamped with its model time. Like every traffic
+ * generator it is paced by the wall clock through the time-dilation factor (one send per interval
+ * x TDF), and it also waits for the NIC's head write-back when the plan's in-flight limit is
+ * reached. Must run next to its host's endpoint.
+ */
+public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
+
+  public sealed interface Command permits Start, GetStatus, Tick, WriteBackLanded {}
+
+  /** Runs {@code plan}; the answer is a {@link SendDone} once every packet was written back. */
+  public record Start(SendPlan plan, ActorRef<SendDone> replyTo) implements Command, WireMessage {}
+
+  public record GetStatus(ActorRef<SenderStatus> replyTo) implements Command, WireMessage {}
+
+  /**
+   * A plan finished, or was refused ({@code error} not empty). Model times are -1 when nothing
+   * was sent.
+   */
+  public record SendDone(String sender, int sent, int completed, long firstSentAt, long lastSentAt,
+      long lastCompletedAt, String error) implements WireMessage {}
+
+  public record SenderStatus(String sender, boolean running, int sent, int completed, long lastSentAt,
+      long lastCompletedAt) implements WireMessage {}
+
+  private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
+
+  private record WriteBackLanded(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  private final String id;
+  private final ActorRef<MemoryEndpoint.Command> host;
+  private final NicSettings settings;
+  private final double tdf;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<EndpointEvent> writeBacks;
+  private TxDriver driver;
+  private ActorRef<SendDone> replyTo;
+  /** Sends the wall clock allows so far. */
+  private long due;
+
+  /**
+   * @param host the compute host's root endpoint
+   * @param tdf time-dilation factor: one model second lasts this many wall seconds
+   */
+  public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> host, NicSettings settings,
+      double tdf) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new UdpSender(ctx, timers, id, host, settings, tdf)));
+  }
+
+  private UdpSender(ActorContext<Command> context, TimerScheduler<Command> timers, String id,
+      ActorRef<MemoryEndpoint.Command> host, NicSettings settings, double tdf) {
+    super(context);
+    this.id = id;
+    this.host = host;
+    this.settings = settings;
+    this.tdf = tdf;
+    this.timers = timers;
+    this.writeBacks = context.messageAdapter(EndpointEvent.class, WriteBackLanded::new);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Start.class, this::onStart)
+        .onMessage(Tick.class, this::onTick)
+        .onMessage(WriteBackLanded.class, this::onWriteBackLanded)
+        .onMessage(GetStatus.class, this::onGetStatus)
+        .build();
+  }
+
+  private Behavior<Command> onStart(Start msg) {
+    if (driver != null && !driver.finished()) {
+      msg.replyTo().tell(new SendDone(id, 0, 0, -1, -1, -1, "sender " + id + " is already running a plan"));
+      return this;
+    }
+    driver = new TxDriver(msg.plan(), settings.descriptorSize(), new Fabric());
+    replyTo = msg.replyTo();
+    host.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(driver.writeBackLocal(), 4), writeBacks));
+    driver.setUp();
+    due = 1;
+    long wallNanos = Math.max(1, (long) (msg.plan().intervalNs() * tdf));
+    timers.startTimerAtFixedRate(Tick.INSTANCE, Duration.ofNanos(wallNanos));
+    pump();
+    return this;
+  }
+
+  private Behavior<Command> onTick(Tick msg) {
+    due++;
+    pump();
+    return this;
+  }
+
+  private Behavior<Command> onWriteBackLanded(WriteBackLanded msg) {
+    if (driver != null && msg.event() instanceof EndpointEvent.MemoryWritten w && w.data() != null
+        && w.data().length == 4 && w.address() == driver.writeBackLocal()) {
+      driver.headWrittenBack(ByteBuffer.wrap(w.data()).order(ByteOrder.LITTLE_ENDIAN).getInt(), w.arrivedAt());
+      pump();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGetStatus(GetStatus msg) {
+    msg.replyTo().tell(driver == null
+        ? new SenderStatus(id, false, 0, 0, -1, -1)
+        : new SenderStatus(id, !driver.finished(), driver.sent(), driver.completed(), driver.lastSentAt(),
+            driver.lastCompletedAt()));
+    return this;
+  }
+
+  private void pump() {
+    while (driver.sent() < due && driver.maySend()) {
+      driver.send();
+    }
+    if (driver.finished() && replyTo != null) {
+      timers.cancel(Tick.INSTANCE);
+      replyTo.tell(new SendDone(id, driver.sent(), driver.completed(), driver.firstSentAt(), driver.lastSentAt(),
+          driver.lastCompletedAt(), ""));
+      replyTo = null;
+    }
+  }
+
+  private final class Fabric implements TxDriver.Host {
+    @Override
+    public void store(long localAddress, byte[] data) {
+      host.tell(new MemoryEndpoint.Write(localAddress, data));
+    }
+
+    @Override
+    public void post(long address, byte[] data, long at) {
+      host.tell(new MemoryEndpoint.Write(address, data, at));
+    }
+  }
+}
