@@ -37,7 +37,13 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2120, io.rackfabric.host.management.ManagementHost.UseNotificationMode.class),
       Entry.of(2121, io.rackfabric.host.management.ManagementHost.GetLog.class),
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
-      Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class)
+      Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
+      // 2130..2149 IOMMU isolation: the MH's control requests and the changes they send
+      Entry.of(2130, io.rackfabric.host.management.ManagementHost.EnableIsolation.class),
+      Entry.of(2131, io.rackfabric.host.management.ManagementHost.OpenIommuPage.class),
+      Entry.of(2132, io.rackfabric.host.management.ManagementHost.CloseIommuPage.class),
+      Entry.of(2133, io.rackfabric.host.management.ManagementHost.IsolationResult.class),
+      Entry.of(2134, io.rackfabric.host.iommu.IommuChanges.class)
       );
 
   @Override
