@@ -83,7 +83,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
       Throwable failure, ActorRef<IsolationResult> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
-  private record RootListed(String host, Receptionist.Listing listing)
+  private record RootListed(Receptionist.Listing listing)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** How long the MH waits for a host's root endpoint to apply an IOMMU change (wall time). */
@@ -137,10 +137,11 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     super(context);
     this.plan = isolation == null ? IsolationPlan.none() : isolation;
     this.isolation = new IsolationControl(plan, addresses.controlPage());
-    // The hosts' root endpoints may run on other nodes: find them wherever they register.
+    // The hosts' root endpoints may run on other nodes: find them wherever they register. One
+    // adapter for all (an actor keeps one per message class); the listing's key names the host.
+    ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, RootListed::new);
     for (IsolationPlan.Target t : plan.targets()) {
-      context.getSystem().receptionist().tell(Receptionist.subscribe(t.root(),
-          context.messageAdapter(Receptionist.Listing.class, l -> new RootListed(t.host(), l))));
+      context.getSystem().receptionist().tell(Receptionist.subscribe(t.root(), listings));
     }
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
@@ -384,8 +385,12 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onRootListed(RootListed msg) {
-    plan.target(msg.host()).ifPresent(t -> msg.listing().getServiceInstances(t.root()).stream()
-        .findFirst().ifPresentOrElse(ref -> roots.put(msg.host(), ref), () -> roots.remove(msg.host())));
+    for (IsolationPlan.Target t : plan.targets()) {
+      if (msg.listing().isForKey(t.root())) {
+        msg.listing().getServiceInstances(t.root()).stream().findFirst()
+            .ifPresentOrElse(ref -> roots.put(t.host(), ref), () -> roots.remove(t.host()));
+      }
+    }
     return this;
   }
 }
