@@ -30,7 +30,9 @@ import java.util.Map;
 /**
  * The guardian of one node: spawns the components the topology places on this node, registers
  * each with the Receptionist by component id, and lets every link end find its partner by name,
- * wherever in the cluster the partner runs.
+ * wherever in the cluster the partner runs. With a management host, the NTBs start with their
+ * requester-ID tables programmed ({@link RequesterIdPlan}), so that the MH knows the IDs its
+ * IOMMU entries must name.
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
@@ -48,6 +50,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings) {
     super(context);
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
+    RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -58,7 +61,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
               link == null ? LinkParameters.gen3x4() : link.params(), link == null ? null : link.other(end)));
         }
         ActorRef<SwitchChip.Command> chip =
-            context.spawn(SwitchChip.create(s.id(), topology.routingTable(s.id()), links, settings), s.id());
+            context.spawn(SwitchChip.create(s.id(), requesterIds.routingTable(s.id()), links, settings), s.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.switchChip(s.id()), chip));
       } else if (c instanceof EndpointSpec e) {
         LinkSpec link = topology.linkAt(e.id()).orElse(null);
@@ -70,7 +73,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
       }
       running.add(c.id());
     }
-    spawnHostSoftware(context, topology, roots);
+    spawnHostSoftware(context, topology, roots, requesterIds);
     context.getLog().info("Node [{}] runs {}", nodeName, running);
   }
 
@@ -80,7 +83,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
    * root endpoints.
    */
   private void spawnHostSoftware(ActorContext<Command> context, Topology topology,
-      Map<String, ActorRef<MemoryEndpoint.Command>> roots) {
+      Map<String, ActorRef<MemoryEndpoint.Command>> roots, RequesterIdPlan requesterIds) {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
       return;
@@ -91,7 +94,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     if (mhRoot != null) {
       var mh = context.spawn(ManagementHost.create(spec.managementHost(), addresses,
           HostWiring.planePorts(topology, spec.managementHost(), spec.layout()),
-          hostSettings.notification(), hostSettings, mhRoot), "host-" + spec.managementHost());
+          hostSettings.notification(), hostSettings, mhRoot, requesterIds.isolationPlan()),
+          "host-" + spec.managementHost());
       context.getSystem().receptionist().tell(
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));
       running.add("host-" + spec.managementHost());

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -17,11 +18,16 @@ import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.failover.Notifier;
 import io.rackfabric.host.failover.RouteList;
+import io.rackfabric.host.iommu.IsolationControl;
+import io.rackfabric.host.iommu.IsolationPlan;
+import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,7 +40,8 @@ import java.util.Map;
  */
 public final class ManagementHost extends AbstractBehavior<ManagementHost.Command> {
 
-  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, Observed {}
+  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, Observed,
+      EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -50,6 +57,37 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       long verdictAt, long completedAt) implements WireMessage {}
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * Gives {@code targetHost} an IOMMU: from now on only pages opened to a host are reachable by
+   * it, except the control page, which stays open to every host for the fail-over protocol.
+   * {@link OpenIommuPage} does this itself the first time a host is named.
+   */
+  public record EnableIsolation(String targetHost, ActorRef<IsolationResult> replyTo)
+      implements Command, WireMessage {}
+
+  /**
+   * Opens {@code pageCount} 4 KiB pages from {@code pageAddress} of {@code targetHost}'s memory to
+   * {@code requesterHost} (a compute host or the MH) with {@code permission}, through every plane.
+   */
+  public record OpenIommuPage(String targetHost, String requesterHost, long pageAddress, long pageCount,
+      Permission permission, ActorRef<IsolationResult> replyTo) implements Command, WireMessage {}
+
+  /** Closes pages {@link OpenIommuPage} opened, through every plane; all of them must be open. */
+  public record CloseIommuPage(String targetHost, String requesterHost, long pageAddress, long pageCount,
+      ActorRef<IsolationResult> replyTo) implements Command, WireMessage {}
+
+  /** What an isolation request came to: {@code detail} says what changed, or names the bad value. */
+  public record IsolationResult(String targetHost, boolean accepted, String detail) implements WireMessage {}
+
+  private record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
+      Throwable failure, ActorRef<IsolationResult> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  private record RootListed(Receptionist.Listing listing)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** How long the MH waits for a host's root endpoint to apply an IOMMU change (wall time). */
+  private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(10);
 
   /** A failure report waiting for the running notification round to finish. */
   private record Report(int ch, Plane plane, long seenAt) {}
@@ -69,6 +107,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private long verdictAt;
   private long pollerFreeAt;
   private int seq;
+  private final IsolationControl isolation;
+  private final IsolationPlan plan;
+  private final Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
 
   /**
    * @param planePorts the ports of the MH's own domain that lead to each plane's switch, by
@@ -76,13 +117,32 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
    */
   public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
-    return Behaviors.setup(ctx -> new ManagementHost(ctx, id, addresses, planePorts, mode, settings, endpoint));
+    return create(id, addresses, planePorts, mode, settings, endpoint, IsolationPlan.none());
+  }
+
+  /**
+   * @param isolation the hosts the MH can isolate with their IOMMUs, their root endpoints' keys,
+   *     and the requester IDs each host arrives under at each other host
+   */
+  public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
+      NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
+      IsolationPlan isolation) {
+    return Behaviors.setup(ctx -> new ManagementHost(ctx, id, addresses, planePorts, mode, settings, endpoint,
+        isolation));
   }
 
   private ManagementHost(ActorContext<Command> context, String id, LadonAddresses addresses,
       Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
-      ActorRef<MemoryEndpoint.Command> endpoint) {
+      ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation) {
     super(context);
+    this.plan = isolation == null ? IsolationPlan.none() : isolation;
+    this.isolation = new IsolationControl(plan, addresses.controlPage());
+    // The hosts' root endpoints may run on other nodes: find them wherever they register. One
+    // adapter for all (an actor keeps one per message class); the listing's key names the host.
+    ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, RootListed::new);
+    for (IsolationPlan.Target t : plan.targets()) {
+      context.getSystem().receptionist().tell(Receptionist.subscribe(t.root(), listings));
+    }
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
@@ -104,6 +164,11 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(UseNotificationMode.class, this::onUseNotificationMode)
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
+        .onMessage(EnableIsolation.class, this::onEnableIsolation)
+        .onMessage(OpenIommuPage.class, this::onOpenIommuPage)
+        .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
+        .onMessage(IsolationApplied.class, this::onIsolationApplied)
+        .onMessage(RootListed.class, this::onRootListed)
         .build();
   }
 
@@ -245,6 +310,87 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onSubscribeFailovers(SubscribeFailovers msg) {
     watchers.add(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
+    if (refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
+      return this;
+    }
+    apply(isolation.enable(msg.targetHost()), true, msg.targetHost(), msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
+    String target = msg.targetHost();
+    IsolationControl.Request open =
+        isolation.open(target, msg.requesterHost(), msg.pageAddress(), msg.pageCount(), msg.permission());
+    if (open.error() == null && refusedWithoutRoot(target, msg.replyTo())) {
+      return this;
+    }
+    if (open.error() == null && !isolation.isolated(target)) {
+      // The endpoint applies changes in the order the MH sends them: the IOMMU is in before the open.
+      apply(isolation.enable(target), true, target, null);
+    }
+    apply(open, false, target, msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
+    IsolationControl.Request close =
+        isolation.close(msg.targetHost(), msg.requesterHost(), msg.pageAddress(), msg.pageCount());
+    if (close.error() == null && refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
+      return this;
+    }
+    apply(close, false, msg.targetHost(), msg.replyTo());
+    return this;
+  }
+
+  private boolean refusedWithoutRoot(String host, ActorRef<IsolationResult> replyTo) {
+    if (plan.target(host).isEmpty() || roots.containsKey(host)) {
+      return false;
+    }
+    replyTo.tell(new IsolationResult(host, false, "the root endpoint of " + host + " has not registered yet"));
+    return true;
+  }
+
+  /** Sends a request's change to its host's root endpoint, or answers with its error. */
+  private void apply(IsolationControl.Request request, boolean install, String host,
+      ActorRef<IsolationResult> replyTo) {
+    if (request.error() != null) {
+      if (replyTo != null) {
+        replyTo.tell(new IsolationResult(host, false, request.error()));
+      }
+      return;
+    }
+    getContext().ask(MemoryEndpoint.AccessCheckResult.class, roots.get(host), CHANGE_TIMEOUT,
+        ref -> new MemoryEndpoint.ChangeAccessCheck(request.change(), ref),
+        (result, failure) -> new IsolationApplied(host, install, result, failure, replyTo));
+  }
+
+  private Behavior<Command> onIsolationApplied(IsolationApplied msg) {
+    boolean accepted = msg.result() != null && msg.result().accepted();
+    String detail = msg.result() != null ? msg.result().detail()
+        : "no answer from the root endpoint of " + msg.targetHost() + ": " + msg.failure();
+    if (msg.install() && !accepted) {
+      isolation.enableFailed(msg.targetHost());
+      getContext().getLog().warn("MH [{}] could not install the IOMMU of {}: {}", id, msg.targetHost(), detail);
+    } else {
+      getContext().getLog().debug("MH [{}] IOMMU of {}: {}", id, msg.targetHost(), detail);
+    }
+    if (msg.replyTo() != null) {
+      msg.replyTo().tell(new IsolationResult(msg.targetHost(), accepted, detail));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onRootListed(RootListed msg) {
+    for (IsolationPlan.Target t : plan.targets()) {
+      if (msg.listing().isForKey(t.root())) {
+        msg.listing().getServiceInstances(t.root()).stream().findFirst()
+            .ifPresentOrElse(ref -> roots.put(t.host(), ref), () -> roots.remove(t.host()));
+      }
+    }
     return this;
   }
 }

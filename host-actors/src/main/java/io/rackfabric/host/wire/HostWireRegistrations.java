@@ -48,6 +48,12 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
       Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
 
+      // 2130..2149 IOMMU isolation: the MH's control requests and the changes they send
+      Entry.of(2130, io.rackfabric.host.management.ManagementHost.EnableIsolation.class),
+      Entry.of(2131, io.rackfabric.host.management.ManagementHost.OpenIommuPage.class),
+      Entry.of(2132, io.rackfabric.host.management.ManagementHost.CloseIommuPage.class),
+      Entry.of(2133, io.rackfabric.host.management.ManagementHost.IsolationResult.class),
+      Entry.of(2134, io.rackfabric.host.iommu.IommuChanges.class),
       // 2200..2299 NIC: the SR-IOV NIC, its 10 GbE wire, the server outside the rack, the CH's sender
       Entry.of(2200, SriovNic.ConnectWire.class),
       Entry.of(2201, SriovNic.GetStats.class),

@@ -3,6 +3,7 @@ package io.rackfabric.host.wire;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.typed.ActorRef;
 import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializers;
@@ -11,6 +12,8 @@ import io.rackfabric.fabric.wire.KryoSerializer;
 import io.rackfabric.fabric.wire.WireRegistry;
 import io.rackfabric.host.iommu.CloseIommuPages;
 import io.rackfabric.host.iommu.InstallIommu;
+import io.rackfabric.host.iommu.IommuChanges;
+import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.iommu.OpenIommuPages;
 import io.rackfabric.host.iommu.Permission;
 import java.util.List;
@@ -33,14 +36,35 @@ class HostWireRegistrationsTest {
   @Test
   void shouldKeepEveryHostIdWhenLoadedThroughServiceLoader() {
     WireRegistry registry = WireRegistry.load(getClass().getClassLoader());
-    Map<Class<?>, Integer> pinned = Map.of(
-        OpenIommuPages.class, 2000,
-        CloseIommuPages.class, 2001,
-        InstallIommu.class, 2002,
-        Permission.class, 2010);
+    Map<Class<?>, Integer> pinned = Map.ofEntries(
+        Map.entry(OpenIommuPages.class, 2000),
+        Map.entry(CloseIommuPages.class, 2001),
+        Map.entry(InstallIommu.class, 2002),
+        Map.entry(Permission.class, 2010),
+        Map.entry(io.rackfabric.host.memory.Plane.class, 2100),
+        Map.entry(io.rackfabric.host.failover.NotificationMode.class, 2101),
+        Map.entry(io.rackfabric.host.failover.HostLog.class, 2102),
+        Map.entry(io.rackfabric.host.failover.HostLog.Entry.class, 2103),
+        Map.entry(io.rackfabric.host.failover.HostLog.Step.class, 2104),
+        Map.entry(io.rackfabric.host.failover.FailoverBreakdown.class, 2105),
+        Map.entry(io.rackfabric.host.failover.FailoverBreakdown.PerHost.class, 2106),
+        Map.entry(io.rackfabric.host.compute.ComputeHost.GetLog.class, 2110),
+        Map.entry(io.rackfabric.host.compute.ComputeHost.GetRoutes.class, 2111),
+        Map.entry(io.rackfabric.host.compute.ComputeHost.Routes.class, 2112),
+        Map.entry(io.rackfabric.host.compute.ComputeHost.SubscribeRoutes.class, 2113),
+        Map.entry(io.rackfabric.host.compute.ComputeHost.RouteChanged.class, 2114),
+        Map.entry(ManagementHost.UseNotificationMode.class, 2120),
+        Map.entry(ManagementHost.GetLog.class, 2121),
+        Map.entry(ManagementHost.SubscribeFailovers.class, 2122),
+        Map.entry(ManagementHost.FailoverCompleted.class, 2123),
+        Map.entry(ManagementHost.EnableIsolation.class, 2130),
+        Map.entry(ManagementHost.OpenIommuPage.class, 2131),
+        Map.entry(ManagementHost.CloseIommuPage.class, 2132),
+        Map.entry(ManagementHost.IsolationResult.class, 2133),
+        Map.entry(IommuChanges.class, 2134));
     pinned.forEach((type, id) -> assertEquals(id, registry.idOf(type), type.getName()));
     assertEquals(pinned.size(), new HostWireRegistrations().registrations().stream()
-        .filter(e -> e.id() < 2100).count(), "every iommu class is pinned here and round-tripped below");
+        .filter(e -> e.id() < 2200).count(), "every iommu and host class is pinned here");
     assertEquals(2100, registry.idOf(io.rackfabric.host.memory.Plane.class));
     assertEquals(2102, registry.idOf(io.rackfabric.host.failover.HostLog.class));
     assertEquals(2123, registry.idOf(io.rackfabric.host.management.ManagementHost.FailoverCompleted.class));
@@ -48,6 +72,7 @@ class HostWireRegistrationsTest {
 
   @Test
   void shouldRoundTripEveryRegisteredMessageWhenSerializedThroughAkka() {
+    ActorRef<ManagementHost.IsolationResult> results = testKit.<ManagementHost.IsolationResult>createTestProbe().ref();
     List<Object> samples = List.of(
         new OpenIommuPages((2 << 8) | 9, 0x5000, 3, Permission.READ_WRITE),
         new CloseIommuPages(0x0100, 0x7000, 1),
@@ -61,7 +86,13 @@ class HostWireRegistrationsTest {
             io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.failover.NotificationMode.UNICAST, 10, 20),
         new io.rackfabric.host.compute.ComputeHost.RouteChanged("ch2", 1, io.rackfabric.host.memory.Plane.SECONDARY, 99),
         new io.rackfabric.host.compute.ComputeHost.Routes("ch2",
-            List.of(io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.memory.Plane.SECONDARY)));
+            List.of(io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.memory.Plane.SECONDARY),
+        new IommuChanges(List.of(new InstallIommu("ch3", List.of(AddressRange.ofSize(0, 1L << 33))),
+            new OpenIommuPages(0x0301, 0x10000, 1, Permission.READ_WRITE))),
+        new ManagementHost.EnableIsolation("ch3", results),
+        new ManagementHost.OpenIommuPage("ch3", "ch1", 0x40000, 2, Permission.READ, results),
+        new ManagementHost.CloseIommuPage("ch3", "ch1", 0x40000, 2, results),
+        new ManagementHost.IsolationResult("ch3", false, "pageAddress=0x40010 is not 4 KiB aligned"));
     for (Object sample : samples) {
       akka.serialization.Serializer chosen = serialization.findSerializerFor(sample);
       assertEquals(KryoSerializer.IDENTIFIER, chosen.identifier(), sample.getClass().getName());

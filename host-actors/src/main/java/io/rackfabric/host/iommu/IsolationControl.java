@@ -1,0 +1,133 @@
+package io.rackfabric.host.iommu;
+
+import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.endpoint.AccessCheckChange;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The management host's side of IOMMU isolation, without the actor: turns host-level control
+ * requests ("open this page of C to B") into the changes its root endpoint applies, one per
+ * requester ID B arrives under at C, and remembers which hosts have an IOMMU.
+ *
+ * <p>A host gets its IOMMU only when isolation is first asked for it, so hosts nobody isolates
+ * keep serving everyone. Installing it opens the host's control page read/write to every other
+ * host at once, in the same all-or-nothing change: the fail-over protocol writes there (the MH's
+ * notifications and responses, the multicast copies) and must never be blocked by isolation.
+ *
+ * <p>Not thread-safe: owned by the management host's actor.
+ */
+public final class IsolationControl {
+
+  /** The change to send to {@code target}'s root endpoint, or the error to answer with. */
+  public record Request(IsolationPlan.Target target, AccessCheckChange change, String error) {
+
+    static Request refused(String error) {
+      return new Request(null, null, error);
+    }
+  }
+
+  private final IsolationPlan plan;
+  private final long controlPage;
+  private final Set<String> isolated = new HashSet<>();
+
+  /** @param controlPage the address of every host's control page, or -1 when there is none */
+  public IsolationControl(IsolationPlan plan, long controlPage) {
+    this.plan = plan == null ? IsolationPlan.none() : plan;
+    this.controlPage = controlPage;
+  }
+
+  public boolean isolated(String host) {
+    return isolated.contains(host);
+  }
+
+  /**
+   * Installs {@code host}'s IOMMU with its control page open to every other host; counts it as
+   * isolated from now on (call {@link #enableFailed} if the endpoint refuses). An error when the
+   * host is unknown or already isolated.
+   */
+  public Request enable(String host) {
+    IsolationPlan.Target t = plan.target(host).orElse(null);
+    if (t == null) {
+      return Request.refused(unknownTarget(host));
+    }
+    if (isolated.contains(host)) {
+      return Request.refused("isolation is already enabled for " + host);
+    }
+    List<AccessCheckChange> changes = new ArrayList<>();
+    changes.add(new InstallIommu(host, t.memory()));
+    if (controlPage >= 0) {
+      // Sorted by requester host so that every MH builds the same change for the same plan.
+      new TreeMap<>(t.arrivalIds()).forEach((requester, ids) -> ids.forEach(id ->
+          changes.add(new OpenIommuPages(id, controlPage, 1, Permission.READ_WRITE))));
+    }
+    isolated.add(host);
+    return new Request(t, new IommuChanges(changes), null);
+  }
+
+  /** The endpoint refused {@link #enable}'s change: {@code host} has no IOMMU after all. */
+  public void enableFailed(String host) {
+    isolated.remove(host);
+  }
+
+  /**
+   * Opens {@code pageCount} pages from {@code pageAddress} of {@code target} to {@code requester}
+   * under each ID it arrives with. Checked here against the same rules the IOMMU applies, so that
+   * a bad request is answered before anything (an IOMMU install included) is sent.
+   */
+  public Request open(String target, String requester, long pageAddress, long pageCount, Permission permission) {
+    IsolationPlan.Target t = plan.target(target).orElse(null);
+    if (t == null) {
+      return Request.refused(unknownTarget(target));
+    }
+    List<Integer> ids = t.arrivalIds().get(requester);
+    if (ids == null || ids.isEmpty()) {
+      return Request.refused(unknownRequester(t, requester));
+    }
+    if (permission == null) {
+      return Request.refused("permission=null: give READ, WRITE or READ_WRITE");
+    }
+    IommuResult.OpenResult trial = new IommuTable(target, t.memory()).open(ids.get(0), pageAddress, pageCount, permission);
+    if (trial instanceof IommuResult.Rejection no) {
+      return Request.refused(no.reason());
+    }
+    List<AccessCheckChange> changes = new ArrayList<>();
+    for (int id : ids) {
+      changes.add(new OpenIommuPages(id, pageAddress, pageCount, permission));
+    }
+    return new Request(t, new IommuChanges(changes), null);
+  }
+
+  /** Closes the pages to {@code requester} under each ID it arrives with; all must be open. */
+  public Request close(String target, String requester, long pageAddress, long pageCount) {
+    IsolationPlan.Target t = plan.target(target).orElse(null);
+    if (t == null) {
+      return Request.refused(unknownTarget(target));
+    }
+    List<Integer> ids = t.arrivalIds().get(requester);
+    if (ids == null || ids.isEmpty()) {
+      return Request.refused(unknownRequester(t, requester));
+    }
+    if (!isolated.contains(target)) {
+      return Request.refused("isolation is not enabled for " + target + ": no page of it is open to close ("
+          + pageCount + " page(s) at " + Addresses.hex(pageAddress) + ")");
+    }
+    List<AccessCheckChange> changes = new ArrayList<>();
+    for (int id : ids) {
+      changes.add(new CloseIommuPages(id, pageAddress, pageCount));
+    }
+    return new Request(t, new IommuChanges(changes), null);
+  }
+
+  private String unknownTarget(String host) {
+    return "targetHost=" + host + " is not a host the management host can isolate (hosts: " + plan.hosts() + ")";
+  }
+
+  private static String unknownRequester(IsolationPlan.Target t, String requester) {
+    return "requesterHost=" + requester + " has no route to " + t.host() + " (requesters: "
+        + new TreeMap<>(t.arrivalIds()).keySet() + ")";
+  }
+}
