@@ -21,52 +21,57 @@ import java.util.Set;
  * problem against the value's own line and full key ({@code rack.switches[0].ports[2].number}) and
  * returns null instead of throwing, so that parsing goes on and finds the other problems too.
  */
-final class Fields {
+public final class Fields {
 
   private final ConfigObject object;
   private final String path;
   private final Problems problems;
 
-  Fields(ConfigObject object, String path, Problems problems) {
+  public Fields(ConfigObject object, String path, Problems problems) {
     this.object = object;
     this.path = path;
     this.problems = problems;
   }
 
-  String path() {
+  public String path() {
     return path;
   }
 
-  String key(String name) {
+  public String key(String name) {
     return path + "." + name;
   }
 
-  ConfigOrigin origin() {
+  public ConfigOrigin origin() {
     return object.origin();
   }
 
-  ConfigOrigin origin(String name) {
+  public ConfigOrigin origin(String name) {
     ConfigValue v = object.get(name);
     return v == null ? object.origin() : v.origin();
   }
 
-  boolean has(String name) {
+  /** The value of a key as HOCON has it, or null when absent. */
+  public ConfigValue raw(String name) {
+    return object.get(name);
+  }
+
+  public boolean has(String name) {
     ConfigValue v = object.get(name);
     return v != null && v.valueType() != ConfigValueType.NULL;
   }
 
   /** Reports a problem against this object as a whole. */
-  void error(String reason) {
+  public void error(String reason) {
     problems.add(object.origin(), path, reason);
   }
 
   /** Reports a problem against one key of this object (its line if present). */
-  void error(String name, String reason) {
+  public void error(String name, String reason) {
     problems.add(origin(name), key(name), reason);
   }
 
   /** Rejects keys not in {@code allowed}, naming the allowed ones and the likely intended one. */
-  void allowOnly(String... allowed) {
+  public void allowOnly(String... allowed) {
     Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
     for (String k : object.keySet()) {
       if (!ok.contains(k)) {
@@ -79,7 +84,7 @@ final class Fields {
   }
 
   /** Rejects keys that exist in the format but make no sense in this object's kind. */
-  void forbid(String why, String... names) {
+  public void forbid(String why, String... names) {
     for (String n : names) {
       if (object.containsKey(n)) {
         error(n, "not allowed " + why);
@@ -97,7 +102,7 @@ final class Fields {
   }
 
   /** A string (numbers are accepted as their text: {@code node = 1} means node "1"). */
-  String string(String name, boolean isRequired) {
+  public String string(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return null;
@@ -115,7 +120,7 @@ final class Fields {
   }
 
   /** An integer, or {@code dflt} when absent (null dflt: required). */
-  Integer integer(String name, Integer dflt) {
+  public Integer integer(String name, Integer dflt) {
     ConfigValue v = dflt == null ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return dflt;
@@ -123,7 +128,7 @@ final class Fields {
     return integerValue(v, key(name));
   }
 
-  Integer integerValue(ConfigValue v, String fullKey) {
+  public Integer integerValue(ConfigValue v, String fullKey) {
     Object raw = v.unwrapped();
     if (raw instanceof Integer i) {
       return i;
@@ -139,7 +144,7 @@ final class Fields {
     return null;
   }
 
-  Boolean bool(String name, boolean dflt) {
+  public Boolean bool(String name, boolean dflt) {
     ConfigValue v = object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return dflt;
@@ -161,7 +166,7 @@ final class Fields {
   }
 
   /** An address or size: a string for {@link Addresses#parse} ("0x90000", "64KiB") or an integer. */
-  Long address(String name, boolean isRequired) {
+  public Long address(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return null;
@@ -169,7 +174,7 @@ final class Fields {
     return addressValue(v, key(name));
   }
 
-  Long addressValue(ConfigValue v, String fullKey) {
+  public Long addressValue(ConfigValue v, String fullKey) {
     Object raw = v.unwrapped();
     String text;
     if (raw instanceof Integer || raw instanceof Long) {
@@ -193,7 +198,7 @@ final class Fields {
    * A duration with a unit ("5ns", "1.5us"), in nanoseconds. A bare number is refused: HOCON
    * would read it as milliseconds, a million times what anyone writing cable delays means.
    */
-  Long durationNs(String name, Long dflt) {
+  public Long durationNs(String name, Long dflt) {
     ConfigValue v = object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return dflt;
@@ -220,7 +225,7 @@ final class Fields {
   }
 
   /** A list, or an empty list when absent and not required; null after a problem. */
-  ConfigList list(String name, boolean isRequired) {
+  public ConfigList list(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return isRequired ? null : emptyListLike();
@@ -237,12 +242,12 @@ final class Fields {
   }
 
   /** The objects of a list of objects, each with its indexed key; non-objects are reported. */
-  List<Fields> objects(String name, boolean isRequired) {
+  public List<Fields> objects(String name, boolean isRequired) {
     return objects(list(name, isRequired), name);
   }
 
   /** As {@link #objects(String, boolean)} for a list already fetched (null: nothing). */
-  List<Fields> objects(ConfigList list, String name) {
+  public List<Fields> objects(ConfigList list, String name) {
     List<Fields> out = new ArrayList<>();
     if (list == null) {
       return out;
@@ -260,7 +265,7 @@ final class Fields {
   }
 
   /** A nested object, or null when absent (and reported when required or of the wrong type). */
-  Fields object(String name, boolean isRequired) {
+  public Fields object(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return null;
@@ -277,7 +282,7 @@ final class Fields {
    * bridge's base/limit registers hold them) or {@code { base = ..., size = ... }} or
    * {@code { base = ..., limit = ... }}.
    */
-  AddressRange range(String name, boolean isRequired) {
+  public AddressRange range(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return null;
@@ -310,7 +315,7 @@ final class Fields {
   }
 
   /** This object's {@code base} with either {@code size} or {@code limit}, as a range. */
-  AddressRange baseSizeOrLimit() {
+  public AddressRange baseSizeOrLimit() {
     Long base = address("base", true);
     boolean hasSize = has("size");
     boolean hasLimit = has("limit");
@@ -346,7 +351,7 @@ final class Fields {
     return new AddressRange(base, other);
   }
 
-  static String describe(ConfigValue v) {
+  public static String describe(ConfigValue v) {
     return switch (v.valueType()) {
       case OBJECT -> "an object";
       case LIST -> "a list";

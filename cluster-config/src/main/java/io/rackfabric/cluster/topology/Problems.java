@@ -10,7 +10,7 @@ import java.util.List;
  * The problems found in one topology file, each rendered {@code file:line: key: reason}. They are
  * collected rather than thrown so that a user fixes a file in one pass, not one error per run.
  */
-final class Problems {
+public final class Problems {
 
   private record Problem(String file, int line, int order, String text) {}
 
@@ -23,20 +23,20 @@ final class Problems {
    *     {@code fig1.conf} for a bundled topology)
    * @param mainFile the file itself when loaded from disk, to tell it from included files
    */
-  Problems(String display, Path mainFile) {
+  public Problems(String display, Path mainFile) {
     this.display = display;
     this.mainFile = mainFile;
   }
 
-  String display() {
+  public String display() {
     return display;
   }
 
-  void add(ConfigOrigin origin, String key, String reason) {
+  public void add(ConfigOrigin origin, String key, String reason) {
     add(fileOf(origin), origin == null ? -1 : origin.lineNumber(), key, reason);
   }
 
-  void add(String file, int line, String key, String reason) {
+  public void add(String file, int line, String key, String reason) {
     StringBuilder text = new StringBuilder(file);
     if (line > 0) {
       text.append(':').append(line);
@@ -49,16 +49,16 @@ final class Problems {
     problems.add(new Problem(file, line, problems.size(), text.toString()));
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return problems.isEmpty();
   }
 
-  int size() {
+  public int size() {
     return problems.size();
   }
 
   /** In file order, so that the list reads top to bottom like the file. */
-  List<String> sorted() {
+  public List<String> sorted() {
     return problems.stream()
         .sorted(Comparator.comparingInt((Problem p) -> p.file().equals(display) ? 0 : 1)
             .thenComparing(Problem::file)

@@ -86,7 +86,7 @@ class HostWireRegistrationsTest {
             io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.failover.NotificationMode.UNICAST, 10, 20),
         new io.rackfabric.host.compute.ComputeHost.RouteChanged("ch2", 1, io.rackfabric.host.memory.Plane.SECONDARY, 99),
         new io.rackfabric.host.compute.ComputeHost.Routes("ch2",
-            List.of(io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.memory.Plane.SECONDARY),
+            List.of(io.rackfabric.host.memory.Plane.PRIMARY, io.rackfabric.host.memory.Plane.SECONDARY)),
         new IommuChanges(List.of(new InstallIommu("ch3", List.of(AddressRange.ofSize(0, 1L << 33))),
             new OpenIommuPages(0x0301, 0x10000, 1, Permission.READ_WRITE))),
         new ManagementHost.EnableIsolation("ch3", results),

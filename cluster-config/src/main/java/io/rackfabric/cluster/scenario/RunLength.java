@@ -1,0 +1,18 @@
+package io.rackfabric.cluster.scenario;
+
+/**
+ * How long a run lasts.
+ *
+ * @param durationNs the model-time length as written ({@code run.duration}), or -1 when absent
+ * @param modelEndNs the end of the run in model time: the duration, or without one the stamp
+ *     after the last request of the traffic; model-time faults must come before it
+ * @param wallLimitNs the wall-time cap from traffic start; wall-time faults must come before it
+ * @param settleNs wall time without any counter moving after which a run (or the part of it
+ *     before a fault) counts as quiet: what is still in flight then is counted lost
+ */
+public record RunLength(long durationNs, long modelEndNs, long wallLimitNs, long settleNs) {
+
+  public boolean hasDuration() {
+    return durationNs >= 0;
+  }
+}

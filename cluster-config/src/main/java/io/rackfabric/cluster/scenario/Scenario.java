@@ -1,0 +1,52 @@
+package io.rackfabric.cluster.scenario;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A checked scenario: the rack, where it runs, the traffic, the fault schedule, the invariants
+ * and the figures to report. An immutable tree of records, produced only by {@link
+ * ScenarioLoader}, so a run never starts from one that has not been validated.
+ *
+ * @param source how the file is named in messages (the path as given, or the bundled name)
+ * @param figures the figure producers to run, in order
+ */
+public record Scenario(
+    String name,
+    String description,
+    String source,
+    TopologyRef topology,
+    Mode mode,
+    long seed,
+    RunLength run,
+    MultiJvm multiJvm,
+    List<TrafficSpec> traffic,
+    List<FaultSpec> faults,
+    List<InvariantSpec> invariants,
+    List<String> figures) {
+
+  public Scenario {
+    traffic = List.copyOf(traffic);
+    faults = List.copyOf(faults);
+    invariants = List.copyOf(invariants);
+    figures = List.copyOf(figures);
+  }
+
+  /**
+   * How a multi-JVM run starts its node JVMs.
+   *
+   * @param transport Artery transport: aeron-udp or tcp
+   * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
+   */
+  public record MultiJvm(String transport, boolean sharedMediaDriver) {}
+
+  public Optional<TrafficSpec> traffic(String name) {
+    return traffic.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /** The model times at which faults (or their steps) happen, ascending, each once. */
+  public List<Long> modelFaultTimes() {
+    return faults.stream().filter(f -> f.at().isModel()).flatMap(f -> f.steps().stream())
+        .distinct().sorted().toList();
+  }
+}

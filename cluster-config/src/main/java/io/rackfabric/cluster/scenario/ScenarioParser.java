@@ -1,0 +1,831 @@
+package io.rackfabric.cluster.scenario;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import io.rackfabric.cluster.scenario.TrafficRoutes.Route;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.Problems;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyException;
+import io.rackfabric.cluster.topology.TopologyLoader;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.MemorySizes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the parsed HOCON of one scenario file into a {@link Scenario}, reporting every problem to
+ * {@link Problems} as {@code file:line: key: reason}: unknown keys, values of the wrong type, a
+ * topology that does not load, generators whose destination no route reaches or whose regions
+ * overlap, faults aimed at things the topology does not have or at times outside the run, and
+ * kinds the catalog does not know. Problems of the topology file itself are kept apart, with that
+ * file's own names and lines.
+ */
+final class ScenarioParser {
+
+  static final String ROOT = "scenario";
+  static final long DEFAULT_WALL_LIMIT_NS = 600_000_000_000L;
+  /** In one JVM nothing pauses for long; across JVMs a killed node is noticed after the DLLP timeout (1.5s). */
+  static final long DEFAULT_SETTLE_SINGLE_NS = 500_000_000L;
+  static final long DEFAULT_SETTLE_MULTI_NS = 3_000_000_000L;
+  static final long DEFAULT_INTERVAL_NS = 1_000L;
+  static final int DEFAULT_SIZE = 64;
+  static final long DEFAULT_SEED = 1;
+  private static final Pattern AT = Pattern.compile("\\s*(?:(wall|model)\\s+)?(.+?)\\s*(?:\\.\\.\\s*(.+?)\\s*)?");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+
+  private final Problems problems;
+  private final List<String> topologyProblems = new ArrayList<>();
+  private final KindCatalog<?, ?, ?> catalog;
+  private final ScenarioOptions options;
+  private final Path baseDir;
+  private final String display;
+  private SplittableRandom random;
+  /** Every traffic name the file declares, valid or not: a reference to a broken one is not news. */
+  private final Set<String> declaredTraffic = new HashSet<>();
+
+  /**
+   * @param baseDir where a {@code topology} path is resolved from (the scenario file's folder),
+   *     or null to resolve it from the working directory
+   */
+  ScenarioParser(Problems problems, KindCatalog<?, ?, ?> catalog, ScenarioOptions options, Path baseDir) {
+    this.problems = problems;
+    this.catalog = catalog;
+    this.options = options;
+    this.baseDir = baseDir;
+    this.display = problems.display();
+  }
+
+  /** The problems of the topology file the scenario names, in that file's terms. */
+  List<String> topologyProblems() {
+    return topologyProblems;
+  }
+
+  // ---------------------------------------------------------------- top level
+
+  Scenario parse(ConfigObject root) {
+    for (String k : root.keySet()) {
+      if (!k.equals(ROOT)) {
+        problems.add(root.get(k).origin(), k, "unknown key; allowed at top level: " + ROOT);
+      }
+    }
+    ConfigValue v = root.get(ROOT);
+    if (v == null || v.valueType() != ConfigValueType.OBJECT) {
+      problems.add(v == null ? root.origin() : v.origin(), ROOT, v == null
+          ? "missing (required): the file must hold one scenario { ... }"
+          : "expected an object { ... }, got " + Fields.describe(v));
+      return null;
+    }
+    Fields f = new Fields((ConfigObject) v, ROOT, problems);
+    f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "traffic", "faults",
+        "invariants", "figures");
+    String name = f.string("name", false);
+    if (name != null && !NAME.matcher(name).matches()) {
+      f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
+    }
+    if (name == null) {
+      String base = Path.of(display).getFileName().toString();
+      name = base.endsWith(".conf") ? base.substring(0, base.length() - 5) : base;
+    }
+    String description = f.string("description", false);
+    TopologyRef topology = topology(f);
+    Mode mode = mode(f);
+    long seed = seed(f);
+    random = new SplittableRandom(seed);
+    Scenario.MultiJvm multiJvm = multiJvm(f);
+    Fields run = f.object("run", false);
+    if (run != null) {
+      run.allowOnly("duration", "wall-limit", "settle");
+    }
+    Long duration = run == null ? null : run.durationNs("duration", null);
+    long wallLimit = positive(run, "wall-limit", DEFAULT_WALL_LIMIT_NS);
+    long settle = positive(run, "settle", mode == Mode.SINGLE_JVM ? DEFAULT_SETTLE_SINGLE_NS : DEFAULT_SETTLE_MULTI_NS);
+
+    List<TrafficDraft> drafts = f.objects("traffic", false).stream().map(this::trafficDraft).toList();
+    long modelEnd = modelEnd(duration, drafts);
+    RunLength length = new RunLength(duration == null ? -1 : duration, modelEnd, wallLimit, settle);
+    List<TrafficSpec> traffic = topology == null ? List.of() : traffic(drafts, length, topology.topology());
+    ScenarioContext context = topology == null ? null
+        : new ScenarioContext(topology.topology(), mode, length, traffic);
+    drafts.stream().filter(d -> d.name != null).forEach(d -> declaredTraffic.add(d.name));
+
+    List<FaultSpec> faults = new ArrayList<>();
+    for (Fields item : f.objects("faults", false)) {
+      FaultSpec fault = fault(item, context, length, mode);
+      if (fault != null) {
+        faults.add(fault);
+      }
+    }
+    List<InvariantSpec> invariants = invariants(f, context);
+    List<String> figures = figures(f);
+
+    if (!problems.isEmpty() || !topologyProblems.isEmpty() || topology == null) {
+      return null;
+    }
+    return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
+        invariants, figures);
+  }
+
+  private static long positive(Fields f, String key, long dflt) {
+    if (f == null) {
+      return dflt;
+    }
+    Long v = f.durationNs(key, dflt);
+    if (v == null) {
+      return dflt;
+    }
+    if (v == 0) {
+      f.error(key, key + "=0 must be above 0");
+      return dflt;
+    }
+    return v;
+  }
+
+  private Mode mode(Fields f) {
+    if (options.mode() != null) {
+      return options.mode();
+    }
+    String text = f.string("mode", false);
+    if (text == null) {
+      return Mode.SINGLE_JVM;
+    }
+    Optional<Mode> m = Mode.parse(text);
+    if (m.isEmpty()) {
+      f.error("mode", "mode=" + text + " not in {single-jvm, multi-jvm}");
+      return Mode.SINGLE_JVM;
+    }
+    return m.get();
+  }
+
+  private long seed(Fields f) {
+    if (options.seed() != null) {
+      return options.seed();
+    }
+    String text = f.string("seed", false);
+    if (text == null) {
+      return DEFAULT_SEED;
+    }
+    try {
+      return Long.parseLong(text.replace("_", ""));
+    } catch (NumberFormatException e) {
+      f.error("seed", "seed=" + text + " is not a whole number");
+      return DEFAULT_SEED;
+    }
+  }
+
+  private Scenario.MultiJvm multiJvm(Fields f) {
+    Fields m = f.object("multi-jvm", false);
+    String transport = "aeron-udp";
+    String mediaDriver = "shared";
+    if (m != null) {
+      m.allowOnly("transport", "media-driver");
+      transport = Optional.ofNullable(m.string("transport", false)).orElse(transport);
+      mediaDriver = Optional.ofNullable(m.string("media-driver", false)).orElse(mediaDriver);
+      if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
+        m.error("transport", "transport=" + transport + " not in {aeron-udp, tcp}");
+      }
+      if (!mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
+        m.error("media-driver", "media-driver=" + mediaDriver + " not in {shared, embedded}");
+      }
+    }
+    if (options.transport() != null) {
+      transport = options.transport();
+    }
+    return new Scenario.MultiJvm(transport, mediaDriver.equals("shared"));
+  }
+
+  // ---------------------------------------------------------------- topology
+
+  private TopologyRef topology(Fields f) {
+    if (!f.has("topology")) {
+      f.string("topology", true); // reports it missing
+      return null;
+    }
+    if (f.raw("topology").valueType() == ConfigValueType.OBJECT) {
+      return generated(f.object("topology", true));
+    }
+    String text = f.string("topology", true);
+    if (text == null) {
+      return null;
+    }
+    Path file = baseDir == null ? Path.of(text) : baseDir.resolve(text);
+    try {
+      if (Files.isRegularFile(file)) {
+        return new TopologyRef(text, TopologyRef.Origin.FILE, file, TopologyLoader.load(file));
+      }
+      String resource = text.endsWith(".conf") ? text.substring(0, text.length() - 5) : text;
+      if (!resource.contains("/") && ScenarioParser.class.getClassLoader()
+          .getResource("topologies/" + resource + ".conf") != null) {
+        return new TopologyRef(text, TopologyRef.Origin.BUNDLED, null, TopologyLoader.load(resource));
+      }
+    } catch (TopologyException e) {
+      f.error("topology", "topology " + text + " is not valid (" + e.problems().size()
+          + (e.problems().size() == 1 ? " problem" : " problems") + ", listed below)");
+      topologyProblems.addAll(e.problems());
+      return null;
+    }
+    f.error("topology", "no file " + file + (baseDir == null ? "" : " (relative to this file)")
+        + " and no bundled topology '" + text + "' (bundled: " + String.join(", ", TopologyLoader.BUNDLED) + ")");
+    return null;
+  }
+
+  /** {@code topology { generate = ladon, hosts = N, ... }}: a Ladon rack built from its layout. */
+  private TopologyRef generated(Fields g) {
+    if (g == null) {
+      return null;
+    }
+    g.allowOnly("generate", "hosts", "local-subspace", "pms2-base", "address-bits", "placement");
+    String kind = g.string("generate", true);
+    if (kind != null && !kind.equals("ladon")) {
+      g.error("generate", "generate=" + kind + " not in {ladon}");
+    }
+    Integer hosts = g.integer("hosts", null);
+    Long local = g.has("local-subspace") ? g.address("local-subspace", true)
+        : Long.valueOf(GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
+    Long pms2 = g.has("pms2-base") ? g.address("pms2-base", true) : Long.valueOf(GlobalMemoryLayout.PAPER_PMS2_BASE);
+    Integer bits = g.integer("address-bits", GlobalMemoryLayout.DEFAULT_ADDRESS_BITS);
+    String placementText = Optional.ofNullable(g.string("placement", false)).orElse("single-node");
+    LadonRackGenerator.Placement placement = switch (placementText) {
+      case "single-node" -> LadonRackGenerator.Placement.SINGLE_NODE;
+      case "per-host" -> LadonRackGenerator.Placement.ONE_NODE_PER_HOST;
+      default -> {
+        g.error("placement", "placement=" + placementText + " not in {single-node, per-host}");
+        yield null;
+      }
+    };
+    if (kind == null || !kind.equals("ladon") || hosts == null || local == null || pms2 == null || bits == null
+        || placement == null) {
+      return null;
+    }
+    GlobalMemoryLayout layout;
+    try {
+      // The layout refuses host subspaces that would overlap PMS2 or run past the address width.
+      layout = GlobalMemoryLayout.create(local, hosts, pms2, bits);
+    } catch (IllegalArgumentException e) {
+      g.error("memory layout does not fit: " + e.getMessage());
+      return null;
+    }
+    try {
+      Topology t = LadonRackGenerator.generate(layout, placement);
+      String written = "generated ladon rack, " + hosts + (hosts == 1 ? " host" : " hosts") + ", local-subspace "
+          + MemorySizes.size(local) + ", " + placementText;
+      return new TopologyRef(written, TopologyRef.Origin.GENERATED, null, t);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      g.error(e.getMessage());
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- traffic
+
+  /** A generator's own values before its route is known; nulls where they had problems. */
+  private static final class TrafficDraft {
+    Fields at;
+    String name;
+    String from;
+    String to;
+    Long address;
+    TrafficSpec.Op op;
+    Integer size;
+    Long interval;
+    Long count;
+    Long start;
+    boolean payload;
+    boolean valid = true;
+  }
+
+  private TrafficDraft trafficDraft(Fields t) {
+    TrafficDraft d = new TrafficDraft();
+    d.at = t;
+    t.allowOnly("name", "from", "to", "op", "size", "interval", "rate", "count", "start", "payload");
+    d.name = t.string("name", false);
+    if (d.name != null && !NAME.matcher(d.name).matches()) {
+      t.error("name", "name '" + d.name + "' must be letters, digits, '_', '-' or '.'");
+      d.name = null;
+    }
+    d.from = t.string("from", true);
+    d.to = t.string("to", true);
+    if (d.to != null && Character.isDigit(d.to.charAt(0))) {
+      try {
+        d.address = Addresses.parse(d.to);
+      } catch (IllegalArgumentException e) {
+        t.error("to", e.getMessage());
+        d.valid = false;
+      }
+    }
+    String op = Optional.ofNullable(t.string("op", false)).orElse("write");
+    switch (op.toLowerCase(Locale.ROOT)) {
+      case "write" -> d.op = TrafficSpec.Op.WRITE;
+      case "read" -> d.op = TrafficSpec.Op.READ;
+      default -> {
+        t.error("op", "op=" + op + " not in {write, read}");
+        d.valid = false;
+      }
+    }
+    d.size = t.has("size") ? sizeOf(t) : Integer.valueOf(DEFAULT_SIZE);
+    if (t.has("interval") && t.has("rate")) {
+      t.error("rate", "give either interval or rate, not both");
+      d.valid = false;
+    } else if (t.has("rate")) {
+      String rate = t.string("rate", true);
+      if (rate != null) {
+        try {
+          double perSecond = Durations.parseRate(rate);
+          if (perSecond > 1e9) {
+            t.error("rate", "rate " + rate + " is above one request per model nanosecond; use interval = 0ns for"
+                + " requests as fast as credits allow");
+            d.valid = false;
+          } else {
+            d.interval = Math.round(1e9 / perSecond);
+          }
+        } catch (IllegalArgumentException e) {
+          t.error("rate", e.getMessage());
+          d.valid = false;
+        }
+      }
+    } else {
+      d.interval = t.durationNs("interval", DEFAULT_INTERVAL_NS);
+    }
+    if (t.has("count")) {
+      Integer c = t.integer("count", null);
+      if (c != null && c < 1) {
+        t.error("count", "count=" + c + " must be at least 1");
+        c = null;
+      }
+      d.count = c == null ? null : c.longValue();
+      d.valid &= c != null;
+    }
+    d.start = t.durationNs("start", 0L);
+    Boolean payload = t.bool("payload", true);
+    d.payload = payload == null || payload;
+    d.valid &= d.from != null && d.to != null && d.size != null && d.interval != null && d.start != null;
+    return d;
+  }
+
+  private static Integer sizeOf(Fields t) {
+    Long size = t.address("size", true);
+    if (size == null) {
+      return null;
+    }
+    if (size < 1 || size > 4096) {
+      t.error("size", "size=" + size + " not in [1,4096] bytes (one request is at most 4 KiB)");
+      return null;
+    }
+    return size.intValue();
+  }
+
+  /** The run's model end: its duration, or the end of the traffic that has a count. */
+  private static long modelEnd(Long duration, List<TrafficDraft> drafts) {
+    if (duration != null) {
+      return duration;
+    }
+    long end = 0;
+    for (TrafficDraft d : drafts) {
+      if (d.count != null && d.interval != null && d.start != null) {
+        end = Math.max(end, d.start + Math.max(1, d.count * d.interval));
+      }
+    }
+    return end;
+  }
+
+  private List<TrafficSpec> traffic(List<TrafficDraft> drafts, RunLength run, Topology topology) {
+    TrafficRoutes routes = new TrafficRoutes(topology);
+    List<TrafficSpec> specs = new ArrayList<>();
+    Map<String, TrafficDraft> bySource = new HashMap<>();
+    Map<String, TrafficDraft> byName = new HashMap<>();
+    List<TrafficDraft> ofSpec = new ArrayList<>();
+    for (TrafficDraft d : drafts) {
+      Fields t = d.at;
+      if (d.from != null) {
+        Optional<EndpointSpec> src = topology.endpoint(d.from);
+        if (src.isEmpty()) {
+          t.error("from", (topology.switchSpec(d.from).isPresent() ? "'" + d.from + "' is a switch" : "no endpoint '"
+              + d.from + "' in " + topology.source()) + "; traffic starts at an endpoint (endpoints: "
+              + Names.hint(topology.endpoints().stream().map(EndpointSpec::id).toList()) + ")");
+          d.valid = false;
+        } else {
+          TrafficDraft earlier = bySource.putIfAbsent(d.from, d);
+          if (earlier != null) {
+            t.error("from", d.from + " already runs the generator at line " + line(earlier.at)
+                + "; an endpoint runs one traffic job at a time, so give each generator its own source");
+            d.valid = false;
+          }
+        }
+      }
+      if (d.address == null && d.to != null && d.from != null && topology.endpoint(d.to).isEmpty()) {
+        t.error("to", "'" + d.to + "' is neither an address (\"0x1000\") nor an endpoint of " + topology.source()
+            + " (endpoints: " + Names.hint(topology.endpoints().stream().map(EndpointSpec::id).toList()) + ")");
+        d.valid = false;
+      }
+      if (d.count == null && d.interval != null) {
+        if (!run.hasDuration()) {
+          t.error("count", "missing (required without run.duration: how many requests?)");
+          d.valid = false;
+        } else if (d.interval == 0) {
+          t.error("count", "missing (required with interval = 0: requests all stamped at start)");
+          d.valid = false;
+        } else if (d.start != null && d.start < run.durationNs()) {
+          d.count = (run.durationNs() - d.start + d.interval - 1) / d.interval;
+        }
+      }
+      if (d.start != null && run.hasDuration() && d.start >= run.durationNs()) {
+        t.error("start", "start=" + Durations.text(d.start) + " is not inside the run (run.duration = "
+            + Durations.text(run.durationNs()) + ")");
+        d.valid = false;
+      } else if (d.count != null && d.interval != null && d.start != null && run.hasDuration()
+          && d.start + (d.count - 1) * d.interval >= run.durationNs()) {
+        t.error("count", "the last of " + d.count + " requests is stamped "
+            + Durations.text(d.start + (d.count - 1) * d.interval) + ", not inside the run (run.duration = "
+            + Durations.text(run.durationNs()) + ")");
+        d.valid = false;
+      }
+      if (!d.valid || d.count == null) {
+        continue;
+      }
+      boolean read = d.op == TrafficSpec.Op.READ;
+      Route route;
+      try {
+        route = d.address != null ? routes.toAddress(d.from, d.address, read) : routes.toEndpoint(d.from, d.to, read);
+      } catch (IllegalArgumentException e) {
+        t.error("to", e.getMessage());
+        continue;
+      }
+      String region = routes.regionProblem(d.from, route, d.count, d.size, read);
+      if (region != null) {
+        t.error(d.at.has("count") ? "count" : "to", region);
+        continue;
+      }
+      String name = d.name != null ? d.name : d.from + "-to-" + route.sink();
+      TrafficDraft sameName = byName.putIfAbsent(name, d);
+      if (sameName != null) {
+        t.error(d.name != null ? "name" : "to", "traffic name '" + name + "' is taken by the generator at line "
+            + line(sameName.at) + (d.name == null ? "; give this one a name" : ""));
+        continue;
+      }
+      d.name = name;
+      specs.add(new TrafficSpec(name, d.from, d.to, d.op, route.address(), route.sink(), route.sinkAddress(),
+          d.size, d.interval, d.count, d.start, d.payload, route.path(), display + ":" + line(t)));
+      ofSpec.add(d);
+    }
+    checkOverlaps(specs, ofSpec);
+    return specs;
+  }
+
+  /**
+   * Write generators own their regions of the sink's memory: two that overlap would make the
+   * sink's contents (and any check of them) depend on the order the writes arrived in.
+   */
+  private void checkOverlaps(List<TrafficSpec> specs, List<TrafficDraft> drafts) {
+    for (int i = 0; i < specs.size(); i++) {
+      TrafficSpec a = specs.get(i);
+      if (!a.writes()) {
+        continue;
+      }
+      for (int j = 0; j < i; j++) {
+        TrafficSpec b = specs.get(j);
+        if (b.writes() && a.sink().equals(b.sink()) && a.sinkRegion().overlaps(b.sinkRegion())) {
+          drafts.get(i).at.error("to", "writes " + range(a.sinkRegion()) + " of " + a.sink() + ", overlapping "
+              + range(b.sinkRegion()) + " that traffic '" + b.name() + "' (line " + line(drafts.get(j).at)
+              + ") writes: give each write generator its own region");
+        }
+      }
+    }
+  }
+
+  private static String range(AddressRange r) {
+    return "[" + Addresses.hex(r.base()) + ", " + Addresses.hex(r.limit() + 1) + ")";
+  }
+
+  // ---------------------------------------------------------------- faults
+
+  private FaultSpec fault(Fields f, ScenarioContext context, RunLength run, Mode mode) {
+    String kindName = f.string("kind", true);
+    if (kindName == null) {
+      return null;
+    }
+    Optional<? extends FaultKind> found = catalog.fault(kindName);
+    if (found.isEmpty()) {
+      f.error("kind", "unknown fault kind '" + kindName + "'" + suggestion(kindName,
+          catalog.faults().stream().map(ScenarioKind::name).toList()));
+      return null;
+    }
+    FaultKind kind = found.get();
+    List<String> allowed = new ArrayList<>(List.of("kind", "target", "at"));
+    kind.params().forEach(p -> allowed.add(p.name()));
+    f.allowOnly(allowed.toArray(String[]::new));
+    String target = f.string("target", true);
+    At at = at(f);
+    Params params = params(f, kind.params(), context);
+    boolean ok = target != null && at != null && params != null;
+    if (kind.needsMultiJvm() && mode == Mode.SINGLE_JVM) {
+      f.error("kind", kindName + " needs a multi-jvm run, and this one is single-jvm (mode = multi-jvm, or"
+          + " rack run --mode multi-jvm)");
+      ok = false;
+    }
+    if (target != null && context != null) {
+      Optional<String> problem = kind.target().problem(target, context);
+      if (problem.isPresent()) {
+        f.error("target", problem.get() + "; " + kindName + " takes " + kind.target().description());
+        ok = false;
+      }
+    }
+    if (!ok || context == null) {
+      return null;
+    }
+    List<Long> steps = kind.steps(at.nanos(), params);
+    if (!withinRun(f, kindName, at, steps, run)) {
+      return null;
+    }
+    FaultSpec spec = new FaultSpec(kindName, target, at, params, steps, display + ":" + line(f));
+    int before = problems.size();
+    kind.check(spec, context, f::error);
+    return problems.size() == before ? spec : null;
+  }
+
+  private boolean withinRun(Fields f, String kindName, At at, List<Long> steps, RunLength run) {
+    long last = steps.stream().mapToLong(Long::longValue).max().orElse(at.nanos());
+    if (at.isModel()) {
+      if (run.modelEndNs() == 0) {
+        f.error("at", "a model-time fault needs a run with model time: give run.duration, or traffic with a count"
+            + " (or write at = \"wall 2s\")");
+        return false;
+      }
+      if (last >= run.modelEndNs()) {
+        f.error("at", (steps.size() > 1 ? "the last step of " + kindName + " is at " + Durations.text(last)
+            + ", not" : Durations.text(last) + " is not") + " inside the run (it ends at model time "
+            + Durations.text(run.modelEndNs()) + (run.hasDuration() ? ", run.duration" : ", the end of the traffic")
+            + ")");
+        return false;
+      }
+    } else if (last >= run.wallLimitNs()) {
+      f.error("at", (steps.size() > 1 ? "the last step of " + kindName + " is at wall " + Durations.text(last)
+          + ", not" : "wall " + Durations.text(last) + " is not") + " inside the run (run.wall-limit = "
+          + Durations.text(run.wallLimitNs()) + ")");
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * {@code at}: {@code "50us"} (model time), {@code "wall 2s"}, {@code "model 50us"}, or a range
+   * {@code "10us..20us"} from which the seed picks one time.
+   */
+  private At at(Fields f) {
+    String text = f.string("at", true);
+    if (text == null) {
+      return null;
+    }
+    Matcher m = AT.matcher(text);
+    if (!m.matches()) {
+      f.error("at", "at=" + text + " is not a time such as \"50us\", \"wall 2s\" or \"10us..20us\"");
+      return null;
+    }
+    Clock clock = "wall".equals(m.group(1)) ? Clock.WALL : Clock.MODEL;
+    try {
+      long from = Durations.parseNanos(m.group(2));
+      if (m.group(3) == null) {
+        return new At(clock, from, text);
+      }
+      long to = Durations.parseNanos(m.group(3));
+      if (to < from) {
+        f.error("at", "at=" + text + ": the range ends before it starts");
+        return null;
+      }
+      return new At(clock, from + random.nextLong(to - from + 1), text);
+    } catch (IllegalArgumentException e) {
+      f.error("at", "at=" + text + ": " + e.getMessage());
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- invariants and figures
+
+  private List<InvariantSpec> invariants(Fields f, ScenarioContext context) {
+    List<InvariantSpec> out = new ArrayList<>();
+    ConfigList list = f.list("invariants", false);
+    if (list == null) {
+      return out;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String key = f.key("invariants") + "[" + i + "]";
+      Fields obj;
+      if (item.valueType() == ConfigValueType.STRING) {
+        // A bare name: the kind with its defaults.
+        obj = new Fields(item.atKey("kind").root(), key, problems);
+      } else if (item.valueType() == ConfigValueType.OBJECT) {
+        obj = new Fields((ConfigObject) item, key, problems);
+      } else {
+        problems.add(item.origin(), key, "expected an invariant name or { kind = ..., ... }, got "
+            + Fields.describe(item));
+        continue;
+      }
+      InvariantSpec spec = invariant(obj, context);
+      if (spec != null) {
+        out.add(spec);
+      }
+    }
+    return out;
+  }
+
+  private InvariantSpec invariant(Fields f, ScenarioContext context) {
+    String kindName = f.string("kind", true);
+    if (kindName == null) {
+      return null;
+    }
+    Optional<? extends InvariantKind> found = catalog.invariant(kindName);
+    if (found.isEmpty()) {
+      f.error("kind", "unknown invariant kind '" + kindName + "'" + suggestion(kindName,
+          catalog.invariants().stream().map(ScenarioKind::name).toList()));
+      return null;
+    }
+    InvariantKind kind = found.get();
+    List<String> allowed = new ArrayList<>(List.of("kind"));
+    kind.params().forEach(p -> allowed.add(p.name()));
+    f.allowOnly(allowed.toArray(String[]::new));
+    Params params = params(f, kind.params(), context);
+    if (params == null || context == null) {
+      return null;
+    }
+    StringBuilder label = new StringBuilder(kindName);
+    for (Param p : kind.params()) {
+      if (f.has(p.name())) {
+        Object raw = f.raw(p.name()).unwrapped();
+        label.append(' ').append(p.name()).append('=').append(raw instanceof List<?> l
+            ? "[" + String.join(", ", l.stream().map(String::valueOf).toList()) + "]" : String.valueOf(raw));
+      }
+    }
+    InvariantSpec spec = new InvariantSpec(kindName, params, label.toString(), display + ":" + line(f));
+    int before = problems.size();
+    kind.check(spec, context, f::error);
+    return problems.size() == before ? spec : null;
+  }
+
+  private List<String> figures(Fields f) {
+    ConfigList list = f.list("figures", false);
+    if (list == null || !f.has("figures")) {
+      return catalog.defaultFigures();
+    }
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String key = f.key("figures") + "[" + i + "]";
+      if (item.valueType() != ConfigValueType.STRING) {
+        problems.add(item.origin(), key, "expected a figure producer name, got " + Fields.describe(item));
+        continue;
+      }
+      String name = ((String) item.unwrapped()).trim();
+      if (catalog.figure(name).isEmpty()) {
+        problems.add(item.origin(), key, "unknown figure producer '" + name + "'" + suggestion(name,
+            catalog.figures().stream().map(ScenarioKind::name).toList()));
+      } else if (names.contains(name)) {
+        problems.add(item.origin(), key, "'" + name + "' is listed twice");
+      } else {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  // ---------------------------------------------------------------- kinds' parameters
+
+  /** A kind's parameters by their declared types; null after a problem. */
+  private Params params(Fields f, List<Param> declared, ScenarioContext context) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    boolean ok = true;
+    for (Param p : declared) {
+      if (!f.has(p.name())) {
+        if (p.required()) {
+          f.string(p.name(), true); // reports it missing
+          ok = false;
+        } else if (p.dflt() != null) {
+          values.put(p.name(), p.dflt());
+        }
+        continue;
+      }
+      Object v = param(f, p, context);
+      if (v == null) {
+        ok = false;
+      } else {
+        values.put(p.name(), v);
+      }
+    }
+    return ok ? new Params(values) : null;
+  }
+
+  private Object param(Fields f, Param p, ScenarioContext context) {
+    String n = p.name();
+    switch (p.type()) {
+      case DURATION:
+        return f.durationNs(n, null);
+      case COUNT: {
+        Integer c = f.integer(n, null);
+        if (c != null && c < 1) {
+          f.error(n, n + "=" + c + " must be at least 1");
+          return null;
+        }
+        return c == null ? null : c.longValue();
+      }
+      case BOOLEAN:
+        return f.bool(n, false);
+      case TEXT:
+        return f.string(n, true);
+      case ENDPOINT:
+      case ROOT_ENDPOINT: {
+        String id = f.string(n, true);
+        if (id == null || context == null) {
+          return id;
+        }
+        Optional<EndpointSpec> ep = context.topology().endpoint(id);
+        List<EndpointSpec> candidates = context.topology().endpoints().stream()
+            .filter(e -> p.type() == ParamType.ENDPOINT || e.root()).toList();
+        if (ep.isEmpty() || (p.type() == ParamType.ROOT_ENDPOINT && !ep.get().root())) {
+          f.error(n, (ep.isEmpty() ? "no endpoint '" + id + "' in " + context.topology().source()
+              : "'" + id + "' is not a root (root = true)") + " (" + (p.type() == ParamType.ROOT_ENDPOINT
+              ? "roots" : "endpoints") + ": " + Names.hint(candidates.stream().map(EndpointSpec::id).toList()) + ")");
+          return null;
+        }
+        return id;
+      }
+      case TRAFFIC: {
+        ConfigValue v = f.raw(n);
+        List<ConfigValue> items = v.valueType() == ConfigValueType.LIST ? List.copyOf((ConfigList) v) : List.of(v);
+        List<String> names = new ArrayList<>();
+        boolean ok = true;
+        for (ConfigValue item : items) {
+          if (item.valueType() != ConfigValueType.STRING) {
+            problems.add(item.origin(), f.key(n), "expected a traffic name, got " + Fields.describe(item));
+            ok = false;
+            continue;
+          }
+          String name = ((String) item.unwrapped()).trim();
+          if (context != null && context.traffic(name).isEmpty() && declaredTraffic.contains(name)) {
+            ok = false; // the generator has problems of its own, reported at its line
+          } else if (context != null && context.traffic(name).isEmpty()) {
+            problems.add(item.origin(), f.key(n), "no traffic named '" + name + "' (traffic: "
+                + Names.hint(context.traffic().stream().map(TrafficSpec::name).toList()) + ")");
+            ok = false;
+          }
+          names.add(name);
+        }
+        return ok ? List.copyOf(names) : null;
+      }
+      default:
+        throw new IllegalStateException("unhandled parameter type " + p.type());
+    }
+  }
+
+  private static String suggestion(String name, List<String> known) {
+    String best = null;
+    int bestDistance = 4;
+    for (String k : known) {
+      int d = distance(name.toLowerCase(Locale.ROOT), k);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = k;
+      }
+    }
+    return (best == null ? "" : " (did you mean '" + best + "'?)") + "; known: " + String.join(", ", known);
+  }
+
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
+  private static int line(Fields f) {
+    return f.origin() == null ? -1 : f.origin().lineNumber();
+  }
+}

@@ -1,0 +1,360 @@
+package io.rackfabric.loadtests.scenario;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Adapter;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.topology.Component;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.LinkSpec;
+import io.rackfabric.cluster.topology.NodeSpec;
+import io.rackfabric.cluster.topology.SwitchSpec;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyWriter;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.harness.ClusterRun;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link RunningRack} of a scenario run: in one JVM ({@link #singleJvm}, a {@link RackNode}
+ * for every topology node in one actor system, as the single-JVM bench does) or one JVM per node
+ * ({@link #multiJvm}, through {@link ClusterRun}). {@link #close} stops everything it started.
+ */
+public final class LiveRack implements RunningRack, AutoCloseable {
+
+  private static final Duration FIND = Duration.ofSeconds(30);
+  private static final Duration ASK = Duration.ofSeconds(5);
+
+  private final Topology topology;
+  private final Mode mode;
+  private final ActorSystem<?> system;
+  private final ClusterRun cluster;
+  private final Path runDir;
+  private final Map<String, ActorRef<MemoryEndpoint.Command>> endpoints = new ConcurrentHashMap<>();
+  private final Map<String, ActorRef<SwitchChip.Command>> switches = new ConcurrentHashMap<>();
+  private final Map<String, ActorRef<SwitchPort.Command>> ports = new ConcurrentHashMap<>();
+  private final Map<String, ActorRef<?>> registered = new ConcurrentHashMap<>();
+  /** Ends taken down by link faults and not brought back. */
+  private final Set<String> linkDown = ConcurrentHashMap.newKeySet();
+  private final Set<String> everDown = Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+  private final Set<String> killedNodes = ConcurrentHashMap.newKeySet();
+
+  private LiveRack(Topology topology, Mode mode, ActorSystem<?> system, ClusterRun cluster, Path runDir) {
+    this.topology = topology;
+    this.mode = mode;
+    this.system = system;
+    this.cluster = cluster;
+    this.runDir = runDir;
+  }
+
+  /** Every node of the topology in this JVM, in one actor system without remoting. */
+  public static LiveRack singleJvm(Topology topology, Path runDir, PrintStream progress) throws Exception {
+    Files.createDirectories(runDir);
+    Config base = ConfigFactory.load();
+    Config config = ConfigFactory.parseString("akka.actor.provider = local")
+        .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
+    FabricSettings settings = FabricSettings.create(config);
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.<Void>setup(ctx -> {
+      for (NodeSpec n : topology.nodes()) {
+        ctx.spawn(RackNode.create(topology, n.name(), settings), n.name());
+      }
+      return Behaviors.empty();
+    }), "rack", config);
+    LiveRack rack = new LiveRack(topology, Mode.SINGLE_JVM, system, null, runDir);
+    try {
+      rack.findAll();
+      progress.printf("  %d nodes in this JVM, every endpoint's link trained%n", topology.nodes().size());
+      return rack;
+    } catch (Exception | Error e) {
+      rack.close();
+      throw e;
+    }
+  }
+
+  /**
+   * One JVM per topology node, driven from this JVM (the seed, with no component). The node JVMs
+   * read the topology from a file written into the run folder, so a bundled or generated rack
+   * runs the same way as one from disk.
+   */
+  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress)
+      throws Exception {
+    Files.createDirectories(runDir);
+    Path file = runDir.resolve("topology.conf");
+    Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
+    ClusterRun cluster = ClusterRun.start(topology, file.toAbsolutePath().toString(), settings.transport(),
+        settings.sharedMediaDriver(), runDir, progress);
+    LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
+    try {
+      rack.findAll();
+      return rack;
+    } catch (Exception | Error e) {
+      rack.close();
+      throw e;
+    }
+  }
+
+  private void findAll() throws Exception {
+    for (EndpointSpec e : topology.endpoints()) {
+      endpoints.put(e.id(), cluster != null ? cluster.endpoint(e.id())
+          : Asks.find(system, ComponentKeys.endpoint(e.id()), FIND));
+    }
+    for (SwitchSpec s : topology.switches()) {
+      switches.put(s.id(), Asks.find(system, ComponentKeys.switchChip(s.id()), FIND));
+    }
+    for (EndpointSpec e : topology.endpoints()) {
+      if (topology.linkAt(e.id()).isPresent()) {
+        Asks.awaitLinkActive(system, endpoints.get(e.id()), FIND);
+      }
+    }
+  }
+
+  @Override
+  public Topology topology() {
+    return topology;
+  }
+
+  @Override
+  public Mode mode() {
+    return mode;
+  }
+
+  @Override
+  public ActorSystem<?> system() {
+    return system;
+  }
+
+  @Override
+  public Path runDir() {
+    return runDir;
+  }
+
+  @Override
+  public ActorRef<MemoryEndpoint.Command> endpoint(String id) {
+    ActorRef<MemoryEndpoint.Command> ref = endpoints.get(id);
+    if (ref == null) {
+      throw new IllegalArgumentException("no endpoint '" + id + "' (endpoints: " + endpoints.keySet() + ")");
+    }
+    return ref;
+  }
+
+  @Override
+  public ActorRef<SwitchChip.Command> switchChip(String id) {
+    ActorRef<SwitchChip.Command> ref = switches.get(id);
+    if (ref == null) {
+      throw new IllegalArgumentException("no switch '" + id + "' (switches: " + switches.keySet() + ")");
+    }
+    return ref;
+  }
+
+  @Override
+  public ActorRef<SwitchPort.Command> port(String end) throws Exception {
+    ActorRef<SwitchPort.Command> known = ports.get(end);
+    if (known != null) {
+      return known;
+    }
+    String sw = LinkSpec.componentOf(end);
+    String name = LinkSpec.portOf(end);
+    PortConfig p = topology.switchSpec(sw).flatMap(s -> s.port(name))
+        .orElseThrow(() -> new IllegalArgumentException("no switch port '" + end + "'"));
+    SwitchChip.PortReply reply = Asks.<SwitchChip.Command, SwitchChip.PortReply>ask(system, switchChip(sw),
+        r -> new SwitchChip.PortRef(p.number(), r), ASK);
+    if (reply.port() == null) {
+      throw new IllegalStateException("switch " + sw + " runs no actor for port " + name);
+    }
+    ports.put(end, reply.port());
+    return reply.port();
+  }
+
+  @Override
+  public void register(String id, ActorRef<?> actor) {
+    registered.put(id, actor);
+  }
+
+  @Override
+  public Optional<ActorRef<?>> actor(String id) {
+    if (registered.containsKey(id)) {
+      return Optional.of(registered.get(id));
+    }
+    if (endpoints.containsKey(id)) {
+      return Optional.of(endpoints.get(id));
+    }
+    return Optional.ofNullable(switches.get(id));
+  }
+
+  @Override
+  public void setLink(String end, boolean up, long modelAt) throws Exception {
+    long at = Math.max(0, modelAt);
+    if (LinkSpec.portOf(end) == null) {
+      endpoint(end).tell(new MemoryEndpoint.SetLink(up, at));
+    } else {
+      port(end).tell(new SwitchPort.SetLink(up, at));
+    }
+    String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+    if (up) {
+      linkDown.remove(end);
+    } else {
+      linkDown.add(end);
+      everDown.add(end);
+      if (partner != null) {
+        everDown.add(partner);
+      }
+    }
+  }
+
+  @Override
+  public void awaitLinkUp(String end, Duration timeout) throws Exception {
+    // An endpoint says when its link is up; a switch port has no such request, so for a port
+    // end the partner is asked if it is an endpoint, else the port's state is polled.
+    String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(end);
+    String endpointEnd = LinkSpec.portOf(end) == null ? end : LinkSpec.portOf(partner) == null ? partner : null;
+    if (endpointEnd != null) {
+      Asks.awaitLinkActive(system, endpoint(endpointEnd), timeout);
+      return;
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      DataLinkState a = portStats(end).state();
+      DataLinkState b = portStats(partner).state();
+      if (a == DataLinkState.DL_ACTIVE && b == DataLinkState.DL_ACTIVE) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the link " + end + " -- " + partner + " did not come up within " + timeout
+            + " (" + a + ", " + b + ")");
+      }
+      Thread.sleep(20); // polling two ports' state: they have no request that answers on link-up
+    }
+  }
+
+  @Override
+  public void stop(String id, long modelAt) throws Exception {
+    ActorRef<?> ref = actor(id).orElseThrow(() -> new IllegalArgumentException("no actor '" + id + "' to stop"));
+    if (modelAt >= 0) {
+      for (String end : endsOf(id)) {
+        if (topology.linkAt(end).isPresent()) {
+          setLink(end, false, modelAt);
+        }
+      }
+    }
+    stopped.add(id);
+    for (String end : endsOf(id)) {
+      everDown.add(end);
+      topology.linkAt(end).ifPresent(l -> everDown.add(l.other(end)));
+    }
+    // The classic stop works on any actor, local or remote (a Terminate system message).
+    system.classicSystem().stop(Adapter.toClassic(ref));
+  }
+
+  @Override
+  public void killNode(String node) {
+    if (cluster == null) {
+      throw new IllegalStateException("kill-node needs a multi-jvm run: this rack runs in one JVM");
+    }
+    killedNodes.add(node);
+    for (Component c : topology.placedOn(node)) {
+      for (String end : endsOf(c.id())) {
+        everDown.add(end);
+        topology.linkAt(end).ifPresent(l -> everDown.add(l.other(end)));
+      }
+    }
+    cluster.nodes().kill(node);
+  }
+
+  /** The link ends a component owns: an endpoint's own, or each of a switch's ports. */
+  Set<String> endsOf(String id) {
+    Set<String> ends = new LinkedHashSet<>();
+    Optional<SwitchSpec> sw = topology.switchSpec(id);
+    if (sw.isPresent()) {
+      sw.get().ports().forEach(p -> ends.add(LinkSpec.end(id, p.name())));
+    } else if (topology.endpoint(id).isPresent()) {
+      ends.add(id);
+    }
+    return ends;
+  }
+
+  @Override
+  public boolean reachable(String id) {
+    if (stopped.contains(id)) {
+      return false;
+    }
+    Optional<Component> c = topology.component(id);
+    return c.isEmpty() || !killedNodes.contains(c.get().node());
+  }
+
+  @Override
+  public boolean isDown(String end) {
+    if (linkDown.contains(end) || !reachable(LinkSpec.componentOf(end))) {
+      return true;
+    }
+    String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+    return partner != null && (linkDown.contains(partner) || !reachable(LinkSpec.componentOf(partner)));
+  }
+
+  @Override
+  public Set<String> faultedEnds() {
+    synchronized (everDown) {
+      return Set.copyOf(everDown);
+    }
+  }
+
+  @Override
+  public Set<String> failedComponents() {
+    Set<String> failed = new HashSet<>(stopped);
+    for (String node : killedNodes) {
+      topology.placedOn(node).forEach(c -> failed.add(c.id()));
+    }
+    return Set.copyOf(failed);
+  }
+
+  @Override
+  public EndpointStats endpointStats(String id) throws Exception {
+    return Asks.ask(system, endpoint(id), MemoryEndpoint.GetStats::new, ASK);
+  }
+
+  @Override
+  public PortStats portStats(String end) throws Exception {
+    return Asks.<SwitchPort.Command, PortStats>ask(system, port(end), SwitchPort.GetStats::new, ASK);
+  }
+
+  /** Stops every node and the actor system; the node JVMs too in a multi-JVM run. */
+  @Override
+  public void close() {
+    if (cluster != null) {
+      cluster.close();
+      return;
+    }
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // the JVM's own shutdown finishes it; nothing else holds resources here
+    }
+  }
+}

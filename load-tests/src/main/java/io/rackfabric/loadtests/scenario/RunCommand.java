@@ -1,0 +1,152 @@
+package io.rackfabric.loadtests.scenario;
+
+import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.scenario.FaultKind;
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.cluster.scenario.ScenarioKind;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
+ * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
+ * invariants, and exits 0 when every invariant held, 1 when one failed. Progress goes to stderr.
+ */
+public final class RunCommand implements RackCommand {
+
+  /** Scenarios shipped in this module, loadable by name. */
+  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo");
+
+  @Override
+  public String name() {
+    return "run";
+  }
+
+  @Override
+  public String summary() {
+    return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--check] [--kinds]";
+  }
+
+  @Override
+  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir"), Set.of("check", "kinds"));
+    KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
+    if (args.has("kinds")) {
+      printKinds(catalog, out);
+      return 0;
+    }
+    if (args.positional().size() != 1) {
+      throw new UsageException("expected one scenario file or bundled name (bundled: " + String.join(", ", BUNDLED)
+          + "), got " + args.positional());
+    }
+    Mode mode = null;
+    if (args.has("mode")) {
+      String m = args.get("mode", null);
+      mode = Mode.parse(m).orElseThrow(() -> new UsageException("--mode=" + m + " not in {single-jvm, multi-jvm}"));
+    }
+    Long seed = args.has("seed") ? args.getLong("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE) : null;
+    String transport = args.get("transport", null);
+    if (transport != null && !transport.equals("aeron-udp") && !transport.equals("tcp")) {
+      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    }
+    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
+    Scenario scenario;
+    try {
+      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport));
+    } catch (ScenarioException e) {
+      e.problems().forEach(err::println);
+      return 2;
+    }
+    if (args.has("check")) {
+      out.println(scenario.source() + ": ok (" + scenario.traffic().size() + " generators, " + scenario.faults().size()
+          + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode() + ")");
+      return 0;
+    }
+    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+        : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
+    Outcome outcome = new ScenarioRunner(catalog).run(scenario, runDir, err);
+    print(outcome, out);
+    if (json != null) {
+      Path parent = json.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(json, Json.write(ResultJson.of(outcome)));
+      out.println("wrote " + json);
+    }
+    return outcome.passed() ? 0 : 1;
+  }
+
+  /** A file if one exists at the path, else a bundled scenario of that name. */
+  static Scenario load(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options) throws ScenarioException {
+    Path path = Path.of(arg);
+    if (Files.exists(path)) {
+      return ScenarioLoader.load(path, catalog, options);
+    }
+    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
+    if (BUNDLED.contains(name)) {
+      return ScenarioLoader.loadBundled(name, catalog, options);
+    }
+    throw new ScenarioException(arg + ": no such file and no bundled scenario of that name (bundled: "
+        + String.join(", ", BUNDLED) + ")");
+  }
+
+  private static void print(Outcome outcome, PrintStream out) {
+    out.println();
+    out.printf("%-52s %16s  %-9s %s%n", "figure", "value", "unit", "clock");
+    for (Figure f : outcome.figures()) {
+      String value = f.value() == Math.rint(f.value()) && Math.abs(f.value()) < 1e15
+          ? String.format("%,d", (long) f.value()) : String.format("%,.3f", f.value());
+      out.printf("%-52s %16s  %-9s %s%n", f.name(), value, f.unit(), f.clock());
+    }
+    out.println();
+    for (Checked c : outcome.invariants()) {
+      out.printf("%s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
+    }
+    for (String note : outcome.result().notes()) {
+      out.println("note: " + note);
+    }
+    out.println(outcome.passed() ? "every invariant held" : "AN INVARIANT FAILED");
+  }
+
+  private static void printKinds(KindCatalog<?, ?, ?> catalog, PrintStream out) {
+    out.println("fault kinds (common keys: kind, target, at):");
+    for (FaultKind k : catalog.faults()) {
+      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : ""), out);
+    }
+    out.println("invariant kinds (common key: kind; a bare name takes the defaults):");
+    catalog.invariants().forEach(k -> kind(k, null, out));
+    out.println("figure producers (default: " + String.join(", ", catalog.defaultFigures()) + "):");
+    catalog.figures().forEach(k -> kind(k, null, out));
+  }
+
+  private static void kind(ScenarioKind k, String extra, PrintStream out) {
+    out.printf("  %-30s %s%n", k.name(), k.summary());
+    if (extra != null) {
+      out.printf("  %-30s %s%n", "", extra);
+    }
+    Collection<Param> params = k.params();
+    for (Param p : params) {
+      out.printf("  %-30s   %s = %s: %s%n", "", p.name(), p.required() ? "(required)"
+          : p.dflt() == null ? "(optional)" : p.dflt(), p.doc() + " [" + p.type().text() + "]");
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package io.rackfabric.loadtests.scenario;
+
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a run recorded, for invariants and figure producers: statistics of every endpoint and
+ * port at the start of traffic and at the end (absent for components stopped or on a killed
+ * node), snapshots before each model-time fault, what each generator sent, and every fault step
+ * applied with its times.
+ *
+ * @param boundaries one per model time at which faults were applied, in time order
+ * @param faultedEnds every link end a fault took down, with its partner
+ * @param failedComponents components stopped or on a killed node
+ * @param rackUpNanos wall time the rack took to start (every link trained)
+ * @param trafficNanos wall time from the first request until the last traffic job finished
+ * @param wallNanos wall time from the first request to the end of the run (quiet, after faults)
+ * @param finished false when the run hit its wall-time limit
+ * @param rack the rack, still running while invariants and figures are evaluated
+ */
+public record RunResult(
+    Scenario scenario,
+    Map<String, EndpointStats> endpointsAtStart,
+    Map<String, EndpointStats> endpointsAtEnd,
+    Map<String, PortStats> portsAtStart,
+    Map<String, PortStats> portsAtEnd,
+    List<Boundary> boundaries,
+    List<TrafficResult> traffic,
+    List<AppliedFault> faults,
+    Set<String> faultedEnds,
+    Set<String> failedComponents,
+    long rackUpNanos,
+    long trafficNanos,
+    long wallNanos,
+    boolean finished,
+    List<String> notes,
+    RunningRack rack) {
+
+  public RunResult {
+    endpointsAtStart = Map.copyOf(endpointsAtStart);
+    endpointsAtEnd = Map.copyOf(endpointsAtEnd);
+    portsAtStart = Map.copyOf(portsAtStart);
+    portsAtEnd = Map.copyOf(portsAtEnd);
+    boundaries = List.copyOf(boundaries);
+    traffic = List.copyOf(traffic);
+    faults = List.copyOf(faults);
+    faultedEnds = Set.copyOf(faultedEnds);
+    failedComponents = Set.copyOf(failedComponents);
+    notes = List.copyOf(notes);
+  }
+
+  /**
+   * What one generator did.
+   *
+   * @param sent writes accepted by the source's link, or reads completed (successfully or not)
+   * @param failed requests the source could not send, or reads answered with an error
+   * @param skipped requests never issued: their stretch of the run found the source's link down,
+   *     the source gone, or its previous job stalled
+   * @param stalled a job of it never finished (its link went down under it mid-job)
+   */
+  public record TrafficResult(TrafficSpec spec, long sent, long failed, long skipped, boolean stalled) {}
+
+  /**
+   * One fault step as applied.
+   *
+   * @param modelAt the model time it was stamped with; -1 for a wall-time fault, or one that
+   *     stamps no model time (a killed JVM)
+   * @param wallAtNanos wall time since the first request when it was applied
+   * @param takesLinkDown whether it took a link down (AER is due)
+   * @param note what was done, or why it failed
+   */
+  public record AppliedFault(FaultSpec spec, int step, long modelAt, long wallAtNanos, boolean takesLinkDown,
+      String note) {}
+
+  /**
+   * The rack just before the faults at {@code modelAt}: endpoint statistics, and what each
+   * generator (by name) had sent by then.
+   */
+  public record Boundary(long modelAt, Map<String, EndpointStats> endpoints, Map<String, Long> sentByTraffic) {
+    public Boundary {
+      endpoints = Map.copyOf(endpoints);
+      sentByTraffic = Map.copyOf(sentByTraffic);
+    }
+  }
+
+  public TrafficResult trafficResult(String name) {
+    return traffic.stream().filter(t -> t.spec().name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no traffic '" + name + "'"));
+  }
+
+  /** The generators an invariant covers: those named, or every one when none is named. */
+  public List<TrafficResult> selected(List<String> names) {
+    return names.isEmpty() ? traffic : names.stream().map(this::trafficResult).toList();
+  }
+
+  /** The sinks the given write generators write into, in order. */
+  public List<String> sinksOf(List<TrafficResult> selected) {
+    Set<String> sinks = new LinkedHashSet<>();
+    selected.stream().filter(t -> t.spec().writes()).forEach(t -> sinks.add(t.spec().sink()));
+    return new ArrayList<>(sinks);
+  }
+
+  /** Writes every write generator sent into {@code sink}. */
+  public long sentTo(String sink) {
+    return traffic.stream().filter(t -> t.spec().writes() && t.spec().sink().equals(sink))
+        .mapToLong(TrafficResult::sent).sum();
+  }
+
+  /** Distinct writes {@code sink} received during the run, or -1 without statistics at the end. */
+  public long delivered(String sink) {
+    EndpointStats end = endpointsAtEnd.get(sink);
+    EndpointStats start = endpointsAtStart.get(sink);
+    return end == null || start == null ? -1 : end.uniqueWrites() - start.uniqueWrites();
+  }
+
+  public long duplicates(String sink) {
+    EndpointStats end = endpointsAtEnd.get(sink);
+    EndpointStats start = endpointsAtStart.get(sink);
+    return end == null || start == null ? -1 : end.duplicateWrites() - start.duplicateWrites();
+  }
+
+  public long reordered(String sink) {
+    EndpointStats end = endpointsAtEnd.get(sink);
+    EndpointStats start = endpointsAtStart.get(sink);
+    return end == null || start == null ? -1 : end.reorderedWrites() - start.reorderedWrites();
+  }
+
+  /** New AER records at {@code root} during the run, oldest first; empty without statistics. */
+  public List<EndpointStats.AerRecord> newAer(String root) {
+    EndpointStats end = endpointsAtEnd.get(root);
+    EndpointStats start = endpointsAtStart.get(root);
+    if (end == null || start == null) {
+      return List.of();
+    }
+    return end.aerReceived().subList(start.aerReceived().size(), end.aerReceived().size());
+  }
+
+  /**
+   * TLPs a link end dropped or lost during the run: posted writes it could not forward or that
+   * nothing claimed, TLPs purged from its queues or arriving while its link was down, receive
+   * buffer overflows. -1 without statistics.
+   */
+  public long drops(String end) {
+    PortStats a = portsAtStart.get(end);
+    PortStats b = portsAtEnd.get(end);
+    if (a != null && b != null) {
+      return portDrops(b) - portDrops(a);
+    }
+    EndpointStats ea = endpointsAtStart.get(end);
+    EndpointStats eb = endpointsAtEnd.get(end);
+    if (ea != null && eb != null) {
+      return eb.outsideBars() - ea.outsideBars() + portDrops(eb.link()) - portDrops(ea.link());
+    }
+    return -1;
+  }
+
+  private static long portDrops(PortStats p) {
+    return p.droppedPosted() + p.lostOnLinkDown() + p.droppedLinkDown() + p.receiverOverflows();
+  }
+
+  /** Every link end with statistics at start and end, endpoints first. */
+  public List<String> ends() {
+    List<String> ends = new ArrayList<>();
+    endpointsAtEnd.keySet().stream().filter(endpointsAtStart::containsKey).sorted().forEach(ends::add);
+    portsAtEnd.keySet().stream().filter(portsAtStart::containsKey).sorted().forEach(ends::add);
+    return ends;
+  }
+}

@@ -1,0 +1,85 @@
+package io.rackfabric.loadtests.scenario;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.switchchip.SwitchPort;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A rack as a scenario run sees it: every component started and found, every link trained. What
+ * faults do to it goes through here, so it also knows what is down: link ends a fault took down,
+ * components stopped, nodes killed. Safe to use from several threads (wall-time faults run on
+ * their own).
+ */
+public interface RunningRack {
+
+  Topology topology();
+
+  Mode mode();
+
+  /**
+   * The actor system to spawn host software in and to ask from. Single JVM: the system that runs
+   * every component. Multi-JVM: the driver, a cluster member that runs no component; actors
+   * spawned here reach the components over Artery like any other member.
+   */
+  ActorSystem<?> system();
+
+  /** The run's folder (node logs, the topology file handed to node JVMs). */
+  Path runDir();
+
+  ActorRef<MemoryEndpoint.Command> endpoint(String id);
+
+  ActorRef<SwitchChip.Command> switchChip(String id);
+
+  /** The actor of a switch port, {@code "switch.port"}. */
+  ActorRef<SwitchPort.Command> port(String end) throws Exception;
+
+  /** Makes an actor nameable by {@code id} for {@code stop-actor} and for invariants. */
+  void register(String id, ActorRef<?> actor);
+
+  /** A registered actor, or a component's actor (an endpoint or a switch chip). */
+  Optional<ActorRef<?>> actor(String id);
+
+  /**
+   * Takes the link at {@code end} (an endpoint id or {@code switch.port}) down, or brings it back
+   * up, stamped with model time {@code modelAt} (0: the end's own clock).
+   */
+  void setLink(String end, boolean up, long modelAt) throws Exception;
+
+  /** Waits until the link at {@code end} is up again (trained), at most {@code timeout}. */
+  void awaitLinkUp(String end, Duration timeout) throws Exception;
+
+  /**
+   * Stops a component or registered actor, as a crash would. With {@code modelAt >= 0} its links
+   * go down at that model time first, so that its partners see the surprise down stamped then.
+   */
+  void stop(String id, long modelAt) throws Exception;
+
+  /** Kills a node's JVM at once (SIGKILL). Multi-JVM only. */
+  void killNode(String node);
+
+  /** Whether a component (or registered actor) can still answer: not stopped, its node alive. */
+  boolean reachable(String id);
+
+  /** Whether the link at {@code end} is down because of a fault (at either end, or a failed component). */
+  boolean isDown(String end);
+
+  /** Every link end a fault took down at some point of the run, with its partner. */
+  Set<String> faultedEnds();
+
+  /** Components stopped or on killed nodes. */
+  Set<String> failedComponents();
+
+  EndpointStats endpointStats(String id) throws Exception;
+
+  PortStats portStats(String end) throws Exception;
+}

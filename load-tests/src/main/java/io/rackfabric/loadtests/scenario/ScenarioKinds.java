@@ -1,0 +1,52 @@
+package io.rackfabric.loadtests.scenario;
+
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
+import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
+import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
+import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
+import io.rackfabric.loadtests.scenario.fault.StopActorFault;
+import io.rackfabric.loadtests.scenario.figure.FaultFigures;
+import io.rackfabric.loadtests.scenario.figure.RunFigures;
+import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
+import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
+import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
+import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
+import io.rackfabric.loadtests.scenario.invariant.InOrder;
+import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
+import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
+import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
+
+/**
+ * The kinds {@code rack run} knows. A new kind is one class implementing {@link FaultType},
+ * {@link InvariantType} or {@link FigureType} and one line here; or build a catalog of your own
+ * from {@link #standardBuilder()} and hand it to {@link ScenarioRunner} and the loader.
+ */
+public final class ScenarioKinds {
+
+  private ScenarioKinds() {}
+
+  public static KindCatalog<FaultType, InvariantType, FigureType> standard() {
+    return standardBuilder().build();
+  }
+
+  /** The standard kinds, open for more. */
+  public static KindCatalog.Builder<FaultType, InvariantType, FigureType> standardBuilder() {
+    return KindCatalog.<FaultType, InvariantType, FigureType>builder()
+        .fault(new LinkDownFault())
+        .fault(new LinkUpFault())
+        .fault(new LinkFlapFault())
+        .fault(new StopActorFault())
+        .fault(new KillNodeFault())
+        .invariant(new EveryWriteDeliveredOnce())
+        .invariant(new NoDuplicates())
+        .invariant(new InOrder())
+        .invariant(new NoLossBeforeFault())
+        .invariant(new NoLossExceptOnFailedLink())
+        .invariant(new AerReportedAt())
+        .invariant(new EveryReadCompleted())
+        .figure(new TrafficFigures())
+        .figure(new FaultFigures())
+        .figure(new RunFigures());
+  }
+}

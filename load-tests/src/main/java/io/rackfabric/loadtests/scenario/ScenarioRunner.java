@@ -1,0 +1,494 @@
+package io.rackfabric.loadtests.scenario;
+
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Params;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.cluster.topology.LinkSpec;
+import io.rackfabric.cluster.topology.SwitchSpec;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.RunResult.Boundary;
+import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
+import io.rackfabric.loadtests.scenario.TrafficSchedule.Job;
+import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs a checked {@link Scenario}: starts its rack (one JVM or one per node), lets attachments
+ * join, runs the traffic cut at the model times of the faults, applies each fault at its model
+ * time (between the stretches) or wall time (from a timer), waits until the rack is quiet, then
+ * evaluates the invariants and produces the figures while the rack is still up, and stops
+ * everything it started, also when something fails on the way.
+ *
+ * <p>A model-time fault at T is applied once every generator has issued its requests stamped
+ * before T and those have arrived or been dropped, so the figures do not depend on how wall-clock
+ * time fell on this machine: requests stamped before T see the fabric as it was, those stamped
+ * at T or later see the fault.
+ */
+public final class ScenarioRunner {
+
+  private static final long POLL_MS = 100;
+  private static final long PROGRESS_NS = 2_000_000_000L;
+
+  /** A run's outcome: what it recorded, the figures, and each invariant with its verdict. */
+  public record Outcome(RunResult result, List<Figure> figures, List<Checked> invariants) {
+
+    public boolean passed() {
+      return invariants.stream().allMatch(c -> c.verdict().pass());
+    }
+  }
+
+  /** An invariant and its verdict. */
+  public record Checked(InvariantSpec spec, Verdict verdict) {}
+
+  private final KindCatalog<FaultType, InvariantType, FigureType> catalog;
+  private final List<RackAttachment> attachments;
+
+  public ScenarioRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog, List<RackAttachment> attachments) {
+    this.catalog = catalog;
+    this.attachments = List.copyOf(attachments);
+  }
+
+  public ScenarioRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog) {
+    this(catalog, List.of());
+  }
+
+  /**
+   * Runs the scenario; progress lines go to {@code progress} (stderr for the command line).
+   *
+   * @param runDir the run's folder: node logs, the topology file for node JVMs
+   */
+  public Outcome run(Scenario scenario, Path runDir, PrintStream progress) throws Exception {
+    progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
+        scenario.mode(), scenario.seed());
+    long t0 = System.nanoTime();
+    try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
+        ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress)
+        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress)) {
+      long rackUp = System.nanoTime() - t0;
+      progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
+      List<RackAttachment> attached = new ArrayList<>();
+      try {
+        for (RackAttachment a : attachments) {
+          a.attach(rack);
+          attached.add(a);
+        }
+        return new Execution(scenario, rack, progress, rackUp).run();
+      } finally {
+        for (RackAttachment a : attached) {
+          try {
+            a.detach(rack);
+          } catch (Exception e) {
+            progress.println("  detaching " + a + " failed: " + e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
+  /** What one generator has done so far (see {@link TrafficResult}); the runner thread's only. */
+  private static final class Tally {
+    long sent;
+    long failed;
+    long skipped;
+    boolean stalled;
+  }
+
+  /** One run's state; used from the runner thread, wall-time faults add to the synchronized lists. */
+  private final class Execution {
+    private final Scenario scenario;
+    private final LiveRack rack;
+    private final PrintStream progress;
+    private final long rackUpNanos;
+    private final Map<String, Tally> tally = new LinkedHashMap<>();
+    private final Map<String, EndpointStats> atStart = new HashMap<>();
+    private final Map<String, PortStats> portsAtStart = new HashMap<>();
+    private final List<Boundary> boundaries = new ArrayList<>();
+    private final List<AppliedFault> applied = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> stalledSources = new HashSet<>();
+    private long wallStart;
+    private long deadline;
+    private boolean timedOut;
+    private long lastProgress;
+    private long trafficNanos;
+
+    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos) {
+      this.scenario = scenario;
+      this.rack = rack;
+      this.progress = progress;
+      this.rackUpNanos = rackUpNanos;
+      scenario.traffic().forEach(t -> tally.put(t.name(), new Tally()));
+    }
+
+    Outcome run() throws Exception {
+      atStart.putAll(endpointSnapshot());
+      portsAtStart.putAll(portSnapshot());
+      List<Long> cuts = scenario.modelFaultTimes();
+      List<Phase> phases = TrafficSchedule.phases(scenario.traffic(), cuts);
+      progress.printf("  traffic: %d generator(s); %d model-time fault instant(s), so %d stretch(es); %d wall-time"
+          + " fault step(s)%n", scenario.traffic().size(), cuts.size(), phases.size(), wallSteps());
+      wallStart = System.nanoTime();
+      lastProgress = wallStart;
+      deadline = wallStart + scenario.run().wallLimitNs();
+      ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "scenario-wall-faults");
+        t.setDaemon(true);
+        return t;
+      });
+      try {
+        List<ScheduledFuture<?>> wallFaults = scheduleWallFaults(timer);
+        for (int i = 0; i < phases.size() && !timedOut; i++) {
+          runPhase(phases.get(i), i, phases.size());
+          if (i < cuts.size() && !timedOut) {
+            awaitQuiet(true);
+            boundaries.add(new Boundary(cuts.get(i), endpointSnapshot(), sentSoFar()));
+            applyModelFaults(cuts.get(i));
+          }
+        }
+        trafficNanos = System.nanoTime() - wallStart;
+        for (ScheduledFuture<?> f : wallFaults) {
+          long left = deadline - System.nanoTime();
+          try {
+            f.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+          } catch (TimeoutException e) {
+            timedOut = true;
+          }
+        }
+        // After a fault, what it causes (a DLLP timeout, AER) shows up in silence, not in delivered counts.
+        awaitQuiet(applied.isEmpty());
+      } finally {
+        timer.shutdownNow();
+      }
+      long wallNanos = System.nanoTime() - wallStart;
+      if (timedOut) {
+        notes.add("the run hit run.wall-limit = " + Durations.text(scenario.run().wallLimitNs())
+            + "; what was not finished by then is counted as it stood");
+      }
+      RunResult result = new RunResult(scenario, atStart, endpointSnapshot(), portsAtStart, portSnapshot(), boundaries,
+          trafficResults(), List.copyOf(applied), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
+          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), rack);
+      progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
+      List<Checked> checked = new ArrayList<>();
+      for (InvariantSpec spec : scenario.invariants()) {
+        checked.add(new Checked(spec, evaluate(spec, result)));
+      }
+      if (timedOut) {
+        checked.add(new Checked(new InvariantSpec("within-wall-limit", Params.NONE, "within-wall-limit",
+            scenario.source()), Verdict.fail("the run did not finish within run.wall-limit = "
+            + Durations.text(scenario.run().wallLimitNs()))));
+      }
+      List<Figure> figures = new ArrayList<>();
+      for (String name : scenario.figures()) {
+        FigureType producer = catalog.figure(name).orElseThrow();
+        try {
+          figures.addAll(producer.produce(result));
+        } catch (Exception e) {
+          progress.println("  figure producer " + name + " failed: " + e);
+        }
+      }
+      return new Outcome(result, figures, checked);
+    }
+
+    private Verdict evaluate(InvariantSpec spec, RunResult result) {
+      try {
+        return catalog.invariant(spec.kind()).orElseThrow().evaluate(spec, result);
+      } catch (Exception e) {
+        return Verdict.fail("could not be checked: " + e);
+      }
+    }
+
+    private long wallSteps() {
+      return scenario.faults().stream().filter(f -> !f.at().isModel()).mapToLong(f -> f.steps().size()).sum();
+    }
+
+    // ------------------------------------------------------------ traffic
+
+    private void runPhase(Phase phase, int index, int of) throws Exception {
+      String window = "[" + Durations.text(phase.from()) + ", " + (phase.isLast() ? "end" : Durations.text(phase.until()))
+          + ")";
+      if (phase.jobs().isEmpty()) {
+        progress.printf("  stretch %d/%d %s: no requests%n", index + 1, of, window);
+        return;
+      }
+      Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running = new LinkedHashMap<>();
+      Map<Job, Long> issuedBefore = new HashMap<>();
+      for (Job job : phase.jobs()) {
+        TrafficSpec g = job.spec();
+        Tally t = tally.get(g.name());
+        if (!rack.reachable(g.from()) || rack.isDown(g.from()) || stalledSources.contains(g.from())) {
+          t.skipped += job.count();
+          notes.add(g.name() + ": " + job.count() + " requests stamped in " + window + " not issued: " + (
+              stalledSources.contains(g.from()) ? "its previous job never finished"
+                  : !rack.reachable(g.from()) ? g.from() + " is gone" : g.from() + "'s link is down"));
+          continue;
+        }
+        EndpointStats before = rack.endpointStats(g.from());
+        issuedBefore.put(job, g.writes() ? before.writesSent() : before.readsSent());
+        // On a link that is up, SetLink(up) only moves the end's model clock: the generator's
+        // software clock reaches the stamp of the job's first request, so that requests after an
+        // idle stretch or a fault are not stamped in the past.
+        rack.endpoint(g.from()).tell(new MemoryEndpoint.SetLink(true, job.firstStamp()));
+        running.put(job, Asks.<MemoryEndpoint.Command, MemoryEndpoint.TrafficDone>askAsync(rack.system(),
+            rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
+      }
+      progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", index + 1, of, window, running.size(),
+          running.keySet().stream().mapToLong(Job::count).sum());
+      CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));
+      long lastChange = System.nanoTime();
+      long lastMetric = -1;
+      while (true) {
+        try {
+          all.get(POLL_MS, TimeUnit.MILLISECONDS);
+          break;
+        } catch (TimeoutException notYet) {
+          long now = System.nanoTime();
+          if (now > deadline) {
+            timedOut = true;
+            break;
+          }
+          long metric = activity();
+          if (metric != lastMetric) {
+            lastMetric = metric;
+            lastChange = now;
+          } else if (now - lastChange > scenario.run().settleNs()) {
+            break; // a job whose link went down under it never finishes: it stalled
+          }
+          progress();
+        } catch (java.util.concurrent.ExecutionException e) {
+          break; // an ask failed; the job is counted below as stalled
+        }
+      }
+      for (Map.Entry<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> e : running.entrySet()) {
+        Job job = e.getKey();
+        Tally t = tally.get(job.spec().name());
+        CompletableFuture<MemoryEndpoint.TrafficDone> f = e.getValue();
+        if (f.isDone() && !f.isCompletedExceptionally()) {
+          MemoryEndpoint.TrafficDone done = f.get();
+          t.sent += done.sent();
+          t.failed += done.failed();
+        } else {
+          // Count what the source issued of it; the rest of the generator is not issued.
+          t.stalled = true;
+          stalledSources.add(job.spec().from());
+          long issued = 0;
+          if (rack.reachable(job.spec().from())) {
+            EndpointStats now = rack.endpointStats(job.spec().from());
+            issued = (job.spec().writes() ? now.writesSent() : now.readsSent()) - issuedBefore.get(job);
+          }
+          t.sent += issued;
+          t.skipped += job.count() - issued;
+          notes.add(job.spec().name() + ": a job of " + job.count() + " requests stalled after " + issued
+              + " (its link went down under it); later requests of it are not issued");
+        }
+      }
+    }
+
+    /** Per generator, what it has sent so far. */
+    private Map<String, Long> sentSoFar() {
+      Map<String, Long> sent = new LinkedHashMap<>();
+      tally.forEach((name, t) -> sent.put(name, t.sent));
+      return sent;
+    }
+
+    private List<TrafficResult> trafficResults() {
+      List<TrafficResult> out = new ArrayList<>();
+      for (TrafficSpec g : scenario.traffic()) {
+        Tally t = tally.get(g.name());
+        out.add(new TrafficResult(g, t.sent, t.failed, t.skipped, t.stalled));
+      }
+      return out;
+    }
+
+    // ------------------------------------------------------------ quiet
+
+    /**
+     * Waits until the rack is quiet: every write sent has arrived (when {@code byCompletion}), or
+     * no counter has moved for run.settle.
+     */
+    private void awaitQuiet(boolean byCompletion) throws Exception {
+      long lastChange = System.nanoTime();
+      long lastMetric = -1;
+      while (true) {
+        long now = System.nanoTime();
+        if (now > deadline) {
+          timedOut = true;
+          return;
+        }
+        if (byCompletion && complete()) {
+          return;
+        }
+        long metric = activity();
+        if (metric != lastMetric) {
+          lastMetric = metric;
+          lastChange = now;
+        } else if (now - lastChange > scenario.run().settleNs()) {
+          return;
+        }
+        progress();
+        Thread.sleep(POLL_MS); // polling counters of a running rack: nothing here answers on "quiet"
+      }
+    }
+
+    /** Every write sent so far arrived; every read sent was answered. */
+    private boolean complete() throws Exception {
+      Map<String, Long> expected = new LinkedHashMap<>();
+      for (TrafficSpec g : scenario.traffic()) {
+        if (g.writes()) {
+          expected.merge(g.sink(), tally.get(g.name()).sent, Long::sum);
+        } else if (rack.reachable(g.from())) {
+          EndpointStats s = rack.endpointStats(g.from());
+          if (s.readsCompleted() + s.readsFailed() < s.readsSent()) {
+            return false;
+          }
+        }
+      }
+      for (Map.Entry<String, Long> e : expected.entrySet()) {
+        EndpointStats start = atStart.get(e.getKey());
+        if (!rack.reachable(e.getKey()) || start == null) {
+          return false;
+        }
+        if (rack.endpointStats(e.getKey()).uniqueWrites() - start.uniqueWrites() < e.getValue()) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** A number that changes whenever anything moves in the rack's endpoints. */
+    private long activity() {
+      long sum = 0;
+      for (String id : atStart.keySet()) {
+        if (!rack.reachable(id)) {
+          continue;
+        }
+        try {
+          EndpointStats s = rack.endpointStats(id);
+          sum += s.writesReceived() + s.writesSent() + s.readsSent() + s.readsCompleted() + s.readsFailed()
+              + s.readsServed() + s.aerReceived().size() + s.link().lostOnLinkDown() + s.link().droppedLinkDown()
+              + s.link().tlpsReceived();
+        } catch (Exception e) {
+          sum += 1; // no answer (its JVM just died): that is a change too
+        }
+      }
+      return sum;
+    }
+
+    private void progress() {
+      long now = System.nanoTime();
+      if (now - lastProgress < PROGRESS_NS) {
+        return;
+      }
+      lastProgress = now;
+      long sent = tally.values().stream().mapToLong(t -> t.sent).sum();
+      progress.printf("    %.1f s: %,d requests done by finished jobs, %d fault step(s) applied%n",
+          (now - wallStart) / 1e9, sent, applied.size());
+    }
+
+    // ------------------------------------------------------------ faults
+
+    private void applyModelFaults(long at) {
+      for (FaultSpec f : scenario.faults()) {
+        if (!f.at().isModel()) {
+          continue;
+        }
+        for (int step = 0; step < f.steps().size(); step++) {
+          if (f.steps().get(step) == at) {
+            apply(f, step, at);
+          }
+        }
+      }
+    }
+
+    private List<ScheduledFuture<?>> scheduleWallFaults(ScheduledExecutorService timer) {
+      List<ScheduledFuture<?>> scheduled = new ArrayList<>();
+      for (FaultSpec f : scenario.faults()) {
+        if (f.at().isModel()) {
+          continue;
+        }
+        for (int step = 0; step < f.steps().size(); step++) {
+          int s = step;
+          long delay = wallStart + f.steps().get(step) - System.nanoTime();
+          scheduled.add(timer.schedule(() -> apply(f, s, -1), Math.max(0, delay), TimeUnit.NANOSECONDS));
+        }
+      }
+      return scheduled;
+    }
+
+    private void apply(FaultSpec f, int step, long modelAt) {
+      FaultType kind = catalog.fault(f.kind()).orElseThrow();
+      long wallAt = System.nanoTime() - wallStart;
+      String note;
+      try {
+        note = kind.apply(f, step, modelAt, rack);
+      } catch (Exception e) {
+        note = "FAILED: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+        notes.add(f.label() + " step " + (step + 1) + " failed: " + note);
+      }
+      long stamped = kind.stampsModelTime() ? modelAt : -1;
+      applied.add(new AppliedFault(f, step, stamped, wallAt, kind.takesLinkDown(f, step), note));
+      progress.printf("  %s%s: %s (%s)%n", modelAt >= 0 ? Durations.text(modelAt) : "wall " + Durations.seconds(wallAt),
+          f.steps().size() > 1 ? " step " + (step + 1) + "/" + f.steps().size() : "", f.kind() + " " + f.target(), note);
+    }
+
+    // ------------------------------------------------------------ snapshots
+
+    private Map<String, EndpointStats> endpointSnapshot() {
+      Map<String, EndpointStats> out = new HashMap<>();
+      for (var e : rack.topology().endpoints()) {
+        if (!rack.reachable(e.id())) {
+          continue;
+        }
+        try {
+          out.put(e.id(), rack.endpointStats(e.id()));
+        } catch (Exception ex) {
+          notes.add("no statistics from " + e.id() + ": " + ex.getMessage());
+        }
+      }
+      return out;
+    }
+
+    private Map<String, PortStats> portSnapshot() {
+      Map<String, PortStats> out = new HashMap<>();
+      for (SwitchSpec s : rack.topology().switches()) {
+        if (!rack.reachable(s.id())) {
+          continue;
+        }
+        for (var p : s.ports()) {
+          String end = LinkSpec.end(s.id(), p.name());
+          try {
+            out.put(end, rack.portStats(end));
+          } catch (Exception ex) {
+            notes.add("no statistics from " + end + ": " + ex.getMessage());
+          }
+        }
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.FigureType;
+import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code traffic}: per generator what it sent, per sink what arrived (distinct, duplicated, out
+ * of order, lost) and the one-way model latency of the writes that arrived, from the sinks' own
+ * histograms of arrival minus origin time.
+ */
+public final class TrafficFigures implements FigureType {
+
+  @Override
+  public String name() {
+    return "traffic";
+  }
+
+  @Override
+  public String summary() {
+    return "requests sent, refused and not issued per generator; writes delivered, duplicated, reordered, lost and"
+        + " their one-way model latency per sink";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) {
+    List<Figure> out = new ArrayList<>();
+    long sent = 0;
+    long delivered = 0;
+    for (TrafficResult t : run.traffic()) {
+      String p = "traffic." + t.spec().name() + ".";
+      String unit = t.spec().writes() ? "writes" : "reads";
+      out.add(new Figure(p + "sent", t.sent(), unit, "count"));
+      out.add(new Figure(p + "failed", t.failed(), unit, "count"));
+      out.add(new Figure(p + "not_issued", t.skipped(), unit, "count"));
+    }
+    for (String sink : run.sinksOf(run.traffic())) {
+      long got = run.delivered(sink);
+      if (got < 0) {
+        continue; // no statistics: a stopped sink or a killed node's
+      }
+      String p = "sink." + sink + ".";
+      long into = run.sentTo(sink);
+      sent += into;
+      delivered += got;
+      out.add(new Figure(p + "delivered", got, "writes", "count"));
+      out.add(new Figure(p + "duplicated", run.duplicates(sink), "writes", "count"));
+      out.add(new Figure(p + "reordered", run.reordered(sink), "writes", "count"));
+      out.add(new Figure(p + "lost", into - got, "writes", "count"));
+      latency(run, sink, p, out);
+    }
+    out.add(new Figure("writes_sent", sent, "writes", "count"));
+    out.add(new Figure("writes_delivered", delivered, "writes", "count"));
+    out.add(new Figure("writes_lost", sent - delivered, "writes", "count"));
+    return out;
+  }
+
+  /** Percentiles from the histogram of this run's writes; exact extremes when the run had the sink alone. */
+  private static void latency(RunResult run, String sink, String prefix, List<Figure> out) {
+    EndpointStats start = run.endpointsAtStart().get(sink);
+    EndpointStats end = run.endpointsAtEnd().get(sink);
+    if (end.writesReceived() == start.writesReceived()) {
+      return;
+    }
+    Histogram h = Latencies.decode(end.latencyHistogram());
+    if (start.writesReceived() > 0) {
+      h.subtract(Latencies.decode(start.latencyHistogram()));
+    }
+    boolean exact = start.writesReceived() == 0;
+    long min = exact ? end.minLatencyNs() : h.getMinValue();
+    long max = exact ? end.maxLatencyNs() : h.getMaxValue();
+    out.add(new Figure(prefix + "latency_min", min, "ns", "model"));
+    out.add(new Figure(prefix + "latency_p50", clamp(h.getValueAtPercentile(50), min, max), "ns", "model"));
+    out.add(new Figure(prefix + "latency_p99", clamp(h.getValueAtPercentile(99), min, max), "ns", "model"));
+    out.add(new Figure(prefix + "latency_max", max, "ns", "model"));
+  }
+
+  /** The histogram keeps 2 digits; the true percentile lies within the exact extremes. */
+  private static long clamp(long v, long min, long max) {
+    return Math.max(min, Math.min(max, v));
+  }
+}

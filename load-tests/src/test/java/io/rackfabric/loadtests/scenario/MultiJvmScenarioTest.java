@@ -1,0 +1,59 @@
+package io.rackfabric.loadtests.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The bundled kill-node scenario on three node JVMs over aeron-udp: a compute host's JVM is
+ * killed mid-run, its switch port notices by DLLP timeout and tells the management host, the
+ * other path loses nothing; and every JVM the run started is gone when it returns.
+ */
+@Tag("multi-jvm")
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class MultiJvmScenarioTest {
+
+  static final KindCatalog<FaultType, InvariantType, FigureType> KINDS = ScenarioKinds.standard();
+
+  @Test
+  void shouldHoldEveryInvariantAndStopEveryJvmWhenANodeIsKilledMidRun() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("kill-node-demo", KINDS, ScenarioOptions.NONE);
+    assertEquals(Mode.MULTI_JVM, s.mode());
+    Path runDir = Path.of("target", "multi-jvm", "scenario-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    assertEquals(500, figure(o, "sink.ch1.delivered").value(), "mh's writes to ch1 on node-b");
+    assertEquals(500, figure(o, "traffic.ch1-to-ch2.sent").value());
+    assertTrue(figure(o, "aer.mh.records").value() >= 1, "tor.ntb2's DLLP timeout reached mh");
+    assertTrue(o.result().failedComponents().contains("ch2"));
+    assertEquals("kill-node", o.result().faults().get(0).spec().kind());
+    assertEquals(-1, o.result().faults().get(0).modelAt(), "a killed JVM stamps no model time");
+    assertTrue(Files.exists(runDir.resolve("node-a.log")), "node logs in the run folder");
+    // The runner stops what it started: node JVMs and the shared media driver.
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
+  }
+
+  private static Figure figure(Outcome o, String name) {
+    return o.figures().stream().filter(f -> f.name().equals(name)).findFirst()
+        .orElseThrow(() -> new AssertionError("no figure " + name + " in " + o.figures().stream().map(Figure::name).toList()));
+  }
+}

@@ -1,0 +1,322 @@
+package io.rackfabric.loadtests.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.Clock;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.cluster.scenario.TrafficSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each kind of bad input, written to a file: the message must name the file, the line the problem
+ * is on, the key and the reason. The base scenario is valid; each test changes one line of it.
+ */
+class ScenarioLoaderErrorsTest {
+
+  /** A valid scenario on the bundled demo rack, one entry per line so that tests can point at lines. */
+  private static final List<String> BASE = List.of(
+      "scenario {",                                                                              // 1
+      "  name = t",                                                                              // 2
+      "  topology = demo",                                                                       // 3
+      "  mode = single-jvm",                                                                     // 4
+      "  seed = 7",                                                                              // 5
+      "  run { duration = 100us, wall-limit = 1m }",                                             // 6
+      "  traffic = [",                                                                           // 7
+      "    { name = a, from = ch1, to = ch2, size = 64, interval = 100ns }",                     // 8
+      "    { name = b, from = mh, to = mem, interval = 200ns }",                                 // 9
+      "  ]",                                                                                     // 10
+      "  faults = [",                                                                            // 11
+      "    { kind = link-down, target = tor.ntb2, at = 50us }",                                  // 12
+      "    { kind = link-flap, target = ch1, at = \"wall 1s\", period = 200ms, count = 2 }",     // 13
+      "  ]",                                                                                     // 14
+      "  invariants = [",                                                                        // 15
+      "    in-order",                                                                            // 16
+      "    { kind = aer-reported-at, root = mh, within = 5us }",                                 // 17
+      "    { kind = every-write-delivered-once, traffic = [b] }",                                // 18
+      "  ]",                                                                                     // 19
+      "}");                                                                                      // 20
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldResolveRoutesCountsAndStepsWhenTheBaseIsUnchanged() throws Exception {
+    Scenario s = ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    TrafficSpec a = s.traffic().get(0);
+    assertEquals("ch2", a.sink());
+    assertEquals(0x3_0000_0000L, a.address(), "ch2 as ch1 sees it, found by the route search");
+    assertEquals(0, a.sinkAddress());
+    assertEquals(1000, a.count(), "100us of 100ns intervals");
+    assertEquals("ch1 > tor(ntb1>ntb2) > ch2", a.path());
+    TrafficSpec b = s.traffic().get(1);
+    assertEquals(0x8000_0000L, b.address());
+    assertEquals(500, b.count());
+    assertEquals(List.of(50_000L), s.faults().get(0).steps());
+    assertEquals(Clock.WALL, s.faults().get(1).at().clock());
+    assertEquals(List.of(1_000_000_000L, 1_100_000_000L, 1_200_000_000L, 1_300_000_000L), s.faults().get(1).steps());
+    assertEquals(List.of(50_000L), s.modelFaultTimes());
+    assertEquals("aer-reported-at root=mh within=5us", s.invariants().get(1).label());
+    assertEquals(dir.resolve("good.conf") + ":17", s.invariants().get(1).where());
+    assertEquals(List.of("traffic", "faults", "run"), s.figures());
+  }
+
+  @Test
+  void shouldRejectAnUnknownKeyWithTheAllowedOnes() throws Exception {
+    String m = problems(edit(2, "  name = t, colour = blue"));
+    assertContains(m, "bad.conf:2: scenario.colour: unknown key; allowed here: name, description, topology");
+  }
+
+  @Test
+  void shouldSuggestTheIntendedKeyWhenATrafficKeyIsMisspelt() throws Exception {
+    String m = problems(edit(8, "    { name = a, from = ch1, to = ch2, sise = 64, interval = 100ns }"));
+    assertContains(m, "bad.conf:8: scenario.traffic[0].sise: unknown key (did you mean 'size'?)");
+  }
+
+  @Test
+  void shouldRejectAKindSpecificKeyOnAnotherKind() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor.ntb2, at = 50us, period = 1us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].period: unknown key; allowed here: kind, target, at");
+  }
+
+  @Test
+  void shouldNameTheKnownKindsWhenAFaultKindIsUnknown() throws Exception {
+    String m = problems(edit(12, "    { kind = link-dwn, target = tor.ntb2, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].kind: unknown fault kind 'link-dwn' (did you mean 'link-down'?)");
+    assertContains(m, "known: link-down, link-up, link-flap, stop-actor, kill-node");
+  }
+
+  @Test
+  void shouldRejectAFaultAimedAtALinkEndTheTopologyDoesNotHave() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor.ntb9, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: no link end 'tor.ntb9' in demo.conf (ends: mh, mem, ch1,");
+  }
+
+  @Test
+  void shouldRejectALinkFaultAimedAtAWholeSwitch() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: 'tor' is a switch; a link end is one of its ports, e.g. tor.up");
+  }
+
+  @Test
+  void shouldRejectStopActorAimedAtAComponentThatDoesNotExist() throws Exception {
+    String m = problems(edit(12, "    { kind = stop-actor, target = ch9, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: no component 'ch9' in demo.conf (components: tor, leaf,");
+  }
+
+  @Test
+  void shouldRejectKillNodeInASingleJvmRun() throws Exception {
+    String m = problems(edit(12, "    { kind = kill-node, target = node-c, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].kind: kill-node needs a multi-jvm run, and this one is single-jvm");
+  }
+
+  @Test
+  void shouldRejectKillNodeWhenTheCommandLineMakesTheRunSingleJvm() throws Exception {
+    List<String> lines = edit(4, "  mode = multi-jvm");
+    lines.set(11, "    { kind = kill-node, target = node-c, at = 50us }");
+    Path file = write("bad.conf", lines);
+    assertEquals(1, ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE).faults().size() - 1);
+    ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(file,
+        ScenarioKinds.standard(), new ScenarioOptions(Mode.SINGLE_JVM, null, null)));
+    assertContains(e.getMessage().replace(dir + "/", ""), "bad.conf:12: scenario.faults[0].kind: kill-node needs a multi-jvm run");
+  }
+
+  @Test
+  void shouldRejectKillNodeOfANodeTheTopologyDoesNotHave() throws Exception {
+    List<String> lines = edit(4, "  mode = multi-jvm");
+    lines.set(11, "    { kind = kill-node, target = node-z, at = 50us }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: no node 'node-z' in demo.conf (nodes: node-a, node-b, node-c)");
+  }
+
+  @Test
+  void shouldRejectAModelTimeAfterTheEndOfTheRun() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor.ntb2, at = 100us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: 100us is not inside the run (it ends at model time 100us,"
+        + " run.duration)");
+  }
+
+  @Test
+  void shouldRejectAWallTimeBeyondTheWallLimit() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor.ntb2, at = \"wall 2m\" }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: wall 120s is not inside the run (run.wall-limit = 60s)");
+  }
+
+  @Test
+  void shouldRejectAFlapWhoseLastStepFallsOutsideTheRun() throws Exception {
+    String m = problems(edit(13, "    { kind = link-flap, target = ch1, at = \"wall 50s\", period = 4s, count = 3 }"));
+    assertContains(m, "bad.conf:13: scenario.faults[1].at: the last step of link-flap is at wall 60s, not inside the run");
+  }
+
+  @Test
+  void shouldRejectATimeWithoutAUnit() throws Exception {
+    String m = problems(edit(12, "    { kind = link-down, target = tor.ntb2, at = 50 }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: at=50: '50' needs a unit, e.g. 50us");
+  }
+
+  @Test
+  void shouldPickATimeFromARangeWithTheSeed() throws Exception {
+    Path file = write("range.conf", edit(12, "    { kind = link-down, target = tor.ntb2, at = \"10us..90us\" }"));
+    long t1 = ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE).faults().get(0).at().nanos();
+    long t2 = ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE).faults().get(0).at().nanos();
+    assertEquals(t1, t2, "the same seed picks the same time");
+    assertTrue(t1 >= 10_000 && t1 <= 90_000, "picked " + t1 + " ns");
+    List<Long> others = new ArrayList<>();
+    for (long seed = 1; seed <= 5; seed++) {
+      others.add(ScenarioLoader.load(file, ScenarioKinds.standard(), new ScenarioOptions(null, seed, null))
+          .faults().get(0).at().nanos());
+    }
+    assertTrue(others.stream().distinct().count() > 1, "other seeds pick other times: " + others);
+  }
+
+  @Test
+  void shouldRejectADestinationNoRouteReaches() throws Exception {
+    String m = problems(edit(8, "    { name = a, from = ch1, to = \"0x7000_0000_0000\", interval = 100ns }"));
+    assertContains(m, "bad.conf:8: scenario.traffic[0].to: no route from ch1 reaches 0x700000000000: ");
+    assertContains(m, "rack route --from ch1 --addr 0x700000000000");
+  }
+
+  @Test
+  void shouldRejectADestinationThatIsNeitherAnAddressNorAnEndpoint() throws Exception {
+    String m = problems(edit(8, "    { name = a, from = ch1, to = ch7, interval = 100ns }"));
+    assertContains(m, "bad.conf:8: scenario.traffic[0].to: 'ch7' is neither an address (\"0x1000\") nor an endpoint of demo.conf");
+  }
+
+  @Test
+  void shouldRejectASecondGeneratorOnTheSameSource() throws Exception {
+    String m = problems(edit(9, "    { name = b, from = ch1, to = mem, interval = 200ns }"));
+    assertContains(m, "bad.conf:9: scenario.traffic[1].from: ch1 already runs the generator at line 8");
+  }
+
+  @Test
+  void shouldRejectWriteRegionsThatOverlapInOneSink() throws Exception {
+    // mh reaches ch2's memory at 8GiB; 500 writes of 64 bytes from ch2's 0x0 overlap generator a's.
+    String m = problems(edit(9, "    { name = b, from = mh, to = \"0x2_0000_0000\", interval = 200ns }"));
+    assertContains(m, "bad.conf:9: scenario.traffic[1].to: writes [0x0, 0x7D00) of ch2, overlapping [0x0, 0xFA00)"
+        + " that traffic 'a' (line 8) writes");
+  }
+
+  @Test
+  void shouldRejectARegionLargerThanTheSinksBar() throws Exception {
+    String m = problems(edit(9, "    { name = b, from = mh, to = mem, size = 4096, interval = 1ns, count = 70000 }"));
+    assertContains(m, "bad.conf:9: scenario.traffic[1].count: 70000 requests of 4096 bytes need 0x11170000 bytes from"
+        + " 0x80000000 in mem but its BAR0 [0x80000000..0x8FFFFFFF] has room for 65536 from there");
+  }
+
+  @Test
+  void shouldRejectTrafficThatRunsPastTheRun() throws Exception {
+    String m = problems(edit(9, "    { name = b, from = mh, to = mem, interval = 200ns, count = 600 }"));
+    assertContains(m, "bad.conf:9: scenario.traffic[1].count: the last of 600 requests is stamped 119800ns, not inside"
+        + " the run (run.duration = 100us)");
+  }
+
+  @Test
+  void shouldRejectARequestSizeAbove4KiB() throws Exception {
+    String m = problems(edit(9, "    { name = b, from = mh, to = mem, size = 5000, interval = 200ns }"));
+    assertContains(m, "bad.conf:9: scenario.traffic[1].size: size=5000 not in [1,4096] bytes");
+  }
+
+  @Test
+  void shouldRejectAMemoryLayoutThatDoesNotFitInAGeneratedRack() throws Exception {
+    List<String> lines = edit(3, "  topology { generate = ladon, hosts = 40, local-subspace = 32GiB, pms2-base = 1TiB }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:3: scenario.topology: memory layout does not fit: hosts=40 x local-subspace=32GiB needs"
+        + " PMS1 of 1312GiB (with the MH's own 32GiB) but pms2-base=1TiB; at most 31 hosts fit");
+  }
+
+  @Test
+  void shouldListTheTopologyFilesOwnProblemsWithItsNameAndLines() throws Exception {
+    Files.writeString(dir.resolve("broken.conf"), String.join("\n",
+        "rack {",
+        "  name = broken",
+        "  nodes = [ { name = n1, host = \"127.0.0.1\", port = 70000 } ]",
+        "}"));
+    String m = problems(edit(3, "  topology = broken.conf"));
+    assertContains(m, "bad.conf:3: scenario.topology: topology broken.conf is not valid (1 problem, listed below)");
+    assertContains(m, "broken.conf:3: rack.nodes[0].port: port=70000 not in [1,65535]");
+  }
+
+  @Test
+  void shouldRejectATopologyThatIsNeitherAFileNorBundled() throws Exception {
+    String m = problems(edit(3, "  topology = nowhere"));
+    assertContains(m, "bad.conf:3: scenario.topology: no file nowhere (relative to this file)"
+        + " and no bundled topology 'nowhere'");
+  }
+
+  @Test
+  void shouldRejectAnAerRootThatIsNotARoot() throws Exception {
+    String m = problems(edit(17, "    { kind = aer-reported-at, root = mem, within = 5us }"));
+    assertContains(m, "bad.conf:17: scenario.invariants[1].root: 'mem' is not a root (root = true) (roots: mh, ch1, ch2)");
+  }
+
+  @Test
+  void shouldRejectAnUnknownInvariantGivenByName() throws Exception {
+    String m = problems(edit(16, "    in-ordr"));
+    assertContains(m, "bad.conf:16: scenario.invariants[0].kind: unknown invariant kind 'in-ordr' (did you mean 'in-order'?)");
+  }
+
+  @Test
+  void shouldRejectAnInvariantCoveringTrafficThatDoesNotExist() throws Exception {
+    String m = problems(edit(18, "    { kind = every-write-delivered-once, traffic = [b, zz] }"));
+    assertContains(m, "bad.conf:18: scenario.invariants[2].traffic: no traffic named 'zz' (traffic: a, b)");
+  }
+
+  @Test
+  void shouldReportEveryProblemAtOnceInFileOrder() throws Exception {
+    List<String> lines = edit(8, "    { name = a, from = ch1, to = ch2, sise = 64, interval = 100ns }");
+    lines.set(11, "    { kind = link-down, target = tor.ntb9, at = 50us }");
+    lines.set(15, "    in-ordr");
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> ScenarioLoader.load(write("bad.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE));
+    List<String> p = e.problems().stream().map(x -> x.replace(dir + "/", "")).toList();
+    assertEquals(3, p.size(), e.getMessage());
+    assertTrue(p.get(0).startsWith("bad.conf:8:"), p.get(0));
+    assertTrue(p.get(1).startsWith("bad.conf:12:"), p.get(1));
+    assertTrue(p.get(2).startsWith("bad.conf:16:"), p.get(2));
+  }
+
+  @Test
+  void shouldLoadEveryBundledScenario() throws Exception {
+    for (String name : RunCommand.BUNDLED) {
+      Scenario s = ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE);
+      assertEquals(name, s.name());
+      assertTrue(!s.invariants().isEmpty() && !s.faults().isEmpty(), name);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private List<String> edit(int line, String replacement) {
+    List<String> lines = new ArrayList<>(BASE);
+    lines.set(line - 1, replacement);
+    return lines;
+  }
+
+  private Path write(String name, List<String> lines) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, String.join("\n", lines) + "\n");
+    return file;
+  }
+
+  private String problems(List<String> lines) throws IOException {
+    Path file = write("bad.conf", lines);
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE));
+    // messages name the files as the caller gave them; report relative to the folder
+    return e.getMessage().replace(dir + "/", "");
+  }
+
+  private static void assertContains(String text, String part) {
+    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
+  }
+}
