@@ -9,7 +9,9 @@ import java.util.List;
  * Configuration space as seen by configuration reads and writes, for the registers enumeration
  * needs: IDs, class code, header type, bus numbers, memory and prefetchable windows (type 1), and
  * 64-bit memory BARs (type 0). Registers are dword indexes. Windows are encoded as PCIe does, in
- * 1 MiB units, so a window that is not 1 MiB aligned reads back rounded.
+ * 1 MiB units, so a window that is not 1 MiB aligned reads back rounded. These are the values
+ * before any write; what software writes is kept by {@link PortRegisters} (switch ports) and
+ * {@link BarRegisters} (endpoints), which start from them.
  */
 public final class ConfigSpace {
 
@@ -35,7 +37,7 @@ public final class ConfigSpace {
   /** Reads a switch port's type-1 header (NTB ports show their link-side type-0 header). */
   public static int readPort(PortConfig port, int register) {
     if (port.ntb() != null) {
-      return readType0(VENDOR_PLX, DEVICE_NTB, 0x068000, bars(port.ntb().linkBars()), register);
+      return readNtb(port.ntb().linkBars(), register);
     }
     BridgeRegisters b = port.bridge();
     return switch (register) {
@@ -53,47 +55,21 @@ public final class ConfigSpace {
 
   /** The NTB's virtual-side endpoint, as the slave domain's root enumerates it. */
   public static int readNtbVirtualSide(PortConfig port, int register) {
-    return readType0(VENDOR_PLX, DEVICE_NTB, 0x068000, bars(port.ntb().virtualBars()), register);
+    return readNtb(port.ntb().virtualBars(), register);
+  }
+
+  /** An NTB side's type-0 header: its BARs are 64-bit prefetchable windows. */
+  private static int readNtb(List<io.rackfabric.fabric.ntb.NtbBar> ntbBars, int register) {
+    if (BarRegisters.isBarRegister(register)) {
+      return new BarRegisters(bars(ntbBars), true).read(register);
+    }
+    return readType0(VENDOR_PLX, DEVICE_NTB, 0x068000, List.of(), register);
   }
 
   /**
-   * Applies a configuration write to a type-1 port. Returns the changed configuration, or the
-   * same one when the register is read-only here.
+   * A type-0 header with 64-bit non-prefetchable memory BARs (each BAR takes two registers), as
+   * they read before any write; {@link BarRegisters} keeps them once software writes them.
    */
-  public static PortConfig writePort(PortConfig port, int register, int value) {
-    if (port.bridge() == null) {
-      return port;
-    }
-    BridgeRegisters b = port.bridge();
-    return switch (register) {
-      case REG_BUSES -> {
-        int pri = value & 0xFF;
-        int sec = (value >>> 8) & 0xFF;
-        int sub = Math.max(sec, (value >>> 16) & 0xFF);
-        yield port.withBridge(b.withBuses(pri, sec, sub));
-      }
-      case REG_MEMORY -> port.withBridge(b.withMemory(decodeWindow32(value, 0, 0)));
-      case REG_PREFETCH -> port.withBridge(b.withPrefetchable(decodeWindow32(value,
-          b.prefetchable() == null ? 0 : b.prefetchable().base() >>> 32,
-          b.prefetchable() == null ? 0 : b.prefetchable().limit() >>> 32)));
-      case REG_PREFETCH_BASE_UPPER, REG_PREFETCH_LIMIT_UPPER -> {
-        AddressRange p = b.prefetchable();
-        if (p == null) {
-          yield port;
-        }
-        long base = register == REG_PREFETCH_BASE_UPPER
-            ? ((value & 0xFFFF_FFFFL) << 32) | (p.base() & 0xFFFF_FFFFL) : p.base();
-        long limit = register == REG_PREFETCH_LIMIT_UPPER
-            ? ((value & 0xFFFF_FFFFL) << 32) | (p.limit() & 0xFFFF_FFFFL) : p.limit();
-        yield Long.compareUnsigned(base, limit) > 0
-            ? port.withBridge(b.withPrefetchable(null))
-            : port.withBridge(b.withPrefetchable(new AddressRange(base, limit)));
-      }
-      default -> port;
-    };
-  }
-
-  /** A type-0 header with 64-bit memory BARs (each BAR takes two registers). */
   public static int readType0(int vendor, int device, int classCode, List<AddressRange> bars, int register) {
     if (register == REG_ID) {
       return (device << 16) | vendor;
@@ -125,9 +101,13 @@ public final class ConfigSpace {
     return base | (limit << 16);
   }
 
-  private static AddressRange decodeWindow32(int value, long baseUpper, long limitUpper) {
-    long base = (baseUpper << 32) | ((long) (value & 0xFFF0) << 16);
-    long limit = (limitUpper << 32) | ((long) ((value >>> 16) & 0xFFF0) << 16) | 0xFFFFF;
+  /**
+   * The window a base/limit register pair encodes (1 MiB units; the upper dwords of a 64-bit
+   * prefetchable window, 0 for the memory window), or null when base is above limit (disabled).
+   */
+  public static AddressRange decodeWindow(int value, int baseUpper, int limitUpper) {
+    long base = ((baseUpper & 0xFFFF_FFFFL) << 32) | ((long) (value & 0xFFF0) << 16);
+    long limit = ((limitUpper & 0xFFFF_FFFFL) << 32) | ((long) ((value >>> 16) & 0xFFF0) << 16) | 0xFFFFF;
     return Long.compareUnsigned(base, limit) > 0 ? null : new AddressRange(base, limit);
   }
 }

@@ -11,6 +11,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.config.BarRegisters;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -167,9 +168,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
 
   private final String id;
-  private final int bdf;
+  /** Its ID; PCIe functions capture bus and device from the type-0 configuration writes they get. */
+  private int bdf;
   private final boolean root;
-  private final List<AddressRange> bars;
+  /** The ranges its BARs decode; they follow configuration writes to {@link #barRegisters}. */
+  private List<AddressRange> bars;
+  private final BarRegisters barRegisters;
   private final FabricSettings settings;
   private final LinkEnd link;
   private final ActorRef<LinkFrame> self;
@@ -242,6 +246,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.bdf = bdf;
     this.root = root;
     this.bars = List.copyOf(bars);
+    this.barRegisters = new BarRegisters(this.bars, false);
     this.settings = settings;
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
@@ -405,12 +410,25 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     long at = arrival + settings.completionLatencyNs();
     Completion cpl;
     if (request instanceof ConfigRead r) {
-      int value = ConfigSpace.readType0(ConfigSpace.VENDOR_EMULATED, ConfigSpace.DEVICE_MEMORY,
-          root ? 0x060000 : 0x050000, bars, r.register());
+      int value = BarRegisters.isBarRegister(r.register())
+          ? barRegisters.read(r.register())
+          : ConfigSpace.readType0(ConfigSpace.VENDOR_EMULATED, ConfigSpace.DEVICE_MEMORY,
+              root ? 0x060000 : 0x050000, List.of(), r.register());
       cpl = new Completion(bdf, r.requester(), r.tag(), 0, CompletionStatus.SUCCESSFUL, 4, 0, 4,
           ByteBuffer.allocate(4).putInt(value).array(), at, 0);
     } else {
       ConfigWrite w = (ConfigWrite) request;
+      if (w.type() == 0) {
+        bdf = w.target();
+      }
+      if (barRegisters.write(w.register(), w.value())) {
+        // Only the decode moves: what was stored stays at its old address (enumeration runs
+        // before any data is written).
+        List<AddressRange> moved = new ArrayList<>(barRegisters.windows());
+        moved.addAll(bars.subList(moved.size(), bars.size())); // BARs config space cannot show
+        bars = List.copyOf(moved);
+        getContext().getLog().debug("Endpoint [{}] BARs now {}", id, bars);
+      }
       cpl = new Completion(bdf, w.requester(), w.tag(), 0, CompletionStatus.SUCCESSFUL, 0, 0, 0, null, at, 0);
     }
     link.offer(cpl, at, -1);

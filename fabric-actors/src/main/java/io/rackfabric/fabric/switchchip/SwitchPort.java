@@ -10,7 +10,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
-import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.config.PortRegisters;
 import io.rackfabric.fabric.credit.EgressReleases;
 import io.rackfabric.fabric.credit.MulticastShadow;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -133,6 +133,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final ActorRef<LinkFrame> self;
   private RoutingView view;
   private PortConfig config;
+  /** What configuration requests read and write; ahead of the routing table until it catches up. */
+  private PortRegisters registers;
   private NtbTranslation ntb;
   /** The internal bus {@link #ntb} was built for: its link-side proxies may live there. */
   private int ntbInternalBus;
@@ -187,6 +189,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     PortConfig mine = newTable.port(number);
     if (mine == null) {
       throw new IllegalArgumentException("routing table has no port " + number);
+    }
+    if (registers == null) {
+      registers = new PortRegisters(mine);
+    } else {
+      mine = registers.adopt(mine);
     }
     this.view = RoutingView.of(newTable);
     this.config = mine;
@@ -414,19 +421,15 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private Completion configCompletion(Tlp request, long at, boolean virtualSide) {
     int completer = virtualSide ? config.ntb().virtualSideBdf() : myBdf();
     if (request instanceof ConfigRead r) {
-      int value = virtualSide
-          ? ConfigSpace.readNtbVirtualSide(config, r.register())
-          : ConfigSpace.readPort(config, r.register());
+      int value = registers.read(r.register(), virtualSide);
       byte[] data = ByteBuffer.allocate(4).putInt(value).array();
       return new Completion(completer, r.requester(), r.tag(), 0, CompletionStatus.SUCCESSFUL,
           4, 0, 4, data, at, 0);
     }
     ConfigWrite w = (ConfigWrite) request;
-    if (!virtualSide) {
-      PortConfig changed = ConfigSpace.writePort(config, w.register(), w.value());
-      if (!changed.equals(config)) {
-        chip.tell(new SwitchChip.PortConfigured(changed));
-      }
+    PortConfig changed = registers.write(w.register(), w.value(), virtualSide);
+    if (changed != null) {
+      chip.tell(new SwitchChip.PortConfigured(changed));
     }
     return new Completion(completer, w.requester(), w.tag(), 0, CompletionStatus.SUCCESSFUL,
         0, 0, 0, null, at, 0);

@@ -88,6 +88,34 @@ class MemoryEndpointTest {
   }
 
   @Test
+  void shouldReturnSizeMaskAndDecodeNewAddressWhenRootSizesAndMovesBar() {
+    int low = ConfigSpace.REG_BAR0 + 2; // BAR1: 64 KiB at 4 GiB
+    config(low, 0xFFFF_FFFF);
+    config(low + 1, 0xFFFF_FFFF);
+    assertEquals(0xFFFF_0004, config(low, null).value());
+    assertEquals(0xFFFF_FFFF, config(low + 1, null).value());
+    try {
+      config(low, 0x2000_0000);
+      config(low + 1, 0x2);
+      assertEquals(0x2000_0004, config(low, null).value());
+      assertEquals(2, config(low + 1, null).value());
+      byte[] data = {9, 8, 7, 6};
+      rc.tell(new MemoryEndpoint.Write(0x2_2000_0010L, data));
+      TestProbe<MemoryEndpoint.ReadResult> probe = testKit.createTestProbe();
+      rc.tell(new MemoryEndpoint.Read(0x2_2000_0010L, 4, probe.ref()));
+      MemoryEndpoint.ReadResult moved = probe.receiveMessage();
+      assertEquals(CompletionStatus.SUCCESSFUL, moved.status());
+      assertArrayEquals(data, moved.data());
+      rc.tell(new MemoryEndpoint.Read(0x1_0000_0010L, 4, probe.ref()));
+      assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, probe.receiveMessage().status(), "old address");
+    } finally {
+      config(low, 0);
+      config(low + 1, 1);
+    }
+    assertEquals(0x0000_0004, config(low, null).value());
+  }
+
+  @Test
   void shouldAnswerUnsupportedRequestAndCountWhenReadMissesEveryBar() {
     long outside = stats(ep).outsideBars();
     long failed = stats(rc).readsFailed();

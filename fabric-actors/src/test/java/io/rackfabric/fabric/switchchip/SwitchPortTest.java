@@ -244,7 +244,7 @@ class SwitchPortTest {
     host.tell(new MemoryEndpoint.ConfigRequest(Bdf.of(1, 0, 0), 0, ConfigSpace.REG_ID, null, cfg.ref()));
     assertEquals((ConfigSpace.DEVICE_NTB << 16) | ConfigSpace.VENDOR_PLX, cfg.receiveMessage().value());
     host.tell(new MemoryEndpoint.ConfigRequest(Bdf.of(1, 0, 0), 0, ConfigSpace.REG_BAR0, null, cfg.ref()));
-    assertEquals(0x8000_0004, cfg.receiveMessage().value());
+    assertEquals(0x8000_000C, cfg.receiveMessage().value(), "64-bit prefetchable");
 
     byte[] data = {10, 20, 30, 40, 50, 60, 70, 80};
     host.tell(new MemoryEndpoint.Write(0x8000_0100L, data));
@@ -264,6 +264,49 @@ class SwitchPortTest {
     MemoryEndpoint.ReadResult fromRc = read(rc, 0x1300_0200L, 4);
     assertEquals(CompletionStatus.SUCCESSFUL, fromRc.status());
     assertArrayEquals(down, fromRc.data());
+  }
+
+  static MemoryEndpoint.ConfigResult config(ActorRef<MemoryEndpoint.Command> from, int target, int type,
+      int register, Integer value) {
+    TestProbe<MemoryEndpoint.ConfigResult> probe = testKit.createTestProbe();
+    from.tell(new MemoryEndpoint.ConfigRequest(target, type, register, value, probe.ref()));
+    MemoryEndpoint.ConfigResult result = probe.receiveMessage();
+    assertEquals(CompletionStatus.SUCCESSFUL, result.status());
+    return result;
+  }
+
+  @Test
+  void shouldRelayAtNewAddressWhenMasterRootSizesAndMovesNtbLinkSideBar() {
+    int ntbPort = Bdf.of(1, 4, 0); // device 4 on the internal bus
+    int low = ConfigSpace.REG_BAR0;
+    config(rc, ntbPort, 1, low, 0xFFFF_FFFF);
+    config(rc, ntbPort, 1, low + 1, 0xFFFF_FFFF);
+    assertEquals(0xFFF0_000C, config(rc, ntbPort, 1, low, null).value(), "1 MiB, 64-bit prefetchable");
+    assertEquals(0xFFFF_FFFF, config(rc, ntbPort, 1, low + 1, null).value());
+    config(rc, ntbPort, 1, low + 1, 0);
+    config(rc, ntbPort, 1, low, 0x1300_0000);
+    assertEquals(LINK_BAR, table().port(4).ntb().linkBars().get(0), "sizing and restoring move nothing");
+    try {
+      config(rc, ntbPort, 1, low, 0x1400_0000);
+      assertEquals(0x1400_000C, config(rc, ntbPort, 1, low, null).value());
+      byte[] data = {4, 4, 0, 0};
+      rc.tell(new MemoryEndpoint.Write(0x1400_0300L, data));
+      awaitData(host, 0x4_0300L, data);
+      assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, read(rc, 0x1300_0300L, 4).status());
+      // The slave domain's root writes the virtual side's registers, not the link side's.
+      config(host, Bdf.of(1, 0, 0), 0, low, 0xFFFF_FFFF);
+      assertEquals(0xFF00_000C, config(host, Bdf.of(1, 0, 0), 0, low, null).value(), "16 MiB virtual BAR");
+      assertEquals(0x1400_000C, config(rc, ntbPort, 1, low, null).value());
+      config(host, Bdf.of(1, 0, 0), 0, low, 0x8000_0000);
+    } finally {
+      config(rc, ntbPort, 1, low, 0x1300_0000);
+    }
+    TestProbe<RoutingTable> restored = testKit.createTestProbe();
+    restored.awaitAssert(() -> {
+      assertEquals(LINK_BAR, table().port(4).ntb().linkBars().get(0));
+      assertEquals(VIRTUAL_BAR, table().port(4).ntb().virtualBars().get(0));
+      return null;
+    });
   }
 
   @Test
