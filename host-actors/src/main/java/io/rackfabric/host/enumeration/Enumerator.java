@@ -245,6 +245,7 @@ public final class Enumerator {
     int type = header & 0x7F;
     if (type == 1) {
       f.kind = internalBus ? FunctionKind.DOWNSTREAM_PORT : FunctionKind.UPSTREAM_PORT;
+      steps.add(read(f, ConfigSpace.REG_BUSES, v -> f.foundBuses = v)); // reported if it stays unscanned
       steps.add(sizeBar(f, 0, 2));
     } else {
       if (type != 0) {
@@ -739,8 +740,9 @@ public final class Enumerator {
     List<Bar> bars = f.bars.stream().map(b -> new Bar(b.index, b.size, b.is64, b.pref, b.base)).toList();
     BridgeRegisters bridge = null;
     if (f.kind.bridge()) {
+      int sec = (f.foundBuses >>> 8) & 0xFF;
       bridge = f.skipped
-          ? new BridgeRegisters(f.bus(), 0, 0, null, null)
+          ? new BridgeRegisters(f.foundBuses & 0xFF, sec, Math.max(sec, (f.foundBuses >>> 16) & 0xFF), null, null)
           : new BridgeRegisters(f.bus(), f.secondary, Math.max(f.secondary, f.subordinate), f.memWindow, f.prefWindow);
     }
     return new FunctionNode(f.bdf(), f.location, f.kind, f.vendor, f.deviceId, f.classCode, bars, bridge,
@@ -773,6 +775,7 @@ public final class Enumerator {
     final List<Fn> children = new ArrayList<>();
     int secondary = -1;
     int subordinate = -1;
+    int foundBuses;
     boolean fixedBuses;
     boolean skipped;
     SlotGroup groupBelow;

@@ -10,7 +10,8 @@ import java.util.List;
  *
  * @param location device.function of each function from the root's bus down to this one, e.g.
  *     {@code 00.0/03.0/00.0/01.0}; stable while bus numbers change
- * @param bridge a bridge's bus numbers and windows (null windows: disabled); null for endpoints
+ * @param bridge a bridge's bus numbers and windows (null windows: disabled); null for endpoints.
+ *     A bridge enumeration could not number (no bus left) is left as found, and shows so
  * @param children the functions on a bridge's secondary bus, in device order
  * @param slotGroup the slot group this function sits in as a slot, or null
  * @param slot its slot number in that group, 0 when none

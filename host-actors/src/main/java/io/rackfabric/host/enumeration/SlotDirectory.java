@@ -52,7 +52,7 @@ public final class SlotDirectory {
     }
     List<String> others = List.copyOf(occupants.values());
     occupants.put(slot, host);
-    return new SlotNotification(SlotNotification.Change.ADDED, slot, host, reservationsOf(slot), others);
+    return new SlotNotification(SlotNotification.Change.ADDED, slot, host, reserved(slot, true), others);
   }
 
   /**
@@ -66,7 +66,7 @@ public final class SlotDirectory {
     if (host == null) {
       throw new IllegalArgumentException("slot=" + slot + " is empty");
     }
-    return new SlotNotification(SlotNotification.Change.REMOVED, slot, host, reservationsOf(slot),
+    return new SlotNotification(SlotNotification.Change.REMOVED, slot, host, reserved(slot, false),
         List.copyOf(occupants.values()));
   }
 
@@ -87,6 +87,10 @@ public final class SlotDirectory {
   /** What {@code slot} keeps in each group. */
   public List<SlotReservation> reservationsOf(int slot) {
     return reservations.stream().filter(r -> r.slot() == slot).toList();
+  }
+
+  private List<SlotReservation> reserved(int slot, boolean occupied) {
+    return reservationsOf(slot).stream().map(r -> r.withOccupied(occupied)).toList();
   }
 
   private void checkSlot(int slot) {

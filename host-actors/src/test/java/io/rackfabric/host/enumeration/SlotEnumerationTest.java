@@ -215,8 +215,8 @@ class SlotEnumerationTest {
     assertEquals(List.of(new SlotReservation("slots", 3, Bdf.of(1, 3, 0), 4, 4, AddressRange.ofSize(0x8020_0000L, MIB), true)),
         added.reservations());
     SlotNotification removed = dir.hostRemoved(3);
-    assertEquals(new SlotNotification(SlotNotification.Change.REMOVED, 3, "epp3", added.reservations(),
-        List.of("epp1", "epp2", "epp16")), removed);
+    assertEquals(new SlotNotification(SlotNotification.Change.REMOVED, 3, "epp3",
+        List.of(added.reservations().get(0).withOccupied(false)), List.of("epp1", "epp2", "epp16")), removed);
     assertEquals(Map.of(1, "epp1", 2, "epp2", 16, "epp16"), dir.occupants());
     assertEquals("slot=2 already holds host epp2",
         assertThrows(IllegalArgumentException.class, () -> dir.hostAdded(2, "x")).getMessage());
