@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  *       opened (subordinate 255) while its subtree is scanned and closed at the last bus used. In a {@link SlotGroup} every slot gets its reserved range instead.
  *   <li>Allocation: BARs in BAR order, naturally aligned, packed from the apertures (prefetchable
  *       64-bit BARs in the prefetchable one) around every slot block; a slot's BARs and bridges
- *       go inside its block. Bridge windows span what lies below, in 1 MiB granules; a slot
+ *       go inside its block (a BAR it cannot take, in its group's shared block, if any). Bridge windows span what lies below, in 1 MiB granules; a slot
  *       group's bridge spans all its blocks, occupied or not.
  *   <li>Programming: every BAR and window is written, then every written register read back; a
  *       register that reads back otherwise is reported (it did not take effect).
@@ -408,7 +408,7 @@ public final class Enumerator {
     List<AddressRange> memBlocks = new ArrayList<>();
     List<AddressRange> prefBlocks = new ArrayList<>();
     for (SlotGroup g : policy.slotGroups()) {
-      g.slots().forEach(s -> (g.prefetchable() && ap.prefetchable() != null ? prefBlocks : memBlocks).add(s.block()));
+      (g.prefetchable() && ap.prefetchable() != null ? prefBlocks : memBlocks).addAll(g.blocks());
     }
     Allocator mem = Allocator.natural(ap.memory(), memBlocks);
     Allocator pref = ap.prefetchable() == null ? mem : Allocator.natural(ap.prefetchable(), prefBlocks);
@@ -462,14 +462,16 @@ public final class Enumerator {
   private void placeSlot(Fn f) {
     boolean pref = f.inGroup.prefetchable() && policy.apertures().prefetchable() != null;
     Allocator block = Allocator.relative(f.slot.block());
-    placeInBlock(f, block, pref);
+    // Every slot's function starts the shared block afresh: their overflow BARs overlay.
+    Allocator shared = f.inGroup.shared() == null ? null : Allocator.relative(f.inGroup.shared());
+    placeInBlock(f, block, shared, pref);
     if (f.kind.bridge() && !f.skipped) {
       f.memWindow = pref ? null : f.slot.block();
       f.prefWindow = pref ? f.slot.block() : null;
     }
   }
 
-  private void placeInBlock(Fn f, Allocator block, boolean pref) {
+  private void placeInBlock(Fn f, Allocator block, Allocator shared, boolean pref) {
     if (!f.kind.bridge()) {
       for (BarProbe bar : f.bars) {
         bar.inPrefetchPool = pref;
@@ -479,9 +481,12 @@ public final class Enumerator {
           continue;
         }
         bar.base = block.take(bar.size, alignment(bar.size));
+        if (bar.base == null && shared != null) {
+          bar.base = shared.take(bar.size, alignment(bar.size));
+        }
         if (bar.base == null) {
           problem(f, "BAR" + bar.index + " of " + sizeText(bar.size) + " does not fit in the block of slot "
-              + slotText(f) + " " + block.describe());
+              + slotText(f) + " " + block.describe() + (shared == null ? "" : " nor the shared " + shared.describe()));
         }
       }
       return;
@@ -491,7 +496,7 @@ public final class Enumerator {
     }
     block.alignUp(WINDOW_GRANULE);
     for (Fn c : f.children) {
-      placeInBlock(c, block, pref);
+      placeInBlock(c, block, null, pref);
     }
     block.alignUp(WINDOW_GRANULE);
     AddressRange w = window(f, pref);

@@ -25,11 +25,11 @@ public record SlotAllocation(Apertures apertures, List<SlotGroup> slotGroups) im
         if (a.name().equals(b.name())) {
           throw new IllegalArgumentException("two groups named " + a.name());
         }
-        for (SlotGroup.Slot s : a.slots()) {
-          for (SlotGroup.Slot t : b.slots()) {
-            if (s.block().overlaps(t.block())) {
-              throw new IllegalArgumentException("group " + a.name() + " slot " + s.slot() + " " + s.block()
-                  + " overlaps group " + b.name() + " slot " + t.slot() + " " + t.block());
+        for (var s : a.blocks()) {
+          for (var t : b.blocks()) {
+            if (s.overlaps(t)) {
+              throw new IllegalArgumentException("group " + a.name() + " block " + s + " overlaps group "
+                  + b.name() + " block " + t);
             }
           }
         }

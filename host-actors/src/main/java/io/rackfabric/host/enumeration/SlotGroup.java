@@ -16,8 +16,14 @@ import java.util.List;
  * @param location the bridge above the slots, as {@code 00.0/03.0/00.0}: device.function of each
  *     function on the way down from the root's bus ({@link Enumerator#location})
  * @param prefetchable whether the blocks are prefetchable memory (64-bit) or memory (below 4 GiB)
+ * @param shared a block every slot's function decodes at once, or null: a BAR that its slot's own
+ *     block cannot take goes here, at the same offset for every slot. Only a multicast group makes
+ *     sense of that (Ladon's multicast page: each CH's NTB port has a second BAR on the plane's
+ *     page, which the NTB chip copies writes to; see host-actors LadonAddresses). Reserved, and
+ *     forwarded by the bridge above the slots, like the slots' blocks.
  */
-public record SlotGroup(String name, String location, int busesPerSlot, boolean prefetchable, List<Slot> slots) {
+public record SlotGroup(String name, String location, int busesPerSlot, boolean prefetchable, List<Slot> slots,
+    AddressRange shared) {
 
   /** Slot {@code slot} is the function at {@code device}; its block is its share of the space. */
   public record Slot(int slot, int device, AddressRange block) {
@@ -53,7 +59,17 @@ public record SlotGroup(String name, String location, int busesPerSlot, boolean 
         }
       }
     }
+    for (Slot s : slots) {
+      if (shared != null && s.block().overlaps(shared)) {
+        throw new IllegalArgumentException("group " + name + ": shared block " + shared + " overlaps slot "
+            + s.slot() + " " + s.block());
+      }
+    }
     if (!prefetchable) {
+      if (shared != null && Long.compareUnsigned(shared.limit(), 0xFFFF_FFFFL) > 0) {
+        throw new IllegalArgumentException("group " + name + ": shared block " + shared
+            + " is memory but ends above 4GiB");
+      }
       for (Slot s : slots) {
         if (Long.compareUnsigned(s.block().limit(), 0xFFFF_FFFFL) > 0) {
           throw new IllegalArgumentException("group " + name + ": slot " + s.slot() + " block " + s.block()
@@ -61,6 +77,21 @@ public record SlotGroup(String name, String location, int busesPerSlot, boolean 
         }
       }
     }
+  }
+
+  /** A group without a shared block. */
+  public SlotGroup(String name, String location, int busesPerSlot, boolean prefetchable, List<Slot> slots) {
+    this(name, location, busesPerSlot, prefetchable, slots, null);
+  }
+
+  /** Every block the group reserves: its slots' and the shared one. */
+  public List<AddressRange> blocks() {
+    List<AddressRange> out = new ArrayList<>();
+    slots.forEach(s -> out.add(s.block()));
+    if (shared != null) {
+      out.add(shared);
+    }
+    return out;
   }
 
   /**
@@ -84,13 +115,13 @@ public record SlotGroup(String name, String location, int busesPerSlot, boolean 
     return new SlotGroup(name, location, busesPerSlot, prefetchable, slots);
   }
 
-  /** The span of every block: what the bridge above the slots must forward. */
+  /** The span of every block, the shared one too: what the bridge above the slots must forward. */
   public AddressRange span() {
     long lo = slots.get(0).block().base();
     long hi = slots.get(0).block().limit();
-    for (Slot s : slots) {
-      lo = Long.compareUnsigned(s.block().base(), lo) < 0 ? s.block().base() : lo;
-      hi = Long.compareUnsigned(s.block().limit(), hi) > 0 ? s.block().limit() : hi;
+    for (AddressRange b : blocks()) {
+      lo = Long.compareUnsigned(b.base(), lo) < 0 ? b.base() : lo;
+      hi = Long.compareUnsigned(b.limit(), hi) > 0 ? b.limit() : hi;
     }
     return new AddressRange(lo, hi);
   }

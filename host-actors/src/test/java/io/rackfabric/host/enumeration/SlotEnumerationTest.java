@@ -156,6 +156,29 @@ class SlotEnumerationTest {
     assertEquals(FunctionKind.NTB_ENDPOINT, r.byBdf(Bdf.of(4, 2, 0)).orElseThrow().kind());
   }
 
+  /**
+   * With Ladon's data-plane fail-over every CH's NTB port has a second, 4 KiB BAR on its plane's
+   * multicast page, the slot after the last CH's: the same page for every port.
+   */
+  @Test
+  void shouldOverlayBarsThatNoSlotBlockTakesInTheGroupsSharedBlock() {
+    long l = 32 * GIB;
+    FakeDomain.Switch ntbSwitch = new FakeDomain.Switch().ntb(1, ntbSide(l, 4096)).ntb(2, ntbSide(l, 4096));
+    FakeDomain d = new FakeDomain(new FakeDomain.Switch().port(3, ntbSwitch));
+    AddressRange page = AddressRange.ofSize(3 * l, 4096);
+    SlotGroup pms1 = new SlotGroup("pms1", "00.0/03.0/00.0", 0, true,
+        SlotGroup.uniform("pms1", "00.0/03.0/00.0", 1, 2, 0, l, l, true).slots(), page);
+    EnumerationResult r = d.run(Enumerator.enumerate("mmh", new SlotAllocation(APERTURES, List.of(pms1))));
+    assertEquals(List.of(), r.problems());
+    assertEquals(List.of(AddressRange.ofSize(l, l), page), ntbSwitch.down.get(1).ntb.windows());
+    assertEquals(List.of(AddressRange.ofSize(2 * l, l), page), ntbSwitch.down.get(2).ntb.windows());
+    assertEquals(new AddressRange(l, 3 * l + MIB - 1), bridgeAt(r, "00.0/03.0").prefetchable(),
+        "the window reaches over the shared page, to the next granule");
+    assertEquals("group pms1: shared block " + AddressRange.ofSize(2 * l, 4096) + " overlaps slot 2 "
+        + AddressRange.ofSize(2 * l, l), assertThrows(IllegalArgumentException.class,
+            () -> new SlotGroup("pms1", "00.0", 0, true, pms1.slots(), AddressRange.ofSize(2 * l, 4096))).getMessage());
+  }
+
   /** A CH's own domain: two root ports, each with an NTB's virtual side (1 TiB) behind it. */
   @Test
   void shouldPlaceALargeBarAtItsBlocksBaseEvenWhenTheBlockIsNotAlignedToIt() {
