@@ -19,8 +19,9 @@ import java.util.Objects;
  * <p>The registers are kept as written, not re-derived from the routing state, so that they read
  * back what software wrote even while they decode to nothing: a prefetchable window whose upper
  * base is written before its upper limit passes through base above limit (disabled), and the
- * next write must still see both halves. BAR sizing state lives here too, so it never reaches the
- * routing table.
+ * next write must still see both halves; an NTB BAR moved onto another BAR of the same side
+ * routes as before until that one moves too. BAR sizing state lives here too, so it never reaches
+ * the routing table.
  *
  * <p>The chip publishes a port's own writes back to it in a new routing table, later than the
  * port needs them (the next write of an enumeration may come first). Until the table has caught
@@ -67,7 +68,7 @@ public final class PortRegisters {
         unpublished.removeFirst();
       }
       if (!unpublished.isEmpty()) {
-        local = local.withVirtualSwitch(fromTable.virtualSwitch());
+        local = ours(fromTable);
         return local;
       }
     }
@@ -76,6 +77,21 @@ public final class PortRegisters {
     }
     local = fromTable;
     return fromTable;
+  }
+
+  /** Whether the port has sent changes that no routing table has reflected yet. */
+  public boolean awaitingTable() {
+    return !unpublished.isEmpty();
+  }
+
+  /** The table's configuration with what configuration writes set taken from the registers. */
+  private PortConfig ours(PortConfig fromTable) {
+    if (fromTable.ntb() == null || local.ntb() == null) {
+      return fromTable.withBridge(local.bridge());
+    }
+    NtbConfig t = fromTable.ntb();
+    return fromTable.withNtb(new NtbConfig(t.virtualSideBdf(), t.linkSideBus(), local.ntb().linkBars(),
+        local.ntb().virtualBars(), t.requesterIds()));
   }
 
   /** A configuration read; {@code virtualSide} for an NTB's virtual-side endpoint. */
@@ -149,16 +165,13 @@ public final class PortRegisters {
     }
     NtbConfig ntb = local.ntb();
     try {
-      NtbConfig moved = virtualSide
-          ? new NtbConfig(ntb.virtualSideBdf(), ntb.linkSideBus(), ntb.linkBars(), moveBars(ntb.virtualBars(), bars),
-              ntb.requesterIds())
-          : new NtbConfig(ntb.virtualSideBdf(), ntb.linkSideBus(), moveBars(ntb.linkBars(), bars), ntb.virtualBars(),
-              ntb.requesterIds());
+      NtbConfig moved = new NtbConfig(ntb.virtualSideBdf(), ntb.linkSideBus(), moveBars(ntb.linkBars(), linkBars),
+          moveBars(ntb.virtualBars(), virtualBars), ntb.requesterIds());
       return new PortConfig(local.name(), local.number(), local.role(), local.virtualSwitch(), null, moved);
     } catch (IllegalArgumentException e) {
-      // Two BARs of one side would overlap, which the NTB model cannot decode: the write does
-      // not take effect and the register reads back its old value.
-      load(local);
+      // Two BARs of one side overlap for now (software moves one BAR, then the other), which the
+      // NTB model cannot decode: the registers keep what was written, routing keeps the last
+      // decodable BARs until a later write separates them again.
       return null;
     }
   }
@@ -187,8 +200,15 @@ public final class PortRegisters {
     }
   }
 
-  /** Whether two configurations agree on everything configuration writes can change. */
+  /**
+   * Whether two configurations agree on everything configuration writes can change (the chip
+   * changes the rest: virtual switch, requester-ID tables).
+   */
   private static boolean sameRegisters(PortConfig a, PortConfig b) {
-    return Objects.equals(a.bridge(), b.bridge()) && Objects.equals(a.ntb(), b.ntb());
+    if (!Objects.equals(a.bridge(), b.bridge()) || (a.ntb() == null) != (b.ntb() == null)) {
+      return false;
+    }
+    return a.ntb() == null || (a.ntb().linkBars().equals(b.ntb().linkBars())
+        && a.ntb().virtualBars().equals(b.ntb().virtualBars()));
   }
 }

@@ -109,7 +109,19 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
   }
 
   private Behavior<Command> onPortConfigured(PortConfigured msg) {
-    publish(table.withPort(msg.config()));
+    // The writing port last: it answers the write once it has the table, and by then every other
+    // port has the table queued before anything that answer can cause.
+    table = table.withPort(msg.config());
+    SwitchPort.TableChanged changed = new SwitchPort.TableChanged(table);
+    ports.forEach((n, p) -> {
+      if (n != msg.config().number()) {
+        p.tell(changed);
+      }
+    });
+    ActorRef<SwitchPort.Command> writer = ports.get(msg.config().number());
+    if (writer != null) {
+      writer.tell(changed);
+    }
     return this;
   }
 

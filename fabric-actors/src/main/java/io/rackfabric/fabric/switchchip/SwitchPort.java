@@ -135,6 +135,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private PortConfig config;
   /** What configuration requests read and write; ahead of the routing table until it catches up. */
   private PortRegisters registers;
+  /**
+   * Configuration completions held until the table holds this port's writes: a root that saw the
+   * completion may route by the new registers at once.
+   */
+  private final List<Runnable> afterTable = new java.util.ArrayList<>();
   private NtbTranslation ntb;
   /** The internal bus {@link #ntb} was built for: its link-side proxies may live there. */
   private int ntbInternalBus;
@@ -403,19 +408,31 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private Behavior<PortMessage> onConfigAccess(ConfigAccess msg) {
     Tlp request = msg.request();
     Completion cpl = configCompletion(request, msg.readyAt(), false);
-    if (siblings[msg.ingress()] != null) {
-      siblings[msg.ingress()].tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1));
+    ActorRef<Command> ingress = siblings[msg.ingress()];
+    if (ingress != null) {
+      sendWhenPublished(() -> ingress.tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1)));
     }
     returnSpace(releases.consumed(msg.ingress(), request, msg.readyAt()));
     return this;
   }
 
+  /** Sends a configuration completion now, or once the table holds this port's writes. */
+  private void sendWhenPublished(Runnable send) {
+    if (registers.awaitingTable()) {
+      afterTable.add(send);
+    } else {
+      send.run();
+    }
+  }
+
   /** Answers a configuration request that arrived on this port's own link. */
   private void answerConfig(Tlp request, long at, int ingress, boolean virtualSide) {
     Completion cpl = configCompletion(request, at, virtualSide);
-    if (!link.offer(cpl, at + settings.switchLatencyNs(), -1)) {
-      lostOnLinkDown++;
-    }
+    sendWhenPublished(() -> {
+      if (!link.offer(cpl, at + settings.switchLatencyNs(), -1)) {
+        lostOnLinkDown++;
+      }
+    });
   }
 
   private Completion configCompletion(Tlp request, long at, boolean virtualSide) {
@@ -506,6 +523,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onTableChanged(TableChanged msg) {
     adopt(msg.table());
+    if (!registers.awaitingTable() && !afterTable.isEmpty()) {
+      List<Runnable> held = List.copyOf(afterTable);
+      afterTable.clear();
+      held.forEach(Runnable::run);
+    }
     return this;
   }
 

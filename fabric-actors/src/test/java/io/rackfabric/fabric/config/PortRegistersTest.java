@@ -77,13 +77,18 @@ class PortRegistersTest {
   }
 
   @Test
-  void shouldIgnoreNtbBarWriteThatWouldOverlapAnotherBarOfTheSameSide() {
+  void shouldKeepAnOverlappingNtbBarInItsRegisterAndRouteItOnceTheOtherBarMoves() {
     PortConfig two = new PortConfig("ntb", 2, PortRole.NTB, 1, null, new NtbConfig(Bdf.of(1, 0, 0),
         List.of(new NtbBar(AddressRange.ofSize(0x1000_0000L, 0x10_0000), 0),
-            new NtbBar(AddressRange.ofSize(0x2000_0000L, 0x10_0000), 0)), List.of()));
+            new NtbBar(AddressRange.ofSize(0x2000_0000L, 0x10_0000), 0x40_0000)), List.of()));
     PortRegisters regs = new PortRegisters(two);
+    // BAR2 onto BAR0: the NTB cannot decode that, so routing stays, but the register reads back.
     assertNull(regs.write(ConfigSpace.REG_BAR0 + 2, 0x1000_0000, false));
-    assertEquals(0x2000_000C, regs.read(ConfigSpace.REG_BAR0 + 2, false), "the old base reads back");
+    assertEquals(0x1000_000C, regs.read(ConfigSpace.REG_BAR0 + 2, false));
     assertSame(two, regs.current());
+    // BAR0 moves away: both take effect, translations kept.
+    PortConfig moved = regs.write(ConfigSpace.REG_BAR0, 0x3000_0000, false);
+    assertEquals(List.of(new NtbBar(AddressRange.ofSize(0x3000_0000L, 0x10_0000), 0),
+        new NtbBar(AddressRange.ofSize(0x1000_0000L, 0x10_0000), 0x40_0000)), moved.ntb().linkBars());
   }
 }
