@@ -329,12 +329,18 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     if (w.data() != null) {
       memory.write(w.address(), w.data());
     }
-    streams.arrived(w.requester(), w.seq());
+    boolean watched = false;
     for (int i = 0; i < watches.size(); i++) {
       Watch watch = watches.get(i);
       if (watch.range().overlaps(new AddressRange(w.address(), w.address() + w.length() - 1))) {
+        watched = true;
         watch.replyTo().tell(new EndpointEvent.MemoryWritten(id, w.address(), w.length(), w.data(), w.requester(), arrival));
       }
+    }
+    if (!watched) {
+      // Stream accounting (unique, duplicate, reordered) is about data traffic; a write into a
+      // watched mailbox belongs to host software's own protocol, which keeps its own books.
+      streams.arrived(w.requester(), w.seq());
     }
     long latency = Math.max(1, arrival - w.originAt());
     writeLatency.recordValue(latency);
