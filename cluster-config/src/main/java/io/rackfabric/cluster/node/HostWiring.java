@@ -9,63 +9,77 @@ import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
-/** What a compute host's software must know of its own hardware, read off the topology. */
+/** What host software must know of its own hardware, read off the topology. */
 public final class HostWiring {
 
   private HostWiring() {}
 
   /**
-   * A CH's root ports by requester ID, each with the plane it leads to: the downstream ports of the
-   * switch below the CH's root whose window holds the CH's view of that plane. These are the IDs
-   * its AER messages carry.
-   *
-   * @throws IllegalArgumentException when the CH has no such ports
+   * A downstream port of the switch below a host's root that leads to one plane: its switch, its
+   * configuration, the plane, and the requester ID its AER messages carry.
    */
-  public static Map<String, Plane> rootPorts(Topology topology, String chId, GlobalMemoryLayout layout) {
-    LinkSpec link = topology.linkAt(chId).orElseThrow(() ->
-        new IllegalArgumentException("compute host " + chId + " has no link"));
-    String switchId = LinkSpec.componentOf(link.other(chId));
-    SwitchSpec chip = topology.switchSpec(switchId).orElseThrow(() -> new IllegalArgumentException(
-        "compute host " + chId + " is linked to " + switchId + ", not to its root ports' switch"));
-    int internal = -1;
-    for (PortConfig p : chip.ports()) {
-      if (p.role() == PortRole.UPSTREAM) {
-        internal = p.bridge().secondaryBus();
-      }
-    }
-    Map<String, Plane> ports = new HashMap<>();
-    for (PortConfig p : chip.ports()) {
-      AddressRange window = p.role() == PortRole.DOWNSTREAM ? p.bridge().prefetchable() : null;
-      for (Plane plane : Plane.values()) {
-        if (window != null && window.contains(layout.chView(plane).base())) {
-          ports.put(Bdf.format(Bdf.of(internal, p.number(), 0)), plane);
-        }
-      }
-    }
-    if (internal < 0 || !ports.containsValue(Plane.PRIMARY) || !ports.containsValue(Plane.SECONDARY)) {
-      throw new IllegalArgumentException("compute host " + chId + ": switch " + switchId
-          + " has no upstream port and two downstream ports over the primary and secondary views");
+  public record PlanePort(String switchId, PortConfig port, Plane plane, String bdf) {}
+
+  /**
+   * A CH's root ports: the downstream ports of the switch below the CH's root whose window holds
+   * the CH's view of each plane.
+   *
+   * @throws IllegalArgumentException when the CH has no primary and secondary root port
+   */
+  public static List<PlanePort> rootPortsOf(Topology topology, String chId, GlobalMemoryLayout layout) {
+    List<PlanePort> ports = planePortsBelow(topology, chId, plane -> layout.chView(plane).base());
+    if (ports.stream().map(PlanePort::plane).distinct().count() < 2) {
+      throw new IllegalArgumentException("compute host " + chId + " is not linked to a switch with an upstream"
+          + " port and two downstream ports over its primary and secondary views");
     }
     return ports;
   }
 
   /**
-   * The ports of the MH's domain that lead to each plane's switch, by requester ID: the
-   * downstream ports of the switch the MH's root sits on whose window holds that plane's CH slots.
-   * A fatal error from one of them means the plane is cut off for every CH.
+   * The ports of the MH's domain that lead to each plane's switch: the downstream ports of the
+   * switch the MH's root sits on whose window holds that plane's CH slots. A fatal error from one
+   * of them means the plane is cut off for every CH.
    */
+  public static List<PlanePort> planePortsOf(Topology topology, String mhId, GlobalMemoryLayout layout) {
+    return planePortsBelow(topology, mhId, plane -> layout.mhHostsRange(plane).base());
+  }
+
+  /** {@link #rootPortsOf} by requester ID, as a CH's AER driver looks them up. */
+  public static Map<String, Plane> rootPorts(Topology topology, String chId, GlobalMemoryLayout layout) {
+    return byBdf(rootPortsOf(topology, chId, layout));
+  }
+
+  /** {@link #planePortsOf} by requester ID, as the MH's AER driver looks them up. */
   public static Map<String, Plane> planePorts(Topology topology, String mhId, GlobalMemoryLayout layout) {
-    Map<String, Plane> ports = new HashMap<>();
-    LinkSpec link = topology.linkAt(mhId).orElse(null);
-    SwitchSpec chip = link == null ? null : topology.switchSpec(LinkSpec.componentOf(link.other(mhId))).orElse(null);
-    if (chip == null) {
+    return byBdf(planePortsOf(topology, mhId, layout));
+  }
+
+  private static Map<String, Plane> byBdf(List<PlanePort> ports) {
+    Map<String, Plane> m = new HashMap<>();
+    ports.forEach(p -> m.put(p.bdf(), p.plane()));
+    return m;
+  }
+
+  /**
+   * The downstream ports, in the root's virtual switch, of the switch whose upstream port the
+   * root {@code rootId} is linked to, each whose prefetchable window holds {@code address(plane)}.
+   */
+  private static List<PlanePort> planePortsBelow(Topology topology, String rootId, Function<Plane, Long> address) {
+    List<PlanePort> ports = new ArrayList<>();
+    LinkSpec link = topology.linkAt(rootId).orElse(null);
+    if (link == null) {
       return ports;
     }
-    PortConfig up = chip.ports().stream()
-        .filter(p -> LinkSpec.end(chip.id(), p.name()).equals(link.other(mhId))).findFirst().orElse(null);
+    String upEnd = link.other(rootId);
+    SwitchSpec chip = topology.switchSpec(LinkSpec.componentOf(upEnd)).orElse(null);
+    PortConfig up = chip == null ? null : chip.ports().stream()
+        .filter(p -> LinkSpec.end(chip.id(), p.name()).equals(upEnd)).findFirst().orElse(null);
     if (up == null || up.role() != PortRole.UPSTREAM) {
       return ports;
     }
@@ -73,8 +87,8 @@ public final class HostWiring {
       AddressRange window = p.role() == PortRole.DOWNSTREAM && p.virtualSwitch() == up.virtualSwitch()
           ? p.bridge().prefetchable() : null;
       for (Plane plane : Plane.values()) {
-        if (window != null && window.contains(layout.mhHostsRange(plane).base())) {
-          ports.put(Bdf.format(Bdf.of(up.bridge().secondaryBus(), p.number(), 0)), plane);
+        if (window != null && window.contains(address.apply(plane))) {
+          ports.add(new PlanePort(chip.id(), p, plane, Bdf.format(Bdf.of(up.bridge().secondaryBus(), p.number(), 0))));
         }
       }
     }
