@@ -166,7 +166,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       announce(failed, healthy, updated);
     }
     record(Step.ROUTE_UPDATED, failed, updated);
-    write(addresses.ackSlot(index, routes.plane(0)),
+    // A host whose own root port on a plane failed cannot send through it, whatever its list says.
+    Plane toMh = failedPlane != null ? failedPlane.other() : routes.plane(0);
+    write(addresses.ackSlot(index, toMh),
         new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), updated);
     record(Step.ACK_SENT, failed, updated);
   }

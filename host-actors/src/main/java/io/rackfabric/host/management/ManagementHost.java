@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -101,6 +102,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
   private final Deque<Report> pending = new ArrayDeque<>();
+  /** The plane each CH's latest notification went over, to resend it if that plane is lost. */
+  private final Map<Integer, Plane> sentVia = new HashMap<>();
   private NotificationMode mode;
   private Notifier round;
   private Report current;
@@ -216,6 +219,18 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     record(Step.AER_RECEIVED, ControlWord.EVERY_HOST, arrived);
     record(Step.AER_HANDLED, ControlWord.EVERY_HOST, handled);
     getContext().getLog().info("MH [{}] lost the {} plane at model {} ns: every CH fails over", id, plane.ntb(), arrived);
+    // From now on nothing goes out over the lost plane, and a notification of the running round
+    // that went over it is gone: send it again over the other plane, or that CH never answers.
+    for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
+      dmaTargets.use(ch, plane.other());
+    }
+    if (round != null) {
+      for (int ch : round.waiting()) {
+        if (sentVia.get(ch) == plane) {
+          send(List.of(new Notifier.Send(ch, handled)));
+        }
+      }
+    }
     pending.add(new Report(ControlWord.EVERY_HOST, plane, handled));
     if (round == null) {
       startNext();
@@ -282,9 +297,14 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     Plane healthy = current.plane().other();
     ControlWord word = new ControlWord(ControlWord.Kind.ROUTE_CHANGE, x, current.plane(), ++seq);
     for (Notifier.Send s : sends) {
-      long address = s.ch() == Notifier.EVERY_HOST
-          ? addresses.multicastPage(healthy).base() + LadonAddresses.NOTIFICATION
-          : addresses.notificationOf(s.ch(), dmaTargets.plane(s.ch()));
+      long address;
+      if (s.ch() == Notifier.EVERY_HOST) {
+        address = addresses.multicastPage(healthy).base() + LadonAddresses.NOTIFICATION;
+        round.waiting().forEach(ch -> sentVia.put(ch, healthy));
+      } else {
+        address = addresses.notificationOf(s.ch(), dmaTargets.plane(s.ch()));
+        sentVia.put(s.ch(), dmaTargets.plane(s.ch()));
+      }
       write(address, word, s.at());
       record(Step.NOTIFICATION_SENT, s.ch(), s.at());
     }

@@ -5,13 +5,13 @@ import akka.actor.typed.ActorSystem;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.enumeration.RackEnumeration;
 import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.HostWiring;
 import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
-import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.PortStats;
@@ -96,11 +96,8 @@ public final class LinkFailover {
   private static Result failOver(ActorSystem<?> system, Topology topology, GlobalMemorySpec spec, Fault fault,
       int failedHost, NotificationMode mode, PrintStream progress) throws Exception {
     int n = spec.computeHosts().size();
-    ActorRef<MemoryEndpoint.Command> mhRoot = Asks.find(system, ComponentKeys.endpoint(spec.managementHost()), STEP);
-    Asks.awaitLinkActive(system, mhRoot, STEP);
-    for (String ch : spec.computeHosts()) {
-      Asks.awaitLinkActive(system, Asks.find(system, ComponentKeys.endpoint(ch), STEP), STEP);
-    }
+    // Every link, not only the roots': a report sent into a secondary path still training is lost.
+    RackEnumeration.awaitReady(system, topology, STEP);
     ActorRef<ManagementHost.Command> mh = Asks.find(system, ComponentKeys.managementHost(spec.managementHost()), STEP);
     Map<Integer, ActorRef<ComputeHost.Command>> chs = new LinkedHashMap<>();
     for (int i = 1; i <= n; i++) {
@@ -166,19 +163,16 @@ public final class LinkFailover {
   record PlaneSwitch(String switchId, String uplinkSwitch, int uplinkPort) {}
 
   static PlaneSwitch primaryPlaneSwitch(Topology topology, GlobalMemorySpec spec) {
-    String mh = spec.managementHost();
-    String torEnd = topology.linkAt(mh).orElseThrow().other(mh);
-    SwitchSpec tor = topology.switchSpec(LinkSpec.componentOf(torEnd)).orElseThrow(() ->
-        new IllegalArgumentException("the MH " + mh + " is not linked to a switch"));
-    long pms1 = spec.layout().mhHostsRange(Plane.PRIMARY).base();
-    for (PortConfig p : tor.ports()) {
-      if (p.role() == io.rackfabric.fabric.routing.PortRole.DOWNSTREAM && p.bridge().prefetchable() != null
-          && p.bridge().prefetchable().contains(pms1)) {
-        String other = topology.linkAt(LinkSpec.end(tor.id(), p.name())).orElseThrow().other(LinkSpec.end(tor.id(), p.name()));
-        return new PlaneSwitch(LinkSpec.componentOf(other), tor.id(), p.number());
-      }
-    }
-    throw new IllegalArgumentException("switch " + tor.id() + " has no port toward the primary plane");
+    HostWiring.PlanePort up = primary(HostWiring.planePortsOf(topology, spec.managementHost(), spec.layout()),
+        "the MH " + spec.managementHost());
+    String end = LinkSpec.end(up.switchId(), up.port().name());
+    String other = topology.linkAt(end).orElseThrow(() -> new IllegalArgumentException(end + " has no link")).other(end);
+    return new PlaneSwitch(LinkSpec.componentOf(other), up.switchId(), up.port().number());
+  }
+
+  private static HostWiring.PlanePort primary(List<HostWiring.PlanePort> ports, String who) {
+    return ports.stream().filter(p -> p.plane() == Plane.PRIMARY).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(who + " has no port toward the primary plane"));
   }
 
   private static ActorRef<SwitchPort.Command> port(ActorSystem<?> system, String switchId, int number) throws Exception {
@@ -189,14 +183,7 @@ public final class LinkFailover {
   /** The CH's root port on the primary plane: the CH end of its primary PCIe cable. */
   static ActorRef<SwitchPort.Command> primaryRootPort(ActorSystem<?> system, Topology topology,
       GlobalMemorySpec spec, String chId) throws Exception {
-    String rpSwitch = LinkSpec.componentOf(topology.linkAt(chId).orElseThrow().other(chId));
-    SwitchSpec chip = topology.switchSpec(rpSwitch).orElseThrow();
-    long primaryView = spec.layout().chView(Plane.PRIMARY).base();
-    PortConfig primary = chip.ports().stream()
-        .filter(p -> p.bridge() != null && p.bridge().prefetchable() != null
-            && p.bridge().prefetchable().contains(primaryView) && p.role() != io.rackfabric.fabric.routing.PortRole.UPSTREAM)
-        .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException(chId + " has no primary root port on " + rpSwitch));
-    return port(system, rpSwitch, primary.number());
+    HostWiring.PlanePort p = primary(HostWiring.rootPortsOf(topology, chId, spec.layout()), chId);
+    return port(system, p.switchId(), p.port().number());
   }
 }
