@@ -14,6 +14,7 @@ import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.config.BarRegisters;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -50,12 +51,19 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
+      permits Connect, SetLink, HoldFrom, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
           AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
   public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /**
+   * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
+   * ({@code Long.MAX_VALUE}: hold nothing); answered once in effect. Scenarios set it to the next
+   * fault's model time (see {@link io.rackfabric.fabric.link.LinkEnd#holdFrom}).
+   */
+  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
@@ -276,6 +284,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Store.class, this::onStore)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
+        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
   }
@@ -531,7 +540,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     plan = msg.plan();
     planReplyTo = msg.replyTo();
     planIssued = planDone = planFailed = 0;
-    planStartModel = link.modelNow();
+    planStartModel = plan.startAt() >= 0 ? plan.startAt() : link.modelNow();
     planStartWall = System.nanoTime();
     pumpTraffic();
     return this;
@@ -551,7 +560,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void issueTraffic() {
-    while (planIssued < plan.count() && link.isUp() && link.queued() < 16
+    while (planIssued < plan.count() && link.isUp() && link.queuedBeforeHorizon() < 16
         && (!plan.reads() || reads.hasFreeTag())) {
       long at = planStartModel + planIssued * plan.intervalNs();
       long address = plan.addressOf(planIssued);
@@ -688,6 +697,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
     partner.setLink(msg.up(), msg.modelAt(), link);
+    return this;
+  }
+
+  private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
+    link.holdFrom(msg.modelAt());
+    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

@@ -9,10 +9,20 @@ import io.rackfabric.fabric.wire.WireMessage;
  *
  * @param reads memory reads (answered by completions) instead of posted writes
  * @param withData posted writes carry a payload pattern the receiver can check; otherwise bulk
+ * @param startAt the model time of the first request, or -1 for the endpoint's clock when the job
+ *     starts. A scenario's schedule fixes it: the generator is a source of its own, like a DMA
+ *     engine, and its stamps must not move because host software on the same host ran ahead.
  */
 public record TrafficPlan(
-    long address, long span, int size, long count, long intervalNs, boolean reads, boolean withData)
+    long address, long span, int size, long count, long intervalNs, boolean reads, boolean withData,
+    long startAt)
     implements WireMessage {
+
+  /** A plan that starts at the endpoint's clock. */
+  public TrafficPlan(
+      long address, long span, int size, long count, long intervalNs, boolean reads, boolean withData) {
+    this(address, span, size, count, intervalNs, reads, withData, -1);
+  }
 
   public TrafficPlan {
     if (size < 1 || size > 4096) {
@@ -26,6 +36,9 @@ public record TrafficPlan(
     }
     if (intervalNs < 0) {
       throw new IllegalArgumentException("intervalNs=" + intervalNs + " is negative");
+    }
+    if (startAt < -1) {
+      throw new IllegalArgumentException("startAt=" + startAt + " is neither a model time nor -1");
     }
   }
 

@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
 
 /**
  * One end of a link as a plain object: the data link state machine, the transmit queues with
- * credit-based flow control and FIFO occupancy in model time, and the receive buffer with batched
- * credit returns. Every port actor (switch port, NTB port, endpoint) embeds one and stays thin.
+ * credit-based flow control and their occupancy of the wire in model time, and the receive
+ * buffer with batched credit returns. Every port actor (switch port, NTB port, endpoint) embeds one and stays thin.
  *
  * <p>Nothing leaves through {@link Listener#send} without credit, so a remote partner's mailbox
  * and Artery's bounded send queue can never be overrun by TLPs.
@@ -61,12 +61,15 @@ public final class LinkEnd {
   /** Receive-buffer space held when the link last went down, still to be freed by the owner. */
   private final long[] staleHeaders = new long[3];
   private final long[] staleData = new long[3];
-  private long busyUntil;
+  /** The egress wire's schedule in model time (see {@link WireCalendar} for why not a FIFO). */
+  private final WireCalendar wire = new WireCalendar();
   /** TLPs arrived or left since the last tick (see {@link #tick}). */
   private boolean rxActivity;
   private boolean txActivity;
   private long lastFreedAt;
   private long modelNow;
+  /** TLPs that would start at or after this model time wait here (see {@link #holdFrom}). */
+  private long horizon = Long.MAX_VALUE;
   private long order;
   private final LinkCounters counters = new LinkCounters();
 
@@ -114,6 +117,23 @@ public final class LinkEnd {
     modelNow = Math.max(modelNow, modelAt);
   }
 
+  /**
+   * Holds every TLP stamped at or after {@code modelAt} at this hop until the horizon is raised;
+   * {@code Long.MAX_VALUE} lifts it. A scenario that applies a fault at model time T sets the
+   * horizon of every link end to T first: actors run concurrently, so without it a TLP stamped
+   * after T (host software that ran ahead, a write that reached this hop late) could cross the
+   * link before the fault is applied, and carry this end's clock past T. Held TLPs wait in the
+   * queues and are lost like any queued TLP if the link goes down.
+   */
+  public void holdFrom(long modelAt) {
+    horizon = modelAt;
+    pump();
+  }
+
+  public long horizon() {
+    return horizon;
+  }
+
   /** The partner is connected (physical layer up): start training. */
   public void enable() {
     apply(machine.enable(wallNanos.getAsLong()), null);
@@ -157,7 +177,7 @@ public final class LinkEnd {
     }
     // Nothing waiting and credit at hand: the TLP leaves at once, without being queued.
     if (queued() == 0 && machine.mayTransmit(isManagement(tlp))
-        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
+        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp)) && beforeHorizon(readyAt)) {
       send(tlp, readyAt, token);
       return true;
     }
@@ -297,20 +317,39 @@ public final class LinkEnd {
   }
 
   /**
-   * The oldest TLP of a class that the link state lets through: the head when active; in
-   * DL_PROTECTED the oldest configuration request, completion or message, which must not wait
-   * behind memory requests that are held until activation.
+   * The oldest TLP of a class that the link state and the horizon let through: the head when
+   * active and nothing is held; in DL_PROTECTED the oldest configuration request, completion or
+   * message, which must not wait behind memory requests that are held until activation.
    */
   private Queued firstTransmittable(ArrayDeque<Queued> queue) {
-    if (machine.state() == DataLinkState.DL_ACTIVE) {
+    boolean active = machine.state() == DataLinkState.DL_ACTIVE;
+    if (active && horizon == Long.MAX_VALUE) {
       return queue.peekFirst(); // everything may go: no need to walk the queue
     }
     for (Queued q : queue) {
-      if (machine.mayTransmit(isManagement(q.tlp()))) {
+      // A TLP held at the horizon is stamped after every one that passes it here, so passing it
+      // keeps model order.
+      if (beforeHorizon(q.readyAt()) && (active || machine.mayTransmit(isManagement(q.tlp())))) {
         return q;
       }
     }
     return null;
+  }
+
+  /** Queued TLPs stamped before the horizon: those that will leave without a scenario's help. */
+  public int queuedBeforeHorizon() {
+    if (horizon == Long.MAX_VALUE) {
+      return queued();
+    }
+    int n = 0;
+    for (ArrayDeque<Queued> q : queues) {
+      for (Queued e : q) {
+        if (beforeHorizon(e.readyAt())) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private void transmit(Queued q) {
@@ -318,17 +357,27 @@ public final class LinkEnd {
     send(q.tlp(), q.readyAt(), q.token());
   }
 
-  /** Puts a TLP on the wire: takes its credit and its slot in the egress FIFO (model time). */
+  /** Puts a TLP on the wire: takes its credit and its slot on the wire (model time). */
   private void send(Tlp tlp, long readyAt, Object token) {
     int c = tlp.tlpClass().ordinal();
     ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
-    long start = Math.max(Math.max(readyAt, busyUntil), creditReadyAt[c]);
-    busyUntil = start + params.serializationNs(Tlps.wireBytes(tlp));
+    long start = wire.reserve(
+        Math.max(readyAt, creditReadyAt[c]), params.serializationNs(Tlps.wireBytes(tlp)));
     observe(start);
     counters.tlpsSent++;
     txActivity = true;
     listener.send(new TlpFrame(tlp, start));
     listener.transmitted(token, tlp, start);
+  }
+
+  /**
+   * Whether the TLP is stamped before the horizon. Its stamp at this hop, not where credit and the
+   * wire's schedule would put it: a generator's last requests before a fault must still leave the
+   * source, or its job would never finish; a few nanoseconds of queueing past the horizon do not
+   * move a clock far.
+   */
+  private boolean beforeHorizon(long readyAt) {
+    return readyAt < horizon;
   }
 
   private static boolean isManagement(Tlp tlp) {

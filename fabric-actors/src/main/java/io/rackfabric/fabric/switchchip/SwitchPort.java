@@ -13,6 +13,7 @@ import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.PortRegisters;
 import io.rackfabric.fabric.credit.EgressReleases;
 import io.rackfabric.fabric.credit.MulticastShadow;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -56,7 +57,7 @@ import java.util.Map;
 public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, Activate, GetStats, ProgramRequesterId, Tick, Forward,
+      permits Connect, SetLink, HoldFrom, Activate, GetStats, ProgramRequesterId, Tick, Forward,
           ConfigAccess, CreditsReleased, TableChanged, Siblings {}
 
   /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
@@ -64,6 +65,13 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** Fault injection: takes the link down (or brings it back) at this end, at a model time. */
   public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /**
+   * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
+   * ({@code Long.MAX_VALUE}: hold nothing); answered once in effect. Scenarios set it to the next
+   * fault's model time (see {@link io.rackfabric.fabric.link.LinkEnd#holdFrom}).
+   */
+  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -227,6 +235,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(Tick.class, this::onTick)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
+        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
@@ -475,6 +484,12 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
     partner.setLink(msg.up(), msg.modelAt(), link);
+    return this;
+  }
+
+  private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
+    link.holdFrom(msg.modelAt());
+    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

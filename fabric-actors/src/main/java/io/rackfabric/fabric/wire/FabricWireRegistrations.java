@@ -151,10 +151,15 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(260, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdProgrammed.class),
       Entry.of(261, io.rackfabric.fabric.switchchip.SwitchPort.RequesterIdRejected.class),
 
+      // 280..289 fault horizons: scenarios hold TLPs stamped after the next fault
+      Entry.of(280, io.rackfabric.fabric.link.FaultHorizon.class),
+      Entry.of(281, io.rackfabric.fabric.endpoint.MemoryEndpoint.HoldFrom.class),
+      Entry.of(282, io.rackfabric.fabric.switchchip.SwitchPort.HoldFrom.class),
+
       // 290..299 memory endpoint: host software's own access to its memory
       Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class)
 
-      // next free block: 280 (270.. memory endpoint protocol, continued)
+      // next free block: 300
       );
 
   @Override

@@ -20,6 +20,7 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyWriter;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -32,12 +33,15 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -50,6 +54,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   private static final Duration FIND = Duration.ofSeconds(30);
   private static final Duration ASK = Duration.ofSeconds(5);
+  /** A PhysicalDown is one message away; this much wall time means the partner is stuck. */
+  private static final Duration LINK_DOWN_TIMEOUT = Duration.ofSeconds(10);
 
   private final Topology topology;
   private final Mode mode;
@@ -224,8 +230,56 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       everDown.add(end);
       if (partner != null) {
         everDown.add(partner);
+        awaitDown(end, partner, LINK_DOWN_TIMEOUT);
       }
     }
+  }
+
+  @Override
+  public void holdFrom(long modelAt) throws Exception {
+    List<CompletableFuture<FaultHorizon>> acks = new ArrayList<>();
+    for (LinkSpec l : topology.links()) {
+      for (String end : List.of(l.a(), l.b())) {
+        if (!reachable(LinkSpec.componentOf(end))) {
+          continue; // a stopped end or one on a killed node sends nothing
+        }
+        acks.add(LinkSpec.portOf(end) == null
+            ? Asks.askAsync(system, endpoint(end), r -> new MemoryEndpoint.HoldFrom(modelAt, r), ASK)
+            : Asks.askAsync(system, port(end), r -> new SwitchPort.HoldFrom(modelAt, r), ASK));
+      }
+    }
+    CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+        .get(ASK.toMillis() + 1000, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Waits until neither end of the link is active: the partner has taken the down. Without this,
+   * requests the run issues next (stamped after the fault) could cross the link ahead of the
+   * partner's PhysicalDown, and its model clock would pass the fault's time before it noticed.
+   */
+  private void awaitDown(String end, String partner, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      DataLinkState a = stateOf(end);
+      DataLinkState b = stateOf(partner);
+      if (a != DataLinkState.DL_ACTIVE && b != DataLinkState.DL_ACTIVE) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the link " + end + " -- " + partner + " did not go down within " + timeout
+            + " (" + a + ", " + b + ")");
+      }
+      Thread.sleep(5); // polling two ends' state: a link end has no request that answers on down
+    }
+  }
+
+  /** An end's link state; an end that can no longer answer counts as down. */
+  private DataLinkState stateOf(String end) throws Exception {
+    String owner = LinkSpec.portOf(end) == null ? end : LinkSpec.componentOf(end);
+    if (!reachable(owner)) {
+      return DataLinkState.DL_INACTIVE;
+    }
+    return LinkSpec.portOf(end) == null ? endpointStats(end).link().state() : portStats(end).state();
   }
 
   @Override

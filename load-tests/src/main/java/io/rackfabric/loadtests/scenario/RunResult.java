@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What a run recorded, for invariants and figure producers: statistics of every endpoint and
@@ -81,13 +82,46 @@ public record RunResult(
       String note) {}
 
   /**
-   * The rack just before the faults at {@code modelAt}: endpoint statistics, and what each
-   * generator (by name) had sent by then.
+   * The faults at {@code modelAt}, seen from both sides: endpoint statistics just before they were
+   * applied, what each generator (by name) had sent by then, and the endpoints once what was in
+   * flight at the fault had arrived or been lost ({@code settled}, before any later request),
+   * with the TLPs each link end dropped or lost in between ({@code lostAtFault}, nonzero only).
    */
-  public record Boundary(long modelAt, Map<String, EndpointStats> endpoints, Map<String, Long> sentByTraffic) {
+  public record Boundary(long modelAt, Map<String, EndpointStats> endpoints, Map<String, Long> sentByTraffic,
+      Map<String, EndpointStats> settled, Map<String, Long> lostAtFault) {
     public Boundary {
       endpoints = Map.copyOf(endpoints);
       sentByTraffic = Map.copyOf(sentByTraffic);
+      settled = Map.copyOf(settled);
+      lostAtFault = Map.copyOf(lostAtFault);
+    }
+  }
+
+  /**
+   * TLPs each link end dropped or lost between two snapshots of the rack (ends in both, nonzero
+   * only): what {@link #drops} counts, over a shorter window.
+   */
+  public static Map<String, Long> dropsBetween(Map<String, EndpointStats> endpointsBefore,
+      Map<String, PortStats> portsBefore, Map<String, EndpointStats> endpointsAfter, Map<String, PortStats> portsAfter) {
+    Map<String, Long> out = new TreeMap<>();
+    endpointsAfter.forEach((end, after) -> {
+      EndpointStats before = endpointsBefore.get(end);
+      if (before != null) {
+        putNonZero(out, end, endpointDrops(after) - endpointDrops(before));
+      }
+    });
+    portsAfter.forEach((end, after) -> {
+      PortStats before = portsBefore.get(end);
+      if (before != null) {
+        putNonZero(out, end, portDrops(after) - portDrops(before));
+      }
+    });
+    return out;
+  }
+
+  private static void putNonZero(Map<String, Long> out, String end, long drops) {
+    if (drops != 0) {
+      out.put(end, drops);
     }
   }
 
@@ -157,9 +191,13 @@ public record RunResult(
     EndpointStats ea = endpointsAtStart.get(end);
     EndpointStats eb = endpointsAtEnd.get(end);
     if (ea != null && eb != null) {
-      return eb.outsideBars() - ea.outsideBars() + portDrops(eb.link()) - portDrops(ea.link());
+      return endpointDrops(eb) - endpointDrops(ea);
     }
     return -1;
+  }
+
+  private static long endpointDrops(EndpointStats e) {
+    return e.outsideBars() + portDrops(e.link());
   }
 
   private static long portDrops(PortStats p) {

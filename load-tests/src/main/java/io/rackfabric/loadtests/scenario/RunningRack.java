@@ -51,9 +51,18 @@ public interface RunningRack {
 
   /**
    * Takes the link at {@code end} (an endpoint id or {@code switch.port}) down, or brings it back
-   * up, stamped with model time {@code modelAt} (0: the end's own clock).
+   * up, stamped with model time {@code modelAt} (0: the end's own clock). A down returns once
+   * both ends have it.
    */
   void setLink(String end, boolean up, long modelAt) throws Exception;
+
+  /**
+   * Makes every link end of the rack hold TLPs that would start on its wire at or after model time
+   * {@code modelAt} ({@code Long.MAX_VALUE}: hold nothing); returns once every reachable end has
+   * it. A run holds at its next model-time fault, so that nothing stamped after the fault crosses
+   * a link before the fault is applied, however far ahead host software ran.
+   */
+  void holdFrom(long modelAt) throws Exception;
 
   /** Waits until the link at {@code end} is up again (trained), at most {@code timeout}. */
   void awaitLinkUp(String end, Duration timeout) throws Exception;

@@ -163,12 +163,21 @@ public final class ScenarioRunner {
       });
       try {
         List<ScheduledFuture<?>> wallFaults = scheduleWallFaults(timer);
+        holdAfter(-1);
         for (int i = 0; i < phases.size() && !timedOut; i++) {
           runPhase(phases.get(i), i, phases.size());
           if (i < cuts.size() && !timedOut) {
             awaitQuiet(true);
-            boundaries.add(new Boundary(cuts.get(i), endpointSnapshot(), sentSoFar()));
+            Map<String, EndpointStats> endpointsBefore = endpointSnapshot();
+            Map<String, PortStats> portsBefore = portSnapshot();
+            Map<String, Long> sentBefore = sentSoFar();
             applyModelFaults(cuts.get(i));
+            holdAfter(cuts.get(i));
+            // What was in flight at the fault (held at the horizon) now arrives or is lost.
+            awaitQuiet(true);
+            Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
+            boundaries.add(new Boundary(cuts.get(i), endpointsBefore, sentBefore, endpointsAfter,
+                RunResult.dropsBetween(endpointsBefore, portsBefore, endpointsAfter, portSnapshot())));
           }
         }
         trafficNanos = System.nanoTime() - wallStart;
@@ -250,10 +259,6 @@ public final class ScenarioRunner {
         }
         EndpointStats before = rack.endpointStats(g.from());
         issuedBefore.put(job, g.writes() ? before.writesSent() : before.readsSent());
-        // On a link that is up, SetLink(up) only moves the end's model clock: the generator's
-        // software clock reaches the stamp of the job's first request, so that requests after an
-        // idle stretch or a fault are not stamped in the past.
-        rack.endpoint(g.from()).tell(new MemoryEndpoint.SetLink(true, job.firstStamp()));
         running.put(job, Asks.<MemoryEndpoint.Command, MemoryEndpoint.TrafficDone>askAsync(rack.system(),
             rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
       }
@@ -411,6 +416,24 @@ public final class ScenarioRunner {
     }
 
     // ------------------------------------------------------------ faults
+
+    /**
+     * Holds every link end at the first model-time fault after {@code modelAt} that stamps the
+     * rack, or lifts the hold after the last. Until a fault at T is applied, nothing stamped T or
+     * later crosses a link: host software and the fabric run ahead of the runner in wall time, and
+     * a TLP that crossed the failing link early would carry its ends' clocks past T, delaying what
+     * the fault causes. A fault that stamps nothing (a killed JVM) gets no hold: its partners
+     * notice it on their own clocks, and what was sent to it is not lost at any link end.
+     */
+    private void holdAfter(long modelAt) throws Exception {
+      List<Long> stamped = scenario.faults().stream()
+          .filter(f -> f.at().isModel() && catalog.fault(f.kind()).orElseThrow().stampsModelTime())
+          .flatMap(f -> f.steps().stream()).filter(t -> t > modelAt).sorted().toList();
+      if (stamped.isEmpty() && modelAt < 0) {
+        return; // nothing to hold for: every link end starts without a horizon
+      }
+      rack.holdFrom(stamped.isEmpty() ? Long.MAX_VALUE : stamped.get(0));
+    }
 
     private void applyModelFaults(long at) {
       for (FaultSpec f : scenario.faults()) {

@@ -20,10 +20,13 @@ public final class TrafficSchedule {
       return spec.stampOf(first);
     }
 
-    /** The job for the endpoint: its slice of the generator's region, one request every interval. */
+    /**
+     * The job for the endpoint: its slice of the generator's region, one request every interval,
+     * stamped from {@link #firstStamp} whatever the endpoint's clock reads.
+     */
     public TrafficPlan plan() {
       return new TrafficPlan(spec.address() + first * spec.size(), count * spec.size(), spec.size(), count,
-          spec.intervalNs(), !spec.writes(), spec.payload());
+          spec.intervalNs(), !spec.writes(), spec.payload(), firstStamp());
     }
   }
 
