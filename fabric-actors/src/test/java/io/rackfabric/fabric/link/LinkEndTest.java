@@ -473,6 +473,51 @@ class LinkEndTest {
     assertEquals(50_000, a.tlpFrames.get(1).sentAt());
   }
 
+  @Test
+  void shouldSendAnEarlierStampInAGapBeforeALaterOneWhenOfferedAfterIt() {
+    trainUp(ROOMY, ROOMY);
+    a.end.offer(write(1, 64), 45_000, "late"); // host software ran ahead
+    a.end.offer(write(2, 64), 30_000, "early"); // a generator's write, offered after it
+    assertEquals(45_000, a.tlpFrames.get(0).sentAt());
+    assertEquals(30_000, a.tlpFrames.get(1).sentAt(), "it does not wait behind the later stamp");
+  }
+
+  // ---------------------------------------------------------------- fault horizon
+
+  @Test
+  void shouldHoldTlpsStampedAtOrAfterTheHorizonAndLetEarlierOnesPassWhenAFaultIsDue() {
+    trainUp(ROOMY, ROOMY);
+    a.end.holdFrom(40_000);
+    a.end.offer(write(1, 64), 45_000, "after");
+    a.end.offer(write(2, 64), 39_000, "before"); // passes the held write: it is stamped earlier
+    a.end.offer(read(3), 40_000, "at"); // stamped at the horizon: held too
+    assertEquals(1, a.tlpFrames.size(), "only the write stamped before the horizon leaves");
+    assertEquals(2L, a.tlpFrames.get(0).tlp().seq());
+    assertEquals(2, a.end.queued());
+    assertEquals(0, a.end.queuedBeforeHorizon());
+
+    a.end.holdFrom(Long.MAX_VALUE); // the fault is applied: what was held moves on
+    assertEquals(3, a.tlpFrames.size());
+    assertEquals(List.of(1L, 3L), List.of(a.tlpFrames.get(1).tlp().seq(), a.tlpFrames.get(2).tlp().seq()),
+        "in the order offered");
+    assertEquals(0, a.end.queued());
+  }
+
+  @Test
+  void shouldLoseHeldTlpsAtThisEndWhenTheLinkGoesDownAtTheHorizon() {
+    trainUp(ROOMY, ROOMY);
+    a.end.holdFrom(40_000);
+    a.end.offer(write(1, 64), 39_500, "crossed");
+    a.end.offer(write(2, 64), 40_100, "in-flight-at-the-fault");
+    a.end.disable(40_000);
+    assertEquals(1, a.downs.size());
+    assertEquals(40_000, a.downs.get(0).at(), "the down is stamped with the fault, not a held TLP");
+    assertEquals(List.of("in-flight-at-the-fault"), a.downs.get(0).purged().stream().map(LinkEnd.Queued::token).toList());
+    assertEquals(1, a.end.counters().purged);
+    deliverAll();
+    assertEquals(List.of(1L), b.receivedSeqs());
+  }
+
   // ---------------------------------------------------------------- going down
 
   @Test
