@@ -43,4 +43,12 @@ public record PortStats(
         silentDrops, lostOnLinkDown, droppedLinkDown, receiverOverflows, aerSent, linkUps,
         linkDowns, modelNow, 0);
   }
+
+  /**
+   * TLPs this end dropped or lost: posted writes nothing claimed, TLPs purged from its queues or
+   * arriving while its link was down, receive-buffer overflows.
+   */
+  public long lost() {
+    return droppedPosted + lostOnLinkDown + droppedLinkDown + receiverOverflows;
+  }
 }

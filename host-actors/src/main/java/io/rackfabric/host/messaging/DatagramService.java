@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -32,7 +33,7 @@ import java.util.List;
 public final class DatagramService extends AbstractBehavior<DatagramService.Command> {
 
   public sealed interface Command
-      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, Landed, ReadAnswered, IdleCheck,
+      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, HoldFrom, Landed, ReadAnswered, IdleCheck,
           SubscriberStopped {}
 
   /**
@@ -84,6 +85,12 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
   public record GetStats(ActorRef<DatagramStats> replyTo) implements Command, WireMessage {}
 
+  /**
+   * Runs no timer due at or after model time {@code modelAt} by the idle rule until raised
+   * ({@code Long.MAX_VALUE}: no limit); see {@link EventClock#holdFrom}. Answered once in effect.
+   */
+  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
+
   // Local only: adapters and timers.
   private record Landed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
@@ -103,6 +110,7 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   private static final Duration ASK_LIMIT = Duration.ofSeconds(30);
 
   private final ActorRef<MemoryEndpoint.Command> root;
+  private final EventClock clock;
   private final DatagramHost host;
   private final List<ActorRef<Delivered>> subscribers = new ArrayList<>();
   private final ArrayDeque<Delivered> waiting = new ArrayDeque<>();
@@ -130,7 +138,7 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
       MessagingLayout layout, MessagingSettings settings, FabricSettings fabric) {
     super(context);
     this.root = root;
-    EventClock clock = new EventClock(System::nanoTime, fabric.tdf());
+    this.clock = new EventClock(System::nanoTime, fabric.tdf());
     this.host = new DatagramHost(layout, settings, fabric.maxPayload(), clock, new EndpointFabric(),
         this::delivered);
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Landed::new);
@@ -151,6 +159,7 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
         .onMessage(UsePlane.class, this::onUsePlane)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Landed.class, this::onLanded)
         .onMessage(ReadAnswered.class, this::onReadAnswered)
         .onMessage(IdleCheck.class, this::onIdleCheck)
@@ -214,6 +223,12 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
   private Behavior<Command> onGetStats(GetStats msg) {
     msg.replyTo().tell(host.stats());
+    return this;
+  }
+
+  private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    clock.holdFrom(msg.modelAt());
+    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

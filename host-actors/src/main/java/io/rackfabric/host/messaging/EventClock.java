@@ -43,6 +43,8 @@ public final class EventClock implements ModelClock {
   private long anchorModel;
   private long anchorWall;
   private long idleRuns;
+  /** The idle rule runs no timer at or after this (a fault due then has not been applied yet). */
+  private long horizon = Long.MAX_VALUE;
 
   /**
    * @param wallNanos the wall clock, in nanoseconds (System::nanoTime, or a test's)
@@ -84,6 +86,16 @@ public final class EventClock implements ModelClock {
     touch();
   }
 
+  /**
+   * The idle rule runs no timer due at or after {@code modelAt} until the horizon is raised
+   * ({@code Long.MAX_VALUE}: no limit). A scenario holds the rack at its next fault's model time:
+   * with the fabric held there, a host would otherwise count the silence as model time passing
+   * and run its timers past a fault that has not happened yet. Events still run timers causally.
+   */
+  public void holdFrom(long modelAt) {
+    horizon = modelAt;
+  }
+
   /** Activity without a model time of its own (a command, something sent): restarts the grace. */
   public void touch() {
     anchorModel = now;
@@ -100,7 +112,7 @@ public final class EventClock implements ModelClock {
     if (timers.isEmpty() || wall - anchorWall < graceNanos) {
       return 0;
     }
-    long reachable = anchorModel + (long) ((wall - anchorWall) / tdf);
+    long reachable = Math.min(anchorModel + (long) ((wall - anchorWall) / tdf), horizon - 1);
     int ran = 0;
     while (!timers.isEmpty() && timers.peek().deadline() <= reachable) {
       runNext();

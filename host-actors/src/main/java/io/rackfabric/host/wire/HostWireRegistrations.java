@@ -84,7 +84,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2308, DatagramService.PlaneRefused.class),
       Entry.of(2309, DatagramService.GetStats.class),
       Entry.of(2310, DatagramStats.class),
-      Entry.of(2311, DatagramStats.PeerStats.class)
+      Entry.of(2311, DatagramStats.PeerStats.class),
+      Entry.of(2312, DatagramService.HoldFrom.class)
       );
 
   @Override

@@ -30,6 +30,10 @@ import java.util.Set;
  */
 public final class FailoverCommand implements RackCommand {
 
+  /** --stream: one datagram each way per microsecond of model time, from 10us before the fault. */
+  private static final long STREAM_INTERVAL_NS = 1_000;
+  private static final long STREAM_LEAD_NS = 10_000;
+
   /** seeds/000 Table 2, for comparison only: never used to compute anything. */
   private static final String[] PAPER = {
       "2.4 us", "8.5 us", "76 us (8 CHs: 8 x (8.5 + 1))", "86.9 us", "17 us"};
@@ -41,13 +45,14 @@ public final class FailoverCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "data-plane fail-over breakdown (seeds/000 Table 2): link|uplink|switch --hosts N [--multicast] [--host X] [--json OUT]";
+    return "data-plane fail-over breakdown (seeds/000 Table 2): link|uplink|switch --hosts N [--multicast] [--host X]"
+        + " [--stream COUNT] [--json OUT]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse(argList, Set.of("hosts", "host", "json", "topology", "poll-latency",
-        "aer-latency", "route-update"), Set.of("multicast"));
+        "aer-latency", "route-update", "stream"), Set.of("multicast"));
     List<String> what = args.positional();
     LinkFailover.Fault fault = what.size() != 1 ? null : switch (what.get(0)) {
       case "link" -> LinkFailover.Fault.CH_LINK;
@@ -57,7 +62,7 @@ public final class FailoverCommand implements RackCommand {
     };
     if (fault == null) {
       throw new UsageException("usage: rack failover link|uplink|switch --hosts N [--multicast] [--host X]"
-          + " [--json OUT] (or --topology F instead of --hosts); got " + what);
+          + " [--stream COUNT] [--json OUT] (or --topology F instead of --hosts); got " + what);
     }
     Topology topology;
     if (args.has("topology")) {
@@ -86,6 +91,12 @@ public final class FailoverCommand implements RackCommand {
     }
     int failed = (int) args.getLong("host", 1, 1, n);
     NotificationMode mode = args.has("multicast") ? NotificationMode.MULTICAST : NotificationMode.UNICAST;
+    long streamCount = args.getLong("stream", 0, 0, 100_000);
+    if (streamCount > 0 && (fault != LinkFailover.Fault.CH_LINK || n < 2)) {
+      throw new UsageException("--stream runs datagrams between the CH whose link fails and another CH:"
+          + " only for 'link' with at least 2 compute hosts");
+    }
+    LinkFailover.Streams streams = new LinkFailover.Streams(streamCount, STREAM_INTERVAL_NS, STREAM_LEAD_NS);
     Map<String, String> overrides = new LinkedHashMap<>();
     putDuration(args, "poll-latency", "rackfabric.host.mailbox.poll-latency", overrides);
     putDuration(args, "aer-latency", "rackfabric.host.aer.interrupt-latency", overrides);
@@ -93,11 +104,14 @@ public final class FailoverCommand implements RackCommand {
     Config config = ConfigFactory.parseMap(overrides);
 
     out.printf("rack failover %s: %s%n", what.get(0), topology.name());
-    LinkFailover.Result result = LinkFailover.run(topology, fault, failed, mode, config, out);
+    LinkFailover.Result result = LinkFailover.run(topology, fault, failed, mode, streams, config, out);
     FailoverBreakdown b = result.breakdown();
     out.println();
     out.print(render(b));
     out.printf("TLPs the fabric lost on the failed link: %d%n", result.lostOnFailedLink());
+    if (!result.streams().isEmpty()) {
+      out.print(renderStreams(result.streams()));
+    }
 
     if (args.has("json")) {
       Path file = Path.of(args.get("json", null));
@@ -110,7 +124,7 @@ public final class FailoverCommand implements RackCommand {
       json.put("parameters", ConfigFactory.load().withFallback(config).getConfig("rackfabric.host").root().unwrapped());
       json.put("parameter_overrides", overrides);
       List<Map<String, Object>> figures = new ArrayList<>();
-      for (Figure f : figures(b, result.lostOnFailedLink())) {
+      for (Figure f : figures(b, result.lostOnFailedLink(), result.streams())) {
         figures.add(f.toMap());
       }
       json.put("figures", figures);
@@ -133,7 +147,27 @@ public final class FailoverCommand implements RackCommand {
     }
   }
 
+  /** The datagram streams across the fail-over: each arrived once and in order, and what that took. */
+  static String renderStreams(List<FailoverStreams.Stream> streams) {
+    StringBuilder sb = new StringBuilder(String.format(
+        "%nFreeQ/PostQ datagram streams across the fail-over (%d-byte datagrams)%n", 256));
+    List<String[]> t = new ArrayList<>();
+    t.add(new String[] {"stream", "sent", "delivered", "duplicates", "out of order", "transmissions",
+        "retransmissions", "timeouts", "plane changes"});
+    for (FailoverStreams.Stream s : streams) {
+      t.add(new String[] {"CH" + s.from() + " -> CH" + s.to(), "" + s.sent(), "" + s.delivered(), "" + s.duplicates(),
+          "" + s.outOfOrder(), "" + s.transmissions(), "" + s.retransmissions(), "" + s.timeouts(),
+          "" + s.planeChanges()});
+    }
+    TextTable.append(sb, "  ", t);
+    return sb.toString();
+  }
+
   static List<Figure> figures(FailoverBreakdown b, long lost) {
+    return figures(b, lost, List.of());
+  }
+
+  static List<Figure> figures(FailoverBreakdown b, long lost, List<FailoverStreams.Stream> streams) {
     List<Figure> f = new ArrayList<>();
     f.add(new Figure("detection", b.detectionNs(), "ns", "model"));
     f.add(new Figure("determination", b.determinationNs(), "ns", "model"));
@@ -146,6 +180,15 @@ public final class FailoverCommand implements RackCommand {
       f.add(new Figure("ch" + h.ch() + ".acknowledgement", h.acknowledgementNs(), "ns", "model"));
     }
     f.add(new Figure("tlps_lost_on_failed_link", lost, "TLPs", "count"));
+    for (FailoverStreams.Stream s : streams) {
+      String p = "stream.ch" + s.from() + "_to_ch" + s.to() + ".";
+      f.add(new Figure(p + "sent", s.sent(), "datagrams", "count"));
+      f.add(new Figure(p + "delivered", s.delivered(), "datagrams", "count"));
+      f.add(new Figure(p + "duplicates", s.duplicates(), "datagrams", "count"));
+      f.add(new Figure(p + "out_of_order", s.outOfOrder(), "datagrams", "count"));
+      f.add(new Figure(p + "retransmissions", s.retransmissions(), "datagrams", "count"));
+      f.add(new Figure(p + "plane_changes", s.planeChanges(), "changes", "count"));
+    }
     return f;
   }
 

@@ -12,6 +12,8 @@ import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.PortStats;
@@ -23,9 +25,12 @@ import io.rackfabric.host.failover.HostLog;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.memory.Plane;
+import io.rackfabric.host.messaging.DatagramService;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.harness.RackHorizon;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +45,8 @@ import java.util.concurrent.TimeUnit;
 public final class LinkFailover {
 
   private static final Duration STEP = Duration.ofSeconds(30);
+  /** Wall time without a datagram moving after which what was stamped before the fault has crossed. */
+  private static final Duration QUIET = Duration.ofMillis(300);
 
   /** What fails, at the primary plane: one CH's link, the MH side's link to the plane's switch, or that switch. */
   public enum Fault {
@@ -51,9 +58,24 @@ public final class LinkFailover {
     SWITCH
   }
 
-  /** What a run measured, with the fabric's own count of TLPs lost on the failed links. */
+  /**
+   * What a run measured, with the fabric's own count of TLPs lost on the failed links (dropped or
+   * purged at either end of them) and the datagram streams, if any ran.
+   */
   public record Result(Topology topology, FailoverBreakdown breakdown, HostLog mh, Map<Integer, HostLog> chs,
-      Map<Integer, List<Plane>> routes, long lostOnFailedLink) {}
+      Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams) {}
+
+  /** Datagram streams across the fail-over: how many each way, how far apart, from how long before the fault. */
+  public record Streams(long count, long intervalNs, long leadNs) {
+    public static final Streams NONE = new Streams(0, 1_000, 10_000);
+
+    public Streams {
+      if (count < 0 || intervalNs < 1 || leadNs < 0) {
+        throw new IllegalArgumentException("streams count=" + count + ", interval=" + intervalNs + "ns, lead="
+            + leadNs + "ns: need count >= 0, interval >= 1ns, lead >= 0");
+      }
+    }
+  }
 
   private LinkFailover() {}
 
@@ -70,6 +92,12 @@ public final class LinkFailover {
   /** @param failedHost the CH whose link fails, for {@link Fault#CH_LINK}; ignored otherwise */
   public static Result run(Topology topology, Fault fault, int failedHost, NotificationMode mode, Config overrides,
       PrintStream progress) throws Exception {
+    return run(topology, fault, failedHost, mode, Streams.NONE, overrides, progress);
+  }
+
+  /** @param streams datagram streams between the failing CH and a peer across the fail-over ('link' only) */
+  public static Result run(Topology topology, Fault fault, int failedHost, NotificationMode mode, Streams streams,
+      Config overrides, PrintStream progress) throws Exception {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
       throw new IllegalArgumentException("topology " + topology.name()
@@ -79,6 +107,10 @@ public final class LinkFailover {
     if (fault == Fault.CH_LINK && (failedHost < 1 || failedHost > n)) {
       throw new IllegalArgumentException("host=" + failedHost + " not in [1," + n + "]");
     }
+    if (streams.count() > 0 && (fault != Fault.CH_LINK || n < 2)) {
+      throw new IllegalArgumentException("datagram streams run between the CH whose link fails and another CH:"
+          + " they need 'link' and at least 2 compute hosts (fault=" + fault + ", hosts=" + n + ")");
+    }
     Config base = overrides.withFallback(ConfigFactory.load());
     Config config = ConfigFactory.parseString("akka.actor.provider = local")
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
@@ -86,7 +118,8 @@ public final class LinkFailover {
     ActorSystem<RackNode.Command> system = ActorSystem.create(
         RackNode.create(topology, topology.seed().name(), settings), "failover", config);
     try {
-      return failOver(system, topology, spec, fault, fault == Fault.CH_LINK ? failedHost : 0, mode, progress);
+      return failOver(system, topology, spec, fault, fault == Fault.CH_LINK ? failedHost : 0, mode, streams,
+          progress);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -94,7 +127,7 @@ public final class LinkFailover {
   }
 
   private static Result failOver(ActorSystem<?> system, Topology topology, GlobalMemorySpec spec, Fault fault,
-      int failedHost, NotificationMode mode, PrintStream progress) throws Exception {
+      int failedHost, NotificationMode mode, Streams streams, PrintStream progress) throws Exception {
     int n = spec.computeHosts().size();
     // Every link, not only the roots': a report sent into a secondary path still training is lost.
     RackEnumeration.awaitReady(system, topology, STEP);
@@ -107,41 +140,72 @@ public final class LinkFailover {
     CompletableFuture<ManagementHost.FailoverCompleted> completed = Asks.askAsync(system, mh,
         ManagementHost.SubscribeFailovers::new, Duration.ofMinutes(2));
 
-    List<ActorRef<SwitchPort.Command>> ports;
+    List<String> ends = new ArrayList<>();
     String what;
     if (fault == Fault.CH_LINK) {
       String chId = spec.computeHosts().get(failedHost - 1);
-      ports = List.of(primaryRootPort(system, topology, spec, chId));
+      HostWiring.PlanePort root = primary(HostWiring.rootPortsOf(topology, chId, spec.layout()), chId);
+      ends.add(LinkSpec.end(root.switchId(), root.port().name()));
       what = chId + "'s primary link";
     } else {
       PlaneSwitch plane = primaryPlaneSwitch(topology, spec);
       if (fault == Fault.UPLINK) {
-        ports = List.of(port(system, plane.uplinkSwitch(), plane.uplinkPort()));
+        ends.add(plane.uplinkEnd());
         what = "the link " + plane.uplinkSwitch() + " -> " + plane.switchId() + " (every CH's PMS1 path)";
       } else {
-        ports = new java.util.ArrayList<>();
         for (PortConfig p : topology.switchSpec(plane.switchId()).orElseThrow().ports()) {
-          ports.add(port(system, plane.switchId(), p.number()));
+          ends.add(LinkSpec.end(plane.switchId(), p.name()));
         }
         what = "switch " + plane.switchId() + " (every link of the primary plane's switch)";
+      }
+    }
+    List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
+    for (String end : ends) {
+      ports.add(portAt(system, topology, end));
+    }
+    // What the fabric lost on the failed links is counted at both of their ends.
+    List<ActorRef<SwitchPort.Command>> counted = new ArrayList<>(ports);
+    for (String end : ends) {
+      String other = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+      if (other != null && LinkSpec.portOf(other) != null) {
+        counted.add(portAt(system, topology, other));
       }
     }
     // After everything the ports have seen, so that the links go down exactly at the fault time.
     long before = 0;
     long latest = 0;
-    for (ActorRef<SwitchPort.Command> p : ports) {
+    for (ActorRef<SwitchPort.Command> p : counted) {
       PortStats s = Asks.ask(system, p, SwitchPort.GetStats::new, STEP);
-      before += s.lostOnLinkDown();
+      before += s.lost();
       latest = Math.max(latest, s.modelNow());
     }
-    long faultAt = latest + 1_000;
+    long faultAt = latest + 1_000 + (streams.count() > 0 ? streams.leadNs() : 0);
+    FailoverStreams datagrams = null;
+    RackHorizon.Members members = null;
+    if (streams.count() > 0) {
+      int peer = failedHost == 1 ? 2 : 1;
+      datagrams = FailoverStreams.start(system, spec, failedHost, peer, streams.count(), chs, STEP);
+      // Hold the rack at the fault, so that no datagram stamped after it crosses the link first.
+      members = members(system, topology, datagrams.services());
+      RackHorizon.holdFrom(system, members, faultAt, STEP);
+      datagrams.send(faultAt - streams.leadNs(), streams.intervalNs(), STEP);
+      progress.printf("  CH%d and CH%d send each other %d datagrams of the FreeQ/PostQ service, one every %,d ns"
+          + " from %,d ns before the fault%n", failedHost, peer, streams.count(), streams.intervalNs(), streams.leadNs());
+      awaitQuiet(datagrams);
+    }
     progress.printf("  %s goes down at model %,d ns (%d compute hosts, %s notification)%n",
         what, faultAt, n, mode.name().toLowerCase());
     for (ActorRef<SwitchPort.Command> p : ports) {
       p.tell(new SwitchPort.SetLink(false, faultAt));
     }
+    if (members != null) {
+      awaitDown(system, ports);
+      RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
+    }
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
+    List<FailoverStreams.Stream> streamResults = datagrams == null ? List.of()
+        : datagrams.await(Duration.ofMinutes(2), STEP);
 
     HostLog mhLog = Asks.ask(system, mh, ManagementHost.GetLog::new, STEP);
     Map<Integer, HostLog> logs = new LinkedHashMap<>();
@@ -152,22 +216,67 @@ public final class LinkFailover {
           ComputeHost.GetRoutes::new, STEP).planes());
     }
     long after = 0;
-    for (ActorRef<SwitchPort.Command> p : ports) {
-      after += Asks.ask(system, p, SwitchPort.GetStats::new, STEP).lostOnLinkDown();
+    for (ActorRef<SwitchPort.Command> p : counted) {
+      after += Asks.ask(system, p, SwitchPort.GetStats::new, STEP).lost();
     }
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
-    return new Result(topology, breakdown, mhLog, logs, routes, after - before);
+    return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults);
+  }
+
+  /** Every endpoint and linked switch port of the rack, and the given datagram services. */
+  private static RackHorizon.Members members(ActorSystem<?> system, Topology topology,
+      List<ActorRef<DatagramService.Command>> services) throws Exception {
+    List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
+    for (var e : topology.endpoints()) {
+      endpoints.add(Asks.find(system, ComponentKeys.endpoint(e.id()), STEP));
+    }
+    List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
+    for (var sw : topology.switches()) {
+      for (PortConfig p : sw.ports()) {
+        if (topology.linkAt(LinkSpec.end(sw.id(), p.name())).isPresent()) {
+          ports.add(port(system, sw.id(), p.number()));
+        }
+      }
+    }
+    return new RackHorizon.Members(endpoints, ports, services);
+  }
+
+  /** Until the services have moved nothing for a while: what is stamped before the fault has crossed. */
+  private static void awaitQuiet(FailoverStreams datagrams) throws Exception {
+    long last = -1;
+    long since = System.nanoTime();
+    while (System.nanoTime() - since < QUIET.toNanos()) {
+      long now = datagrams.activity(STEP);
+      if (now != last) {
+        last = now;
+        since = System.nanoTime();
+      }
+      Thread.sleep(20); // polling the services' counters: nothing answers on "quiet"
+    }
+  }
+
+  /** Until the failed ports are down (their partners learn it by the next message they take). */
+  private static void awaitDown(ActorSystem<?> system, List<ActorRef<SwitchPort.Command>> ports) throws Exception {
+    for (ActorRef<SwitchPort.Command> p : ports) {
+      long deadline = System.nanoTime() + STEP.toNanos();
+      while (Asks.ask(system, p, SwitchPort.GetStats::new, STEP).state() == DataLinkState.DL_ACTIVE) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("a failed port is still up after " + STEP);
+        }
+        Thread.sleep(5); // polling the port's state: it answers nothing on "down"
+      }
+    }
   }
 
   /** The primary plane's switch and the port of the MH's switch linked to it. */
-  record PlaneSwitch(String switchId, String uplinkSwitch, int uplinkPort) {}
+  record PlaneSwitch(String switchId, String uplinkSwitch, String uplinkEnd) {}
 
   static PlaneSwitch primaryPlaneSwitch(Topology topology, GlobalMemorySpec spec) {
     HostWiring.PlanePort up = primary(HostWiring.planePortsOf(topology, spec.managementHost(), spec.layout()),
         "the MH " + spec.managementHost());
     String end = LinkSpec.end(up.switchId(), up.port().name());
     String other = topology.linkAt(end).orElseThrow(() -> new IllegalArgumentException(end + " has no link")).other(end);
-    return new PlaneSwitch(LinkSpec.componentOf(other), up.switchId(), up.port().number());
+    return new PlaneSwitch(LinkSpec.componentOf(other), up.switchId(), end);
   }
 
   private static HostWiring.PlanePort primary(List<HostWiring.PlanePort> ports, String who) {
@@ -180,10 +289,12 @@ public final class LinkFailover {
     return Asks.<SwitchChip.Command, SwitchChip.PortReply>ask(system, ref, r -> new SwitchChip.PortRef(number, r), STEP).port();
   }
 
-  /** The CH's root port on the primary plane: the CH end of its primary PCIe cable. */
-  static ActorRef<SwitchPort.Command> primaryRootPort(ActorSystem<?> system, Topology topology,
-      GlobalMemorySpec spec, String chId) throws Exception {
-    HostWiring.PlanePort p = primary(HostWiring.rootPortsOf(topology, chId, spec.layout()), chId);
-    return port(system, p.switchId(), p.port().number());
+  /** The actor of the switch port at link end {@code end} ("switch.port"). */
+  private static ActorRef<SwitchPort.Command> portAt(ActorSystem<?> system, Topology topology, String end)
+      throws Exception {
+    String sw = LinkSpec.componentOf(end);
+    PortConfig p = topology.switchSpec(sw).flatMap(s -> s.port(LinkSpec.portOf(end)))
+        .orElseThrow(() -> new IllegalArgumentException("no switch port '" + end + "'"));
+    return port(system, sw, p.number());
   }
 }

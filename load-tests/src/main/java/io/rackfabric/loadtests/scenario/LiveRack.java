@@ -20,7 +20,6 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyWriter;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
-import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -29,6 +28,7 @@ import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
+import io.rackfabric.loadtests.harness.RackHorizon;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +41,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -237,19 +236,21 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void holdFrom(long modelAt) throws Exception {
-    List<CompletableFuture<FaultHorizon>> acks = new ArrayList<>();
+    List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
+    List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
     for (LinkSpec l : topology.links()) {
       for (String end : List.of(l.a(), l.b())) {
         if (!reachable(LinkSpec.componentOf(end))) {
           continue; // a stopped end or one on a killed node sends nothing
         }
-        acks.add(LinkSpec.portOf(end) == null
-            ? Asks.askAsync(system, endpoint(end), r -> new MemoryEndpoint.HoldFrom(modelAt, r), ASK)
-            : Asks.askAsync(system, port(end), r -> new SwitchPort.HoldFrom(modelAt, r), ASK));
+        if (LinkSpec.portOf(end) == null) {
+          endpoints.add(endpoint(end));
+        } else {
+          ports.add(port(end));
+        }
       }
     }
-    CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
-        .get(ASK.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of()), modelAt, ASK);
   }
 
   /**

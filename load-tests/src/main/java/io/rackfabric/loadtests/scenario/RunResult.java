@@ -201,7 +201,7 @@ public record RunResult(
   }
 
   private static long portDrops(PortStats p) {
-    return p.droppedPosted() + p.lostOnLinkDown() + p.droppedLinkDown() + p.receiverOverflows();
+    return p.lost();
   }
 
   /** Every link end with statistics at start and end, endpoints first. */

@@ -61,6 +61,26 @@ class LinkFailoverTest {
   }
 
   @Test
+  void shouldDeliverBothDatagramStreamsOnceInOrderAcrossTheFailOverWhatTheLinkLostResentOverPlaneB() throws Exception {
+    Topology rack = LadonRackGenerator.generate(GlobalMemoryLayout.paper(3), LadonRackGenerator.Placement.SINGLE_NODE);
+    // One datagram each way per microsecond from 10us before the fault to 50us after it: those
+    // in flight on CH2's primary cable when it fails, or sent into it before the route change, are lost.
+    LinkFailover.Result r = LinkFailover.run(rack, LinkFailover.Fault.CH_LINK, 2, NotificationMode.UNICAST,
+        new LinkFailover.Streams(60, 1_000, 10_000), ConfigFactory.empty(), QUIET);
+    assertEquals(2, r.streams().size());
+    for (FailoverStreams.Stream s : r.streams()) {
+      String label = "CH" + s.from() + " -> CH" + s.to();
+      assertEquals(60, s.delivered(), label);
+      assertEquals(0, s.duplicates(), label);
+      assertEquals(0, s.outOfOrder(), label);
+      assertEquals(1, s.planeChanges(), label + ": the sender moved to the secondary plane once");
+      assertTrue(s.retransmissions() > 0, label + ": what the old path lost was sent again");
+    }
+    assertTrue(r.lostOnFailedLink() > 0, "the fabric lost datagram TLPs on the failed link");
+    assertEquals(List.of(Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY), r.routes().get(2));
+  }
+
+  @Test
   void shouldCostAboutOneNotificationWhenTheSwitchMulticasts() throws Exception {
     FailoverBreakdown unicast = run(4, 1, NotificationMode.UNICAST, "").breakdown();
     FailoverBreakdown multicast = run(4, 1, NotificationMode.MULTICAST, "").breakdown();

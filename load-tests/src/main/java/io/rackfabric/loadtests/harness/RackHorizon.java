@@ -1,0 +1,50 @@
+package io.rackfabric.loadtests.harness;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.FaultHorizon;
+import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.host.messaging.DatagramService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Holds a rack at the model time of its next fault: every link end keeps TLPs stamped at or
+ * after it, and host software on timers runs none due then (see
+ * {@link io.rackfabric.fabric.link.LinkEnd#holdFrom}). Returns once every actor has it in effect.
+ */
+public final class RackHorizon {
+
+  private RackHorizon() {}
+
+  /** The actors to hold: root and device endpoints, switch ports, datagram services. */
+  public record Members(List<ActorRef<MemoryEndpoint.Command>> endpoints, List<ActorRef<SwitchPort.Command>> ports,
+      List<ActorRef<DatagramService.Command>> services) {
+    public Members {
+      endpoints = List.copyOf(endpoints);
+      ports = List.copyOf(ports);
+      services = List.copyOf(services);
+    }
+  }
+
+  /** Holds from {@code modelAt}; {@code Long.MAX_VALUE} lifts the hold. */
+  public static void holdFrom(ActorSystem<?> system, Members members, long modelAt, Duration timeout)
+      throws Exception {
+    List<CompletableFuture<FaultHorizon>> acks = new ArrayList<>();
+    for (var e : members.endpoints()) {
+      acks.add(Asks.askAsync(system, e, r -> new MemoryEndpoint.HoldFrom(modelAt, r), timeout));
+    }
+    for (var p : members.ports()) {
+      acks.add(Asks.askAsync(system, p, r -> new SwitchPort.HoldFrom(modelAt, r), timeout));
+    }
+    for (var s : members.services()) {
+      acks.add(Asks.askAsync(system, s, r -> new DatagramService.HoldFrom(modelAt, r), timeout));
+    }
+    CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+        .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+  }
+}
