@@ -52,6 +52,7 @@ public final class ClusterRun implements AutoCloseable {
    */
   public static ClusterRun start(Topology topology, String topologyArg, String transport,
       boolean sharedMediaDriver, Path runDir, PrintStream progress) throws Exception {
+    AeronDirs.sweep(); // what earlier runs' killed JVMs left in /dev/shm
     Config base = ConfigFactory.load();
     ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
     NodeProcesses nodes = new NodeProcesses(runDir);
@@ -126,6 +127,7 @@ public final class ClusterRun implements AutoCloseable {
     nodes.stopNodes();
     terminate(driver);
     nodes.close(); // the shared media driver, if any, goes last
+    AeronDirs.sweep();
   }
 
   private static void terminate(ActorSystem<?> system) {
