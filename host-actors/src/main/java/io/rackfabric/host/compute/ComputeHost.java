@@ -18,8 +18,10 @@ import io.rackfabric.host.failover.RouteList;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A compute host's software (seeds/000 4.2, 5.3): its AER driver and the polling thread on its
@@ -27,7 +29,8 @@ import java.util.Map;
  * the rack only through it. When one of its root ports reports a fatal error, the AER driver
  * writes a failure report into the MH's mailbox through the other plane; when the MH's
  * route-change notification arrives, it moves the failed host (or, if it is the failed host,
- * every target) to the other plane in its route list and acknowledges.
+ * every target) to the other plane in its route list and acknowledges. The MH resends a
+ * notification it got no acknowledgement for; a repeat is acknowledged again and changes nothing.
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
@@ -50,6 +53,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
+  /** The news of a route change: {@code host} (0: every host) lost its {@code plane}. */
+  private record News(int host, Plane plane) {}
+
   private final String id;
   private final int index;
   private final LadonAddresses addresses;
@@ -59,6 +65,8 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final RouteList routes;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
+  /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
+  private final Set<News> applied = new HashSet<>();
   private Plane failedPlane;
   private int seq;
   /** When the polling thread is free again: it reads one word at a time. */
@@ -153,6 +161,14 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private void onRouteChange(ControlWord word, long seen) {
     int failed = word.host();
     Plane healthy = word.plane().other();
+    if (!applied.add(new News(failed, word.plane()))) {
+      // The MH did not see our acknowledgement (or its first copy of this was late): the route
+      // list already says this, so only answer again, as soon as the polling thread read it.
+      write(addresses.ackSlot(index, toMh()),
+          new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), seen);
+      record(Step.ACK_RESENT, failed, seen);
+      return;
+    }
     record(Step.NOTIFICATION_SEEN, failed, seen);
     long updated = seen + settings.routeUpdateLatencyNs();
     pollerFreeAt = updated;
@@ -166,11 +182,17 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       announce(failed, healthy, updated);
     }
     record(Step.ROUTE_UPDATED, failed, updated);
-    // A host whose own root port on a plane failed cannot send through it, whatever its list says.
-    Plane toMh = failedPlane != null ? failedPlane.other() : routes.plane(0);
-    write(addresses.ackSlot(index, toMh),
+    write(addresses.ackSlot(index, toMh()),
         new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), updated);
     record(Step.ACK_SENT, failed, updated);
+  }
+
+  /**
+   * The plane to the MH: a host whose own root port on a plane failed cannot send through it,
+   * whatever its list says.
+   */
+  private Plane toMh() {
+    return failedPlane != null ? failedPlane.other() : routes.plane(0);
   }
 
   private void announce(int target, Plane plane, long at) {

@@ -39,7 +39,19 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
     /** MH: it saw a CH's acknowledgement (host = the CH). */
     ACK_SEEN,
     /** MH: every CH acknowledged; the fail-over of {@code host} is complete. */
-    FAILOVER_COMPLETED
+    FAILOVER_COMPLETED,
+    // New steps go last: a step travels as its ordinal.
+    /**
+     * MH: it wrote a route-change notification to a CH again (host = the CH): no acknowledgement
+     * came within the grace, or the first copy went over a plane the MH then lost.
+     */
+    NOTIFICATION_RESENT,
+    /** MH: it gave up on a CH that did not acknowledge after every resend (host = the CH). */
+    NOTIFICATION_ABANDONED,
+    /** MH: the round for {@code host} ended without every CH's acknowledgement. */
+    FAILOVER_FAILED,
+    /** CH: it acknowledged a repeated notification again, leaving its route list as it was. */
+    ACK_RESENT
   }
 
   /** One step: {@code host} is the CH it concerns (the failed CH, or the one notified). */
@@ -57,6 +69,11 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
   /** The first entry of {@code step} about {@code host} at or after model time {@code from}. */
   public Optional<Entry> first(Step step, int host, long from) {
     return entries.stream().filter(e -> e.step() == step && e.host() == host && e.modelAt() >= from).findFirst();
+  }
+
+  /** How many entries of {@code step} about {@code host} there are. */
+  public long count(Step step, int host) {
+    return entries.stream().filter(e -> e.step() == step && e.host() == host).count();
   }
 
   /** The first entry of {@code step}, whatever host it concerns. */

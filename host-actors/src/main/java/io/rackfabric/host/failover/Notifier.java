@@ -1,6 +1,7 @@
 package io.rackfabric.host.failover;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -9,7 +10,9 @@ import java.util.TreeSet;
  * The MH's side of a route-change notification round, as a state machine driven by model times:
  * it says which writes to issue and when, and learns from each CH's acknowledgement. Unicast
  * notifies the CHs one by one, each after the previous one acknowledged (seeds/000 5.3: "one by
- * one"); multicast sends one write that reaches them all and waits for every acknowledgement.
+ * one"); multicast sends one write that reaches them all and waits for every acknowledgement. A CH
+ * the MH gave up on ({@link #abandon}) ends its wait as an acknowledgement would, so the round
+ * still reaches every other CH.
  */
 public final class Notifier {
 
@@ -21,6 +24,7 @@ public final class Notifier {
   private final NotificationMode mode;
   private final List<Integer> order;
   private final Set<Integer> waiting = new TreeSet<>();
+  private final Set<Integer> abandoned = new TreeSet<>();
   private int next;
   private long completedAt = -1;
 
@@ -48,6 +52,22 @@ public final class Notifier {
     if (!waiting.remove(ch)) {
       return List.of(); // a late or repeated acknowledgement
     }
+    return released(at);
+  }
+
+  /**
+   * The MH stops waiting for CH {@code ch} at {@code at} (it never acknowledged): the writes that
+   * follow, if any, as after an acknowledgement. Nothing happens for a CH not awaited.
+   */
+  public List<Send> abandon(int ch, long at) {
+    if (!waiting.remove(ch)) {
+      return List.of();
+    }
+    abandoned.add(ch);
+    return released(at);
+  }
+
+  private List<Send> released(long at) {
     if (!waiting.isEmpty()) {
       return List.of();
     }
@@ -68,7 +88,7 @@ public final class Notifier {
     return completedAt >= 0;
   }
 
-  /** Model time the last acknowledgement was seen; -1 while the round runs. */
+  /** Model time the last wait ended (an acknowledgement seen, or a CH abandoned); -1 while the round runs. */
   public long completedAt() {
     return completedAt;
   }
@@ -77,8 +97,13 @@ public final class Notifier {
     return mode;
   }
 
-  /** CHs whose acknowledgement is awaited now. */
+  /** CHs whose acknowledgement is awaited now, in ascending order. */
   public Set<Integer> waiting() {
-    return Set.copyOf(waiting);
+    return Collections.unmodifiableSet(new TreeSet<>(waiting));
+  }
+
+  /** CHs the MH gave up on, in ascending order: the round failed for them. */
+  public Set<Integer> abandoned() {
+    return Collections.unmodifiableSet(new TreeSet<>(abandoned));
   }
 }

@@ -7,42 +7,42 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.failover.ControlWord;
+import io.rackfabric.host.failover.FailoverCoordinator;
 import io.rackfabric.host.failover.HostLog;
-import io.rackfabric.host.failover.HostLog.Step;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.failover.NotificationMode;
-import io.rackfabric.host.failover.Notifier;
-import io.rackfabric.host.failover.RouteList;
 import io.rackfabric.host.iommu.IsolationControl;
 import io.rackfabric.host.iommu.IsolationPlan;
 import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
-import java.util.ArrayDeque;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The management host's fail-over software (seeds/000 4.2, 5.3): a polling thread on the
  * failure-report mailboxes of its control page, the verdict, the response to the reporting CH,
  * the redirection of its own DMA targets, and the route-change notification of every CH, one by
- * one or by one multicast write. It reaches the CHs only through its root complex (a
- * {@link MemoryEndpoint}), so every step's model time comes from the fabric's messages.
+ * one or by one multicast write, with retransmission of notifications left unacknowledged. The
+ * decisions are {@link FailoverCoordinator}'s; this actor decodes what its root complex (a
+ * {@link MemoryEndpoint}) reports, issues the writes, and runs the wall-clock check for lost
+ * acknowledgements. It reaches the CHs only through the endpoint, so every step's model time
+ * comes from the fabric's messages.
  */
 public final class ManagementHost extends AbstractBehavior<ManagementHost.Command> {
 
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, Observed,
-      EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
+      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -50,14 +50,31 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   /** Replies with the MH's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
 
-  /** Tells {@code replyTo} each time a fail-over completes. */
+  /** Tells {@code replyTo} each time a fail-over's notification round ends. */
   public record SubscribeFailovers(ActorRef<FailoverCompleted> replyTo) implements Command, WireMessage {}
 
-  /** Every CH acknowledged the route change for {@code failedHost}, at model {@code completedAt}. */
+  /**
+   * The notification round for {@code failedHost} ended at model {@code completedAt}: every CH
+   * acknowledged the route change, except those in {@code unacknowledged}, which the MH gave up on
+   * after its resends (the fail-over failed for them).
+   */
   public record FailoverCompleted(String mh, int failedHost, Plane failedPlane, NotificationMode mode,
-      long verdictAt, long completedAt) implements WireMessage {}
+      long verdictAt, long completedAt, List<Integer> unacknowledged) implements WireMessage {
+
+    public FailoverCompleted {
+      unacknowledged = List.copyOf(unacknowledged);
+    }
+
+    /** True when every CH acknowledged. */
+    public boolean succeeded() {
+      return unacknowledged.isEmpty();
+    }
+  }
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The wall-clock tick of the retransmission rule, while a round waits for acknowledgements. */
+  private enum CheckAcks implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   /**
    * Gives {@code targetHost} an IOMMU: from now on only pages opened to a host are reachable by
@@ -90,26 +107,18 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   /** How long the MH waits for a host's root endpoint to apply an IOMMU change (wall time). */
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(10);
 
-  /** A failure report waiting for the running notification round to finish. */
-  private record Report(int ch, Plane plane, long seenAt) {}
+  private static final String CHECK_ACKS = "check-acks";
 
   private final String id;
   private final Map<String, Plane> planePorts;
-  private final LadonAddresses addresses;
-  private final HostSettings settings;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final RouteList dmaTargets;
+  private final TimerScheduler<Command> timers;
+  private final LadonAddresses addresses;
+  private final FailoverCoordinator failover;
+  /** How often the retransmission rule is checked: a quarter of the grace, so it fires close to it. */
+  private final Duration checkInterval;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
-  private final Deque<Report> pending = new ArrayDeque<>();
-  /** The plane each CH's latest notification went over, to resend it if that plane is lost. */
-  private final Map<Integer, Plane> sentVia = new HashMap<>();
-  private NotificationMode mode;
-  private Notifier round;
-  private Report current;
-  private long verdictAt;
-  private long pollerFreeAt;
-  private int seq;
   private final IsolationControl isolation;
   private final IsolationPlan plan;
   private final Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
@@ -130,13 +139,20 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
       IsolationPlan isolation) {
-    return Behaviors.setup(ctx -> new ManagementHost(ctx, id, addresses, planePorts, mode, settings, endpoint,
-        isolation));
+    return create(id, addresses, planePorts, mode, settings, endpoint, isolation, System::nanoTime);
   }
 
-  private ManagementHost(ActorContext<Command> context, String id, LadonAddresses addresses,
-      Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
-      ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation) {
+  /** @param wallNanos the wall clock the retransmission rule measures its grace on (a test's own) */
+  static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
+      NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
+      IsolationPlan isolation, LongSupplier wallNanos) {
+    return Behaviors.withTimers(timers -> Behaviors.setup(ctx -> new ManagementHost(ctx, timers, id, addresses,
+        planePorts, mode, settings, endpoint, isolation, wallNanos)));
+  }
+
+  private ManagementHost(ActorContext<Command> context, TimerScheduler<Command> timers, String id,
+      LadonAddresses addresses, Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
+      ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos) {
     super(context);
     this.plan = isolation == null ? IsolationPlan.none() : isolation;
     this.isolation = new IsolationControl(plan, addresses.controlPage());
@@ -149,10 +165,11 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
-    this.mode = mode;
-    this.settings = settings;
     this.endpoint = endpoint;
-    this.dmaTargets = new RouteList(addresses.computeHosts());
+    this.timers = timers;
+    this.failover = new FailoverCoordinator(addresses, settings, mode, wallNanos);
+    Duration quarter = settings.ackGrace().dividedBy(4);
+    this.checkInterval = quarter.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : quarter;
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
     for (Plane plane : Plane.values()) {
       endpoint.tell(new MemoryEndpoint.Watch(addresses.mhMailboxes(plane), events));
@@ -164,6 +181,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Observed.class, this::onObserved)
+        .onMessage(CheckAcks.class, this::onCheckAcks)
         .onMessage(UseNotificationMode.class, this::onUseNotificationMode)
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
@@ -190,15 +208,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       return this;
     }
     if (slot.ack()) {
-      onAck(slot.ch(), w.arrivedAt() + settings.spinLatencyNs());
+      apply(failover.ackLanded(slot.ch(), word, w.arrivedAt()));
     } else if (word.kind() == ControlWord.Kind.FAILURE_REPORT) {
-      long seen = Math.max(w.arrivedAt() + settings.pollLatencyNs(), pollerFreeAt);
-      pollerFreeAt = seen;
-      record(Step.REPORT_SEEN, slot.ch(), seen);
-      pending.add(new Report(slot.ch(), word.plane(), seen));
-      if (round == null) {
-        startNext();
-      }
+      apply(failover.reportLanded(slot.ch(), word.plane(), w.arrivedAt()));
     }
     return this;
   }
@@ -214,112 +226,52 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
           id, e.error().severity(), e.error().source());
       return;
     }
-    long arrived = e.error().modelAt();
-    long handled = arrived + settings.aerInterruptLatencyNs();
-    record(Step.AER_RECEIVED, ControlWord.EVERY_HOST, arrived);
-    record(Step.AER_HANDLED, ControlWord.EVERY_HOST, handled);
-    getContext().getLog().info("MH [{}] lost the {} plane at model {} ns: every CH fails over", id, plane.ntb(), arrived);
-    // From now on nothing goes out over the lost plane, and a notification of the running round
-    // that went over it is gone: send it again over the other plane, or that CH never answers.
-    for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
-      dmaTargets.use(ch, plane.other());
+    getContext().getLog().info("MH [{}] lost the {} plane at model {} ns: every CH fails over",
+        id, plane.ntb(), e.error().modelAt());
+    apply(failover.planeLost(plane, e.error().modelAt()));
+  }
+
+  private Behavior<Command> onCheckAcks(CheckAcks msg) {
+    apply(failover.checkAcks());
+    return this;
+  }
+
+  /** Issues a step's writes, keeps its log, tells the watchers of ended rounds, and (re)arms the check. */
+  private void apply(FailoverCoordinator.Outcome outcome) {
+    for (FailoverCoordinator.Write w : outcome.writes()) {
+      endpoint.tell(new MemoryEndpoint.Write(w.address(), w.word().encode(), w.at()));
     }
-    if (round != null) {
-      for (int ch : round.waiting()) {
-        if (sentVia.get(ch) == plane) {
-          send(List.of(new Notifier.Send(ch, handled)));
-        }
+    log.addAll(outcome.log());
+    for (HostLog.Entry e : outcome.log()) {
+      if (e.step() == HostLog.Step.NOTIFICATION_RESENT) {
+        getContext().getLog().info("MH [{}] no acknowledgement from CH{}: notification resent at model {} ns",
+            id, e.host(), e.modelAt());
+      } else if (e.step() == HostLog.Step.NOTIFICATION_ABANDONED) {
+        getContext().getLog().warn("MH [{}] gives up on CH{} at model {} ns: no acknowledgement after every resend",
+            id, e.host(), e.modelAt());
       }
     }
-    pending.add(new Report(ControlWord.EVERY_HOST, plane, handled));
-    if (round == null) {
-      startNext();
-    }
-  }
-
-  /** The verdict on the oldest report, the response, the DMA redirection and the first notifications. */
-  private void startNext() {
-    current = pending.poll();
-    if (current == null) {
-      return;
-    }
-    int x = current.ch();
-    Plane healthy = current.plane().other();
-    verdictAt = current.seenAt() + settings.verdictLatencyNs();
-    if (x != ControlWord.EVERY_HOST && dmaTargets.plane(x) == healthy) {
-      // Already failed over (its plane went down as a whole): answer the report, nothing to redo.
-      write(addresses.responseOf(x, healthy), new ControlWord(ControlWord.Kind.RESPONSE, x, current.plane(), ++seq),
-          verdictAt);
-      record(Step.RESPONSE_SENT, x, verdictAt);
-      startNext();
-      return;
-    }
-    record(Step.VERDICT, x, verdictAt);
-    if (x == ControlWord.EVERY_HOST) {
-      for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
-        dmaTargets.use(ch, healthy);
-      }
-    } else {
-      write(addresses.responseOf(x, healthy), new ControlWord(ControlWord.Kind.RESPONSE, x, current.plane(), ++seq),
-          verdictAt);
-      record(Step.RESPONSE_SENT, x, verdictAt);
-      dmaTargets.use(x, healthy);
-    }
-    record(Step.DMA_REDIRECTED, x, verdictAt + settings.routeUpdateLatencyNs());
-    List<Integer> hosts = new ArrayList<>();
-    for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
-      hosts.add(ch);
-    }
-    round = new Notifier(mode, hosts);
-    send(round.start(verdictAt));
-  }
-
-  private void onAck(int ch, long seen) {
-    if (round == null) {
-      return;
-    }
-    record(Step.ACK_SEEN, ch, seen);
-    send(round.acknowledged(ch, seen));
-    if (round.completed()) {
-      int x = current.ch();
-      record(Step.FAILOVER_COMPLETED, x, round.completedAt());
-      getContext().getLog().info("MH [{}] fail-over of CH{} complete at model {} ns ({} notification)",
-          id, x, round.completedAt(), round.mode());
-      var done = new FailoverCompleted(id, x, current.plane(), round.mode(), verdictAt, round.completedAt());
-      watchers.forEach(w -> w.tell(done));
-      round = null;
-      startNext();
-    }
-  }
-
-  private void send(List<Notifier.Send> sends) {
-    int x = current.ch();
-    Plane healthy = current.plane().other();
-    ControlWord word = new ControlWord(ControlWord.Kind.ROUTE_CHANGE, x, current.plane(), ++seq);
-    for (Notifier.Send s : sends) {
-      long address;
-      if (s.ch() == Notifier.EVERY_HOST) {
-        address = addresses.multicastPage(healthy).base() + LadonAddresses.NOTIFICATION;
-        round.waiting().forEach(ch -> sentVia.put(ch, healthy));
+    for (FailoverCoordinator.RoundEnded r : outcome.ended()) {
+      if (r.completed()) {
+        getContext().getLog().info("MH [{}] fail-over of CH{} complete at model {} ns ({} notification)",
+            id, r.failedHost(), r.endedAt(), r.mode());
       } else {
-        address = addresses.notificationOf(s.ch(), dmaTargets.plane(s.ch()));
-        sentVia.put(s.ch(), dmaTargets.plane(s.ch()));
+        getContext().getLog().warn("MH [{}] fail-over of CH{} FAILED at model {} ns: CHs {} never acknowledged",
+            id, r.failedHost(), r.endedAt(), r.unacknowledged());
       }
-      write(address, word, s.at());
-      record(Step.NOTIFICATION_SENT, s.ch(), s.at());
+      var done = new FailoverCompleted(id, r.failedHost(), r.failedPlane(), r.mode(), r.verdictAt(), r.endedAt(),
+          r.unacknowledged());
+      watchers.forEach(w -> w.tell(done));
     }
-  }
-
-  private void write(long address, ControlWord word, long at) {
-    endpoint.tell(new MemoryEndpoint.Write(address, word.encode(), at));
-  }
-
-  private void record(Step step, int host, long at) {
-    log.add(new HostLog.Entry(step, host, at));
+    if (!failover.awaitingAcks()) {
+      timers.cancel(CHECK_ACKS);
+    } else if (!timers.isTimerActive(CHECK_ACKS)) {
+      timers.startTimerWithFixedDelay(CHECK_ACKS, CheckAcks.INSTANCE, checkInterval);
+    }
   }
 
   private Behavior<Command> onUseNotificationMode(UseNotificationMode msg) {
-    mode = msg.mode();
+    failover.useMode(msg.mode());
     return this;
   }
 

@@ -2,6 +2,7 @@ package io.rackfabric.host.settings;
 
 import com.typesafe.config.Config;
 import io.rackfabric.host.failover.NotificationMode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,10 @@ import java.util.List;
  * @param routeUpdateLatencyNs a CH rewriting its route list for one failed host
  * @param verdictLatencyNs the MH's time from reading a report to its fail-over verdict
  * @param notification how the MH tells the CHs of a route change
+ * @param ackGrace WALL time a notification round may wait for an acknowledgement before the MH
+ *     resends (model time does not move while a lost write produces no event)
+ * @param ackTimeoutNs model time from a notification to its resend, at the earliest
+ * @param maxResends resends to one CH in one round before the MH gives up on it
  */
 public record HostSettings(
     long aerInterruptLatencyNs,
@@ -23,7 +28,10 @@ public record HostSettings(
     long spinLatencyNs,
     long routeUpdateLatencyNs,
     long verdictLatencyNs,
-    NotificationMode notification) {
+    NotificationMode notification,
+    Duration ackGrace,
+    long ackTimeoutNs,
+    int maxResends) {
 
   public HostSettings {
     List<String> errors = new ArrayList<>();
@@ -34,6 +42,15 @@ public record HostSettings(
     nonNegative(errors, "verdict-latency", verdictLatencyNs);
     if (notification == null) {
       errors.add("notification is missing");
+    }
+    if (ackGrace == null) {
+      errors.add("failover.ack-grace is missing");
+    } else if (ackGrace.isNegative() || ackGrace.isZero()) {
+      errors.add("failover.ack-grace=" + ackGrace.toNanos() + "ns is not positive");
+    }
+    nonNegative(errors, "failover.ack-timeout", ackTimeoutNs);
+    if (maxResends < 0) {
+      errors.add("failover.max-resends=" + maxResends + " is negative");
     }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.host: " + String.join("; ", errors));
@@ -48,7 +65,10 @@ public record HostSettings(
         c.getDuration("mailbox.spin-latency").toNanos(),
         c.getDuration("route-update-latency").toNanos(),
         c.getDuration("verdict-latency").toNanos(),
-        notification(c.getString("notification")));
+        notification(c.getString("notification")),
+        c.getDuration("failover.ack-grace"),
+        c.getDuration("failover.ack-timeout").toNanos(),
+        c.getInt("failover.max-resends"));
   }
 
   private static NotificationMode notification(String text) {

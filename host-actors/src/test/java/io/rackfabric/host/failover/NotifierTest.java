@@ -99,6 +99,47 @@ class NotifierTest {
     assertEquals(Set.of(1, 2), n.waiting());
   }
 
+  // ---- hosts given up on
+
+  @Test
+  void shouldMoveOnToTheNextHostWhenOneIsAbandonedWhenUnicast() {
+    Notifier n = new Notifier(NotificationMode.UNICAST, List.of(1, 2, 3));
+    n.start(0);
+    n.acknowledged(1, 100);
+
+    assertEquals(List.of(new Send(3, 500)), n.abandon(2, 500));
+    assertEquals(List.of(), n.acknowledged(2, 600), "too late: CH2 was given up on");
+    assertEquals(List.of(), n.abandon(2, 650), "not awaited any more");
+    assertEquals(List.of(), n.acknowledged(3, 700));
+
+    assertTrue(n.completed());
+    assertEquals(700, n.completedAt());
+    assertEquals(Set.of(2), n.abandoned());
+  }
+
+  @Test
+  void shouldEndAtTheLastAbandonWhenMulticast() {
+    Notifier n = new Notifier(NotificationMode.MULTICAST, List.of(1, 2, 3));
+    n.start(0);
+    n.acknowledged(2, 100);
+    assertEquals(List.of(), n.abandon(1, 300));
+    assertFalse(n.completed());
+    assertEquals(List.of(), n.abandon(3, 300));
+
+    assertEquals(300, n.completedAt());
+    assertEquals(Set.of(1, 3), n.abandoned());
+    assertEquals(Set.of(), n.waiting());
+  }
+
+  @Test
+  void shouldAbandonNothingWhenTheHostIsNotAwaited() {
+    Notifier n = new Notifier(NotificationMode.UNICAST, List.of(1, 2));
+    n.start(0);
+    assertEquals(List.of(), n.abandon(2, 10), "not notified yet");
+    assertEquals(Set.of(), n.abandoned());
+    assertEquals(Set.of(1), n.waiting());
+  }
+
   @Test
   void shouldRefuseWhenNoHosts() {
     for (NotificationMode mode : NotificationMode.values()) {
