@@ -2,6 +2,8 @@ package io.rackfabric.loadtests.failover;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
@@ -137,8 +139,17 @@ public final class LinkFailover {
       chs.put(i, Asks.find(system, ComponentKeys.computeHost(spec.computeHosts().get(i - 1)), STEP));
     }
     mh.tell(new ManagementHost.UseNotificationMode(mode));
-    CompletableFuture<ManagementHost.FailoverCompleted> completed = Asks.askAsync(system, mh,
-        ManagementHost.SubscribeFailovers::new, Duration.ofMinutes(2));
+    // The fail-over of the fault: when a whole plane goes, a CH's own report may finish a round
+    // of its own before the MH's (failedHost 0) one.
+    CompletableFuture<ManagementHost.FailoverCompleted> completed = new CompletableFuture<>();
+    ActorRef<ManagementHost.FailoverCompleted> watcher = system.systemActorOf(
+        Behaviors.<ManagementHost.FailoverCompleted>receiveMessage(done -> {
+          if (done.failedHost() == failedHost) {
+            completed.complete(done);
+          }
+          return Behaviors.same();
+        }), "failover-watcher", Props.empty());
+    mh.tell(new ManagementHost.SubscribeFailovers(watcher));
 
     List<String> ends = new ArrayList<>();
     String what;
