@@ -130,10 +130,6 @@ public final class LinkEnd {
     pump();
   }
 
-  public long horizon() {
-    return horizon;
-  }
-
   /** The partner is connected (physical layer up): start training. */
   public void enable() {
     apply(machine.enable(wallNanos.getAsLong()), null);

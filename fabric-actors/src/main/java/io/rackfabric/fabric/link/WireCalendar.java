@@ -42,8 +42,8 @@ public final class WireCalendar {
     return start;
   }
 
-  /** Where {@link #reserve} would put the same request, without reserving it. */
-  public long earliestStart(long earliest, long durationNs) {
+  /** Where a request that needs {@code durationNs} from {@code earliest} fits, without reserving it. */
+  private long earliestStart(long earliest, long durationNs) {
     long start = Math.max(earliest, floor);
     if (count == 0 || start >= ends[count - 1]) {
       return start;

@@ -150,7 +150,7 @@ public final class FailoverCommand implements RackCommand {
   /** The datagram streams across the fail-over: each arrived once and in order, and what that took. */
   static String renderStreams(List<FailoverStreams.Stream> streams) {
     StringBuilder sb = new StringBuilder(String.format(
-        "%nFreeQ/PostQ datagram streams across the fail-over (%d-byte datagrams)%n", 256));
+        "%nFreeQ/PostQ datagram streams across the fail-over (%d-byte datagrams)%n", FailoverStreams.PAYLOAD));
     List<String[]> t = new ArrayList<>();
     t.add(new String[] {"stream", "sent", "delivered", "duplicates", "out of order", "transmissions",
         "retransmissions", "timeouts", "plane changes"});
@@ -161,10 +161,6 @@ public final class FailoverCommand implements RackCommand {
     }
     TextTable.append(sb, "  ", t);
     return sb.toString();
-  }
-
-  static List<Figure> figures(FailoverBreakdown b, long lost) {
-    return figures(b, lost, List.of());
   }
 
   static List<Figure> figures(FailoverBreakdown b, long lost, List<FailoverStreams.Stream> streams) {

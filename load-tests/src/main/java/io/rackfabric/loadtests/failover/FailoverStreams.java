@@ -17,8 +17,11 @@ import io.rackfabric.loadtests.harness.Asks;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +39,8 @@ public final class FailoverStreams {
   public record Stream(int from, int to, long sent, long delivered, long duplicates, long outOfOrder,
       long transmissions, long retransmissions, long timeouts, long planeChanges, long tlpsSent) {}
 
-  private static final int PAYLOAD = 256;
+  /** Bytes per datagram. */
+  static final int PAYLOAD = 256;
 
   private final ActorSystem<?> system;
   private final int a;
@@ -64,8 +68,8 @@ public final class FailoverStreams {
       Map<Integer, ActorRef<ComputeHost.Command>> chs, Duration step) throws Exception {
     MessagingSettings messaging = MessagingSettings.create(system.settings().config());
     FabricSettings fabric = FabricSettings.create(system.settings().config());
-    Map<Integer, ActorRef<DatagramService.Command>> services = new java.util.LinkedHashMap<>();
-    Map<Integer, ConcurrentLinkedQueue<DatagramService.Delivered>> received = new java.util.LinkedHashMap<>();
+    Map<Integer, ActorRef<DatagramService.Command>> services = new LinkedHashMap<>();
+    Map<Integer, ConcurrentLinkedQueue<DatagramService.Delivered>> received = new LinkedHashMap<>();
     for (int ch : List.of(a, b)) {
       String id = spec.computeHosts().get(ch - 1);
       ActorRef<MemoryEndpoint.Command> root = Asks.find(system, ComponentKeys.endpoint(id), step);
@@ -138,7 +142,7 @@ public final class FailoverStreams {
       long duplicates = 0;
       long outOfOrder = 0;
       long expected = 0;
-      java.util.Set<Long> seen = new java.util.HashSet<>();
+      Set<Long> seen = new HashSet<>();
       for (DatagramService.Delivered d : received.get(pair[1])) {
         if (d.from() != pair[0]) {
           continue;
@@ -151,7 +155,7 @@ public final class FailoverStreams {
         }
         expected = k + 1;
       }
-      out.add(new Stream(pair[0], pair[1], count, seen.size(), duplicates, outOfOrder, p.transmissions(),
+      out.add(new Stream(pair[0], pair[1], p.queued(), seen.size(), duplicates, outOfOrder, p.transmissions(),
           p.retransmissions(), p.timeouts(), p.planeChanges(), p.tlpsSent()));
     }
     return out;

@@ -70,6 +70,7 @@ class LinkFailoverTest {
     assertEquals(2, r.streams().size());
     for (FailoverStreams.Stream s : r.streams()) {
       String label = "CH" + s.from() + " -> CH" + s.to();
+      assertEquals(60, s.sent(), label + ": the sender's service queued every datagram");
       assertEquals(60, s.delivered(), label);
       assertEquals(0, s.duplicates(), label);
       assertEquals(0, s.outOfOrder(), label);
