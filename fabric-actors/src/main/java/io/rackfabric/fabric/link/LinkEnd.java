@@ -135,10 +135,13 @@ public final class LinkEnd {
     apply(machine.enable(wallNanos.getAsLong()), null);
   }
 
-  /** Takes the link down from this end, as a fault or at shutdown. */
+  /**
+   * Takes the link down from this end at model {@code modelAt}, as a fault or at shutdown. The
+   * partner and this end's own AER learn that time, even if this end has already seen later ones.
+   */
   public void disable(long modelAt) {
     observe(modelAt);
-    apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN);
+    apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, modelAt);
   }
 
   public void activate() {
@@ -196,8 +199,11 @@ public final class LinkEnd {
     } else if (frame instanceof InitFc i) {
       onInitFc(i, wall);
     } else if (frame instanceof PhysicalDown d) {
-      observe(d.sentAt() + params.propagationNs());
-      apply(machine.onPhysicalDown(wall), ErrorMessage.Cause.SURPRISE_DOWN);
+      // Down when the partner's electrical idle arrives, not at the latest time this end has seen:
+      // a TLP stamped later that crossed first (actors run concurrently) must not delay the AER.
+      long downAt = d.sentAt() + params.propagationNs();
+      observe(downAt);
+      apply(machine.onPhysicalDown(wall), ErrorMessage.Cause.SURPRISE_DOWN, downAt);
     }
     return -1;
   }
@@ -224,7 +230,7 @@ public final class LinkEnd {
     observe(i.sentAt() + params.flightNs(DLLP_BYTES));
     int actions = machine.onInitFc(i, wall);
     if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
-      goDown(ErrorMessage.Cause.SURPRISE_DOWN);
+      goDown(ErrorMessage.Cause.SURPRISE_DOWN, modelNow);
       actions &= ~LinkStateMachine.LINK_DOWN;
     }
     if ((actions & LinkStateMachine.TAKE_PARTNER_CREDITS) != 0) {
@@ -392,11 +398,16 @@ public final class LinkEnd {
   }
 
   private void apply(int actions, ErrorMessage.Cause downCause) {
+    apply(actions, downCause, modelNow);
+  }
+
+  /** @param downAt the model time a link-down among the actions happens at */
+  private void apply(int actions, ErrorMessage.Cause downCause, long downAt) {
     if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
-      goDown(downCause == null ? ErrorMessage.Cause.SURPRISE_DOWN : downCause);
+      goDown(downCause == null ? ErrorMessage.Cause.SURPRISE_DOWN : downCause, downAt);
     }
     if ((actions & LinkStateMachine.SEND_PHYSICAL_DOWN) != 0) {
-      listener.send(new PhysicalDown(modelNow));
+      listener.send(new PhysicalDown(downAt));
     }
     if ((actions & LinkStateMachine.SEND_INIT) != 0) {
       counters.dllpsSent++;
@@ -416,7 +427,7 @@ public final class LinkEnd {
     }
   }
 
-  private void goDown(ErrorMessage.Cause cause) {
+  private void goDown(ErrorMessage.Cause cause, long downAt) {
     List<Queued> purged = new ArrayList<>(queued());
     for (ArrayDeque<Queued> q : queues) {
       purged.addAll(q);
@@ -434,6 +445,6 @@ public final class LinkEnd {
       blocked[c] = false;
       creditReadyAt[c] = 0;
     }
-    listener.linkDown(cause, modelNow, purged);
+    listener.linkDown(cause, downAt, purged);
   }
 }

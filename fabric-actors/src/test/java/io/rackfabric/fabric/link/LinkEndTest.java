@@ -574,6 +574,20 @@ class LinkEndTest {
   }
 
   @Test
+  void shouldStampTheLinkDownWithTheFaultTimeWhenLaterTlpsCrossedFirst() {
+    trainUp(ROOMY, ROOMY);
+    // Both ends have already carried a TLP stamped long after the fault (it got there first in wall time).
+    a.end.offer(write(1, 64), 50_000, "late");
+    deliverAll();
+    assertTrue(a.end.modelNow() >= 50_000 && b.end.modelNow() >= 50_000);
+    a.end.disable(1_000);
+    assertEquals(1_000, a.downs.get(0).at(), "this end's AER is at the fault");
+    deliverAll(); // the PhysicalDown
+    assertEquals(1_000 + P.propagationNs(), b.downs.get(0).at(),
+        "the partner is down when the electrical idle reaches it, not at the latest time it saw");
+  }
+
+  @Test
   void shouldRefuseOffersWhenLinkIsDown() {
     wire(ROOMY, ROOMY, true);
     assertFalse(a.end.offer(write(1, 64), 0, "x")); // never enabled

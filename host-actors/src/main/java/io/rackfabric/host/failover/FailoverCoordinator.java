@@ -287,7 +287,7 @@ public final class FailoverCoordinator {
           round.attempts().put(ch, new Attempt(healthy, s.at(), 0));
         }
       } else {
-        Plane via = dmaTargets.plane(s.ch());
+        Plane via = reachable(s.ch());
         write(out, addresses.notificationOf(s.ch(), via), word, s.at());
         round.attempts().put(s.ch(), new Attempt(via, s.at(), 0));
       }
@@ -302,11 +302,26 @@ public final class FailoverCoordinator {
    */
   private void resend(Steps out, int ch, long at) {
     Attempt previous = round.attempts().get(ch);
-    Plane via = dmaTargets.plane(ch);
+    Plane via = reachable(ch);
     write(out, addresses.notificationOf(ch, via), routeChange(), at);
     round.attempts().put(ch, new Attempt(via, at, previous.resends() + 1));
     log(out, Step.NOTIFICATION_RESENT, ch, at);
     progressWall = wallNanos.getAsLong();
+  }
+
+  /**
+   * The plane the MH reaches CH {@code ch} by: its DMA target, unless a report the polling thread
+   * has read, still waiting for its round, says that plane is lost to {@code ch}. Notifying through
+   * it would only cost resends until the round gives up on {@code ch}.
+   */
+  private Plane reachable(int ch) {
+    Plane via = dmaTargets.plane(ch);
+    for (Report r : pending) {
+      if (r.ch() == ch && r.plane() == via) {
+        return via.other();
+      }
+    }
+    return via;
   }
 
   private ControlWord routeChange() {

@@ -117,6 +117,20 @@ class FailoverCoordinatorTest {
   }
 
   @Test
+  void shouldNotifyAHostThroughItsOtherPlaneWhenItsOwnReportWaitsForItsRound() {
+    FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
+    Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
+    // CH2's primary link failed too; its report waits behind CH1's round, but the MH has read it.
+    Outcome queued = c.reportLanded(2, Plane.PRIMARY, 12_000);
+    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 12_000 + POLL)), queued.log());
+    Write toCh2 = only(c.ackLanded(1, ackOf(toCh1), 27_000));
+    assertRouteChange(toCh2, notification(2, Plane.SECONDARY), 1, Plane.PRIMARY, 27_100);
+    assertEquals(Plane.PRIMARY, c.dmaTargets().get(2), "redirected only by its own verdict");
+    wallPasses(GRACE);
+    assertRouteChange(only(c.checkAcks()), notification(2, Plane.SECONDARY), 1, Plane.PRIMARY, 27_100 + ACK_TIMEOUT);
+  }
+
+  @Test
   void shouldSendOneWriteThroughTheHealthyPlaneAndEndAtTheLastAckWhenMulticast() {
     FailoverCoordinator c = coordinator(NotificationMode.MULTICAST, 5);
 
@@ -365,7 +379,7 @@ class FailoverCoordinatorTest {
     assertEquals(List.of(entry(Step.NOTIFICATION_ABANDONED, 2, at), entry(Step.NOTIFICATION_SENT, 3, at)),
         gaveUp.log());
     Write toCh3 = only(gaveUp);
-    assertRouteChange(toCh3, notification(3, Plane.PRIMARY), 1, Plane.PRIMARY, at);
+    assertRouteChange(toCh3, notification(3, Plane.SECONDARY), 1, Plane.PRIMARY, at); // its own report said PMS1 is lost
 
     Outcome end = c.ackLanded(3, ackOf(toCh3), at + 10_000);
     RoundEnded ended = end.ended().get(0);

@@ -22,12 +22,14 @@ import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
 import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.FailoverBreakdown;
 import io.rackfabric.host.failover.HostLog;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.messaging.DatagramService;
+import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.RackHorizon;
 import java.io.PrintStream;
@@ -49,6 +51,8 @@ public final class LinkFailover {
   private static final Duration STEP = Duration.ofSeconds(30);
   /** Wall time without a datagram moving after which what was stamped before the fault has crossed. */
   private static final Duration QUIET = Duration.ofMillis(300);
+  /** Wall time to wait for the hosts' AERs while their reactions are held. */
+  private static final Duration DETECTION_WAIT = Duration.ofSeconds(10);
 
   /** What fails, at the primary plane: one CH's link, the MH side's link to the plane's switch, or that switch. */
   public enum Fault {
@@ -192,13 +196,16 @@ public final class LinkFailover {
     }
     long faultAt = latest + 1_000 + (streams.count() > 0 ? streams.leadNs() : 0);
     FailoverStreams datagrams = null;
-    RackHorizon.Members members = null;
+    int peer = failedHost == 1 ? 2 : 1;
     if (streams.count() > 0) {
-      int peer = failedHost == 1 ? 2 : 1;
       datagrams = FailoverStreams.start(system, spec, failedHost, peer, streams.count(), chs, STEP);
-      // Hold the rack at the fault, so that no datagram stamped after it crosses the link first.
-      members = members(system, topology, datagrams.services());
-      RackHorizon.holdFrom(system, members, faultAt, STEP);
+    }
+    // Actors run concurrently: the rack is held at the fault until every failed link is down at
+    // both ends, so nothing stamped after the fault crosses a link that is already dead.
+    RackHorizon.Members members = members(system, topology,
+        datagrams == null ? List.of() : datagrams.services());
+    RackHorizon.holdFrom(system, members, faultAt, STEP);
+    if (datagrams != null) {
       datagrams.send(faultAt - streams.leadNs(), streams.intervalNs(), STEP);
       progress.printf("  CH%d and CH%d send each other %d datagrams of the FreeQ/PostQ service, one every %,d ns"
           + " from %,d ns before the fault%n", failedHost, peer, streams.count(), streams.intervalNs(), streams.leadNs());
@@ -209,10 +216,13 @@ public final class LinkFailover {
     for (ActorRef<SwitchPort.Command> p : ports) {
       p.tell(new SwitchPort.SetLink(false, faultAt));
     }
-    if (members != null) {
-      awaitDown(system, ports);
-      RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
-    }
+    awaitDown(system, topology, ends);
+    // Then up to the earliest any host software can act on the fault: every host whose AER driver
+    // runs sees its AER before any reaction (a report, a notification) moves, as in model time.
+    long reactions = faultAt + HostSettings.create(system.settings().config()).aerInterruptLatencyNs();
+    RackHorizon.holdFrom(system, members, reactions, STEP);
+    awaitDetected(system, fault, failedHost, mh, chs, faultAt, progress);
+    RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
     List<FailoverStreams.Stream> streamResults = datagrams == null ? List.of()
@@ -266,15 +276,61 @@ public final class LinkFailover {
     }
   }
 
-  /** Until the failed ports are down (their partners learn it by the next message they take). */
-  private static void awaitDown(ActorSystem<?> system, List<ActorRef<SwitchPort.Command>> ports) throws Exception {
-    for (ActorRef<SwitchPort.Command> p : ports) {
-      long deadline = System.nanoTime() + STEP.toNanos();
-      while (Asks.ask(system, p, SwitchPort.GetStats::new, STEP).state() == DataLinkState.DL_ACTIVE) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("a failed port is still up after " + STEP);
+  /** Until both ends of every failed link are down: the partner learns it from the PhysicalDown. */
+  private static void awaitDown(ActorSystem<?> system, Topology topology, List<String> ends) throws Exception {
+    for (String end : ends) {
+      String other = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+      for (String e : other == null ? List.of(end) : List.of(end, other)) {
+        long deadline = System.nanoTime() + STEP.toNanos();
+        while (stateOf(system, topology, e) == DataLinkState.DL_ACTIVE) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("link end " + e + " is still up " + STEP + " after the fault");
+          }
+          Thread.sleep(5); // polling the end's state: a link end answers nothing on "down"
         }
-        Thread.sleep(5); // polling the port's state: it answers nothing on "down"
+      }
+    }
+  }
+
+  private static DataLinkState stateOf(ActorSystem<?> system, Topology topology, String end) throws Exception {
+    if (LinkSpec.portOf(end) == null) {
+      ActorRef<MemoryEndpoint.Command> ep = Asks.find(system, ComponentKeys.endpoint(end), STEP);
+      return Asks.ask(system, ep, MemoryEndpoint.GetStats::new, STEP).link().state();
+    }
+    return Asks.ask(system, portAt(system, topology, end), SwitchPort.GetStats::new, STEP).state();
+  }
+
+  /**
+   * Until every host whose AER driver the fault wakes has logged its AER: the failed CH for a
+   * CH's link; the MH for a plane, and every CH too when the plane's switch goes. Should an AER
+   * take longer than the hosts' interrupt latency to arrive (it is held with the reactions then),
+   * the run goes on after a while and says so.
+   */
+  private static void awaitDetected(ActorSystem<?> system, Fault fault, int failedHost,
+      ActorRef<ManagementHost.Command> mh, Map<Integer, ActorRef<ComputeHost.Command>> chs, long faultAt,
+      PrintStream progress) throws Exception {
+    List<Integer> waiting = new ArrayList<>();
+    if (fault == Fault.CH_LINK) {
+      waiting.add(failedHost);
+    } else {
+      waiting.add(0);
+      if (fault == Fault.SWITCH) {
+        waiting.addAll(chs.keySet());
+      }
+    }
+    long deadline = System.nanoTime() + DETECTION_WAIT.toNanos();
+    while (!waiting.isEmpty()) {
+      int host = waiting.get(0);
+      HostLog log = host == 0 ? Asks.ask(system, mh, ManagementHost.GetLog::new, STEP)
+          : Asks.ask(system, chs.get(host), ComputeHost.GetLog::new, STEP);
+      if (log.first(HostLog.Step.AER_RECEIVED, host == 0 ? ControlWord.EVERY_HOST : host, faultAt).isPresent()) {
+        waiting.remove(0);
+      } else if (System.nanoTime() > deadline) {
+        progress.printf("  (no AER at %s within %s of wall time: the hosts' reactions go in wall order)%n",
+            host == 0 ? "the MH" : "CH" + host, DETECTION_WAIT);
+        return;
+      } else {
+        Thread.sleep(5); // polling the host's log: its AER driver tells nobody
       }
     }
   }
