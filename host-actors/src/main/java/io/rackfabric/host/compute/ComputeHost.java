@@ -126,6 +126,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
           id, e.error().severity(), e.error().source());
       return;
     }
+    if (plane == failedPlane) {
+      // A flapping cable: the MH already has this plane's report, and nothing fails back.
+      getContext().getLog().info("Host [{}] {} link failed again at model {} ns; already failed over",
+          id, plane.ntb(), e.error().modelAt());
+      return;
+    }
     if (failedPlane != null) {
       getContext().getLog().warn("Host [{}] {} plane failed too: no path is left", id, plane.ntb());
       return;

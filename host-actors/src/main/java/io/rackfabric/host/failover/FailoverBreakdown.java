@@ -54,10 +54,11 @@ public record FailoverBreakdown(
       throw new IllegalStateException("no log of CH" + failedHost);
     }
     // A lost plane is detected by the MH's own AER driver and needs no report: no round trip.
-    long handled = at(x, Step.AER_HANDLED, failedHost);
-    long verdict = at(mh, Step.VERDICT, failedHost);
-    long completed = at(mh, Step.FAILOVER_COMPLETED, failedHost);
-    long response = plane ? handled : at(x, Step.RESPONSE_SEEN, failedHost);
+    // Entries before the fault belong to an earlier one (a flapping link fails over once).
+    long handled = at(x, Step.AER_HANDLED, failedHost, faultAt);
+    long verdict = at(mh, Step.VERDICT, failedHost, faultAt);
+    long completed = at(mh, Step.FAILOVER_COMPLETED, failedHost, faultAt);
+    long response = plane ? handled : at(x, Step.RESPONSE_SEEN, failedHost, faultAt);
     List<PerHost> hosts = new ArrayList<>();
     for (int ch = 1; ch <= chLogs.size(); ch++) {
       HostLog log = chLogs.get(ch);
@@ -67,8 +68,8 @@ public record FailoverBreakdown(
       // The MH's entries per CH are those of this round: the first at or after its verdict.
       long sent = mh.first(Step.NOTIFICATION_SENT, mode == NotificationMode.MULTICAST ? Notifier.EVERY_HOST : ch, verdict)
           .orElseThrow(() -> missing(mh.host(), Step.NOTIFICATION_SENT)).modelAt();
-      long seen = at(log, Step.NOTIFICATION_SEEN, failedHost);
-      long updated = at(log, Step.ROUTE_UPDATED, failedHost);
+      long seen = at(log, Step.NOTIFICATION_SEEN, failedHost, verdict);
+      long updated = at(log, Step.ROUTE_UPDATED, failedHost, verdict);
       long acked = mh.first(Step.ACK_SEEN, ch, verdict).orElseThrow(() -> missing(mh.host(), Step.ACK_SEEN)).modelAt();
       hosts.add(new PerHost(ch, sent, seen - sent, updated - seen, acked - updated));
     }
@@ -76,8 +77,8 @@ public record FailoverBreakdown(
         verdict - handled, completed - verdict, completed - faultAt, response - handled, hosts);
   }
 
-  private static long at(HostLog log, Step step, int host) {
-    return log.first(step, host).orElseThrow(() -> missing(log.host(), step)).modelAt();
+  private static long at(HostLog log, Step step, int host, long from) {
+    return log.first(step, host, from).orElseThrow(() -> missing(log.host(), step)).modelAt();
   }
 
   private static IllegalStateException missing(String host, Step step) {

@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
  */
 public final class ManagementHost extends AbstractBehavior<ManagementHost.Command> {
 
-  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, Observed,
+  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, Observed,
       CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
@@ -68,6 +68,17 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     /** True when every CH acknowledged. */
     public boolean succeeded() {
       return unacknowledged.isEmpty();
+    }
+  }
+
+  /** Replies with every notification round that ended so far, in the order they ended. */
+  public record GetFailovers(ActorRef<Failovers> replyTo) implements Command, WireMessage {}
+
+  /** The notification rounds MH {@code mh} ended so far. */
+  public record Failovers(String mh, List<FailoverCompleted> rounds) implements WireMessage {
+
+    public Failovers {
+      rounds = List.copyOf(rounds);
     }
   }
 
@@ -119,6 +130,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private final Duration checkInterval;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
+  private final List<FailoverCompleted> ended = new ArrayList<>();
   private final IsolationControl isolation;
   private final IsolationPlan plan;
   private final Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
@@ -185,6 +197,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(UseNotificationMode.class, this::onUseNotificationMode)
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
+        .onMessage(GetFailovers.class, this::onGetFailovers)
         .onMessage(EnableIsolation.class, this::onEnableIsolation)
         .onMessage(OpenIommuPage.class, this::onOpenIommuPage)
         .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
@@ -261,6 +274,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       }
       var done = new FailoverCompleted(id, r.failedHost(), r.failedPlane(), r.mode(), r.verdictAt(), r.endedAt(),
           r.unacknowledged());
+      ended.add(done);
       watchers.forEach(w -> w.tell(done));
     }
     if (!failover.awaitingAcks()) {
@@ -282,6 +296,11 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onSubscribeFailovers(SubscribeFailovers msg) {
     watchers.add(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onGetFailovers(GetFailovers msg) {
+    msg.replyTo().tell(new Failovers(id, ended));
     return this;
   }
 

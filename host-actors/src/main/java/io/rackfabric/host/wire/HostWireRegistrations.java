@@ -47,6 +47,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2121, io.rackfabric.host.management.ManagementHost.GetLog.class),
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
       Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
+      Entry.of(2124, io.rackfabric.host.management.ManagementHost.GetFailovers.class),
+      Entry.of(2125, io.rackfabric.host.management.ManagementHost.Failovers.class),
 
       // 2130..2149 IOMMU isolation: the MH's control requests and the changes they send
       Entry.of(2130, io.rackfabric.host.management.ManagementHost.EnableIsolation.class),

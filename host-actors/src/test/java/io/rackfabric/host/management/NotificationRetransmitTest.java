@@ -212,6 +212,9 @@ class NotificationRetransmitTest {
     assertEquals(ControlWord.Kind.ROUTE_CHANGE, ControlWord.decode(lost.data()).kind());
     assertTrue(done.succeeded(), "every CH acknowledged: " + done);
     assertEquals(1, done.failedHost());
+    TestProbe<ManagementHost.Failovers> failovers = testKit.createTestProbe();
+    rack.mh.tell(new ManagementHost.GetFailovers(failovers.ref()));
+    assertEquals(List.of(done), failovers.receiveMessage(WAIT).rounds(), "the MH keeps the rounds it ended");
     HostLog mh = rack.mhLog();
     assertEquals(1, mh.count(Step.NOTIFICATION_RESENT, 2), "CH2's notification was sent again");
     assertEquals(0, mh.count(Step.NOTIFICATION_RESENT, 1) + mh.count(Step.NOTIFICATION_RESENT, 3));
@@ -291,6 +294,20 @@ class NotificationRetransmitTest {
     assertEquals(done.completedAt(), mh.first(Step.ACK_SEEN, 3).orElseThrow().modelAt(), "CH3 was notified after");
     assertEquals(Plane.SECONDARY, rack.routes(3).get(1));
     assertEquals(Plane.PRIMARY, rack.routes(2).get(1), "CH2 never heard of it");
+  }
+
+  @Test
+  void shouldReportOnceWhenThePrimaryLinkFailsAgainAfterTheFailOver() {
+    Rack rack = new Rack(NotificationMode.UNICAST, (host, word) -> false);
+    rack.failCh1Primary(10_000);
+    assertTrue(rack.rounds.receiveMessage(WAIT).succeeded());
+
+    rack.failCh1Primary(200_000); // the cable flaps: down again after coming back
+    HostLog ch1 = rack.chLog(1); // asked after the second AER, so answered after it was handled
+    assertEquals(1, ch1.count(Step.REPORT_SENT, 1), "nothing fails back, so there is nothing to report again");
+    assertEquals(1, ch1.count(Step.AER_RECEIVED, 1));
+    assertEquals(List.of(Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY), rack.routes(1),
+        "still on the secondary plane, not 'no path left'");
   }
 
   @Test

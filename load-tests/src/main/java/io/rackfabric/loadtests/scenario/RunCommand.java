@@ -32,7 +32,8 @@ import java.util.Set;
 public final class RunCommand implements RackCommand {
 
   /** Scenarios shipped in this module, loadable by name. */
-  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo");
+  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
+      "ch-link-failover", "failover-table2", "dual-star-switch");
 
   @Override
   public String name() {

@@ -6,12 +6,14 @@ import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
+import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
+import io.rackfabric.loadtests.scenario.invariant.FailoverComplete;
 import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
@@ -45,8 +47,10 @@ public final class ScenarioKinds {
         .invariant(new NoLossExceptOnFailedLink())
         .invariant(new AerReportedAt())
         .invariant(new EveryReadCompleted())
+        .invariant(new FailoverComplete())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
-        .figure(new RunFigures());
+        .figure(new RunFigures())
+        .figure(new FailoverFigures());
   }
 }

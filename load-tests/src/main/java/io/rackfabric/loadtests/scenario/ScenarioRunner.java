@@ -13,6 +13,7 @@ import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
@@ -172,6 +173,7 @@ public final class ScenarioRunner {
             Map<String, PortStats> portsBefore = portSnapshot();
             Map<String, Long> sentBefore = sentSoFar();
             applyModelFaults(cuts.get(i));
+            holdForReactions(cuts.get(i), portsBefore, endpointsBefore);
             holdAfter(cuts.get(i));
             // What was in flight at the fault (held at the horizon) now arrives or is lost.
             awaitQuiet(true);
@@ -433,6 +435,69 @@ public final class ScenarioRunner {
         return; // nothing to hold for: every link end starts without a horizon
       }
       rack.holdFrom(stamped.isEmpty() ? Long.MAX_VALUE : stamped.get(0));
+    }
+
+    /**
+     * With host software on the rack, after faults at {@code cut} that took a link down: holds the
+     * rack at the earliest time a host's software can act on them (the AER interrupt latency
+     * after the fault) until every AER message the faults raised has reached its root, so that
+     * each host's AER driver runs before any host's reaction (a failure report, a notification)
+     * moves. Otherwise the MH could take a CH's report before its own AER of a whole lost plane,
+     * in wall order. "Quiet" would not do here: the MH's retransmission runs on the wall clock.
+     */
+    private void holdForReactions(long cut, Map<String, PortStats> portsBefore,
+        Map<String, EndpointStats> endpointsBefore) throws Exception {
+      var spec = scenario.topology().topology().globalMemorySpec();
+      boolean linkDown = applied.stream().anyMatch(f -> f.modelAt() == cut && f.takesLinkDown());
+      if (spec == null || spec.managementHost() == null || !linkDown || timedOut) {
+        return;
+      }
+      long reactions = cut + HostSettings.create(rack.system().settings().config()).aerInterruptLatencyNs();
+      boolean nextFaultFirst = scenario.modelFaultTimes().stream().anyMatch(t -> t > cut && t <= reactions);
+      if (reactions == cut || nextFaultFirst) {
+        return; // the next fault's own hold comes first
+      }
+      rack.holdFrom(reactions);
+      long deadline = System.nanoTime() + scenario.run().settleNs();
+      while (aerArrived(endpointsBefore) < aerRaised(portsBefore, endpointsBefore)) {
+        if (System.nanoTime() > deadline) {
+          notes.add("not every AER raised at " + Durations.text(cut) + " reached a root within run.settle; the"
+              + " hosts' reactions to that fault went on in wall order");
+          return;
+        }
+        Thread.sleep(POLL_MS); // polling counters: an AER's arrival answers nobody
+      }
+    }
+
+    /**
+     * AER records due at roots since the snapshots: one per AER message a reachable switch port
+     * raised, one per link-down of a root endpoint's own link (it records that itself).
+     */
+    private long aerRaised(Map<String, PortStats> ports, Map<String, EndpointStats> endpoints) throws Exception {
+      long raised = 0;
+      for (Map.Entry<String, PortStats> e : ports.entrySet()) {
+        if (rack.reachable(LinkSpec.componentOf(e.getKey()))) {
+          raised += rack.portStats(e.getKey()).aerSent() - e.getValue().aerSent();
+        }
+      }
+      for (var ep : rack.topology().endpoints()) {
+        EndpointStats before = endpoints.get(ep.id());
+        if (ep.root() && before != null && rack.reachable(ep.id())) {
+          raised += rack.endpointStats(ep.id()).link().linkDowns() - before.link().linkDowns();
+        }
+      }
+      return raised;
+    }
+
+    /** AER records root endpoints received since {@code before}. */
+    private long aerArrived(Map<String, EndpointStats> before) throws Exception {
+      long arrived = 0;
+      for (Map.Entry<String, EndpointStats> e : before.entrySet()) {
+        if (rack.reachable(e.getKey())) {
+          arrived += rack.endpointStats(e.getKey()).aerReceived().size() - e.getValue().aerReceived().size();
+        }
+      }
+      return arrived;
     }
 
     private void applyModelFaults(long at) {

@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
+import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,6 @@ import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
-import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import java.nio.file.Files;
@@ -52,8 +52,25 @@ class MultiJvmScenarioTest {
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }
 
-  private static Figure figure(Outcome o, String name) {
-    return o.figures().stream().filter(f -> f.name().equals(name)).findFirst()
-        .orElseThrow(() -> new AssertionError("no figure " + name + " in " + o.figures().stream().map(Figure::name).toList()));
+  @Test
+  void shouldFailCh1OverWithTheSameModelFiguresWhenItsHostTheMmhAndTheSwitchesRunInSeparateJvms() throws Exception {
+    Scenario multi = ScenarioLoader.loadBundled("ch-link-failover", KINDS,
+        new ScenarioOptions(Mode.MULTI_JVM, null, null));
+    Path runDir = Path.of("target", "multi-jvm", "failover-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(multi, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    Scenario single = ScenarioLoader.loadBundled("ch-link-failover", KINDS, ScenarioOptions.NONE);
+    Outcome one = new ScenarioRunner(KINDS).run(single, runDir.resolve("single"), System.out);
+    // CH1's AER driver, its report, the MMH's round and each CH's acknowledgement crossed Artery
+    // between five JVMs; in model time that changes nothing.
+    String p = "fault1.link-down.ch1-rp.pri.failover.ch1.";
+    for (String step : List.of("detection", "determination", "notification", "total", "round_trip")) {
+      assertEquals(figure(one, p + step).value(), figure(o, p + step).value(), step);
+    }
+    assertEquals(figure(one, "sink.ch1.delivered").value(), figure(o, "sink.ch1.delivered").value());
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p2 -> p2.info().commandLine().orElse("?")).toList());
   }
 }

@@ -199,12 +199,12 @@ class ScenarioRunnerTest {
         err.toString(StandardCharsets.UTF_8));
   }
 
-  private static Figure figure(Outcome o, String name) {
+  static Figure figure(Outcome o, String name) {
     return o.figures().stream().filter(f -> f.name().equals(name)).findFirst()
         .orElseThrow(() -> new AssertionError("no figure " + name + " in " + o.figures().stream().map(Figure::name).toList()));
   }
 
-  private static PrintStream quiet() {
+  static PrintStream quiet() {
     return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
   }
 }

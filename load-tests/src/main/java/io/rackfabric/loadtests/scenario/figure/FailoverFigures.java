@@ -1,0 +1,68 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import io.rackfabric.host.failover.FailoverBreakdown;
+import io.rackfabric.host.management.ManagementHost.FailoverCompleted;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.FigureType;
+import io.rackfabric.loadtests.scenario.HostFailovers;
+import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code failover}: for each model-time fault that took a link down, each data-plane fail-over
+ * the MH ran in answer, as Table 2 of seeds/000 breaks it down (detection, determination,
+ * notification and processing, total, the reporter's round trip), read off the hosts' logs: each
+ * figure is the difference of two model times their messages carried. Nothing for a rack without
+ * a management host.
+ */
+public final class FailoverFigures implements FigureType {
+
+  @Override
+  public String name() {
+    return "failover";
+  }
+
+  @Override
+  public String summary() {
+    return "each data-plane fail-over after a fault: detection, determination, notification, total, round trip (model)";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) throws Exception {
+    List<Figure> out = new ArrayList<>();
+    var spec = run.scenario().topology().topology().globalMemorySpec();
+    if (spec == null || spec.managementHost() == null || !run.rack().reachable(spec.managementHost())) {
+      return out;
+    }
+    HostFailovers hosts = HostFailovers.read(run.rack());
+    List<AppliedFault> downs = HostFailovers.linkDowns(run);
+    for (int i = 0; i < downs.size(); i++) {
+      AppliedFault f = downs.get(i);
+      String prefix = "fault" + (run.faults().indexOf(f) + 1) + "." + f.spec().kind() + "." + f.spec().target()
+          + ".failover.";
+      for (FailoverCompleted round : hosts.roundsAfter(downs, i)) {
+        String p = prefix + HostFailovers.who(round) + ".";
+        if (!round.succeeded()) {
+          out.add(new Figure(p + "unacknowledged", round.unacknowledged().size(), "CHs", "count"));
+          continue;
+        }
+        FailoverBreakdown b;
+        try {
+          b = FailoverBreakdown.of(round.failedHost(), round.mode(), f.modelAt(), hosts.mhLog(), hosts.chLogs());
+        } catch (IllegalStateException e) {
+          continue; // a CH's log is gone (stopped): no breakdown, the invariant says why
+        }
+        out.add(new Figure(p + "detection", b.detectionNs(), "ns", "model"));
+        out.add(new Figure(p + "determination", b.determinationNs(), "ns", "model"));
+        out.add(new Figure(p + "notification", b.notificationNs(), "ns", "model"));
+        out.add(new Figure(p + "total", b.totalNs(), "ns", "model"));
+        if (round.failedHost() != 0) {
+          out.add(new Figure(p + "round_trip", b.roundTripNs(), "ns", "model"));
+        }
+      }
+    }
+    return out;
+  }
+}
