@@ -1,0 +1,70 @@
+package io.rackfabric.persistence.controller;
+
+import io.rackfabric.persistence.wire.Journaled;
+import java.util.List;
+
+/**
+ * What happened to the controller's PCIe state: the change log. Every event carries the model
+ * time (ns) at which it happened. Events are facts: they were validated before they were
+ * persisted, and folding them ({@link ControllerState#apply}) never fails.
+ */
+public sealed interface ControllerEvent extends Journaled {
+
+  /** Model time in ns at which this happened. */
+  long at();
+
+  record HostAdded(String host, int requester, long memoryBase, long memorySize, long at)
+      implements ControllerEvent {}
+
+  /** The host's IOMMU table and its VF assignments go with it. */
+  record HostRemoved(String host, long at) implements ControllerEvent {}
+
+  record DeviceAdded(
+      String device, DeviceKind kind, int bdf, String location, List<BarRecord> bars, int totalVfs,
+      long at) implements ControllerEvent {
+
+    public DeviceAdded {
+      bars = bars == null ? List.of() : List.copyOf(bars);
+    }
+  }
+
+  /** Its windows, requester-ID tables and (for a NIC) driver state and VFs go with it. */
+  record DeviceRemoved(String device, long at) implements ControllerEvent {}
+
+  /** Enumeration of {@code root} finished with {@code devices} functions known. */
+  record EnumerationCompleted(String root, int devices, long at) implements ControllerEvent {}
+
+  record PfDriverInitialized(String nic, int vfsEnabled, long at) implements ControllerEvent {}
+
+  record VfAssigned(String nic, int vf, String host, long at) implements ControllerEvent {}
+
+  record VfFreed(String nic, int vf, long at) implements ControllerEvent {}
+
+  record IommuPageOpened(
+      String host, int requester, long pageAddress, PagePermission permission, long at)
+      implements ControllerEvent {}
+
+  record IommuPageClosed(String host, int requester, long pageAddress, long at)
+      implements ControllerEvent {}
+
+  record WindowReprogrammed(String ntb, int bar, long base, long size, long translatedBase, long at)
+      implements ControllerEvent {}
+
+  record RequesterIdProgrammed(
+      String ntb, RequesterIdDirection direction, int index, int original, long at)
+      implements ControllerEvent {}
+
+  /**
+   * Initial enumeration and driver initialisation are done: the state now is the template
+   * ("suspend") image, snapshotted; every later event is the change log.
+   */
+  record TemplateImageTaken(long at) implements ControllerEvent {}
+
+  /** The events as {@link ControllerState#apply} reads them, for tests and the replay debugger. */
+  static List<Class<? extends ControllerEvent>> types() {
+    return List.of(HostAdded.class, HostRemoved.class, DeviceAdded.class, DeviceRemoved.class,
+        EnumerationCompleted.class, PfDriverInitialized.class, VfAssigned.class, VfFreed.class,
+        IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
+        RequesterIdProgrammed.class, TemplateImageTaken.class);
+  }
+}

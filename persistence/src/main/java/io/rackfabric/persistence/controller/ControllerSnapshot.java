@@ -1,0 +1,37 @@
+package io.rackfabric.persistence.controller;
+
+import java.util.List;
+
+/**
+ * {@link ControllerState} as plain lists, the form in which it is written to the snapshot store
+ * (the template image) and printed by the replay debugger. Lists are in the state's key order.
+ *
+ * @param enumeratedRoot the root whose enumeration completed, null before
+ * @param templateAt model time of the template image, -1 before it was taken
+ */
+public record ControllerSnapshot(
+    long modelNow,
+    String enumeratedRoot,
+    long templateAt,
+    List<HostRecord> hosts,
+    List<DeviceRecord> devices,
+    List<NicDriverRecord> drivers,
+    List<VfAssignment> vfs,
+    List<IommuEntry> iommu,
+    List<WindowRecord> windows,
+    List<RequesterIdRecord> requesterIds) {
+
+  public ControllerSnapshot {
+    hosts = copy(hosts);
+    devices = copy(devices);
+    drivers = copy(drivers);
+    vfs = copy(vfs);
+    iommu = copy(iommu);
+    windows = copy(windows);
+    requesterIds = copy(requesterIds);
+  }
+
+  private static <T> List<T> copy(List<T> list) {
+    return list == null ? List.of() : List.copyOf(list);
+  }
+}

@@ -1,0 +1,80 @@
+package io.rackfabric.persistence.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.persistence.typed.PersistenceId;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.Controller.Status;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.controller.Replication;
+import io.rackfabric.persistence.controller.SampleRack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The default journal for real: an H2 file, written by one actor system, read by the next. */
+class H2JournalTest {
+
+  @TempDir
+  Path dataDir;
+
+  private ActorTestKit start(String name) throws Exception {
+    Config config = JournalConfig.h2(dataDir, "node-a", 2).withFallback(ConfigFactory.load());
+    ActorTestKit kit = ActorTestKit.create(name, config);
+    JournalConfig.createSchema(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return kit;
+  }
+
+  private static CurrentState stateOf(ActorTestKit kit, ActorRef<Controller.Command> controller) {
+    TestProbe<CurrentState> probe = kit.createTestProbe();
+    controller.tell(new Controller.GetState(probe.getRef()));
+    return probe.receiveMessage(java.time.Duration.ofSeconds(20));
+  }
+
+  @Test
+  void shouldRecoverEqualStateWhenNodeRestartsOnItsJournalFile() throws Exception {
+    List<ControllerEvent> events = new ArrayList<>();
+    ControllerState expected = SampleRack.expected(events);
+    PersistenceId id = PersistenceId.ofUniqueId("controller-rack1");
+
+    ActorTestKit first = start("h2-first");
+    try {
+      var controller = first.spawn(Controller.create(id, 16, Replication.none()));
+      TestProbe<OperationResult> acks = first.createTestProbe();
+      var ops = new ArrayList<>(SampleRack.boot());
+      ops.addAll(SampleRack.changes());
+      for (var op : ops) {
+        controller.tell(op.apply(acks.getRef()));
+        OperationResult ack = acks.receiveMessage(java.time.Duration.ofSeconds(20));
+        assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+      }
+      assertEquals(expected, stateOf(first, controller).state());
+    } finally {
+      first.shutdownTestKit();
+    }
+    assertTrue(Files.exists(dataDir.resolve("node-a.mv.db")), "no journal file in " + dataDir);
+
+    ActorTestKit second = start("h2-second"); // schema already there: creating it again is a no-op
+    try {
+      var recovered = second.spawn(Controller.create(id, 16, Replication.none()));
+      CurrentState state = stateOf(second, recovered);
+      assertEquals(expected, state.state());
+      assertEquals(events.size(), state.lastSeqNr());
+    } finally {
+      second.shutdownTestKit();
+    }
+  }
+}

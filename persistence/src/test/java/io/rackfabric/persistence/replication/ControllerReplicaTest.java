@@ -1,0 +1,119 @@
+package io.rackfabric.persistence.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import akka.persistence.typed.PersistenceId;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.Controller.Status;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.controller.Replication;
+import io.rackfabric.persistence.controller.SampleRack;
+import io.rackfabric.persistence.replication.ControllerReplica.ReplicateEvents;
+import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+class ControllerReplicaTest {
+
+  private static final ActorTestKit testKit = ActorTestKit.create("replica-test",
+      EventSourcedBehaviorTestKit.config().withFallback(ConfigFactory.load()));
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  private static EventSourcedBehaviorTestKit<ControllerReplica.Command, ControllerEvent, ControllerState>
+      replica(String id) {
+    return EventSourcedBehaviorTestKit.create(testKit.system(),
+        ControllerReplica.create(PersistenceId.ofUniqueId(id)));
+  }
+
+  private static List<ControllerEvent> sampleEvents() {
+    List<ControllerEvent> events = new ArrayList<>();
+    SampleRack.expected(events);
+    return events;
+  }
+
+  @Test
+  void shouldPersistInOrderAndRejectGapsWhenFedOutOfOrder() {
+    var kit = replica("rep-order");
+    List<ControllerEvent> events = sampleEvents();
+
+    var r = kit.<ReplicationAck>runCommand(to -> new ReplicateEvents(1, events.subList(0, 3), to));
+    assertEquals(new ReplicationAck(true, 3, "persisted"), r.reply());
+    assertEquals(events.subList(0, 3), r.events());
+
+    r = kit.runCommand(to -> new ReplicateEvents(5, events.subList(4, 5), to));
+    assertFalse(r.reply().accepted());
+    assertEquals(3, r.reply().lastSeqNr());
+    assertTrue(r.reply().detail().contains("gap: firstSeqNr=5"), r.reply().detail());
+    assertTrue(r.hasNoEvents());
+
+    // A resend of what is already there: acknowledged again, nothing persisted twice.
+    r = kit.runCommand(to -> new ReplicateEvents(2, events.subList(1, 3), to));
+    assertTrue(r.reply().accepted());
+    assertTrue(r.hasNoEvents());
+
+    // Overlapping: only the new tail is persisted.
+    r = kit.runCommand(to -> new ReplicateEvents(3, events.subList(2, 5), to));
+    assertEquals(new ReplicationAck(true, 5, "persisted"), r.reply());
+    assertEquals(events.subList(3, 5), r.events());
+
+    r = kit.runCommand(to -> new ReplicateEvents(0, events.subList(0, 1), to));
+    assertFalse(r.reply().accepted());
+  }
+
+  @Test
+  void shouldRecoverControllerEqualToMasterWhenStartedOverReplicaJournal() {
+    // The master replicates every operation to the replica before acknowledging it.
+    var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("bmh-copy")));
+    Replication toReplica = new ToReplica(replica, Duration.ofSeconds(3), testKit.scheduler());
+    var master = testKit.spawn(
+        Controller.create(PersistenceId.ofUniqueId("mmh"), 8, toReplica));
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
+    List<ControllerEvent> events = new ArrayList<>();
+    var ops = new ArrayList<>(SampleRack.boot());
+    ops.addAll(SampleRack.changes());
+    for (var op : ops) {
+      master.tell(op.apply(acks.getRef()));
+      OperationResult ack = acks.receiveMessage();
+      assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+      events.addAll(ack.events());
+    }
+    TestProbe<CurrentState> states = testKit.createTestProbe();
+    master.tell(new Controller.GetState(states.getRef()));
+    CurrentState masterState = states.receiveMessage();
+    replica.tell(new ControllerReplica.GetState(states.getRef()));
+    assertEquals(masterState, states.receiveMessage(), "the replica folds the same state");
+
+    // Take-over: the master is gone; the replica stops and a controller starts on its journal.
+    testKit.stop(master);
+    testKit.stop(replica);
+    var takeover = testKit.spawn(
+        Controller.create(PersistenceId.ofUniqueId("bmh-copy"), 8, Replication.none()));
+    takeover.tell(new Controller.GetState(states.getRef()));
+    CurrentState recovered = states.receiveMessage();
+    assertEquals(masterState.state(), recovered.state());
+    assertEquals(events.size(), recovered.lastSeqNr());
+    assertEquals(masterState.lastSeqNr(), recovered.lastSeqNr());
+
+    // It serves on: a valid operation numbered after the master's last.
+    takeover.tell(new Controller.FreeVf("nic0", 1, 40_000, acks.getRef()));
+    OperationResult ack = acks.receiveMessage();
+    assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+    assertEquals(events.size() + 1, ack.seqNr());
+  }
+}
