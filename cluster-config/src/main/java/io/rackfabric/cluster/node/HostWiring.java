@@ -1,11 +1,8 @@
 package io.rackfabric.cluster.node;
 
-import io.rackfabric.cluster.topology.LinkSpec;
-import io.rackfabric.cluster.topology.SwitchSpec;
+import io.rackfabric.cluster.topology.RootSwitch;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.routing.PortConfig;
-import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
@@ -72,23 +69,15 @@ public final class HostWiring {
    */
   private static List<PlanePort> planePortsBelow(Topology topology, String rootId, Function<Plane, Long> address) {
     List<PlanePort> ports = new ArrayList<>();
-    LinkSpec link = topology.linkAt(rootId).orElse(null);
-    if (link == null) {
+    RootSwitch below = RootSwitch.of(topology, rootId).orElse(null);
+    if (below == null) {
       return ports;
     }
-    String upEnd = link.other(rootId);
-    SwitchSpec chip = topology.switchSpec(LinkSpec.componentOf(upEnd)).orElse(null);
-    PortConfig up = chip == null ? null : chip.ports().stream()
-        .filter(p -> LinkSpec.end(chip.id(), p.name()).equals(upEnd)).findFirst().orElse(null);
-    if (up == null || up.role() != PortRole.UPSTREAM) {
-      return ports;
-    }
-    for (PortConfig p : chip.ports()) {
-      AddressRange window = p.role() == PortRole.DOWNSTREAM && p.virtualSwitch() == up.virtualSwitch()
-          ? p.bridge().prefetchable() : null;
+    for (PortConfig p : below.downstream()) {
       for (Plane plane : Plane.values()) {
-        if (window != null && window.contains(address.apply(plane))) {
-          ports.add(new PlanePort(chip.id(), p, plane, Bdf.format(Bdf.of(up.bridge().secondaryBus(), p.number(), 0))));
+        if (RootSwitch.holds(p, address.apply(plane))) {
+          ports.add(new PlanePort(below.chip().id(), p, plane,
+              Bdf.format(Bdf.of(below.up().bridge().secondaryBus(), p.number(), 0))));
         }
       }
     }

@@ -473,6 +473,11 @@ final class ScenarioParser {
         t.error(d.at.has("count") ? "count" : "to", region);
         continue;
       }
+      String mailbox = controlPageProblem(topology, route, d);
+      if (mailbox != null) {
+        t.error("to", mailbox);
+        continue;
+      }
       String name = d.name != null ? d.name : d.from + "-to-" + route.sink();
       TrafficDraft sameName = byName.putIfAbsent(name, d);
       if (sameName != null) {
@@ -487,6 +492,27 @@ final class ScenarioParser {
     }
     checkOverlaps(specs, ofSpec);
     return specs;
+  }
+
+  /**
+   * Traffic must keep off the pages the fail-over software watches (the control pages): it takes a
+   * write there for a protocol word, and the endpoint leaves watched writes out of the stream's
+   * accounting. Reads are refused too: nothing a generator measures is in a mailbox.
+   */
+  private static String controlPageProblem(Topology topology, Route route, TrafficDraft d) {
+    if (topology.globalMemorySpec() == null) {
+      return null;
+    }
+    AddressRange region = AddressRange.ofSize(route.sinkAddress(), d.count * d.size);
+    for (AddressRange page : topology.globalMemorySpec().controlPagesOf(route.sink())) {
+      if (region.overlaps(page)) {
+        return (d.op == TrafficSpec.Op.WRITE ? "writes " : "reads ") + range(region) + " of " + route.sink()
+            + ", overlapping its control page " + range(page) + ", where the data-plane fail-over keeps its"
+            + " mailboxes (global-memory.control-page of " + topology.source() + "): start the traffic"
+            + " outside the page";
+      }
+    }
+    return null;
   }
 
   /**

@@ -43,7 +43,7 @@ final class TrafficRoutes {
     RouteExplanation e = explainer.explain(from, address, read);
     if (e.outcome().kind() != RouteExplanation.Kind.DELIVERED) {
       throw new IllegalArgumentException("no route from " + from + " reaches " + Addresses.hex(address) + ": "
-          + outcome(e) + " (rack route --from " + from + " --addr " + Addresses.hex(address) + " shows the path)");
+          + e.ending() + " (rack route --from " + from + " --addr " + Addresses.hex(address) + " shows the path)");
     }
     if (e.target().equals(from)) {
       throw new IllegalArgumentException(Addresses.hex(address) + " is in " + from + "'s own "
@@ -115,19 +115,9 @@ final class TrafficRoutes {
     if (e.outcome().kind() != RouteExplanation.Kind.DELIVERED || !e.target().equals(route.sink())
         || e.outcome().address() != route.sinkAddress() + lastOffset) {
       return "the last request, to " + Addresses.hex(last) + ", does not follow the first into "
-          + route.sink() + " (" + outcome(e) + "): the region crosses a window's end";
+          + route.sink() + " (" + e.ending() + "): the region crosses a window's end";
     }
     return null;
-  }
-
-  private static String outcome(RouteExplanation e) {
-    RouteExplanation.Outcome o = e.outcome();
-    return switch (o.kind()) {
-      case DELIVERED -> "delivered to " + o.component() + " at " + Addresses.hex(o.address());
-      case MULTICAST -> "multicast at " + o.component();
-      case UNSUPPORTED_REQUEST -> "Unsupported Request at " + o.component() + ": " + o.reason();
-      case DROPPED -> "dropped at " + o.component() + ": " + o.reason();
-    };
   }
 
   private List<Long> candidates() {

@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.topology;
 
+import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import java.util.List;
@@ -35,6 +36,22 @@ public record GlobalMemorySpec(GlobalMemoryLayout layout, List<String> computeHo
       throw new IllegalArgumentException(computeHosts.size() + " compute host ids " + computeHosts
           + " for a layout of " + layout.computeHosts());
     }
+  }
+
+  /**
+   * The pages of endpoint {@code id}'s memory that hold the fail-over protocol's words: the MH's
+   * control page and its copy in PMS2, a CH's control page; none for another endpoint or without
+   * a management host, when no host software runs.
+   */
+  public List<AddressRange> controlPagesOf(String id) {
+    if (managementHost == null) {
+      return List.of();
+    }
+    AddressRange page = AddressRange.ofSize(controlPage, LadonAddresses.PAGE);
+    if (id.equals(managementHost)) {
+      return List.of(page, ladonAddresses().mhPms2Page());
+    }
+    return computeHosts.contains(id) ? List.of(page) : List.of();
   }
 
   /** The 1-based compute host number of endpoint {@code id}, or 0 when it is not one. */

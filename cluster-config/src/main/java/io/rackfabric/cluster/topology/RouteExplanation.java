@@ -100,6 +100,16 @@ public record RouteExplanation(
     return hops.stream().filter(h -> h.component().equals(component)).findFirst().orElse(null);
   }
 
+  /** How it ended, in a few words: {@code delivered to ch2 at 0x40}, {@code dropped at tor: ...}. */
+  public String ending() {
+    return switch (outcome.kind()) {
+      case DELIVERED -> "delivered to " + outcome.component() + " at " + Addresses.hex(outcome.address());
+      case MULTICAST -> "multicast at " + outcome.component();
+      case UNSUPPORTED_REQUEST -> "Unsupported Request at " + outcome.component() + ": " + outcome.reason();
+      case DROPPED -> "dropped at " + outcome.component() + ": " + outcome.reason();
+    };
+  }
+
   /** The component where it ended (an endpoint when delivered). */
   public String target() {
     return outcome.component();

@@ -10,6 +10,7 @@ import io.rackfabric.fabric.routing.MulticastGroup;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.host.memory.MemorySizes;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,8 @@ public final class TopologyCheckCommand {
 
   static final String USAGE =
       "usage: rack topology check FILE|NAME\n"
-          + "  Checks a topology file and prints its nodes, switches, endpoints and links.\n"
+          + "  Checks a topology file and prints its nodes, switches, endpoints and links, and its\n"
+          + "  global memory (layout, compute hosts, management host, control page) when it has one.\n"
           + "  NAME is a bundled topology: " + String.join(", ", TopologyLoader.BUNDLED) + "\n";
 
   private TopologyCheckCommand() {}
@@ -138,6 +140,13 @@ public final class TopologyCheckCommand {
       }
       sb.append(String.join(", ", hosts)).append(" (rack memmap --topology ")
           .append(t.source()).append(" prints the map)\n");
+      GlobalMemorySpec spec = t.globalMemorySpec();
+      String page = "control page " + MemorySizes.hex(spec.controlPage()) + " (4KiB) ";
+      sb.append(spec.managementHost() == null
+          ? "  management host none: no host software runs; " + page + "unused\n"
+          : "  management host " + spec.managementHost() + ": runs the data-plane fail-over; " + page
+              + "in every host's memory, the MH's copy in PMS2 at "
+              + MemorySizes.hex(spec.ladonAddresses().mhPms2Page().base()) + "\n");
     });
     return sb.toString();
   }

@@ -1,14 +1,5 @@
 package io.rackfabric.cluster.topology;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,24 +22,11 @@ public final class TopologyLoader {
 
   /** Loads a topology file from disk; the path as given names it in messages. */
   public static Topology load(Path file) throws TopologyException {
-    String display = file.toString();
-    if (!Files.exists(file)) {
-      throw new TopologyException(display + ": file not found");
-    }
-    if (Files.isDirectory(file)) {
-      throw new TopologyException(display + ": is a directory, not a topology file");
-    }
-    if (!Files.isReadable(file)) {
-      throw new TopologyException(display + ": cannot read the file (permission denied)");
-    }
-    Problems problems = new Problems(display, file);
-    Config config;
     try {
-      config = ConfigFactory.parseFile(file.toFile(), options(display));
-    } catch (ConfigException e) {
-      throw syntaxError(problems, e);
+      return check(HoconFile.load(file, "topology"));
+    } catch (HoconFile.Unusable e) {
+      throw new TopologyException(e.problems());
     }
-    return check(config, problems, display);
   }
 
   /**
@@ -57,31 +35,27 @@ public final class TopologyLoader {
    */
   public static Topology load(String resourceName) throws TopologyException {
     String file = resourceName.endsWith(".conf") ? resourceName : resourceName + ".conf";
-    URL url = TopologyLoader.class.getClassLoader().getResource(RESOURCE_DIR + file);
-    if (url == null) {
+    String text;
+    try {
+      text = HoconFile.resource(RESOURCE_DIR + file, file);
+    } catch (HoconFile.Unusable e) {
+      throw new TopologyException(e.problems());
+    }
+    if (text == null) {
       throw new TopologyException(
           file + ": no bundled topology '" + resourceName + "' (bundled: "
               + String.join(", ", BUNDLED) + ")");
-    }
-    String text;
-    try (InputStream in = url.openStream()) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new TopologyException(file + ": cannot read the bundled file: " + e.getMessage());
     }
     return parse(text, file);
   }
 
   /** Parses topology text; {@code display} names it in messages. Used for tests and stdin. */
   public static Topology parse(String text, String display) throws TopologyException {
-    Problems problems = new Problems(display, null);
-    Config config;
     try {
-      config = ConfigFactory.parseString(text, options(display));
-    } catch (ConfigException e) {
-      throw syntaxError(problems, e);
+      return check(HoconFile.parse(text, display));
+    } catch (HoconFile.Unusable e) {
+      throw new TopologyException(e.problems());
     }
-    return check(config, problems, display);
   }
 
   /**
@@ -106,23 +80,12 @@ public final class TopologyLoader {
             + String.join(", ", BUNDLED) + ")");
   }
 
-  private static ConfigParseOptions options(String display) {
-    return ConfigParseOptions.defaults()
-        .setSyntax(ConfigSyntax.CONF)
-        .setOriginDescription(display)
-        .setAllowMissing(false);
-  }
-
-  private static Topology check(Config config, Problems problems, String display)
-      throws TopologyException {
-    try {
-      config = config.resolve();
-    } catch (ConfigException e) {
-      throw syntaxError(problems, e);
-    }
+  private static Topology check(HoconFile.Parsed parsed) throws TopologyException {
+    Problems problems = parsed.problems();
+    String display = problems.display();
     Topology topology;
     try {
-      topology = new TopologyParser(problems).parse(config.root(), display);
+      topology = new TopologyParser(problems).parse(parsed.config().root(), display);
     } catch (RuntimeException e) {
       // A bug in the checker must still not greet the user with a stack trace.
       problems.add(display, -1, null, "internal error while checking the file ("
@@ -133,18 +96,5 @@ public final class TopologyLoader {
       throw new TopologyException(problems.sorted());
     }
     return topology;
-  }
-
-  /** HOCON syntax and substitution errors, with Typesafe Config's own origin prefix removed. */
-  private static TopologyException syntaxError(Problems problems, ConfigException e) {
-    String message = e.getMessage();
-    if (e.origin() != null) {
-      String prefix = e.origin().description() + ": ";
-      if (message.startsWith(prefix)) {
-        message = message.substring(prefix.length());
-      }
-    }
-    problems.add(e.origin(), "syntax", message);
-    return new TopologyException(problems.sorted());
   }
 }

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Turns the parsed HOCON of one topology file into a {@link Topology}, reporting every problem to
@@ -64,6 +65,9 @@ final class TopologyParser {
   private UnionFind domains;
   /** The valid {@code global-memory} section, or null (absent or with problems). */
   private GlobalMemorySpec globalMemory;
+  private Fields globalMemoryAt;
+  /** Each compute host's NTB port per plane, {@code switch.port}: [ch - 1][plane], once matched. */
+  private String[][] ntbPorts;
 
   TopologyParser(Problems problems) {
     this.problems = problems;
@@ -169,7 +173,30 @@ final class TopologyParser {
     if (!problems.isEmpty() || name == null) {
       return null;
     }
-    return build(name, source);
+    Topology topology = build(name, source);
+    if (topology != null && globalMemory != null && globalMemory.managementHost() != null) {
+      new FailoverHardwareCheck(topology, globalMemory, ntbPorts, failoverPlaces()).check();
+    }
+    return problems.isEmpty() ? topology : null;
+  }
+
+  private FailoverHardwareCheck.Places failoverPlaces() {
+    return new FailoverHardwareCheck.Places() {
+      @Override
+      public Fields component(String id) {
+        return declared.get(id);
+      }
+
+      @Override
+      public Fields port(String end) {
+        return portDraft(end).at;
+      }
+
+      @Override
+      public Fields section() {
+        return globalMemoryAt;
+      }
+    };
   }
 
   /** Top-level keys other than {@code rack} and {@code global-memory} are mistakes. */
@@ -875,21 +902,19 @@ final class TopologyParser {
     }
     checkLocalSubspaces(layout, chs, f);
     String mh = managementHost(f, hosts);
-    Long controlPage = f.has("control-page") ? f.address("control-page", true)
+    boolean pageGiven = f.has("control-page");
+    Long controlPage = pageGiven ? f.address("control-page", true)
         : Long.valueOf(GlobalMemorySpec.DEFAULT_CONTROL_PAGE);
     if (controlPage == null) {
       return;
     }
-    if (mh != null) {
+    // Only the fail-over software uses the page, but a page written down is checked all the same.
+    boolean pageOk = !pageGiven && mh == null || checkControlPage(layout, chs, mh, controlPage, f);
+    if (mh != null && pageOk) {
       try {
         new LadonAddresses(layout, controlPage);
       } catch (IllegalArgumentException e) {
-        // LadonAddresses checks the page before the host count; a bad page is its own key's fault.
-        if (e.getMessage().startsWith("control-page=")) {
-          f.error("control-page", e.getMessage());
-        } else {
-          f.error("management-host", "data-plane fail-over cannot run on this layout: " + e.getMessage());
-        }
+        f.error("management-host", "data-plane fail-over cannot run on this layout: " + e.getMessage());
       }
     }
     if (problems.isEmpty()) {
@@ -898,6 +923,64 @@ final class TopologyParser {
       checkNtbPorts(layout, chs, f, byEnd);
     }
     globalMemory = new GlobalMemorySpec(layout, hosts, mh, controlPage);
+    globalMemoryAt = f;
+  }
+
+  /**
+   * Ladon's control page, at the same local address in every host (seeds/000 5.3): a 4KiB-aligned
+   * page of the local subspace, in the memory of the MH and of every CH, and claimed by no
+   * downstream port's window in that host's domain, which would take the protocol's words
+   * arriving from the fabric before the root does. Reported at {@code control-page}, or at the
+   * section when the default is used.
+   */
+  private boolean checkControlPage(GlobalMemoryLayout layout, List<EndpointDraft> chs, String mh, long page,
+      Fields f) {
+    String value = "control-page=" + MemorySizes.hex(page) + (f.has("control-page") ? "" : " (the default)");
+    if (page % LadonAddresses.PAGE != 0) {
+      f.error("control-page", value + " is not 4KiB-aligned");
+      return false;
+    }
+    AddressRange range = AddressRange.ofSize(page, LadonAddresses.PAGE);
+    if (!layout.chLocal().covers(range)) {
+      f.error("control-page", value + ": the page " + range(range) + " is not inside the local subspace [0, "
+          + MemorySizes.size(layout.localSubspace()) + ")");
+      return false;
+    }
+    List<EndpointDraft> hosts = new ArrayList<>();
+    if (mh != null) {
+      hosts.add(endpointDraft(mh));
+    }
+    hosts.addAll(chs);
+    boolean ok = true;
+    for (EndpointDraft host : hosts) {
+      String who = host.id.equals(mh) ? "the management host " + host.id
+          : "compute host " + host.id + " (CH" + (chs.indexOf(host) + 1) + ")";
+      if (host.bars.stream().noneMatch(b -> b.covers(range))) {
+        f.error("control-page", value + ": the page " + range(range) + " is not in the memory of " + who
+            + " (its BARs: " + (host.bars.isEmpty() ? "none" : host.bars.stream().map(TopologyParser::range)
+                .collect(Collectors.joining(", "))) + ")");
+        ok = false;
+      }
+      String domain = domains.find("ep:" + host.id);
+      for (SwitchDraft s : switches) {
+        for (PortDraft p : s.ports.values()) {
+          if (p.role != PortRole.DOWNSTREAM || p.virtualSwitch == null
+              || !domains.find("vs:" + s.id + ":" + p.virtualSwitch).equals(domain)) {
+            continue;
+          }
+          for (String key : List.of("memory", "prefetchable")) {
+            AddressRange window = key.equals("memory") ? p.memory : p.prefetchable;
+            if (window != null && window.overlaps(range)) {
+              p.at.error(key, "window " + range(window) + " of " + s.id + "." + p.name + " overlaps the control page "
+                  + range(range) + " of " + who + " (" + GLOBAL_MEMORY + ", line " + line(f) + "): the"
+                  + " fail-over words sent to the host would go down this port instead");
+              ok = false;
+            }
+          }
+        }
+      }
+    }
+    return ok;
   }
 
   /** The optional management-host: a root endpoint that is not a compute host. */
@@ -1049,7 +1132,9 @@ final class TopologyParser {
         }
       }
     }
+    ntbPorts = new String[chs.size()][];
     for (int ch = 1; ch <= chs.size(); ch++) {
+      ntbPorts[ch - 1] = found[ch];
       for (Plane plane : Plane.values()) {
         if (found[ch][plane.ordinal()] == null && !complained[ch]) {
           f.error("compute-hosts", "compute host " + chs.get(ch - 1).id + " (CH" + ch + ") has no "

@@ -124,6 +124,21 @@ class CommandsTest {
   }
 
   @Test
+  void shouldPrintTheManagementHostAndControlPageWhenTheTopologyHasGlobalMemory() throws Exception {
+    assertEquals(0, check("ladon-testbed"), err());
+    assertTrue(out().contains("\n  management host mmh: runs the data-plane fail-over; control page 0x1_0000"
+        + " (4KiB) in every host's memory, the MH's copy in PMS2 at 0x1F8_0001_0000\n"), out());
+
+    outBytes.reset();
+    Path file = dir.resolve("no-mh.conf");
+    Files.writeString(file, TopologyWriter.write(TopologyLoader.load("ladon-testbed"))
+        .replace("  management-host = \"mmh\"\n", ""));
+    assertEquals(0, check(file.toString()), err());
+    assertTrue(out().contains("\n  management host none: no host software runs; control page 0x1_0000 (4KiB)"
+        + " unused\n"), out());
+  }
+
+  @Test
   void shouldLoadAFileWhenGivenItsPath() throws IOException {
     Path file = dir.resolve("fig1-copy.conf");
     try (var in = getClass().getClassLoader().getResourceAsStream("topologies/fig1.conf")) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.topology.LadonRackGenerator.Placement;
 import io.rackfabric.cluster.topology.RouteExplanation.Kind;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +41,9 @@ class GlobalMemorySectionTest {
   void shouldSummariseTheSectionWhenTheTopologyIsChecked() throws Exception {
     String summary = TopologyCheckCommand.summary(TopologyLoader.load("ladon-testbed"));
     assertTrue(summary.endsWith("\nglobal memory\n  L = 32GiB, P = 1TiB, 48-bit; compute hosts"
-        + " CH1 ch1, CH2 ch2 (rack memmap --topology ladon-testbed.conf prints the map)\n"), summary);
+        + " CH1 ch1, CH2 ch2 (rack memmap --topology ladon-testbed.conf prints the map)\n"
+        + "  management host mmh: runs the data-plane fail-over; control page 0x1_0000 (4KiB) in every host's"
+        + " memory, the MH's copy in PMS2 at 0x1F8_0001_0000\n"), summary);
     assertFalse(TopologyCheckCommand.summary(TopologyLoader.load("demo")).contains("global memory"));
   }
 
@@ -226,8 +230,11 @@ class GlobalMemorySectionTest {
 
   @Test
   void shouldKeepAnotherControlPageWhenGivenAndWrittenBack() throws Exception {
+    // the page moves, and with it the hardware that reaches it: the overlay BARs and the MH's PMS2 copy
     Topology t = TopologyLoader.load(write(testbed()
-        .replace("control-page = \"0x1_0000\"", "control-page = \"0x2_0000\"")));
+        .replace("control-page = \"0x1_0000\"", "control-page = \"0x2_0000\"")
+        .replace("translate-to = \"0x1_0000\"", "translate-to = \"0x2_0000\"")
+        .replace("0x1F8_0001_0000", "0x1F8_0002_0000")));
     assertEquals(0x2_0000, t.globalMemorySpec().controlPage());
     assertEquals(0x2_0000, t.globalMemorySpec().ladonAddresses().mhPage(Plane.PRIMARY));
 
@@ -238,10 +245,17 @@ class GlobalMemorySectionTest {
   }
 
   @Test
-  void shouldAcceptTheBmhWhenItIsTheManagementHost() throws Exception {
-    Topology t = TopologyLoader.load(write(testbed()
-        .replace("management-host = mmh", "management-host = bmh")));
-    assertEquals("bmh", t.globalMemorySpec().managementHost());
+  void shouldRefuseTheBmhAsManagementHostWhenItsVirtualSwitchReachesNoPlane() throws Exception {
+    // VS2 holds only the BMH until a take-over: its fail-over software would see no plane at all
+    String text = testbed().replace("management-host = mmh", "management-host = bmh");
+    int bmh = lineOf(text, "{ id = bmh");
+    assertEquals("bad.conf:" + bmh + ": rack.endpoints[1]: the management host bmh has no port toward its"
+        + " primary plane (PMS1), whose AER data-plane fail-over needs: no downstream port of tor (virtual switch"
+        + " 2) has a prefetchable window holding 0x8_0000_0000, PMS1's CH slots\n"
+        + "bad.conf:" + bmh + ": rack.endpoints[1]: the management host bmh has no port toward its"
+        + " secondary plane (PMS2), whose AER data-plane fail-over needs: no downstream port of tor (virtual"
+        + " switch 2) has a prefetchable window holding 0x108_0000_0000, PMS2's CH slots",
+        problems(text).replace(System.lineSeparator(), "\n"));
   }
 
   @Test
@@ -284,15 +298,164 @@ class GlobalMemorySectionTest {
   void shouldPointAtTheControlPageWhenItIsNotAPageOfTheLocalSubspace() throws Exception {
     String misaligned = testbed().replace("control-page = \"0x1_0000\"", "control-page = \"0x1_0004\"");
     assertEquals("bad.conf:" + lineOf(misaligned, "control-page") + ": global-memory.control-page:"
-        + " control-page=0x10004 is not a 4KiB-aligned page inside the local subspace", problems(misaligned));
+        + " control-page=0x1_0004 is not 4KiB-aligned", problems(misaligned));
 
     String outside = testbed().replace("control-page = \"0x1_0000\"", "control-page = \"32GiB\"");
     assertEquals("bad.conf:" + lineOf(outside, "control-page") + ": global-memory.control-page:"
-        + " control-page=0x800000000 is not a 4KiB-aligned page inside the local subspace", problems(outside));
+        + " control-page=0x8_0000_0000: the page [32GiB, 32GiB + 4KiB) is not inside the local subspace"
+        + " [0, 32GiB)", problems(outside));
 
     String notANumber = testbed().replace("control-page = \"0x1_0000\"", "control-page = somewhere");
     assertTrue(problems(notANumber).startsWith("bad.conf:" + lineOf(notANumber, "control-page")
         + ": global-memory.control-page: 'somewhere'"), problems(notANumber));
+  }
+
+  // ---- the control page is checked whenever the section has one
+
+  @Test
+  void shouldCheckTheControlPageWhenGivenWithoutAManagementHost() throws Exception {
+    String noMh = testbed().replace("  management-host = mmh\n", "");
+    String misaligned = noMh.replace("control-page = \"0x1_0000\"", "control-page = \"0x1_0800\"");
+    assertEquals("bad.conf:" + lineOf(misaligned, "control-page") + ": global-memory.control-page:"
+        + " control-page=0x1_0800 is not 4KiB-aligned", problems(misaligned));
+
+    // inside L = 32GiB but above the CHs' 8GiB of memory
+    String beyond = noMh.replace("control-page = \"0x1_0000\"", "control-page = \"9GiB\"");
+    int line = lineOf(beyond, "control-page");
+    assertEquals("bad.conf:" + line + ": global-memory.control-page: control-page=0x2_4000_0000: the page"
+        + " [9GiB, 9GiB + 4KiB) is not in the memory of compute host ch1 (CH1) (its BARs: [0, 8GiB))\n"
+        + "bad.conf:" + line + ": global-memory.control-page: control-page=0x2_4000_0000: the page"
+        + " [9GiB, 9GiB + 4KiB) is not in the memory of compute host ch2 (CH2) (its BARs: [0, 8GiB))",
+        problems(beyond).replace(System.lineSeparator(), "\n"));
+  }
+
+  @Test
+  void shouldLeaveAnAbsentControlPageUncheckedWhenNoManagementHostUsesIt() throws Exception {
+    // L = 64KiB has no room for the default page at 64KiB, but nothing asks for it
+    Topology t = TopologyLoader.parse(testbed()
+        .replace("  management-host = mmh\n", "").replace("  control-page = \"0x1_0000\"\n", ""), "ok.conf");
+    assertNull(t.globalMemorySpec().managementHost());
+    String small = testbed().replace("local-subspace = 32GiB", "local-subspace = 64KiB");
+    assertTrue(problems(small).contains(": global-memory.control-page: control-page=0x1_0000: the page"
+        + " [64KiB, 68KiB) is not inside the local subspace [0, 64KiB)"), problems(small));
+  }
+
+  @Test
+  void shouldNameTheDefaultWhenTheManagementHostsPageIsNotInMemory() throws Exception {
+    String text = testbed().replace("  control-page = \"0x1_0000\"\n", "")
+        .replace("{ id = ch2, node = node-ch2, root = true, bars = [ { base = \"0x0\", size = \"8GiB\" } ] }",
+            "{ id = ch2, node = node-ch2, root = true, bars = [ { base = \"1MiB\", size = \"7GiB\" } ] }");
+    assertEquals("bad.conf:" + lineOf(text, SECTION) + ": global-memory.control-page: control-page=0x1_0000"
+        + " (the default): the page [64KiB, 68KiB) is not in the memory of compute host ch2 (CH2) (its BARs:"
+        + " [1MiB, 7GiB + 1MiB))", problems(text));
+  }
+
+  @Test
+  void shouldPointAtTheWindowWhenADownstreamPortClaimsTheControlPage() throws Exception {
+    // the NIC's window stretched down over the MH's control page
+    String text = testbed().replace(
+        "{ name = nic, number = 2, role = downstream, buses = [1, 2, 2], memory = [\"0xE0000000\", \"0xE01FFFFF\"] }",
+        "{ name = nic, number = 2, role = downstream, buses = [1, 2, 2], memory = [\"0x0\", \"0xE01FFFFF\"] }");
+    assertEquals("bad.conf:" + lineOf(text, "{ name = nic") + ": rack.switches[0].ports[2].memory: window"
+        + " [0, 3GiB + 514MiB) of tor.nic overlaps the control page [64KiB, 68KiB) of the management host mmh"
+        + " (global-memory, line " + lineOf(text, SECTION) + "): the fail-over words sent to the host would go"
+        + " down this port instead", problems(text));
+  }
+
+  // ---- with a management host, the hardware data-plane fail-over needs
+
+  @Test
+  void shouldNameThePms2CopyWhenTheManagementHostHasNoBarForIt() throws Exception {
+    String text = testbed().replaceFirst("\\s*\\{ base = \"0x1F8_0001_0000\", size = \"4KiB\" \\}", "");
+    assertEquals("bad.conf:" + lineOf(text, "{ id = mmh") + ": rack.endpoints[0].bars: the management host mmh"
+        + " has no BAR over [1TiB + 992GiB + 64KiB, 1TiB + 992GiB + 68KiB), its copy of the control page in the"
+        + " top slot of PMS2 (2P - L + control-page), where a CH whose primary link is down reports: add"
+        + " { base = \"0x1F8_0001_0000\", size = \"4KiB\" }", problems(text));
+  }
+
+  @Test
+  void shouldPointAtTheNtbPortWhenItHasNoOverlayForTheMulticastPage() throws Exception {
+    String text = testbed().replaceFirst(
+        "\\{ base = \"96GiB\", size = \"4KiB\", translate-to = \"0x1_0000\" \\}", "");
+    assertEquals("bad.conf:" + lineOf(text, "link-bars = [ { base = \"32GiB\"") + ":"
+        + " rack.switches[1].ports[1].link-bars: ntb port nt-pri.ch1 is CH1's primary NTB but no link-bar maps"
+        + " PMS1's multicast page [96GiB, 96GiB + 4KiB) to the control page 0x1_0000, so the MH's multicast"
+        + " notification would not reach CH1: add { base = \"0x18_0000_0000\", size = \"4KiB\","
+        + " translate-to = \"0x1_0000\" }", problems(text));
+
+    // an overlay that lands beside the control page is no overlay
+    String shifted = testbed().replaceFirst("translate-to = \"0x1_0000\"", "translate-to = \"0x2_0000\"");
+    assertTrue(problems(shifted).contains(": rack.switches[1].ports[1].link-bars: ntb port nt-pri.ch1 is CH1's"
+        + " primary NTB but no link-bar maps"), problems(shifted));
+  }
+
+  @Test
+  void shouldNameThePageAndThePortsWhenAMulticastGroupIsMissingOrShort() throws Exception {
+    // one CH: its overlay BAR overlaps no other port's, so the group can go alone (with two, the
+    // overlays would overlap outside any multicast window, and that is reported first)
+    String one = TopologyWriter.write(LadonRackGenerator.generate(GlobalMemoryLayout.paper(1), Placement.SINGLE_NODE));
+    int group = one.lastIndexOf("      multicast = [\n"); // nt-sec's, the last switch with one
+    String none = one.substring(0, group) + one.substring(one.indexOf("      ]\n", group) + 8);
+    String m = problems(none);
+    assertTrue(m.matches("bad\\.conf:\\d+: rack\\.switches\\[2\\]\\.multicast: switch nt-sec has no multicast group over"
+        + " PMS2's multicast page \\[1TiB \\+ 64GiB, 1TiB \\+ 64GiB \\+ 4KiB\\): data-plane fail-over notifies every CH"
+        + " with one write there, copied to each CH's secondary NTB port \\(ch1\\)"), m);
+
+    // ch2 out of nt-pri's group and without its overlay (an overlay outside the group would overlap ch1's)
+    String shortGroup = testbed().replace(
+        "multicast = [ { group = 0, base = \"96GiB\", size = \"4KiB\", members = [ch1, ch2] } ]",
+        "multicast = [ { group = 0, base = \"96GiB\", size = \"4KiB\", members = [ch1] } ]")
+        .replaceFirst("(CH2 in PMS1\\n\\s*)\\{ base = \"96GiB\", size = \"4KiB\", translate-to = \"0x1_0000\" \\}", "$1");
+    String lines = problems(shortGroup).replace(System.lineSeparator(), "\n");
+    assertTrue(lines.startsWith("bad.conf:" + lineOf(shortGroup, "link-bars = [ { base = \"64GiB\"")
+        + ": rack.switches[1].ports[2].link-bars: ntb port nt-pri.ch2 is CH2's primary NTB but no link-bar maps"), lines);
+    assertTrue(lines.endsWith("\nbad.conf:" + lineOf(shortGroup, "members = [ch1] }") + ": rack.switches[1].multicast:"
+        + " multicast group 0 of nt-pri over PMS1's multicast page [96GiB, 96GiB + 4KiB) lacks members ch2:"
+        + " data-plane fail-over notifies every CH with one write there, copied to each CH's primary NTB port"
+        + " (ch2)"), lines);
+    assertEquals(2, lines.lines().count(), lines);
+  }
+
+  @Test
+  void shouldSayWhichPlaneAComputeHostLacksWhenItHasOneRootPort() throws Exception {
+    // ch1's sec root port moved off its PMS2 view
+    String text = testbed().replaceFirst(Pattern.quote(
+        "{ name = sec, number = 2, role = downstream, buses = [1, 3, 3], prefetchable = { base = \"0x108_"),
+        "{ name = sec, number = 2, role = downstream, buses = [1, 3, 3], prefetchable = { base = \"0x109_");
+    String m = problems(text);
+    assertTrue(m.startsWith("bad.conf:" + lineOf(text, "{ id = ch1,") + ": rack.endpoints[3]: compute host"
+        + " ch1 (CH1) has no port toward its secondary plane (PMS2), whose AER data-plane fail-over needs: no"
+        + " downstream port of ch1-rp (virtual switch 1) has a prefetchable window holding 0x108_0000_0000,"
+        + " its PMS2 view"), m);
+  }
+
+  @Test
+  void shouldFollowTheWordsWhenAWindowLeavesTheMulticastPageOut() throws Exception {
+    // tor.to-pri over the CH slots only: the MH's one write into PMS1's multicast page goes nowhere
+    String text = testbed().replace(
+        "{ name = to-pri, number = 3, role = downstream, buses = [1, 3, 4]\n"
+            + "          prefetchable = { base = \"32GiB\", limit = \"0x18_000F_FFFF\" } }",
+        "{ name = to-pri, number = 3, role = downstream, buses = [1, 3, 4]\n"
+            + "          prefetchable = { base = \"32GiB\", limit = \"0x17_FFFF_FFFF\" } }");
+    String m = problems(text);
+    assertTrue(m.startsWith("bad.conf:" + lineOf(text, "management-host") + ": global-memory.management-host:"
+        + " data-plane fail-over needs the MH's multicast notification through PMS1 (mmh writing"
+        + " 0x18_0000_0800) to reach every CH at 0x1_0800, but it is "), m);
+    assertTrue(m.endsWith(" and misses ch1, ch2 (rack route --from mmh --addr 0x18_0000_0800 shows the path)"), m);
+    assertEquals(1, m.lines().count(), m);
+  }
+
+  @Test
+  void shouldReportTheFirstHostAndCountTheRestWhenReportsThroughAPlaneGoAstray() throws Exception {
+    // tor.to-sec widened over the top of PMS2: the mailbox copy there is routed back down, not up to the MH
+    String text = testbed().replace(
+        "prefetchable = { base = \"0x108_0000_0000\", limit = \"0x118_000F_FFFF\" } }\n",
+        "prefetchable = { base = \"0x108_0000_0000\", limit = \"0x1FF_FFFF_FFFF\" } }\n");
+    String m = problems(text);
+    assertTrue(m.contains(": global-memory.management-host: data-plane fail-over needs CH1's failure report"
+        + " through PMS2 (ch1 writing 0x200_0001_0004) to reach mmh at 0x1F8_0001_0004, but it is "), m);
+    assertTrue(m.contains("; likewise for 1 more CH"), m);
+    assertTrue(m.contains("needs CH1's acknowledgement through PMS2"), m);
   }
 
   // ---- helpers

@@ -5,11 +5,18 @@ import io.rackfabric.fabric.tlp.Bdf;
 /**
  * Which requester IDs a VF accepts register writes from: those equal to {@code requester} in the
  * bits set in {@code mask}. As a register value (VF_OWNER0/1) it is {@code mask << 16 |
- * requester}; a mask of 0 means the slot is unused, since it would match everyone.
+ * requester}; a mask of 0 means the slot is unused, since it would match everyone. The PF's owner
+ * writes it with {@link RegisterMap#assignVf}.
  *
- * <p>A compute host's writes reach the NIC under the proxy ID its NTB port gives them (the NTB's
- * link-side bus and device, and a function picked from its requester table on first use), so the
- * MH assigns a VF by NTB port: {@link #throughNtb} matches any function of that device.
+ * <p>A compute host's writes reach the NIC under a proxy ID of its NTB port's link side (fabric
+ * {@code ProxyIdSpace.linkSide}): the index of the host's entry in the port's requester-ID table,
+ * as the function of the port's device on the switch's internal bus, or as an ARI number on a bus
+ * of the link side's own. The entry is programmed at start when the topology names a management
+ * host (a CH's root, alone in its domain, takes index 0), else taken on first use.
+ * {@link #exact} names one such ID (fabric {@code RequesterIds.proxyId} computes a programmed one);
+ * {@link #throughNtb} keeps the bus and device bits and ignores the function: on the internal
+ * bus that is every requester the port proxies, on a bus of its own only the block of 8 entries
+ * holding the given ID.
  */
 public record RequesterMatch(int requester, int mask) {
 
@@ -32,8 +39,9 @@ public record RequesterMatch(int requester, int mask) {
   }
 
   /**
-   * Every requester proxied by the NTB whose link-side endpoint is {@code linkSideBdf}: its bus
-   * and device, any function.
+   * The requesters proxied by the NTB link side that {@code linkSideBdf} is an ID of: its bus and
+   * device, any function (all of them on the internal bus; see the class comment for a link side
+   * with a bus of its own).
    */
   public static RequesterMatch throughNtb(int linkSideBdf) {
     return new RequesterMatch(linkSideBdf & DEVICE_MASK, DEVICE_MASK);
