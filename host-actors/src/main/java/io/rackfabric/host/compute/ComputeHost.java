@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -14,6 +15,7 @@ import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.HostLog;
 import io.rackfabric.host.failover.HostLog.Step;
 import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.failover.ReportRetry;
 import io.rackfabric.host.failover.RouteList;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
@@ -22,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * A compute host's software (seeds/000 4.2, 5.3): its AER driver and the polling thread on its
@@ -34,7 +37,7 @@ import java.util.Set;
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
-  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, Observed {}
+  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, Observed, CheckReport {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -53,6 +56,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
+  /** The wall-clock tick of the report's retransmission, while no response has come. */
+  private enum CheckReport implements Command, NoSerializationVerificationNeeded { INSTANCE }
+
+  private static final String CHECK_REPORT = "check-report";
+
   /** The news of a route change: {@code host} (0: every host) lost its {@code plane}. */
   private record News(int host, Plane plane) {}
 
@@ -67,8 +75,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
   /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
   private final Set<News> applied = new HashSet<>();
+  private final TimerScheduler<Command> timers;
+  private final ReportRetry reportRetry;
   private Plane failedPlane;
   private int seq;
+  /** The latest model time this host knows of: the least a resent report is stamped with. */
+  private long latest;
   /** When the polling thread is free again: it reads one word at a time. */
   private long pollerFreeAt;
 
@@ -78,15 +90,26 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
    */
   public static Behavior<Command> create(String id, int index, LadonAddresses addresses,
       Map<String, Plane> rootPorts, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+    return create(id, index, addresses, rootPorts, settings, endpoint, System::nanoTime);
+  }
+
+  /** @param wallNanos the wall clock the report's retransmission measures its grace on (a test's own) */
+  public static Behavior<Command> create(String id, int index, LadonAddresses addresses,
+      Map<String, Plane> rootPorts, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
+      LongSupplier wallNanos) {
     if (index < 1 || index > addresses.computeHosts()) {
       throw new IllegalArgumentException("index=" + index + " not in [1," + addresses.computeHosts() + "]");
     }
-    return Behaviors.setup(ctx -> new ComputeHost(ctx, id, index, addresses, rootPorts, settings, endpoint));
+    return Behaviors.withTimers(timers -> Behaviors.setup(ctx ->
+        new ComputeHost(ctx, timers, id, index, addresses, rootPorts, settings, endpoint, wallNanos)));
   }
 
-  private ComputeHost(ActorContext<Command> context, String id, int index, LadonAddresses addresses,
-      Map<String, Plane> rootPorts, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint) {
+  private ComputeHost(ActorContext<Command> context, TimerScheduler<Command> timers, String id, int index,
+      LadonAddresses addresses, Map<String, Plane> rootPorts, HostSettings settings,
+      ActorRef<MemoryEndpoint.Command> endpoint, LongSupplier wallNanos) {
     super(context);
+    this.timers = timers;
+    this.reportRetry = new ReportRetry(settings, wallNanos);
     this.id = id;
     this.index = index;
     this.addresses = addresses;
@@ -106,6 +129,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(GetRoutes.class, this::onGetRoutes)
         .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
+        .onMessage(CheckReport.class, this::onCheckReport)
         .build();
   }
 
@@ -141,9 +165,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     long handled = arrived + settings.aerInterruptLatencyNs();
     record(Step.AER_RECEIVED, index, arrived);
     record(Step.AER_HANDLED, index, handled);
-    write(addresses.reportSlot(index, plane.other()),
-        new ControlWord(ControlWord.Kind.FAILURE_REPORT, index, plane, ++seq), handled);
+    latest = Math.max(latest, handled);
+    sendReport(handled);
     record(Step.REPORT_SENT, index, handled);
+    reportRetry.sent(handled);
+    timers.startTimerWithFixedDelay(CHECK_REPORT, CheckReport.INSTANCE, settings.retransmitCheckInterval());
     getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
         id, plane.ntb(), arrived, plane.other().pms());
   }
@@ -157,11 +183,48 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     }
     long seen = Math.max(w.arrivedAt() + settings.pollLatencyNs(), pollerFreeAt);
     pollerFreeAt = seen;
+    latest = Math.max(latest, seen);
     switch (word.kind()) {
-      case RESPONSE -> record(Step.RESPONSE_SEEN, word.host(), seen);
+      case RESPONSE -> onResponse(word, seen);
       case ROUTE_CHANGE -> onRouteChange(word, seen);
       default -> getContext().getLog().warn("Host [{}] ignores a {} word in its page", id, word.kind());
     }
+  }
+
+  private void onResponse(ControlWord word, long seen) {
+    // A resent report is answered again: only the first response is the round trip's end.
+    if (reportRetry.waiting()) {
+      record(Step.RESPONSE_SEEN, word.host(), seen);
+    }
+    reportRetry.answered();
+    timers.cancel(CHECK_REPORT);
+  }
+
+  /** The report's retransmission rule: no response within the grace, so the report went missing. */
+  private Behavior<Command> onCheckReport(CheckReport msg) {
+    ReportRetry.Decision d = reportRetry.check(latest);
+    switch (d.kind()) {
+      case RESEND -> {
+        latest = Math.max(latest, d.at());
+        sendReport(d.at());
+        record(Step.REPORT_RESENT, index, d.at());
+        getContext().getLog().info("Host [{}] no response from the MH: failure report resent at model {} ns",
+            id, d.at());
+      }
+      case GIVE_UP -> {
+        record(Step.REPORT_ABANDONED, index, d.at());
+        timers.cancel(CHECK_REPORT);
+        getContext().getLog().warn("Host [{}] gives up reporting its {} link at model {} ns: no response after"
+            + " every resend", id, failedPlane.ntb(), d.at());
+      }
+      default -> { }
+    }
+    return this;
+  }
+
+  private void sendReport(long at) {
+    write(addresses.reportSlot(index, failedPlane.other()),
+        new ControlWord(ControlWord.Kind.FAILURE_REPORT, index, failedPlane, ++seq), at);
   }
 
   private void onRouteChange(ControlWord word, long seen) {
@@ -178,6 +241,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     record(Step.NOTIFICATION_SEEN, failed, seen);
     long updated = seen + settings.routeUpdateLatencyNs();
     pollerFreeAt = updated;
+    latest = Math.max(latest, updated);
     if (failed == index || failed == ControlWord.EVERY_HOST) {
       // Every path through the failed port (or the failed plane's switch) is gone.
       routes.useEverywhere(healthy);

@@ -51,7 +51,11 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
     /** MH: the round for {@code host} ended without every CH's acknowledgement. */
     FAILOVER_FAILED,
     /** CH: it acknowledged a repeated notification again, leaving its route list as it was. */
-    ACK_RESENT
+    ACK_RESENT,
+    /** CH: no response to its failure report came within the grace: it wrote the report again. */
+    REPORT_RESENT,
+    /** CH: it gave up reporting after every resend (the MH is unreachable through the other plane). */
+    REPORT_ABANDONED
   }
 
   /** One step: {@code host} is the CH it concerns (the failed CH, or the one notified). */

@@ -180,8 +180,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     this.endpoint = endpoint;
     this.timers = timers;
     this.failover = new FailoverCoordinator(addresses, settings, mode, wallNanos);
-    Duration quarter = settings.ackGrace().dividedBy(4);
-    this.checkInterval = quarter.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : quarter;
+    this.checkInterval = settings.retransmitCheckInterval();
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
     for (Plane plane : Plane.values()) {
       endpoint.tell(new MemoryEndpoint.Watch(addresses.mhMailboxes(plane), events));

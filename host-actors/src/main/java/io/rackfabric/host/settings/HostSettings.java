@@ -57,6 +57,15 @@ public record HostSettings(
     }
   }
 
+  /**
+   * How often a retransmission rule (the MH's for notifications, a CH's for its report) is
+   * checked on the wall clock: a quarter of the grace, at least 1 ms, so it fires close to it.
+   */
+  public Duration retransmitCheckInterval() {
+    Duration quarter = ackGrace.dividedBy(4);
+    return quarter.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : quarter;
+  }
+
   public static HostSettings create(Config root) {
     Config c = root.getConfig("rackfabric.host");
     return new HostSettings(

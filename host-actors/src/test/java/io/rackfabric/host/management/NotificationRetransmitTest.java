@@ -126,7 +126,7 @@ class NotificationRetransmitTest {
     }
   }
 
-  /** The MH and CH1..CH3 on one wire, the MH's wall clock in the test's hands. */
+  /** The MH and CH1..CH3 on one wire, their wall clock in the test's hands. */
   private static final class Rack {
     final Wire wire;
     final AtomicLong wall = new AtomicLong();
@@ -139,7 +139,7 @@ class NotificationRetransmitTest {
       for (int ch = 1; ch <= HOSTS; ch++) {
         ActorRef<MemoryEndpoint.Command> root = testKit.spawn(wire.root(ch));
         chs.put(ch, testKit.spawn(ComputeHost.create("ch" + ch, ch, ADDRESSES,
-            Map.of(CH1_PRIMARY_PORT, Plane.PRIMARY, "02:00.0", Plane.SECONDARY), SETTINGS, root)));
+            Map.of(CH1_PRIMARY_PORT, Plane.PRIMARY, "02:00.0", Plane.SECONDARY), SETTINGS, root, wall::get)));
       }
       mh = testKit.spawn(ManagementHost.create("mh", ADDRESSES, Map.of(), mode, SETTINGS,
           testKit.spawn(wire.root(0)), IsolationPlan.none(), wall::get));
@@ -294,6 +294,28 @@ class NotificationRetransmitTest {
     assertEquals(done.completedAt(), mh.first(Step.ACK_SEEN, 3).orElseThrow().modelAt(), "CH3 was notified after");
     assertEquals(Plane.SECONDARY, rack.routes(3).get(1));
     assertEquals(Plane.PRIMARY, rack.routes(2).get(1), "CH2 never heard of it");
+  }
+
+  @Test
+  void shouldResendALostFailureReportAndFailOverOnceWhenNoResponseComes() {
+    Rack rack = new Rack(NotificationMode.UNICAST, dropFirst(ControlWord.Kind.FAILURE_REPORT, 0));
+
+    rack.failCh1Primary(10_000);
+    MemoryEndpoint.Write lost = rack.loseOneAndWaitOut();
+    ManagementHost.FailoverCompleted done = rack.rounds.receiveMessage(WAIT);
+
+    assertEquals(ControlWord.Kind.FAILURE_REPORT, ControlWord.decode(lost.data()).kind());
+    assertTrue(done.succeeded(), done.toString());
+    assertEquals(1, done.failedHost());
+    HostLog ch1 = rack.chLog(1);
+    long sent = ch1.first(Step.REPORT_SENT, 1).orElseThrow().modelAt();
+    long resent = ch1.first(Step.REPORT_RESENT, 1).orElseThrow().modelAt();
+    assertEquals(lost.at(), sent, "the lost write was the first report");
+    assertEquals(sent + SETTINGS.ackTimeoutNs(), resent, "stamped at the acknowledgement timeout");
+    assertEquals(1, ch1.count(Step.RESPONSE_SEEN, 1));
+    assertEquals(resent + DELAY + SETTINGS.pollLatencyNs(),
+        rack.mhLog().first(Step.REPORT_SEEN, 1).orElseThrow().modelAt(), "the MH read the second copy");
+    assertEquals(List.of(Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY), rack.routes(1));
   }
 
   @Test
