@@ -199,8 +199,16 @@ public final class LadonRackGenerator {
       links.add(link(chId(i), rp(i) + ".up"));
     }
 
-    return new Topology(name, nodes.specs(), switches, endpoints, links, "generated " + name,
+    Topology rack = new Topology(name, nodes.specs(), switches, endpoints, links, "generated " + name,
         new GlobalMemorySpec(layout, chIds, ladon == null ? null : "mmh", GlobalMemorySpec.DEFAULT_CONTROL_PAGE));
+    if (ladon == null) {
+      return rack;
+    }
+    // The MMH/BMH pair of the testbed: mmh roots VS1 on tor, bmh VS2.
+    ControlPlaneSpec pair = ControlPlaneSection.pair(rack, "mmh", "bmh", (key, reason) -> {
+      throw new IllegalStateException("generated rack " + name + ": control-plane." + key + ": " + reason);
+    });
+    return rack.withControlPlane(pair);
   }
 
   /**

@@ -21,13 +21,25 @@ public record Topology(
     List<EndpointSpec> endpoints,
     List<LinkSpec> links,
     String source,
-    GlobalMemorySpec globalMemorySpec) {
+    GlobalMemorySpec globalMemorySpec,
+    ControlPlaneSpec controlPlane) {
 
   public Topology {
     nodes = List.copyOf(nodes);
     switches = List.copyOf(switches);
     endpoints = List.copyOf(endpoints);
     links = List.copyOf(links);
+  }
+
+  /** A rack without a {@code control-plane} section. */
+  public Topology(String name, List<NodeSpec> nodes, List<SwitchSpec> switches, List<EndpointSpec> endpoints,
+      List<LinkSpec> links, String source, GlobalMemorySpec globalMemorySpec) {
+    this(name, nodes, switches, endpoints, links, source, globalMemorySpec, null);
+  }
+
+  /** The same rack with the management-host pair {@code pair}. */
+  public Topology withControlPlane(ControlPlaneSpec pair) {
+    return new Topology(name, nodes, switches, endpoints, links, source, globalMemorySpec, pair);
   }
 
   /** A rack without a {@code global-memory} section. */

@@ -25,7 +25,8 @@ public final class TopologyCheckCommand {
   static final String USAGE =
       "usage: rack topology check FILE|NAME\n"
           + "  Checks a topology file and prints its nodes, switches, endpoints and links, and its\n"
-          + "  global memory (layout, compute hosts, management host, control page) when it has one.\n"
+          + "  global memory (layout, compute hosts, management host, control page) and the\n"
+          + "  management-host pair (control-plane) when it has them.\n"
           + "  NAME is a bundled topology: " + String.join(", ", TopologyLoader.BUNDLED) + "\n";
 
   private TopologyCheckCommand() {}
@@ -148,6 +149,13 @@ public final class TopologyCheckCommand {
               + "in every host's memory, the MH's copy in PMS2 at "
               + MemorySizes.hex(spec.ladonAddresses().mhPms2Page().base()) + "\n");
     });
+    ControlPlaneSpec pair = t.controlPlane();
+    if (pair != null) {
+      sb.append("\ncontrol plane\n  master ").append(pair.master()).append(" (VS1 on ").append(pair.fencingSwitch())
+          .append('.').append(pair.masterPort()).append("), backup ").append(pair.backup())
+          .append("; a take-over moves ").append(pair.fencingSwitch()).append("'s ports ")
+          .append(pair.fencedPorts()).append(" to VS2\n");
+    }
     return sb.toString();
   }
 

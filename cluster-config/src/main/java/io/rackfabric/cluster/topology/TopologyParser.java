@@ -66,6 +66,8 @@ final class TopologyParser {
   /** The valid {@code global-memory} section, or null (absent or with problems). */
   private GlobalMemorySpec globalMemory;
   private Fields globalMemoryAt;
+  /** The {@code control-plane} section as written, checked once the rack is built; or null. */
+  private ControlPlaneSection controlPlane;
   /** Each compute host's NTB port per plane, {@code switch.port}: [ch - 1][plane], once matched. */
   private String[][] ntbPorts;
 
@@ -169,6 +171,10 @@ final class TopologyParser {
     if (memoryValue != null) {
       parseGlobalMemory(memoryValue, linkByEnd);
     }
+    ConfigValue pairValue = root.get(ControlPlaneSection.KEY);
+    if (pairValue != null) {
+      controlPlane = ControlPlaneSection.read(pairValue, problems);
+    }
 
     if (!problems.isEmpty() || name == null) {
       return null;
@@ -176,6 +182,10 @@ final class TopologyParser {
     Topology topology = build(name, source);
     if (topology != null && globalMemory != null && globalMemory.managementHost() != null) {
       new FailoverHardwareCheck(topology, globalMemory, ntbPorts, failoverPlaces()).check();
+    }
+    if (topology != null && controlPlane != null) {
+      ControlPlaneSpec pair = controlPlane.check(topology);
+      topology = pair == null ? null : topology.withControlPlane(pair);
     }
     return problems.isEmpty() ? topology : null;
   }
@@ -199,12 +209,12 @@ final class TopologyParser {
     };
   }
 
-  /** Top-level keys other than {@code rack} and {@code global-memory} are mistakes. */
+  /** Top-level keys other than {@code rack}, {@code global-memory} and {@code control-plane} are mistakes. */
   private void topLevelUnknownKeys(ConfigObject root) {
     for (String k : root.keySet()) {
-      if (!k.equals("rack") && !k.equals(GLOBAL_MEMORY)) {
+      if (!k.equals("rack") && !k.equals(GLOBAL_MEMORY) && !k.equals(ControlPlaneSection.KEY)) {
         problems.add(root.get(k).origin(), k,
-            "unknown key; allowed at top level: rack, " + GLOBAL_MEMORY);
+            "unknown key; allowed at top level: rack, " + GLOBAL_MEMORY + ", " + ControlPlaneSection.KEY);
       }
     }
   }

@@ -111,6 +111,10 @@ public final class TopologyWriter {
       }
       sb.append("}\n");
     }
+    if (t.controlPlane() != null) {
+      sb.append("\ncontrol-plane { master = ").append(quote(t.controlPlane().master())).append(", backup = ")
+          .append(quote(t.controlPlane().backup())).append(" }\n");
+    }
     return sb.toString();
   }
 
