@@ -1,5 +1,7 @@
 package io.rackfabric.fabric.link;
 
+import java.util.Arrays;
+
 /**
  * When a link's transmitter is busy, in model time: the reserved intervals of the wire.
  *
@@ -10,18 +12,25 @@ package io.rackfabric.fabric.link;
  * an earlier-stamped TLP takes the first gap in the wire's schedule at or after its ready time
  * that fits it, which is where it would have gone had the two arrived in model order.
  *
- * <p>The calendar keeps the latest {@link #CAPACITY} to twice as many intervals (adjacent ones
- * merge, so a busy stream is one interval); when it overflows, the oldest are forgotten at once
- * (one copy per {@link #CAPACITY} appends, not one per TLP) and the wire counts as busy up to
- * their end ({@link #floor()}), so memory stays bounded and nothing can start inside a forgotten
- * reservation.
+ * <p>The calendar keeps the latest {@code keep} to twice as many intervals (adjacent ones merge,
+ * so a busy stream is one interval); when it overflows, the oldest are forgotten at once (one copy
+ * per {@code keep} appends, not one per TLP) and the wire counts as busy up to their end
+ * ({@link #floor()}), so memory stays bounded and nothing can start inside a forgotten
+ * reservation. {@code keep} starts at {@link #CAPACITY} and doubles, up to {@link #MAX_CAPACITY},
+ * while what would be forgotten is less than {@link #WINDOW_NS} of model time behind the latest
+ * reservation: a generator booking sparse TLPs far ahead must not push a late, earlier-stamped
+ * TLP (a host's acknowledgement, say) to the floor, tens of microseconds after its own time.
  */
 public final class WireCalendar {
 
   static final int CAPACITY = 64;
+  static final int MAX_CAPACITY = 4096;
+  /** Reservations this far (model ns) behind the latest one may be forgotten. */
+  static final long WINDOW_NS = 1_000_000;
 
-  private final long[] starts = new long[2 * CAPACITY + 1];
-  private final long[] ends = new long[2 * CAPACITY + 1];
+  private int keep = CAPACITY;
+  private long[] starts = new long[2 * CAPACITY + 1];
+  private long[] ends = new long[2 * CAPACITY + 1];
   private int count;
   private long floor = Long.MIN_VALUE;
 
@@ -101,16 +110,26 @@ public final class WireCalendar {
     }
   }
 
-  /** Forgets all but the latest {@link #CAPACITY} intervals when over twice that. */
+  /**
+   * When over twice {@code keep} intervals: keeps twice as many if what would be forgotten is
+   * recent (within {@link #WINDOW_NS} of the latest end) and the cap allows, else forgets all but
+   * the latest {@code keep}.
+   */
   private void trim() {
-    if (count <= 2 * CAPACITY) {
+    if (count <= 2 * keep) {
       return;
     }
-    int drop = count - CAPACITY;
+    int drop = count - keep;
+    if (ends[count - 1] - ends[drop - 1] < WINDOW_NS && keep < MAX_CAPACITY) {
+      keep *= 2;
+      starts = Arrays.copyOf(starts, 2 * keep + 1);
+      ends = Arrays.copyOf(ends, 2 * keep + 1);
+      return;
+    }
     floor = Math.max(floor, ends[drop - 1]);
-    System.arraycopy(starts, drop, starts, 0, CAPACITY);
-    System.arraycopy(ends, drop, ends, 0, CAPACITY);
-    count = CAPACITY;
+    System.arraycopy(starts, drop, starts, 0, keep);
+    System.arraycopy(ends, drop, ends, 0, keep);
+    count = keep;
   }
 
   /** The index of the first interval that ends after {@code t} (binary search; ends ascend). */

@@ -48,14 +48,35 @@ class WireCalendarTest {
   void shouldNeverStartInsideAForgottenReservationWhenTheCalendarOverflows() {
     WireCalendar wire = new WireCalendar();
     int n = 2 * WireCalendar.CAPACITY + 1;
+    long apart = WireCalendar.WINDOW_NS / 10; // the oldest are far behind the latest: forgotten
     for (int i = 0; i < n; i++) {
-      wire.reserve(i * 100L, 10); // one interval each, gaps between
+      wire.reserve(i * apart, 10); // one interval each, gaps between
     }
     assertEquals(WireCalendar.CAPACITY, wire.intervals(), "the latest CAPACITY are kept");
-    long forgottenEnd = WireCalendar.CAPACITY * 100L + 10; // the last forgotten: [CAP*100, +10)
+    long forgottenEnd = WireCalendar.CAPACITY * apart + 10; // the last forgotten: [CAP*apart, +10)
     assertEquals(forgottenEnd, wire.floor());
     assertEquals(forgottenEnd, wire.reserve(0, 10), "before the floor counts as busy");
-    assertEquals((n - 1) * 100L + 10, wire.busyUntil());
+    assertEquals((n - 1) * apart + 10, wire.busyUntil());
+  }
+
+  @Test
+  void shouldLetALateEarlierStampTakeItsGapWhenAGeneratorBookedManyTlpsAhead() {
+    WireCalendar wire = new WireCalendar();
+    for (int i = 0; i < 300; i++) {
+      wire.reserve(i * 1_000L, 20); // a 64-byte write every microsecond, 300 us ahead
+    }
+    assertEquals(Long.MIN_VALUE, wire.floor(), "300 us of bookings are all remembered");
+    assertEquals(53_020, wire.reserve(53_010, 20), "an acknowledgement stamped 53.01 us leaves then, not at a floor");
+  }
+
+  @Test
+  void shouldStayBoundedWhenRecentBookingsExceedTheLargestCalendar() {
+    WireCalendar wire = new WireCalendar();
+    for (int i = 0; i < 5 * WireCalendar.MAX_CAPACITY; i++) {
+      wire.reserve(i * 10L, 5); // dense but never adjacent: all within the window
+    }
+    assertTrue(wire.intervals() <= 2 * WireCalendar.MAX_CAPACITY, "intervals " + wire.intervals());
+    assertTrue(wire.floor() > 0, "the oldest were forgotten once the cap was reached");
   }
 
   @Test
