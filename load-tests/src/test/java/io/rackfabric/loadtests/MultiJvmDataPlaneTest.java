@@ -2,6 +2,8 @@ package io.rackfabric.loadtests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
@@ -13,6 +15,8 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,9 +117,43 @@ class MultiJvmDataPlaneTest {
     });
   }
 
-  /** Runs last: it kills a node. */
   @Test
   @Order(3)
+  void shouldDeliverEveryWriteOnceInOrderWhenTheSinksJvmIsPausedMidStream() throws Exception {
+    // SIGSTOP, as a long garbage collection would: ch2's JVM (node-c) answers nothing while ch1
+    // streams into it; shorter than the DLLP timeout, so no link goes down and the stream only waits.
+    Flow f = FLOWS.get(0);
+    EndpointStats before = stats(f.sink());
+    EndpointStats sourceBefore = stats(f.from());
+    int aerBefore = stats("mh").aerReceived().size();
+    run.nodes().pause("node-c");
+    assertTrue(run.nodes().isPaused("node-c"));
+    TestProbe<Void> probe = TestProbe.create(run.driver());
+    probe.awaitAssert(Duration.ofSeconds(10), Duration.ofMillis(20), () -> {
+      assertEquals("T", processState("node-c"), "stopped");
+      return null;
+    });
+    CompletableFuture<MemoryEndpoint.WritesReached> reached = Asks.askAsync(run.driver(), run.endpoint(f.sink()),
+        r -> new MemoryEndpoint.AwaitWrites(before.uniqueWrites() + 500, r), Duration.ofMinutes(2));
+    run.endpoint(f.from()).tell(new MemoryEndpoint.StartTraffic(
+        new TrafficPlan(f.address(), 500L * SIZE, SIZE, 500, 500, false, true), run.driver().ignoreRef()));
+    probe.awaitAssert(Duration.ofSeconds(10), Duration.ofMillis(20), () -> {
+      assertTrue(stats(f.from()).writesSent() > sourceBefore.writesSent(), "ch1 sends into the paused JVM");
+      return null;
+    });
+    run.nodes().resume("node-c");
+    reached.get(2, TimeUnit.MINUTES);
+    EndpointStats after = stats(f.sink());
+    assertEquals(500, after.uniqueWrites() - before.uniqueWrites());
+    assertEquals(before.duplicateWrites(), after.duplicateWrites());
+    assertEquals(before.reorderedWrites(), after.reorderedWrites());
+    assertEquals(aerBefore, stats("mh").aerReceived().size(), "no link went down");
+    assertFalse(run.nodes().isPaused("node-c"));
+  }
+
+  /** Runs last: it kills a node. */
+  @Test
+  @Order(4)
   void shouldRaiseAerAtManagementHostWhenComputeHostJvmIsKilled() {
     // ch2's JVM dies without a word (SIGKILL): no surprise-down frame is sent, so tor.ntb2, on
     // another JVM, must notice the silence by DLLP timeout and report to its root, mh.
@@ -131,6 +169,19 @@ class MultiJvmDataPlaneTest {
       assertEquals("01:02.0", last.source(), "tor.ntb2's link-side function on the internal bus");
       return null;
     });
+  }
+
+  /** The kernel's one-letter state of a node's process (T: stopped), from /proc. */
+  private static String processState(String node) {
+    long pid = run.nodes().nodes().stream().filter(n -> n.name().equals(node)).findFirst().orElseThrow()
+        .process().pid();
+    String stat;
+    try {
+      stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    } catch (IOException e) {
+      throw new AssertionError("no /proc entry for " + node + " (pid " + pid + ")", e);
+    }
+    return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   }
 
   private static EndpointStats stats(String id) {

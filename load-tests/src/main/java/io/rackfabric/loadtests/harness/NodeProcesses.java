@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -36,6 +38,7 @@ public final class NodeProcesses implements AutoCloseable {
 
   private final Path runDir;
   private final List<Node> nodes = new ArrayList<>();
+  private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private Node mediaDriver;
   private final Thread hook;
 
@@ -159,8 +162,63 @@ public final class NodeProcesses implements AutoCloseable {
     nodes.stream().filter(n -> n.name().equals(name)).forEach(n -> n.process().destroyForcibly());
   }
 
+  /**
+   * Freezes one node (SIGSTOP), as a long garbage-collection pause or a hung host would: it
+   * neither sends nor answers until {@link #resume}. Java has no signal API, so kill(1) sends it.
+   */
+  public void pause(String name) throws IOException {
+    for (Node n : named(name)) {
+      signal(n, "STOP");
+      paused.add(n.name());
+    }
+  }
+
+  /** Lets a paused node run on (SIGCONT). */
+  public void resume(String name) throws IOException {
+    for (Node n : named(name)) {
+      signal(n, "CONT");
+      paused.remove(n.name());
+    }
+  }
+
+  /** Whether {@code name} is paused now. */
+  public boolean isPaused(String name) {
+    return paused.contains(name);
+  }
+
+  private List<Node> named(String name) {
+    List<Node> found = nodes.stream().filter(n -> n.name().equals(name) && n.process().isAlive()).toList();
+    if (found.isEmpty()) {
+      throw new IllegalArgumentException("no running node '" + name + "'");
+    }
+    return found;
+  }
+
+  private static void signal(Node n, String signal) throws IOException {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(n.process().pid()))
+          .redirectErrorStream(true).start();
+      String out = new String(kill.getInputStream().readAllBytes()).trim();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IOException("kill -" + signal + " " + n.process().pid() + " (node " + n.name() + ") failed: " + out);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while signalling node " + n.name(), e);
+    }
+  }
+
   /** Stops every node: SIGTERM (graceful leave), then SIGKILL for any still alive after 10 s. */
   public void stopNodes() {
+    for (Node n : nodes) {
+      if (paused.remove(n.name())) {
+        try {
+          signal(n, "CONT"); // a stopped process would sit on its SIGTERM until the SIGKILL
+        } catch (IOException e) {
+          n.process().destroyForcibly();
+        }
+      }
+    }
     for (Node n : nodes) {
       n.process().destroy();
     }

@@ -342,6 +342,22 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     cluster.nodes().kill(node);
   }
 
+  @Override
+  public void pauseNode(String node) throws Exception {
+    if (cluster == null) {
+      throw new IllegalStateException("pause-node needs a multi-jvm run: this rack runs in one JVM");
+    }
+    cluster.nodes().pause(node);
+  }
+
+  @Override
+  public void resumeNode(String node) throws Exception {
+    if (cluster == null) {
+      throw new IllegalStateException("pause-node needs a multi-jvm run: this rack runs in one JVM");
+    }
+    cluster.nodes().resume(node);
+  }
+
   /** The link ends a component owns: an endpoint's own, or each of a switch's ports. */
   Set<String> endsOf(String id) {
     Set<String> ends = new LinkedHashSet<>();

@@ -76,6 +76,12 @@ public interface RunningRack {
   /** Kills a node's JVM at once (SIGKILL). Multi-JVM only. */
   void killNode(String node);
 
+  /** Freezes a node's JVM (SIGSTOP) until {@link #resumeNode}. Multi-JVM only. */
+  void pauseNode(String node) throws Exception;
+
+  /** Lets a frozen node's JVM run on (SIGCONT). */
+  void resumeNode(String node) throws Exception;
+
   /** Whether a component (or registered actor) can still answer: not stopped, its node alive. */
   boolean reachable(String id);
 

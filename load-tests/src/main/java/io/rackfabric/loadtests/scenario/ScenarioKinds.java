@@ -5,6 +5,7 @@ import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
 import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
+import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
@@ -40,6 +41,7 @@ public final class ScenarioKinds {
         .fault(new LinkFlapFault())
         .fault(new StopActorFault())
         .fault(new KillNodeFault())
+        .fault(new PauseNodeFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())

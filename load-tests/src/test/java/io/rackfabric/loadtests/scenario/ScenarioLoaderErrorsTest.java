@@ -93,7 +93,7 @@ class ScenarioLoaderErrorsTest {
   void shouldNameTheKnownKindsWhenAFaultKindIsUnknown() throws Exception {
     String m = problems(edit(12, "    { kind = link-dwn, target = tor.ntb2, at = 50us }"));
     assertContains(m, "bad.conf:12: scenario.faults[0].kind: unknown fault kind 'link-dwn' (did you mean 'link-down'?)");
-    assertContains(m, "known: link-down, link-up, link-flap, stop-actor, kill-node");
+    assertContains(m, "known: link-down, link-up, link-flap, stop-actor, kill-node, pause-node");
   }
 
   @Test
@@ -118,6 +118,19 @@ class ScenarioLoaderErrorsTest {
   void shouldRejectKillNodeInASingleJvmRun() throws Exception {
     String m = problems(edit(12, "    { kind = kill-node, target = node-c, at = 50us }"));
     assertContains(m, "bad.conf:12: scenario.faults[0].kind: kill-node needs a multi-jvm run, and this one is single-jvm");
+  }
+
+  @Test
+  void shouldRejectPauseNodeAtAModelTimeOrWithoutAPositiveDuration() throws Exception {
+    List<String> lines = edit(4, "  mode = multi-jvm");
+    lines.set(11, "    { kind = pause-node, target = node-c, at = 50us, for = 0s }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: a JVM pause happens in wall time: write at = \"wall 2s\"");
+    assertContains(m, "bad.conf:12: scenario.faults[0].for: for=0ns is not positive");
+    lines.set(11, "    { kind = pause-node, target = node-c, at = \"wall 1s\", for = 500ms }");
+    Scenario ok = ScenarioLoader.load(write("ok.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(List.of(1_000_000_000L, 1_500_000_000L), ok.faults().get(0).steps(),
+        "frozen at 1 s, running on at 1.5 s");
   }
 
   @Test

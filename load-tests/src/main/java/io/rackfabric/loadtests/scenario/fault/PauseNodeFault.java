@@ -1,0 +1,82 @@
+package io.rackfabric.loadtests.scenario.fault;
+
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.cluster.scenario.Params;
+import io.rackfabric.cluster.scenario.ScenarioContext;
+import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.RunningRack;
+import java.util.List;
+
+/**
+ * {@code pause-node}: a node's JVM is frozen (SIGSTOP) for {@code for} of wall time, then runs on
+ * (SIGCONT), as after a long garbage collection or a hung host. Its components answer nothing
+ * meanwhile: a pause shorter than the DLLP timeout only stalls the links into it on credit; a
+ * longer one makes their partners take them down. A JVM pause is a wall-clock event, so {@code at}
+ * must be a wall time.
+ */
+public final class PauseNodeFault implements FaultType {
+
+  @Override
+  public String name() {
+    return "pause-node";
+  }
+
+  @Override
+  public String summary() {
+    return "freeze node TARGET's JVM (SIGSTOP) for FOR of wall time, then let it run on (multi-jvm runs only)";
+  }
+
+  @Override
+  public List<Param> params() {
+    return List.of(Param.required("for", ParamType.DURATION, "how long the JVM stays frozen (wall time)"));
+  }
+
+  @Override
+  public Target target() {
+    return Target.NODE;
+  }
+
+  @Override
+  public boolean needsMultiJvm() {
+    return true;
+  }
+
+  @Override
+  public boolean stampsModelTime() {
+    return false;
+  }
+
+  @Override
+  public List<Long> steps(long at, Params params) {
+    return List.of(at, at + params.number("for", 0));
+  }
+
+  @Override
+  public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
+    if (fault.at().isModel()) {
+      report.problem("at", "a JVM pause happens in wall time: write at = \"wall 2s\"");
+    }
+    if (fault.params().number("for", 0) <= 0) {
+      report.problem("for", "for=" + Durations.text(fault.params().number("for", 0)) + " is not positive");
+    }
+  }
+
+  @Override
+  public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
+    if (step == 0) {
+      rack.pauseNode(fault.target());
+      return "JVM of " + fault.target() + " frozen (SIGSTOP) for " + Durations.text(fault.params().number("for", 0));
+    }
+    rack.resumeNode(fault.target());
+    return "JVM of " + fault.target() + " runs on (SIGCONT)";
+  }
+
+  @Override
+  public boolean takesLinkDown(FaultSpec fault, int step) {
+    return false;
+  }
+}
