@@ -97,7 +97,7 @@ public final class RunCommand implements RackCommand {
   }
 
   /** A file if one exists at the path, else a bundled scenario of that name. */
-  static Scenario load(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options) throws ScenarioException {
+  public static Scenario load(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options) throws ScenarioException {
     Path path = Path.of(arg);
     if (Files.exists(path)) {
       return ScenarioLoader.load(path, catalog, options);

@@ -1,0 +1,134 @@
+package io.rackfabric.loadtests.chaos;
+
+import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.fabric.text.TextTable;
+import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
+import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.FigureType;
+import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.ScenarioKinds;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code rack chaos CAMPAIGN}: every scenario of a campaign with every seed, a summary table of
+ * runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder with
+ * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly. Exit 0
+ * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started).
+ */
+public final class ChaosCommand implements RackCommand {
+
+  @Override
+  public String name() {
+    return "chaos";
+  }
+
+  @Override
+  public String summary() {
+    return "run a campaign: scenarios x seeds, in parallel where the machine allows; a summary and the failing"
+        + " runs' replay lines (CAMPAIGN.conf or a bundled name: " + String.join(", ", CampaignLoader.BUNDLED)
+        + ") [--run-dir D] [--json OUT] [--check]";
+  }
+
+  @Override
+  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse(argList, Set.of("run-dir", "json"), Set.of("check"));
+    if (args.positional().size() != 1) {
+      throw new UsageException("expected one campaign file or bundled name (bundled: "
+          + String.join(", ", CampaignLoader.BUNDLED) + "), got " + args.positional());
+    }
+    KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
+    Campaign campaign;
+    try {
+      campaign = CampaignLoader.load(args.positional().get(0), catalog, Runtime.getRuntime().availableProcessors());
+    } catch (ScenarioException e) {
+      e.problems().forEach(err::println);
+      return 2;
+    }
+    out.printf("rack chaos %s: %d run(s) (%d scenario(s) x %d seed(s)), %d at once%n", campaign.name(),
+        campaign.runs().size(), campaign.runs().size() / campaign.seeds().size(), campaign.seeds().size(),
+        campaign.parallel());
+    if (args.has("check")) {
+      out.println(campaign.source() + ": ok");
+      return 0;
+    }
+    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+        : Path.of("target", "rack-chaos", campaign.name() + "-" + Instant.now().toString().replace(':', '-'));
+    Files.createDirectories(runDir);
+    List<RunRecord> records = new ChaosRunner(catalog).run(campaign, runDir, err);
+    out.print(summary(records));
+    List<String> replay = records.stream().filter(r -> !r.passed())
+        .map(r -> "rack run " + r.argument() + " --seed " + r.seed()).toList();
+    Path failing = runDir.resolve("failing-runs.txt");
+    Files.write(failing, replay);
+    out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
+        + failing);
+    if (args.has("json")) {
+      Path json = Path.of(args.get("json", null));
+      Path parent = json.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(json, Json.write(json(campaign, records)));
+      out.println("wrote " + json);
+    }
+    return replay.isEmpty() ? 0 : 1;
+  }
+
+  /** The table of runs and the totals. */
+  static String summary(List<RunRecord> records) {
+    StringBuilder sb = new StringBuilder("\n");
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"scenario", "seed", "first fault", "verdict", "faults", "invariants broken", "wall"});
+    for (RunRecord r : records) {
+      rows.add(new String[] {r.scenario(), Long.toString(r.seed()), r.firstFault(), r.passed() ? "pass" : "FAIL",
+          Integer.toString(r.faultsApplied()), r.error() != null ? "stopped: " + r.error()
+              : r.broken().isEmpty() ? "-" : String.join(", ", r.broken()), String.format("%.1f s", r.wallSeconds())});
+    }
+    TextTable.append(sb, "  ", rows);
+    long failed = records.stream().filter(r -> !r.passed()).count();
+    sb.append(String.format("%nruns %d, passed %d, failed %d; fault steps applied %d; invariants broken %d%n",
+        records.size(), records.size() - failed, failed, records.stream().mapToInt(RunRecord::faultsApplied).sum(),
+        records.stream().mapToInt(r -> r.broken().size()).sum()));
+    return sb.toString();
+  }
+
+  private static Map<String, Object> json(Campaign campaign, List<RunRecord> records) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("campaign", campaign.name());
+    m.put("source", campaign.source());
+    m.put("seeds", campaign.seeds());
+    m.put("parallel", campaign.parallel());
+    List<Object> runs = new ArrayList<>();
+    for (RunRecord r : records) {
+      Map<String, Object> run = new LinkedHashMap<>();
+      run.put("scenario", r.scenario());
+      run.put("argument", r.argument());
+      run.put("seed", r.seed());
+      run.put("first_fault", r.firstFault());
+      run.put("passed", r.passed());
+      run.put("finished", r.finished());
+      run.put("faults_applied", r.faultsApplied());
+      run.put("invariants_broken", r.broken());
+      run.put("wall_s", r.wallSeconds());
+      run.put("run_dir", r.runDir().toString());
+      run.put("error", r.error());
+      runs.add(run);
+    }
+    m.put("runs", runs);
+    m.put("passed", records.stream().allMatch(RunRecord::passed));
+    return m;
+  }
+}

@@ -1,0 +1,130 @@
+package io.rackfabric.loadtests.chaos;
+
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.FigureType;
+import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.ScenarioRunner;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a campaign: every scenario with every seed, up to {@code parallel} single-JVM runs at once
+ * (each in an actor system of its own), multi-JVM runs one at a time once the others are done.
+ * Each run's progress goes to {@code RUN_DIR/SCENARIO-seedN/progress.log}; the console gets one
+ * line per finished run.
+ */
+public final class ChaosRunner {
+
+  /**
+   * What one run came to.
+   *
+   * @param firstFault when the seed put the first fault: a model time, "wall T", or "-"
+   * @param broken the invariants that failed, by label
+   * @param faultsApplied fault steps applied (failed ones included)
+   * @param error why the run could not finish (an exception), or null
+   */
+  public record RunRecord(String scenario, String argument, long seed, String firstFault, boolean passed,
+      boolean finished,
+      int faultsApplied, List<String> broken, double wallSeconds, Path runDir, String error) {
+
+    public RunRecord {
+      broken = List.copyOf(broken);
+    }
+  }
+
+  private final KindCatalog<FaultType, InvariantType, FigureType> catalog;
+
+  public ChaosRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog) {
+    this.catalog = catalog;
+  }
+
+  /** Runs every run of {@code campaign}; the records in the campaign's order. */
+  public List<RunRecord> run(Campaign campaign, Path runDir, PrintStream progress) throws Exception {
+    List<Campaign.Run> single = campaign.runs().stream().filter(r -> r.scenario().mode() == Mode.SINGLE_JVM).toList();
+    List<Campaign.Run> multi = campaign.runs().stream().filter(r -> r.scenario().mode() == Mode.MULTI_JVM).toList();
+    int total = campaign.runs().size();
+    AtomicInteger done = new AtomicInteger();
+    List<Future<RunRecord>> futures = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(campaign.parallel(), r -> {
+      Thread t = new Thread(r, "chaos-run");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (Campaign.Run r : single) {
+        futures.add(pool.submit(() -> report(runOne(r, runDir), done, total, progress)));
+      }
+      List<RunRecord> records = new ArrayList<>();
+      for (Future<RunRecord> f : futures) {
+        records.add(f.get());
+      }
+      for (Campaign.Run r : multi) {
+        records.add(report(runOne(r, runDir), done, total, progress));
+      }
+      // Back in the campaign's order.
+      List<RunRecord> ordered = new ArrayList<>();
+      for (Campaign.Run r : campaign.runs()) {
+        records.stream().filter(x -> x.argument().equals(r.argument()) && x.seed() == r.seed()).findFirst()
+            .ifPresent(ordered::add);
+      }
+      return ordered;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private RunRecord runOne(Campaign.Run r, Path campaignDir) throws IOException {
+    Path dir = campaignDir.resolve(r.scenario().name() + "-seed" + r.seed());
+    Files.createDirectories(dir);
+    long t0 = System.nanoTime();
+    try (OutputStream log = Files.newOutputStream(dir.resolve("progress.log"));
+        PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+      try {
+        Outcome o = new ScenarioRunner(catalog).run(r.scenario(), dir, out);
+        List<String> broken = o.invariants().stream().filter(c -> !c.verdict().pass())
+            .map(c -> c.spec().label()).toList();
+        for (Checked c : o.invariants()) {
+          out.printf("%s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
+        }
+        return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), o.passed(),
+            o.result().finished(),
+            o.result().faults().size(), broken, (System.nanoTime() - t0) / 1e9, dir, null);
+      } catch (Exception e) {
+        out.println("the run stopped: " + e);
+        return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), false, false, 0, List.of(),
+            (System.nanoTime() - t0) / 1e9, dir, String.valueOf(e.getMessage()));
+      }
+    }
+  }
+
+  private static String firstFault(Campaign.Run r) {
+    return r.scenario().faults().stream()
+        .min((a, b) -> Long.compare(a.steps().get(0), b.steps().get(0)))
+        .map(f -> (f.at().isModel() ? "" : "wall ") + Durations.text(f.steps().get(0)))
+        .orElse("-");
+  }
+
+  private static RunRecord report(RunRecord rec, AtomicInteger done, int total, PrintStream progress) {
+    synchronized (progress) {
+      progress.printf("  [%d/%d] %s seed %d: %s in %.1f s%s%n", done.incrementAndGet(), total, rec.scenario(),
+          rec.seed(), rec.passed() ? "pass" : "FAIL", rec.wallSeconds(),
+          rec.error() != null ? " (" + rec.error() + ")" : rec.broken().isEmpty() ? "" : " " + rec.broken());
+    }
+    return rec;
+  }
+}

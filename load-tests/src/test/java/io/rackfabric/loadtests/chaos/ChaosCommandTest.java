@@ -1,0 +1,127 @@
+package io.rackfabric.loadtests.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
+import io.rackfabric.loadtests.scenario.RunCommand;
+import io.rackfabric.loadtests.scenario.ScenarioKinds;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Campaigns: scenarios over seeds, the same summary for the same seeds, failing runs that replay. */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ChaosCommandTest {
+
+  @TempDir Path dir;
+
+  private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+  private Path campaign(String... lines) throws Exception {
+    Path file = dir.resolve("campaign.conf");
+    Files.writeString(file, String.join("\n", lines));
+    return file;
+  }
+
+  private static PrintStream quiet() {
+    return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+  }
+
+  /** What must not change between two runs of the same campaign: all but the wall times and folders. */
+  private static List<String> outcome(List<RunRecord> records) {
+    return records.stream().map(r -> r.scenario() + " " + r.seed() + " " + r.firstFault() + " " + r.passed() + " "
+        + r.faultsApplied() + " " + r.broken()).toList();
+  }
+
+  @Test
+  void shouldGiveTheSameOutcomeTwiceWhenTheSeedsAreFixed() throws Exception {
+    Path file = campaign("campaign {", "  scenarios = [ch-link-failover]", "  seeds = [3, 11]",
+        "  parallel = " + Math.min(2, CPUS), "}");
+    Campaign c = CampaignLoader.load(file.toString(), ScenarioKinds.standard(), CPUS);
+    List<RunRecord> first = new ChaosRunner(ScenarioKinds.standard()).run(c, dir.resolve("a"), quiet());
+    List<RunRecord> second = new ChaosRunner(ScenarioKinds.standard()).run(c, dir.resolve("b"), quiet());
+
+    assertEquals(outcome(first), outcome(second));
+    assertEquals(2, first.size());
+    assertTrue(first.stream().allMatch(RunRecord::passed), outcome(first).toString());
+    assertNotEquals(first.get(0).firstFault(), first.get(1).firstFault(), "each seed puts the fault elsewhere");
+    assertTrue(Files.exists(dir.resolve("a").resolve("ch-link-failover-seed3").resolve("progress.log")));
+  }
+
+  @Test
+  void shouldExitOneAndWriteALineThatReplaysTheFailingRunExactly() throws Exception {
+    Path scenario = dir.resolve("lossy.conf");
+    Files.writeString(scenario, String.join("\n",
+        "scenario {",
+        "  topology = demo",
+        "  traffic = [ { name = x, from = ch1, to = ch2, interval = 100ns, count = 200 } ]",
+        "  faults = [ { kind = link-down, target = ch2, at = \"5us..15us\" } ]",
+        "  invariants = [ every-write-delivered-once, in-order ]",
+        "}"));
+    Path file = campaign("campaign {", "  scenarios = [lossy.conf]", "  seeds = { from = 4, count = 1 }", "}");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int status = new ChaosCommand().run(List.of(file.toString(), "--run-dir", dir.resolve("runs").toString()),
+        new PrintStream(out, true, StandardCharsets.UTF_8), quiet());
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertEquals(1, status, printed);
+    assertTrue(printed.contains("runs 1, passed 0, failed 1; fault steps applied 1; invariants broken 1"), printed);
+
+    List<String> replay = Files.readAllLines(dir.resolve("runs").resolve("failing-runs.txt"));
+    assertEquals(List.of("rack run " + scenario + " --seed 4"), replay);
+    List<String> args = Arrays.asList(replay.get(0).substring("rack run ".length()).split(" "));
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    assertEquals(1, new RunCommand().run(args, new PrintStream(again, true, StandardCharsets.UTF_8), quiet()));
+    String line = again.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("FAIL  every-write"))
+        .findFirst().orElseThrow();
+    assertTrue(printed.contains("every-write-delivered-once") && !line.isEmpty(), "the same invariant fails again");
+  }
+
+  @Test
+  void shouldRejectTheCampaignBeforeAnythingStartsNamingFileAndLine() throws Exception {
+    Path file = campaign(
+        "campaign {",
+        "  scenarios = [ch-link-failover, no-such-scenario]",
+        "  parallel = " + (CPUS + 1),
+        "  seeds = [1, 1]",
+        "  colour = red",
+        "}");
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> CampaignLoader.load(file.toString(), ScenarioKinds.standard(), CPUS));
+    String m = String.join("\n", e.problems());
+    assertTrue(m.contains(file + ":3: campaign.parallel: parallel=" + (CPUS + 1) + " not in [1, " + CPUS + "]"), m);
+    assertTrue(m.contains(file + ":4: campaign.seeds: seeds=[1, 1]: need 1 to 10000 distinct seeds"), m);
+    assertTrue(m.contains(file + ":5: campaign.colour: unknown key"), m);
+
+    Path unknown = campaign("campaign {", "  scenarios = [no-such-scenario]", "}");
+    String u = String.join("\n", assertThrows(ScenarioException.class,
+        () -> CampaignLoader.load(unknown.toString(), ScenarioKinds.standard(), CPUS)).problems());
+    assertTrue(u.contains(unknown + ":2: campaign.scenarios[0]: scenario no-such-scenario with seed 1:"
+        + " no-such-scenario: no such file and no bundled scenario"), u);
+
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(2, new ChaosCommand().run(List.of(unknown.toString()), quiet(),
+        new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(unknown + ":2:"), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void shouldCheckTheBundledCampaignWithoutRunningIt() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, new ChaosCommand().run(List.of("failover-seeds", "--check"),
+        new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("6 run(s) (2 scenario(s) x 3 seed(s)), 1 at once"),
+        out.toString(StandardCharsets.UTF_8));
+  }
+}
