@@ -40,6 +40,14 @@ public final class JournalSerializer extends SerializerWithStringManifest {
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
+    return decode(codec, bytes, manifest);
+  }
+
+  /**
+   * What {@link #fromBinary} returns, without an actor system: the replay debugger reads journal
+   * rows through plain JDBC and decodes them here.
+   */
+  public static Object decode(VersionedCodec codec, byte[] bytes, String manifest) {
     Object value = codec.read(bytes, manifest);
     return value instanceof ControllerSnapshot s ? ControllerState.fromSnapshot(s) : value;
   }

@@ -1,0 +1,159 @@
+package io.rackfabric.cluster.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.persistence.typed.PersistenceId;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.DeviceKind;
+import io.rackfabric.persistence.controller.Replication;
+import io.rackfabric.persistence.journal.JournalConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rack replay}, through the {@code rack} dispatcher, on two journals a controller wrote:
+ * the MMH's, and a BMH's whose last VF went to another host. The replay logic itself is tested in
+ * persistence (io.rackfabric.persistence.replay); here the flags, output and exit statuses.
+ */
+class ReplayRackCommandTest {
+
+  @TempDir
+  static Path runDir;
+
+  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+  private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+  private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+  @BeforeAll
+  static void writeJournals() throws Exception {
+    write("mmh", "ch1");
+    write("bmh", "ch2");
+  }
+
+  /** Boot of one host and a NIC, the template image at event 5, then a VF lent to {@code vfTo}. */
+  private static void write(String node, String vfTo) throws Exception {
+    List<Function<ActorRef<OperationResult>, Controller.Operation>> ops = new ArrayList<>();
+    ops.add(r -> new Controller.AddHost("ch1", 0x0100, 1L << 35, 1L << 35, 1_000, r));
+    ops.add(r -> new Controller.AddHost("ch2", 0x0200, 1L << 36, 1L << 35, 2_000, r));
+    ops.add(r -> new Controller.AddDevice("nic0", DeviceKind.NIC, 0x0400, "00.0/02.0", List.of(),
+        2, 3_000, r));
+    ops.add(r -> new Controller.CompleteEnumeration("mmh", 4_000, r));
+    ops.add(r -> new Controller.InitPfDriver("nic0", 2, 5_000, r));
+    ops.add(r -> new Controller.TakeTemplateImage(6_000, r));
+    ops.add(r -> new Controller.AssignVf("nic0", vfTo, 7_000, r));
+    Path dataDir = runDir.resolve(node);
+    ActorTestKit kit = ActorTestKit.create("replay-" + node,
+        JournalConfig.h2(dataDir, node, 1).withFallback(ConfigFactory.load()));
+    try {
+      JournalConfig.createSchema(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      var controller = kit.spawn(Controller.create(
+          PersistenceId.ofUniqueId("controller-rack1"), 4, Replication.none()));
+      TestProbe<OperationResult> acks = kit.createTestProbe();
+      for (var op : ops) {
+        controller.tell(op.apply(acks.getRef()));
+        assertTrue(acks.receiveMessage(Duration.ofSeconds(20)).accepted());
+      }
+    } finally {
+      kit.shutdownTestKit();
+    }
+  }
+
+  private int replay(String... args) {
+    List<String> all = new ArrayList<>(List.of("replay"));
+    all.addAll(List.of(args));
+    return Rack.run(all, out, err);
+  }
+
+  private String out() {
+    return outBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private static String mmh() {
+    return runDir.resolve("mmh").toString();
+  }
+
+  @Test
+  void shouldListTheIdWithItsTemplateSnapshotAndExitZeroWhenGivenADataFolder() {
+    assertEquals(0, replay("--journal", mmh()), err());
+    assertTrue(out().contains("  controller-rack1         7              7  at seqNr 6\n"), out());
+    assertEquals("", err());
+  }
+
+  @Test
+  void shouldPrintEventsStateAndRateWhenIdAndAtGiven() {
+    assertEquals(0, replay("--journal", mmh(), "--id", "controller-rack1"), err());
+    assertTrue(out().contains("\n7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch1\n"), out());
+    outBytes.reset();
+    assertEquals(0, replay("--journal", mmh(), "--at", "7"), err());
+    assertTrue(out().contains("vfAssignments (1)\n  nic0 0  host=ch1\n"), out());
+    assertTrue(err().matches("replayed 1 events in [0-9.]+ ms: [0-9,]+ events/s\n"), err());
+  }
+
+  @Test
+  void shouldPrintChangesWhenDiffGivenTwoSeqNrs() {
+    assertEquals(0, replay("--journal", mmh(), "--diff", "6", "7", "--json"), err());
+    assertTrue(out().contains("\"vfAssignments\":{\"added\":[{\"nic\":\"nic0\",\"vf\":0,"
+        + "\"host\":\"ch1\"}],\"removed\":[],\"changed\":[]}"), out());
+  }
+
+  @Test
+  void shouldExitOneWithBothEventsWhenTheJournalsDiverge() {
+    assertEquals(1, replay("--journal", mmh(), "--compare", runDir.resolve("bmh").toString()));
+    assertTrue(out().startsWith("controller-rack1: diverged at seqNr 7 (7 events in "), out());
+    assertTrue(out().contains(": 7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch2\n"), out());
+  }
+
+  @Test
+  void shouldExitTwoWithOneLineWhenTheJournalIsMissingOrInvalid() throws Exception {
+    Path missing = runDir.resolve("nowhere");
+    assertEquals(2, replay("--journal", missing.toString()));
+    assertEquals("rack replay: " + missing + ": no such file or folder\n", err());
+    errBytes.reset();
+    Path broken = Files.createDirectories(runDir.resolve("broken"));
+    Files.write(broken.resolve("node.mv.db"), new byte[8192]);
+    assertEquals(2, replay("--journal", broken.toString()));
+    assertTrue(err().startsWith("rack replay: " + broken.resolve("node.mv.db") + ": "), err());
+    assertEquals(1, err().lines().count(), err());
+    errBytes.reset();
+    assertEquals(2, replay("--journal", mmh(), "--at", "8"));
+    assertEquals("rack replay: seqNr=8 not in [0,7]: id=controller-rack1 in "
+        + runDir.resolve("mmh/mmh.mv.db") + " ends at event 7\n", err());
+  }
+
+  @Test
+  void shouldExitTwoWhenFlagsConflictOrLackValues() {
+    assertEquals(2, replay("--journal", mmh(), "--at", "1", "--diff", "1", "2"));
+    assertEquals("rack replay: --at, --diff and --compare are alternatives: give one\n", err());
+    errBytes.reset();
+    assertEquals(2, replay("--journal", mmh(), "--diff", "1"));
+    assertEquals("rack replay: --diff needs two sequence numbers: --diff A B\n", err());
+    errBytes.reset();
+    assertEquals(2, replay("--journal", mmh(), "--at", "last"));
+    assertEquals("rack replay: --at=last is not a sequence number\n", err());
+    errBytes.reset();
+    assertEquals(2, replay("--at", "1"));
+    assertEquals("rack replay: --journal is required\n", err());
+  }
+}
