@@ -220,6 +220,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   private final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
   private final List<Replicate> heldReplicates = new ArrayList<>();
   private final List<ActorRef<CurrentState>> heldStateQueries = new ArrayList<>();
+  private final List<Command> heldBootCommands = new ArrayList<>(); // until the boot recovered
   private List<FenceTarget> fenceTargets;
   private Role role;
   private ActorRef<Controller.Command> controller;
@@ -275,7 +276,11 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
         settings.tdf());
     this.role = initial;
     if (initial == Role.BOOTING) {
-      startController(Replication.none(), ready -> serve());
+      startController(Replication.none(), ready -> {
+        serve();
+        heldBootCommands.forEach(getContext().getSelf()::tell);
+        heldBootCommands.clear();
+      });
     } else {
       startReplica();
     }
@@ -417,6 +422,10 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   // ---- boot: Figure 4
 
   private Behavior<Command> onBecomeBackup(BecomeBackup msg) {
+    if (stillRecovering()) {
+      heldBootCommands.add(msg);
+      return this;
+    }
     String refusal = bootRefusal();
     if (refusal != null) {
       msg.replyTo().tell(new RoleChanged(name, role, false, lastSeqNr, refusal));
@@ -433,6 +442,10 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   }
 
   private Behavior<Command> onBecomeMaster(BecomeMaster msg) {
+    if (stillRecovering()) {
+      heldBootCommands.add(msg);
+      return this;
+    }
     String refusal = bootRefusal();
     if (refusal != null) {
       msg.replyTo().tell(new RoleChanged(name, role, false, lastSeqNr, refusal));
@@ -450,6 +463,12 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
       peer.tell(new Pair(state.lastSeqNr(), state.state(), now, getContext().getSelf()));
     });
     return this;
+  }
+
+  /** The booting controller has not answered yet: a role change waits for it. */
+  private boolean stillRecovering() {
+    return role == Role.BOOTING && controller != null && !admission.isOpen()
+        && pendingBecomeMaster == null && admission.inFlight() == 0;
   }
 
   /** Why a role change from the boot is not possible now, or null. */
