@@ -422,13 +422,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   // ---- boot: Figure 4
 
   private Behavior<Command> onBecomeBackup(BecomeBackup msg) {
-    if (stillRecovering()) {
-      heldBootCommands.add(msg);
-      return this;
-    }
-    String refusal = bootRefusal();
-    if (refusal != null) {
-      msg.replyTo().tell(new RoleChanged(name, role, false, lastSeqNr, refusal));
+    if (heldOrRefused(msg, msg.replyTo())) {
       return this;
     }
     admission.close();
@@ -442,13 +436,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   }
 
   private Behavior<Command> onBecomeMaster(BecomeMaster msg) {
-    if (stillRecovering()) {
-      heldBootCommands.add(msg);
-      return this;
-    }
-    String refusal = bootRefusal();
-    if (refusal != null) {
-      msg.replyTo().tell(new RoleChanged(name, role, false, lastSeqNr, refusal));
+    if (heldOrRefused(msg, msg.replyTo())) {
       return this;
     }
     pendingBecomeMaster = msg;
@@ -463,6 +451,20 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
       peer.tell(new Pair(state.lastSeqNr(), state.state(), now, getContext().getSelf()));
     });
     return this;
+  }
+
+  /** A role change from the boot waits for the boot's recovery, or is refused; else false. */
+  private boolean heldOrRefused(Command msg, ActorRef<RoleChanged> replyTo) {
+    if (stillRecovering()) {
+      heldBootCommands.add(msg);
+      return true;
+    }
+    String refusal = bootRefusal();
+    if (refusal != null) {
+      replyTo.tell(new RoleChanged(name, role, false, lastSeqNr, refusal));
+      return true;
+    }
+    return false;
   }
 
   /** The booting controller has not answered yet: a role change waits for it. */
