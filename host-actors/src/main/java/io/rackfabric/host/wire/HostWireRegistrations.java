@@ -1,6 +1,9 @@
 package io.rackfabric.host.wire;
 
 import io.rackfabric.fabric.wire.WireRegistrations;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.Takeover;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.iommu.CloseIommuPages;
 import io.rackfabric.host.iommu.InstallIommu;
 import io.rackfabric.host.iommu.OpenIommuPages;
@@ -19,7 +22,8 @@ import java.util.List;
 /**
  * host-actors' classes on the wire (ids 2000..2999). Ids are permanent: never renumber, never
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging.
+ * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging,
+ * 2400..2499 control plane.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -87,7 +91,34 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2309, DatagramService.GetStats.class),
       Entry.of(2310, DatagramStats.class),
       Entry.of(2311, DatagramStats.PeerStats.class),
-      Entry.of(2312, DatagramService.HoldFrom.class)
+      Entry.of(2312, DatagramService.HoldFrom.class),
+
+      // 2400..2499 control plane: the management hosts' roles, the MMH-BMH link, take-overs
+      Entry.of(2400, ControlPlaneHost.Role.class),
+      Entry.of(2401, Takeover.class),
+      Entry.of(2402, TakeoverBreakdown.class),
+      Entry.of(2403, ControlPlaneHost.Submit.class),
+      Entry.of(2404, ControlPlaneHost.GetControllerState.class),
+      Entry.of(2405, ControlPlaneHost.GetStatus.class),
+      Entry.of(2406, ControlPlaneHost.HostStatus.class),
+      Entry.of(2407, ControlPlaneHost.BecomeBackup.class),
+      Entry.of(2408, ControlPlaneHost.BecomeMaster.class),
+      Entry.of(2409, ControlPlaneHost.Switchover.class),
+      Entry.of(2410, ControlPlaneHost.RoleChanged.class),
+      Entry.of(2411, ControlPlaneHost.UseFenceTargets.class),
+      Entry.of(2412, ControlPlaneHost.FenceTarget.class),
+      Entry.of(2413, ControlPlaneHost.SubscribeTakeovers.class),
+      Entry.of(2414, ControlPlaneHost.SubscribeDataPlane.class),
+      Entry.of(2415, ControlPlaneHost.ResetForRestart.class),
+      Entry.of(2416, ControlPlaneHost.HoldHeartbeats.class),
+      Entry.of(2420, ControlPlaneHost.Heartbeat.class),
+      Entry.of(2421, ControlPlaneHost.Replicate.class),
+      Entry.of(2422, ControlPlaneHost.Replicated.class),
+      Entry.of(2423, ControlPlaneHost.Pair.class),
+      Entry.of(2424, ControlPlaneHost.Paired.class),
+      Entry.of(2425, ControlPlaneHost.Fenced.class),
+      Entry.of(2426, ControlPlaneHost.HandOver.class),
+      Entry.of(2427, ControlPlaneHost.TookOver.class)
       );
 
   @Override

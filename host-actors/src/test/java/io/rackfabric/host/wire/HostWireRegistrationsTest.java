@@ -10,12 +10,21 @@ import akka.serialization.Serializers;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.wire.KryoSerializer;
 import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.Takeover;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.iommu.CloseIommuPages;
 import io.rackfabric.host.iommu.InstallIommu;
 import io.rackfabric.host.iommu.IommuChanges;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.iommu.OpenIommuPages;
 import io.rackfabric.host.iommu.Permission;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.controller.PagePermission;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -73,6 +82,73 @@ class HostWireRegistrationsTest {
   }
 
   @Test
+  void shouldKeepEveryControlPlaneIdWhenLoaded() {
+    WireRegistry registry = WireRegistry.load(getClass().getClassLoader());
+    List<Class<?>> inOrder = List.of(ControlPlaneHost.Role.class, Takeover.class,
+        TakeoverBreakdown.class, ControlPlaneHost.Submit.class, ControlPlaneHost.GetControllerState.class,
+        ControlPlaneHost.GetStatus.class, ControlPlaneHost.HostStatus.class,
+        ControlPlaneHost.BecomeBackup.class, ControlPlaneHost.BecomeMaster.class,
+        ControlPlaneHost.Switchover.class, ControlPlaneHost.RoleChanged.class,
+        ControlPlaneHost.UseFenceTargets.class, ControlPlaneHost.FenceTarget.class,
+        ControlPlaneHost.SubscribeTakeovers.class, ControlPlaneHost.SubscribeDataPlane.class,
+        ControlPlaneHost.ResetForRestart.class, ControlPlaneHost.HoldHeartbeats.class);
+    for (int i = 0; i < inOrder.size(); i++) {
+      assertEquals(2400 + i, registry.idOf(inOrder.get(i)), inOrder.get(i).getName());
+    }
+    List<Class<?>> link = List.of(ControlPlaneHost.Heartbeat.class, ControlPlaneHost.Replicate.class,
+        ControlPlaneHost.Replicated.class, ControlPlaneHost.Pair.class, ControlPlaneHost.Paired.class,
+        ControlPlaneHost.Fenced.class, ControlPlaneHost.HandOver.class, ControlPlaneHost.TookOver.class);
+    for (int i = 0; i < link.size(); i++) {
+      assertEquals(2420 + i, registry.idOf(link.get(i)), link.get(i).getName());
+    }
+    assertEquals(inOrder.size() + link.size(), new HostWireRegistrations().registrations().stream()
+        .filter(e -> e.id() >= 2400 && e.id() < 2500).count(), "every control-plane class is pinned here");
+  }
+
+  /** Every message the two management hosts exchange, as it crosses JVMs. */
+  private static List<Object> controlPlaneSamples() {
+    ActorRef<ControlPlaneHost.Command> host = testKit.<ControlPlaneHost.Command>createTestProbe().ref();
+    ActorRef<Controller.OperationResult> results = testKit.<Controller.OperationResult>createTestProbe().ref();
+    ActorRef<ControlPlaneHost.RoleChanged> roles = testKit.<ControlPlaneHost.RoleChanged>createTestProbe().ref();
+    ActorRef<SwitchChip.Command> chip = testKit.<SwitchChip.Command>createTestProbe().ref();
+    ControllerEvent added = new ControllerEvent.HostAdded("ch1", 0x0100, 1L << 35, 1L << 35, 1_000);
+    ControllerEvent opened = new ControllerEvent.IommuPageOpened("ch1", 0x0100, 1L << 35,
+        PagePermission.READ_WRITE, 2_000);
+    ControllerState state = ControllerState.empty().apply(added).apply(opened);
+    List<Object> out = new ArrayList<>();
+    out.add(ControlPlaneHost.Role.TAKING_OVER);
+    out.add(Takeover.RESTART);
+    out.add(new TakeoverBreakdown("bmh", Takeover.LADON, 1_000, 250_031_000, 251_031_000,
+        38_351_031_000L, 3, 0, 0, 10_009, 10_000, 52_000_000, 50_000_000, 2));
+    out.add(new ControlPlaneHost.Submit(new Controller.AssignVf("nic0", "ch1", 5_000, results)));
+    out.add(new ControlPlaneHost.GetControllerState(
+        testKit.<Controller.CurrentState>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.GetStatus(testKit.<ControlPlaneHost.HostStatus>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.HostStatus("mmh", ControlPlaneHost.Role.FENCED, 7, 1, 2, 9, "fenced by bmh"));
+    out.add(new ControlPlaneHost.BecomeBackup(roles));
+    out.add(new ControlPlaneHost.BecomeMaster(host, roles));
+    out.add(new ControlPlaneHost.Switchover(true, roles));
+    out.add(new ControlPlaneHost.RoleChanged("mmh", ControlPlaneHost.Role.BACKUP, true, 12, "handed over"));
+    out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0)))));
+    out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7)));
+    out.add(new ControlPlaneHost.SubscribeTakeovers(testKit.<TakeoverBreakdown>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.SubscribeDataPlane(
+        testKit.<ControlPlaneHost.ResetForRestart>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.ResetForRestart("bmh", 251_031_000, 85_251_031_000L));
+    out.add(new ControlPlaneHost.HoldHeartbeats(true));
+    out.add(new ControlPlaneHost.Heartbeat("mmh", 100_000_000, host));
+    out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
+        testKit.<ControlPlaneHost.Replicated>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.Replicated(false, 3, 2_030, "gap"));
+    out.add(new ControlPlaneHost.Pair(2, state, 3_000, host));
+    out.add(new ControlPlaneHost.Paired(true, 2, 3_030, "paired"));
+    out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
+    out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
+    out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
+    return out;
+  }
+
+  @Test
   void shouldRoundTripEveryRegisteredMessageWhenSerializedThroughAkka() {
     ActorRef<ManagementHost.IsolationResult> results = testKit.<ManagementHost.IsolationResult>createTestProbe().ref();
     List<Object> samples = List.of(
@@ -105,7 +181,9 @@ class HostWireRegistrationsTest {
         new ManagementHost.OpenIommuPage("ch3", "ch1", 0x40000, 2, Permission.READ, results),
         new ManagementHost.CloseIommuPage("ch3", "ch1", 0x40000, 2, results),
         new ManagementHost.IsolationResult("ch3", false, "pageAddress=0x40010 is not 4 KiB aligned"));
-    for (Object sample : samples) {
+    List<Object> all = new ArrayList<>(samples);
+    all.addAll(controlPlaneSamples());
+    for (Object sample : all) {
       akka.serialization.Serializer chosen = serialization.findSerializerFor(sample);
       assertEquals(KryoSerializer.IDENTIFIER, chosen.identifier(), sample.getClass().getName());
       byte[] bytes = serialization.serialize(sample).get();
