@@ -8,8 +8,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.persistence.typed.PersistenceId;
 import akka.persistence.typed.javadsl.CommandHandler;
 import akka.persistence.typed.javadsl.Effect;
-import akka.persistence.typed.javadsl.EventHandler;
-import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import java.util.List;
@@ -29,7 +27,7 @@ import java.util.List;
  * acknowledgements (or stay under the stash capacity, 4096), as the MMH's own actor does.
  */
 public final class Controller
-    extends EventSourcedBehavior<Controller.Command, ControllerEvent, ControllerState> {
+    extends ControllerJournal<Controller.Command> {
 
   public sealed interface Command {}
 
@@ -152,10 +150,6 @@ public final class Controller
     this.replication = replication;
   }
 
-  @Override
-  public ControllerState emptyState() {
-    return ControllerState.empty();
-  }
 
   @Override
   public CommandHandler<Command, ControllerEvent, ControllerState> commandHandler() {
@@ -167,18 +161,7 @@ public final class Controller
         .build();
   }
 
-  @Override
-  public EventHandler<ControllerState, ControllerEvent> eventHandler() {
-    return newEventHandlerBuilder()
-        .forStateType(ControllerState.class)
-        .onAnyEvent(ControllerState::apply);
-  }
 
-  /** The template image is the only snapshot: recovery = template + change log, as in the paper. */
-  @Override
-  public boolean shouldSnapshot(ControllerState state, ControllerEvent event, long sequenceNr) {
-    return event instanceof TemplateImageTaken;
-  }
 
   private Effect<ControllerEvent, ControllerState> onOperation(
       ControllerState state, Operation op) {

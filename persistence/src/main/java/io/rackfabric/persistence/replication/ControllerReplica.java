@@ -7,12 +7,10 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.persistence.typed.PersistenceId;
 import akka.persistence.typed.javadsl.CommandHandler;
 import akka.persistence.typed.javadsl.Effect;
-import akka.persistence.typed.javadsl.EventHandler;
-import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.ControllerEvent;
-import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import io.rackfabric.persistence.controller.ControllerJournal;
 import io.rackfabric.persistence.controller.ControllerState;
 import java.util.List;
 
@@ -28,7 +26,7 @@ import java.util.List;
  * persistence id (each node has its own journal) and the recovered controller keeps that id.
  */
 public final class ControllerReplica
-    extends EventSourcedBehavior<ControllerReplica.Command, ControllerEvent, ControllerState> {
+    extends ControllerJournal<ControllerReplica.Command> {
 
   public sealed interface Command {}
 
@@ -63,10 +61,6 @@ public final class ControllerReplica
     this.context = context;
   }
 
-  @Override
-  public ControllerState emptyState() {
-    return ControllerState.empty();
-  }
 
   @Override
   public CommandHandler<Command, ControllerEvent, ControllerState> commandHandler() {
@@ -77,18 +71,7 @@ public final class ControllerReplica
         .build();
   }
 
-  @Override
-  public EventHandler<ControllerState, ControllerEvent> eventHandler() {
-    return newEventHandlerBuilder()
-        .forStateType(ControllerState.class)
-        .onAnyEvent(ControllerState::apply);
-  }
 
-  /** The same snapshot as the master's, so both journals recover the same way. */
-  @Override
-  public boolean shouldSnapshot(ControllerState state, ControllerEvent event, long sequenceNr) {
-    return event instanceof TemplateImageTaken;
-  }
 
   private Effect<ControllerEvent, ControllerState> onReplicateEvents(
       ControllerState state, ReplicateEvents msg) {
