@@ -101,14 +101,14 @@ public final class FaultToleranceDaemon {
         List<Integer> posted = new ArrayList<>();
         for (PortLibrary p : ports) {
           t += settings.faultEventPostNs();
-          long postedAt = t;
-          at(postedAt, () -> p.deliver(new PortEvent.FaultDetected(), postedAt));
           posted.add(p.port());
         }
         long done = t;
         at(done, () -> {
           recoveries.add(new Recovery(cause, interruptAt, woken, done, false, posted));
           busy = false; // rewinds and stands guard for the next fault
+          // the driver lets the processes at the card again only now: their handlers start here
+          ports.forEach(p -> p.deliver(new PortEvent.FaultDetected(), done));
         });
       });
     });

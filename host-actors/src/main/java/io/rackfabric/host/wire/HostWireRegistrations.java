@@ -19,7 +19,8 @@ import java.util.List;
 /**
  * host-actors' classes on the wire (ids 2000..2999). Ids are permanent: never renumber, never
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging.
+ * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2500..2599 NIC message
+ * firmware and FTGM.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -87,7 +88,19 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2309, DatagramService.GetStats.class),
       Entry.of(2310, DatagramStats.class),
       Entry.of(2311, DatagramStats.PeerStats.class),
-      Entry.of(2312, DatagramService.HoldFrom.class)
+      Entry.of(2312, DatagramService.HoldFrom.class),
+
+      // 2500..2599 NIC message firmware and its host-side fault tolerance (seeds/002)
+      Entry.of(2500, io.rackfabric.host.nic.McpMode.class),
+      Entry.of(2501, io.rackfabric.host.nic.FaultCategory.class),
+      Entry.of(2502, io.rackfabric.host.nic.FaultPoint.class),
+      Entry.of(2510, io.rackfabric.host.ftgm.FaultSpec.class),
+      Entry.of(2511, io.rackfabric.host.ftgm.FaultSpec.Rate.class),
+      Entry.of(2512, io.rackfabric.host.ftgm.RecoveryBreakdown.class),
+      Entry.of(2513, io.rackfabric.host.ftgm.FaultOutcome.class),
+      Entry.of(2514, io.rackfabric.host.ftgm.OutcomeTable.class),
+      Entry.of(2515, io.rackfabric.host.ftgm.OutcomeTable.Row.class),
+      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class)
       );
 
   @Override
