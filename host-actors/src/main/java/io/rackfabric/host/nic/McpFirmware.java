@@ -209,29 +209,32 @@ public final class McpFirmware {
 
   /** gm_send: a send token handed to the card. */
   public void postSend(SendToken token, long at) {
-    if (!begin(at, 0)) {
-      return;
+    Port p = openPortAt(token.port(), at);
+    if (p != null) {
+      p.sends.add(token);
+      startSend();
     }
-    Port p = ports.get(token.port());
-    if (p == null || !p.open) {
-      dropped++;
-      return;
-    }
-    p.sends.add(token);
-    startSend();
   }
 
   /** gm_provide_receive_buffer: a receive token handed to the card. */
   public void provideReceive(ReceiveToken token, long at) {
-    if (!begin(at, 0)) {
-      return;
+    Port p = openPortAt(token.port(), at);
+    if (p != null) {
+      p.receives.add(token);
     }
-    Port p = ports.get(token.port());
+  }
+
+  /** The open port a host request at {@code at} is for, or null (counted) when the card cannot take it. */
+  private Port openPortAt(int port, long at) {
+    if (!begin(at, 0)) {
+      return null;
+    }
+    Port p = ports.get(port);
     if (p == null || !p.open) {
       dropped++;
-      return;
+      return null;
     }
-    p.receives.add(token);
+    return p;
   }
 
   // ------------------------------------------------------------------ hardware events
