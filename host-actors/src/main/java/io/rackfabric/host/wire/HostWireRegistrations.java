@@ -24,6 +24,9 @@ import java.util.List;
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
  * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging,
  * 2400..2499 control plane.
+=======
+ * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2500..2599 NIC message
+ * firmware and FTGM.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -118,7 +121,19 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2424, ControlPlaneHost.Paired.class),
       Entry.of(2425, ControlPlaneHost.Fenced.class),
       Entry.of(2426, ControlPlaneHost.HandOver.class),
-      Entry.of(2427, ControlPlaneHost.TookOver.class)
+      Entry.of(2427, ControlPlaneHost.TookOver.class),
+
+      // 2500..2599 NIC message firmware and its host-side fault tolerance (seeds/002)
+      Entry.of(2500, io.rackfabric.host.nic.McpMode.class),
+      Entry.of(2501, io.rackfabric.host.nic.FaultCategory.class),
+      Entry.of(2502, io.rackfabric.host.nic.FaultPoint.class),
+      Entry.of(2510, io.rackfabric.host.ftgm.FaultSpec.class),
+      Entry.of(2511, io.rackfabric.host.ftgm.FaultSpec.Rate.class),
+      Entry.of(2512, io.rackfabric.host.ftgm.RecoveryBreakdown.class),
+      Entry.of(2513, io.rackfabric.host.ftgm.FaultOutcome.class),
+      Entry.of(2514, io.rackfabric.host.ftgm.OutcomeTable.class),
+      Entry.of(2515, io.rackfabric.host.ftgm.OutcomeTable.Row.class),
+      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class)
       );
 
   @Override

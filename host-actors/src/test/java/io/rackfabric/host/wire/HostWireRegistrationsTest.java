@@ -151,6 +151,18 @@ class HostWireRegistrationsTest {
   @Test
   void shouldRoundTripEveryRegisteredMessageWhenSerializedThroughAkka() {
     ActorRef<ManagementHost.IsolationResult> results = testKit.<ManagementHost.IsolationResult>createTestProbe().ref();
+    io.rackfabric.host.ftgm.FaultSpec ftgmSpec = new io.rackfabric.host.ftgm.FaultSpec("nic",
+        List.of(new io.rackfabric.host.ftgm.FaultSpec.Rate(io.rackfabric.host.nic.FaultCategory.INTERFACE_HANG, 0.286)),
+        1000, 2002);
+    io.rackfabric.host.ftgm.RecoveryBreakdown breakdown = new io.rackfabric.host.ftgm.RecoveryBreakdown("nic",
+        io.rackfabric.host.nic.McpMode.FTGM, 2, 1_000, 824_000, 765_834_000, List.of(1_665_834_000L, 2_565_834_000L),
+        823_000, 765_010_000, List.of(900_000_000L, 900_000_000L), 2_565_833_000L);
+    io.rackfabric.host.ftgm.FaultOutcome outcome = new io.rackfabric.host.ftgm.FaultOutcome(3, -42L, "nic",
+        io.rackfabric.host.nic.McpMode.FTGM, io.rackfabric.host.nic.FaultCategory.INTERFACE_HANG,
+        io.rackfabric.host.nic.FaultPoint.PACKET_SENT, 500_000, true, true, true, true, true, 0, 0, 0, 0,
+        List.of(breakdown));
+    io.rackfabric.host.ftgm.OutcomeTable table = io.rackfabric.host.ftgm.OutcomeTable.of("nic",
+        io.rackfabric.host.nic.McpMode.FTGM, 2002, List.of(outcome));
     List<Object> samples = List.of(
         new OpenIommuPages((2 << 8) | 9, 0x5000, 3, Permission.READ_WRITE),
         new CloseIommuPages(0x0100, 0x7000, 1),
@@ -180,7 +192,17 @@ class HostWireRegistrationsTest {
         new ManagementHost.EnableIsolation("ch3", results),
         new ManagementHost.OpenIommuPage("ch3", "ch1", 0x40000, 2, Permission.READ, results),
         new ManagementHost.CloseIommuPage("ch3", "ch1", 0x40000, 2, results),
-        new ManagementHost.IsolationResult("ch3", false, "pageAddress=0x40010 is not 4 KiB aligned"));
+        new ManagementHost.IsolationResult("ch3", false, "pageAddress=0x40010 is not 4 KiB aligned"),
+        io.rackfabric.host.nic.McpMode.FTGM,
+        io.rackfabric.host.nic.FaultCategory.INTERFACE_HANG,
+        io.rackfabric.host.nic.FaultPoint.ACK_RECEIVED,
+        ftgmSpec,
+        ftgmSpec.rates().get(0),
+        breakdown,
+        outcome,
+        table,
+        table.rows().get(0),
+        new io.rackfabric.host.ftgm.OverheadReport(20, 9_310, 10_780, 300, 550, 750, 1_150));
     List<Object> all = new ArrayList<>(samples);
     all.addAll(controlPlaneSamples());
     for (Object sample : all) {
