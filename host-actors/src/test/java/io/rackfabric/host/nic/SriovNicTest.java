@@ -77,6 +77,9 @@ class SriovNicTest {
     for (ActorRef<MemoryEndpoint.Command> ep : List.of(mh, nicEp, peer)) {
       awaitActive(ep);
     }
+    // The NIC watches its registers from its setup: once it answers, that Watch is queued at its
+    // endpoint ahead of any register write the MH sends next (under load the write could win).
+    stats(nic);
     return new Rig(mh, peer, nic, receiver, map);
   }
 
