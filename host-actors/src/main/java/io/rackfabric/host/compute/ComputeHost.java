@@ -166,9 +166,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     record(Step.AER_RECEIVED, index, arrived);
     record(Step.AER_HANDLED, index, handled);
     latest = Math.max(latest, handled);
+    // The grace counts from before the write leaves: its loss can be seen (and the wall clock
+    // moved, in a test) before this actor's next statement runs.
+    reportRetry.sent(handled);
     sendReport(handled);
     record(Step.REPORT_SENT, index, handled);
-    reportRetry.sent(handled);
     timers.startTimerWithFixedDelay(CHECK_REPORT, CheckReport.INSTANCE, settings.retransmitCheckInterval());
     getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
         id, plane.ntb(), arrived, plane.other().pms());
