@@ -8,7 +8,9 @@ import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.persistence.journal.JournalConfig;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -25,11 +27,16 @@ public final class NodeCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "run one node of a topology (--topology F --node N [--port P] [--seed host:port] [--transport tcp])";
+    return "run one node of a topology (--topology F --node N [--port P] [--seed host:port] [--transport tcp]"
+        + " [--data-dir D])";
   }
 
   /** The flags of {@code rack node}, for commands that start a node the same way. */
-  public static final Set<String> FLAGS = Set.of("topology", "node", "port", "host", "seed", "transport", "aeron-dir");
+  public static final Set<String> FLAGS = Set.of("topology", "node", "port", "host", "seed", "transport", "aeron-dir",
+      "data-dir");
+
+  /** Where a node keeps its journal (the control plane's controller state) unless --data-dir says. */
+  public static final String DEFAULT_DATA_DIR = "rack-data";
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
@@ -76,6 +83,11 @@ public final class NodeCommand implements RackCommand {
     }
     if (args.has("aeron-dir")) {
       cluster = cluster.withAeronDir(args.get("aeron-dir", null));
+    }
+    // A node that runs a management host of the control-plane pair keeps its controller in a
+    // journal file of its own, <data-dir>/<node>.mv.db.
+    if (NodeRunner.runsControlPlane(topology, nodeName)) {
+      base = JournalConfig.h2(Path.of(args.get("data-dir", DEFAULT_DATA_DIR)), nodeName, 2).withFallback(base);
     }
     return NodeRunner.start(topology, nodeName, new NodeRunner.Address(host, port, seedHost, seedPort),
         List.of("fabric", nodeName), cluster, base);

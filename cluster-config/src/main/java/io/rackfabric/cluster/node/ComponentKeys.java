@@ -4,6 +4,7 @@ import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.management.ManagementHost;
 
 /** Receptionist keys under which nodes register the components they run, by component id. */
@@ -22,6 +23,11 @@ public final class ComponentKeys {
   /** A compute host's software, by its root endpoint's id. */
   public static ServiceKey<ComputeHost.Command> computeHost(String id) {
     return ServiceKey.create(ComputeHost.Command.class, "rack-ch:" + id);
+  }
+
+  /** A management host's control-plane software (MMH or BMH), by its root endpoint's id. */
+  public static ServiceKey<ControlPlaneHost.Command> controlPlaneHost(String id) {
+    return ServiceKey.create(ControlPlaneHost.Command.class, "rack-cp:" + id);
   }
 
   /** A management host's software, by its root endpoint's id. */

@@ -7,17 +7,26 @@ import akka.cluster.typed.Cluster;
 import akka.cluster.typed.SelfUp;
 import akka.cluster.typed.Subscribe;
 import com.typesafe.config.Config;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.settings.FabricSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Starts one rack node in this JVM and waits until it is an Up cluster member. */
 public final class NodeRunner {
 
   private NodeRunner() {}
+
+  /** Whether {@code nodeName} runs a management host of the topology's control-plane pair. */
+  public static boolean runsControlPlane(Topology topology, String nodeName) {
+    ControlPlaneSpec pair = topology.controlPlane();
+    return pair != null && Stream.of(pair.master(), pair.backup())
+        .anyMatch(h -> topology.endpoint(h).map(e -> e.node().equals(nodeName)).orElse(false));
+  }
 
   /** Where a member listens and which member seeds the cluster. */
   public record Address(String host, int port, String seedHost, int seedPort) {}

@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.node;
 
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.AbstractBehavior;
@@ -7,7 +8,9 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
+import akka.persistence.typed.PersistenceId;
 import io.rackfabric.cluster.topology.Component;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
@@ -19,9 +22,12 @@ import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.settings.HostSettings;
+import io.rackfabric.persistence.journal.JournalConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,12 +42,17 @@ import java.util.Map;
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
-  public sealed interface Command permits ListComponents {}
+  public sealed interface Command permits ListComponents, JournalReady {}
 
   /** Asks which components this node runs. */
   public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
 
+  /** The journal's tables exist (or could not be made: {@code failure}). */
+  private record JournalReady(Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+
   private final List<String> running = new ArrayList<>();
+  private final Topology topology;
+  private final String nodeName;
 
   public static Behavior<Command> create(Topology topology, String nodeName, FabricSettings settings) {
     return Behaviors.setup(ctx -> new RackNode(ctx, topology, nodeName, settings));
@@ -49,6 +60,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
   private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings) {
     super(context);
+    this.topology = topology;
+    this.nodeName = nodeName;
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
     for (Component c : topology.placedOn(nodeName)) {
@@ -75,6 +88,54 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
     spawnHostSoftware(context, topology, roots, requesterIds);
     context.getLog().info("Node [{}] runs {}", nodeName, running);
+    prepareControlPlane(context, roots);
+  }
+
+  /**
+   * The management hosts' control plane, when the topology names the pair and one of them is
+   * here: it keeps its controller in this node's journal, whose tables are made first. Without a
+   * journal configured (a run that keeps no controller state) it does not start.
+   */
+  private void prepareControlPlane(ActorContext<Command> context, Map<String, ActorRef<MemoryEndpoint.Command>> roots) {
+    ControlPlaneSpec pair = topology.controlPlane();
+    if (pair == null || !roots.containsKey(pair.master()) && !roots.containsKey(pair.backup())) {
+      return;
+    }
+    if (context.getSystem().settings().config().getString("akka.persistence.journal.plugin").isEmpty()) {
+      context.getLog().info("Node [{}]: no journal configured, so the control plane of [{}] and [{}] does not start",
+          nodeName, pair.master(), pair.backup());
+      return;
+    }
+    context.pipeToSelf(JournalConfig.createSchema(context.getSystem()), (done, failure) -> new JournalReady(failure));
+  }
+
+  private Behavior<Command> onJournalReady(JournalReady msg) {
+    ControlPlaneSpec pair = topology.controlPlane();
+    if (msg.failure() != null) {
+      getContext().getLog().error("Node [{}]: the journal could not be prepared, the control plane does not start: {}",
+          nodeName, msg.failure().toString());
+      return this;
+    }
+    ControlPlaneSettings settings = ControlPlaneSettings.create(getContext().getSystem().settings().config());
+    boolean here = false;
+    for (String host : List.of(pair.backup(), pair.master())) {
+      if (topology.endpoint(host).map(e -> e.node().equals(nodeName)).orElse(false)) {
+        ControlPlaneHost.Role role = host.equals(pair.master()) ? ControlPlaneHost.Role.BOOTING
+            : ControlPlaneHost.Role.BACKUP;
+        var ref = getContext().spawn(ControlPlaneHost.create(host, role,
+            PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of()), "cp-" + host);
+        getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
+        running.add("cp-" + host);
+        if (host.equals(pair.master())) {
+          getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
+        }
+        here = true;
+      }
+    }
+    if (here) {
+      getContext().getLog().info("Node [{}] runs the control plane's {}", nodeName, running);
+    }
+    return this;
   }
 
   /**
@@ -114,7 +175,10 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    return newReceiveBuilder().onMessage(ListComponents.class, this::onListComponents).build();
+    return newReceiveBuilder()
+        .onMessage(ListComponents.class, this::onListComponents)
+        .onMessage(JournalReady.class, this::onJournalReady)
+        .build();
   }
 
   private Behavior<Command> onListComponents(ListComponents msg) {

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The NTBs' requester-ID tables programmed at start, in host order, and what follows from them:
@@ -43,17 +44,21 @@ public final class RequesterIdPlan {
   private final Topology topology;
   private final Map<String, RoutingTable> programmed;
   private final IsolationPlan isolation;
+  /** Per CH, the ID its requests carry in the MH's domain through its primary NTB port. */
+  private final Map<String, Integer> inMhDomain;
 
-  private RequesterIdPlan(Topology topology, Map<String, RoutingTable> programmed, IsolationPlan isolation) {
+  private RequesterIdPlan(Topology topology, Map<String, RoutingTable> programmed, IsolationPlan isolation,
+      Map<String, Integer> inMhDomain) {
     this.topology = topology;
     this.programmed = programmed;
     this.isolation = isolation;
+    this.inMhDomain = inMhDomain;
   }
 
   public static RequesterIdPlan of(Topology topology) {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
-      return new RequesterIdPlan(topology, Map.of(), IsolationPlan.none());
+      return new RequesterIdPlan(topology, Map.of(), IsolationPlan.none(), Map.of());
     }
     String mh = spec.managementHost();
     int mhBdf = topology.endpoint(mh).map(EndpointSpec::bdf).orElse(-1);
@@ -110,7 +115,18 @@ public final class RequesterIdPlan {
         targets.add(new IsolationPlan.Target(target, memory, ComponentKeys.endpoint(target), arrival));
       }
     }
-    return new RequesterIdPlan(topology, Map.copyOf(tables), new IsolationPlan(targets));
+    Map<String, Integer> inMhDomain = new HashMap<>();
+    ports.get(Plane.PRIMARY).forEach((ch, p) -> inMhDomain.put(ch, linkProxy(tables, p, bdf(topology, ch))));
+    return new RequesterIdPlan(topology, Map.copyOf(tables), new IsolationPlan(targets), Map.copyOf(inMhDomain));
+  }
+
+  /**
+   * The requester ID compute host {@code ch}'s requests carry in the management host's domain,
+   * through its primary plane's NTB port (the port's proxy for the CH's root); empty when no NTB
+   * port of the CH is programmed.
+   */
+  public Optional<Integer> idInManagementDomain(String ch) {
+    return Optional.ofNullable(inMhDomain.get(ch));
   }
 
   /** The routing table switch {@code switchId} starts with: the topology's, NTB tables programmed. */

@@ -131,8 +131,19 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     }
   }
 
+  /** Tells {@code subscriber} of every take-over this host made so far and makes from now on. */
   public record SubscribeTakeovers(ActorRef<TakeoverBreakdown> subscriber)
       implements Command, WireMessage {}
+
+  /** Replies with the take-overs this host made so far, oldest first. */
+  public record GetTakeovers(ActorRef<Takeovers> replyTo) implements Command, WireMessage {}
+
+  public record Takeovers(String host, List<TakeoverBreakdown> takeovers) implements WireMessage {
+
+    public Takeovers {
+      takeovers = List.copyOf(takeovers);
+    }
+  }
 
   /** A data-plane participant to tell of a whole-system restart (the baseline take-over). */
   public record SubscribeDataPlane(ActorRef<ResetForRestart> participant)
@@ -217,6 +228,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   private final HeartbeatMonitor monitor;
   private final Map<ActorRef<?>, Runnable> afterStop = new HashMap<>();
   private final List<ActorRef<TakeoverBreakdown>> takeoverSubscribers = new ArrayList<>();
+  private final List<TakeoverBreakdown> takeovers = new ArrayList<>();
   private final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
   private final List<Replicate> heldReplicates = new ArrayList<>();
   private final List<ActorRef<CurrentState>> heldStateQueries = new ArrayList<>();
@@ -302,6 +314,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
         .onMessage(TookOver.class, this::onTookOver)
         .onMessage(UseFenceTargets.class, this::onUseFenceTargets)
         .onMessage(SubscribeTakeovers.class, this::onSubscribeTakeovers)
+        .onMessage(GetTakeovers.class, this::onGetTakeovers)
         .onMessage(SubscribeDataPlane.class, this::onSubscribeDataPlane)
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
@@ -683,6 +696,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
         serve();
         TakeoverBreakdown breakdown = takeover.breakdown(queued);
         getContext().getLog().info("Host [{}] took over: {}", name, breakdown);
+        takeovers.add(breakdown);
         takeoverSubscribers.forEach(s -> s.tell(breakdown));
       });
     }));
@@ -851,6 +865,12 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
 
   private Behavior<Command> onSubscribeTakeovers(SubscribeTakeovers msg) {
     takeoverSubscribers.add(msg.subscriber());
+    takeovers.forEach(msg.subscriber()::tell);
+    return this;
+  }
+
+  private Behavior<Command> onGetTakeovers(GetTakeovers msg) {
+    msg.replyTo().tell(new Takeovers(name, takeovers));
     return this;
   }
 

@@ -114,6 +114,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2414, ControlPlaneHost.SubscribeDataPlane.class),
       Entry.of(2415, ControlPlaneHost.ResetForRestart.class),
       Entry.of(2416, ControlPlaneHost.HoldHeartbeats.class),
+      Entry.of(2417, ControlPlaneHost.GetTakeovers.class),
+      Entry.of(2418, ControlPlaneHost.Takeovers.class),
       Entry.of(2420, ControlPlaneHost.Heartbeat.class),
       Entry.of(2421, ControlPlaneHost.Replicate.class),
       Entry.of(2422, ControlPlaneHost.Replicated.class),

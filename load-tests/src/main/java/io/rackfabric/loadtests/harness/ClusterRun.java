@@ -84,7 +84,7 @@ public final class ClusterRun implements AutoCloseable {
         long t0 = System.nanoTime();
         List<String> args = new java.util.ArrayList<>(List.of("--topology", topologyArg, "--node", n.name(),
             "--port", String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort,
-            "--transport", transport));
+            "--transport", transport, "--data-dir", runDir.resolve("data").toString()));
         args.addAll(driverArgs);
         nodes.start(n.name(), args, "384m", Duration.ofSeconds(90));
         progress.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,

@@ -22,6 +22,7 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.persistence.journal.JournalConfig;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
@@ -85,6 +86,10 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     Config base = ConfigFactory.load();
     Config config = ConfigFactory.parseString("akka.actor.provider = local")
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
+    if (topology.controlPlane() != null) {
+      // Both management hosts in one journal file, each under a persistence id of its own.
+      config = JournalConfig.h2(runDir.resolve("data"), "rack", 2).withFallback(config);
+    }
     FabricSettings settings = FabricSettings.create(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.<Void>setup(ctx -> {
       for (NodeSpec n : topology.nodes()) {

@@ -78,9 +78,16 @@ public final class Replay {
 
   /**
    * Compares {@code persistenceId}, or when empty every id either journal holds, event by event.
+   * When each journal holds one id and they differ (the MMH's controller and the BMH's, each
+   * under its host's own id), those two are compared with each other.
    */
   public static List<Comparison> compare(Journals a, Journals b, Optional<String> persistenceId)
       throws ReplayException {
+    if (persistenceId.isEmpty() && a.ids().size() == 1 && b.ids().size() == 1 && !a.ids().equals(b.ids())) {
+      String ia = a.ids().first();
+      String ib = b.ids().first();
+      return List.of(compare(ia + " ~ " + ib, events(a.find(ia), ia), events(b.find(ib), ib)));
+    }
     SortedSet<String> ids = new TreeSet<>();
     if (persistenceId.isPresent()) {
       ids.add(persistenceId.get());

@@ -41,12 +41,18 @@ final class RecordedJournal {
 
   static RecordedJournal record(Path dataDir, String node,
       List<Function<ActorRef<OperationResult>, Controller.Operation>> operations) throws Exception {
+    return record(dataDir, node, ID, operations);
+  }
+
+  /** The controller under {@code id} (the MMH's and the BMH's each have their own). */
+  static RecordedJournal record(Path dataDir, String node, PersistenceId id,
+      List<Function<ActorRef<OperationResult>, Controller.Operation>> operations) throws Exception {
     ActorTestKit kit = ActorTestKit.create("record-" + node,
         JournalConfig.h2(dataDir, node, 1).withFallback(ConfigFactory.load()));
     RecordedJournal journal = new RecordedJournal(dataDir.resolve(node + JournalReader.SUFFIX));
     try {
       JournalConfig.createSchema(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-      var controller = kit.spawn(Controller.create(ID, 16, Replication.none()));
+      var controller = kit.spawn(Controller.create(id, 16, Replication.none()));
       TestProbe<OperationResult> acks = kit.createTestProbe();
       TestProbe<CurrentState> states = kit.createTestProbe();
       journal.states.add(ControllerState.empty());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.typed.ActorRef;
+import akka.persistence.typed.PersistenceId;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.ControllerEvent.IommuPageOpened;
@@ -188,6 +189,20 @@ class ReplayTest {
       assertEquals(List.of(new Comparison(ID, Verdict.IDENTICAL, 16, 16, -1, null, null)), c);
       assertEquals("controller-rack1: identical (16 events)\n",
           ReplayText.compare(a.path(), again.path(), c));
+    }
+  }
+
+  @Test
+  void shouldCompareTheMastersControllerWithTheBackupsWhenEachJournalHoldsItsOwnId(@TempDir Path own)
+      throws Exception {
+    RecordedJournal master = RecordedJournal.record(own.resolve("a"), "mmh",
+        PersistenceId.ofUniqueId("controller-mmh"), SampleRack.boot());
+    RecordedJournal backup = RecordedJournal.record(own.resolve("b"), "bmh",
+        PersistenceId.ofUniqueId("controller-bmh"), SampleRack.boot());
+    try (Journals x = Journals.open(master.file); Journals y = Journals.open(backup.file)) {
+      int n = SampleRack.boot().size();
+      assertEquals(List.of(new Comparison("controller-mmh ~ controller-bmh", Verdict.IDENTICAL, n, n, -1, null, null)),
+          Replay.compare(x, y, Optional.empty()));
     }
   }
 

@@ -1,0 +1,70 @@
+package io.rackfabric.cluster.node;
+
+import akka.actor.typed.ActorRef;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.persistence.controller.BarRecord;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.Operation;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.DeviceKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What the master's controller is booted with, read off the topology: the master and every
+ * compute host of its domain as hosts (memory: their first BAR; requester: the ID a CH's requests
+ * carry in the master's domain, its primary NTB port's proxy, as {@link RequesterIdPlan} programs it),
+ * every endpoint that is not a root as a device with its BARs, the end of enumeration, and the
+ * template image. The topology states what enumeration would find; the controller records it as
+ * the template the backup reboots from.
+ */
+public final class ControlPlaneBootPlan {
+
+  private ControlPlaneBootPlan() {}
+
+  private static Function<ActorRef<OperationResult>, Operation> addHost(EndpointSpec host, int requester) {
+    if (host.bars().isEmpty()) {
+      throw new IllegalArgumentException("host " + host.id() + " has no BAR: no memory for the controller to record");
+    }
+    AddressRange memory = host.bars().get(0);
+    return r -> new Controller.AddHost(host.id(), requester, memory.base(), memory.size(), 0, r);
+  }
+
+  /** The persistence id of {@code host}'s controller (or replica) in its journal. */
+  public static String persistenceId(String host) {
+    return "controller-" + host;
+  }
+
+  /** The boot operations in order, each waiting for the answer's address. */
+  public static List<Function<ActorRef<OperationResult>, Operation>> operations(Topology topology) {
+    ControlPlaneSpec pair = topology.controlPlane();
+    if (pair == null) {
+      throw new IllegalArgumentException("topology " + topology.name() + " has no control-plane section");
+    }
+    List<Function<ActorRef<OperationResult>, Operation>> ops = new ArrayList<>();
+    EndpointSpec master = topology.endpoint(pair.master()).orElseThrow();
+    ops.add(addHost(master, master.bdf()));
+    RequesterIdPlan ids = RequesterIdPlan.of(topology);
+    for (String ch : topology.computeHostIds()) {
+      int id = ids.idInManagementDomain(ch).orElseThrow(() -> new IllegalArgumentException("compute host " + ch
+          + " has no requester ID in the master's domain: no NTB port of it is programmed"));
+      ops.add(addHost(topology.endpoint(ch).orElseThrow(), id));
+    }
+    for (EndpointSpec e : topology.endpoints()) {
+      if (!e.root()) {
+        List<BarRecord> bars = new ArrayList<>();
+        for (int i = 0; i < e.bars().size(); i++) {
+          bars.add(new BarRecord(i, e.bars().get(i).base(), e.bars().get(i).size(), true));
+        }
+        ops.add(r -> new Controller.AddDevice(e.id(), DeviceKind.ENDPOINT, e.bdf(), e.node(), bars, 0, 0, r));
+      }
+    }
+    ops.add(r -> new Controller.CompleteEnumeration(pair.master(), 0, r));
+    ops.add(r -> new Controller.TakeTemplateImage(0, r));
+    return ops;
+  }
+}
