@@ -10,6 +10,7 @@ import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
+import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
 import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
@@ -19,6 +20,7 @@ import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
+import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
 /**
  * The kinds {@code rack run} knows. A new kind is one class implementing {@link FaultType},
@@ -50,9 +52,11 @@ public final class ScenarioKinds {
         .invariant(new AerReportedAt())
         .invariant(new EveryReadCompleted())
         .invariant(new FailoverComplete())
+        .invariant(new TakeoverCompleted())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())
-        .figure(new FailoverFigures());
+        .figure(new FailoverFigures())
+        .figure(new TakeoverFigures());
   }
 }

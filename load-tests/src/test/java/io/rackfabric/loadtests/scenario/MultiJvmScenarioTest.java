@@ -4,16 +4,21 @@ import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.persistence.replay.Journals;
+import io.rackfabric.persistence.replay.Replay;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,6 +53,36 @@ class MultiJvmScenarioTest {
     assertEquals(-1, o.result().faults().get(0).modelAt(), "a killed JVM stamps no model time");
     assertTrue(Files.exists(runDir.resolve("node-a.log")), "node logs in the run folder");
     // The runner stops what it started: node JVMs and the shared media driver.
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
+  }
+
+  @Test
+  void shouldTakeOverOnTheBackupAndLoseNoWriteWhenTheMastersJvmIsKilled() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("mmh-takeover", KINDS, ScenarioOptions.NONE);
+    Path runDir = Path.of("target", "multi-jvm", "takeover-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    // Table 1 out of the take-over's own steps: the heartbeat timeout after the last heartbeat that
+    // crossed the link, the switch's partition update, the modeled reboot.
+    ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
+    assertEquals((long) (cp.heartbeatIntervalNs() * cp.missedHeartbeats()) + cp.linkLatencyNs(),
+        figure(o, "takeover1.bmh.detection").value());
+    assertEquals(cp.portReassignmentNs(), figure(o, "takeover1.bmh.port_reassignment").value());
+    assertEquals(cp.rebootTimeNs(), figure(o, "takeover1.bmh.reboot").value());
+    assertEquals(0, figure(o, "takeover1.bmh.data_plane_outage").value(), "Ladon: the data plane never stops");
+    assertEquals(100_000, figure(o, "sink.ch2.delivered").value());
+    assertTrue(figure(o, "traffic_time").value() > o.result().faults().get(0).wallAtNanos() / 1e9,
+        "the traffic still ran when the MMH's JVM died");
+    // Both journals hold the controller the pair acknowledged, event for event.
+    try (Journals mmh = Journals.open(runDir.resolve("data/node-mmh.mv.db"));
+        Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
+      List<Replay.Comparison> c = Replay.compare(mmh, bmh, Optional.empty());
+      assertEquals(1, c.size());
+      assertEquals(Replay.Verdict.IDENTICAL, c.get(0).verdict(), c.toString());
+    }
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }

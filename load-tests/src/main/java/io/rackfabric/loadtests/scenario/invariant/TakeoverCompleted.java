@@ -1,0 +1,72 @@
+package io.rackfabric.loadtests.scenario.invariant;
+
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.loadtests.scenario.ControlPlaneTakeovers;
+import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.Verdict;
+import java.util.List;
+
+/**
+ * {@code takeover-completed}: the backup management host took over (seeds/000 4.3, 5.2) and serves
+ * as master from the recovered controller (template image plus change log, as many events as it
+ * had persisted for the pair); with {@code within}, its control-plane outage (last heartbeat to
+ * service resumed, model time, the modeled reboot included) was at most that.
+ */
+public final class TakeoverCompleted implements InvariantType {
+
+  @Override
+  public String name() {
+    return "takeover-completed";
+  }
+
+  @Override
+  public String summary() {
+    return "the BMH took over and serves as master with the controller state the pair acknowledged"
+        + " (control-plane outage at most WITHIN)";
+  }
+
+  @Override
+  public List<Param> params() {
+    return List.of(Param.optional("within", ParamType.DURATION, null,
+        "model time from the master's last heartbeat to the backup serving, at most"));
+  }
+
+  @Override
+  public Verdict evaluate(InvariantSpec invariant, RunResult run) throws Exception {
+    long within = invariant.params().number("within", -1);
+    ControlPlaneTakeovers cp;
+    try {
+      cp = ControlPlaneTakeovers.read(run.rack());
+    } catch (IllegalStateException e) {
+      return Verdict.fail(e.getMessage());
+    }
+    ControlPlaneTakeovers.Host backup = cp.hosts().stream()
+        .filter(h -> h.status().host().equals(cp.pair().backup())).findFirst().orElse(null);
+    if (backup == null) {
+      return Verdict.fail("the backup " + cp.pair().backup() + " does not answer (stopped, or its node killed)");
+    }
+    if (backup.takeovers().isEmpty()) {
+      return Verdict.fail("the backup " + cp.pair().backup() + " made no take-over; it is "
+          + backup.status().role());
+    }
+    TakeoverBreakdown b = backup.takeovers().get(backup.takeovers().size() - 1);
+    if (backup.status().role() != ControlPlaneHost.Role.MASTER) {
+      return Verdict.fail(cp.pair().backup() + " took over but is " + backup.status().role() + " now");
+    }
+    if (b.lastSeqNr() < 1 || backup.status().lastSeqNr() < b.lastSeqNr()) {
+      return Verdict.fail(cp.pair().backup() + " recovered " + b.lastSeqNr() + " events and serves up to event "
+          + backup.status().lastSeqNr() + ": the controller's state did not survive");
+    }
+    boolean inTime = within < 0 || b.totalNs() <= within;
+    return new Verdict(inTime, cp.pair().backup() + " took over (" + b.mode() + "): detection " + b.detectionNs()
+        + " ns, port reassignment " + b.portReassignmentNs() + " ns, reboot " + b.rebootNs() + " ns, total "
+        + b.totalNs() + " ns; serves events 1.." + backup.status().lastSeqNr()
+        + (inTime ? "" : "; beyond within = " + Durations.text(within)));
+  }
+}
