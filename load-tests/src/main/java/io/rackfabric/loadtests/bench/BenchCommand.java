@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.bench;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
@@ -16,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code rack bench dataplane}: the fabric against the bare runtime, with ratios. */
+/**
+ * {@code rack bench dataplane}: the fabric against the bare runtime, with ratios; {@code rack bench
+ * controller}: the control plane's replicated writes, take-over and replay against the bare journal.
+ */
 public final class BenchCommand implements RackCommand {
 
   @Override
@@ -26,15 +30,19 @@ public final class BenchCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT]";
+    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT];"
+        + " controller [--events N] [--json OUT]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only"), Set.of());
+    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only", "events"), Set.of());
     List<String> what = args.positional();
-    if (what.size() > 1 || (what.size() == 1 && !what.get(0).equals("dataplane"))) {
-      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane)");
+    if (what.size() > 1 || (what.size() == 1 && !what.get(0).equals("dataplane") && !what.get(0).equals("controller"))) {
+      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane, controller)");
+    }
+    if (what.equals(List.of("controller"))) {
+      return controller(args, out);
     }
     long tlps = args.getLong("tlps", 200_000, 1_000, 100_000_000);
     int rounds = (int) args.getLong("rounds", 5, 1, 50);
@@ -93,6 +101,40 @@ public final class BenchCommand implements RackCommand {
       result.put("parameters", params);
       result.put("figures", figures.stream().map(Figure::toMap).toList());
       result.put("rounds", samples);
+      Path json = Path.of(args.get("json", null));
+      Files.writeString(json, Json.write(result));
+      out.println("wrote " + json);
+    }
+    return 0;
+  }
+
+  /** {@code rack bench controller}: see {@link ControllerBench}. */
+  private static int controller(Args args, PrintStream out) throws Exception {
+    int events = (int) args.getLong("events", 10_000, 100, 1_000_000);
+    Path runDir = Path.of("target", "rack-runs", "bench-controller-" + Instant.now().toString().replace(':', '-'));
+    out.printf("rack bench controller: %,d change-log events, H2 file journal in %s%n", events, runDir);
+    ControllerBench.Result r = ControllerBench.run(events, runDir, out);
+    TakeoverBreakdown t = r.takeover();
+    List<Figure> figures = List.of(
+        new Figure("controller.replicated_ops_per_s", r.replicatedOpsPerS(), "ops/s", "wall"),
+        new Figure("controller.takeover_wall", t.wallTakeoverNs() / 1e9, "s", "wall"),
+        new Figure("controller.takeover_events_replayed", t.eventsReplayed(), "events", "count"),
+        new Figure("controller.takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"),
+        new Figure("controller.recovery_events_per_s", r.recoveryEventsPerS(), "events/s", "wall"),
+        new Figure("controller.bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"),
+        new Figure("controller.recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(), "controller/bare",
+            "wall"),
+        new Figure("controller.takeover_total", t.totalNs(), "ns", "model"));
+    out.println();
+    for (Figure f : figures) {
+      out.printf("%-44s %,18.2f  %s (%s)%n", f.name(), f.value(), f.unit(), f.clock());
+    }
+    if (args.has("json")) {
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("benchmark", "controller");
+      result.put("machine", Machine.describe());
+      result.put("parameters", Map.of("events", events, "window", ControllerBench.WINDOW));
+      result.put("figures", figures.stream().map(Figure::toMap).toList());
       Path json = Path.of(args.get("json", null));
       Files.writeString(json, Json.write(result));
       out.println("wrote " + json);

@@ -30,7 +30,10 @@ import java.util.TreeMap;
  *
  * <p>Immutable from the outside, copy-on-write inside: {@link #apply} copies the top-level maps
  * (a few dozen entries) and only the inner map the event touches, so folding a long change log
- * does not copy every IOMMU page per event. Inner maps are never changed once published.
+ * does not copy every IOMMU page per event. A requester's pages are kept in chunks of
+ * {@link #PAGES_PER_CHUNK} (one 2 MiB stretch each), so an event copies one chunk and the chunk
+ * index, not every page the requester has open: folding n page events is not O(n^2). Inner maps
+ * are never changed once published.
  */
 public final class ControllerState implements Journaled {
 
@@ -43,8 +46,12 @@ public final class ControllerState implements Journaled {
   private TreeMap<String, DeviceRecord> devices = new TreeMap<>();
   private TreeMap<String, NicDriverRecord> drivers = new TreeMap<>();
   private TreeMap<String, TreeMap<Integer, String>> vfs = new TreeMap<>(); // nic -> vf -> host
-  // host -> requester -> page -> permission
-  private TreeMap<String, TreeMap<Integer, TreeMap<Long, PagePermission>>> iommu = new TreeMap<>();
+  /** Pages of one chunk: a 2 MiB-aligned stretch of 4 KiB pages. */
+  static final int PAGES_PER_CHUNK = 512;
+  private static final long CHUNK_BYTES = PAGES_PER_CHUNK * 4096L;
+
+  // host -> requester -> chunk (page / 2 MiB) -> page -> permission
+  private TreeMap<String, TreeMap<Integer, TreeMap<Long, TreeMap<Long, PagePermission>>>> iommu = new TreeMap<>();
   private TreeMap<String, TreeMap<Integer, WindowRecord>> windows = new TreeMap<>(); // ntb -> bar
   // ntb -> (direction, index) as "TO_LINK#3"; sorted so that snapshots are deterministic
   private TreeMap<String, TreeMap<String, RequesterIdRecord>> requesterIds = new TreeMap<>();
@@ -110,18 +117,26 @@ public final class ControllerState implements Journaled {
     } else if (event instanceof VfFreed e) {
       inner(s.vfs, e.nic()).remove(e.vf());
     } else if (event instanceof IommuPageOpened e) {
-      TreeMap<Integer, TreeMap<Long, PagePermission>> host = inner(s.iommu, e.host());
-      TreeMap<Long, PagePermission> pages = copyOrNew(host.get(e.requester()));
-      pages.put(e.pageAddress(), e.permission());
-      host.put(e.requester(), pages);
+      TreeMap<Integer, TreeMap<Long, TreeMap<Long, PagePermission>>> host = inner(s.iommu, e.host());
+      TreeMap<Long, TreeMap<Long, PagePermission>> chunks = copyOrNew(host.get(e.requester()));
+      TreeMap<Long, PagePermission> chunk = copyOrNew(chunks.get(chunkOf(e.pageAddress())));
+      chunk.put(e.pageAddress(), e.permission());
+      chunks.put(chunkOf(e.pageAddress()), chunk);
+      host.put(e.requester(), chunks);
     } else if (event instanceof IommuPageClosed e) {
-      TreeMap<Integer, TreeMap<Long, PagePermission>> host = inner(s.iommu, e.host());
-      TreeMap<Long, PagePermission> pages = copyOrNew(host.get(e.requester()));
-      pages.remove(e.pageAddress());
-      if (pages.isEmpty()) {
+      TreeMap<Integer, TreeMap<Long, TreeMap<Long, PagePermission>>> host = inner(s.iommu, e.host());
+      TreeMap<Long, TreeMap<Long, PagePermission>> chunks = copyOrNew(host.get(e.requester()));
+      TreeMap<Long, PagePermission> chunk = copyOrNew(chunks.get(chunkOf(e.pageAddress())));
+      chunk.remove(e.pageAddress());
+      if (chunk.isEmpty()) {
+        chunks.remove(chunkOf(e.pageAddress()));
+      } else {
+        chunks.put(chunkOf(e.pageAddress()), chunk);
+      }
+      if (chunks.isEmpty()) {
         host.remove(e.requester());
       } else {
-        host.put(e.requester(), pages);
+        host.put(e.requester(), chunks);
       }
       if (host.isEmpty()) {
         s.iommu.remove(e.host());
@@ -141,6 +156,10 @@ public final class ControllerState implements Journaled {
   }
 
   /** The inner map under {@code key}, copied into {@code outer} so it may be changed. */
+  private static long chunkOf(long pageAddress) {
+    return Math.floorDiv(pageAddress, CHUNK_BYTES);
+  }
+
   private static <K, V extends TreeMap<?, ?>> V inner(TreeMap<K, V> outer, K key) {
     V copy = copyOrNew(outer.get(key));
     outer.put(key, copy);
@@ -208,12 +227,14 @@ public final class ControllerState implements Journaled {
 
   public Optional<PagePermission> permission(String host, int requester, long pageAddress) {
     return Optional.ofNullable(iommu.getOrDefault(host, new TreeMap<>())
-        .getOrDefault(requester, new TreeMap<>()).get(pageAddress));
+        .getOrDefault(requester, new TreeMap<>()).getOrDefault(chunkOf(pageAddress), new TreeMap<>())
+        .get(pageAddress));
   }
 
   /** Open IOMMU pages of {@code host}, over every requester. */
   public long openPages(String host) {
-    return iommu.getOrDefault(host, new TreeMap<>()).values().stream().mapToLong(Map::size).sum();
+    return iommu.getOrDefault(host, new TreeMap<>()).values().stream()
+        .flatMap(chunks -> chunks.values().stream()).mapToLong(Map::size).sum();
   }
 
   public Optional<WindowRecord> window(String ntb, int bar) {
@@ -232,8 +253,8 @@ public final class ControllerState implements Journaled {
     List<VfAssignment> vfList = new ArrayList<>();
     vfs.forEach((nic, m) -> m.forEach((vf, host) -> vfList.add(new VfAssignment(nic, vf, host))));
     List<IommuEntry> pages = new ArrayList<>();
-    iommu.forEach((host, byRequester) -> byRequester.forEach((requester, m) -> m.forEach(
-        (page, permission) -> pages.add(new IommuEntry(host, requester, page, permission)))));
+    iommu.forEach((host, byRequester) -> byRequester.forEach((requester, chunks) -> chunks.values().forEach(
+        m -> m.forEach((page, permission) -> pages.add(new IommuEntry(host, requester, page, permission))))));
     List<WindowRecord> windowList = new ArrayList<>();
     windows.values().forEach(m -> windowList.addAll(m.values()));
     List<RequesterIdRecord> ids = new ArrayList<>();
@@ -259,7 +280,8 @@ public final class ControllerState implements Journaled {
     snapshot.vfs().forEach(v -> s.vfs.computeIfAbsent(v.nic(), k -> new TreeMap<>())
         .put(v.vf(), v.host()));
     snapshot.iommu().forEach(p -> s.iommu.computeIfAbsent(p.host(), k -> new TreeMap<>())
-        .computeIfAbsent(p.requester(), k -> new TreeMap<>()).put(p.pageAddress(), p.permission()));
+        .computeIfAbsent(p.requester(), k -> new TreeMap<>())
+        .computeIfAbsent(chunkOf(p.pageAddress()), k -> new TreeMap<>()).put(p.pageAddress(), p.permission()));
     snapshot.windows().forEach(w -> s.windows.computeIfAbsent(w.ntb(), k -> new TreeMap<>())
         .put(w.bar(), w));
     snapshot.requesterIds().forEach(r -> s.requesterIds.computeIfAbsent(r.ntb(), k -> new TreeMap<>())

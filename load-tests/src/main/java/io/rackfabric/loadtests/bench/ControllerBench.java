@@ -1,0 +1,149 @@
+package io.rackfabric.loadtests.bench;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Adapter;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.persistence.jdbc.query.javadsl.JdbcReadJournal;
+import akka.persistence.query.PersistenceQuery;
+import akka.persistence.typed.PersistenceId;
+import akka.stream.javadsl.Sink;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.PagePermission;
+import io.rackfabric.persistence.controller.Replication;
+import io.rackfabric.persistence.journal.JournalConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * The controller against the bare journal it stands on, in one JVM on an H2 file journal: a
+ * paired MMH and BMH take {@code events} IOMMU page operations (each persisted by both before it is
+ * acknowledged); the MMH's software then stops and the BMH takes over, replaying the change log
+ * over its template image (the emulator's own take-over time and replay rate, as in a real run);
+ * finally a fresh controller recovers the MMH's journal, against the bare read of the same events.
+ */
+public final class ControllerBench {
+
+  /** Requests the MMH may have unacknowledged at once: under its max-in-flight. */
+  static final int WINDOW = 32;
+  private static final Duration WAIT = Duration.ofMinutes(5);
+  private static final long GIB = 1L << 30;
+  /** Two hosts, the end of enumeration, the template image. */
+  private static final int BOOT_EVENTS = 4;
+
+  /**
+   * What one run measured (wall clock).
+   *
+   * @param replicatedOpsPerS operations acknowledged per second, each persisted by the MMH and the BMH
+   * @param recoveryEventsPerS change-log events a fresh controller folds per second on recovery
+   * @param bareReadEventsPerS the same events read from the journal without a controller
+   */
+  public record Result(int events, double replicatedOpsPerS, TakeoverBreakdown takeover, double recoveryEventsPerS,
+      double bareReadEventsPerS) {}
+
+  private ControllerBench() {}
+
+  public static Result run(int events, Path dataDir, PrintStream out) throws Exception {
+    Config config = JournalConfig.h2(dataDir, "bench", 2).withFallback(ConfigFactory.load());
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "controller-bench", config);
+    try {
+      JournalConfig.createSchema(system).toCompletableFuture().get(1, TimeUnit.MINUTES);
+      ControlPlaneSettings settings = ControlPlaneSettings.create(config);
+      ActorRef<ControlPlaneHost.Command> bmh = system.systemActorOf(ControlPlaneHost.create("bmh",
+          ControlPlaneHost.Role.BACKUP, PersistenceId.ofUniqueId("controller-bmh"), settings, List.of()), "bmh",
+          Props.empty());
+      ActorRef<ControlPlaneHost.Command> mmh = system.systemActorOf(ControlPlaneHost.create("mmh",
+          ControlPlaneHost.Role.BOOTING, PersistenceId.ofUniqueId("controller-mmh"), settings, List.of()), "mmh",
+          Props.empty());
+      ControlPlaneHost.RoleChanged paired = Asks.ask(system, mmh, r -> new ControlPlaneHost.BecomeMaster(bmh, r), WAIT);
+      if (!paired.ok()) {
+        throw new IllegalStateException("the MMH and the BMH did not pair: " + paired.detail());
+      }
+      submit(system, mmh, r -> new Controller.AddHost("ch1", 0x0100, 64 * GIB, 64 * GIB, 0, r));
+      submit(system, mmh, r -> new Controller.AddHost("ch2", 0x0200, 128 * GIB, 64 * GIB, 0, r));
+      submit(system, mmh, r -> new Controller.CompleteEnumeration("mmh", 0, r));
+      submit(system, mmh, r -> new Controller.TakeTemplateImage(0, r));
+
+      out.printf("  %,d IOMMU page operations through the paired MMH and BMH (%d in flight)...%n", events, WINDOW);
+      Semaphore window = new Semaphore(WINDOW);
+      AtomicReference<String> failure = new AtomicReference<>();
+      long t0 = System.nanoTime();
+      for (int k = 0; k < events; k++) {
+        long page = 64 * GIB + k * 4096L;
+        long at = 1_000L + k;
+        window.acquire();
+        Asks.<ControlPlaneHost.Command, OperationResult>askAsync(system, mmh, r -> new ControlPlaneHost.Submit(
+                new Controller.OpenIommuPage("ch1", 0x0200, page, PagePermission.READ_WRITE, at, r)), WAIT)
+            .whenComplete((res, err) -> {
+              if (err != null || !res.accepted()) {
+                failure.compareAndSet(null, err != null ? err.toString() : res.status() + " " + res.detail());
+              }
+              window.release();
+            });
+        if (failure.get() != null) {
+          throw new IllegalStateException("operation " + k + " failed: " + failure.get());
+        }
+      }
+      window.acquire(WINDOW);
+      double writeSeconds = (System.nanoTime() - t0) / 1e9;
+      if (failure.get() != null) {
+        throw new IllegalStateException("an operation failed: " + failure.get());
+      }
+
+      out.println("  the MMH's software stops; the BMH takes over...");
+      CompletableFuture<TakeoverBreakdown> took = new CompletableFuture<>();
+      ActorRef<TakeoverBreakdown> watcher = system.systemActorOf(Behaviors.<TakeoverBreakdown>receiveMessage(b -> {
+        took.complete(b);
+        return Behaviors.stopped();
+      }), "takeover-watch", Props.empty());
+      bmh.tell(new ControlPlaneHost.SubscribeTakeovers(watcher));
+      system.classicSystem().stop(Adapter.toClassic(mmh));
+      TakeoverBreakdown takeover = took.get(5, TimeUnit.MINUTES);
+
+      out.println("  a fresh controller recovers the MMH's journal; the bare journal read of the same events...");
+      long r0 = System.nanoTime();
+      ActorRef<Controller.Command> again = system.systemActorOf(Controller.create(
+          PersistenceId.ofUniqueId("controller-mmh"), 16, Replication.none()), "recovered", Props.empty());
+      Controller.CurrentState recovered = Asks.ask(system, again, Controller.GetState::new, WAIT);
+      double recoverySeconds = (System.nanoTime() - r0) / 1e9;
+      if (recovered.lastSeqNr() != events + BOOT_EVENTS) {
+        throw new IllegalStateException("recovered " + recovered.lastSeqNr() + " events, expected "
+            + (events + BOOT_EVENTS));
+      }
+      JdbcReadJournal reader = PersistenceQuery.get(system)
+          .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+      long b0 = System.nanoTime();
+      long read = reader.currentEventsByPersistenceId("controller-mmh", BOOT_EVENTS + 1, Long.MAX_VALUE)
+          .runWith(Sink.fold(0L, (n, e) -> n + 1), system).toCompletableFuture().get(5, TimeUnit.MINUTES);
+      double bareSeconds = (System.nanoTime() - b0) / 1e9;
+      return new Result(events, events / writeSeconds, takeover, events / recoverySeconds, read / bareSeconds);
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);
+    }
+  }
+
+  private static void submit(ActorSystem<?> system, ActorRef<ControlPlaneHost.Command> master,
+      Function<ActorRef<OperationResult>, Controller.Operation> op) throws Exception {
+    OperationResult r = Asks.<ControlPlaneHost.Command, OperationResult>ask(system, master,
+        reply -> new ControlPlaneHost.Submit(op.apply(reply)), WAIT);
+    if (!r.accepted()) {
+      throw new IllegalStateException("boot operation refused: " + r.status() + " " + r.detail());
+    }
+  }
+}

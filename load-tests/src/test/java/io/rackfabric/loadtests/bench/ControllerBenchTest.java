@@ -1,0 +1,27 @@
+package io.rackfabric.loadtests.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The controller benchmark measures what it says: no speed is asserted, only what ran. */
+class ControllerBenchTest {
+
+  @TempDir Path data;
+
+  @Test
+  void shouldReplayEveryChangeOnTakeOverAndRecoveryWhenRunOnASmallChangeLog() throws Exception {
+    ControllerBench.Result r = ControllerBench.run(200, data, new PrintStream(new ByteArrayOutputStream()));
+    assertEquals(200, r.events());
+    assertEquals(200, r.takeover().eventsReplayed(), "the BMH folded the whole change log over its template image");
+    assertEquals(ControlPlaneSettings.create(ConfigFactory.load()).rebootTimeNs(), r.takeover().rebootNs());
+    assertTrue(r.replicatedOpsPerS() > 0 && r.recoveryEventsPerS() > 0 && r.bareReadEventsPerS() > 0, r.toString());
+  }
+}
