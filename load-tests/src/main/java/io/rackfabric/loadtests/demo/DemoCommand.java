@@ -2,9 +2,14 @@ package io.rackfabric.loadtests.demo;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
+import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
@@ -13,11 +18,19 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.host.failover.NotificationMode;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.Plane;
+import io.rackfabric.loadtests.failover.FailoverCommand;
+import io.rackfabric.loadtests.failover.LinkFailover;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
+import io.rackfabric.loadtests.scenario.ScenarioKinds;
+import io.rackfabric.loadtests.scenario.ScenarioRunner;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,14 +42,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.topology.LadonRackGenerator;
-import io.rackfabric.host.failover.NotificationMode;
-import io.rackfabric.host.memory.GlobalMemoryLayout;
-import io.rackfabric.host.memory.Plane;
-import io.rackfabric.loadtests.failover.FailoverCommand;
-import io.rackfabric.loadtests.failover.LinkFailover;
-import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -58,7 +63,8 @@ public final class DemoCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs [--tlps N] [--json OUT]";
+    return "run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs, then a data-plane"
+        + " fail-over and an MMH/BMH take-over [--tlps N] [--json OUT]";
   }
 
   @Override
@@ -92,7 +98,35 @@ public final class DemoCommand implements RackCommand {
       topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
       traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, transport, json, out);
     }
-    return Math.max(traffic, failOver(out));
+    int dataPlane = failOver(out);
+    return Math.max(Math.max(traffic, dataPlane), takeOver(runDir.resolveSibling(runDir.getFileName() + "-takeover"),
+        out));
+  }
+
+  /**
+   * The third part: seeds/000 4.3 and 5.2, the bundled mmh-takeover scenario: the MMH's JVM is
+   * killed mid-traffic on the Ladon testbed rack (five JVMs) and the BMH takes over.
+   */
+  private static int takeOver(Path runDir, PrintStream out) throws Exception {
+    out.println();
+    out.println("Control-plane take-over (seeds/000 4.3, Table 1): the Ladon testbed rack, one JVM per node;"
+        + " the MMH's JVM is killed (SIGKILL) during traffic");
+    var kinds = ScenarioKinds.standard();
+    Scenario scenario = ScenarioLoader.loadBundled("mmh-takeover", kinds, ScenarioOptions.NONE);
+    ScenarioRunner.Outcome o = new ScenarioRunner(kinds).run(scenario, runDir,
+        new PrintStream(OutputStream.nullOutputStream()));
+    for (Figure f : o.figures()) {
+      if (f.name().startsWith("takeover") || f.name().startsWith("sink.") && f.name().endsWith(".delivered")) {
+        String value = f.value() == Math.rint(f.value()) ? String.format("%,d", (long) f.value())
+            : String.format("%,.3f", f.value());
+        out.printf("  %-40s %18s  %s (%s)%n", f.name(), value, f.unit(), f.clock());
+      }
+    }
+    for (ScenarioRunner.Checked c : o.invariants()) {
+      out.printf("  %s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
+    }
+    out.println("journals: rack replay --journal " + runDir.resolve("data"));
+    return o.passed() ? 0 : 1;
   }
 
   /**
