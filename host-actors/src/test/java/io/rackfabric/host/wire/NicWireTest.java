@@ -64,8 +64,9 @@ class NicWireTest {
     m.put(SendPlan.class, plan);
     m.put(UdpSender.Start.class, new UdpSender.Start(plan, ref.narrow()));
     m.put(UdpSender.GetStatus.class, new UdpSender.GetStatus(ref.narrow()));
-    m.put(UdpSender.SendDone.class, new UdpSender.SendDone("tx", 10, 10, 1, 2, 3, ""));
+    m.put(UdpSender.SendDone.class, new UdpSender.SendDone("tx", 10, 10, 0, 1, 2, 3, ""));
     m.put(UdpSender.SenderStatus.class, new UdpSender.SenderStatus("tx", true, 3, 2, 1, 0));
+    m.put(UdpSender.FollowRestarts.class, new UdpSender.FollowRestarts(List.of(ref.narrow(), ref.narrow())));
     m.put(io.rackfabric.host.nic.McpMode.class, io.rackfabric.host.nic.McpMode.GM);
     m.put(io.rackfabric.host.nic.FaultCategory.class, io.rackfabric.host.nic.FaultCategory.MCP_RESTART);
     m.put(io.rackfabric.host.nic.FaultPoint.class, io.rackfabric.host.nic.FaultPoint.TOKEN_TAKEN);
