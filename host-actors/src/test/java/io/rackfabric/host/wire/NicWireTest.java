@@ -47,7 +47,7 @@ class NicWireTest {
     NicStats.VfStats vf = new NicStats.VfStats(1, true, 0xFFF8_0408, 0, 1_000, 0x8_0000_1000L, 64, 3, 4,
         0x8_0000_1400L, 4, 3, 318, 1, 2, 0, 0, 0, 0, 0);
     EthernetFrame frame = new EthernetFrame("nic", 1, UdpFrames.build(1, 9, 100, 64), 130, 5_000, 5_145);
-    ReceiverReport.Arrival arrival = new ReceiverReport.Arrival(1, 9, 106, 100, 5_145);
+    ReceiverReport.Arrival arrival = new ReceiverReport.Arrival(1, 9, 106, 100, 5_145, 77);
     SendPlan plan = new SendPlan(0, 0x8_E010_0000L, 0x8_0000_0000L, 0x10_0000L, 64, 10, 1_000_000, 64, 0, 1);
     Map<Class<?>, Object> m = new HashMap<>();
     m.put(SriovNic.ConnectWire.class, new SriovNic.ConnectWire(ref.narrow()));
