@@ -110,7 +110,8 @@ public final class NicStreams {
       }
       SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
-          spec.payload(), assigned.vf(vf).assignedAt(), settings.senderMaxOutstanding());
+          spec.payload(), assigned.vf(vf).assignedAt() + vf * spec.intervalNs() / spec.from().size(),
+          settings.senderMaxOutstanding());
       streams.add(new Stream(host, vf, Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(), sender,
           r -> new UdpSender.Start(plan, r), Duration.ofDays(1))));
       progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",

@@ -17,21 +17,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A scenario's nic-stream on the ladon-testbed rack in one JVM: CH1 sends through its VF, assigned
- * by the MMH's PF driver, to the server outside the rack, while it also writes to CH2.
+ * A scenario's nic-stream on the ladon-testbed rack in one JVM: both CHs send through their own
+ * VFs, assigned by the MMH's PF driver, to the server outside the rack, while CH1 also writes to
+ * CH2.
  */
 class NicStreamScenarioTest {
 
   @TempDir Path dir;
 
   @Test
-  void shouldDeliverEveryPacketOneIntervalApartWhenCh1StreamsThroughItsVfBesideWrites() throws Exception {
+  void shouldDeliverEveryPacketOfBothStreamsMostlyOneIntervalApartWhenBothChsStreamBesideWrites() throws Exception {
     Scenario s = ScenarioLoader.parse(String.join("\n",
         "scenario {",
         "  name = nic-stream-test",
         "  topology = ladon-testbed",
         "  run { duration = 10us }",
-        "  nic-stream { from = [ch1], count = 200, size = 64, interval = 1ms }",
+        "  nic-stream { from = [ch1, ch2], count = 200, size = 64, interval = 1ms }",
         "  traffic = [ { name = w, from = ch1, to = \"0x18_0010_0000\", size = 64, interval = 1us } ]",
         "  invariants = [ no-packet-lost ]",
         "}"), "nic-stream-test.conf", null, ScenarioKinds.standard(), ScenarioOptions.NONE);
@@ -41,15 +42,18 @@ class NicStreamScenarioTest {
       assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
     }
     List<NicStreamResult> streams = o.result().nicStreams();
-    assertEquals(List.of("ch1"), streams.stream().map(NicStreamResult::host).toList());
+    assertEquals(List.of("ch1", "ch2"), streams.stream().map(NicStreamResult::host).toList());
     for (NicStreamResult r : streams) {
       assertEquals(200, r.received(), r.toString());
       assertEquals(0, r.lost(), r.toString());
-      assertEquals(1_000_000, r.modelGaps().min(), r.toString());
-      assertEquals(1_000_000, r.modelGaps().max(), r.toString());
+      assertEquals(0, r.duplicates() + r.outOfOrder(), r.toString());
+      // The two streams share the NIC's firmware, which serves doorbells in the order they come:
+      // a packet can queue behind the other host's, so only the median is exactly the interval
+      // (one stream alone is flat: LadonTestbedNicTest, and the mmh-takeover scenario).
+      assertEquals(1_000_000, r.modelGaps().p50(), r.toString());
       assertTrue(r.wallGaps().max() > 0, r.toString());
     }
-    assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_max"));
+    assertEquals(1_000_000, figure(o, "nic.ch2.interarrival_p50"));
     assertEquals(200, figure(o, "nic.ch1.received"));
   }
 
