@@ -6,6 +6,9 @@ import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.management.ManagementHost;
+import io.rackfabric.host.nic.ExternalReceiver;
+import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.UdpSender;
 
 /** Receptionist keys under which nodes register the components they run, by component id. */
 public final class ComponentKeys {
@@ -33,5 +36,20 @@ public final class ComponentKeys {
   /** A management host's software, by its root endpoint's id. */
   public static ServiceKey<ManagementHost.Command> managementHost(String id) {
     return ServiceKey.create(ManagementHost.Command.class, "rack-mh:" + id);
+  }
+
+  /** A NIC's device logic, by its endpoint's id. */
+  public static ServiceKey<SriovNic.Command> nic(String id) {
+    return ServiceKey.create(SriovNic.Command.class, "rack-nic:" + id);
+  }
+
+  /** The server outside the rack at the far end of a NIC's Ethernet link, by the NIC's id. */
+  public static ServiceKey<ExternalReceiver.Command> nicReceiver(String id) {
+    return ServiceKey.create(ExternalReceiver.Command.class, "rack-nic-receiver:" + id);
+  }
+
+  /** A compute host's UDP sender through its VF, by the host's root endpoint's id. */
+  public static ServiceKey<UdpSender.Command> udpSender(String id) {
+    return ServiceKey.create(UdpSender.Command.class, "rack-udp:" + id);
   }
 }

@@ -87,6 +87,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
       running.add(c.id());
     }
     spawnHostSoftware(context, topology, roots, requesterIds);
+    running.addAll(NicNode.spawn(context, topology, nodeName, roots, settings));
     context.getLog().info("Node [{}] runs {}", nodeName, running);
     prepareControlPlane(context, roots);
   }

@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.scenario;
 
+import io.rackfabric.host.controlplane.Takeover;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,6 +11,9 @@ import java.util.Optional;
  *
  * @param source how the file is named in messages (the path as given, or the bundled name)
  * @param figures the figure producers to run, in order
+ * @param nicStream UDP streams through the NIC to the server outside the rack, or null for none
+ * @param takeover the management hosts' take-over mode for the run's JVMs, or null for the
+ *     settings' own ({@code rackfabric.host.controlplane.takeover})
  */
 public record Scenario(
     String name,
@@ -23,7 +27,9 @@ public record Scenario(
     List<TrafficSpec> traffic,
     List<FaultSpec> faults,
     List<InvariantSpec> invariants,
-    List<String> figures) {
+    List<String> figures,
+    NicStream nicStream,
+    Takeover takeover) {
 
   public Scenario {
     traffic = List.copyOf(traffic);

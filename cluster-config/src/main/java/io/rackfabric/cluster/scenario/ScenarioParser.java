@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.scenario.TrafficRoutes.Route;
+import io.rackfabric.cluster.node.NicNode;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
@@ -14,7 +15,10 @@ import io.rackfabric.cluster.topology.TopologyException;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.nic.NicSettings;
+import io.rackfabric.host.nic.UdpFrames;
 import io.rackfabric.host.memory.MemorySizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,8 +99,8 @@ final class ScenarioParser {
       return null;
     }
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
-    f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "traffic", "faults",
-        "invariants", "figures");
+    f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
+        "nic-stream", "traffic", "faults", "invariants", "figures");
     String name = f.string("name", false);
     if (name != null && !NAME.matcher(name).matches()) {
       f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
@@ -136,12 +140,103 @@ final class ScenarioParser {
     }
     List<InvariantSpec> invariants = invariants(f, context);
     List<String> figures = figures(f);
+    Takeover takeover = takeover(f, topology);
+    NicStream nicStream = nicStream(f, topology);
 
     if (!problems.isEmpty() || !topologyProblems.isEmpty() || topology == null) {
       return null;
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
-        invariants, figures);
+        invariants, figures, nicStream, takeover);
+  }
+
+  // ---------------------------------------------------------------- control plane and NIC
+
+  /** {@code control-plane { takeover = ladon | restart }}: null when not given. */
+  private Takeover takeover(Fields f, TopologyRef topology) {
+    Fields c = f.object("control-plane", false);
+    if (c == null) {
+      return null;
+    }
+    c.allowOnly("takeover");
+    String text = c.string("takeover", true);
+    if (text == null) {
+      return null;
+    }
+    Takeover mode = switch (text) {
+      case "ladon" -> Takeover.LADON;
+      case "restart" -> Takeover.RESTART;
+      default -> {
+        c.error("takeover", "takeover=" + text + " not in {ladon, restart}");
+        yield null;
+      }
+    };
+    if (mode != null && topology != null && topology.topology().controlPlane() == null) {
+      c.error("takeover", "topology " + topology.topology().name()
+          + " has no control-plane section, so no management host takes over");
+    }
+    return mode;
+  }
+
+  /** {@code nic-stream { from = [ch1, ...], count = N, size = 64, interval = 1ms }}: null when not given. */
+  private NicStream nicStream(Fields f, TopologyRef topology) {
+    Fields n = f.object("nic-stream", false);
+    if (n == null) {
+      return null;
+    }
+    n.allowOnly("from", "count", "size", "interval");
+    int before = problems.size();
+    List<String> hosts = new ArrayList<>();
+    List<String> computeHosts = topology == null || topology.topology().globalMemorySpec() == null ? List.of()
+        : topology.topology().globalMemorySpec().computeHosts();
+    if (topology != null && NicNode.nicOf(topology.topology()).isEmpty()) {
+      n.error("topology " + topology.topology().name() + " has no NIC: a nic-stream needs a management host"
+          + " (global-memory.management-host) and an endpoint with the id " + NicNode.NIC_ID);
+    }
+    ConfigList list = n.list("from", true);
+    if (list != null) {
+      for (int i = 0; i < list.size(); i++) {
+        ConfigValue item = list.get(i);
+        String key = n.key("from") + "[" + i + "]";
+        if (item.valueType() != ConfigValueType.STRING) {
+          problems.add(item.origin(), key, "expected a compute host's id, got " + Fields.describe(item));
+          continue;
+        }
+        String host = ((String) item.unwrapped()).trim();
+        if (topology != null && !computeHosts.contains(host)) {
+          problems.add(item.origin(), key, "'" + host + "' is not a compute host of the rack (compute hosts: "
+              + String.join(", ", computeHosts) + ")");
+        } else if (hosts.contains(host)) {
+          problems.add(item.origin(), key, "'" + host + "' is listed twice");
+        } else {
+          hosts.add(host);
+        }
+      }
+      if (list.isEmpty()) {
+        n.error("from", "from=[] names no compute host");
+      } else if (list.size() > NicSettings.MAX_VFS) {
+        n.error("from", "from names " + list.size() + " hosts, more than the NIC's " + NicSettings.MAX_VFS + " VFs");
+      }
+    }
+    Integer count = n.integer("count", null);
+    if (count == null && !n.has("count")) {
+      n.error("count", "missing (required): packets each host sends");
+    } else if (count != null && count < 1) {
+      n.error("count", "count=" + count + " must be at least 1");
+    }
+    Integer size = n.integer("size", DEFAULT_SIZE);
+    if (size != null && (size < UdpFrames.MIN_PAYLOAD || size > UdpFrames.MAX_PAYLOAD)) {
+      n.error("size", "size=" + size + " not in [" + UdpFrames.MIN_PAYLOAD + "," + UdpFrames.MAX_PAYLOAD
+          + "] (UDP payload bytes)");
+    }
+    Long interval = n.durationNs("interval", 1_000_000L);
+    if (interval != null && interval < 1) {
+      n.error("interval", "interval=" + interval + "ns must be above 0");
+    }
+    if (problems.size() != before || count == null || size == null || interval == null) {
+      return null;
+    }
+    return new NicStream(hosts, count, size, interval);
   }
 
   private static long positive(Fields f, String key, long dflt) {

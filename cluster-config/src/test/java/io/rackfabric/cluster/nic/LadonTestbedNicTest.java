@@ -7,6 +7,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.receptionist.Receptionist;
+import akka.actor.typed.receptionist.ServiceKey;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.RackNode;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * the MMH assigns VF 0 of the NIC on the switch's TB port to CH1, CH1 sends 64-byte UDP packets
  * every millisecond of model time through it (doorbells through its primary NTB, descriptor and
  * packet reads back through the same NTB into its memory), and the fifth server receives them.
+ * The NIC's device logic and the fifth server are the ones the node running the NIC starts.
  */
 class LadonTestbedNicTest {
 
@@ -72,9 +74,9 @@ class LadonTestbedNicTest {
     }
     EndpointSpec nicSpec = topology.endpoint("nic").orElseThrow();
     map = RegisterMap.of(nicSpec.bars(), NIC);
-    receiver = testKit.spawn(ExternalReceiver.create("fifth-server"), "fifth-server");
-    nic = testKit.spawn(SriovNic.create("nic", endpoint("nic"), map, topology.endpoint("mmh").orElseThrow().bdf(),
-        NIC, receiver), "nic-device");
+    // The node that runs the NIC's endpoint runs its device logic and the server behind its wire.
+    receiver = find(ComponentKeys.nicReceiver("nic"));
+    nic = find(ComponentKeys.nic("nic"));
     for (String id : List.of("mmh", "nic", "ch1", "ch2")) {
       awaitUp(endpoint(id));
     }
@@ -86,11 +88,15 @@ class LadonTestbedNicTest {
   }
 
   static ActorRef<MemoryEndpoint.Command> endpoint(String id) {
+    return find(ComponentKeys.endpoint(id));
+  }
+
+  static <T> ActorRef<T> find(ServiceKey<T> key) {
     TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
     return probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      testKit.system().receptionist().tell(Receptionist.find(ComponentKeys.endpoint(id), probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(ComponentKeys.endpoint(id));
-      assertEquals(1, refs.size(), "endpoint " + id + " registered");
+      testKit.system().receptionist().tell(Receptionist.find(key, probe.ref()));
+      var refs = probe.receiveMessage().getServiceInstances(key);
+      assertEquals(1, refs.size(), key.id() + " registered");
       return refs.iterator().next();
     });
   }

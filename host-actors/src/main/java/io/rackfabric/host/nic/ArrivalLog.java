@@ -22,12 +22,17 @@ public final class ArrivalLog {
   private long outOfOrder;
   private long nonTest;
 
-  /** Records one frame; the receiver's clock moves to its arrival. */
+  /** Records one frame without a wall time; the receiver's clock moves to its arrival. */
   public ReceiverReport.Arrival record(EthernetFrame frame) {
+    return record(frame, -1);
+  }
+
+  /** Records one frame taken at wall time {@code wallNanos}; the receiver's clock moves to its arrival. */
+  public ReceiverReport.Arrival record(EthernetFrame frame, long wallNanos) {
     now = Math.max(now, frame.arrivesAt());
     UdpFrames.Parsed p = UdpFrames.parse(frame.data());
     ReceiverReport.Arrival a = new ReceiverReport.Arrival(frame.sourceVf(), p == null ? -1 : p.seq(),
-        frame.data().length, p == null ? -1 : p.sentAt(), frame.arrivesAt());
+        frame.data().length, p == null ? -1 : p.sentAt(), frame.arrivesAt(), wallNanos);
     if (p == null) {
       nonTest++;
     } else {

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The server outside the rack at the far end of the NIC's 10 GbE link (the fifth server of
- * seeds/000 section 5.1): it records every frame's model arrival time, size and source VF.
+ * seeds/000 section 5.1): it records every frame's model arrival time, size and source VF, and
+ * its own wall clock when it took the frame (for wall-clock inter-arrival times).
  */
 public final class ExternalReceiver extends AbstractBehavior<ExternalReceiver.Command> {
 
@@ -52,7 +53,7 @@ public final class ExternalReceiver extends AbstractBehavior<ExternalReceiver.Co
   }
 
   private Behavior<Command> onDeliverFrame(DeliverFrame msg) {
-    log.record(msg.frame());
+    log.record(msg.frame(), System.nanoTime());
     answerWaiters();
     return this;
   }

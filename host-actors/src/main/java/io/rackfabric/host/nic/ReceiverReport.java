@@ -36,8 +36,11 @@ public record ReceiverReport(
    * @param bytes frame size without FCS
    * @param sentAt the sender's model clock when it sent the packet (from the payload), -1 if none
    * @param arrivedAt model time its last bit arrived
+   * @param wallAt the receiver's wall clock (nanoTime) when it took the frame, -1 if not recorded:
+   *     only differences between arrivals at one receiver mean anything
    */
-  public record Arrival(int sourceVf, long seq, int bytes, long sentAt, long arrivedAt) implements WireMessage {
+  public record Arrival(int sourceVf, long seq, int bytes, long sentAt, long arrivedAt, long wallAt)
+      implements WireMessage {
 
     /** One-way model latency from the sending host's send to this arrival, -1 if unknown. */
     public long latencyNs() {

@@ -15,6 +15,10 @@ package io.rackfabric.host.nic;
  * maxOutstanding} descriptors are in flight: then it goes when the head write-back that frees a
  * slot arrives. With one in flight (the default) the NIC's reads of packet i are answered before
  * doorbell i+1 is issued, so every link carries the stream in model-time order.
+ *
+ * <p>A data-plane outage ({@link #skipWindow}): the slots whose model time falls in the window are
+ * skipped, their sequence numbers never sent (lost, as a resetting host loses them), and the
+ * stream goes on at the first slot after it. Skipping costs no wall time.
  */
 public final class TxDriver {
 
@@ -39,6 +43,9 @@ public final class TxDriver {
   private final long[] completedAt;
   private int sent;
   private int completed;
+  /** Slots skipped because the data plane was down then: their sequence numbers are never sent. */
+  private int skipped;
+  private final java.util.List<long[]> downWindows = new java.util.ArrayList<>();
   private int lastHead;
   private long firstSentAt = -1;
   private long lastSentAt = -1;
@@ -85,13 +92,17 @@ public final class TxDriver {
       throw new IllegalStateException("sent=" + sent + " completed=" + completed + " of count=" + plan.count()
           + ": no packet may go now");
     }
-    long at = plan.startAt() + (sent + 1L) * plan.intervalNs();
+    long at = slotTime();
+    for (long[] w = downAt(at); w != null; w = downAt(at)) {
+      skipped += (int) ((w[1] - at + plan.intervalNs() - 1) / plan.intervalNs());
+      at = slotTime();
+    }
     if (sent >= plan.maxOutstanding()) {
       at = Math.max(at, completedAt[(sent - plan.maxOutstanding()) % completedAt.length]);
     }
     int slot = sent % plan.ringSize();
     long buffer = buffersLocal + (long) slot * BUFFER_STRIDE;
-    byte[] frame = UdpFrames.build(plan.vf(), sent, at, plan.payload());
+    byte[] frame = UdpFrames.build(plan.vf(), sent + skipped, at, plan.payload());
     host.store(buffer, frame);
     host.store(plan.localBase() + (long) slot * descriptorSize,
         RegisterMap.descriptor(plan.dmaOffset() + buffer, frame.length, descriptorSize));
@@ -102,6 +113,34 @@ public final class TxDriver {
     }
     lastSentAt = at;
     return at;
+  }
+
+  private long slotTime() {
+    return plan.startAt() + (sent + skipped + 1L) * plan.intervalNs();
+  }
+
+  private long[] downAt(long at) {
+    for (long[] w : downWindows) {
+      if (at >= w[0] && at < w[1]) {
+        return w;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The data plane is down over [{@code from}, {@code until}) of model time (a whole-system
+   * restart): packets not yet sent whose slot falls in it are skipped.
+   */
+  public void skipWindow(long from, long until) {
+    if (until > from) {
+      downWindows.add(new long[] {from, until});
+    }
+  }
+
+  /** Slots skipped in data-plane outages. */
+  public int skipped() {
+    return skipped;
   }
 
   /** The NIC wrote its head index back; it landed in the host's memory at {@code arrivedAt}. */

@@ -12,9 +12,12 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The test sender of seeds/000 section 5.2 on a compute host: UDP packets at a fixed model-time
@@ -23,10 +26,15 @@ import java.time.Duration;
  * generator it is paced by the wall clock through the time-dilation factor (one send per interval
  * x TDF), and it also waits for the NIC's head write-back when the plan's in-flight limit is
  * reached. Must run next to its host's endpoint.
+ *
+ * <p>It is also the host's data-plane participant in the baseline take-over: after {@link
+ * FollowRestarts} it hears of a whole-system restart from whichever management host becomes
+ * master, and skips the packets whose model send time falls while the data plane is down.
  */
 public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
-  public sealed interface Command permits Start, GetStatus, Tick, WriteBackLanded {}
+  public sealed interface Command permits Start, GetStatus, FollowRestarts, Tick, WriteBackLanded,
+      RestartAnnounced {}
 
   /** Runs {@code plan}; the answer is a {@link SendDone} once every packet was written back. */
   public record Start(SendPlan plan, ActorRef<SendDone> replyTo) implements Command, WireMessage {}
@@ -34,10 +42,23 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
   public record GetStatus(ActorRef<SenderStatus> replyTo) implements Command, WireMessage {}
 
   /**
-   * A plan finished, or was refused ({@code error} not empty). Model times are -1 when nothing
-   * was sent.
+   * Subscribes with each of the management hosts as a data-plane participant
+   * ({@link ControlPlaneHost.SubscribeDataPlane}): a restart they announce takes this host's data
+   * plane down for its window.
    */
-  public record SendDone(String sender, int sent, int completed, long firstSentAt, long lastSentAt,
+  public record FollowRestarts(List<ActorRef<ControlPlaneHost.Command>> hosts) implements Command, WireMessage {
+
+    public FollowRestarts {
+      hosts = List.copyOf(hosts);
+    }
+  }
+
+  /**
+   * A plan finished, or was refused ({@code error} not empty). Model times are -1 when nothing
+   * was sent. {@code skipped}: packets not sent because their slot fell while the data plane was
+   * down (their sequence numbers are missing at the receiver).
+   */
+  public record SendDone(String sender, int sent, int completed, int skipped, long firstSentAt, long lastSentAt,
       long lastCompletedAt, String error) implements WireMessage {}
 
   public record SenderStatus(String sender, boolean running, int sent, int completed, long lastSentAt,
@@ -47,12 +68,18 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   private record WriteBackLanded(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
+  private record RestartAnnounced(ControlPlaneHost.ResetForRestart reset)
+      implements Command, NoSerializationVerificationNeeded {}
+
   private final String id;
   private final ActorRef<MemoryEndpoint.Command> host;
   private final NicSettings settings;
   private final double tdf;
   private final TimerScheduler<Command> timers;
   private final ActorRef<EndpointEvent> writeBacks;
+  private final ActorRef<ControlPlaneHost.ResetForRestart> restarts;
+  /** Data-plane outages announced so far, [from, until) model ns: every plan skips them. */
+  private final List<long[]> downWindows = new ArrayList<>();
   private TxDriver driver;
   private ActorRef<SendDone> replyTo;
   /** Sends the wall clock allows so far. */
@@ -76,6 +103,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     this.tdf = tdf;
     this.timers = timers;
     this.writeBacks = context.messageAdapter(EndpointEvent.class, WriteBackLanded::new);
+    this.restarts = context.messageAdapter(ControlPlaneHost.ResetForRestart.class, RestartAnnounced::new);
   }
 
   @Override
@@ -85,15 +113,18 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
         .onMessage(Tick.class, this::onTick)
         .onMessage(WriteBackLanded.class, this::onWriteBackLanded)
         .onMessage(GetStatus.class, this::onGetStatus)
+        .onMessage(FollowRestarts.class, this::onFollowRestarts)
+        .onMessage(RestartAnnounced.class, this::onRestartAnnounced)
         .build();
   }
 
   private Behavior<Command> onStart(Start msg) {
     if (driver != null && !driver.finished()) {
-      msg.replyTo().tell(new SendDone(id, 0, 0, -1, -1, -1, "sender " + id + " is already running a plan"));
+      msg.replyTo().tell(new SendDone(id, 0, 0, 0, -1, -1, -1, "sender " + id + " is already running a plan"));
       return this;
     }
     driver = new TxDriver(msg.plan(), settings.descriptorSize(), new Fabric());
+    downWindows.forEach(w -> driver.skipWindow(w[0], w[1]));
     replyTo = msg.replyTo();
     host.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(driver.writeBackLocal(), 4), writeBacks));
     driver.setUp();
@@ -127,13 +158,29 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     return this;
   }
 
+  private Behavior<Command> onFollowRestarts(FollowRestarts msg) {
+    msg.hosts().forEach(h -> h.tell(new ControlPlaneHost.SubscribeDataPlane(restarts)));
+    return this;
+  }
+
+  private Behavior<Command> onRestartAnnounced(RestartAnnounced msg) {
+    var r = msg.reset();
+    getContext().getLog().warn("Sender [{}]: {} restarts the system, data plane down over [{}, {}) ns", id, r.by(),
+        r.downFrom(), r.downUntil());
+    downWindows.add(new long[] {r.downFrom(), r.downUntil()});
+    if (driver != null) {
+      driver.skipWindow(r.downFrom(), r.downUntil());
+    }
+    return this;
+  }
+
   private void pump() {
     while (driver.sent() < due && driver.maySend()) {
       driver.send();
     }
     if (driver.finished() && replyTo != null) {
       timers.cancel(Tick.INSTANCE);
-      replyTo.tell(new SendDone(id, driver.sent(), driver.completed(), driver.firstSentAt(), driver.lastSentAt(),
+      replyTo.tell(new SendDone(id, driver.sent(), driver.completed(), driver.skipped(), driver.firstSentAt(), driver.lastSentAt(),
           driver.lastCompletedAt(), ""));
       replyTo = null;
     }

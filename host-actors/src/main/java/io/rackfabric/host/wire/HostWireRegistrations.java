@@ -80,6 +80,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2222, UdpSender.GetStatus.class),
       Entry.of(2223, UdpSender.SendDone.class),
       Entry.of(2224, UdpSender.SenderStatus.class),
+      Entry.of(2225, UdpSender.FollowRestarts.class),
 
       // 2300..2399 messaging: the datagram service
       Entry.of(2300, DatagramService.Send.class),

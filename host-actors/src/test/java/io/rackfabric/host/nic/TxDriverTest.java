@@ -116,4 +116,22 @@ class TxDriverTest {
     assertEquals("localBase=0x10 must be 4KiB aligned", assertThrows(IllegalArgumentException.class,
         () -> new SendPlan(0, VF_BAR, DMA, 0x10, 4, 1, 1, 64, 0, 1)).getMessage());
   }
+
+  @Test
+  void shouldSkipTheSlotsOfADownWindowAndGoOnAfterItWhenTheDataPlaneRestarts() {
+    TxDriver d = new TxDriver(plan(4, 3), 16, host);
+    d.setUp();
+    assertEquals(1_005_000, d.send());
+    // Down from before slot 1 (2_005_000) until before slot 3 (4_005_000): slots 1 and 2 are lost.
+    d.skipWindow(1_500_000, 4_000_001);
+    long at = d.send();
+    assertEquals(4_005_000, at);
+    assertEquals(2, d.skipped());
+    List<Post> bells = posts.stream().filter(p -> p.address() == VF_BAR + RegisterMap.TDT).toList();
+    assertEquals(List.of(1_005_000L, 4_005_000L), bells.stream().map(Post::at).toList());
+    // The frame of the second packet carries slot 3's sequence number: 1 and 2 never left.
+    byte[] frame = stores.stream().filter(s -> s.data().length > 16).toList().get(1).data();
+    assertEquals(3, UdpFrames.parse(frame).seq());
+    assertEquals(2, d.sent());
+  }
 }

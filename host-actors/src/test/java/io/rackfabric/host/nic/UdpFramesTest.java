@@ -46,7 +46,7 @@ class UdpFramesTest {
     assertEquals(1, r.outOfOrder());
     assertEquals(1, r.nonTest());
     assertEquals(List.of(1_000L, 1_000L, 1_500L, 500L), r.interArrivalNs());
-    assertEquals(new ReceiverReport.Arrival(2, 1, UdpFrames.HEADERS + 64, 10, 2_000), r.arrivals().get(1));
+    assertEquals(new ReceiverReport.Arrival(2, 1, UdpFrames.HEADERS + 64, 10, 2_000, -1), r.arrivals().get(1));
     assertEquals(1_990, r.arrivals().get(1).latencyNs());
     assertEquals(-1, r.arrivals().get(4).latencyNs());
     assertEquals(5_000, r.modelNow());

@@ -47,7 +47,7 @@ class NicWireTest {
     NicStats.VfStats vf = new NicStats.VfStats(1, true, 0xFFF8_0408, 0, 1_000, 0x8_0000_1000L, 64, 3, 4,
         0x8_0000_1400L, 4, 3, 318, 1, 2, 0, 0, 0, 0, 0);
     EthernetFrame frame = new EthernetFrame("nic", 1, UdpFrames.build(1, 9, 100, 64), 130, 5_000, 5_145);
-    ReceiverReport.Arrival arrival = new ReceiverReport.Arrival(1, 9, 106, 100, 5_145);
+    ReceiverReport.Arrival arrival = new ReceiverReport.Arrival(1, 9, 106, 100, 5_145, 77);
     SendPlan plan = new SendPlan(0, 0x8_E010_0000L, 0x8_0000_0000L, 0x10_0000L, 64, 10, 1_000_000, 64, 0, 1);
     Map<Class<?>, Object> m = new HashMap<>();
     m.put(SriovNic.ConnectWire.class, new SriovNic.ConnectWire(ref.narrow()));
@@ -64,8 +64,9 @@ class NicWireTest {
     m.put(SendPlan.class, plan);
     m.put(UdpSender.Start.class, new UdpSender.Start(plan, ref.narrow()));
     m.put(UdpSender.GetStatus.class, new UdpSender.GetStatus(ref.narrow()));
-    m.put(UdpSender.SendDone.class, new UdpSender.SendDone("tx", 10, 10, 1, 2, 3, ""));
+    m.put(UdpSender.SendDone.class, new UdpSender.SendDone("tx", 10, 10, 0, 1, 2, 3, ""));
     m.put(UdpSender.SenderStatus.class, new UdpSender.SenderStatus("tx", true, 3, 2, 1, 0));
+    m.put(UdpSender.FollowRestarts.class, new UdpSender.FollowRestarts(List.of(ref.narrow(), ref.narrow())));
     m.put(io.rackfabric.host.nic.McpMode.class, io.rackfabric.host.nic.McpMode.GM);
     m.put(io.rackfabric.host.nic.FaultCategory.class, io.rackfabric.host.nic.FaultCategory.MCP_RESTART);
     m.put(io.rackfabric.host.nic.FaultPoint.class, io.rackfabric.host.nic.FaultPoint.TOKEN_TAKEN);

@@ -52,6 +52,12 @@ public final class ClusterRun implements AutoCloseable {
    */
   public static ClusterRun start(Topology topology, String topologyArg, String transport,
       boolean sharedMediaDriver, Path runDir, PrintStream progress) throws Exception {
+    return start(topology, topologyArg, transport, sharedMediaDriver, runDir, progress, Map.of());
+  }
+
+  /** @param overrides configuration paths and values for every node JVM, as system properties */
+  public static ClusterRun start(Topology topology, String topologyArg, String transport,
+      boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides) throws Exception {
     AeronDirs.sweep(); // what earlier runs' killed JVMs left in /dev/shm
     Config base = ConfigFactory.load();
     ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
@@ -86,7 +92,7 @@ public final class ClusterRun implements AutoCloseable {
             "--port", String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort,
             "--transport", transport, "--data-dir", runDir.resolve("data").toString()));
         args.addAll(driverArgs);
-        nodes.start(n.name(), args, "384m", Duration.ofSeconds(90));
+        nodes.start(n.name(), "node", args, overrides, "384m", Duration.ofSeconds(90));
         progress.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
             topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
       }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -68,12 +69,19 @@ public final class NodeProcesses implements AutoCloseable {
   /** Starts {@code rack COMMAND ARGS} (a command that prints READY like {@code rack node}). */
   public Node start(String name, String command, List<String> rackArgs, String heap, Duration timeout)
       throws IOException, InterruptedException {
+    return start(name, command, rackArgs, Map.of(), heap, timeout);
+  }
+
+  /** @param properties system properties for the child (configuration overrides), name to value */
+  public Node start(String name, String command, List<String> rackArgs, Map<String, String> properties, String heap,
+      Duration timeout) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JVM_OPENS);
     cmd.add("-Xmx" + heap);
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-Dlogback.configurationFile=rack-node-logback.xml");
+    properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
     cmd.add("-cp");
     // Under Surefire the JVM's own class path may be a manifest-only jar; Surefire names the real one.
     cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));

@@ -82,8 +82,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   /** Every node of the topology in this JVM, in one actor system without remoting. */
   public static LiveRack singleJvm(Topology topology, Path runDir, PrintStream progress) throws Exception {
+    return singleJvm(topology, runDir, progress, Map.of());
+  }
+
+  /**
+   * @param overrides configuration paths and values for this run's JVM, over the defaults (the
+   *     take-over mode a scenario selects)
+   */
+  public static LiveRack singleJvm(Topology topology, Path runDir, PrintStream progress, Map<String, String> overrides)
+      throws Exception {
     Files.createDirectories(runDir);
-    Config base = ConfigFactory.load();
+    Config base = ConfigFactory.parseMap(overrides).withFallback(ConfigFactory.load());
     Config config = ConfigFactory.parseString("akka.actor.provider = local")
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
     if (topology.controlPlane() != null) {
@@ -115,11 +124,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
    */
   public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress)
       throws Exception {
+    return multiJvm(topology, settings, runDir, progress, Map.of());
+  }
+
+  /** @param overrides configuration paths and values for every node JVM (system properties) */
+  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
+      Map<String, String> overrides) throws Exception {
     Files.createDirectories(runDir);
     Path file = runDir.resolve("topology.conf");
     Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
     ClusterRun cluster = ClusterRun.start(topology, file.toAbsolutePath().toString(), settings.transport(),
-        settings.sharedMediaDriver(), runDir, progress);
+        settings.sharedMediaDriver(), runDir, progress, overrides);
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
       rack.findAll();

@@ -25,6 +25,8 @@ import java.util.TreeMap;
  * @param trafficNanos wall time from the first request until the last traffic job finished
  * @param wallNanos wall time from the first request to the end of the run (quiet, after faults)
  * @param finished false when the run hit its wall-time limit
+ * @param nicStreams the scenario's UDP streams through the NIC, one per sending host (empty
+ *     without a nic-stream)
  * @param rack the rack, still running while invariants and figures are evaluated
  */
 public record RunResult(
@@ -43,6 +45,7 @@ public record RunResult(
     long wallNanos,
     boolean finished,
     List<String> notes,
+    List<NicStreamResult> nicStreams,
     RunningRack rack) {
 
   public RunResult {
@@ -56,6 +59,7 @@ public record RunResult(
     faultedEnds = Set.copyOf(faultedEnds);
     failedComponents = Set.copyOf(failedComponents);
     notes = List.copyOf(notes);
+    nicStreams = List.copyOf(nicStreams);
   }
 
   /**

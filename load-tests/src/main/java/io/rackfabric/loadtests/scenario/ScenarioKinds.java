@@ -9,6 +9,7 @@ import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
+import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
 import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
@@ -20,6 +21,7 @@ import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
+import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
 /**
@@ -53,10 +55,12 @@ public final class ScenarioKinds {
         .invariant(new EveryReadCompleted())
         .invariant(new FailoverComplete())
         .invariant(new TakeoverCompleted())
+        .invariant(new NoPacketLost())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())
         .figure(new FailoverFigures())
-        .figure(new TakeoverFigures());
+        .figure(new TakeoverFigures())
+        .figure(new NicStreamFigures());
   }
 }

@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -88,9 +89,13 @@ public final class ScenarioRunner {
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
     long t0 = System.nanoTime();
+    Map<String, String> settings = new LinkedHashMap<>();
+    if (scenario.takeover() != null) {
+      settings.put("rackfabric.host.controlplane.takeover", scenario.takeover().name().toLowerCase(Locale.ROOT));
+    }
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
-        ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress)
-        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress)) {
+        ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
+        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings)) {
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
       List<RackAttachment> attached = new ArrayList<>();
@@ -99,7 +104,9 @@ public final class ScenarioRunner {
           a.attach(rack);
           attached.add(a);
         }
-        return new Execution(scenario, rack, progress, rackUp).run();
+        NicStreams streams = scenario.nicStream() == null ? null
+            : NicStreams.start(rack, scenario.nicStream(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -126,6 +133,8 @@ public final class ScenarioRunner {
     private final LiveRack rack;
     private final PrintStream progress;
     private final long rackUpNanos;
+    private final NicStreams streams;
+    private List<NicStreamResult> streamResults = List.of();
     private final Map<String, Tally> tally = new LinkedHashMap<>();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
@@ -139,8 +148,9 @@ public final class ScenarioRunner {
     private long lastProgress;
     private long trafficNanos;
 
-    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos) {
+    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams) {
       this.scenario = scenario;
+      this.streams = streams;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -191,6 +201,13 @@ public final class ScenarioRunner {
             timedOut = true;
           }
         }
+        if (streams != null) {
+          progress.println("  waiting for the nic-stream's senders");
+          streamResults = streams.finish(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())),
+              Duration.ofNanos(scenario.run().settleNs()));
+          streamResults.stream().filter(r -> !r.error().isEmpty())
+              .forEach(r -> notes.add("nic-stream " + r.host() + ": " + r.error()));
+        }
         // After a fault, what it causes (a DLLP timeout, AER) shows up in silence, not in delivered counts.
         awaitQuiet(applied.isEmpty());
       } finally {
@@ -203,7 +220,7 @@ public final class ScenarioRunner {
       }
       RunResult result = new RunResult(scenario, atStart, endpointSnapshot(), portsAtStart, portSnapshot(), boundaries,
           trafficResults(), List.copyOf(applied), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
-          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), rack);
+          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, rack);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       List<Checked> checked = new ArrayList<>();
       for (InvariantSpec spec : scenario.invariants()) {

@@ -58,10 +58,12 @@ class MultiJvmScenarioTest {
   }
 
   @Test
-  void shouldTakeOverOnTheBackupAndLoseNoWriteWhenTheMastersJvmIsKilled() throws Exception {
+  void shouldTakeOverOnTheBackupAndLoseNoPacketWhenTheMastersJvmIsKilled() throws Exception {
     Scenario s = ScenarioLoader.loadBundled("mmh-takeover", KINDS, ScenarioOptions.NONE);
     Path runDir = Path.of("target", "multi-jvm", "takeover-" + System.currentTimeMillis());
     Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+    o.figures().stream().filter(f -> f.name().startsWith("nic.") || f.name().startsWith("takeover"))
+        .forEach(f -> System.out.println("  " + f));
     for (Checked c : o.invariants()) {
       assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
     }
@@ -73,9 +75,14 @@ class MultiJvmScenarioTest {
     assertEquals(cp.portReassignmentNs(), figure(o, "takeover1.bmh.port_reassignment").value());
     assertEquals(cp.rebootTimeNs(), figure(o, "takeover1.bmh.reboot").value());
     assertEquals(0, figure(o, "takeover1.bmh.data_plane_outage").value(), "Ladon: the data plane never stops");
-    assertEquals(100_000, figure(o, "sink.ch2.delivered").value());
-    assertTrue(figure(o, "traffic_time").value() > o.result().faults().get(0).wallAtNanos() / 1e9,
-        "the traffic still ran when the MMH's JVM died");
+    // The NIC stream across the fail-over: every packet, exactly one interval apart in model time.
+    assertEquals(3000, figure(o, "nic.ch1.received").value());
+    assertEquals(0, figure(o, "nic.ch1.lost").value());
+    assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_min").value());
+    assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_max").value(), "flat across the take-over");
+    assertTrue(figure(o, "nic.ch1.wall_interarrival_max").value() > 0);
+    // The sender sends at most one packet per wall millisecond: it still ran when the JVM died.
+    assertTrue(o.result().faults().get(0).wallAtNanos() < 3000 * 1_000_000L);
     // Both journals hold the controller the pair acknowledged, event for event.
     try (Journals mmh = Journals.open(runDir.resolve("data/node-mmh.mv.db"));
         Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
@@ -83,6 +90,31 @@ class MultiJvmScenarioTest {
       assertEquals(1, c.size());
       assertEquals(Replay.Verdict.IDENTICAL, c.get(0).verdict(), c.toString());
     }
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
+  }
+
+  @Test
+  void shouldStopTheNicStreamForTheRestartWhenTheBaselineTakesOverAfterTheMastersJvmIsKilled() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("mmh-restart", KINDS, ScenarioOptions.NONE);
+    Path runDir = Path.of("target", "multi-jvm", "restart-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+    o.figures().stream().filter(f -> f.name().startsWith("nic.") || f.name().startsWith("takeover"))
+        .forEach(f -> System.out.println("  " + f));
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
+    assertEquals(cp.restartTimeNs(), figure(o, "takeover1.bmh.data_plane_outage").value());
+    // CH1 reset: the packets due while the data plane was down were never sent, and the largest
+    // gap at the receiver is the restart, less what CH1 had sent past its start before it heard.
+    double lost = figure(o, "nic.ch1.lost").value();
+    assertTrue(lost > 0, "the baseline loses packets");
+    assertEquals(lost, figure(o, "nic.ch1.skipped").value(), "every packet lost is one the reset CH skipped");
+    double gap = figure(o, "nic.ch1.interarrival_max").value();
+    assertTrue(gap <= cp.restartTimeNs() + 1_000_000 && gap > cp.restartTimeNs() * 0.95,
+        "largest gap " + gap + " ns, restart " + cp.restartTimeNs() + " ns");
+    assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_min").value());
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }

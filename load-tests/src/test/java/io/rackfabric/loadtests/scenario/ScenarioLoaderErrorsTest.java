@@ -68,7 +68,7 @@ class ScenarioLoaderErrorsTest {
     assertEquals(List.of(50_000L), s.modelFaultTimes());
     assertEquals("aer-reported-at root=mh within=5us", s.invariants().get(1).label());
     assertEquals(dir.resolve("good.conf") + ":17", s.invariants().get(1).where());
-    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover"), s.figures());
+    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover", "nic-stream"), s.figures());
   }
 
   @Test
@@ -308,6 +308,62 @@ class ScenarioLoaderErrorsTest {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** A valid scenario on the ladon-testbed rack with a NIC stream and a take-over mode. */
+  private static final List<String> NIC = List.of(
+      "scenario {",                                                                              // 1
+      "  topology = ladon-testbed",                                                              // 2
+      "  control-plane { takeover = restart }",                                                  // 3
+      "  nic-stream { from = [ch1, ch2], count = 10, size = 64, interval = 1ms }",               // 4
+      "}");                                                                                      // 5
+
+  @Test
+  void shouldReadTheNicStreamAndTheTakeoverModeWhenTheyAreValid() throws Exception {
+    Scenario s = ScenarioLoader.load(write("nic.conf", NIC), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(new io.rackfabric.cluster.scenario.NicStream(List.of("ch1", "ch2"), 10, 64, 1_000_000),
+        s.nicStream());
+    assertEquals(io.rackfabric.host.controlplane.Takeover.RESTART, s.takeover());
+    assertEquals(null, ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(),
+        ScenarioOptions.NONE).nicStream());
+  }
+
+  @Test
+  void shouldRejectANicStreamFromAHostThatIsNoComputeHostOrListedTwice() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(3, "  nic-stream { from = [ch1, mmh, ch1], count = 10 }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:4: scenario.nic-stream.from[1]: 'mmh' is not a compute host of the rack"
+        + " (compute hosts: ch1, ch2)");
+    assertContains(m, "bad.conf:4: scenario.nic-stream.from[2]: 'ch1' is listed twice");
+  }
+
+  @Test
+  void shouldRejectANicStreamWithoutCountOrWithAPayloadTooSmall() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(3, "  nic-stream { from = [ch1], size = 8 }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:4: scenario.nic-stream.count: missing (required)");
+    assertContains(m, "bad.conf:4: scenario.nic-stream.size: size=8 not in [16,1472]");
+  }
+
+  @Test
+  void shouldRejectANicStreamOnARackWithoutANic() throws Exception {
+    List<String> lines = new ArrayList<>(BASE);
+    lines.add(1, "  nic-stream { from = [ch1], count = 10 }");
+    assertContains(problems(lines), "bad.conf:2: scenario.nic-stream: topology demo has no NIC");
+  }
+
+  @Test
+  void shouldRejectATakeoverModeItDoesNotKnowOrARackWithoutAControlPlane() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(2, "  control-plane { takeover = reboot }");
+    assertContains(problems(lines), "bad.conf:3: scenario.control-plane.takeover: takeover=reboot not in"
+        + " {ladon, restart}");
+    List<String> demo = new ArrayList<>(BASE);
+    demo.add(1, "  control-plane { takeover = ladon }");
+    assertContains(problems(demo), "bad.conf:2: scenario.control-plane.takeover: topology demo has no"
+        + " control-plane section");
+  }
 
   private List<String> edit(int line, String replacement) {
     List<String> lines = new ArrayList<>(BASE);

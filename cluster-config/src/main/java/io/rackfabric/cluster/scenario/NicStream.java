@@ -1,0 +1,20 @@
+package io.rackfabric.cluster.scenario;
+
+import java.util.List;
+
+/**
+ * A scenario's {@code nic-stream}: compute hosts that send UDP through a VF of the rack's NIC to
+ * the server outside the rack for the run (seeds/000 section 5.2). Host {@code from.get(i)} gets
+ * VF {@code i}, assigned by the management host's PF driver before traffic starts.
+ *
+ * @param from the sending compute hosts, each once
+ * @param count packets each host sends
+ * @param payload UDP payload per packet, bytes
+ * @param intervalNs model time between a host's packets
+ */
+public record NicStream(List<String> from, int count, int payload, long intervalNs) {
+
+  public NicStream {
+    from = List.copyOf(from);
+  }
+}

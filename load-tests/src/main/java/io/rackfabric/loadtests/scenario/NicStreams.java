@@ -1,0 +1,175 @@
+package io.rackfabric.loadtests.scenario;
+
+import akka.actor.typed.ActorRef;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.NicNode;
+import io.rackfabric.cluster.scenario.NicStream;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.host.memory.Plane;
+import io.rackfabric.host.nic.ExternalReceiver;
+import io.rackfabric.host.nic.NicSettings;
+import io.rackfabric.host.nic.NicStats;
+import io.rackfabric.host.nic.ReceiverReport;
+import io.rackfabric.host.nic.RegisterMap;
+import io.rackfabric.host.nic.RequesterMatch;
+import io.rackfabric.host.nic.SendPlan;
+import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.UdpSender;
+import io.rackfabric.loadtests.harness.Asks;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A scenario's {@code nic-stream} on a running rack (seeds/000 section 5.2): the management host's
+ * PF driver assigns VF i to the i-th sending compute host (one posted write into the PF's
+ * registers, as {@code LadonTestbedNicTest} does), then each host's {@link UdpSender} (started by
+ * its node) sends through its VF to the server outside the rack. With a management-host pair,
+ * each sender follows the pair's restarts (the baseline take-over resets every CH), and the
+ * assignment is stamped with the master's control-plane clock, so that the window a restart
+ * announces lies on the senders' time line.
+ */
+public final class NicStreams {
+
+  private static final Duration ASK = Duration.ofSeconds(10);
+  /** Where each CH's driver keeps its ring and buffers in its own memory: clear of scenario traffic. */
+  static final long CH_AREA = 0x4000_0000L;
+
+  private record Stream(String host, int vf, CompletableFuture<UdpSender.SendDone> done) {}
+
+  private final RunningRack rack;
+  private final ActorRef<ExternalReceiver.Command> receiver;
+  private final List<Stream> streams;
+
+  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams) {
+    this.rack = rack;
+    this.receiver = receiver;
+    this.streams = streams;
+  }
+
+  /** Assigns the VFs and starts every host's sender; returns once each sender has its plan. */
+  public static NicStreams start(RunningRack rack, NicStream spec, PrintStream progress) throws Exception {
+    Topology topology = rack.topology();
+    EndpointSpec nicSpec = NicNode.nicOf(topology).orElseThrow(() -> new IllegalStateException(
+        "topology " + topology.name() + " has no NIC endpoint " + NicNode.NIC_ID));
+    NicSettings settings = NicSettings.create(rack.system().settings().config());
+    RegisterMap map = RegisterMap.of(nicSpec.bars(), settings);
+    GlobalMemoryLayout layout = topology.globalMemory().orElseThrow();
+    List<String> computeHosts = topology.globalMemorySpec().computeHosts();
+    String mh = topology.globalMemorySpec().managementHost();
+    ActorRef<SriovNic.Command> nic = Asks.find(rack.system(), ComponentKeys.nic(NicNode.NIC_ID), ASK);
+    ActorRef<ExternalReceiver.Command> receiver = Asks.find(rack.system(), ComponentKeys.nicReceiver(NicNode.NIC_ID),
+        ASK);
+
+    List<ActorRef<ControlPlaneHost.Command>> pair = new ArrayList<>();
+    long at = -1; // the MH endpoint's own clock
+    ControlPlaneSpec cp = topology.controlPlane();
+    if (cp != null) {
+      for (String host : List.of(cp.master(), cp.backup())) {
+        pair.add(Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), ASK));
+      }
+      at = Asks.<ControlPlaneHost.Command, ControlPlaneHost.HostStatus>ask(rack.system(), pair.get(0),
+          ControlPlaneHost.GetStatus::new, ASK).modelNow();
+    }
+
+    RouteExplainer routes = new RouteExplainer(topology);
+    for (int vf = 0; vf < spec.from().size(); vf++) {
+      String host = spec.from().get(vf);
+      int ch = computeHosts.indexOf(host) + 1;
+      RouteExplanation bell = routes.explain(host, layout.chAddress(ch, 0, map.vfBar(vf) + RegisterMap.TDT,
+          Plane.PRIMARY), false);
+      RouteExplanation dma = routes.explain(NicNode.NIC_ID, layout.mhAddress(ch, 0, Plane.PRIMARY) + CH_AREA, true);
+      if (!NicNode.NIC_ID.equals(bell.outcome().component()) || !host.equals(dma.outcome().component())) {
+        throw new IllegalStateException(host + "'s VF " + vf + " is not reachable both ways:\n" + bell.toText()
+            + "\n" + dma.toText());
+      }
+      int requester = bell.hops().get(bell.hops().size() - 1).requester();
+      RegisterMap.Poke assign = map.assignVf(vf, RequesterMatch.throughNtb(requester), RequesterMatch.NONE);
+      rack.endpoint(mh).tell(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
+    }
+    NicStats assigned = awaitAssigned(rack, nic, spec.from().size());
+
+    List<Stream> streams = new ArrayList<>();
+    for (int vf = 0; vf < spec.from().size(); vf++) {
+      String host = spec.from().get(vf);
+      int ch = computeHosts.indexOf(host) + 1;
+      ActorRef<UdpSender.Command> sender = Asks.find(rack.system(), ComponentKeys.udpSender(host), ASK);
+      if (!pair.isEmpty()) {
+        sender.tell(new UdpSender.FollowRestarts(pair));
+      }
+      SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
+          layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
+          spec.payload(), assigned.vf(vf).assignedAt() + vf * spec.intervalNs() / spec.from().size(),
+          settings.senderMaxOutstanding());
+      streams.add(new Stream(host, vf, Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(), sender,
+          r -> new UdpSender.Start(plan, r), Duration.ofDays(1))));
+      progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",
+          host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
+          assigned.vf(vf).assignedAt());
+    }
+    return new NicStreams(rack, receiver, streams);
+  }
+
+  private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, int vfs) throws Exception {
+    long deadline = System.nanoTime() + ASK.toNanos();
+    while (true) {
+      NicStats s = Asks.<SriovNic.Command, NicStats>ask(rack.system(), nic, SriovNic.GetStats::new, ASK);
+      boolean all = true;
+      for (int vf = 0; vf < vfs; vf++) {
+        all &= s.vf(vf).enabled();
+      }
+      if (all) {
+        return s;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException("the NIC did not enable VFs 0.." + (vfs - 1) + " within " + ASK);
+      }
+      Thread.sleep(50); // polling the NIC's registers: an assignment answers nobody
+    }
+  }
+
+  /**
+   * Waits until every sender is done (at most {@code timeout}) and its packets have arrived or
+   * stayed away for {@code settle}, then reads the receiver.
+   */
+  public List<NicStreamResult> finish(Duration timeout, Duration settle) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<UdpSender.SendDone> done = new ArrayList<>();
+    for (Stream s : streams) {
+      long left = Math.max(1, deadline - System.nanoTime());
+      try {
+        done.add(s.done().get(left, TimeUnit.NANOSECONDS));
+      } catch (TimeoutException e) {
+        UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
+            Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);
+        done.add(new UdpSender.SendDone(st.sender(), st.sent(), st.completed(), 0, -1, st.lastSentAt(),
+            st.lastCompletedAt(), "not finished within the run's wall limit"));
+      }
+    }
+    long sent = done.stream().mapToLong(UdpSender.SendDone::sent).sum();
+    try {
+      Asks.<ExternalReceiver.Command, ExternalReceiver.FramesReached>ask(rack.system(), receiver,
+          r -> new ExternalReceiver.AwaitFrames(sent, r), settle);
+    } catch (Exception stillMissing) {
+      // some never arrive: the report counts them as lost
+    }
+    ReceiverReport report = Asks.<ExternalReceiver.Command, ReceiverReport>ask(rack.system(), receiver,
+        ExternalReceiver.GetReport::new, ASK);
+    List<NicStreamResult> out = new ArrayList<>();
+    for (int i = 0; i < streams.size(); i++) {
+      out.add(NicStreamResult.of(streams.get(i).host(), streams.get(i).vf(), done.get(i), report.arrivals()));
+    }
+    return out;
+  }
+}
