@@ -116,7 +116,9 @@ public final class DemoCommand implements RackCommand {
     ScenarioRunner.Outcome o = new ScenarioRunner(kinds).run(scenario, runDir,
         new PrintStream(OutputStream.nullOutputStream()));
     for (Figure f : o.figures()) {
-      if (f.name().startsWith("takeover") || f.name().startsWith("sink.") && f.name().endsWith(".delivered")) {
+      boolean stream = f.name().startsWith("nic.") && (f.name().endsWith(".received") || f.name().endsWith(".lost")
+          || f.name().endsWith(".interarrival_max"));
+      if (f.name().startsWith("takeover") || stream) {
         String value = f.value() == Math.rint(f.value()) ? String.format("%,d", (long) f.value())
             : String.format("%,.3f", f.value());
         out.printf("  %-40s %18s  %s (%s)%n", f.name(), value, f.unit(), f.clock());
