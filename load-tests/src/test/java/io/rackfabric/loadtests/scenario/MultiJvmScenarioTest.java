@@ -57,16 +57,22 @@ class MultiJvmScenarioTest {
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }
 
-  @Test
-  void shouldTakeOverOnTheBackupAndLoseNoPacketWhenTheMastersJvmIsKilled() throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("mmh-takeover", KINDS, ScenarioOptions.NONE);
-    Path runDir = Path.of("target", "multi-jvm", "takeover-" + System.currentTimeMillis());
+  /** Runs a bundled take-over scenario, prints its stream and take-over figures, checks every invariant held. */
+  private static Outcome runTakeover(String name, Path runDir) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(name, KINDS, ScenarioOptions.NONE);
     Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
     o.figures().stream().filter(f -> f.name().startsWith("nic.") || f.name().startsWith("takeover"))
         .forEach(f -> System.out.println("  " + f));
     for (Checked c : o.invariants()) {
       assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
     }
+    return o;
+  }
+
+  @Test
+  void shouldTakeOverOnTheBackupAndLoseNoPacketWhenTheMastersJvmIsKilled() throws Exception {
+    Path runDir = Path.of("target", "multi-jvm", "takeover-" + System.currentTimeMillis());
+    Outcome o = runTakeover("mmh-takeover", runDir);
     // Table 1 out of the take-over's own steps: the heartbeat timeout after the last heartbeat that
     // crossed the link, the switch's partition update, the modeled reboot.
     ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
@@ -96,14 +102,7 @@ class MultiJvmScenarioTest {
 
   @Test
   void shouldStopTheNicStreamForTheRestartWhenTheBaselineTakesOverAfterTheMastersJvmIsKilled() throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("mmh-restart", KINDS, ScenarioOptions.NONE);
-    Path runDir = Path.of("target", "multi-jvm", "restart-" + System.currentTimeMillis());
-    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
-    o.figures().stream().filter(f -> f.name().startsWith("nic.") || f.name().startsWith("takeover"))
-        .forEach(f -> System.out.println("  " + f));
-    for (Checked c : o.invariants()) {
-      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
-    }
+    Outcome o = runTakeover("mmh-restart", Path.of("target", "multi-jvm", "restart-" + System.currentTimeMillis()));
     ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
     assertEquals(cp.restartTimeNs(), figure(o, "takeover1.bmh.data_plane_outage").value());
     // CH1 reset: the packets due while the data plane was down were never sent, and the largest
