@@ -285,7 +285,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     this.wallNanos = wallNanos;
     this.admission = new Admission<>(settings.maxInFlight(), settings.takeoverQueue());
     this.monitor = new HeartbeatMonitor(settings.heartbeatIntervalNs(), settings.missedHeartbeats(),
-        settings.tdf());
+        settings.tdf(), settings.suspicionGrace().toNanos());
     this.role = initial;
     if (initial == Role.BOOTING) {
       startController(Replication.none(), ready -> {

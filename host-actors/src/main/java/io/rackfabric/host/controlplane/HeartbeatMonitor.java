@@ -24,6 +24,7 @@ public final class HeartbeatMonitor {
 
   private final long suspicionAfterNs;
   private final double tdf;
+  private final long minWallNanos;
   private boolean watching;
   private boolean suspected;
   private long lastSentAt;
@@ -37,6 +38,14 @@ public final class HeartbeatMonitor {
    * @param tdf time-dilation factor: a model second lasts this many wall seconds
    */
   public HeartbeatMonitor(long intervalNs, double missed, double tdf) {
+    this(intervalNs, missed, tdf, 0);
+  }
+
+  /**
+   * @param minWallNanos the least wall time after the last heartbeat before a suspicion: a margin
+   *     for the emulator's own delays, which never shows in the suspicion's model time
+   */
+  public HeartbeatMonitor(long intervalNs, double missed, double tdf, long minWallNanos) {
     if (intervalNs <= 0) {
       throw new IllegalArgumentException("intervalNs=" + intervalNs + " must be positive");
     }
@@ -46,8 +55,12 @@ public final class HeartbeatMonitor {
     if (!(tdf > 0)) {
       throw new IllegalArgumentException("tdf=" + tdf + " must be positive");
     }
+    if (minWallNanos < 0) {
+      throw new IllegalArgumentException("minWallNanos=" + minWallNanos + " is negative");
+    }
     this.suspicionAfterNs = (long) (intervalNs * missed);
     this.tdf = tdf;
+    this.minWallNanos = minWallNanos;
   }
 
   /**
@@ -82,7 +95,7 @@ public final class HeartbeatMonitor {
   }
 
   private long wallDeadline() {
-    return lastWall + (long) (suspicionAfterNs * tdf);
+    return lastWall + Math.max((long) (suspicionAfterNs * tdf), minWallNanos);
   }
 
   /** Stops watching (this host is no longer the backup, or a new master is to be watched). */

@@ -71,7 +71,9 @@ class ControlPlaneHostTest {
   @BeforeAll
   static void start() throws Exception {
     testKit = ActorTestKit.create("controlplane", ConfigFactory.parseString(
-            "akka.actor.serialize-messages = on")
+            "akka.actor.serialize-messages = on\n"
+            // Suspicions as soon as the model deadline passes: these tests stop heartbeats on purpose.
+            + "rackfabric.host.controlplane.suspicion-grace = 0s")
         .withFallback(JournalConfig.h2(dataDir, "controlplane", 2))
         .withFallback(ConfigFactory.load()));
     JournalConfig.createSchema(testKit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -172,7 +174,7 @@ class ControlPlaneHostTest {
     ControlPlaneSettings d = defaults;
     return new ControlPlaneSettings(intervalNs, missed, d.portReassignmentNs(), rebootNs,
         d.restartTimeNs(), d.linkLatencyNs(), mode, d.maxInFlight(), d.takeoverQueue(), d.tdf(),
-        d.replicationTimeout());
+        d.replicationTimeout(), d.suspicionGrace());
   }
 
   /** The events of one persistence id, as stored in the journal. */
@@ -232,7 +234,7 @@ class ControlPlaneHostTest {
   void shouldAnswerOverloadedAndLoseNothingWhenTheBackupIsSlow() {
     // The backup is a probe that answers when the test says so; heartbeats too rare to interfere.
     ControlPlaneSettings s = new ControlPlaneSettings(60_000 * MS, 2.5, MS, MS, MS, 30_000,
-        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20));
+        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), Duration.ZERO);
     TestProbe<Command> backup = testKit.createTestProbe();
     ActorRef<Command> mmh = host("slow-mmh", Role.BOOTING, s, List.of());
     boot().forEach(op -> accepted(mmh, op));

@@ -40,6 +40,17 @@ class HeartbeatMonitorTest {
   }
 
   @Test
+  void shouldWaitOutTheWallGraceButKeepTheDeadlineAsTheSuspicionsModelTimeWhenTheGraceIsLonger() {
+    HeartbeatMonitor m = new HeartbeatMonitor(INTERVAL, 2.5, 1.0, 1_000 * MS);
+    m.heartbeat(7 * INTERVAL, 7 * INTERVAL + LATENCY, 0);
+    assertEquals(Optional.empty(), m.check(250 * MS), "the model deadline has passed, the wall grace has not");
+    assertEquals(750 * MS, m.wallUntilDeadline(250 * MS));
+    Optional<HeartbeatMonitor.Suspicion> s = m.check(1_000 * MS);
+    assertTrue(s.isPresent());
+    assertEquals(7 * INTERVAL + LATENCY + 250 * MS, s.get().suspectedAt(), "the figure is the heartbeat deadline");
+  }
+
+  @Test
   void shouldSuspectAtTheDeadlineModelTimeWhenHeartbeatsStop() {
     HeartbeatMonitor m = new HeartbeatMonitor(INTERVAL, 2.5, 1.0);
     m.heartbeat(7 * INTERVAL, 7 * INTERVAL + LATENCY, 1_000 * MS);
