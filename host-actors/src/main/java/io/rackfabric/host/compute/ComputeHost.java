@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.HostLog;
@@ -37,7 +38,7 @@ import java.util.function.LongSupplier;
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
-  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, Observed, CheckReport {}
+  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, HoldFrom, Observed, CheckReport {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -50,6 +51,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   /** Tells {@code replyTo} of every change to the route list (a datagram service resending, say). */
   public record SubscribeRoutes(ActorRef<RouteChanged> replyTo) implements Command, WireMessage {}
+
+  /**
+   * The run holds the rack at model time {@code modelAt} ({@code Long.MAX_VALUE}: no more): a
+   * response due at or after it cannot come yet, so the report's retransmission waits.
+   */
+  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** From model time {@code modelAt}, this host reaches {@code target} through {@code plane}. */
   public record RouteChanged(String host, int target, Plane plane, long modelAt) implements WireMessage {}
@@ -130,6 +137,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(GetRoutes.class, this::onGetRoutes)
         .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
         .onMessage(CheckReport.class, this::onCheckReport)
+        .onMessage(HoldFrom.class, this::onHoldFrom)
         .build();
   }
 
@@ -221,6 +229,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       }
       default -> { }
     }
+    return this;
+  }
+
+  private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    reportRetry.holdFrom(msg.modelAt());
+    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

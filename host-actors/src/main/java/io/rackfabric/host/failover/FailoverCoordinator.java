@@ -100,6 +100,8 @@ public final class FailoverCoordinator {
   private long latest;
   /** Wall time of the running round's last progress: a write, or an accepted acknowledgement. */
   private long progressWall;
+  /** The run holds the rack at this model time (a fault's): nothing stamped there moves yet. */
+  private long horizon = Long.MAX_VALUE;
   private int seq;
 
   /**
@@ -199,6 +201,11 @@ public final class FailoverCoordinator {
       return out.outcome();
     }
     progressWall = wall;
+    boolean held = round.attempts().values().stream()
+        .anyMatch(a -> Math.max(latest, a.sentAt() + settings.ackTimeoutNs()) >= horizon);
+    if (held) {
+      return out.outcome(); // the acknowledgement's model time has not come for the rack yet
+    }
     Round checked = round;
     for (int ch : checked.notifier().waiting()) {
       if (round != checked) {
@@ -216,6 +223,16 @@ public final class FailoverCoordinator {
       }
     }
     return out.outcome();
+  }
+
+  /**
+   * The rack is held at model time {@code modelAt} ({@code Long.MAX_VALUE}: not held). While a
+   * resend would be stamped at or after it, nothing could have come back yet, so the wall-clock
+   * grace does not run: it starts again when the hold is lifted.
+   */
+  public void holdFrom(long modelAt) {
+    horizon = modelAt;
+    progressWall = wallNanos.getAsLong();
   }
 
   /** True while a round waits for an acknowledgement: {@link #checkAcks} has something to check. */

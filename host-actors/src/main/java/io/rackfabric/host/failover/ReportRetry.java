@@ -27,6 +27,8 @@ public final class ReportRetry {
   private long sentAt;
   private long sentWall;
   private int resends;
+  /** The run holds the rack at this model time: nothing stamped there moves yet. */
+  private long horizon = Long.MAX_VALUE;
 
   public ReportRetry(HostSettings settings, LongSupplier wallNanos) {
     this.settings = settings;
@@ -37,6 +39,15 @@ public final class ReportRetry {
   public void sent(long modelAt) {
     waiting = true;
     sentAt = modelAt;
+    sentWall = wallNanos.getAsLong();
+  }
+
+  /**
+   * The rack is held at model time {@code modelAt} ({@code Long.MAX_VALUE}: not held). While the
+   * resend would be stamped at or after it, the grace does not run: it starts again when lifted.
+   */
+  public void holdFrom(long modelAt) {
+    horizon = modelAt;
     sentWall = wallNanos.getAsLong();
   }
 
@@ -58,6 +69,10 @@ public final class ReportRetry {
       return Decision.WAIT;
     }
     long at = Math.max(latest, sentAt + settings.ackTimeoutNs());
+    if (at >= horizon) {
+      sentWall = wallNanos.getAsLong(); // held: the response's model time has not come for the rack
+      return Decision.WAIT;
+    }
     if (resends >= settings.maxResends()) {
       waiting = false;
       return new Decision(Decision.Kind.GIVE_UP, at);

@@ -11,6 +11,7 @@ import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.FailoverCoordinator;
@@ -41,7 +42,8 @@ import java.util.function.LongSupplier;
  */
 public final class ManagementHost extends AbstractBehavior<ManagementHost.Command> {
 
-  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, Observed,
+  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, HoldFrom,
+      Observed,
       CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
@@ -70,6 +72,13 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       return unacknowledged.isEmpty();
     }
   }
+
+  /**
+   * The run holds the rack at model time {@code modelAt} (a fault's; {@code Long.MAX_VALUE}: no
+   * more): a notification's acknowledgement due at or after it cannot come yet, so the wall-clock
+   * retransmission waits.
+   */
+  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** Replies with every notification round that ended so far, in the order they ended. */
   public record GetFailovers(ActorRef<Failovers> replyTo) implements Command, WireMessage {}
@@ -197,6 +206,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
         .onMessage(GetFailovers.class, this::onGetFailovers)
+        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(EnableIsolation.class, this::onEnableIsolation)
         .onMessage(OpenIommuPage.class, this::onOpenIommuPage)
         .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
@@ -295,6 +305,12 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onSubscribeFailovers(SubscribeFailovers msg) {
     watchers.add(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    failover.holdFrom(msg.modelAt());
+    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

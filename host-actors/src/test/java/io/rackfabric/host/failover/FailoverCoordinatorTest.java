@@ -117,6 +117,22 @@ class FailoverCoordinatorTest {
   }
 
   @Test
+  void shouldNotResendWhileTheRackIsHeldBeforeTheAcknowledgementCouldComeAndResendOnceLifted() {
+    FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
+    Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
+    c.holdFrom(toCh1.at() + 1); // a fault's horizon just after the notification left
+    wallPasses(GRACE);
+    assertEquals(NOTHING, c.checkAcks(), "held: the acknowledgement's model time has not come");
+    wallPasses(GRACE);
+    assertEquals(NOTHING, c.checkAcks());
+    c.holdFrom(Long.MAX_VALUE);
+    assertEquals(NOTHING, c.checkAcks(), "the grace starts again when the hold is lifted");
+    wallPasses(GRACE);
+    assertRouteChange(only(c.checkAcks()), notification(1, Plane.SECONDARY), 1, Plane.PRIMARY,
+        toCh1.at() + ACK_TIMEOUT);
+  }
+
+  @Test
   void shouldNotifyAHostThroughItsOtherPlaneWhenItsOwnReportWaitsForItsRound() {
     FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
     Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);

@@ -61,6 +61,19 @@ class ReportRetryTest {
   }
 
   @Test
+  void shouldWaitWhileTheRackIsHeldBeforeTheResendTimeAndResendAGraceAfterTheLift() {
+    ReportRetry r = retry(5);
+    r.sent(10_000);
+    r.holdFrom(20_000); // the resend (10us + timeout) would be stamped past the horizon
+    wall += 5 * GRACE.toNanos();
+    assertEquals(Decision.Kind.WAIT, r.check(10_000).kind());
+    r.holdFrom(Long.MAX_VALUE);
+    assertEquals(Decision.Kind.WAIT, r.check(10_000).kind(), "a fresh grace after the lift");
+    wall += GRACE.toNanos();
+    assertEquals(new Decision(Decision.Kind.RESEND, 10_000 + TIMEOUT), r.check(10_000));
+  }
+
+  @Test
   void shouldResendNothingWhenTheResponseCame() {
     ReportRetry r = retry(5);
     r.sent(0);

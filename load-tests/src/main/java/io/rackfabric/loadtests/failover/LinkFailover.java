@@ -203,7 +203,7 @@ public final class LinkFailover {
     // Actors run concurrently: the rack is held at the fault until every failed link is down at
     // both ends, so nothing stamped after the fault crosses a link that is already dead.
     RackHorizon.Members members = members(system, topology,
-        datagrams == null ? List.of() : datagrams.services());
+        datagrams == null ? List.of() : datagrams.services(), mh, List.copyOf(chs.values()));
     RackHorizon.holdFrom(system, members, faultAt, STEP);
     if (datagrams != null) {
       datagrams.send(faultAt - streams.leadNs(), streams.intervalNs(), STEP);
@@ -244,9 +244,10 @@ public final class LinkFailover {
     return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults);
   }
 
-  /** Every endpoint and linked switch port of the rack, and the given datagram services. */
+  /** Every endpoint and linked switch port of the rack, the given datagram services and host software. */
   private static RackHorizon.Members members(ActorSystem<?> system, Topology topology,
-      List<ActorRef<DatagramService.Command>> services) throws Exception {
+      List<ActorRef<DatagramService.Command>> services, ActorRef<ManagementHost.Command> mh,
+      List<ActorRef<ComputeHost.Command>> chs) throws Exception {
     List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
     for (var e : topology.endpoints()) {
       endpoints.add(Asks.find(system, ComponentKeys.endpoint(e.id()), STEP));
@@ -259,7 +260,7 @@ public final class LinkFailover {
         }
       }
     }
-    return new RackHorizon.Members(endpoints, ports, services);
+    return new RackHorizon.Members(endpoints, ports, services, List.of(mh), chs);
   }
 
   /** Until the services have moved nothing for a while: what is stamped before the fault has crossed. */

@@ -5,6 +5,8 @@ import akka.actor.typed.ActorSystem;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.messaging.DatagramService;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,13 +23,26 @@ public final class RackHorizon {
 
   private RackHorizon() {}
 
-  /** The actors to hold: root and device endpoints, switch ports, datagram services. */
+  /**
+   * The actors to hold: root and device endpoints, switch ports, datagram services, and the
+   * fail-over software of the management and compute hosts (whose wall-clock retransmissions wait
+   * while what they wait for is held).
+   */
   public record Members(List<ActorRef<MemoryEndpoint.Command>> endpoints, List<ActorRef<SwitchPort.Command>> ports,
-      List<ActorRef<DatagramService.Command>> services) {
+      List<ActorRef<DatagramService.Command>> services, List<ActorRef<ManagementHost.Command>> managementHosts,
+      List<ActorRef<ComputeHost.Command>> computeHosts) {
     public Members {
       endpoints = List.copyOf(endpoints);
       ports = List.copyOf(ports);
       services = List.copyOf(services);
+      managementHosts = List.copyOf(managementHosts);
+      computeHosts = List.copyOf(computeHosts);
+    }
+
+    /** Without host software. */
+    public Members(List<ActorRef<MemoryEndpoint.Command>> endpoints, List<ActorRef<SwitchPort.Command>> ports,
+        List<ActorRef<DatagramService.Command>> services) {
+      this(endpoints, ports, services, List.of(), List.of());
     }
   }
 
@@ -43,6 +58,12 @@ public final class RackHorizon {
     }
     for (var s : members.services()) {
       acks.add(Asks.askAsync(system, s, r -> new DatagramService.HoldFrom(modelAt, r), timeout));
+    }
+    for (var h : members.managementHosts()) {
+      acks.add(Asks.askAsync(system, h, r -> new ManagementHost.HoldFrom(modelAt, r), timeout));
+    }
+    for (var h : members.computeHosts()) {
+      acks.add(Asks.askAsync(system, h, r -> new ComputeHost.HoldFrom(modelAt, r), timeout));
     }
     CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
         .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);

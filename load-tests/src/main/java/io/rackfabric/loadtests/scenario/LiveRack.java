@@ -13,6 +13,7 @@ import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.topology.Component;
 import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
@@ -22,14 +23,16 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
-import io.rackfabric.persistence.journal.JournalConfig;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.harness.RackHorizon;
+import io.rackfabric.persistence.journal.JournalConfig;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -270,7 +273,20 @@ public final class LiveRack implements RunningRack, AutoCloseable {
         }
       }
     }
-    RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of()), modelAt, ASK);
+    List<ActorRef<ManagementHost.Command>> mhs = new ArrayList<>();
+    List<ActorRef<ComputeHost.Command>> chs = new ArrayList<>();
+    GlobalMemorySpec spec = topology.globalMemorySpec();
+    if (spec != null && spec.managementHost() != null) {
+      if (reachable(spec.managementHost())) {
+        mhs.add(Asks.find(system, ComponentKeys.managementHost(spec.managementHost()), ASK));
+      }
+      for (String ch : spec.computeHosts()) {
+        if (reachable(ch)) {
+          chs.add(Asks.find(system, ComponentKeys.computeHost(ch), ASK));
+        }
+      }
+    }
+    RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of(), mhs, chs), modelAt, ASK);
   }
 
   /**

@@ -129,6 +129,10 @@ class ScenarioRunnerTest {
     double inFlight = Math.ceil(figure(o, "sink.ch2.latency_max").value() / 100.0);
     assertTrue(delivered < 400 && delivered >= 400 - 2 * inFlight, delivered + " delivered, " + inFlight + " in flight");
     assertEquals(2, figure(o, "aer.mmh.records").value());
+    // The fail-over of the first down ran across the hold at the second (every CH acknowledged:
+    // the invariant), and the second down needed no round of its own.
+    assertTrue(figure(o, "fault1.link-flap.nt-pri.ch2.failover.ch2.total").value() > 0);
+    assertTrue(o.figures().stream().noneMatch(f -> f.name().startsWith("fault3.") && f.name().contains(".failover.")));
   }
 
   @Test
