@@ -918,32 +918,13 @@ final class ScenarioParser {
     String best = null;
     int bestDistance = 4;
     for (String k : known) {
-      int d = distance(name.toLowerCase(Locale.ROOT), k);
+      int d = Fields.distance(name.toLowerCase(Locale.ROOT), k);
       if (d < bestDistance) {
         bestDistance = d;
         best = k;
       }
     }
     return (best == null ? "" : " (did you mean '" + best + "'?)") + "; known: " + String.join(", ", known);
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 
   private static int line(Fields f) {

@@ -386,7 +386,8 @@ public final class Fields {
     return best;
   }
 
-  private static int distance(String a, String b) {
+  /** The edit (Levenshtein) distance of {@code a} and {@code b}, for "did you mean" hints. */
+  public static int distance(String a, String b) {
     int[] prev = new int[b.length() + 1];
     int[] cur = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {
