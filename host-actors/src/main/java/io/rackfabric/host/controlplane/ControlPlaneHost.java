@@ -411,7 +411,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   }
 
   private OperationResult notMaster() {
-    return new OperationResult(Status.REJECTED, lastSeqNr, now, "not the master: " + name + " is "
+    return new OperationResult(Status.NOT_MASTER, lastSeqNr, now, "not the master: " + name + " is "
         + role + (fencedBecause.isEmpty() ? "" : " (" + fencedBecause + ")"), List.of());
   }
 

@@ -13,6 +13,7 @@ import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.RemoveDevice;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
+import io.rackfabric.persistence.controller.Controller.Request;
 import io.rackfabric.persistence.controller.Controller.ProgramRequesterId;
 import io.rackfabric.persistence.controller.Controller.ReprogramWindow;
 import io.rackfabric.persistence.controller.Controller.TakeTemplateImage;
@@ -28,7 +29,9 @@ final class Operations {
 
   // An if-chain: pattern matching in switch is not final in Java 17.
   static Operation restamp(Operation op, long at, ActorRef<OperationResult> to) {
-    if (op instanceof AddHost o) {
+    if (op instanceof Request o) {
+      return new Request(o.client(), o.requestSeq(), restamp(o.operation(), at, to));
+    } else if (op instanceof AddHost o) {
       return new AddHost(o.host(), o.requester(), o.memoryBase(), o.memorySize(), at, to);
     } else if (op instanceof RemoveHost o) {
       return new RemoveHost(o.host(), at, to);

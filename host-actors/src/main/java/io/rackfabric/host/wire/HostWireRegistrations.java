@@ -1,6 +1,7 @@
 package io.rackfabric.host.wire;
 
 import io.rackfabric.fabric.wire.WireRegistrations;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
@@ -127,6 +128,14 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2425, ControlPlaneHost.Fenced.class),
       Entry.of(2426, ControlPlaneHost.HandOver.class),
       Entry.of(2427, ControlPlaneHost.TookOver.class),
+      // 2430.. a host's control-plane driver
+      Entry.of(2430, ControlPlaneClient.UseHosts.class),
+      Entry.of(2431, ControlPlaneClient.Issue.class),
+      Entry.of(2432, ControlPlaneClient.PagePlan.class),
+      Entry.of(2433, ControlPlaneClient.OpenPages.class),
+      Entry.of(2434, ControlPlaneClient.RequestRecord.class),
+      Entry.of(2435, ControlPlaneClient.PagesDone.class),
+      Entry.of(2436, ControlPlaneClient.GetRequests.class),
 
       // 2500..2599 NIC message firmware and its host-side fault tolerance (seeds/002)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),

@@ -213,7 +213,7 @@ class ControlPlaneHostTest {
     assertEquals(master, state(bmh), "every acknowledged operation is in the backup's journal");
     // The BMH answers no control request while it is the backup.
     OperationResult refused = run(bmh, openPage(9));
-    assertEquals(Status.REJECTED, refused.status());
+    assertEquals(Status.NOT_MASTER, refused.status());
     assertTrue(refused.detail().startsWith("not the master"), refused.detail());
   }
 
@@ -378,7 +378,7 @@ class ControlPlaneHostTest {
     // From the take-over on, the old master acknowledges nothing.
     testKit.createTestProbe().awaitAssert(WAIT, () -> {
       OperationResult r = run(h.mmh(), openPage(100));
-      assertEquals(Status.REJECTED, r.status(), r.detail());
+      assertEquals(Status.NOT_MASTER, r.status(), r.detail());
       assertTrue(r.detail().startsWith("not the master"), r.detail());
       return null;
     });
@@ -457,5 +457,67 @@ class ControlPlaneHostTest {
     });
     OperationResult refused = run(h.mmh(), openPage(99));
     assertTrue(refused.detail().startsWith("not the master"), refused.detail());
+  }
+
+  // ---- a host's control-plane driver across a take-over
+
+  static final ClientSettings CLIENT = new ClientSettings(Duration.ofMillis(300), Duration.ofMillis(20),
+      Duration.ofSeconds(30));
+
+  @Test
+  void shouldAnswerEveryRequestOnceAfterTheTakeOverWhenIssuedWhileTheMasterIsDead() {
+    ActorRef<SwitchChip.Command> chip = torChip("tor-cli");
+    Hosts h = paired("cli", defaults, List.of(new FenceTarget(chip, List.of(0))));
+    TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
+    h.bmh().tell(new ControlPlaneHost.SubscribeTakeovers(breakdowns.getRef()));
+    ActorRef<ControlPlaneClient.Command> client =
+        testKit.spawn(ControlPlaneClient.create("ch1-driver", defaults, CLIENT), "cli-client");
+    client.tell(new ControlPlaneClient.UseHosts(List.of(h.mmh(), h.bmh())));
+    TestProbe<OperationResult> before = testKit.createTestProbe();
+    client.tell(new ControlPlaneClient.Issue(openPage(0).apply(before.getRef())));
+    assertEquals(Status.ACCEPTED, before.receiveMessage(WAIT).status());
+
+    testKit.stop(h.mmh());
+    TestProbe<ControlPlaneClient.PagesDone> done = testKit.createTestProbe();
+    long firstPage = 32 * GIB + (1 << 20);
+    client.tell(new ControlPlaneClient.OpenPages(
+        new ControlPlaneClient.PagePlan("ch1", 0x0200, firstPage, 6, 20_000, 1 * MS), done.getRef()));
+
+    TakeoverBreakdown b = breakdowns.receiveMessage(WAIT);
+    List<ControlPlaneClient.RequestRecord> records = done.receiveMessage(WAIT).requests();
+    assertEquals(6, records.size());
+    for (ControlPlaneClient.RequestRecord r : records) {
+      assertEquals(Status.ACCEPTED, r.status(), r.detail());
+      assertTrue(r.answeredAt() >= b.resumedAt(), r.answeredAt() + " before the take-over ended at " + b.resumedAt());
+    }
+    assertTrue(records.get(0).attempts() >= 2, "the dead master was tried first: " + records.get(0));
+    CurrentState after = state(h.bmh());
+    assertEquals(7, after.state().openPages("ch1"), "each request applied once");
+    assertEquals(7, after.state().lastRequest("ch1-driver"));
+    assertEquals(Role.MASTER, status(h.bmh()).role());
+  }
+
+  @Test
+  void shouldAnswerAlreadyAppliedWhenTheFirstAnswerWasLost() {
+    Hosts h = paired("lost", defaults, List.of());
+    TestProbe<Command> silent = testKit.createTestProbe(); // applies, never answers: a master that died
+    ActorRef<ControlPlaneClient.Command> client =
+        testKit.spawn(ControlPlaneClient.create("ch2-driver", defaults, CLIENT), "lost-client");
+    client.tell(new ControlPlaneClient.UseHosts(List.of(silent.getRef(), h.mmh())));
+    TestProbe<OperationResult> answer = testKit.createTestProbe();
+    client.tell(new ControlPlaneClient.Issue(openPage(3).apply(answer.getRef())));
+
+    Submit first = silent.expectMessageClass(Submit.class, WAIT);
+    TestProbe<OperationResult> swallowed = testKit.createTestProbe();
+    Controller.Request request = (Controller.Request) first.operation();
+    h.mmh().tell(new Submit(new Controller.Request(request.client(), request.requestSeq(),
+        openPage(3).apply(swallowed.getRef()))));
+    assertEquals(Status.ACCEPTED, swallowed.receiveMessage(WAIT).status());
+
+    OperationResult r = answer.receiveMessage(WAIT);
+    assertEquals(Status.ACCEPTED, r.status());
+    assertTrue(r.detail().startsWith("already applied"), r.detail());
+    answer.expectNoMessage(Duration.ofMillis(200));
+    assertEquals(1, state(h.mmh()).state().openPages("ch1"));
   }
 }

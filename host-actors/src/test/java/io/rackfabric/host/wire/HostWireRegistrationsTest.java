@@ -10,6 +10,7 @@ import akka.serialization.Serializers;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.wire.KryoSerializer;
 import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
@@ -104,7 +105,13 @@ class HostWireRegistrationsTest {
     for (int i = 0; i < link.size(); i++) {
       assertEquals(2420 + i, registry.idOf(link.get(i)), link.get(i).getName());
     }
-    assertEquals(inOrder.size() + link.size(), new HostWireRegistrations().registrations().stream()
+    List<Class<?>> client = List.of(ControlPlaneClient.UseHosts.class, ControlPlaneClient.Issue.class,
+        ControlPlaneClient.PagePlan.class, ControlPlaneClient.OpenPages.class, ControlPlaneClient.RequestRecord.class,
+        ControlPlaneClient.PagesDone.class, ControlPlaneClient.GetRequests.class);
+    for (int i = 0; i < client.size(); i++) {
+      assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
+    }
+    assertEquals(inOrder.size() + link.size() + client.size(), new HostWireRegistrations().registrations().stream()
         .filter(e -> e.id() >= 2400 && e.id() < 2500).count(), "every control-plane class is pinned here");
   }
 
@@ -151,6 +158,20 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
+    out.add(new ControlPlaneClient.UseHosts(List.of(host, host)));
+    out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,
+        PagePermission.READ_WRITE, 9_000, results)));
+    ControlPlaneClient.PagePlan plan = new ControlPlaneClient.PagePlan("ch1", 0x100, 0x4000_0000L, 20, 1_000,
+        100_000_000);
+    out.add(plan);
+    ActorRef<ControlPlaneClient.PagesDone> done = testKit.<ControlPlaneClient.PagesDone>createTestProbe().ref();
+    out.add(new ControlPlaneClient.OpenPages(plan, done));
+    ControlPlaneClient.RequestRecord record = new ControlPlaneClient.RequestRecord(3, 1_000, 38_400_000_000L,
+        Controller.Status.ACCEPTED, "already applied", 4, 1_200_000_000L);
+    out.add(record);
+    out.add(new ControlPlaneClient.PagesDone("ch1-driver", List.of(record,
+        new ControlPlaneClient.RequestRecord(4, 2_000, -1, null, "given up", 9, 120_000_000_000L))));
+    out.add(new ControlPlaneClient.GetRequests(done));
     return out;
   }
 

@@ -86,6 +86,25 @@ public final class Controller
   public record TakeTemplateImage(long at, ActorRef<OperationResult> replyTo)
       implements Operation {}
 
+  /**
+   * {@code operation} as request {@code requestSeq} (from 1, rising) of {@code client}: applied
+   * at most once. A client resends a request it got no answer to, perhaps to another master after
+   * a take-over; one already applied is answered ACCEPTED with no events and the detail
+   * "already applied". A client has one request outstanding at a time.
+   */
+  public record Request(String client, long requestSeq, Operation operation) implements Operation {
+
+    @Override
+    public long at() {
+      return operation.at();
+    }
+
+    @Override
+    public ActorRef<OperationResult> replyTo() {
+      return operation.replyTo();
+    }
+  }
+
   public record GetState(ActorRef<CurrentState> replyTo) implements Command, WireMessage {}
 
   /** The state after event {@code lastSeqNr}, and how many operations await acknowledgement. */
@@ -100,7 +119,9 @@ public final class Controller
     /** Too many operations in flight: nothing persisted; send again later. */
     OVERLOADED,
     /** Persisted locally but the replication step failed; {@code detail} says why. */
-    NOT_REPLICATED
+    NOT_REPLICATED,
+    /** Sent to a management host that is not the master (a backup, or fenced): send it there. */
+    NOT_MASTER
   }
 
   /**
@@ -173,6 +194,10 @@ public final class Controller
       return Effect().none();
     }
     Decision decision = ControllerRules.decide(state, op);
+    if (decision.alreadyApplied()) {
+      op.replyTo().tell(new OperationResult(Status.ACCEPTED, last, state.modelNow(), decision.error(), List.of()));
+      return Effect().none();
+    }
     if (!decision.accepted()) {
       context.getLog().debug("Operation [{}] rejected: {}", op, decision.error());
       op.replyTo().tell(

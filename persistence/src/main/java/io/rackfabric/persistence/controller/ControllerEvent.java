@@ -60,11 +60,18 @@ public sealed interface ControllerEvent extends Journaled {
    */
   record TemplateImageTaken(long at) implements ControllerEvent {}
 
+  /**
+   * The operation the other events of its persist came from was request {@code requestSeq} of
+   * {@code client}: a client that resends a request it got no answer to (the master died, the
+   * answer was lost) is answered "already applied" instead of having it applied twice.
+   */
+  record RequestApplied(String client, long requestSeq, long at) implements ControllerEvent {}
+
   /** The events as {@link ControllerState#apply} reads them, for tests and the replay debugger. */
   static List<Class<? extends ControllerEvent>> types() {
     return List.of(HostAdded.class, HostRemoved.class, DeviceAdded.class, DeviceRemoved.class,
         EnumerationCompleted.class, PfDriverInitialized.class, VfAssigned.class, VfFreed.class,
         IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
-        RequesterIdProgrammed.class, TemplateImageTaken.class);
+        RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class);
   }
 }

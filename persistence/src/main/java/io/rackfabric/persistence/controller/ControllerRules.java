@@ -12,6 +12,7 @@ import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.ProgramRequesterId;
 import io.rackfabric.persistence.controller.Controller.RemoveDevice;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
+import io.rackfabric.persistence.controller.Controller.Request;
 import io.rackfabric.persistence.controller.Controller.ReprogramWindow;
 import io.rackfabric.persistence.controller.Controller.TakeTemplateImage;
 import io.rackfabric.persistence.controller.ControllerEvent.DeviceAdded;
@@ -22,12 +23,15 @@ import io.rackfabric.persistence.controller.ControllerEvent.HostRemoved;
 import io.rackfabric.persistence.controller.ControllerEvent.IommuPageClosed;
 import io.rackfabric.persistence.controller.ControllerEvent.IommuPageOpened;
 import io.rackfabric.persistence.controller.ControllerEvent.PfDriverInitialized;
+import io.rackfabric.persistence.controller.ControllerEvent.RequestApplied;
 import io.rackfabric.persistence.controller.ControllerEvent.RequesterIdProgrammed;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import io.rackfabric.persistence.controller.ControllerEvent.VfAssigned;
 import io.rackfabric.persistence.controller.ControllerEvent.VfFreed;
 import io.rackfabric.persistence.controller.ControllerEvent.WindowReprogrammed;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -53,7 +57,9 @@ public final class ControllerRules {
       return Decision.reject("at=" + op.at() + " is negative (model time in ns)");
     }
     long at = Math.max(s.modelNow(), op.at());
-    if (op instanceof AddHost o) {
+    if (op instanceof Request o) {
+      return request(s, o, at);
+    } else if (op instanceof AddHost o) {
       return addHost(s, o, at);
     } else if (op instanceof RemoveHost o) {
       return knownHost(s, o.host()).map(Decision::reject)
@@ -97,6 +103,31 @@ public final class ControllerRules {
       return Decision.accept(new TemplateImageTaken(at));
     }
     return Decision.reject("operation=" + op + " is not known"); // sealed: cannot happen
+  }
+
+  private static Decision request(ControllerState s, Request o, long at) {
+    if (blank(o.client())) {
+      return Decision.reject("client=" + o.client() + " is blank");
+    }
+    if (o.requestSeq() < 1) {
+      return Decision.reject("requestSeq=" + o.requestSeq() + " is not positive");
+    }
+    if (o.operation() == null || o.operation() instanceof Request) {
+      return Decision.reject("request " + o.client() + "#" + o.requestSeq() + " carries "
+          + (o.operation() == null ? "no operation" : "another request"));
+    }
+    long last = s.lastRequest(o.client());
+    if (o.requestSeq() <= last) {
+      return Decision.applied("already applied: request " + o.client() + "#" + o.requestSeq()
+          + " (last applied #" + last + ")");
+    }
+    Decision inner = decide(s, o.operation());
+    if (!inner.accepted()) {
+      return inner;
+    }
+    List<ControllerEvent> events = new ArrayList<>(inner.events());
+    events.add(new RequestApplied(o.client(), o.requestSeq(), at));
+    return Decision.accept(events);
   }
 
   private static Decision addHost(ControllerState s, AddHost o, long at) {

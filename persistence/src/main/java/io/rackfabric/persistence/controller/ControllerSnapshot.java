@@ -1,5 +1,6 @@
 package io.rackfabric.persistence.controller;
 
+import io.rackfabric.persistence.wire.SchemaVersion;
 import java.util.List;
 
 /**
@@ -8,7 +9,9 @@ import java.util.List;
  *
  * @param enumeratedRoot the root whose enumeration completed, null before
  * @param templateAt model time of the template image, -1 before it was taken
+ * @param requests each client's last applied request (version 2; a version-1 image has none)
  */
+@SchemaVersion(2)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -19,7 +22,8 @@ public record ControllerSnapshot(
     List<VfAssignment> vfs,
     List<IommuEntry> iommu,
     List<WindowRecord> windows,
-    List<RequesterIdRecord> requesterIds) {
+    List<RequesterIdRecord> requesterIds,
+    List<ClientRequestRecord> requests) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);
@@ -29,6 +33,7 @@ public record ControllerSnapshot(
     iommu = copy(iommu);
     windows = copy(windows);
     requesterIds = copy(requesterIds);
+    requests = copy(requests);
   }
 
   private static <T> List<T> copy(List<T> list) {

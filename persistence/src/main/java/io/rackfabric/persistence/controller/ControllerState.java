@@ -8,6 +8,7 @@ import io.rackfabric.persistence.controller.ControllerEvent.HostRemoved;
 import io.rackfabric.persistence.controller.ControllerEvent.IommuPageClosed;
 import io.rackfabric.persistence.controller.ControllerEvent.IommuPageOpened;
 import io.rackfabric.persistence.controller.ControllerEvent.PfDriverInitialized;
+import io.rackfabric.persistence.controller.ControllerEvent.RequestApplied;
 import io.rackfabric.persistence.controller.ControllerEvent.RequesterIdProgrammed;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import io.rackfabric.persistence.controller.ControllerEvent.VfAssigned;
@@ -55,6 +56,7 @@ public final class ControllerState implements Journaled {
   private TreeMap<String, TreeMap<Integer, WindowRecord>> windows = new TreeMap<>(); // ntb -> bar
   // ntb -> (direction, index) as "TO_LINK#3"; sorted so that snapshots are deterministic
   private TreeMap<String, TreeMap<String, RequesterIdRecord>> requesterIds = new TreeMap<>();
+  private TreeMap<String, Long> requests = new TreeMap<>(); // client -> last applied request
 
   private ControllerState() {}
 
@@ -74,6 +76,7 @@ public final class ControllerState implements Journaled {
     c.iommu = new TreeMap<>(iommu);
     c.windows = new TreeMap<>(windows);
     c.requesterIds = new TreeMap<>(requesterIds);
+    c.requests = new TreeMap<>(requests);
     return c;
   }
 
@@ -107,6 +110,8 @@ public final class ControllerState implements Journaled {
       s.vfs.remove(e.device());
       s.windows.remove(e.device());
       s.requesterIds.remove(e.device());
+    } else if (event instanceof RequestApplied e) {
+      s.requests.put(e.client(), e.requestSeq());
     } else if (event instanceof EnumerationCompleted e) {
       s.enumeratedRoot = e.root();
     } else if (event instanceof PfDriverInitialized e) {
@@ -247,6 +252,11 @@ public final class ControllerState implements Journaled {
         requesterIds.getOrDefault(ntb, new TreeMap<>()).get(requesterIdKey(direction, index)));
   }
 
+  /** The last request of {@code client} applied, 0 if none. */
+  public long lastRequest(String client) {
+    return requests.getOrDefault(client, 0L);
+  }
+
   // ---- snapshot form ----
 
   public ControllerSnapshot toSnapshot() {
@@ -261,7 +271,8 @@ public final class ControllerState implements Journaled {
     requesterIds.values().forEach(m -> ids.addAll(m.values()));
     return new ControllerSnapshot(modelNow, enumeratedRoot, templateAt,
         new ArrayList<>(hosts.values()), new ArrayList<>(devices.values()),
-        new ArrayList<>(drivers.values()), vfList, pages, windowList, ids);
+        new ArrayList<>(drivers.values()), vfList, pages, windowList, ids,
+        requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList());
   }
 
   public static ControllerState fromSnapshot(ControllerSnapshot snapshot) {
@@ -286,6 +297,7 @@ public final class ControllerState implements Journaled {
         .put(w.bar(), w));
     snapshot.requesterIds().forEach(r -> s.requesterIds.computeIfAbsent(r.ntb(), k -> new TreeMap<>())
         .put(requesterIdKey(r.direction(), r.index()), r));
+    snapshot.requests().forEach(r -> s.requests.put(r.client(), r.lastRequest()));
     return s;
   }
 
@@ -301,13 +313,14 @@ public final class ControllerState implements Journaled {
         && vfs.equals(s.vfs)
         && iommu.equals(s.iommu)
         && windows.equals(s.windows)
-        && requesterIds.equals(s.requesterIds);
+        && requesterIds.equals(s.requesterIds)
+        && requests.equals(s.requests);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(modelNow, templateAt, enumeratedRoot, hosts, devices, drivers, vfs, iommu,
-        windows, requesterIds);
+        windows, requesterIds, requests);
   }
 
   @Override

@@ -36,7 +36,8 @@ final class StateSections {
         keyed("vfAssignments", s.vfs(), "nic", "vf"),
         keyed("iommu", s.iommu(), "host", "requester", "pageAddress"),
         keyed("windows", s.windows(), "ntb", "bar"),
-        keyed("requesterIds", s.requesterIds(), "ntb", "direction", "index"));
+        keyed("requesterIds", s.requesterIds(), "ntb", "direction", "index"),
+        keyed("clientRequests", s.requests(), "client"));
   }
 
   private static Section keyed(String name, List<? extends Record> records, String... key) {

@@ -3,6 +3,7 @@ package io.rackfabric.persistence.wire;
 import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.fabric.wire.WireRegistrations.Entry;
 import io.rackfabric.persistence.controller.BarRecord;
+import io.rackfabric.persistence.controller.ClientRequestRecord;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerSnapshot;
@@ -42,6 +43,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1010, ControllerEvent.WindowReprogrammed.class),
       Entry.of(1011, ControllerEvent.RequesterIdProgrammed.class),
       Entry.of(1012, ControllerEvent.TemplateImageTaken.class),
+      Entry.of(1013, ControllerEvent.RequestApplied.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -58,6 +60,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1041, RequesterIdRecord.class),
       Entry.of(1042, ControllerSnapshot.class),
       Entry.of(1043, ControllerState.class, s -> new ControllerStateKryo()),
+      Entry.of(1044, ClientRequestRecord.class),
 
       // 1050..1079 controller protocol
       Entry.of(1050, Controller.AddHost.class),
@@ -77,6 +80,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1064, Controller.CurrentState.class),
       Entry.of(1065, Controller.OperationResult.class),
       Entry.of(1066, Controller.Status.class),
+      Entry.of(1067, Controller.Request.class),
 
       // 1080..1089 replica protocol
       Entry.of(1080, ControllerReplica.ReplicateEvents.class),

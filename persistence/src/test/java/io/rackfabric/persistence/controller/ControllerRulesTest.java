@@ -14,8 +14,11 @@ import io.rackfabric.persistence.controller.Controller.FreeVf;
 import io.rackfabric.persistence.controller.Controller.OpenIommuPage;
 import io.rackfabric.persistence.controller.Controller.RemoveDevice;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
+import io.rackfabric.persistence.controller.Controller.Request;
 import io.rackfabric.persistence.controller.Controller.ReprogramWindow;
 import io.rackfabric.persistence.controller.Controller.TakeTemplateImage;
+import io.rackfabric.persistence.controller.ControllerEvent.IommuPageOpened;
+import io.rackfabric.persistence.controller.ControllerEvent.RequestApplied;
 import io.rackfabric.persistence.controller.ControllerEvent.VfAssigned;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,5 +111,46 @@ class ControllerRulesTest {
     assertTrue(d.accepted(), d.error());
     assertEquals(rack.modelNow(), d.events().get(0).at());
     assertEquals(16_000, rack.modelNow());
+  }
+
+  @Test
+  void shouldApplyRequestOnceWhenClientResendsIt() {
+    Request first = new Request("ch1-driver", 1,
+        new OpenIommuPage("ch1", 0x0200, 32 * GIB + 8192, PagePermission.READ, 30_000, null));
+    Decision d = ControllerRules.decide(rack, first);
+    assertTrue(d.accepted(), d.error());
+    assertEquals(List.of(
+        new IommuPageOpened("ch1", 0x0200, 32 * GIB + 8192, PagePermission.READ, 30_000),
+        new RequestApplied("ch1-driver", 1, 30_000)), d.events());
+    ControllerState after = rack;
+    for (ControllerEvent e : d.events()) {
+      after = after.apply(e);
+    }
+    assertEquals(1, after.lastRequest("ch1-driver"));
+    assertEquals(0, after.lastRequest("ch2-driver"));
+
+    // The resend (another master, a later time) changes nothing and is answered as applied.
+    Decision again = ControllerRules.decide(after, new Request("ch1-driver", 1,
+        new OpenIommuPage("ch1", 0x0200, 32 * GIB + 8192, PagePermission.READ, 90_000, null)));
+    assertTrue(again.alreadyApplied());
+    assertTrue(again.events().isEmpty());
+    assertTrue(again.error().contains("ch1-driver#1"), again.error());
+    // The next request of that client, and the first of another, are new.
+    assertTrue(ControllerRules.decide(after, new Request("ch1-driver", 2,
+        new CloseIommuPage("ch1", 0x0200, 32 * GIB + 8192, 0, null))).accepted());
+    assertTrue(ControllerRules.decide(after, new Request("ch2-driver", 1,
+        new CloseIommuPage("ch1", 0x0200, 32 * GIB + 8192, 0, null))).accepted());
+  }
+
+  @Test
+  void shouldRejectRequestWhenBadOrItsOperationIsInvalid() {
+    OpenIommuPage open = new OpenIommuPage("ch1", 0x0200, 32 * GIB + 8192, PagePermission.READ, 0, null);
+    assertRejected(ControllerRules.decide(rack, new Request(" ", 1, open)), "client= ");
+    assertRejected(ControllerRules.decide(rack, new Request("c", 0, open)), "requestSeq=0");
+    assertRejected(ControllerRules.decide(rack, new Request("c", 1, new Request("c", 1, open))),
+        "another request");
+    // An invalid operation is refused as such, and the request is not recorded as applied.
+    assertRejected(ControllerRules.decide(rack, new Request("c", 1,
+        new OpenIommuPage("ch1", 0x0200, 64 * GIB, PagePermission.READ, 0, null))), "outside host=ch1");
   }
 }

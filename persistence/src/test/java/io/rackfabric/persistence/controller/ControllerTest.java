@@ -93,6 +93,26 @@ class ControllerTest {
   }
 
   @Test
+  void shouldAnswerResentRequestWithoutPersistingWhenItWasApplied() {
+    var kit = controller("ctl-request", 16, Replication.none());
+    runAll(kit, SampleRack.boot());
+    Function<ActorRef<OperationResult>, Controller.Operation> assign =
+        replyTo -> new Controller.Request("ch1-driver", 1, new AssignVf("nic0", "ch1", 9_000, replyTo));
+
+    CommandResultWithReply<Command, ControllerEvent, ControllerState, OperationResult> first =
+        kit.runCommand(assign::apply);
+    assertEquals(Status.ACCEPTED, first.reply().status(), first.reply().detail());
+    assertEquals(2, first.events().size(), "the VF assignment and the request's record");
+    // The resend after a lost answer: accepted again, nothing persisted, still one VF.
+    CommandResultWithReply<Command, ControllerEvent, ControllerState, OperationResult> again =
+        kit.runCommand(assign::apply);
+    assertEquals(Status.ACCEPTED, again.reply().status());
+    assertTrue(again.hasNoEvents(), "persisted twice: " + again.events());
+    assertTrue(again.reply().detail().startsWith("already applied"), again.reply().detail());
+    assertEquals(1, kit.getState().vfs("nic0").size());
+  }
+
+  @Test
   void shouldRecoverEqualStateFromTemplateSnapshotAndChangeLogWhenRestarted() {
     var kit = controller("ctl-restart", 16, Replication.none());
     List<ControllerEvent> boot = runAll(kit, SampleRack.boot());

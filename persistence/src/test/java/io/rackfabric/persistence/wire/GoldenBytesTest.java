@@ -86,7 +86,8 @@ class GoldenBytesTest {
     for (Class<? extends ControllerEvent> type : ControllerEvent.types()) {
       samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
     }
-    samples.add(state.toSnapshot());
+    // Version 2 of the image keeps each client's last applied request.
+    samples.add(state.apply(removal(ControllerEvent.RequestApplied.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
       String manifest = codec.manifest(sample.getClass());
@@ -108,6 +109,8 @@ class GoldenBytesTest {
       return new ControllerEvent.HostRemoved("ch2", 20_000);
     } else if (type == ControllerEvent.DeviceRemoved.class) {
       return new ControllerEvent.DeviceRemoved("ntb1", 20_000);
+    } else if (type == ControllerEvent.RequestApplied.class) {
+      return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
     }
     throw new AssertionError("the sample rack has no " + type.getSimpleName());
   }

@@ -45,10 +45,14 @@ class PersistenceWireTest {
     out.add(new ControllerEvent.HostRemoved("ch2", 20_000));
     out.add(new ControllerEvent.DeviceRemoved("ntb1", 20_000));
     out.add(new ControllerEvent.VfFreed("nic0", 1, 20_000));
-    out.add(state);
-    out.add(state.toSnapshot());
+    ControllerEvent.RequestApplied applied = new ControllerEvent.RequestApplied("ch1-driver", 4, 20_000);
+    out.add(applied);
+    out.add(state.apply(applied));
+    out.add(state.apply(applied).toSnapshot());
     @SuppressWarnings("unchecked")
     ActorRef<Controller.OperationResult> results = (ActorRef<Controller.OperationResult>) ref;
+    out.add(new Controller.Request("ch1-driver", 5,
+        new Controller.CloseIommuPage("ch1", 0x0400, 32 * SampleRack.GIB + 4096, 21_000, results)));
     SampleRack.boot().forEach(op -> out.add(op.apply(results)));
     SampleRack.changes().forEach(op -> out.add(op.apply(results)));
     out.add(new Controller.RemoveHost("ch1", 1, results));
@@ -60,6 +64,7 @@ class PersistenceWireTest {
     out.add(new Controller.OperationResult(Controller.Status.ACCEPTED, 3, 100, "persisted",
         events.subList(0, 2)));
     out.add(new Controller.OperationResult(Controller.Status.OVERLOADED, 3, 100, "overloaded", null));
+    out.add(new Controller.OperationResult(Controller.Status.NOT_MASTER, 3, 100, "not the master", null));
     @SuppressWarnings("unchecked")
     ActorRef<ControllerReplica.ReplicationAck> acks = (ActorRef<ControllerReplica.ReplicationAck>) ref;
     out.add(new ControllerReplica.ReplicateEvents(4, events.subList(3, 6), acks));
