@@ -4,6 +4,7 @@ import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.nic.ExternalReceiver;
@@ -31,6 +32,11 @@ public final class ComponentKeys {
   /** A management host's control-plane software (MMH or BMH), by its root endpoint's id. */
   public static ServiceKey<ControlPlaneHost.Command> controlPlaneHost(String id) {
     return ServiceKey.create(ControlPlaneHost.Command.class, "rack-cp:" + id);
+  }
+
+  /** A compute host's control-plane driver, by its root endpoint's id. */
+  public static ServiceKey<ControlPlaneClient.Command> controlPlaneClient(String id) {
+    return ServiceKey.create(ControlPlaneClient.Command.class, "rack-cpc:" + id);
   }
 
   /** A management host's software, by its root endpoint's id. */

@@ -99,7 +99,12 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
    */
   private void prepareControlPlane(ActorContext<Command> context, Map<String, ActorRef<MemoryEndpoint.Command>> roots) {
     ControlPlaneSpec pair = topology.controlPlane();
-    if (pair == null || !roots.containsKey(pair.master()) && !roots.containsKey(pair.backup())) {
+    if (pair == null) {
+      return;
+    }
+    // The CHs' drivers need no journal of their own: they wait for the pair, if it ever starts.
+    running.addAll(ControlPlaneClients.spawn(context, topology, roots));
+    if (!roots.containsKey(pair.master()) && !roots.containsKey(pair.backup())) {
       return;
     }
     if (context.getSystem().settings().config().getString("akka.persistence.journal.plugin").isEmpty()) {

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param nicStream UDP streams through the NIC to the server outside the rack, or null for none
  * @param takeover the management hosts' take-over mode for the run's JVMs, or null for the
  *     settings' own ({@code rackfabric.host.controlplane.takeover})
+ * @param controlRequests control-plane requests from compute hosts during the run, or null
  */
 public record Scenario(
     String name,
@@ -29,7 +30,8 @@ public record Scenario(
     List<InvariantSpec> invariants,
     List<String> figures,
     NicStream nicStream,
-    Takeover takeover) {
+    Takeover takeover,
+    ControlRequests controlRequests) {
 
   public Scenario {
     traffic = List.copyOf(traffic);

@@ -100,7 +100,7 @@ final class ScenarioParser {
     }
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
-        "nic-stream", "traffic", "faults", "invariants", "figures");
+        "nic-stream", "control-requests", "traffic", "faults", "invariants", "figures");
     String name = f.string("name", false);
     if (name != null && !NAME.matcher(name).matches()) {
       f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
@@ -142,12 +142,13 @@ final class ScenarioParser {
     List<String> figures = figures(f);
     Takeover takeover = takeover(f, topology);
     NicStream nicStream = nicStream(f, topology);
+    ControlRequests controlRequests = controlRequests(f, topology);
 
     if (!problems.isEmpty() || !topologyProblems.isEmpty() || topology == null) {
       return null;
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
-        invariants, figures, nicStream, takeover);
+        invariants, figures, nicStream, takeover, controlRequests);
   }
 
   // ---------------------------------------------------------------- control plane and NIC
@@ -186,37 +187,13 @@ final class ScenarioParser {
     }
     n.allowOnly("from", "count", "size", "interval");
     int before = problems.size();
-    List<String> hosts = new ArrayList<>();
-    List<String> computeHosts = topology == null || topology.topology().globalMemorySpec() == null ? List.of()
-        : topology.topology().globalMemorySpec().computeHosts();
     if (topology != null && NicNode.nicOf(topology.topology()).isEmpty()) {
       n.error("topology " + topology.topology().name() + " has no NIC: a nic-stream needs a management host"
           + " (global-memory.management-host) and an endpoint with the id " + NicNode.NIC_ID);
     }
-    ConfigList list = n.list("from", true);
-    if (list != null) {
-      for (int i = 0; i < list.size(); i++) {
-        ConfigValue item = list.get(i);
-        String key = n.key("from") + "[" + i + "]";
-        if (item.valueType() != ConfigValueType.STRING) {
-          problems.add(item.origin(), key, "expected a compute host's id, got " + Fields.describe(item));
-          continue;
-        }
-        String host = ((String) item.unwrapped()).trim();
-        if (topology != null && !computeHosts.contains(host)) {
-          problems.add(item.origin(), key, "'" + host + "' is not a compute host of the rack (compute hosts: "
-              + String.join(", ", computeHosts) + ")");
-        } else if (hosts.contains(host)) {
-          problems.add(item.origin(), key, "'" + host + "' is listed twice");
-        } else {
-          hosts.add(host);
-        }
-      }
-      if (list.isEmpty()) {
-        n.error("from", "from=[] names no compute host");
-      } else if (list.size() > NicSettings.MAX_VFS) {
-        n.error("from", "from names " + list.size() + " hosts, more than the NIC's " + NicSettings.MAX_VFS + " VFs");
-      }
+    List<String> hosts = computeHosts(n, topology);
+    if (hosts.size() > NicSettings.MAX_VFS) {
+      n.error("from", "from names " + hosts.size() + " hosts, more than the NIC's " + NicSettings.MAX_VFS + " VFs");
     }
     Integer count = n.integer("count", null);
     if (count == null && !n.has("count")) {
@@ -237,6 +214,70 @@ final class ScenarioParser {
       return null;
     }
     return new NicStream(hosts, count, size, interval);
+  }
+
+  /** The compute hosts a block's required {@code from = [...]} names, each once. */
+  private List<String> computeHosts(Fields n, TopologyRef topology) {
+    List<String> hosts = new ArrayList<>();
+    List<String> computeHosts = topology == null || topology.topology().globalMemorySpec() == null ? List.of()
+        : topology.topology().globalMemorySpec().computeHosts();
+    ConfigList list = n.list("from", true);
+    if (list == null) {
+      return hosts;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String key = n.key("from") + "[" + i + "]";
+      if (item.valueType() != ConfigValueType.STRING) {
+        problems.add(item.origin(), key, "expected a compute host's id, got " + Fields.describe(item));
+        continue;
+      }
+      String host = ((String) item.unwrapped()).trim();
+      if (topology != null && !computeHosts.contains(host)) {
+        problems.add(item.origin(), key, "'" + host + "' is not a compute host of the rack (compute hosts: "
+            + String.join(", ", computeHosts) + ")");
+      } else if (hosts.contains(host)) {
+        problems.add(item.origin(), key, "'" + host + "' is listed twice");
+      } else {
+        hosts.add(host);
+      }
+    }
+    if (list.isEmpty()) {
+      n.error("from", "from=[] names no compute host");
+    }
+    return hosts;
+  }
+
+  /**
+   * {@code control-requests { from = [ch1, ...], count = N, interval = 100ms }}: each host's
+   * control-plane driver opens N IOMMU pages, one per interval: null when not given.
+   */
+  private ControlRequests controlRequests(Fields f, TopologyRef topology) {
+    Fields n = f.object("control-requests", false);
+    if (n == null) {
+      return null;
+    }
+    n.allowOnly("from", "count", "interval");
+    int before = problems.size();
+    if (topology != null && topology.topology().controlPlane() == null) {
+      n.error("topology " + topology.topology().name()
+          + " has no control-plane section: control requests need a management-host pair");
+    }
+    List<String> hosts = computeHosts(n, topology);
+    Integer count = n.integer("count", null);
+    if (count == null && !n.has("count")) {
+      n.error("count", "missing (required): requests each host issues");
+    } else if (count != null && (count < 1 || count > ControlRequests.MAX_COUNT)) {
+      n.error("count", "count=" + count + " not in [1," + ControlRequests.MAX_COUNT + "]");
+    }
+    Long interval = n.durationNs("interval", 100_000_000L);
+    if (interval != null && interval < 1) {
+      n.error("interval", "interval=" + interval + "ns must be above 0");
+    }
+    if (problems.size() != before || count == null || interval == null) {
+      return null;
+    }
+    return new ControlRequests(hosts, count, interval);
   }
 
   private static long positive(Fields f, String key, long dflt) {

@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * @param finished false when the run hit its wall-time limit
  * @param nicStreams the scenario's UDP streams through the NIC, one per sending host (empty
  *     without a nic-stream)
+ * @param controlRequests the scenario's control-plane requests, one per requesting host (empty
+ *     without control-requests)
  * @param rack the rack, still running while invariants and figures are evaluated
  */
 public record RunResult(
@@ -46,6 +48,7 @@ public record RunResult(
     boolean finished,
     List<String> notes,
     List<NicStreamResult> nicStreams,
+    List<ControlRequestsResult> controlRequests,
     RunningRack rack) {
 
   public RunResult {
@@ -60,6 +63,7 @@ public record RunResult(
     failedComponents = Set.copyOf(failedComponents);
     notes = List.copyOf(notes);
     nicStreams = List.copyOf(nicStreams);
+    controlRequests = List.copyOf(controlRequests);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
+import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
@@ -21,6 +22,7 @@ import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
+import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
@@ -56,11 +58,13 @@ public final class ScenarioKinds {
         .invariant(new FailoverComplete())
         .invariant(new TakeoverCompleted())
         .invariant(new NoPacketLost())
+        .invariant(new ControlRequestsAnswered())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())
         .figure(new FailoverFigures())
         .figure(new TakeoverFigures())
-        .figure(new NicStreamFigures());
+        .figure(new NicStreamFigures())
+        .figure(new ControlRequestFigures());
   }
 }

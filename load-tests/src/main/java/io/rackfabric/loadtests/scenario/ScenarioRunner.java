@@ -106,7 +106,9 @@ public final class ScenarioRunner {
         }
         NicStreams streams = scenario.nicStream() == null ? null
             : NicStreams.start(rack, scenario.nicStream(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams).run();
+        ControlRequestsRun requests = scenario.controlRequests() == null ? null
+            : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -135,6 +137,8 @@ public final class ScenarioRunner {
     private final long rackUpNanos;
     private final NicStreams streams;
     private List<NicStreamResult> streamResults = List.of();
+    private final ControlRequestsRun requests;
+    private List<ControlRequestsResult> requestResults = List.of();
     private final Map<String, Tally> tally = new LinkedHashMap<>();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
@@ -148,9 +152,11 @@ public final class ScenarioRunner {
     private long lastProgress;
     private long trafficNanos;
 
-    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams) {
+    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
+        ControlRequestsRun requests) {
       this.scenario = scenario;
       this.streams = streams;
+      this.requests = requests;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -208,6 +214,12 @@ public final class ScenarioRunner {
           streamResults.stream().filter(r -> !r.error().isEmpty())
               .forEach(r -> notes.add("nic-stream " + r.host() + ": " + r.error()));
         }
+        if (requests != null) {
+          progress.println("  waiting for the control-plane requests' answers");
+          requestResults = requests.finish(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+          requestResults.stream().filter(r -> !r.error().isEmpty())
+              .forEach(r -> notes.add("control-requests " + r.host() + ": " + r.error()));
+        }
         // After a fault, what it causes (a DLLP timeout, AER) shows up in silence, not in delivered counts.
         awaitQuiet(applied.isEmpty());
       } finally {
@@ -220,7 +232,7 @@ public final class ScenarioRunner {
       }
       RunResult result = new RunResult(scenario, atStart, endpointSnapshot(), portsAtStart, portSnapshot(), boundaries,
           trafficResults(), List.copyOf(applied), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
-          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, rack);
+          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, requestResults, rack);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       List<Checked> checked = new ArrayList<>();
       for (InvariantSpec spec : scenario.invariants()) {

@@ -87,6 +87,14 @@ class MultiJvmScenarioTest {
     assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_min").value());
     assertEquals(1_000_000, figure(o, "nic.ch1.interarrival_max").value(), "flat across the take-over");
     assertTrue(figure(o, "nic.ch1.wall_interarrival_max").value() > 0);
+    // Control-plane requests issued while the master was dead waited for the take-over, whose
+    // new master stamped their answers: the longest waited at least the reboot.
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(30, figure(o, "control." + ch + ".accepted").value());
+      assertTrue(figure(o, "control." + ch + ".answered_after_takeover").value() > 0, ch);
+      double latency = figure(o, "control." + ch + ".latency_max").value();
+      assertTrue(latency >= cp.rebootTimeNs(), ch + " latency " + latency);
+    }
     // The sender sends at most one packet per wall millisecond: it still ran when the JVM died.
     assertTrue(o.result().faults().get(0).wallAtNanos() < 3000 * 1_000_000L);
     // Both journals hold the controller the pair acknowledged, event for event.

@@ -68,7 +68,8 @@ class ScenarioLoaderErrorsTest {
     assertEquals(List.of(50_000L), s.modelFaultTimes());
     assertEquals("aer-reported-at root=mh within=5us", s.invariants().get(1).label());
     assertEquals(dir.resolve("good.conf") + ":17", s.invariants().get(1).where());
-    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover", "nic-stream"), s.figures());
+    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover", "nic-stream", "control-requests"),
+        s.figures());
   }
 
   @Test
@@ -344,6 +345,24 @@ class ScenarioLoaderErrorsTest {
     String m = problems(lines);
     assertContains(m, "bad.conf:4: scenario.nic-stream.count: missing (required)");
     assertContains(m, "bad.conf:4: scenario.nic-stream.size: size=8 not in [16,1472]");
+  }
+
+  @Test
+  void shouldReadControlRequestsWhenValidAndRejectThemWhenNot() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(3, "  control-requests { from = [ch2], count = 5, interval = 20ms }");
+    Scenario s = ScenarioLoader.load(write("cr.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(new io.rackfabric.cluster.scenario.ControlRequests(List.of("ch2"), 5, 20_000_000),
+        s.controlRequests());
+    lines.set(3, "  control-requests { from = [ch1, mmh], count = 0, interval = 0ms }");
+    String m = problems(lines);
+    assertContains(m, "bad.conf:4: scenario.control-requests.from[1]: 'mmh' is not a compute host of the rack");
+    assertContains(m, "bad.conf:4: scenario.control-requests.count: count=0 not in [1,100000]");
+    assertContains(m, "bad.conf:4: scenario.control-requests.interval: interval=0ns must be above 0");
+    List<String> noPair = new ArrayList<>(BASE);
+    noPair.add(1, "  control-requests { from = [ch1], count = 3 }");
+    assertContains(problems(noPair), "bad.conf:2: scenario.control-requests: topology demo has no control-plane"
+        + " section");
   }
 
   @Test
