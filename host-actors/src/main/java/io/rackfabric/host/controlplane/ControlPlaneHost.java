@@ -334,7 +334,8 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
 
   private Behavior<Command> onSubmit(Submit msg) {
     Operation op = msg.operation();
-    if (role == Role.BACKUP || role == Role.FENCED) {
+    // A booting host takes its boot's operations only: a host's numbered request waits for a master.
+    if (role == Role.BACKUP || role == Role.FENCED || role == Role.BOOTING && op instanceof Controller.Request) {
       op.replyTo().tell(notMaster());
       return this;
     }

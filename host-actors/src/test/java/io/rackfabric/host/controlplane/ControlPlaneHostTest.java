@@ -201,6 +201,9 @@ class ControlPlaneHostTest {
     assertTrue(role(bmh, BecomeBackup::new).ok());
     ActorRef<Command> mmh = host("fig4-mmh", Role.BOOTING, defaults, List.of());
     boot().forEach(op -> accepted(mmh, op));
+    // A host's numbered request waits for a master: a booting host takes its boot's operations only.
+    OperationResult early = run(mmh, to -> new Controller.Request("ch1-driver", 1, openPage(0).apply(to)));
+    assertEquals(Status.NOT_MASTER, early.status(), early.detail());
     RoleChanged r = role(mmh, to -> new BecomeMaster(bmh, to));
     assertTrue(r.ok(), r.detail());
     assertEquals(Role.MASTER, r.role());

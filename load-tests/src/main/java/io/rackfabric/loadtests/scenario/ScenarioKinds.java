@@ -5,7 +5,9 @@ import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
 import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
+import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
+import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
@@ -23,6 +25,7 @@ import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
+import io.rackfabric.loadtests.scenario.invariant.MasterIs;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
@@ -48,6 +51,8 @@ public final class ScenarioKinds {
         .fault(new StopActorFault())
         .fault(new KillNodeFault())
         .fault(new PauseNodeFault())
+        .fault(new SwitchoverFault())
+        .fault(new HoldHeartbeatsFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())
@@ -59,6 +64,7 @@ public final class ScenarioKinds {
         .invariant(new TakeoverCompleted())
         .invariant(new NoPacketLost())
         .invariant(new ControlRequestsAnswered())
+        .invariant(new MasterIs())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())

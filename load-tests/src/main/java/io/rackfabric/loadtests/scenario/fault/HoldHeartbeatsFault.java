@@ -1,0 +1,74 @@
+package io.rackfabric.loadtests.scenario.fault;
+
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.cluster.scenario.Params;
+import io.rackfabric.cluster.scenario.ScenarioContext;
+import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.RunningRack;
+import java.util.List;
+
+/**
+ * {@code hold-heartbeats}: the master TARGET lives and serves but its heartbeats stop reaching the
+ * backup for {@code for} of wall time: a false suspicion. The backup fences it and takes over; the
+ * old master learns it is fenced and acknowledges nothing more, so both journals agree on every
+ * acknowledged operation. In wall time, like the heartbeats' own timers.
+ */
+public final class HoldHeartbeatsFault implements FaultType {
+
+  @Override
+  public String name() {
+    return "hold-heartbeats";
+  }
+
+  @Override
+  public String summary() {
+    return "master TARGET keeps serving but sends no heartbeat for FOR of wall time (a false suspicion)";
+  }
+
+  @Override
+  public List<Param> params() {
+    return List.of(Param.required("for", ParamType.DURATION, "how long no heartbeat leaves (wall time)"));
+  }
+
+  @Override
+  public Target target() {
+    return ControlPlaneTarget.INSTANCE;
+  }
+
+  @Override
+  public boolean stampsModelTime() {
+    return false;
+  }
+
+  @Override
+  public List<Long> steps(long at, Params params) {
+    return List.of(at, at + params.number("for", 0));
+  }
+
+  @Override
+  public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
+    if (fault.at().isModel()) {
+      report.problem("at", "heartbeats run on wall-clock timers: write at = \"wall 2s\"");
+    }
+    if (fault.params().number("for", 0) <= 0) {
+      report.problem("for", "for=" + Durations.text(fault.params().number("for", 0)) + " is not positive");
+    }
+  }
+
+  @Override
+  public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
+    ControlPlaneTarget.host(rack, fault.target()).tell(new ControlPlaneHost.HoldHeartbeats(step == 0));
+    return step == 0 ? fault.target() + " holds its heartbeats for " + Durations.text(fault.params().number("for", 0))
+        : fault.target() + " sends heartbeats again";
+  }
+
+  @Override
+  public boolean takesLinkDown(FaultSpec fault, int step) {
+    return false;
+  }
+}

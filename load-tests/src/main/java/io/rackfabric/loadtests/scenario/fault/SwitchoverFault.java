@@ -1,0 +1,64 @@
+package io.rackfabric.loadtests.scenario.fault;
+
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.ScenarioContext;
+import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.RunningRack;
+import java.time.Duration;
+
+/**
+ * {@code switchover}: a managed switchover of the control plane (seeds/001 "Redundancy"), asked of
+ * the master TARGET: it quiesces, lets every outstanding operation be acknowledged, hands over to
+ * its backup, forwards what queued meanwhile, and becomes the new master's backup. An operator's
+ * act, so it happens in wall time; the new master goes on from the model time the hand-over
+ * reached. No link goes down.
+ */
+public final class SwitchoverFault implements FaultType {
+
+  /** Draining a full queue and recovering the controller on the backup take seconds at most. */
+  private static final Duration ANSWER = Duration.ofMinutes(2);
+
+  @Override
+  public String name() {
+    return "switchover";
+  }
+
+  @Override
+  public String summary() {
+    return "managed switchover: master TARGET hands the control plane to its backup and becomes the backup";
+  }
+
+  @Override
+  public Target target() {
+    return ControlPlaneTarget.INSTANCE;
+  }
+
+  @Override
+  public boolean stampsModelTime() {
+    return false;
+  }
+
+  @Override
+  public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
+    if (fault.at().isModel()) {
+      report.problem("at", "a switchover is an operator's act in wall time: write at = \"wall 2s\"");
+    }
+  }
+
+  @Override
+  public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
+    var host = ControlPlaneTarget.host(rack, fault.target());
+    ControlPlaneHost.RoleChanged r = Asks.<ControlPlaneHost.Command, ControlPlaneHost.RoleChanged>ask(rack.system(),
+        host, to -> new ControlPlaneHost.Switchover(false, to), ANSWER);
+    return r.ok() ? fault.target() + " switched over: now " + r.role() + " (" + r.detail() + ")"
+        : "switchover refused by " + fault.target() + ": " + r.detail();
+  }
+
+  @Override
+  public boolean takesLinkDown(FaultSpec fault, int step) {
+    return false;
+  }
+}

@@ -1,0 +1,51 @@
+package io.rackfabric.loadtests.scenario.invariant;
+
+import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.loadtests.scenario.ControlPlaneTakeovers;
+import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.Verdict;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code master-is}: at the end of the run management host {@code host} serves the control plane
+ * as master, and no other host still answers as master (after a managed switchover, a take-over or
+ * a false suspicion there is exactly one).
+ */
+public final class MasterIs implements InvariantType {
+
+  @Override
+  public String name() {
+    return "master-is";
+  }
+
+  @Override
+  public String summary() {
+    return "at the end management host HOST is the control plane's only master";
+  }
+
+  @Override
+  public List<Param> params() {
+    return List.of(Param.required("host", ParamType.TEXT, "the management host that must be master at the end"));
+  }
+
+  @Override
+  public Verdict evaluate(InvariantSpec invariant, RunResult run) throws Exception {
+    String host = invariant.params().text("host");
+    ControlPlaneTakeovers cp;
+    try {
+      cp = ControlPlaneTakeovers.read(run.rack());
+    } catch (IllegalStateException e) {
+      return Verdict.fail(e.getMessage());
+    }
+    List<String> masters = cp.hosts().stream().filter(h -> h.status().role() == ControlPlaneHost.Role.MASTER)
+        .map(h -> h.status().host()).toList();
+    String roles = cp.hosts().stream().map(h -> h.status().host() + " " + h.status().role()
+        + (h.status().detail().isEmpty() ? "" : " (" + h.status().detail() + ")")).collect(Collectors.joining(", "));
+    return new Verdict(masters.equals(List.of(host)), roles);
+  }
+}
