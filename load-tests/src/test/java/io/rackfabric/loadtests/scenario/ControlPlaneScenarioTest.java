@@ -1,0 +1,66 @@
+package io.rackfabric.loadtests.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.persistence.replay.Journals;
+import io.rackfabric.persistence.replay.Replay;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bundled control-plane scenarios that run in one JVM: a managed switchover and a false
+ * suspicion, each under the NIC stream and the CHs' control-plane requests.
+ */
+class ControlPlaneScenarioTest {
+
+  @TempDir Path dir;
+
+  private static Outcome run(String name, Path runDir) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioKinds.standard()).run(s, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    return o;
+  }
+
+  private static double figure(Outcome o, String name) {
+    return o.figures().stream().filter(f -> f.name().equals(name)).mapToDouble(Figure::value).findFirst()
+        .orElseThrow(() -> new AssertionError("no figure " + name));
+  }
+
+  @Test
+  void shouldLoseNoRequestAndApplyNoneTwiceWhenTheMasterHandsOver() throws Exception {
+    Outcome o = run("mmh-switchover", dir.resolve("switchover"));
+    assertTrue(o.result().faults().get(0).note().contains("switched over"), o.result().faults().get(0).note());
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(20, figure(o, "control." + ch + ".accepted"));
+      assertEquals(20, figure(o, "control." + ch + ".pages_open"), "each request applied once");
+    }
+    assertEquals(0, figure(o, "nic.ch1.lost"));
+  }
+
+  @Test
+  void shouldFenceTheLiveMasterAndKeepTheAcknowledgedJournalWhenFalselySuspected() throws Exception {
+    Path runDir = dir.resolve("suspicion");
+    Outcome o = run("mmh-false-suspicion", runDir);
+    assertEquals(0, figure(o, "takeover1.bmh.data_plane_outage"));
+    // Every operation the old master acknowledged was replicated first: up to what the backup
+    // recovered, the two controllers' journals hold the same state.
+    long recovered = (long) figure(o, "takeover1.bmh.events_recovered");
+    try (Journals journal = Journals.open(runDir.resolve("data/rack.mv.db"))) {
+      Replay.Folded mmh = Replay.stateAt(journal.require("controller-mmh"), "controller-mmh", recovered);
+      Replay.Folded bmh = Replay.stateAt(journal.require("controller-bmh"), "controller-bmh", recovered);
+      assertEquals(mmh.state(), bmh.state());
+    }
+  }
+}
