@@ -39,6 +39,14 @@ public final class ComponentKeys {
     return ServiceKey.create(ControlPlaneClient.Command.class, "rack-cpc:" + id);
   }
 
+  /**
+   * The boot of the management-host pair (one per rack, on the master's node): a run asks it
+   * whether the control plane is booted before traffic starts.
+   */
+  public static ServiceKey<ControlPlaneBoot.Command> controlPlaneBoot() {
+    return ServiceKey.create(ControlPlaneBoot.Command.class, "rack-cp-boot");
+  }
+
   /** A management host's software, by its root endpoint's id. */
   public static ServiceKey<ManagementHost.Command> managementHost(String id) {
     return ServiceKey.create(ManagementHost.Command.class, "rack-mh:" + id);

@@ -15,12 +15,19 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * What the master's controller is booted with, read off the topology: the master and every
- * compute host of its domain as hosts (memory: their first BAR; requester: the ID a CH's requests
- * carry in the master's domain, its primary NTB port's proxy, as {@link RequesterIdPlan} programs it),
- * every endpoint that is not a root as a device with its BARs, the end of enumeration, and the
- * template image. The topology states what enumeration would find; the controller records it as
- * the template the backup reboots from.
+ * What each management host's controller is booted with, read off the topology: the master and
+ * every compute host of its domain as hosts (memory: their first BAR; requester: the ID a CH's
+ * requests carry in the master's domain, its primary NTB port's proxy, as {@link RequesterIdPlan}
+ * programs it), every endpoint that is not a root as a device with its BARs, the end of
+ * enumeration (rooted at the fencing chip), and the template image. The topology states what
+ * enumeration would find. The backup and then the master boot with this same plan (Figure 4,
+ * {@link ControlPlaneBoot}), so their template images are equal whichever host enumerated.
+ *
+ * <p>Model time: every operation is sent at 0, and each host serves it at its own clock, which
+ * nothing advances before the host pairs (a BOOTING host has no heartbeats, the controller adds
+ * no service time). So both boots' events are stamped 0, the two journals agree event for event
+ * ({@code rack replay --compare} prints "identical"), and the states compare equal at pairing.
+ * The boot thus lies before the rack's model time line, which the data plane also starts at 0.
  */
 public final class ControlPlaneBootPlan {
 
@@ -63,7 +70,11 @@ public final class ControlPlaneBootPlan {
         ops.add(r -> new Controller.AddDevice(e.id(), DeviceKind.ENDPOINT, e.bdf(), e.node(), bars, 0, 0, r));
       }
     }
-    ops.add(r -> new Controller.CompleteEnumeration(pair.master(), 0, r));
+    // Both hosts enumerate the same tree, the one below the fencing chip (the backup while the
+    // devices sit in VS2, the master once they are back in VS1), so the root recorded is that
+    // chip rather than the enumerating host: the two template images are then equal, as pairing
+    // requires and as the backup's reboot from its own running image assumes.
+    ops.add(r -> new Controller.CompleteEnumeration(pair.fencingSwitch(), 0, r));
     ops.add(r -> new Controller.TakeTemplateImage(0, r));
     return ops;
   }

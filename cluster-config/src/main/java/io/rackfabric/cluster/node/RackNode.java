@@ -126,9 +126,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     boolean here = false;
     for (String host : List.of(pair.backup(), pair.master())) {
       if (topology.endpoint(host).map(e -> e.node().equals(nodeName)).orElse(false)) {
-        ControlPlaneHost.Role role = host.equals(pair.master()) ? ControlPlaneHost.Role.BOOTING
-            : ControlPlaneHost.Role.BACKUP;
-        var ref = getContext().spawn(ControlPlaneHost.create(host, role,
+        // Both start BOOTING: each enumerates in turn (Figure 4), the boot makes one the backup.
+        var ref = getContext().spawn(ControlPlaneHost.create(host, ControlPlaneHost.Role.BOOTING,
             PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of()), "cp-" + host);
         getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
         running.add("cp-" + host);

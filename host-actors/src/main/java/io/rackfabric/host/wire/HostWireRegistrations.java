@@ -23,11 +23,8 @@ import java.util.List;
 /**
  * host-actors' classes on the wire (ids 2000..2999). Ids are permanent: never renumber, never
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging,
- * 2400..2499 control plane.
-=======
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2500..2599 NIC message
- * firmware and FTGM.
+ * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2400..2499 control
+ * plane (2430.. the hosts' control-plane drivers), 2500..2599 NIC message firmware and FTGM.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 

@@ -8,6 +8,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.ControlPlaneBoot;
 import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
@@ -57,6 +58,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   private static final Duration FIND = Duration.ofSeconds(30);
   private static final Duration ASK = Duration.ofSeconds(5);
+  /** The pair's boot recovers two controllers and persists the plan twice: longer is stuck. */
+  private static final Duration BOOT = Duration.ofMinutes(2);
   /** A PhysicalDown is one message away; this much wall time means the partner is stuck. */
   private static final Duration LINK_DOWN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -113,6 +116,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     try {
       rack.findAll();
       progress.printf("  %d nodes in this JVM, every endpoint's link trained%n", topology.nodes().size());
+      rack.awaitControlPlane(progress);
       return rack;
     } catch (Exception | Error e) {
       rack.close();
@@ -141,6 +145,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
       rack.findAll();
+      rack.awaitControlPlane(progress);
       return rack;
     } catch (Exception | Error e) {
       rack.close();
@@ -161,6 +166,28 @@ public final class LiveRack implements RunningRack, AutoCloseable {
         Asks.awaitLinkActive(system, endpoints.get(e.id()), FIND);
       }
     }
+  }
+
+  /**
+   * With a management-host pair, waits until its boot (Figure 4) has paired the master with its
+   * backup: before that the devices may sit in the backup's VS2, out of the master's reach, and a
+   * kill of the master would find no backup. A rack of such a topology always keeps a journal
+   * (here in one JVM, through {@code rack node} in node JVMs), so the pair always boots; without
+   * a control-plane section nothing waits.
+   */
+  private void awaitControlPlane(PrintStream progress) throws Exception {
+    if (topology.controlPlane() == null) {
+      return;
+    }
+    ControlPlaneBoot.BootProgress boot = Asks.<ControlPlaneBoot.Command, ControlPlaneBoot.BootProgress>ask(system,
+        Asks.find(system, ComponentKeys.controlPlaneBoot(), FIND), ControlPlaneBoot.AwaitBooted::new, BOOT);
+    if (!boot.booted()) {
+      throw new IllegalStateException("the control plane of " + boot.master() + " and " + boot.backup()
+          + " did not boot: " + boot.failure());
+    }
+    progress.printf("  control plane booted (Figure 4): %s enumerated with ports %s in VS2, %s with them back in"
+        + " VS1, both template images at sequence number %d, paired%n", boot.backup(), boot.devicePorts(),
+        boot.master(), boot.masterTemplateSeqNr());
   }
 
   @Override
