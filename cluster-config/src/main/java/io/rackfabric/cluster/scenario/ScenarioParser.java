@@ -169,7 +169,11 @@ final class ScenarioParser {
       c.error("takeover", "topology " + topology.topology().name()
           + " has no control-plane section, so no management host takes over");
     }
-    if (baseline != null && mode != null && baseline == mode) {
+    if (baseline != null && noPair) {
+      c.error("baseline", "topology " + topology.topology().name()
+          + " has no control-plane section, so there is no take-over to compare");
+      baseline = null;
+    } else if (baseline != null && mode != null && baseline == mode) {
       c.error("baseline", "baseline=" + text(baseline) + " is the takeover mode itself: the baseline run"
           + " compares the other one (takeover=" + text(mode) + ")");
       baseline = null;

@@ -397,8 +397,10 @@ class ScenarioLoaderErrorsTest {
     assertContains(problems(lines), "bad.conf:3: scenario.control-plane.takeover: missing (required)");
     List<String> demo = new ArrayList<>(BASE);
     demo.add(1, "  control-plane { takeover = ladon, baseline = restart }");
-    assertContains(problems(demo), "bad.conf:2: scenario.control-plane.takeover: topology demo has no"
-        + " control-plane section");
+    String m = problems(demo);
+    assertContains(m, "bad.conf:2: scenario.control-plane.takeover: topology demo has no control-plane section");
+    assertContains(m, "bad.conf:2: scenario.control-plane.baseline: topology demo has no control-plane section,"
+        + " so there is no take-over to compare");
   }
 
   private List<String> edit(int line, String replacement) {
