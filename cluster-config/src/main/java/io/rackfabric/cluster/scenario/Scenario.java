@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param nicStream UDP streams through the NIC to the server outside the rack, or null for none
  * @param takeover the management hosts' take-over mode for the run's JVMs, or null for the
  *     settings' own ({@code rackfabric.host.controlplane.takeover})
+ * @param baseline a second take-over mode to run the scenario with once more, on a fresh rack,
+ *     for comparison ({@code control-plane.baseline}), or null for none; never equal to takeover
  * @param controlRequests control-plane requests from compute hosts during the run, or null
  */
 public record Scenario(
@@ -31,6 +33,7 @@ public record Scenario(
     List<String> figures,
     NicStream nicStream,
     Takeover takeover,
+    Takeover baseline,
     ControlRequests controlRequests) {
 
   public Scenario {
@@ -47,6 +50,20 @@ public record Scenario(
    * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
    */
   public record MultiJvm(String transport, boolean sharedMediaDriver) {}
+
+  /**
+   * The same scenario with the baseline's take-over mode and no invariants: the baseline run exists
+   * to show what the mode costs (the data plane's outage), so nothing of it is judged.
+   *
+   * @throws IllegalStateException when the scenario names no baseline
+   */
+  public Scenario baselineRun() {
+    if (baseline == null) {
+      throw new IllegalStateException("scenario " + name + " names no control-plane.baseline");
+    }
+    return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
+        figures, nicStream, baseline, null, controlRequests);
+  }
 
   public Optional<TrafficSpec> traffic(String name) {
     return traffic.stream().filter(t -> t.name().equals(name)).findFirst();

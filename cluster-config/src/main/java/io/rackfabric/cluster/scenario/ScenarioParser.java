@@ -140,7 +140,7 @@ final class ScenarioParser {
     }
     List<InvariantSpec> invariants = invariants(f, context);
     List<String> figures = figures(f);
-    Takeover takeover = takeover(f, topology);
+    ControlPlaneModes controlPlane = controlPlane(f, topology);
     NicStream nicStream = nicStream(f, topology);
     ControlRequests controlRequests = controlRequests(f, topology);
 
@@ -148,35 +148,57 @@ final class ScenarioParser {
       return null;
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
-        invariants, figures, nicStream, takeover, controlRequests);
+        invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests);
   }
 
   // ---------------------------------------------------------------- control plane and NIC
 
-  /** {@code control-plane { takeover = ladon | restart }}: null when not given. */
-  private Takeover takeover(Fields f, TopologyRef topology) {
+  /** The take-over modes of {@code control-plane}: each null when not given. */
+  private record ControlPlaneModes(Takeover takeover, Takeover baseline) {}
+
+  /** {@code control-plane { takeover = ladon | restart, baseline = restart | ladon }}. */
+  private ControlPlaneModes controlPlane(Fields f, TopologyRef topology) {
     Fields c = f.object("control-plane", false);
     if (c == null) {
-      return null;
+      return new ControlPlaneModes(null, null);
     }
-    c.allowOnly("takeover");
-    String text = c.string("takeover", true);
-    if (text == null) {
-      return null;
-    }
-    Takeover mode = switch (text) {
-      case "ladon" -> Takeover.LADON;
-      case "restart" -> Takeover.RESTART;
-      default -> {
-        c.error("takeover", "takeover=" + text + " not in {ladon, restart}");
-        yield null;
-      }
-    };
-    if (mode != null && topology != null && topology.topology().controlPlane() == null) {
+    c.allowOnly("takeover", "baseline");
+    Takeover mode = takeoverMode(c, "takeover", true);
+    Takeover baseline = takeoverMode(c, "baseline", false);
+    boolean noPair = topology != null && topology.topology().controlPlane() == null;
+    if (mode != null && noPair) {
       c.error("takeover", "topology " + topology.topology().name()
           + " has no control-plane section, so no management host takes over");
     }
-    return mode;
+    if (baseline != null && noPair) {
+      c.error("baseline", "topology " + topology.topology().name()
+          + " has no control-plane section, so there is no take-over to compare");
+      baseline = null;
+    } else if (baseline != null && mode != null && baseline == mode) {
+      c.error("baseline", "baseline=" + text(baseline) + " is the takeover mode itself: the baseline run"
+          + " compares the other one (takeover=" + text(mode) + ")");
+      baseline = null;
+    }
+    return new ControlPlaneModes(mode, baseline);
+  }
+
+  private Takeover takeoverMode(Fields c, String key, boolean required) {
+    String text = c.string(key, required);
+    if (text == null) {
+      return null;
+    }
+    return switch (text) {
+      case "ladon" -> Takeover.LADON;
+      case "restart" -> Takeover.RESTART;
+      default -> {
+        c.error(key, key + "=" + text + " not in {ladon, restart}");
+        yield null;
+      }
+    };
+  }
+
+  private static String text(Takeover t) {
+    return t.name().toLowerCase(Locale.ROOT);
   }
 
   /** {@code nic-stream { from = [ch1, ...], count = N, size = 64, interval = 1ms }}: null when not given. */

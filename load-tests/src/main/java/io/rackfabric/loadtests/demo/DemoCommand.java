@@ -28,6 +28,7 @@ import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
+import io.rackfabric.loadtests.scenario.BaselineRun;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import java.io.OutputStream;
@@ -105,7 +106,8 @@ public final class DemoCommand implements RackCommand {
 
   /**
    * The third part: seeds/000 4.3 and 5.2, the bundled mmh-takeover scenario: the MMH's JVM is
-   * killed mid-traffic on the Ladon testbed rack (five JVMs) and the BMH takes over.
+   * killed mid-traffic on the Ladon testbed rack (five JVMs) and the BMH takes over; then the same
+   * with the scenario's baseline (the whole system restarted), the two side by side.
    */
   private static int takeOver(Path runDir, PrintStream out) throws Exception {
     out.println();
@@ -113,22 +115,34 @@ public final class DemoCommand implements RackCommand {
         + " the MMH's JVM is killed (SIGKILL) during traffic");
     var kinds = ScenarioKinds.standard();
     Scenario scenario = ScenarioLoader.loadBundled("mmh-takeover", kinds, ScenarioOptions.NONE);
-    ScenarioRunner.Outcome o = new ScenarioRunner(kinds).run(scenario, runDir,
-        new PrintStream(OutputStream.nullOutputStream()));
-    for (Figure f : o.figures()) {
-      boolean stream = f.name().startsWith("nic.") && (f.name().endsWith(".received") || f.name().endsWith(".lost")
-          || f.name().endsWith(".interarrival_max"));
-      if (f.name().startsWith("takeover") || stream) {
-        String value = f.value() == Math.rint(f.value()) ? String.format("%,d", (long) f.value())
-            : String.format("%,.3f", f.value());
-        out.printf("  %-40s %18s  %s (%s)%n", f.name(), value, f.unit(), f.clock());
+    ScenarioRunner runner = new ScenarioRunner(kinds);
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    ScenarioRunner.Outcome o = runner.run(scenario, runDir, quiet);
+    BaselineRun baseline = null;
+    if (scenario.baseline() != null) {
+      out.println("... and once more without Ladon's mechanism (control-plane.baseline = "
+          + BaselineRun.text(scenario.baseline()) + "), to show the data plane's outage");
+      baseline = BaselineRun.run(runner, scenario, runDir, quiet);
+    }
+    if (baseline != null) {
+      out.print(baseline.table(o.figures()).indent(2));
+    }
+    if (baseline == null || baseline.rows(o.figures()).isEmpty()) {
+      // No side-by-side table: this run's own take-over and stream figures.
+      for (Figure f : o.figures()) {
+        boolean stream = f.name().startsWith("nic.") && (f.name().endsWith(".received")
+            || f.name().endsWith(".lost") || f.name().endsWith(".interarrival_max"));
+        if (f.name().startsWith("takeover") || stream) {
+          out.printf("  %-40s %18s  %s (%s)%n", f.name(), Figure.text(f.value()), f.unit(), f.clock());
+        }
       }
     }
     for (ScenarioRunner.Checked c : o.invariants()) {
       out.printf("  %s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
     }
-    out.println("journals: rack replay --journal " + runDir.resolve("data"));
-    return o.passed() ? 0 : 1;
+    out.println("journals: rack replay --journal " + runDir.resolve("data")
+        + (baseline == null ? "" : " (the baseline's: " + baseline.runDir().resolve("data") + ")"));
+    return o.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
   }
 
   /**

@@ -9,6 +9,12 @@ import java.util.Map;
  */
 public record Figure(String name, double value, String unit, String clock) {
 
+  /** The value as a table prints it: whole numbers with separators, others to three decimals. */
+  public static String text(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.format("%,d", (long) value)
+        : String.format("%,.3f", value);
+  }
+
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", name);

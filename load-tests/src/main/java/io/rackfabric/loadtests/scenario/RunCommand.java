@@ -22,12 +22,15 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
  * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
- * invariants, and exits 0 when every invariant held, 1 when one failed. Progress goes to stderr.
+ * invariants, and exits 0 when every invariant held, 1 when one failed. A scenario that names a
+ * {@code control-plane.baseline} runs once more with that take-over mode ({@link BaselineRun}): its
+ * figures beside the main ones, in the table and the JSON. Progress goes to stderr.
  */
 public final class RunCommand implements RackCommand {
 
@@ -79,22 +82,32 @@ public final class RunCommand implements RackCommand {
     }
     if (args.has("check")) {
       out.println(scenario.source() + ": ok (" + scenario.traffic().size() + " generators, " + scenario.faults().size()
-          + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode() + ")");
+          + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode()
+          + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
+          + ")");
       return 0;
     }
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
         : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
-    Outcome outcome = new ScenarioRunner(catalog).run(scenario, runDir, err);
+    ScenarioRunner runner = new ScenarioRunner(catalog);
+    Outcome outcome = runner.run(scenario, runDir, err);
     print(outcome, out);
+    BaselineRun baseline = null;
+    if (scenario.baseline() != null) {
+      baseline = BaselineRun.run(runner, scenario, runDir, err);
+      out.println();
+      out.print(baseline.table(outcome.figures()));
+    }
     if (json != null) {
       Path parent = json.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(json, Json.write(ResultJson.of(outcome)));
+      Map<String, Object> result = ResultJson.of(outcome);
+      Files.writeString(json, Json.write(baseline == null ? result : baseline.into(result)));
       out.println("wrote " + json);
     }
-    return outcome.passed() ? 0 : 1;
+    return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
   }
 
   /** A file if one exists at the path, else a bundled scenario of that name. */
@@ -115,9 +128,7 @@ public final class RunCommand implements RackCommand {
     out.println();
     out.printf("%-52s %16s  %-9s %s%n", "figure", "value", "unit", "clock");
     for (Figure f : outcome.figures()) {
-      String value = f.value() == Math.rint(f.value()) && Math.abs(f.value()) < 1e15
-          ? String.format("%,d", (long) f.value()) : String.format("%,.3f", f.value());
-      out.printf("%-52s %16s  %-9s %s%n", f.name(), value, f.unit(), f.clock());
+      out.printf("%-52s %16s  %-9s %s%n", f.name(), Figure.text(f.value()), f.unit(), f.clock());
     }
     out.println();
     for (Checked c : outcome.invariants()) {

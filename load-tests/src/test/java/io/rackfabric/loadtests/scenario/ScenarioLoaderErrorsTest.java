@@ -384,6 +384,44 @@ class ScenarioLoaderErrorsTest {
         + " control-plane section");
   }
 
+  @Test
+  void shouldReadTheBaselineAndRunItWithoutInvariantsWhenItDiffersFromTheTakeover() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(2, "  control-plane { takeover = ladon, baseline = restart }");
+    lines.add(4, "  invariants = [ no-packet-lost ]");
+    Scenario s = ScenarioLoader.load(write("both.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(io.rackfabric.host.controlplane.Takeover.LADON, s.takeover());
+    assertEquals(io.rackfabric.host.controlplane.Takeover.RESTART, s.baseline());
+    assertEquals(1, s.invariants().size());
+    Scenario b = s.baselineRun();
+    assertEquals(io.rackfabric.host.controlplane.Takeover.RESTART, b.takeover());
+    assertEquals(null, b.baseline(), "a baseline has no baseline of its own");
+    assertEquals(List.of(), b.invariants(), "the baseline's invariants are not judged");
+    assertEquals(s.nicStream(), b.nicStream());
+    assertEquals(s.faults(), b.faults());
+    assertEquals(null, ScenarioLoader.load(write("nic.conf", NIC), ScenarioKinds.standard(), ScenarioOptions.NONE)
+        .baseline());
+  }
+
+  @Test
+  void shouldRejectABaselineEqualToTheTakeoverUnknownOrWithoutATakeover() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(2, "  control-plane { takeover = restart, baseline = restart }");
+    assertContains(problems(lines), "bad.conf:3: scenario.control-plane.baseline: baseline=restart is the takeover"
+        + " mode itself");
+    lines.set(2, "  control-plane { takeover = ladon, baseline = reboot }");
+    assertContains(problems(lines), "bad.conf:3: scenario.control-plane.baseline: baseline=reboot not in"
+        + " {ladon, restart}");
+    lines.set(2, "  control-plane { baseline = restart }");
+    assertContains(problems(lines), "bad.conf:3: scenario.control-plane.takeover: missing (required)");
+    List<String> demo = new ArrayList<>(BASE);
+    demo.add(1, "  control-plane { takeover = ladon, baseline = restart }");
+    String m = problems(demo);
+    assertContains(m, "bad.conf:2: scenario.control-plane.takeover: topology demo has no control-plane section");
+    assertContains(m, "bad.conf:2: scenario.control-plane.baseline: topology demo has no control-plane section,"
+        + " so there is no take-over to compare");
+  }
+
   private List<String> edit(int line, String replacement) {
     List<String> lines = new ArrayList<>(BASE);
     lines.set(line - 1, replacement);
