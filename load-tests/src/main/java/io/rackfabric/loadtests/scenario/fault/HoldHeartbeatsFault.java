@@ -1,9 +1,7 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
@@ -32,7 +30,7 @@ public final class HoldHeartbeatsFault implements FaultType {
 
   @Override
   public List<Param> params() {
-    return List.of(Param.required("for", ParamType.DURATION, "how long no heartbeat leaves (wall time)"));
+    return WallWindow.params("how long no heartbeat leaves (wall time)");
   }
 
   @Override
@@ -47,23 +45,18 @@ public final class HoldHeartbeatsFault implements FaultType {
 
   @Override
   public List<Long> steps(long at, Params params) {
-    return List.of(at, at + params.number("for", 0));
+    return WallWindow.steps(at, params);
   }
 
   @Override
   public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
-    if (fault.at().isModel()) {
-      report.problem("at", "heartbeats run on wall-clock timers: write at = \"wall 2s\"");
-    }
-    if (fault.params().number("for", 0) <= 0) {
-      report.problem("for", "for=" + Durations.text(fault.params().number("for", 0)) + " is not positive");
-    }
+    WallWindow.check(fault, report, "heartbeats run on wall-clock timers");
   }
 
   @Override
   public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
     ControlPlaneTarget.host(rack, fault.target()).tell(new ControlPlaneHost.HoldHeartbeats(step == 0));
-    return step == 0 ? fault.target() + " holds its heartbeats for " + Durations.text(fault.params().number("for", 0))
+    return step == 0 ? fault.target() + " holds its heartbeats for " + WallWindow.length(fault)
         : fault.target() + " sends heartbeats again";
   }
 

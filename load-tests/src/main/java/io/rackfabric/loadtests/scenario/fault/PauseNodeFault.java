@@ -1,9 +1,7 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
@@ -32,7 +30,7 @@ public final class PauseNodeFault implements FaultType {
 
   @Override
   public List<Param> params() {
-    return List.of(Param.required("for", ParamType.DURATION, "how long the JVM stays frozen (wall time)"));
+    return WallWindow.params("how long the JVM stays frozen (wall time)");
   }
 
   @Override
@@ -52,24 +50,19 @@ public final class PauseNodeFault implements FaultType {
 
   @Override
   public List<Long> steps(long at, Params params) {
-    return List.of(at, at + params.number("for", 0));
+    return WallWindow.steps(at, params);
   }
 
   @Override
   public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
-    if (fault.at().isModel()) {
-      report.problem("at", "a JVM pause happens in wall time: write at = \"wall 2s\"");
-    }
-    if (fault.params().number("for", 0) <= 0) {
-      report.problem("for", "for=" + Durations.text(fault.params().number("for", 0)) + " is not positive");
-    }
+    WallWindow.check(fault, report, "a JVM pause happens in wall time");
   }
 
   @Override
   public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
     if (step == 0) {
       rack.pauseNode(fault.target());
-      return "JVM of " + fault.target() + " frozen (SIGSTOP) for " + Durations.text(fault.params().number("for", 0));
+      return "JVM of " + fault.target() + " frozen (SIGSTOP) for " + WallWindow.length(fault);
     }
     rack.resumeNode(fault.target());
     return "JVM of " + fault.target() + " runs on (SIGCONT)";
