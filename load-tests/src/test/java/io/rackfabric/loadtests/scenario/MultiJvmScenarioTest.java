@@ -102,7 +102,10 @@ class MultiJvmScenarioTest {
         Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
       List<Replay.Comparison> c = Replay.compare(mmh, bmh, Optional.empty());
       assertEquals(1, c.size());
-      assertEquals(Replay.Verdict.IDENTICAL, c.get(0).verdict(), c.toString());
+      // Up to the kill both hold the same events; the BMH's goes on with what it served since.
+      assertTrue(c.get(0).verdict() == Replay.Verdict.PREFIX || c.get(0).verdict() == Replay.Verdict.IDENTICAL,
+          c.toString());
+      assertTrue(c.get(0).lengthA() <= c.get(0).lengthB(), "the BMH's journal holds the MMH's: " + c);
     }
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
