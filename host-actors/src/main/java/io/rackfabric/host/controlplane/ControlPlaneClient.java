@@ -62,9 +62,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    * clock when it served it), how many attempts, the wall time from issue to answer.
    *
    * @param status the answer's status; null when given up
+   * @param alreadyApplied accepted on a resend without persisting anything: an earlier attempt
+   *     had been applied and its answer lost
    */
   public record RequestRecord(long requestSeq, long issuedAt, long answeredAt, Status status, String detail,
-      int attempts, long wallLatencyNs) implements WireMessage {}
+      int attempts, long wallLatencyNs, boolean alreadyApplied) implements WireMessage {}
 
   public record PagesDone(String client, List<RequestRecord> requests) implements WireMessage {
 
@@ -197,7 +199,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     if (problem != null) {
       getContext().getLog().error("Client [{}]: OpenPages refused: {}", name, problem);
       msg.replyTo().tell(new PagesDone(name, List.of(new RequestRecord(0, p.startAt(), -1, Status.REJECTED,
-          problem, 0, 0))));
+          problem, 0, 0, false))));
       return this;
     }
     plan = p;
@@ -298,7 +300,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private void record(RequestQueue.Open open, OperationResult result, int attempts, String detail) {
     long wall = wallNanos.getAsLong() - open.issuedWallNs();
     RequestRecord r = new RequestRecord(open.requestSeq(), open.operation().at(),
-        result == null ? -1 : result.at(), result == null ? null : result.status(), detail, attempts, wall);
+        result == null ? -1 : result.at(), result == null ? null : result.status(), detail, attempts, wall,
+        // Every applied request persists at least its RequestApplied: an acceptance without events is a repeat.
+        result != null && result.accepted() && result.events().isEmpty());
     records.add(r);
     ActorRef<OperationResult> requester = requesters.remove(open.requestSeq());
     if (requester != null) {

@@ -522,5 +522,10 @@ class ControlPlaneHostTest {
     assertTrue(r.detail().startsWith("already applied"), r.detail());
     answer.expectNoMessage(Duration.ofMillis(200));
     assertEquals(1, state(h.mmh()).state().openPages("ch1"));
+    TestProbe<ControlPlaneClient.PagesDone> log = testKit.createTestProbe();
+    client.tell(new ControlPlaneClient.GetRequests(log.getRef()));
+    ControlPlaneClient.RequestRecord record = log.receiveMessage(WAIT).requests().get(0);
+    assertTrue(record.alreadyApplied(), record.toString());
+    assertEquals(2, record.attempts(), "the silent host, then the master");
   }
 }

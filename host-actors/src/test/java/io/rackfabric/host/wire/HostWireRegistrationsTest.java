@@ -167,10 +167,10 @@ class HostWireRegistrationsTest {
     ActorRef<ControlPlaneClient.PagesDone> done = testKit.<ControlPlaneClient.PagesDone>createTestProbe().ref();
     out.add(new ControlPlaneClient.OpenPages(plan, done));
     ControlPlaneClient.RequestRecord record = new ControlPlaneClient.RequestRecord(3, 1_000, 38_400_000_000L,
-        Controller.Status.ACCEPTED, "already applied", 4, 1_200_000_000L);
+        Controller.Status.ACCEPTED, "already applied", 4, 1_200_000_000L, true);
     out.add(record);
     out.add(new ControlPlaneClient.PagesDone("ch1-driver", List.of(record,
-        new ControlPlaneClient.RequestRecord(4, 2_000, -1, null, "given up", 9, 120_000_000_000L))));
+        new ControlPlaneClient.RequestRecord(4, 2_000, -1, null, "given up", 9, 120_000_000_000L, false))));
     out.add(new ControlPlaneClient.GetRequests(done));
     return out;
   }

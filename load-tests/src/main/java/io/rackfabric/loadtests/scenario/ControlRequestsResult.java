@@ -29,8 +29,7 @@ public record ControlRequestsResult(String host, int count, List<RequestRecord> 
 
   /** Accepted on a resend because an earlier attempt had been applied (its answer was lost). */
   public long alreadyApplied() {
-    return records.stream().filter(r -> r.status() == Status.ACCEPTED && r.detail().startsWith("already applied"))
-        .count();
+    return records.stream().filter(RequestRecord::alreadyApplied).count();
   }
 
   public long givenUp() {
