@@ -22,11 +22,8 @@ import java.util.List;
 /**
  * host-actors' classes on the wire (ids 2000..2999). Ids are permanent: never renumber, never
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging,
- * 2400..2499 control plane.
-=======
- * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2500..2599 NIC message
- * firmware and FTGM.
+ * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2400..2499 control plane,
+ * 2500..2599 NIC message firmware and FTGM.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -138,7 +135,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2513, io.rackfabric.host.ftgm.FaultOutcome.class),
       Entry.of(2514, io.rackfabric.host.ftgm.OutcomeTable.class),
       Entry.of(2515, io.rackfabric.host.ftgm.OutcomeTable.Row.class),
-      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class)
+      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class),
+      Entry.of(2520, io.rackfabric.host.ftgm.RecoveryEvent.class)
       );
 
   @Override
