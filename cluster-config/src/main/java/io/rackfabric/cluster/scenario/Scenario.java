@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param nicStream UDP streams through the NIC to the server outside the rack, or null for none
  * @param takeover the management hosts' take-over mode for the run's JVMs, or null for the
  *     settings' own ({@code rackfabric.host.controlplane.takeover})
+ * @param ftgmCampaign fault injection into a NIC's firmware, run without starting the rack, or
+ *     null for none (a scenario with one has no traffic, faults or NIC stream of the rack)
  */
 public record Scenario(
     String name,
@@ -29,7 +31,8 @@ public record Scenario(
     List<InvariantSpec> invariants,
     List<String> figures,
     NicStream nicStream,
-    Takeover takeover) {
+    Takeover takeover,
+    FtgmCampaign ftgmCampaign) {
 
   public Scenario {
     traffic = List.copyOf(traffic);
@@ -45,6 +48,11 @@ public record Scenario(
    * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
    */
   public record MultiJvm(String transport, boolean sharedMediaDriver) {}
+
+  /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */
+  public boolean inProcess() {
+    return ftgmCampaign != null;
+  }
 
   public Optional<TrafficSpec> traffic(String name) {
     return traffic.stream().filter(t -> t.name().equals(name)).findFirst();

@@ -30,6 +30,19 @@ public final class FaultCampaign {
     return OutcomeTable.of(spec.nic(), mode, spec.seed(), outcomes);
   }
 
+  /** The seed of fault {@code index} of a campaign with seed {@code campaignSeed} (what {@link #run} gives it). */
+  public static long faultSeed(long campaignSeed, int index) {
+    if (index < 0) {
+      throw new IllegalArgumentException("index=" + index + " is negative");
+    }
+    SplittableRandom root = new SplittableRandom(campaignSeed);
+    long seed = root.nextLong();
+    for (int i = 0; i < index; i++) {
+      seed = root.nextLong();
+    }
+    return seed;
+  }
+
   /** One fault of a campaign again, from its seed. */
   public static FaultOutcome replay(FtgmSettings settings, NicSettings nic, McpMode mode, FaultSpec spec, int index,
       long faultSeed) {

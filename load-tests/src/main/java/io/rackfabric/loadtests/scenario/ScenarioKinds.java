@@ -22,6 +22,8 @@ import io.rackfabric.loadtests.scenario.invariant.NoDuplicates;
 import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
+import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
 /**
@@ -56,11 +58,17 @@ public final class ScenarioKinds {
         .invariant(new FailoverComplete())
         .invariant(new TakeoverCompleted())
         .invariant(new NoPacketLost())
+        .invariant(CampaignInvariant.everyHangDetected())
+        .invariant(CampaignInvariant.everyHangRecovered())
+        .invariant(CampaignInvariant.noMessageLost())
+        .invariant(CampaignInvariant.noMessageDuplicated())
+        .invariant(CampaignInvariant.noMessageOutOfOrder())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())
         .figure(new FailoverFigures())
         .figure(new TakeoverFigures())
-        .figure(new NicStreamFigures());
+        .figure(new NicStreamFigures())
+        .optionalFigure(new FtgmCampaignFigures());
   }
 }
