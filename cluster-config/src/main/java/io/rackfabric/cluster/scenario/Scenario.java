@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param baseline a second take-over mode to run the scenario with once more, on a fresh rack,
  *     for comparison ({@code control-plane.baseline}), or null for none; never equal to takeover
  * @param controlRequests control-plane requests from compute hosts during the run, or null
+ * @param ftgmCampaign fault injection into a NIC's firmware, run without starting the rack, or
+ *     null for none (a scenario with one has no traffic, faults or NIC stream of the rack)
  */
 public record Scenario(
     String name,
@@ -34,7 +36,8 @@ public record Scenario(
     NicStream nicStream,
     Takeover takeover,
     Takeover baseline,
-    ControlRequests controlRequests) {
+    ControlRequests controlRequests,
+    FtgmCampaign ftgmCampaign) {
 
   public Scenario {
     traffic = List.copyOf(traffic);
@@ -62,7 +65,12 @@ public record Scenario(
       throw new IllegalStateException("scenario " + name + " names no control-plane.baseline");
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
-        figures, nicStream, baseline, null, controlRequests);
+        figures, nicStream, baseline, null, controlRequests, ftgmCampaign);
+  }
+
+  /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */
+  public boolean inProcess() {
+    return ftgmCampaign != null;
   }
 
   public Optional<TrafficSpec> traffic(String name) {

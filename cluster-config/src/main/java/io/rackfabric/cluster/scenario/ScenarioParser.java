@@ -100,7 +100,7 @@ final class ScenarioParser {
     }
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
-        "nic-stream", "control-requests", "traffic", "faults", "invariants", "figures");
+        "nic-stream", "control-requests", "traffic", "faults", "invariants", "figures", FtgmCampaignSection.KEY);
     String name = f.string("name", false);
     if (name != null && !NAME.matcher(name).matches()) {
       f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
@@ -139,7 +139,8 @@ final class ScenarioParser {
       }
     }
     List<InvariantSpec> invariants = invariants(f, context);
-    List<String> figures = figures(f);
+    FtgmCampaign campaign = FtgmCampaignSection.parse(f, topology, mode, options.mode() != null, seed, problems);
+    List<String> figures = campaign != null && !f.has("figures") ? List.of(FtgmCampaign.FIGURES) : figures(f);
     ControlPlaneModes controlPlane = controlPlane(f, topology);
     NicStream nicStream = nicStream(f, topology);
     ControlRequests controlRequests = controlRequests(f, topology);
@@ -148,7 +149,8 @@ final class ScenarioParser {
       return null;
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
-        invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests);
+        invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
+        campaign);
   }
 
   // ---------------------------------------------------------------- control plane and NIC

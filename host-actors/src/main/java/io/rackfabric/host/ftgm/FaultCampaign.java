@@ -7,6 +7,7 @@ import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.NicSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -27,6 +28,19 @@ public final class FaultCampaign {
       outcomes.add(replay(settings, nic, mode, spec, i, root.nextLong()));
     }
     return OutcomeTable.of(spec.nic(), mode, spec.seed(), outcomes);
+  }
+
+  /** The seed of fault {@code index} of a campaign with seed {@code campaignSeed} (what {@link #run} gives it). */
+  public static long faultSeed(long campaignSeed, int index) {
+    if (index < 0) {
+      throw new IllegalArgumentException("index=" + index + " is negative");
+    }
+    SplittableRandom root = new SplittableRandom(campaignSeed);
+    long seed = root.nextLong();
+    for (int i = 0; i < index; i++) {
+      seed = root.nextLong();
+    }
+    return seed;
   }
 
   /** One fault of a campaign again, from its seed. */
@@ -67,8 +81,19 @@ public final class FaultCampaign {
     boolean detected = hang && !breakdowns.isEmpty();
     boolean reopened = breakdowns.stream().allMatch(b -> b.portsRecoveredAt().size() == b.openPorts());
     DeliveryLog log = bed.log();
+    List<RecoveryEvent> events = new ArrayList<>();
+    for (String name : List.of(nicName, FtgmTestbed.REMOTE)) {
+      long t = bed.card(name).faultActivatedAt();
+      if (t >= 0) {
+        events.add(new RecoveryEvent(t, name, RecoveryEvent.FAULT_ACTIVATED, -1,
+            name.equals(nicName) ? category.key() + " at " + point.name().toLowerCase(Locale.ROOT)
+                : "hung by a poisoned packet"));
+      }
+    }
+    events.addAll(bed.events());
+    events.sort(RecoveryEvent.BY_TIME);
     return new FaultOutcome(index, seed, nicName, bed.mode(), category, point, at, activated, hang, detected,
         detected && reopened && completed, completed, log.lost(), log.duplicates(), log.outOfOrder(),
-        card.corruptDropped() + bed.card(FtgmTestbed.REMOTE).corruptDropped(), breakdowns);
+        card.corruptDropped() + bed.card(FtgmTestbed.REMOTE).corruptDropped(), breakdowns, events);
   }
 }

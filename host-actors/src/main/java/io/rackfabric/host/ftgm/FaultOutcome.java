@@ -17,6 +17,7 @@ import java.util.List;
  * @param lost messages never delivered; {@code duplicated} delivered twice; {@code outOfOrder}
  *     after a later one of their flow
  * @param breakdowns the recovery of each interface that was recovered (none when none was)
+ * @param events the fault taking effect and every detection and recovery step, in model time order
  */
 public record FaultOutcome(
     int index,
@@ -35,10 +36,17 @@ public record FaultOutcome(
     long duplicated,
     long outOfOrder,
     long corruptDropped,
-    List<RecoveryBreakdown> breakdowns) implements WireMessage {
+    List<RecoveryBreakdown> breakdowns,
+    List<RecoveryEvent> events) implements WireMessage {
 
   public FaultOutcome {
     breakdowns = List.copyOf(breakdowns);
+    events = List.copyOf(events);
+  }
+
+  /** No message lost, duplicated or delivered out of order in this fault's run. */
+  public boolean intact() {
+    return lost == 0 && duplicated == 0 && outOfOrder == 0;
   }
 
   /** A hang the daemon did not get the traffic through: worth a replay. */

@@ -5,7 +5,9 @@ import io.rackfabric.host.nic.McpFirmware;
 import io.rackfabric.host.nic.PortEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -39,20 +41,28 @@ public final class FaultToleranceDaemon {
   private final Set<Integer> pagePorts;
   private final Set<String> routes;
   private final List<Recovery> recoveries = new ArrayList<>();
+  private final Consumer<RecoveryEvent> events;
   private boolean busy;
 
   /**
    * @param openPorts the ports open on the card, as the driver knows them
    * @param pagePorts and {@code routes}: the host's copy of the page hash and routing tables
+   * @param events where each step of a recovery is recorded as it happens
    */
   public FaultToleranceDaemon(McpFirmware card, FtgmSettings settings, ModelClock clock,
-      Supplier<List<PortLibrary>> openPorts, Set<Integer> pagePorts, Set<String> routes) {
+      Supplier<List<PortLibrary>> openPorts, Set<Integer> pagePorts, Set<String> routes,
+      Consumer<RecoveryEvent> events) {
     this.card = card;
     this.settings = settings;
     this.clock = clock;
     this.openPorts = openPorts;
     this.pagePorts = Set.copyOf(pagePorts);
     this.routes = Set.copyOf(routes);
+    this.events = events;
+  }
+
+  private void record(long at, String step, int port, String detail) {
+    events.accept(new RecoveryEvent(at, card.node(), step, port, detail));
   }
 
   /** Loads the card when the driver starts: firmware and tables, no recovery. */
@@ -70,6 +80,7 @@ public final class FaultToleranceDaemon {
     busy = true;
     long woken = at + settings.interruptLatencyNs();
     at(woken, () -> {
+      record(woken, RecoveryEvent.DAEMON_WOKEN, -1, cause.name().toLowerCase(Locale.ROOT));
       if (cause == McpFirmware.Interrupt.RESTARTED) {
         recover(cause, at, woken); // the firmware said so itself
         return;
@@ -78,10 +89,12 @@ public final class FaultToleranceDaemon {
       long checked = woken + settings.magicWordWaitNs();
       at(checked, () -> {
         if (card.magicWordCleared()) {
+          record(checked, RecoveryEvent.FALSE_ALARM, -1, "magic word cleared");
           recoveries.add(new Recovery(cause, at, woken, checked, true, List.of()));
           busy = false;
           return;
         }
+        record(checked, RecoveryEvent.HANG_CONFIRMED, -1, "magic word still set");
         recover(cause, at, checked);
       });
     });
@@ -90,18 +103,23 @@ public final class FaultToleranceDaemon {
   private void recover(McpFirmware.Interrupt cause, long interruptAt, long from) {
     long woken = interruptAt + settings.interruptLatencyNs();
     card.reset(from);
+    record(from, RecoveryEvent.CARD_RESET, -1, "");
     long reloaded = from + settings.cardResetNs() + settings.mcpReloadNs();
     at(reloaded, () -> {
       card.reload(reloaded);
+      record(reloaded, RecoveryEvent.FIRMWARE_RELOADED, -1, "");
       long restored = reloaded + settings.pageHashRestoreNs() + settings.routingRestoreNs();
       at(restored, () -> {
         card.restoreTables(pagePorts, routes, restored);
+        record(restored, RecoveryEvent.TABLES_RESTORED, -1, pagePorts.size() + " page ports, " + routes.size()
+            + " routes");
         List<PortLibrary> ports = openPorts.get();
         long t = restored;
         List<Integer> posted = new ArrayList<>();
         for (PortLibrary p : ports) {
           t += settings.faultEventPostNs();
           posted.add(p.port());
+          record(t, RecoveryEvent.FAULT_DETECTED_POSTED, p.port(), "");
         }
         long done = t;
         at(done, () -> {

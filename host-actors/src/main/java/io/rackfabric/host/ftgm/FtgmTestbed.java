@@ -10,6 +10,7 @@ import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.host.nic.PortEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -29,11 +30,14 @@ public final class FtgmTestbed {
 
   private final EventQueue clock = new EventQueue();
   private final DeliveryLog log = new DeliveryLog();
+  private final List<RecoveryEvent> events = new ArrayList<>();
   private final FtgmSettings settings;
   private final McpMode mode;
   private final int ports;
   private final Side nic;
   private final Side remote;
+  /** Nothing is settled before every scheduled submission and fault injection has happened. */
+  private long scheduledUntil;
 
   private final class Side implements McpFirmware.Hardware, McpFirmware.Host {
     final String name;
@@ -56,7 +60,7 @@ public final class FtgmTestbed {
         pages.add(p);
       }
       this.daemon = new FaultToleranceDaemon(card, settings, clock, () -> List.copyOf(libraries.values()), pages,
-          Set.of(peerName));
+          Set.of(peerName), events::add);
     }
 
     void open(long at, String owner) {
@@ -74,7 +78,10 @@ public final class FtgmTestbed {
       int flow = log.flow(name + ":" + p + "->" + peer.name + ":" + p);
       TrafficPort app = new TrafficPort(lib, log, flow, peer.name, p, settings);
       apps.put(p, app);
-      lib.attach(app, recoveredAt::add);
+      lib.attach(app, at -> {
+        recoveredAt.add(at);
+        events.add(new RecoveryEvent(at, name, RecoveryEvent.PORT_REOPENED, p, ""));
+      });
     }
 
     @Override
@@ -100,6 +107,7 @@ public final class FtgmTestbed {
 
     @Override
     public void interrupt(McpFirmware.Interrupt cause, long at) {
+      events.add(new RecoveryEvent(at, name, RecoveryEvent.INTERRUPT, -1, cause.name().toLowerCase(Locale.ROOT)));
       clock.at(at, () -> daemon.interrupted(cause, at));
     }
 
@@ -147,6 +155,7 @@ public final class FtgmTestbed {
    * {@code from}; {@code toRemoteOnly} leaves the server silent.
    */
   public void traffic(int messages, long intervalNs, long from, boolean toRemoteOnly) {
+    scheduledUntil = Math.max(scheduledUntil, from + (messages - 1L) * intervalNs);
     for (int i = 0; i < messages; i++) {
       long at = from + i * intervalNs;
       clock.at(at, () -> {
@@ -161,12 +170,16 @@ public final class FtgmTestbed {
   /** Arms a fault in {@code nicName}'s firmware at model time {@code at}. */
   public void inject(String nicName, FaultCategory category, FaultPoint point, long at) {
     Side side = side(nicName);
+    scheduledUntil = Math.max(scheduledUntil, at);
     clock.at(at, () -> side.card.inject(category, point));
   }
 
-  /** Every message confirmed to its sender, both cards serving, no daemon at work. */
+  /**
+   * All traffic submitted and every fault armed, every message confirmed to its sender, both cards
+   * serving, no daemon at work.
+   */
   public boolean settled() {
-    return log.allConfirmed() && nic.serving() && remote.serving() && nic.card.unacknowledged() == 0
+    return clock.now() >= scheduledUntil && log.allConfirmed() && nic.serving() && remote.serving() && nic.card.unacknowledged() == 0
         && remote.card.unacknowledged() == 0;
   }
 
@@ -231,6 +244,11 @@ public final class FtgmTestbed {
 
   public EventQueue clock() {
     return clock;
+  }
+
+  /** Detection and recovery steps of both cards, in the order they happened. */
+  public List<RecoveryEvent> events() {
+    return List.copyOf(events);
   }
 
   public DeliveryLog log() {

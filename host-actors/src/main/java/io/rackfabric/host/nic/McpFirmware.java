@@ -76,6 +76,8 @@ public final class McpFirmware {
   private static final class InStream {
     long expected;
     long committed;
+    /** The expected number a NACK was sent for: one NACK per gap, or each resend burst would NACK again. */
+    long nacked = Long.MIN_VALUE;
 
     InStream(long expected) {
       this.expected = expected;
@@ -422,8 +424,11 @@ public final class McpFirmware {
       return;
     }
     if (p.seq() > s.expected) {
-      nacksSent++;
-      sendControl(McpPacket.Kind.NACK, p, s.expected);
+      if (s.nacked != s.expected) {
+        s.nacked = s.expected;
+        nacksSent++;
+        sendControl(McpPacket.Kind.NACK, p, s.expected);
+      }
       return;
     }
     ReceiveToken token = takeReceive(port, p.length());

@@ -144,7 +144,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2513, io.rackfabric.host.ftgm.FaultOutcome.class),
       Entry.of(2514, io.rackfabric.host.ftgm.OutcomeTable.class),
       Entry.of(2515, io.rackfabric.host.ftgm.OutcomeTable.Row.class),
-      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class)
+      Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class),
+      Entry.of(2520, io.rackfabric.host.ftgm.RecoveryEvent.class)
       );
 
   @Override

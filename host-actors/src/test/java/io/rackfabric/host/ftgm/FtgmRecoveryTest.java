@@ -85,4 +85,48 @@ class FtgmRecoveryTest {
     assertEquals(1, o.corruptDropped());
     assertEquals(0, o.lost() + o.duplicated() + o.outOfOrder(), o.toString());
   }
+
+  @Test
+  void shouldRecordEveryRecoveryStepInModelTimeOrderWhenTheNicHangs() {
+    FtgmTestbed bed = hangWithPorts(2);
+    FaultOutcome o = FaultCampaign.outcome(bed, 0, 1, FaultCategory.INTERFACE_HANG, FaultPoint.PACKET_SENT, 500_000,
+        true);
+    RecoveryBreakdown b = o.breakdowns().get(0);
+    List<String> steps = o.events().stream().map(RecoveryEvent::step).toList();
+    assertEquals(List.of(RecoveryEvent.FAULT_ACTIVATED, RecoveryEvent.INTERRUPT, RecoveryEvent.DAEMON_WOKEN,
+        RecoveryEvent.HANG_CONFIRMED, RecoveryEvent.CARD_RESET, RecoveryEvent.FIRMWARE_RELOADED,
+        RecoveryEvent.TABLES_RESTORED, RecoveryEvent.FAULT_DETECTED_POSTED, RecoveryEvent.FAULT_DETECTED_POSTED,
+        RecoveryEvent.PORT_REOPENED, RecoveryEvent.PORT_REOPENED), steps);
+    assertEquals(b.faultAt(), o.events().get(0).at());
+    assertEquals(b.daemonWokenAt(), o.events().get(2).at());
+    assertEquals(b.daemonDoneAt(), o.events().get(8).at());
+    assertEquals(b.portsRecoveredAt(), List.of(o.events().get(9).at(), o.events().get(10).at()));
+    assertEquals(List.of(0, 1), List.of(o.events().get(9).port(), o.events().get(10).port()));
+    assertEquals("watchdog", o.events().get(1).detail());
+  }
+
+  @Test
+  void shouldDetectAndRecoverAHangThatComesAfterTheFirstTimerPeriodWhenTheTrafficIsLong() {
+    FtgmSettings s = S.withTraffic(2, 40, 100_000);
+    long late = 3 * s.timing().lTimerIntervalNs();
+    FaultOutcome o = FaultCampaign.inject(s, FtgmScenarioTest.NIC, McpMode.FTGM, "nic", FaultCategory.INTERFACE_HANG,
+        FaultPoint.TOKEN_TAKEN, late, 0, 12, false);
+    assertTrue(o.hang() && o.detected() && o.recovered(), o.toString());
+    assertTrue(o.breakdowns().get(0).faultAt() >= late, o.toString());
+    assertEquals(0, o.lost() + o.duplicated() + o.outOfOrder(), o.toString());
+  }
+
+  @Test
+  void shouldSettleWithOneNackPerGapWhenGmReopensTheCardsPortsOneByOne() {
+    FtgmSettings s = S.withTraffic(2, 40, 100_000);
+    FtgmTestbed bed = new FtgmTestbed("nic", McpMode.GM, s, FtgmScenarioTest.NIC, 2);
+    bed.start(0);
+    bed.traffic(40, 100_000, 100_000, false);
+    bed.inject("nic", FaultCategory.INTERFACE_HANG, FaultPoint.SEND_DMA_DONE, 133_398);
+    assertTrue(bed.runUntilSettled(s.settleLimitNs()), "settled");
+    // the server's packets for the port still closed are dropped while the other port takes its
+    // stream: a NACK for each of them would make the server resend everything each time
+    assertTrue(bed.card("nic").nacksSent() <= 10, "nacks=" + bed.card("nic").nacksSent());
+    assertTrue(bed.clock().executed() < 1_000_000, "events=" + bed.clock().executed());
+  }
 }

@@ -187,7 +187,8 @@ class HostWireRegistrationsTest {
     io.rackfabric.host.ftgm.FaultOutcome outcome = new io.rackfabric.host.ftgm.FaultOutcome(3, -42L, "nic",
         io.rackfabric.host.nic.McpMode.FTGM, io.rackfabric.host.nic.FaultCategory.INTERFACE_HANG,
         io.rackfabric.host.nic.FaultPoint.PACKET_SENT, 500_000, true, true, true, true, true, 0, 0, 0, 0,
-        List.of(breakdown));
+        List.of(breakdown), List.of(new io.rackfabric.host.ftgm.RecoveryEvent(824_000, "nic",
+            io.rackfabric.host.ftgm.RecoveryEvent.DAEMON_WOKEN, -1, "watchdog")));
     io.rackfabric.host.ftgm.OutcomeTable table = io.rackfabric.host.ftgm.OutcomeTable.of("nic",
         io.rackfabric.host.nic.McpMode.FTGM, 2002, List.of(outcome));
     List<Object> samples = List.of(
@@ -232,7 +233,8 @@ class HostWireRegistrationsTest {
         outcome,
         table,
         table.rows().get(0),
-        new io.rackfabric.host.ftgm.OverheadReport(20, 9_310, 10_780, 300, 550, 750, 1_150));
+        new io.rackfabric.host.ftgm.OverheadReport(20, 9_310, 10_780, 300, 550, 750, 1_150),
+        outcome.events().get(0));
     List<Object> all = new ArrayList<>(samples);
     all.addAll(controlPlaneSamples());
     for (Object sample : all) {

@@ -11,6 +11,7 @@ import io.rackfabric.loadtests.report.Machine;
 import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class ResultJson {
     topology.put("from", s.topology().written());
     topology.put("origin", s.topology().origin().name().toLowerCase(Locale.ROOT));
     m.put("topology", topology);
-    m.put("mode", s.mode().text());
+    m.put("mode", s.inProcess() ? "in-process" : s.mode().text());
     m.put("seed", s.seed());
     m.put("passed", outcome.passed());
     m.put("finished", run.finished());
@@ -73,6 +74,9 @@ public final class ResultJson {
       invariants.add(im);
     }
     m.put("invariants", invariants);
+    if (run.ftgm() != null) {
+      m.put("ftgm_campaign", FtgmCampaignJson.of(run.ftgm()));
+    }
     m.put("notes", run.notes());
     m.put("machine", Machine.describe());
     return m;

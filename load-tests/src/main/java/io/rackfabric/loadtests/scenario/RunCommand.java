@@ -16,6 +16,7 @@ import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion");
+      "mmh-false-suspicion", "ftgm-campaign");
 
   @Override
   public String name() {
@@ -79,6 +80,12 @@ public final class RunCommand implements RackCommand {
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
+    }
+    if (args.has("check") && scenario.inProcess()) {
+      out.println(scenario.source() + ": ok (ftgm-campaign of " + scenario.ftgmCampaign().spec().faults()
+          + " faults, modes " + scenario.ftgmCampaign().modes() + ", " + scenario.invariants().size()
+          + " invariants, in-process)");
+      return 0;
     }
     if (args.has("check")) {
       out.println(scenario.source() + ": ok (" + scenario.traffic().size() + " generators, " + scenario.faults().size()
@@ -125,6 +132,9 @@ public final class RunCommand implements RackCommand {
   }
 
   private static void print(Outcome outcome, PrintStream out) {
+    if (outcome.result().ftgm() != null) {
+      FtgmReport.print(outcome.result().ftgm(), out);
+    }
     out.println();
     out.printf("%-52s %16s  %-9s %s%n", "figure", "value", "unit", "clock");
     for (Figure f : outcome.figures()) {

@@ -5,6 +5,7 @@ import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.TrafficSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignResult;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +30,9 @@ import java.util.TreeMap;
  *     without a nic-stream)
  * @param controlRequests the scenario's control-plane requests, one per requesting host (empty
  *     without control-requests)
- * @param rack the rack, still running while invariants and figures are evaluated
+ * @param rack the rack, still running while invariants and figures are evaluated (null for a
+ *     run without one)
+ * @param ftgm the scenario's ftgm-campaign, run in-process without a rack (null without one)
  */
 public record RunResult(
     Scenario scenario,
@@ -49,7 +52,8 @@ public record RunResult(
     List<String> notes,
     List<NicStreamResult> nicStreams,
     List<ControlRequestsResult> controlRequests,
-    RunningRack rack) {
+    RunningRack rack,
+    FtgmCampaignResult ftgm) {
 
   public RunResult {
     endpointsAtStart = Map.copyOf(endpointsAtStart);
@@ -64,6 +68,12 @@ public record RunResult(
     notes = List.copyOf(notes);
     nicStreams = List.copyOf(nicStreams);
     controlRequests = List.copyOf(controlRequests);
+  }
+
+  /** A run that started no rack: no statistics, no traffic, no faults of the rack; the campaign's result. */
+  public static RunResult inProcess(Scenario scenario, long wallNanos, List<String> notes, FtgmCampaignResult ftgm) {
+    return new RunResult(scenario, Map.of(), Map.of(), Map.of(), Map.of(), List.of(), List.of(), List.of(), Set.of(),
+        Set.of(), 0, wallNanos, wallNanos, true, notes, List.of(), List.of(), null, ftgm);
   }
 
   /**

@@ -27,6 +27,8 @@ import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
 import io.rackfabric.loadtests.scenario.invariant.MasterIs;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
+import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
 
 /**
@@ -65,12 +67,18 @@ public final class ScenarioKinds {
         .invariant(new NoPacketLost())
         .invariant(new ControlRequestsAnswered())
         .invariant(new MasterIs())
+        .invariant(CampaignInvariant.everyHangDetected())
+        .invariant(CampaignInvariant.everyHangRecovered())
+        .invariant(CampaignInvariant.noMessageLost())
+        .invariant(CampaignInvariant.noMessageDuplicated())
+        .invariant(CampaignInvariant.noMessageOutOfOrder())
         .figure(new TrafficFigures())
         .figure(new FaultFigures())
         .figure(new RunFigures())
         .figure(new FailoverFigures())
         .figure(new TakeoverFigures())
         .figure(new NicStreamFigures())
-        .figure(new ControlRequestFigures());
+        .figure(new ControlRequestFigures())
+        .optionalFigure(new FtgmCampaignFigures());
   }
 }

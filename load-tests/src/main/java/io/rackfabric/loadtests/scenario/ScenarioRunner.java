@@ -21,6 +21,7 @@ import io.rackfabric.loadtests.scenario.RunResult.Boundary;
 import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Job;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
+import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignRun;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,6 +87,9 @@ public final class ScenarioRunner {
    * @param runDir the run's folder: node logs, the topology file for node JVMs
    */
   public Outcome run(Scenario scenario, Path runDir, PrintStream progress) throws Exception {
+    if (scenario.inProcess()) {
+      return new FtgmCampaignRun(catalog).run(scenario, runDir, progress); // no rack to start
+    }
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
     long t0 = System.nanoTime();
@@ -232,7 +236,7 @@ public final class ScenarioRunner {
       }
       RunResult result = new RunResult(scenario, atStart, endpointSnapshot(), portsAtStart, portSnapshot(), boundaries,
           trafficResults(), List.copyOf(applied), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
-          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, requestResults, rack);
+          trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, requestResults, rack, null);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       List<Checked> checked = new ArrayList<>();
       for (InvariantSpec spec : scenario.invariants()) {

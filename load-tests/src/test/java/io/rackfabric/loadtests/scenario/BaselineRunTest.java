@@ -107,7 +107,7 @@ class BaselineRunTest {
   /** A run's outcome with only what the baseline reads: its figures and whether it finished. */
   private static ScenarioRunner.Outcome outcome(List<Figure> figures, boolean finished) {
     RunResult result = new RunResult(null, Map.of(), Map.of(), Map.of(), Map.of(), List.of(), List.of(), List.of(),
-        Set.of(), Set.of(), 0, 0, 0, finished, List.of("a note"), List.of(), List.of(), null);
+        Set.of(), Set.of(), 0, 0, 0, finished, List.of("a note"), List.of(), List.of(), null, null);
     return new ScenarioRunner.Outcome(result, figures, List.of());
   }
 }
