@@ -1,5 +1,6 @@
 package io.rackfabric.persistence.controller;
 
+import akka.Done;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -10,13 +11,17 @@ import akka.persistence.typed.javadsl.CommandHandler;
 import akka.persistence.typed.javadsl.Effect;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The management host's PCIe state, event-sourced. Every control-plane operation is a command
- * that is validated ({@link ControllerRules}), persisted as events, handed to the
- * {@link Replication} step, and only then acknowledged with an {@link OperationResult}. Queries
- * never persist. The event after initial enumeration and driver initialisation,
+ * that is validated ({@link ControllerRules}), its events numbered and handed to the
+ * {@link Replication} step, persisted once the backup holds them ({@link PendingOperations}), and
+ * only then acknowledged with an {@link OperationResult}: so this journal never holds an event
+ * the backup lacks, even when this host is fenced mid-operation. Queries never persist. The event after initial enumeration and driver initialisation,
  * {@link TemplateImageTaken}, is snapshotted: that snapshot is the template ("suspend") image and
  * the events after it the change log.
  *
@@ -118,7 +123,10 @@ public final class Controller
     REJECTED,
     /** Too many operations in flight: nothing persisted; send again later. */
     OVERLOADED,
-    /** Persisted locally but the replication step failed; {@code detail} says why. */
+    /**
+     * The replication step failed: nothing persisted here (the backup may hold it); the
+     * controller takes nothing more. {@code detail} says why.
+     */
     NOT_REPLICATED,
     /** Sent to a management host that is not the master (a backup, or fenced): send it there. */
     NOT_MASTER
@@ -143,13 +151,14 @@ public final class Controller
     }
   }
 
-  private record Replicated(Operation operation, long seqNr, List<ControllerEvent> events,
-      Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+  private record Replicated(long firstSeqNr, Throwable failure)
+      implements Command, NoSerializationVerificationNeeded {}
 
   private final ActorContext<Command> context;
   private final int maxInFlight;
   private final Replication replication;
-  private int inFlight; // accepted, not yet acknowledged; not state: a restart answers none of them
+  // Not state: a restart answers none of them, and the backup may or may not hold them.
+  private final PendingOperations pending = new PendingOperations();
 
   /**
    * @param persistenceId on take-over, the id the {@code ControllerReplica} persisted under
@@ -171,7 +180,6 @@ public final class Controller
     this.replication = replication;
   }
 
-
   @Override
   public CommandHandler<Command, ControllerEvent, ControllerState> commandHandler() {
     return newCommandHandlerBuilder()
@@ -182,55 +190,97 @@ public final class Controller
         .build();
   }
 
-
-
   private Effect<ControllerEvent, ControllerState> onOperation(
       ControllerState state, Operation op) {
     long last = lastSequenceNumber(context);
-    if (inFlight >= maxInFlight) {
-      op.replyTo().tell(new OperationResult(Status.OVERLOADED, last, state.modelNow(),
-          "overloaded: " + inFlight + " operations in flight, max-in-flight=" + maxInFlight,
+    if (pending.failure() != null) {
+      op.replyTo().tell(new OperationResult(Status.NOT_REPLICATED, last, state.modelNow(),
+          "replication failed before (" + pending.failure() + "): this controller takes nothing more",
           List.of()));
       return Effect().none();
     }
-    Decision decision = ControllerRules.decide(state, op);
+    if (pending.size() >= maxInFlight) {
+      op.replyTo().tell(new OperationResult(Status.OVERLOADED, last, state.modelNow(),
+          "overloaded: " + pending.size() + " operations in flight, max-in-flight=" + maxInFlight,
+          List.of()));
+      return Effect().none();
+    }
+    ControllerState projected = pending.projected(state);
+    Decision decision = ControllerRules.decide(projected, op);
     if (decision.alreadyApplied()) {
-      op.replyTo().tell(new OperationResult(Status.ACCEPTED, last, state.modelNow(), decision.error(), List.of()));
+      PendingOperations.Entry original = op instanceof Request r
+          ? pending.pendingRequest(r.client(), r.requestSeq()) : null;
+      if (original != null) {
+        original.repeats.add(op.replyTo()); // answered when the original is acknowledged
+      } else {
+        op.replyTo().tell(new OperationResult(Status.ACCEPTED, last, state.modelNow(), decision.error(), List.of()));
+      }
       return Effect().none();
     }
     if (!decision.accepted()) {
       context.getLog().debug("Operation [{}] rejected: {}", op, decision.error());
       op.replyTo().tell(
-          new OperationResult(Status.REJECTED, last, state.modelNow(), decision.error(), List.of()));
+          new OperationResult(Status.REJECTED, last, projected.modelNow(), decision.error(), List.of()));
       return Effect().none();
     }
-    inFlight++;
-    List<ControllerEvent> events = decision.events();
-    return Effect().persist(events).thenRun(after -> {
-      long seqNr = lastSequenceNumber(context);
-      context.pipeToSelf(replication.replicate(seqNr - events.size() + 1, events),
-          (done, failure) -> new Replicated(op, seqNr, events, failure));
-    });
+    PendingOperations.Entry entry = pending.add(op, decision.events(), state, last);
+    CompletionStage<Done> stage = replication.replicate(entry.firstSeqNr, entry.events);
+    if (stage instanceof CompletableFuture<Done> done && done.isDone()) {
+      // Settled at once (no backup): persist in this command, not after a message to self.
+      return settle(entry.firstSeqNr, done.handle((ok, failure) -> failure).join());
+    }
+    context.pipeToSelf(stage, (ok, failure) -> new Replicated(entry.firstSeqNr, failure));
+    return Effect().none();
   }
 
   private Effect<ControllerEvent, ControllerState> onReplicated(
       ControllerState state, Replicated msg) {
-    inFlight--;
-    long at = msg.events().get(msg.events().size() - 1).at();
-    if (msg.failure() != null) {
-      context.getLog().warn("Events up to [{}] not replicated: {}", msg.seqNr(), msg.failure().toString());
-      msg.operation().replyTo().tell(new OperationResult(Status.NOT_REPLICATED, msg.seqNr(), at,
-          "replication failed: " + msg.failure(), msg.events()));
-    } else {
-      msg.operation().replyTo().tell(
-          new OperationResult(Status.ACCEPTED, msg.seqNr(), at, "persisted", msg.events()));
+    return settle(msg.firstSeqNr(), msg.failure());
+  }
+
+  /** The backup answered for the entry numbered from {@code firstSeqNr}: persist what is ready, or fail. */
+  private Effect<ControllerEvent, ControllerState> settle(long firstSeqNr, Throwable failure) {
+    if (failure != null) {
+      List<PendingOperations.Entry> dropped = pending.failed(firstSeqNr, failure.toString());
+      if (!dropped.isEmpty()) {
+        context.getLog().warn("Events from [{}] not replicated, {} operations not persisted: {}",
+            firstSeqNr, dropped.size(), failure.toString());
+      }
+      long last = lastSequenceNumber(context);
+      for (PendingOperations.Entry e : dropped) {
+        OperationResult refused = new OperationResult(Status.NOT_REPLICATED, last, e.at(),
+            "replication failed: " + failure + "; nothing persisted here", List.of());
+        e.operation.replyTo().tell(refused);
+        e.repeats.forEach(r -> r.tell(refused));
+      }
+      return Effect().none();
     }
-    return Effect().none();
+    List<PendingOperations.Entry> ready = pending.replicated(firstSeqNr);
+    if (ready.isEmpty()) {
+      return Effect().none();
+    }
+    List<ControllerEvent> events = new ArrayList<>();
+    ready.forEach(e -> events.addAll(e.events));
+    return Effect().persist(events).thenRun(after -> {
+      long persisted = lastSequenceNumber(context);
+      long expected = ready.get(ready.size() - 1).lastSeqNr();
+      if (persisted != expected) {
+        // Numbered ahead wrongly: the backup holds them under other numbers. Never acknowledge that.
+        throw new IllegalStateException("persisted up to seqNr " + persisted + " but numbered up to "
+            + expected + " for the backup");
+      }
+      for (PendingOperations.Entry e : ready) {
+        e.operation.replyTo().tell(
+            new OperationResult(Status.ACCEPTED, e.lastSeqNr(), e.at(), "persisted", e.events));
+        e.repeats.forEach(r -> r.tell(new OperationResult(Status.ACCEPTED, e.lastSeqNr(), e.at(),
+            "already applied: the resend waited for the original", List.of())));
+      }
+    });
   }
 
   private Effect<ControllerEvent, ControllerState> onGetState(
       ControllerState state, GetState msg) {
-    msg.replyTo().tell(new CurrentState(lastSequenceNumber(context), inFlight, state));
+    msg.replyTo().tell(new CurrentState(lastSequenceNumber(context), pending.size(), state));
     return Effect().none();
   }
 }

@@ -107,7 +107,8 @@ public final class Replay {
     return out;
   }
 
-  static Comparison compare(String id, List<JournalEntry> a, List<JournalEntry> b) {
+  /** Compares two journals' events (each in sequence-number order) under the label {@code id}. */
+  public static Comparison compare(String id, List<JournalEntry> a, List<JournalEntry> b) {
     int common = Math.min(a.size(), b.size());
     for (int i = 0; i < common; i++) {
       JournalEntry x = a.get(i);

@@ -133,56 +133,139 @@ class ControllerTest {
     assertEquals(new ControllerEvent.VfAssigned("nic0", 2, "ch1", 30_000), r.reply().events().get(0));
   }
 
-  @Test
-  void shouldAnswerOverloadedWhenMaxInFlightOperationsAwaitReplication() {
-    List<CompletableFuture<Done>> pending = new CopyOnWriteArrayList<>(); // filled on the actor's thread
-    Replication held = (first, events) -> {
+  /** A replication step whose stages the test completes; filled on the actor's thread. */
+  private static final class HeldReplication implements Replication {
+    final List<CompletableFuture<Done>> stages = new CopyOnWriteArrayList<>();
+    final List<Long> firstSeqNrs = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletableFuture<Done> replicate(long firstSeqNr, List<ControllerEvent> events) {
       CompletableFuture<Done> f = new CompletableFuture<>();
-      pending.add(f);
+      firstSeqNrs.add(firstSeqNr);
+      stages.add(f);
       return f;
-    };
+    }
+
+    void awaitStages(TestProbe<?> probe, int n) {
+      probe.awaitAssert(() -> {
+        assertEquals(n, stages.size());
+        return null;
+      });
+    }
+  }
+
+  @Test
+  void shouldPersistNothingBeforeTheBackupHoldsItWhenReplicationIsSlow() {
+    HeldReplication held = new HeldReplication();
     var kit = controller("ctl-overload", 3, held);
     TestProbe<OperationResult> probe = testKit.createTestProbe();
     var ops = SampleRack.boot();
 
     for (int i = 0; i < 4; i++) {
-      kit.runCommand(ops.get(i).apply(probe.getRef()));
+      assertTrue(kit.runCommand(ops.get(i).apply(probe.getRef())).hasNoEvents(),
+          "persisted before the backup has it");
     }
     OperationResult excess = probe.receiveMessage();
     assertEquals(Status.OVERLOADED, excess.status());
     assertTrue(excess.detail().contains("max-in-flight=3"), excess.detail());
-    assertEquals(3, kit.getState().hosts().size() + kit.getState().devices().size(),
-        "the three accepted ones are persisted, the excess is not");
+    assertEquals(ControllerState.empty(), kit.getState(), "nothing is persisted until replicated");
+    assertEquals(List.of(1L, 2L, 3L), held.firstSeqNrs, "numbered ahead of the journal");
     probe.expectNoMessage();
 
-    probe.awaitAssert(() -> {
-      assertEquals(3, pending.size());
-      return null;
-    });
-    pending.forEach(f -> f.complete(Done.getInstance()));
+    // The backup answers out of order: nothing persists until the oldest is there, then all three in order.
+    held.stages.get(2).complete(Done.getInstance());
+    held.stages.get(1).complete(Done.getInstance());
+    probe.expectNoMessage();
+    held.stages.get(0).complete(Done.getInstance());
     for (int i = 1; i <= 3; i++) {
       OperationResult ack = probe.receiveMessage();
       assertEquals(Status.ACCEPTED, ack.status());
       assertEquals(i, ack.seqNr());
     }
+    assertEquals(3, kit.getState().hosts().size() + kit.getState().devices().size());
     // Room again: the excess operation, sent anew, goes through.
     kit.runCommand(ops.get(3).apply(probe.getRef()));
-    probe.awaitAssert(() -> {
-      assertEquals(4, pending.size());
-      return null;
-    });
-    pending.get(3).complete(Done.getInstance());
-    assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
+    held.awaitStages(probe, 4);
+    held.stages.get(3).complete(Done.getInstance());
+    OperationResult last = probe.receiveMessage();
+    assertEquals(Status.ACCEPTED, last.status());
+    assertEquals(4, last.seqNr());
   }
 
   @Test
-  void shouldAnswerNotReplicatedWhenReplicationFails() {
-    Replication failing = (first, events) ->
-        CompletableFuture.failedFuture(new IllegalStateException("backup gone"));
-    var kit = controller("ctl-norep", 4, failing);
-    CommandResultWithReply<Command, ControllerEvent, ControllerState, OperationResult> r =
-        kit.runCommand(SampleRack.boot().get(0)::apply);
-    assertEquals(Status.NOT_REPLICATED, r.reply().status());
-    assertTrue(r.reply().detail().contains("backup gone"), r.reply().detail());
+  void shouldDecidePendingOperationsOnTheirPredecessorsWhenSeveralAwaitReplication() {
+    HeldReplication held = new HeldReplication();
+    var kit = controller("ctl-projected", 8, held);
+    TestProbe<OperationResult> probe = testKit.createTestProbe();
+    for (var op : SampleRack.boot()) {
+      kit.runCommand(op.apply(probe.getRef()));
+      held.stages.get(held.stages.size() - 1).complete(Done.getInstance());
+      assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
+    }
+    int booted = held.stages.size();
+
+    kit.runCommand(new AssignVf("nic0", "ch1", 10_000, probe.getRef()));
+    kit.runCommand(new AssignVf("nic0", "ch2", 11_000, probe.getRef()));
+    held.awaitStages(probe, booted + 2);
+    held.stages.get(booted).complete(Done.getInstance());
+    held.stages.get(booted + 1).complete(Done.getInstance());
+    assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
+    assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
+
+    assertEquals(java.util.Map.of(0, "ch1", 1, "ch2"), kit.getState().vfs("nic0"),
+        "the second assignment saw the first, still pending, and took the next VF");
+  }
+
+  @Test
+  void shouldAnswerResendWithTheOriginalWhenItArrivesWhileTheOriginalIsReplicated() {
+    HeldReplication held = new HeldReplication();
+    var kit = controller("ctl-resend-pending", 8, held);
+    TestProbe<OperationResult> probe = testKit.createTestProbe();
+    for (var op : SampleRack.boot()) {
+      kit.runCommand(op.apply(probe.getRef()));
+      held.stages.get(held.stages.size() - 1).complete(Done.getInstance());
+      probe.receiveMessage();
+    }
+    int booted = held.stages.size();
+    TestProbe<OperationResult> resent = testKit.createTestProbe();
+    kit.runCommand(new Controller.Request("ch1-driver", 1, new AssignVf("nic0", "ch1", 9_000, probe.getRef())));
+    kit.runCommand(new Controller.Request("ch1-driver", 1, new AssignVf("nic0", "ch1", 9_500, resent.getRef())));
+
+    resent.expectNoMessage(); // not acknowledged before the backup holds the original
+    held.awaitStages(probe, booted + 1);
+    held.stages.get(booted).complete(Done.getInstance());
+    assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
+    OperationResult again = resent.receiveMessage();
+    assertEquals(Status.ACCEPTED, again.status());
+    assertTrue(again.detail().startsWith("already applied"), again.detail());
+    assertEquals(1, kit.getState().vfs("nic0").size(), "applied once");
+  }
+
+  @Test
+  void shouldPersistNothingAndTakeNothingMoreWhenReplicationFails() {
+    HeldReplication held = new HeldReplication();
+    var kit = controller("ctl-norep", 4, held);
+    TestProbe<OperationResult> probe = testKit.createTestProbe();
+    var ops = SampleRack.boot();
+    kit.runCommand(ops.get(0).apply(probe.getRef()));
+    kit.runCommand(ops.get(1).apply(probe.getRef()));
+    held.awaitStages(probe, 2);
+
+    // The first fails (a fenced master's backup refused it); the second, on the link after it, cannot persist either.
+    held.stages.get(1).complete(Done.getInstance());
+    held.stages.get(0).completeExceptionally(new IllegalStateException("backup gone"));
+    for (int i = 0; i < 2; i++) {
+      OperationResult r = probe.receiveMessage();
+      assertEquals(Status.NOT_REPLICATED, r.status());
+      assertTrue(r.detail().contains("backup gone"), r.detail());
+      assertTrue(r.events().isEmpty());
+    }
+    assertEquals(ControllerState.empty(), kit.getState(), "the journal holds nothing the backup lacks");
+
+    var after = kit.<OperationResult>runCommand(ops.get(2)::apply);
+    assertTrue(after.hasNoEvents());
+    assertEquals(Status.NOT_REPLICATED, after.reply().status());
+    assertTrue(after.reply().detail().contains("takes nothing more"), after.reply().detail());
+    assertEquals(2, held.stages.size(), "nothing more was handed to the backup");
   }
 }

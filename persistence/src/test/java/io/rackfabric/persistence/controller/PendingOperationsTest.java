@@ -1,0 +1,84 @@
+package io.rackfabric.persistence.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.persistence.controller.Controller.AddHost;
+import io.rackfabric.persistence.controller.Controller.Request;
+import io.rackfabric.persistence.controller.ControllerEvent.HostAdded;
+import io.rackfabric.persistence.controller.ControllerEvent.RequestApplied;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PendingOperationsTest {
+
+  private static AddHost addHost(String host) {
+    return new AddHost(host, 0x100, 0, 4096, 1_000, null);
+  }
+
+  private static HostAdded hostAdded(String host, long at) {
+    return new HostAdded(host, 0x100, 0, 4096, at);
+  }
+
+  @Test
+  void shouldNumberAfterJournalAndPendingWhenOperationsQueue() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState persisted = ControllerState.empty();
+
+    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1_000)), persisted, 7);
+    var b = pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2_000), hostAdded("ch3", 2_000)), persisted, 7);
+
+    assertEquals(8, a.firstSeqNr);
+    assertEquals(9, b.firstSeqNr);
+    assertEquals(10, b.lastSeqNr());
+    assertEquals(3, pending.projected(persisted).hosts().size(), "decided on what is pending");
+    assertSame(persisted, new PendingOperations().projected(persisted));
+  }
+
+  @Test
+  void shouldReleaseOnlyTheReplicatedPrefixWhenAnswersArriveOutOfOrder() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState s = ControllerState.empty();
+    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1)), s, 0);
+    var b = pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2)), s, 0);
+    var c = pending.add(addHost("ch3"), List.of(hostAdded("ch3", 3)), s, 0);
+
+    assertTrue(pending.replicated(c.firstSeqNr).isEmpty());
+    assertTrue(pending.replicated(b.firstSeqNr).isEmpty());
+    assertEquals(List.of(a, b, c), pending.replicated(a.firstSeqNr));
+    assertEquals(0, pending.size());
+    // After the queue empties, numbering restarts from the journal (which now holds them).
+    assertEquals(4, pending.add(addHost("ch4"), List.of(hostAdded("ch4", 4)), s, 3).firstSeqNr);
+  }
+
+  @Test
+  void shouldDropEveryPendingAndRefuseMoreWhenOneFails() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState s = ControllerState.empty();
+    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1)), s, 0);
+    var b = pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2)), s, 0);
+
+    assertEquals(List.of(a, b), pending.failed(a.firstSeqNr, "timeout"));
+    assertTrue(pending.failure().contains("seqNr 1: timeout"), pending.failure());
+    assertTrue(pending.replicated(b.firstSeqNr).isEmpty(), "a late success of a dropped one persists nothing");
+    assertTrue(pending.failed(b.firstSeqNr, "late").isEmpty());
+    assertThrows(IllegalStateException.class,
+        () -> pending.add(addHost("ch3"), List.of(hostAdded("ch3", 3)), s, 0));
+  }
+
+  @Test
+  void shouldFindThePendingRequestWhenItIsResent() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState s = ControllerState.empty();
+    var req = pending.add(new Request("ch1-driver", 5, addHost("ch1")),
+        List.of(hostAdded("ch1", 1), new RequestApplied("ch1-driver", 5, 1)), s, 0);
+
+    assertSame(req, pending.pendingRequest("ch1-driver", 5));
+    assertNull(pending.pendingRequest("ch1-driver", 4));
+    assertNull(pending.pendingRequest("ch2-driver", 5));
+    assertEquals(5, pending.projected(s).lastRequest("ch1-driver"));
+  }
+}
