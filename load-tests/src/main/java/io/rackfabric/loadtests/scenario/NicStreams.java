@@ -23,6 +23,9 @@ import io.rackfabric.host.nic.SendPlan;
 import io.rackfabric.host.nic.SriovNic;
 import io.rackfabric.host.nic.UdpSender;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.ControllerEvent.VfAssigned;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,9 +87,24 @@ public final class NicStreams {
     }
 
     RouteExplainer routes = new RouteExplainer(topology);
-    for (int vf = 0; vf < spec.from().size(); vf++) {
-      String host = spec.from().get(vf);
+    List<Integer> vfs = new ArrayList<>();
+    for (String host : spec.from()) {
       int ch = computeHosts.indexOf(host) + 1;
+      // With a control plane the master's controller lends the VF (AssignVf: persisted, replicated,
+      // the lowest free one); its answer's model time stamps the register write that enables it.
+      int vf = vfs.size();
+      if (!pair.isEmpty()) {
+        OperationResult lent = Asks.<ControlPlaneHost.Command, OperationResult>ask(rack.system(), pair.get(0),
+            r -> new ControlPlaneHost.Submit(new Controller.AssignVf(NicNode.NIC_ID, host, 0, r)), ASK);
+        if (!lent.accepted()) {
+          throw new IllegalStateException("the master " + cp.master() + " lent " + host + " no VF of "
+              + NicNode.NIC_ID + ": " + lent.status() + " " + lent.detail());
+        }
+        vf = lent.events().stream().filter(e -> e instanceof VfAssigned).map(e -> ((VfAssigned) e).vf())
+            .findFirst().orElseThrow();
+        at = Math.max(at, lent.at());
+      }
+      vfs.add(vf);
       RouteExplanation bell = routes.explain(host, layout.chAddress(ch, 0, map.vfBar(vf) + RegisterMap.TDT,
           Plane.PRIMARY), false);
       RouteExplanation dma = routes.explain(NicNode.NIC_ID, layout.mhAddress(ch, 0, Plane.PRIMARY) + CH_AREA, true);
@@ -98,11 +116,12 @@ public final class NicStreams {
       RegisterMap.Poke assign = map.assignVf(vf, RequesterMatch.throughNtb(requester), RequesterMatch.NONE);
       rack.endpoint(mh).tell(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
     }
-    NicStats assigned = awaitAssigned(rack, nic, spec.from().size());
+    NicStats assigned = awaitAssigned(rack, nic, vfs);
 
     List<Stream> streams = new ArrayList<>();
-    for (int vf = 0; vf < spec.from().size(); vf++) {
-      String host = spec.from().get(vf);
+    for (int i = 0; i < spec.from().size(); i++) {
+      String host = spec.from().get(i);
+      int vf = vfs.get(i);
       int ch = computeHosts.indexOf(host) + 1;
       ActorRef<UdpSender.Command> sender = Asks.find(rack.system(), ComponentKeys.udpSender(host), ASK);
       if (!pair.isEmpty()) {
@@ -110,7 +129,7 @@ public final class NicStreams {
       }
       SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
-          spec.payload(), assigned.vf(vf).assignedAt() + vf * spec.intervalNs() / spec.from().size(),
+          spec.payload(), assigned.vf(vf).assignedAt() + i * spec.intervalNs() / spec.from().size(),
           settings.senderMaxOutstanding());
       streams.add(new Stream(host, vf, Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(), sender,
           r -> new UdpSender.Start(plan, r), Duration.ofDays(1))));
@@ -121,19 +140,20 @@ public final class NicStreams {
     return new NicStreams(rack, receiver, streams);
   }
 
-  private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, int vfs) throws Exception {
+  private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, List<Integer> vfs)
+      throws Exception {
     long deadline = System.nanoTime() + ASK.toNanos();
     while (true) {
       NicStats s = Asks.<SriovNic.Command, NicStats>ask(rack.system(), nic, SriovNic.GetStats::new, ASK);
       boolean all = true;
-      for (int vf = 0; vf < vfs; vf++) {
+      for (int vf : vfs) {
         all &= s.vf(vf).enabled();
       }
       if (all) {
         return s;
       }
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException("the NIC did not enable VFs 0.." + (vfs - 1) + " within " + ASK);
+        throw new TimeoutException("the NIC did not enable VFs " + vfs + " within " + ASK);
       }
       Thread.sleep(50); // polling the NIC's registers: an assignment answers nobody
     }

@@ -13,6 +13,7 @@ import io.rackfabric.persistence.replay.Journals;
 import io.rackfabric.persistence.replay.Replay;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +65,9 @@ class ControlPlaneScenarioTest {
       assertTrue(mmh.size() <= bmh.size(), "the old master holds " + mmh.size() + " events, the new " + bmh.size());
       long recovered = (long) figure(o, "takeover1.bmh.events_recovered");
       assertTrue(bmh.size() >= recovered, "the new master recovered " + recovered + " of " + bmh.size());
+      // The stream's VF was lent by the old master's controller and is in the new master's state.
+      Replay.Folded now = Replay.stateAt(journal.require("controller-bmh"), "controller-bmh", bmh.size());
+      assertEquals(Map.of(0, "ch1"), now.state().vfs("nic"));
     }
   }
 }
