@@ -131,8 +131,13 @@ public final class NicStreams {
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
           spec.payload(), assigned.vf(vf).assignedAt() + i * spec.intervalNs() / spec.from().size(),
           settings.senderMaxOutstanding());
-      streams.add(new Stream(host, vf, Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(), sender,
-          r -> new UdpSender.Start(plan, r), Duration.ofDays(1))));
+      // Declared before the first doorbell: the NIC then serves the streams in model-time order.
+      nic.tell(new SriovNic.ExpectStream(vf, plan.startAt(), plan.intervalNs(), plan.count()));
+      int declared = vf;
+      CompletableFuture<UdpSender.SendDone> done = Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(),
+          sender, r -> new UdpSender.Start(plan, r), Duration.ofDays(1));
+      done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(declared)));
+      streams.add(new Stream(host, vf, done));
       progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",
           host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
