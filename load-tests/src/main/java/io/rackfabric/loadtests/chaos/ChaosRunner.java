@@ -6,6 +6,7 @@ import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunFiles;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -25,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs a campaign: every scenario with every seed, up to {@code parallel} single-JVM runs at once
  * (each in an actor system of its own), multi-JVM runs one at a time once the others are done.
- * Each run's progress goes to {@code RUN_DIR/SCENARIO-seedN/progress.log}; the console gets one
- * line per finished run.
+ * Each run's progress goes to {@code RUN_DIR/SCENARIO-seedN/progress.log}, its result.json and
+ * report.html next to it; the console gets one line per finished run.
  */
 public final class ChaosRunner {
 
@@ -100,6 +101,11 @@ public final class ChaosRunner {
             .map(c -> c.spec().label()).toList();
         for (Checked c : o.invariants()) {
           out.printf("%s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
+        }
+        try {
+          out.println("wrote " + RunFiles.write(dir, o, null));
+        } catch (IOException e) {
+          out.println("no result.json or report.html: " + e);
         }
         return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), o.passed(),
             o.result().finished(),
