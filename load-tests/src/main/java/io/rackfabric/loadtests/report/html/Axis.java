@@ -29,8 +29,10 @@ record Axis(double lo, double hi, double step, int decimals) {
       min = max;
       max = t;
     }
-    if (max == min) {
-      double pad = min == 0 ? 1 : Math.abs(min) * 0.1;
+    if (max == min && min == 0) {
+      max = 1; // all zeros (no loss, no gap): a zero-based axis, not one around 0
+    } else if (max == min) {
+      double pad = Math.abs(min) * 0.1;
       min -= pad; // a positive value keeps a positive axis: 0.9 of it
       max += pad;
     }

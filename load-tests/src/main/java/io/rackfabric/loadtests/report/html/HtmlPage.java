@@ -82,13 +82,18 @@ public final class HtmlPage {
   }
 
   /**
-   * A table; cells that parse as numbers are right-aligned. A row whose {@code failed} flag is
+   * A table (no header row when {@code headers} is empty); cells that parse as numbers are
+   * right-aligned. A row whose {@code failed} flag is
    * set is marked (class {@code fail}).
    */
   public HtmlPage table(String id, List<String> headers, List<Row> rows) {
-    body.append("<table id=\"").append(Markup.escape(id)).append("\">\n<thead><tr>");
-    headers.forEach(h -> body.append("<th>").append(Markup.escape(h)).append("</th>"));
-    body.append("</tr></thead>\n<tbody>\n");
+    body.append("<table id=\"").append(Markup.escape(id)).append("\">\n");
+    if (!headers.isEmpty()) {
+      body.append("<thead><tr>");
+      headers.forEach(h -> body.append("<th>").append(Markup.escape(h)).append("</th>"));
+      body.append("</tr></thead>\n");
+    }
+    body.append("<tbody>\n");
     for (Row r : rows) {
       body.append(r.failed() ? "<tr class=\"fail\">" : "<tr>");
       for (Cell c : r.cells()) {

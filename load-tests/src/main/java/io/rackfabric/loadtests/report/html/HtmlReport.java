@@ -57,7 +57,7 @@ public final class HtmlReport {
     summary.add(Row.of("seed", Long.toString(s.seed())));
     summary.add(Row.of("finished", run.finished() ? "yes" : "no: hit run.wall-limit"));
     summary.add(Row.of("run time (wall)", String.format("%.1f s", run.wallNanos() / 1e9)));
-    page.table("summary", List.of("", ""), summary);
+    page.table("summary", List.of(), summary);
 
     invariants(page, outcome);
     faults(page, run);
@@ -110,7 +110,7 @@ public final class HtmlReport {
     page.note(source);
     long failed = records.stream().filter(r -> !r.passed()).count();
     page.verdict(failed == 0, failed == 0 ? "every run passed" : failed + " of " + records.size() + " run(s) failed");
-    page.table("campaign-summary", List.of("", ""), List.of(
+    page.table("campaign-summary", List.of(), List.of(
         Row.of("runs", Integer.toString(records.size())),
         Row.of("passed", Long.toString(records.size() - failed)),
         Row.of("failed", Long.toString(failed)),
@@ -206,7 +206,7 @@ public final class HtmlReport {
       throughput(page, id + "-throughput-wall", label + s.host() + "'s UDP stream: packets per second (wall clock)",
           series.wallThroughput(), "wall");
       latency(page, id + "-latency", label + "one-way latency of " + s.host() + "'s UDP packets (model time)",
-          series.latency());
+          series.latency(), -1, -1, "packets");
     }
     if (!takeovers.isEmpty()) {
       page.markup(takeoverTimeline(prefix + "-takeovers", label + "control-plane take-overs (seeds/000 Table 1)",
@@ -229,8 +229,10 @@ public final class HtmlReport {
       if (start.writesReceived() > 0) {
         h.subtract(Latencies.decode(start.latencyHistogram()));
       }
+      // The histogram keeps 2 digits; the sink's exact extremes hold when it had this run alone.
+      boolean exact = start.writesReceived() == 0;
       latency(page, prefix + "-latency-" + sink, label + "one-way latency of the writes into " + sink
-          + " (model time)", h);
+          + " (model time)", h, exact ? end.minLatencyNs() : -1, exact ? end.maxLatencyNs() : -1, "writes");
     }
   }
 
@@ -276,12 +278,17 @@ public final class HtmlReport {
         .bars("per " + Durations.text(buckets.widthNs()), xs, ys, x.of(buckets.widthNs())).render());
   }
 
-  private static void latency(HtmlPage page, String id, String title, Histogram h) {
+  /**
+   * A histogram's recorded values in up to {@link #LATENCY_BINS} bars; {@code exactMin} and
+   * {@code exactMax} (-1 when unknown) keep values the histogram rounded inside the true range.
+   */
+  private static void latency(HtmlPage page, String id, String title, Histogram h, long exactMin, long exactMax,
+      String what) {
     if (h.getTotalCount() == 0) {
       return;
     }
-    long min = h.getMinValue();
-    long max = h.getMaxValue();
+    long min = exactMin >= 0 ? exactMin : h.getMinValue();
+    long max = exactMax >= min ? exactMax : h.getMaxValue();
     TimeScale x = TimeScale.forSpan(max);
     long width = Math.max(1, (max - min) / LATENCY_BINS + 1);
     int bins = (int) ((max - min) / width) + 1;
@@ -294,10 +301,11 @@ public final class HtmlReport {
     for (int i = 0; i < bins; i++) {
       xs[i] = x.of((double) min + (double) i * width);
     }
-    page.markup(new SvgPlot(id, title, "one-way latency (" + x.unit() + ", model)", "packets or writes (count)")
-        .bars(String.format("%,d recorded, p50 %s, p99 %s", h.getTotalCount(),
-            Durations.text(h.getValueAtPercentile(50)), Durations.text(h.getValueAtPercentile(99))), xs, counts,
-            x.of(width))
+    long p50 = Math.max(min, Math.min(max, h.getValueAtPercentile(50)));
+    long p99 = Math.max(min, Math.min(max, h.getValueAtPercentile(99)));
+    page.markup(new SvgPlot(id, title, "one-way latency (" + x.unit() + ", model)", what + " (count)")
+        .bars(String.format("%,d %s, p50 %s, p99 %s", h.getTotalCount(), what, Durations.text(p50),
+            Durations.text(p99)), xs, counts, x.of(width))
         .render());
   }
 
