@@ -275,7 +275,8 @@ public final class HtmlReport {
     }
     page.markup(new SvgPlot(id, title, clock + " time since the stream's first arrival (" + x.unit() + ")",
         "packets per second (" + clock + ")").yFromZero()
-        .bars("per " + Durations.text(buckets.widthNs()), xs, ys, x.of(buckets.widthNs())).render());
+        .bars(String.format("per %.3g %s", x.of(buckets.widthNs()), x.unit()), xs, ys, x.of(buckets.widthNs()))
+        .render());
   }
 
   /**

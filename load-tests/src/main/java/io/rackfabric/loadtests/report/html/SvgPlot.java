@@ -105,7 +105,11 @@ public final class SvgPlot {
     return n;
   }
 
-  /** The x axis the plot will draw: the data's range, the bars' right edges and the markers. */
+  /**
+   * The x axis the plot will draw: the data's range and the bars' right edges. Markers do not
+   * stretch it (a take-over that ends long after the stream would squeeze the data into a corner):
+   * one outside is named under the plot instead.
+   */
   Axis xAxis() {
     double min = Double.NaN;
     double max = Double.NaN;
@@ -115,12 +119,6 @@ public final class SvgPlot {
           min = min(min, s.xs()[i]);
           max = max(max, s.xs()[i] + (s.style() == Style.BARS ? s.barWidth() : 0));
         }
-      }
-    }
-    if (!Double.isNaN(min)) {
-      for (Marker m : markers) {
-        min = min(min, m.x());
-        max = max(max, m.x());
       }
     }
     return Axis.covering(min, max, 8);
@@ -138,7 +136,8 @@ public final class SvgPlot {
         }
       }
     }
-    return Axis.covering(min, max, 5);
+    // Headroom, so that points at the maximum do not sit on the frame.
+    return Axis.covering(min, max + (max - min) * 0.05, 5);
   }
 
   private static double min(double a, double b) {
@@ -218,12 +217,24 @@ public final class SvgPlot {
       }
       b.append("</g>\n");
     }
-    for (Marker m : markers) {
+    List<String> outside = new ArrayList<>();
+    for (int i = 0; i < markers.size(); i++) {
+      Marker m = markers.get(i);
+      if (m.x() < x.lo() || m.x() > x.hi()) {
+        outside.add(m.label() + " at " + x.label(m.x()));
+        continue;
+      }
       double mx = x.map(m.x(), x0, x1);
       b.append("<line class=\"marker\" stroke=\"#b00020\" stroke-dasharray=\"4 3\" x1=\"").append(Markup.coord(mx))
           .append("\" x2=\"").append(Markup.coord(mx)).append("\" y1=\"").append(Markup.coord(y0))
           .append("\" y2=\"").append(Markup.coord(y1)).append("\"/>\n");
-      text(b, "marker-label", mx + 3, y1 + 11, "start", m.label(), "font-size=\"10\" fill=\"#b00020\"");
+      boolean right = mx > (x0 + x1) / 2;
+      text(b, "marker-label", right ? mx - 3 : mx + 3, y1 + 11 + 12 * (i % 3), right ? "end" : "start", m.label(),
+          "font-size=\"10\" fill=\"#b00020\"");
+    }
+    if (!outside.isEmpty()) {
+      text(b, "marker-outside", x1, HEIGHT - 12, "end", "beyond the axis: " + String.join(", ", outside),
+          "font-size=\"10\" fill=\"#b00020\"");
     }
     legend(b, x1);
     return b.append("</svg>\n").toString();

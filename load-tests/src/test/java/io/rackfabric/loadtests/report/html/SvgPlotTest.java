@@ -77,7 +77,9 @@ class SvgPlotTest {
     assertEquals("78", points.get(0).getAttribute("cx"), "x = 0 at the left edge of the plot area");
     assertEquals("740", points.get(1).getAttribute("cx"), "x = 100 at the right edge (760 - 20)");
     assertEquals("268", points.get(0).getAttribute("cy"), "y = 0 at the bottom (320 - 52)");
-    assertEquals("40", points.get(1).getAttribute("cy"), "y = 50 at the top");
+    assertEquals(60, new SvgPlot("p", "t", "x", "y").scatter("s", new double[] {0, 100}, new double[] {0, 50})
+        .yAxis().hi(), 1e-9, "50 plus 5% headroom rounds up to the next tick");
+    assertEquals("78", points.get(1).getAttribute("cy"), "y = 50 at 5/6 of the height: 268 - 228 x 5/6");
   }
 
   @Test
@@ -112,12 +114,15 @@ class SvgPlotTest {
   }
 
   @Test
-  void shouldStretchTheXAxisOverMarkersAndBarEdgesWhenTheyLieOutsideThePoints() {
+  void shouldStretchTheXAxisOverBarEdgesButNameMarkersOutsideItWhenTheyLieBeyondTheData() throws Exception {
     SvgPlot plot = new SvgPlot("m", "t", "x", "y").bars("b", new double[] {10, 20}, new double[] {1, 2}, 10)
-        .marker(-5, "fault");
+        .marker(-5, "fault").marker(15, "inside");
     Axis x = plot.xAxis();
-    assertTrue(x.lo() <= -5 && x.hi() >= 30, x.toString());
+    assertTrue(x.lo() <= 10 && x.hi() >= 30 && x.lo() > -5, x.toString());
     assertEquals(0, plot.yAxis().lo(), "bars start at 0");
+    Document d = parse(plot.render());
+    assertEquals(1, elements(d, "line", "marker").size());
+    assertEquals("beyond the axis: fault at -5", elements(d, "text", "marker-outside").get(0).getTextContent());
   }
 
   @Test
