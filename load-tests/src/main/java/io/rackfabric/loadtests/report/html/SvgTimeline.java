@@ -83,8 +83,21 @@ public final class SvgTimeline {
 
   public String render() {
     List<String> lanes = lanes();
-    int height = TOP + BOTTOM + ROW * Math.max(1, lanes.size()) + (steps.isEmpty() ? 0 : 18);
     int width = SvgPlot.WIDTH;
+    // The legend's entries, left to right, wrapping onto further lines when a line is full.
+    List<double[]> legendAt = new ArrayList<>();
+    double lx = 12;
+    int line = 0;
+    for (String step : steps.keySet()) {
+      double w = 24 + 6.2 * step.length();
+      if (lx + w > width - RIGHT && lx > 12) {
+        lx = 12;
+        line++;
+      }
+      legendAt.add(new double[] {lx, line});
+      lx += w;
+    }
+    int height = TOP + BOTTOM + ROW * Math.max(1, lanes.size()) + (steps.isEmpty() ? 0 : 18 + 14 * line);
     StringBuilder b = new StringBuilder(2048);
     b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" id=\"").append(Markup.escape(id))
         .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\" width=\"").append(width)
@@ -141,14 +154,15 @@ public final class SvgTimeline {
     }
     if (!steps.isEmpty()) {
       b.append("<g class=\"legend\">\n");
-      double at = x0;
-      double y = height - 12;
+      int k = 0;
       for (Map.Entry<String, Integer> e : steps.entrySet()) {
+        double at = legendAt.get(k)[0];
+        double y = yBottom + 52 + 14 * legendAt.get(k)[1];
+        k++;
         b.append("<rect x=\"").append(Markup.coord(at)).append("\" y=\"").append(Markup.coord(y - 9))
             .append("\" width=\"10\" height=\"10\" fill=\"")
             .append(SvgPlot.PALETTE[e.getValue() % SvgPlot.PALETTE.length]).append("\"/>\n");
         SvgPlot.text(b, "legend-label", at + 14, y, "start", e.getKey(), "font-size=\"10\"");
-        at += 24 + 6.2 * e.getKey().length();
       }
       b.append("</g>\n");
     }
