@@ -78,8 +78,12 @@ public final class ChaosCommand implements RackCommand {
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
         + failing);
     Path report = runDir.resolve(HtmlReport.REPORT);
-    Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
-    out.println("wrote " + report);
+    try {
+      Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      out.println("wrote " + report);
+    } catch (java.io.IOException | RuntimeException e) {
+      err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
+    }
     if (args.has("json")) {
       Path json = Path.of(args.get("json", null));
       Path parent = json.toAbsolutePath().getParent();

@@ -123,7 +123,7 @@ public final class ChaosRunner {
         }
         try {
           out.println("wrote " + RunFiles.write(dir, o, null));
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
           out.println("no result.json or report.html: " + e);
         }
         return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), o.passed(),

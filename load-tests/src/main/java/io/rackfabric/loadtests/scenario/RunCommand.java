@@ -16,6 +16,7 @@ import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,8 +105,13 @@ public final class RunCommand implements RackCommand {
       out.println();
       out.print(baseline.table(outcome.figures()));
     }
-    Path report = RunFiles.write(runDir, outcome, baseline);
-    out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
+    try {
+      Path report = RunFiles.write(runDir, outcome, baseline);
+      out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
+    } catch (IOException | RuntimeException e) {
+      // The verdict stands without the files; say what is missing rather than lose the run's output.
+      err.println("could not write " + runDir.resolve(RunFiles.RESULT) + " or its report.html: " + e);
+    }
     if (json != null) {
       Path parent = json.toAbsolutePath().getParent();
       if (parent != null) {
