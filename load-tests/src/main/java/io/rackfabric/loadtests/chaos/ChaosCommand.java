@@ -8,6 +8,7 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
@@ -25,7 +26,8 @@ import java.util.Set;
 /**
  * {@code rack chaos CAMPAIGN}: every scenario of a campaign with every seed, a summary table of
  * runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder with
- * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly. Exit 0
+ * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly, and the
+ * campaign's {@code report.html} linking each run's own report. Exit 0
  * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started).
  */
 public final class ChaosCommand implements RackCommand {
@@ -75,6 +77,13 @@ public final class ChaosCommand implements RackCommand {
     Files.write(failing, replay);
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
         + failing);
+    Path report = runDir.resolve(HtmlReport.REPORT);
+    try {
+      Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      out.println("wrote " + report);
+    } catch (java.io.IOException | RuntimeException e) {
+      err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
+    }
     if (args.has("json")) {
       Path json = Path.of(args.get("json", null));
       Path parent = json.toAbsolutePath().getParent();

@@ -51,14 +51,22 @@ public final class NicStreams {
 
   private record Stream(String host, int vf, CompletableFuture<UdpSender.SendDone> done) {}
 
+  /** How often a long wait for the senders says how far they got. */
+  private static final long PROGRESS_NS = 5_000_000_000L;
+
   private final RunningRack rack;
   private final ActorRef<ExternalReceiver.Command> receiver;
   private final List<Stream> streams;
+  private final PrintStream progress;
+  private final int count;
 
-  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams) {
+  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams,
+      PrintStream progress, int count) {
     this.rack = rack;
     this.receiver = receiver;
     this.streams = streams;
+    this.progress = progress;
+    this.count = count;
   }
 
   /** Assigns the VFs and starts every host's sender; returns once each sender has its plan. */
@@ -142,7 +150,7 @@ public final class NicStreams {
           host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
     }
-    return new NicStreams(rack, receiver, streams);
+    return new NicStreams(rack, receiver, streams, progress, spec.count());
   }
 
   private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, List<Integer> vfs)
@@ -164,17 +172,44 @@ public final class NicStreams {
     }
   }
 
+  /** The sender's result; every {@link #PROGRESS_NS} of waiting, a line on how far it got. */
+  private UdpSender.SendDone awaitSender(Stream s, long start, long deadline) throws Exception {
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new TimeoutException(s.host() + "'s sender");
+      }
+      try {
+        return s.done().get(Math.min(left, PROGRESS_NS), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException notYet) {
+        if (System.nanoTime() >= deadline) {
+          throw notYet;
+        }
+        try {
+          UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
+              Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);
+          progress.printf("    %.1f s: nic-stream %s sent %,d of %,d packets, %,d completed; sender at model %.3f s%n",
+              (System.nanoTime() - start) / 1e9, s.host(), st.sent(), count, st.completed(),
+              Math.max(0, st.lastSentAt()) / 1e9);
+        } catch (Exception unanswered) {
+          progress.printf("    %.1f s: nic-stream %s: its sender does not answer (%s)%n",
+              (System.nanoTime() - start) / 1e9, s.host(), unanswered.getMessage());
+        }
+      }
+    }
+  }
+
   /**
    * Waits until every sender is done (at most {@code timeout}) and its packets have arrived or
    * stayed away for {@code settle}, then reads the receiver.
    */
   public List<NicStreamResult> finish(Duration timeout, Duration settle) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
     List<UdpSender.SendDone> done = new ArrayList<>();
     for (Stream s : streams) {
-      long left = Math.max(1, deadline - System.nanoTime());
       try {
-        done.add(s.done().get(left, TimeUnit.NANOSECONDS));
+        done.add(awaitSender(s, start, deadline));
       } catch (TimeoutException e) {
         UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
             Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);

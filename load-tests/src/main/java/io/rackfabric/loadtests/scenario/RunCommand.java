@@ -13,17 +13,16 @@ import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,7 +30,8 @@ import java.util.Set;
  * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
  * invariants, and exits 0 when every invariant held, 1 when one failed. A scenario that names a
  * {@code control-plane.baseline} runs once more with that take-over mode ({@link BaselineRun}): its
- * figures beside the main ones, in the table and the JSON. Progress goes to stderr.
+ * figures beside the main ones, in the table and the JSON. The run's folder gets {@code result.json}
+ * and the HTML report {@code report.html} ({@link RunFiles}). Progress goes to stderr.
  */
 public final class RunCommand implements RackCommand {
 
@@ -105,13 +105,19 @@ public final class RunCommand implements RackCommand {
       out.println();
       out.print(baseline.table(outcome.figures()));
     }
+    try {
+      Path report = RunFiles.write(runDir, outcome, baseline);
+      out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
+    } catch (IOException | RuntimeException e) {
+      // The verdict stands without the files; say what is missing rather than lose the run's output.
+      err.println("could not write " + runDir.resolve(RunFiles.RESULT) + " or its report.html: " + e);
+    }
     if (json != null) {
       Path parent = json.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Map<String, Object> result = ResultJson.of(outcome);
-      Files.writeString(json, Json.write(baseline == null ? result : baseline.into(result)));
+      Files.writeString(json, RunFiles.json(outcome, baseline));
       out.println("wrote " + json);
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;

@@ -58,8 +58,15 @@ public final class ScenarioRunner {
   private static final long POLL_MS = 100;
   private static final long PROGRESS_NS = 2_000_000_000L;
 
-  /** A run's outcome: what it recorded, the figures, and each invariant with its verdict. */
-  public record Outcome(RunResult result, List<Figure> figures, List<Checked> invariants) {
+  /**
+   * A run's outcome: what it recorded, the figures, each invariant with its verdict, and the
+   * take-overs and fail-overs as they happened (for the HTML report's timelines).
+   */
+  public record Outcome(RunResult result, List<Figure> figures, List<Checked> invariants, Timelines timelines) {
+
+    public Outcome(RunResult result, List<Figure> figures, List<Checked> invariants) {
+      this(result, figures, invariants, Timelines.NONE);
+    }
 
     public boolean passed() {
       return invariants.stream().allMatch(c -> c.verdict().pass());
@@ -256,7 +263,7 @@ public final class ScenarioRunner {
           progress.println("  figure producer " + name + " failed: " + e);
         }
       }
-      return new Outcome(result, figures, checked);
+      return new Outcome(result, figures, checked, Timelines.read(result, progress));
     }
 
     private Verdict evaluate(InvariantSpec spec, RunResult result) {

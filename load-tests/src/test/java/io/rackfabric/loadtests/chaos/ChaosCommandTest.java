@@ -77,6 +77,12 @@ class ChaosCommandTest {
     String printed = out.toString(StandardCharsets.UTF_8);
     assertEquals(1, status, printed);
     assertTrue(printed.contains("runs 1, passed 0, failed 1; fault steps applied 1; invariants broken 1"), printed);
+    Path runDir = dir.resolve("runs").resolve("lossy-seed4");
+    assertTrue(Files.exists(runDir.resolve("result.json")) && Files.exists(runDir.resolve("report.html")));
+    String report = Files.readString(dir.resolve("runs").resolve("report.html"));
+    assertTrue(report.contains("<a href=\"lossy-seed4/report.html\">report</a>"), "the run's report is linked");
+    assertTrue(report.contains("<tr class=\"fail\">") && report.contains("rack run " + scenario + " --seed 4"),
+        "the failing run is marked, with its replay line");
 
     List<String> replay = Files.readAllLines(dir.resolve("runs").resolve("failing-runs.txt"));
     assertEquals(List.of("rack run " + scenario + " --seed 4"), replay);
