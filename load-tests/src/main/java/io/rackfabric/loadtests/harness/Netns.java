@@ -11,9 +11,9 @@ import java.util.function.LongPredicate;
 /**
  * Builds the network of a {@link NetnsPlan} with {@code ip} and {@code tc}, applies its cuts and
  * degradations, and always takes it down again: on {@link #close}, when building it fails half
- * way, and from a shutdown hook if this JVM is interrupted. Before building, it removes what runs
- * of owners no longer alive left behind (a JVM killed before its hook ran), and checks that it can
- * build at all: without root, {@code ip netns} or the qdiscs the faults need it throws {@link
+ * way, and from a shutdown hook if this JVM is interrupted. Before building, it checks that it can
+ * build at all, and removes what runs of owners no longer alive left behind (a JVM killed before
+ * its hook ran): without root, {@code ip netns} or the qdiscs the faults need it throws {@link
  * NetnsUnavailableException} and has changed nothing of this run's.
  */
 public final class Netns implements AutoCloseable {
@@ -53,7 +53,7 @@ public final class Netns implements AutoCloseable {
   }
 
   /**
-   * Sweeps stale runs, checks the capability, builds the plan's network.
+   * Checks the capability, sweeps stale runs, builds the plan's network.
    *
    * @param needsNetem a fault of the run degrades with delay or loss (the netem qdisc)
    * @throws NetnsUnavailableException when this machine cannot do it; nothing of this run is left
@@ -61,11 +61,11 @@ public final class Netns implements AutoCloseable {
    */
   public static Netns create(NetnsPlan plan, boolean needsNetem, Shell shell, PrintStream progress)
       throws NetnsUnavailableException, IOException, InterruptedException {
+    check(shell, plan.ownerPid(), needsNetem);
     List<String> swept = sweepStale(shell, pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
     if (!swept.isEmpty()) {
       progress.println("  removed what crashed runs left: " + swept);
     }
-    check(shell, plan.ownerPid(), needsNetem);
     Netns netns = new Netns(plan, shell, progress);
     Runtime.getRuntime().addShutdownHook(netns.hook);
     try {
