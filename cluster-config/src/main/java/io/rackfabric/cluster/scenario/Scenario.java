@@ -51,8 +51,15 @@ public record Scenario(
    *
    * @param transport Artery transport: aeron-udp or tcp
    * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
+   * @param network loopback, or a network namespace per node JVM (partitions can be cut)
    */
-  public record MultiJvm(String transport, boolean sharedMediaDriver) {}
+  public record MultiJvm(String transport, boolean sharedMediaDriver, Network network) {
+
+    /** Loopback, as before there was a choice. */
+    public MultiJvm(String transport, boolean sharedMediaDriver) {
+      this(transport, sharedMediaDriver, Network.LOOPBACK);
+    }
+  }
 
   /**
    * The same scenario with the baseline's take-over mode and no invariants: the baseline run exists

@@ -114,7 +114,7 @@ final class ScenarioParser {
     Mode mode = mode(f);
     long seed = seed(f);
     random = new SplittableRandom(seed);
-    Scenario.MultiJvm multiJvm = multiJvm(f);
+    Scenario.MultiJvm multiJvm = multiJvm(f, mode);
     Fields run = f.object("run", false);
     if (run != null) {
       run.allowOnly("duration", "wall-limit", "settle");
@@ -128,7 +128,7 @@ final class ScenarioParser {
     RunLength length = new RunLength(duration == null ? -1 : duration, modelEnd, wallLimit, settle);
     List<TrafficSpec> traffic = topology == null ? List.of() : traffic(drafts, length, topology.topology());
     ScenarioContext context = topology == null ? null
-        : new ScenarioContext(topology.topology(), mode, length, traffic);
+        : new ScenarioContext(topology.topology(), mode, length, traffic, multiJvm);
     drafts.stream().filter(d -> d.name != null).forEach(d -> declaredTraffic.add(d.name));
 
     List<FaultSpec> faults = new ArrayList<>();
@@ -351,25 +351,46 @@ final class ScenarioParser {
     }
   }
 
-  private Scenario.MultiJvm multiJvm(Fields f) {
+  private Scenario.MultiJvm multiJvm(Fields f, Mode mode) {
     Fields m = f.object("multi-jvm", false);
     String transport = "aeron-udp";
-    String mediaDriver = "shared";
+    String mediaDriver = null;
+    Network network = Network.LOOPBACK;
     if (m != null) {
-      m.allowOnly("transport", "media-driver");
+      m.allowOnly("transport", "media-driver", "network");
       transport = Optional.ofNullable(m.string("transport", false)).orElse(transport);
-      mediaDriver = Optional.ofNullable(m.string("media-driver", false)).orElse(mediaDriver);
+      mediaDriver = m.string("media-driver", false);
+      String net = m.string("network", false);
       if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
         m.error("transport", "transport=" + transport + " not in {aeron-udp, tcp}");
       }
-      if (!mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
+      if (mediaDriver != null && !mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
         m.error("media-driver", "media-driver=" + mediaDriver + " not in {shared, embedded}");
+      }
+      if (net != null) {
+        Optional<Network> n = Network.parse(net);
+        if (n.isEmpty()) {
+          m.error("network", "network=" + net + " not in {loopback, namespaces}");
+        } else {
+          network = n.get();
+        }
+      }
+      if (network == Network.NAMESPACES && "shared".equals(mediaDriver)) {
+        // The shared driver's process sends every node's UDP from its own namespace.
+        m.error("media-driver", "media-driver=shared does not work with network=namespaces: one driver process"
+            + " would carry every node's traffic from its own namespace; use media-driver = embedded (the default"
+            + " there)");
+      }
+      if (network == Network.NAMESPACES && mode == Mode.SINGLE_JVM) {
+        m.error("network", "network=namespaces needs mode = multi-jvm (one JVM has nothing to put apart)");
       }
     }
     if (options.transport() != null) {
       transport = options.transport();
     }
-    return new Scenario.MultiJvm(transport, mediaDriver.equals("shared"));
+    // Default: one shared driver on loopback (frugal on 2 cores); one per JVM in namespaces.
+    boolean shared = mediaDriver == null ? network == Network.LOOPBACK : mediaDriver.equals("shared");
+    return new Scenario.MultiJvm(transport, shared, network);
   }
 
   // ---------------------------------------------------------------- topology

@@ -22,13 +22,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
+import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import java.util.List;
 import java.util.Set;
 
 /**
  * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
  * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
- * invariants, and exits 0 when every invariant held, 1 when one failed. A scenario that names a
+ * invariants, and exits 0 when every invariant held, 1 when one failed, 3 when the run needs network
+ * namespaces this machine cannot make. A scenario that names a
  * {@code control-plane.baseline} runs once more with that take-over mode ({@link BaselineRun}): its
  * figures beside the main ones, in the table and the JSON. The run's folder gets {@code result.json}
  * and the HTML report {@code report.html} ({@link RunFiles}). Progress goes to stderr.
@@ -38,7 +40,7 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "ftgm-campaign");
+      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign");
 
   @Override
   public String name() {
@@ -97,7 +99,13 @@ public final class RunCommand implements RackCommand {
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
         : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
     ScenarioRunner runner = new ScenarioRunner(catalog);
-    Outcome outcome = runner.run(scenario, runDir, err);
+    Outcome outcome;
+    try {
+      outcome = runner.run(scenario, runDir, err);
+    } catch (NetnsUnavailableException e) {
+      err.println("rack run " + scenario.name() + ": refused: " + e.getMessage());
+      return 3;
+    }
     print(outcome, out);
     BaselineRun baseline = null;
     if (scenario.baseline() != null) {

@@ -106,7 +106,8 @@ public final class ScenarioRunner {
     }
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
-        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings)) {
+        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
+            needsNetem(scenario))) {
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
       List<RackAttachment> attached = new ArrayList<>();
@@ -130,6 +131,11 @@ public final class ScenarioRunner {
         }
       }
     }
+  }
+
+  private boolean needsNetem(Scenario scenario) {
+    return scenario.faults().stream()
+        .anyMatch(f -> catalog.fault(f.kind()).map(k -> k.needsNetem(f)).orElse(false));
   }
 
   /** What one generator has done so far (see {@link TrafficResult}); the runner thread's only. */
