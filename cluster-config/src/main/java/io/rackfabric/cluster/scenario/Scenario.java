@@ -77,6 +77,25 @@ public record Scenario(
     return traffic.stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
+  /**
+   * The fault schedule as a user reads it before the run: one line per fault, model time first,
+   * each in time order, drawn faults marked; empty without faults.
+   */
+  public List<String> faultSchedule() {
+    long drawn = faults.stream().filter(FaultSpec::random).count();
+    if (faults.isEmpty()) {
+      return List.of();
+    }
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add("fault schedule: " + faults.size() + " fault(s)" + (drawn == 0 ? "" : ", " + drawn + " drawn by "
+        + faults.stream().filter(FaultSpec::random).findFirst().orElseThrow().at().written()));
+    faults.stream()
+        .sorted(java.util.Comparator.comparing((FaultSpec f) -> f.at().clock()).thenComparingLong(f -> f.at().nanos()))
+        .forEach(f -> lines.add(String.format("  %-14s %s %s%s", f.at(), f.kind(), f.target(),
+            f.random() ? "  (random, " + f.where() + ")" : "")));
+    return lines;
+  }
+
   /** The model times at which faults (or their steps) happen, ascending, each once. */
   public List<Long> modelFaultTimes() {
     return faults.stream().filter(f -> f.at().isModel()).flatMap(f -> f.steps().stream())

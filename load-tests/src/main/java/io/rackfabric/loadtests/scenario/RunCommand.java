@@ -38,7 +38,7 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "ftgm-campaign");
+      "mmh-false-suspicion", "ftgm-campaign", "random-link-flaps");
 
   @Override
   public String name() {
@@ -92,6 +92,7 @@ public final class RunCommand implements RackCommand {
           + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode()
           + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
           + ")");
+      scenario.faultSchedule().forEach(out::println);
       return 0;
     }
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
