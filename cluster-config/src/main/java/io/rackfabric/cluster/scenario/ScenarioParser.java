@@ -139,6 +139,9 @@ final class ScenarioParser {
       }
     }
     faults.addAll(randomFaults(f, context, length, mode, seed, faults));
+    options.faultRates().forEach((kind, rate) -> FaultRates.problem(kind, rate, catalog)
+        .ifPresent(p -> problems.add(display, -1, "fault-rates", p)));
+    faults = FaultRates.keep(faults, options.faultRates(), seed);
     List<InvariantSpec> invariants = invariants(f, context);
     FtgmCampaign campaign = FtgmCampaignSection.parse(f, topology, mode, options.mode() != null, seed, problems);
     List<String> figures = campaign != null && !f.has("figures") ? List.of(FtgmCampaign.FIGURES) : figures(f);

@@ -4,6 +4,7 @@ import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.scenario.FaultKind;
+import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Param;
@@ -48,12 +49,12 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--check] [--kinds]";
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir"), Set.of("check", "kinds"));
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates"), Set.of("check", "kinds"));
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     if (args.has("kinds")) {
       printKinds(catalog, out);
@@ -73,10 +74,18 @@ public final class RunCommand implements RackCommand {
     if (transport != null && !transport.equals("aeron-udp") && !transport.equals("tcp")) {
       throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
     }
+    Map<String, Double> faultRates = Map.of();
+    if (args.has("fault-rates")) {
+      try {
+        faultRates = FaultRates.parse(args.get("fault-rates", ""), catalog);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--" + e.getMessage());
+      }
+    }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     Scenario scenario;
     try {
-      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport));
+      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates));
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
