@@ -91,8 +91,9 @@ public record Scenario(
         + faults.stream().filter(FaultSpec::random).findFirst().orElseThrow().at().written()));
     faults.stream()
         .sorted(java.util.Comparator.comparing((FaultSpec f) -> f.at().clock()).thenComparingLong(f -> f.at().nanos()))
-        .forEach(f -> lines.add(String.format("  %-14s %s %s%s", f.at(), f.kind(), f.target(),
-            f.random() ? "  (random, " + f.where() + ")" : "")));
+        .forEach(f -> lines.add(String.format("  %-14s %s %s%s%s", f.at(), f.kind(), f.target(),
+            f.steps().size() > 1 ? ", " + f.steps().size() + " steps to " + Durations.text(f.steps().get(f.steps().size() - 1))
+                : "", f.random() ? "  (random, " + f.where() + ")" : "")));
     return lines;
   }
 

@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public final class CampaignLoader {
 
   /** Campaigns shipped in this module, loadable by name. */
-  public static final List<String> BUNDLED = List.of("failover-seeds");
+  public static final List<String> BUNDLED = List.of("failover-seeds", "random-flaps");
 
   /** How many seeds a campaign may name: each is a whole run. */
   static final int MAX_SEEDS = 10_000;

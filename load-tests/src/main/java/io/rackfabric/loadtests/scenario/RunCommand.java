@@ -161,9 +161,10 @@ public final class RunCommand implements RackCommand {
   }
 
   private static void printKinds(KindCatalog<?, ?, ?> catalog, PrintStream out) {
-    out.println("fault kinds (common keys: kind, target, at):");
+    out.println("fault kinds (common keys: kind, target, at; or drawn by random-faults with rates per kind):");
     for (FaultKind k : catalog.faults()) {
-      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : ""), out);
+      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : "")
+          + k.notRandom().map(why -> "; not in random-faults: " + why).orElse(""), out);
     }
     out.println("invariant kinds (common key: kind; a bare name takes the defaults):");
     catalog.invariants().forEach(k -> kind(k, null, out));

@@ -201,5 +201,10 @@ class ChaosCommandTest {
         new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("6 run(s) (2 scenario(s) x 3 seed(s)), 1 at once"),
         out.toString(StandardCharsets.UTF_8));
+    ByteArrayOutputStream random = new ByteArrayOutputStream();
+    assertEquals(0, new ChaosCommand().run(List.of("random-flaps", "--check"),
+        new PrintStream(random, true, StandardCharsets.UTF_8), quiet()));
+    assertTrue(random.toString(StandardCharsets.UTF_8).contains("4 run(s) (1 scenario(s) x 4 seed(s)), 1 at once"),
+        random.toString(StandardCharsets.UTF_8));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.scenario.Clock;
+import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.ScenarioException;
@@ -133,7 +134,8 @@ class RandomFaultsScenarioTest {
     String printed = out.toString(StandardCharsets.UTF_8);
     Scenario s = load(BASE, 5L);
     for (FaultSpec f : s.faults()) {
-      assertTrue(printed.contains(f.at() + " ") && printed.contains(f.kind() + " " + f.target()
+      String steps = f.steps().size() == 1 ? "" : ", 2 steps to " + Durations.text(f.at().nanos() + 2_000);
+      assertTrue(printed.contains(f.at() + " ") && printed.contains(f.kind() + " " + f.target() + steps
           + "  (random, " + f.where() + ")"), printed);
     }
   }
