@@ -1,6 +1,8 @@
 package io.rackfabric.cluster.scenario;
 
 import io.rackfabric.host.controlplane.Takeover;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -86,11 +88,11 @@ public record Scenario(
     if (faults.isEmpty()) {
       return List.of();
     }
-    List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     lines.add("fault schedule: " + faults.size() + " fault(s)" + (drawn == 0 ? "" : ", " + drawn + " drawn by "
         + faults.stream().filter(FaultSpec::random).findFirst().orElseThrow().at().written()));
     faults.stream()
-        .sorted(java.util.Comparator.comparing((FaultSpec f) -> f.at().clock()).thenComparingLong(f -> f.at().nanos()))
+        .sorted(Comparator.comparing((FaultSpec f) -> f.at().clock()).thenComparingLong(f -> f.at().nanos()))
         .forEach(f -> lines.add(String.format("  %-14s %s %s%s%s", f.at(), f.kind(), f.target(),
             f.steps().size() > 1 ? ", " + f.steps().size() + " steps to " + Durations.text(f.steps().get(f.steps().size() - 1))
                 : "", f.random() ? "  (random, " + f.where() + ")" : "")));

@@ -794,12 +794,12 @@ final class ScenarioParser {
     r.allowOnly("rates", "per", "from", "until", "targets", "params", "seed");
     int before = problems.size();
     long seed = scenarioSeed;
-    if (r.has("seed")) {
-      String text = r.string("seed", true);
+    String seedText = r.string("seed", false);
+    if (seedText != null) {
       try {
-        seed = Long.parseLong(text.replace("_", ""));
-      } catch (NumberFormatException | NullPointerException e) {
-        r.error("seed", "seed=" + text + " is not a whole number");
+        seed = Long.parseLong(seedText.replace("_", ""));
+      } catch (NumberFormatException e) {
+        r.error("seed", "seed=" + seedText + " is not a whole number");
       }
     }
     long per = positive(r, "per", DEFAULT_PER_NS);
