@@ -23,6 +23,7 @@ import io.rackfabric.host.memory.MemorySizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -825,7 +826,7 @@ final class ScenarioParser {
           }
         }
       }
-      for (Fields extra : java.util.Arrays.asList(targets, params)) {
+      for (Fields extra : Arrays.asList(targets, params)) {
         if (extra != null) {
           extra.keys().stream().filter(k -> !named.contains(k)).forEach(k -> extra.error(k,
               "no rate for '" + k + "' in " + rates.path() + " (rates given: " + Names.hint(named) + ")"));
