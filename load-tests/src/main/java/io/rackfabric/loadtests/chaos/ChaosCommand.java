@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.chaos;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
@@ -59,9 +60,10 @@ public final class ChaosCommand implements RackCommand {
       e.problems().forEach(err::println);
       return 2;
     }
-    out.printf("rack chaos %s: %d run(s) (%d scenario(s) x %d seed(s)), %d at once%n", campaign.name(),
+    out.printf("rack chaos %s: %d run(s) (%d scenario(s) x %d seed(s)), %d at once%s%n", campaign.name(),
         campaign.runs().size(), campaign.runs().size() / campaign.seeds().size(), campaign.seeds().size(),
-        campaign.parallel());
+        campaign.parallel(), campaign.faultRates().isEmpty() ? ""
+            : "; fault rates " + FaultRates.text(campaign.faultRates()));
     if (args.has("check")) {
       out.println(campaign.source() + ": ok");
       return 0;
@@ -71,8 +73,9 @@ public final class ChaosCommand implements RackCommand {
     Files.createDirectories(runDir);
     List<RunRecord> records = new ChaosRunner(catalog).run(campaign, runDir, err);
     out.print(summary(records));
+    String rates = campaign.faultRates().isEmpty() ? "" : " --fault-rates " + FaultRates.text(campaign.faultRates());
     List<String> replay = records.stream().filter(r -> !r.passed())
-        .map(r -> "rack run " + r.argument() + " --seed " + r.seed()).toList();
+        .map(r -> "rack run " + r.argument() + " --seed " + r.seed() + rates).toList();
     Path failing = runDir.resolve("failing-runs.txt");
     Files.write(failing, replay);
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
@@ -120,6 +123,7 @@ public final class ChaosCommand implements RackCommand {
     m.put("source", campaign.source());
     m.put("seeds", campaign.seeds());
     m.put("parallel", campaign.parallel());
+    m.put("fault_rates", campaign.faultRates());
     List<Object> runs = new ArrayList<>();
     for (RunRecord r : records) {
       Map<String, Object> run = new LinkedHashMap<>();

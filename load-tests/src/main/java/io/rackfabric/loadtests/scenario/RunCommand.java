@@ -4,6 +4,7 @@ import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.scenario.FaultKind;
+import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Param;
@@ -40,7 +41,7 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign");
+      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps");
 
   @Override
   public String name() {
@@ -50,12 +51,12 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--check] [--kinds]";
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir"), Set.of("check", "kinds"));
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates"), Set.of("check", "kinds"));
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     if (args.has("kinds")) {
       printKinds(catalog, out);
@@ -75,10 +76,18 @@ public final class RunCommand implements RackCommand {
     if (transport != null && !transport.equals("aeron-udp") && !transport.equals("tcp")) {
       throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
     }
+    Map<String, Double> faultRates = Map.of();
+    if (args.has("fault-rates")) {
+      try {
+        faultRates = FaultRates.parse(args.get("fault-rates", ""), catalog);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--" + e.getMessage());
+      }
+    }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     Scenario scenario;
     try {
-      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport));
+      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates));
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
@@ -94,6 +103,7 @@ public final class RunCommand implements RackCommand {
           + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode()
           + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
           + ")");
+      scenario.faultSchedule().forEach(out::println);
       return 0;
     }
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
@@ -165,9 +175,10 @@ public final class RunCommand implements RackCommand {
   }
 
   private static void printKinds(KindCatalog<?, ?, ?> catalog, PrintStream out) {
-    out.println("fault kinds (common keys: kind, target, at):");
+    out.println("fault kinds (common keys: kind, target, at; or drawn by random-faults with rates per kind):");
     for (FaultKind k : catalog.faults()) {
-      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : ""), out);
+      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : "")
+          + k.notRandom().map(why -> "; not in random-faults: " + why).orElse(""), out);
     }
     out.println("invariant kinds (common key: kind; a bare name takes the defaults):");
     catalog.invariants().forEach(k -> kind(k, null, out));

@@ -99,6 +99,7 @@ public final class ScenarioRunner {
     }
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
+    scenario.faultSchedule().forEach(line -> progress.println("  " + line));
     long t0 = System.nanoTime();
     Map<String, String> settings = new LinkedHashMap<>();
     if (scenario.takeover() != null) {
