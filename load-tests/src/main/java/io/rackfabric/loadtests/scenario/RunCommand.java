@@ -13,6 +13,7 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -23,8 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
-import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
