@@ -48,6 +48,7 @@ public final class TxDriver {
   private final java.util.List<long[]> downWindows = new java.util.ArrayList<>();
   private int lastHead;
   private int dropped;
+  private long reopenedAt;
   private long firstSentAt = -1;
   private long lastSentAt = -1;
   private long lastCompletedAt = -1;
@@ -101,6 +102,7 @@ public final class TxDriver {
     if (sent >= plan.maxOutstanding()) {
       at = Math.max(at, completedAt[(sent - plan.maxOutstanding()) % completedAt.length]);
     }
+    at = Math.max(at, reopenedAt); // a port in recovery sends nothing until its handler reopened it
     int slot = sent % plan.ringSize();
     long buffer = buffersLocal + (long) slot * BUFFER_STRIDE;
     byte[] frame = UdpFrames.build(plan.vf(), sent + skipped, at, plan.payload());
@@ -178,6 +180,7 @@ public final class TxDriver {
    */
   public void reopen(boolean fromHostCopy, long at) {
     int tail = sent % plan.ringSize();
+    reopenedAt = Math.max(reopenedAt, at);
     if (!fromHostCopy) {
       while (completed < sent) {
         completedAt[completed % completedAt.length] = at;
