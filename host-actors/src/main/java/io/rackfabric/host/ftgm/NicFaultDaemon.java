@@ -46,8 +46,17 @@ import java.util.function.Consumer;
  */
 public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Command> {
 
-  public sealed interface Command permits OpenVf, SetMode, UseController, GetRecoveries, MsiLanded, MagicWordRead,
-      Reopened, LentVfsRead {}
+  public sealed interface Command permits UseCard, OpenVf, SetMode, UseController, GetRecoveries, MsiLanded,
+      MagicWordRead, Reopened, LentVfsRead {}
+
+  /**
+   * The page of the MH's memory the NIC's watchdog vector points at in a Ladon rack: the top 4 KiB
+   * of the MH's first DRAM range (below the 32-bit MMIO hole), clear of the control page.
+   */
+  public static final long LADON_MSI_ADDRESS = 0xBFFF_F000L;
+
+  /** The NIC this daemon looks after (its actor may run on another node); programs its vector. */
+  public record UseCard(ActorRef<SriovNic.Command> card) implements Command, WireMessage {}
 
   /**
    * The PF driver lent VF {@code vf} to {@code owner} (requester matches as written to
@@ -100,7 +109,8 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   };
 
   private final String nic;
-  private final ActorRef<SriovNic.Command> card;
+  private ActorRef<SriovNic.Command> card;
+  private final long msiAddress;
   private final FtgmSettings settings;
   private final FaultToleranceDaemon daemon;
   private final Map<Integer, OpenVf> vfs = new TreeMap<>();
@@ -123,6 +133,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   /**
    * @param mhEndpoint the management host's root endpoint (the MSI-X write lands there)
    * @param msiAddress the watchdog vector's address in the MH's memory (the NIC's domain)
+   * @param card the NIC, or null until {@link UseCard}
    */
   public static Behavior<Command> create(String nic, ActorRef<SriovNic.Command> card,
       ActorRef<MemoryEndpoint.Command> mhEndpoint, long msiAddress, FtgmSettings settings) {
@@ -133,7 +144,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
       ActorRef<MemoryEndpoint.Command> mhEndpoint, long msiAddress, FtgmSettings settings) {
     super(context);
     this.nic = nic;
-    this.card = card;
+    this.msiAddress = msiAddress;
     this.settings = settings;
     this.mode = settings.mode();
     this.magicReplies = context.messageAdapter(SriovNic.MagicWord.class, MagicWordRead::new);
@@ -141,12 +152,27 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     this.daemon = new FaultToleranceDaemon(new RackCard(), settings, IMMEDIATE, this::openPorts, events::add);
     mhEndpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msiAddress, 4),
         context.messageAdapter(EndpointEvent.class, MsiLanded::new)));
+    if (card != null) {
+      useCard(card);
+    }
+  }
+
+  private void useCard(ActorRef<SriovNic.Command> nicCard) {
+    card = nicCard;
     card.tell(new SriovNic.SetInterrupt(msiAddress, 1));
+  }
+
+  private Behavior<Command> onUseCard(UseCard msg) {
+    if (!msg.card().equals(card)) {
+      useCard(msg.card());
+    }
+    return this;
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
+        .onMessage(UseCard.class, this::onUseCard)
         .onMessage(OpenVf.class, this::onOpenVf)
         .onMessage(SetMode.class, this::onSetMode)
         .onMessage(UseController.class, this::onUseController)

@@ -75,6 +75,8 @@ class NicWireTest {
     io.rackfabric.host.ftgm.RecoveryEvent event = new io.rackfabric.host.ftgm.RecoveryEvent(5, "nic", "interrupt", -1, "");
     m.put(io.rackfabric.host.ftgm.NicFaultDaemon.OpenVf.class,
         new io.rackfabric.host.ftgm.NicFaultDaemon.OpenVf(1, 0xFFF8_0408, 0, ref.narrow()));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.UseCard(ref.narrow()));
     m.put(io.rackfabric.host.ftgm.NicFaultDaemon.SetMode.class,
         new io.rackfabric.host.ftgm.NicFaultDaemon.SetMode(io.rackfabric.host.nic.McpMode.GM));
     m.put(io.rackfabric.host.ftgm.NicFaultDaemon.UseController.class,

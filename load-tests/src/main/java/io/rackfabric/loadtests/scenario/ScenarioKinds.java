@@ -6,12 +6,14 @@ import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
 import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
+import io.rackfabric.loadtests.scenario.fault.NicHangFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
+import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
@@ -26,6 +28,7 @@ import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
 import io.rackfabric.loadtests.scenario.invariant.MasterIs;
+import io.rackfabric.loadtests.scenario.invariant.NicRecovered;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
@@ -55,6 +58,7 @@ public final class ScenarioKinds {
         .fault(new PauseNodeFault())
         .fault(new SwitchoverFault())
         .fault(new HoldHeartbeatsFault())
+        .fault(new NicHangFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())
@@ -67,6 +71,7 @@ public final class ScenarioKinds {
         .invariant(new NoPacketLost())
         .invariant(new ControlRequestsAnswered())
         .invariant(new MasterIs())
+        .invariant(new NicRecovered())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())
@@ -79,6 +84,7 @@ public final class ScenarioKinds {
         .figure(new TakeoverFigures())
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
-        .optionalFigure(new FtgmCampaignFigures());
+        .optionalFigure(new FtgmCampaignFigures())
+        .optionalFigure(new NicRecoveryFigures());
   }
 }
