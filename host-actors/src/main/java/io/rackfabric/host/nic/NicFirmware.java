@@ -174,6 +174,25 @@ public final class NicFirmware {
     return hangAt >= 0 && at >= hangAt;
   }
 
+  /**
+   * Whether the hang has taken effect in model time: the loop's clock has reached it, or an event
+   * due at or after it is waiting. Before that the loop still serves what is due earlier.
+   */
+  public boolean stalled() {
+    if (hangAt < 0 || !loaded) {
+      return false;
+    }
+    if (now >= hangAt) {
+      return true;
+    }
+    for (Event e : events) {
+      if (dueAt(e) >= hangAt) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the loop is hung (the fault took effect or will at its model time). */
   public boolean hung() {
     return hangAt >= 0;

@@ -112,6 +112,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private int msiData;
   private long interruptsRaised;
   private long lastInterruptAt = -1;
+  private boolean ticking;
 
   /**
    * @param endpoint the NIC's PCIe endpoint
@@ -213,11 +214,13 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     for (EndpointEvent.MemoryWritten w : writes) {
       firmware.registerWritten(w.address(), w.data(), w.requester(), w.arrivedAt());
     }
+    tickWhenStalled();
   }
 
   private Behavior<Command> onDmaCompleted(DmaCompleted msg) {
     MemoryEndpoint.ReadResult r = msg.result();
     firmware.dmaCompleted(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(), r.latencyNs());
+    tickWhenStalled();
     return this;
   }
 
@@ -227,17 +230,35 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       return this;
     }
     long at = firmware.hang(msg.at());
-    getContext().getLog().info("NIC [{}] firmware loop hung at {} ns", id, at);
-    firmware.advanceClock(at);
-    // Nothing may come in while hung (senders wait for write-backs): the card's own clock runs on.
+    getContext().getLog().info("NIC [{}] firmware loop hangs at {} ns", id, at);
+    tickWhenStalled();
+    return this;
+  }
+
+  /**
+   * Once the hang has taken effect in model time (the loop reached it, or something due after it
+   * came in), the card's own clock runs on with the wall clock: nothing else may come in (senders
+   * wait for write-backs) and the watchdog must still run out. Not before: the daemon's reaction
+   * must not overtake, in wall time, what the loop serves before the hang.
+   */
+  private void tickWhenStalled() {
+    if (timing == null || ticking || !firmware.stalled()) {
+      return;
+    }
+    ticking = true;
+    firmware.advanceClock(firmware.hungAt());
     long wallNanos = Math.max(1, (long) (timing.lTimerIntervalNs() * tdf));
     timers.startTimerAtFixedRate(ClockTick.INSTANCE, Duration.ofNanos(wallNanos));
-    return this;
+  }
+
+  private void stopTicking() {
+    ticking = false;
+    timers.cancel(ClockTick.INSTANCE);
   }
 
   private Behavior<Command> onClockTick(ClockTick msg) {
     if (!firmware.hung() || !firmware.loaded()) {
-      timers.cancel(ClockTick.INSTANCE);
+      stopTicking();
       return this;
     }
     firmware.advanceClock(firmware.clockNow() + timing.lTimerIntervalNs());
@@ -251,7 +272,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   }
 
   private Behavior<Command> onResetCard(ResetCard msg) {
-    timers.cancel(ClockTick.INSTANCE);
+    stopTicking();
     firmware.reset(msg.at());
     getContext().getLog().info("NIC [{}] card reset at {} ns", id, msg.at());
     return this;
@@ -320,7 +341,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
     @Override
     public void interrupt(long at) {
-      timers.cancel(ClockTick.INSTANCE);
+      stopTicking();
       interruptsRaised++;
       lastInterruptAt = at;
       if (msiAddress == 0) {

@@ -99,7 +99,9 @@ class NicFirmwareHangTest {
   void shouldStopAtTheHangAndLetEventsPileUpWhenHungBeforeTheirTime() {
     assignAndSetUp(1_000);
     fw.hang(5_000);
+    assertFalse(fw.stalled(), "the loop has not reached the hang in model time yet");
     doorbell(1, 10_000);
+    assertTrue(fw.stalled());
 
     assertTrue(hw.reads.isEmpty(), "a hung loop starts no descriptor");
     assertEquals(1, fw.queuedEvents());
