@@ -57,6 +57,11 @@ public final class ComponentKeys {
     return ServiceKey.create(SriovNic.Command.class, "rack-nic:" + id);
   }
 
+  /** The fault-tolerance daemon of NIC {@code id}, on its PF owner (the MH). */
+  public static ServiceKey<io.rackfabric.host.ftgm.NicFaultDaemon.Command> nicDaemon(String id) {
+    return ServiceKey.create(io.rackfabric.host.ftgm.NicFaultDaemon.Command.class, "rack-nic-ftd:" + id);
+  }
+
   /** The server outside the rack at the far end of a NIC's Ethernet link, by the NIC's id. */
   public static ServiceKey<ExternalReceiver.Command> nicReceiver(String id) {
     return ServiceKey.create(ExternalReceiver.Command.class, "rack-nic-receiver:" + id);

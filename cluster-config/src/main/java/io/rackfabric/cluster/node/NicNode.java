@@ -8,7 +8,10 @@ import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.host.ftgm.FtgmSettings;
+import io.rackfabric.host.ftgm.NicFaultDaemon;
 import io.rackfabric.host.nic.ExternalReceiver;
+import io.rackfabric.host.nic.McpTiming;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.host.nic.RegisterMap;
 import io.rackfabric.host.nic.SriovNic;
@@ -24,7 +27,8 @@ import java.util.Optional;
  * Ladon convention, which the bundled ladon-testbed and every generated Ladon rack follow. The
  * node that runs that endpoint also runs its device logic ({@link SriovNic}, the PF owned by the
  * management host) and the server outside the rack behind its 10 GbE link ({@link
- * ExternalReceiver}); the node of each compute host runs the host's {@link UdpSender}, idle until
+ * ExternalReceiver}); the management host's node runs the NIC's fault-tolerance daemon ({@link
+ * NicFaultDaemon}, {@link ComponentKeys#nicDaemon}); the node of each compute host runs the host's {@link UdpSender}, idle until
  * told to start. Each is registered with the Receptionist ({@link ComponentKeys#nic}, {@link
  * ComponentKeys#nicReceiver}, {@link ComponentKeys#udpSender}).
  */
@@ -58,6 +62,7 @@ public final class NicNode {
     }
     NicSettings settings = NicSettings.create(context.getSystem().settings().config());
     ActorRef<MemoryEndpoint.Command> nicEndpoint = endpoints.get(NIC_ID);
+    ActorRef<SriovNic.Command> device = null;
     if (nicEndpoint != null) {
       RegisterMap map;
       try {
@@ -70,12 +75,22 @@ public final class NicNode {
       int pfOwner = topology.endpoint(topology.globalMemorySpec().managementHost()).orElseThrow().bdf();
       ActorRef<ExternalReceiver.Command> receiver =
           context.spawn(ExternalReceiver.create(NIC_ID + "-receiver"), NIC_ID + "-receiver");
-      ActorRef<SriovNic.Command> device =
-          context.spawn(SriovNic.create(NIC_ID, nicEndpoint, map, pfOwner, settings, receiver), NIC_ID + "-device");
+      McpTiming timing = FtgmSettings.create(context.getSystem().settings().config()).timing();
+      device = context.spawn(SriovNic.create(NIC_ID, nicEndpoint, map, pfOwner, settings, receiver, timing,
+          fabric.tdf()), NIC_ID + "-device");
       context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.nicReceiver(NIC_ID), receiver));
       context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.nic(NIC_ID), device));
       started.add(NIC_ID + "-device");
       started.add(NIC_ID + "-receiver");
+    }
+    // The fault-tolerance daemon runs on the MH, which owns the PF: its watchdog interrupt lands there.
+    ActorRef<MemoryEndpoint.Command> mh = endpoints.get(topology.globalMemorySpec().managementHost());
+    if (mh != null) {
+      ActorRef<NicFaultDaemon.Command> daemon = context.spawn(NicFaultDaemon.create(NIC_ID, device, mh,
+          NicFaultDaemon.LADON_MSI_ADDRESS, FtgmSettings.create(context.getSystem().settings().config())),
+          NIC_ID + "-ftd");
+      context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.nicDaemon(NIC_ID), daemon));
+      started.add(NIC_ID + "-ftd");
     }
     for (String ch : topology.globalMemorySpec().computeHosts()) {
       ActorRef<MemoryEndpoint.Command> root = endpoints.get(ch);

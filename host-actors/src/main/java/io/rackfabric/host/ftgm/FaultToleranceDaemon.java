@@ -23,6 +23,67 @@ import java.util.function.Supplier;
 public final class FaultToleranceDaemon {
 
   /**
+   * What the daemon drives on the card, through its driver: the Myrinet card of the testbed
+   * ({@link #card(McpFirmware, ModelClock, Set, Set)}) or the rack's SR-IOV NIC (through the
+   * NIC's actor). The magic-word check answers through a callback, so a card in another actor can
+   * answer by message.
+   */
+  public interface Card {
+    String name();
+
+    void reset(long at);
+
+    void reload(long at);
+
+    /** Restores the card's tables from the host's copy at {@code at}; returns what it restored, for the record. */
+    String restoreTables(long at);
+
+    /** Sets the magic word at {@code writtenAt}, reads it at {@code readAt}: {@code cleared} gets the answer. */
+    void checkMagicWord(long writtenAt, long readAt, Consumer<Boolean> cleared);
+  }
+
+  /** An open port (a process's GM port, a VF's owner): what FAULT_DETECTED is posted to. */
+  public interface Port {
+    int port();
+
+    void deliver(PortEvent event, long at);
+  }
+
+  /** The Myrinet card of the testbed as a {@link Card}: its page hash and routing tables from the host's copy. */
+  public static Card card(McpFirmware card, ModelClock clock, Set<Integer> pagePorts, Set<String> routes) {
+    Set<Integer> pages = Set.copyOf(pagePorts);
+    Set<String> routed = Set.copyOf(routes);
+    return new Card() {
+      @Override
+      public String name() {
+        return card.node();
+      }
+
+      @Override
+      public void reset(long at) {
+        card.reset(at);
+      }
+
+      @Override
+      public void reload(long at) {
+        card.reload(at);
+      }
+
+      @Override
+      public String restoreTables(long at) {
+        card.restoreTables(pages, routed, at);
+        return pages.size() + " page ports, " + routed.size() + " routes";
+      }
+
+      @Override
+      public void checkMagicWord(long writtenAt, long readAt, Consumer<Boolean> cleared) {
+        card.writeMagicWord(writtenAt);
+        clock.schedule(Math.max(0, readAt - clock.now()), () -> cleared.accept(card.magicWordCleared()));
+      }
+    };
+  }
+
+  /**
    * One wake-up.
    *
    * @param interruptAt the card raised its interrupt
@@ -34,12 +95,10 @@ public final class FaultToleranceDaemon {
   public record Recovery(McpFirmware.Interrupt cause, long interruptAt, long wokenAt, long doneAt,
       boolean falseAlarm, List<Integer> ports) {}
 
-  private final McpFirmware card;
+  private final Card card;
   private final FtgmSettings settings;
   private final ModelClock clock;
-  private final Supplier<List<PortLibrary>> openPorts;
-  private final Set<Integer> pagePorts;
-  private final Set<String> routes;
+  private final Supplier<? extends List<? extends Port>> openPorts;
   private final List<Recovery> recoveries = new ArrayList<>();
   private final Consumer<RecoveryEvent> events;
   private boolean busy;
@@ -50,26 +109,33 @@ public final class FaultToleranceDaemon {
    * @param events where each step of a recovery is recorded as it happens
    */
   public FaultToleranceDaemon(McpFirmware card, FtgmSettings settings, ModelClock clock,
-      Supplier<List<PortLibrary>> openPorts, Set<Integer> pagePorts, Set<String> routes,
+      Supplier<? extends List<? extends Port>> openPorts, Set<Integer> pagePorts, Set<String> routes,
       Consumer<RecoveryEvent> events) {
+    this(card(card, clock, pagePorts, routes), settings, clock, openPorts, events);
+  }
+
+  /**
+   * @param clock the steps' model time: each runs when the clock reaches it (an owner that carries
+   *     the times in its messages may run them at once)
+   */
+  public FaultToleranceDaemon(Card card, FtgmSettings settings, ModelClock clock,
+      Supplier<? extends List<? extends Port>> openPorts, Consumer<RecoveryEvent> events) {
     this.card = card;
     this.settings = settings;
     this.clock = clock;
     this.openPorts = openPorts;
-    this.pagePorts = Set.copyOf(pagePorts);
-    this.routes = Set.copyOf(routes);
     this.events = events;
   }
 
   private void record(long at, String step, int port, String detail) {
-    events.accept(new RecoveryEvent(at, card.node(), step, port, detail));
+    events.accept(new RecoveryEvent(at, card.name(), step, port, detail));
   }
 
   /** Loads the card when the driver starts: firmware and tables, no recovery. */
   public void boot(long at) {
     card.reset(at);
     card.reload(at);
-    card.restoreTables(pagePorts, routes, at);
+    card.restoreTables(at);
   }
 
   /** The card's interrupt, raised at {@code at}. */
@@ -85,10 +151,9 @@ public final class FaultToleranceDaemon {
         recover(cause, at, woken); // the firmware said so itself
         return;
       }
-      card.writeMagicWord(woken);
       long checked = woken + settings.magicWordWaitNs();
-      at(checked, () -> {
-        if (card.magicWordCleared()) {
+      card.checkMagicWord(woken, checked, cleared -> at(checked, () -> {
+        if (cleared) {
           record(checked, RecoveryEvent.FALSE_ALARM, -1, "magic word cleared");
           recoveries.add(new Recovery(cause, at, woken, checked, true, List.of()));
           busy = false;
@@ -96,7 +161,7 @@ public final class FaultToleranceDaemon {
         }
         record(checked, RecoveryEvent.HANG_CONFIRMED, -1, "magic word still set");
         recover(cause, at, checked);
-      });
+      }));
     });
   }
 
@@ -110,13 +175,12 @@ public final class FaultToleranceDaemon {
       record(reloaded, RecoveryEvent.FIRMWARE_RELOADED, -1, "");
       long restored = reloaded + settings.pageHashRestoreNs() + settings.routingRestoreNs();
       at(restored, () -> {
-        card.restoreTables(pagePorts, routes, restored);
-        record(restored, RecoveryEvent.TABLES_RESTORED, -1, pagePorts.size() + " page ports, " + routes.size()
-            + " routes");
-        List<PortLibrary> ports = openPorts.get();
+        String tables = card.restoreTables(restored);
+        record(restored, RecoveryEvent.TABLES_RESTORED, -1, tables);
+        List<? extends Port> ports = openPorts.get();
         long t = restored;
         List<Integer> posted = new ArrayList<>();
-        for (PortLibrary p : ports) {
+        for (Port p : ports) {
           t += settings.faultEventPostNs();
           posted.add(p.port());
           record(t, RecoveryEvent.FAULT_DETECTED_POSTED, p.port(), "");

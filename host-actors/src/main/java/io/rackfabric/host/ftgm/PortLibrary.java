@@ -20,7 +20,7 @@ import java.util.function.LongConsumer;
  * <p>Model time: each call is stamped with the process's CPU clock; its host cost (Table 2) is
  * paid before the token reaches the card or the application sees a message.
  */
-public final class PortLibrary {
+public final class PortLibrary implements FaultToleranceDaemon.Port {
 
   /** The application on top of the port. */
   public interface Application {

@@ -1,5 +1,6 @@
 package io.rackfabric.host.nic;
 
+import io.rackfabric.host.ftgm.EventQueue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -34,6 +35,9 @@ public final class NicFirmware {
 
     /** A frame from VF {@code vf} on the wire, as the link model scheduled it. */
     void transmit(int vf, byte[] frame, EthernetLink.Transmission tx);
+
+    /** The watchdog ran out at model time {@code at}: raise the card's interrupt to the PF's owner. */
+    default void interrupt(long at) {}
   }
 
   private sealed interface Event permits RegisterWritten, DmaCompleted {}
@@ -65,11 +69,39 @@ public final class NicFirmware {
   private long otherRegisterWrites;
   private long strayDma;
 
+  // FTGM (seeds/002 4.2): null timing = a card without the watchdog machinery
+  private final McpTiming timing;
+  private final EventQueue clock;
+  private final Watchdog watchdog;
+  private boolean loaded = true;
+  /** The loop stops from this model time on (a hang fault), or -1. */
+  private long hangAt = -1;
+  private boolean magicWord;
+  private long loadGeneration;
+  private long lTimerCalls;
+  private long lastLTimerAt = -1;
+  private long writesWhileDown;
+  private long resets;
+
   /**
    * @param pfOwner the requester ID whose writes the PF registers accept (the MH, root of the
    *     NIC's domain)
    */
   public NicFirmware(RegisterMap map, int pfOwner, NicSettings settings, Hardware hardware) {
+    this(map, pfOwner, settings, hardware, null, null);
+  }
+
+  /**
+   * A card with FTGM's watchdog: the loop calls L_timer every {@code timing.lTimerIntervalNs()}
+   * of model time on {@code clock} (the card's hardware clock, advanced by {@link #advanceClock}),
+   * L_timer resets the spare {@link Watchdog}, and the watchdog's expiry raises {@link
+   * Hardware#interrupt}. Call {@link #boot} to start the timers.
+   */
+  public NicFirmware(RegisterMap map, int pfOwner, NicSettings settings, Hardware hardware, McpTiming timing,
+      EventQueue clock) {
+    this.timing = timing;
+    this.clock = clock;
+    this.watchdog = timing == null ? null : new Watchdog(clock, timing.watchdogNs(), hardware::interrupt);
     this.map = map;
     this.pfOwner = pfOwner;
     this.settings = settings;
@@ -83,6 +115,11 @@ public final class NicFirmware {
 
   /** A posted write landed in one of the NIC's register BARs at model time {@code arrivedAt}. */
   public void registerWritten(long address, byte[] data, int requester, long arrivedAt) {
+    advanceClock(arrivedAt);
+    if (!loaded) {
+      writesWhileDown++; // a card in reset or without firmware takes nothing
+      return;
+    }
     events.add(new RegisterWritten(address, data, requester, arrivedAt));
     run();
   }
@@ -92,8 +129,179 @@ public final class NicFirmware {
    * firmware knows when it issued it).
    */
   public void dmaCompleted(long address, boolean ok, byte[] data, long latencyNs) {
+    if (!loaded) {
+      strayDma++; // issued before the reset: nobody waits for it
+      return;
+    }
     events.add(new DmaCompleted(address, ok, data, latencyNs));
     run();
+  }
+
+  // ------------------------------------------------------------------ FTGM: L_timer, watchdog, recovery
+
+  /** Starts the card's timers at model time {@code at} (the firmware was loaded at power-on). */
+  public void boot(long at) {
+    if (timing != null) {
+      startTimers(at);
+    }
+  }
+
+  /** The card's hardware clock reached {@code at}: timers due by then run (L_timer, the watchdog). */
+  public void advanceClock(long at) {
+    if (clock != null && at > clock.now()) {
+      clock.runUntil(at);
+    }
+  }
+
+  /** The hardware clock (model time the card's timers have reached). */
+  public long clockNow() {
+    return clock == null ? now : clock.now();
+  }
+
+  /**
+   * Hang fault: the loop stops at model time {@code at} (or at once, if its clock has passed it):
+   * no event is handled, no descriptor started and L_timer is no longer called; events pile up.
+   * Returns the model time the loop stopped.
+   */
+  public long hang(long at) {
+    if (hangAt < 0) {
+      hangAt = Math.max(at, now);
+    }
+    return hangAt;
+  }
+
+  private boolean stopped(long at) {
+    return hangAt >= 0 && at >= hangAt;
+  }
+
+  /**
+   * Whether the hang has taken effect in model time: the loop's clock has reached it, or an event
+   * due at or after it is waiting. Before that the loop still serves what is due earlier.
+   */
+  public boolean stalled() {
+    if (hangAt < 0 || !loaded) {
+      return false;
+    }
+    if (now >= hangAt) {
+      return true;
+    }
+    for (Event e : events) {
+      if (dueAt(e) >= hangAt) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the loop is hung (the fault took effect or will at its model time). */
+  public boolean hung() {
+    return hangAt >= 0;
+  }
+
+  /** When the loop stopped, or -1. */
+  public long hungAt() {
+    return hangAt;
+  }
+
+  public boolean loaded() {
+    return loaded;
+  }
+
+  /**
+   * Card reset: the firmware stops, card memory is cleared (every queue and its ownership, events
+   * waiting, the descriptor in flight) and the watchdog's interrupt is disabled. Counters stay.
+   */
+  public void reset(long at) {
+    now = Math.max(now, at);
+    loaded = false;
+    hangAt = -1;
+    magicWord = false;
+    loadGeneration++;
+    resets++;
+    if (watchdog != null) {
+      watchdog.stop();
+    }
+    events.clear();
+    job = null;
+    for (TxQueue q : queues) {
+      q.disable();
+      q.owner0 = RequesterMatch.NONE;
+      q.owner1 = RequesterMatch.NONE;
+    }
+  }
+
+  /** Firmware loaded and started at {@code at}: the loop runs, IT0 and IT1 run again. */
+  public void reload(long at) {
+    now = Math.max(now, at);
+    loaded = true;
+    loadGeneration++;
+    if (timing != null) {
+      startTimers(now);
+    }
+  }
+
+  /** The PF driver restores VF {@code vf}'s table entry from its copy: owners, enabled. */
+  public void restoreVf(int vf, RequesterMatch owner0, RequesterMatch owner1, long at) {
+    now = Math.max(now, at);
+    TxQueue q = queues[vf];
+    q.owner0 = owner0;
+    q.owner1 = owner1;
+    q.enabled = true;
+  }
+
+  /** The daemon's liveness check: a running loop clears the word at its next L_timer. */
+  public void writeMagicWord(long at) {
+    advanceClock(at);
+    magicWord = true;
+  }
+
+  public boolean magicWordCleared() {
+    return !magicWord;
+  }
+
+  private void startTimers(long at) {
+    long generation = loadGeneration;
+    watchdog.start(at);
+    clock.at(at + timing.lTimerIntervalNs(), () -> lTimer(generation));
+  }
+
+  /**
+   * IT0 ran out: the loop calls L_timer, which resets the spare watchdog and clears the magic word.
+   * A hung loop calls nothing, so from the hang on the watchdog runs down. L_timer's own time is
+   * not charged to the frames: at the rates modeled the loop is idle at IT0's ticks.
+   */
+  private void lTimer(long generation) {
+    long t = clock.now();
+    if (generation != loadGeneration || !loaded || stopped(t)) {
+      return; // an older load's timer, or the loop is hung: IT0's routine does not run
+    }
+    lTimerCalls++;
+    lastLTimerAt = t;
+    magicWord = false;
+    watchdog.reset(t);
+    clock.at(t + timing.lTimerIntervalNs(), () -> lTimer(generation));
+  }
+
+  public long lTimerCalls() {
+    return lTimerCalls;
+  }
+
+  public long lastLTimerAt() {
+    return lastLTimerAt;
+  }
+
+  /** When the watchdog runs out unless reset, or -1 when it is not armed. */
+  public long watchdogDeadline() {
+    return watchdog == null || !watchdog.armed() ? -1 : watchdog.deadline();
+  }
+
+  /** Register writes that came while the card was in reset. */
+  public long writesWhileDown() {
+    return writesWhileDown;
+  }
+
+  public long resets() {
+    return resets;
   }
 
   private void run() {
@@ -117,13 +325,19 @@ public final class NicFirmware {
    */
   private void dispatch() {
     while (true) {
+      if (stopped(now)) {
+        return; // hung: events pile up
+      }
       Event e = earliest();
       // With a DMA result queued, the earliest event is no later than it: due, whatever its stamp.
       boolean due = e != null && (dueAt(e) <= now || events.stream().anyMatch(DmaCompleted.class::isInstance));
       if (due) {
+        if (stopped(dueAt(e))) {
+          return;
+        }
         handle(e);
       } else if (!startDescriptor()) {
-        if (e == null || job != null) {
+        if (e == null || job != null || stopped(dueAt(e))) {
           return;
         }
         handle(e); // idle: the clock moves on to the write
@@ -230,6 +444,16 @@ public final class NicFirmware {
       }
       case TDWBAL -> q.writeBackLow = v;
       case TDWBAH -> q.writeBackHigh = v;
+      case TDH -> {
+        // recovery: the driver puts the ring back where its last write-back left it (empty there)
+        if (q.length == 0 || v < 0 || v >= q.length) {
+          q.badDoorbells++;
+        } else {
+          q.head = v;
+          q.tail = v;
+          q.generation++;
+        }
+      }
       case TDT -> {
         now = Math.max(now, arrivedAt) + settings.doorbellProcessingNs();
         if (q.length == 0 || v < 0 || v >= q.length) {
@@ -304,7 +528,14 @@ public final class NicFirmware {
     finishDescriptor(q);
   }
 
-  /** The head moves past the descriptor, and the host learns it through the write-back. */
+  /**
+   * The head moves past the descriptor, and the host learns it through the write-back. This is
+   * the commit point of a send: the write-back goes out in the same loop cycle as the frame it
+   * reports, after the frame is on the wire, and a hang stops the loop only between cycles. A
+   * posted write once issued is in the fabric and lands even if the card is reset behind it, so
+   * the host's last head write-back counts exactly the frames that reached the wire: recovery
+   * resends from there and nothing twice.
+   */
   private void finishDescriptor(TxQueue q) {
     job = null;
     q.head = (q.head + 1) % q.length;

@@ -24,6 +24,7 @@ import java.util.List;
  *   0x08 TDLEN   ring length in descriptors; writing it (re)starts the ring at head = tail = 0
  *   0x0C TDWBAL  head write-back address, low dword (NIC's domain; 0 = no write-back)
  *   0x10 TDWBAH  head write-back address, high dword
+ *   0x14 TDH     head: the ring, empty, continues at this index (a driver restoring its ring)
  *   0x18 TDT     tail doorbell: index of the slot after the last ready descriptor
  *
  * Transmit descriptor (descriptor-size bytes, the first 16 used)
@@ -56,6 +57,8 @@ public record RegisterMap(AddressRange pfBar, long vfBase, long vfBarSize, int v
   public static final int TDLEN = 0x08;
   public static final int TDWBAL = 0x0C;
   public static final int TDWBAH = 0x10;
+  /** Head (recovery only): puts an empty ring's head and tail at this index. */
+  public static final int TDH = 0x14;
   public static final int TDT = 0x18;
 
   public static final int DESC_ADDRESS = 0;
@@ -67,7 +70,7 @@ public record RegisterMap(AddressRange pfBar, long vfBase, long vfBarSize, int v
 
   /** What a dword of a write lands on. */
   public enum Register {
-    VF_OWNER0, VF_OWNER1, VF_CTRL, TDBAL, TDBAH, TDLEN, TDWBAL, TDWBAH, TDT,
+    VF_OWNER0, VF_OWNER1, VF_CTRL, TDBAL, TDBAH, TDLEN, TDWBAL, TDWBAH, TDH, TDT,
     /** A PF register this model does not implement: ignored. */
     PF_OTHER,
     /** A VF register this model does not implement: ignored, but still checked for ownership. */
@@ -206,6 +209,7 @@ public record RegisterMap(AddressRange pfBar, long vfBase, long vfBarSize, int v
       case TDLEN -> Register.TDLEN;
       case TDWBAL -> Register.TDWBAL;
       case TDWBAH -> Register.TDWBAH;
+      case TDH -> Register.TDH;
       case TDT -> Register.TDT;
       default -> Register.VF_OTHER;
     };
@@ -232,6 +236,16 @@ public record RegisterMap(AddressRange pfBar, long vfBase, long vfBarSize, int v
    */
   public static byte[] ringSetup(long ringBase, int descriptors, long writeBack) {
     return dwords((int) ringBase, (int) (ringBase >>> 32), descriptors, (int) writeBack, (int) (writeBack >>> 32));
+  }
+
+  /**
+   * The VF driver's ring restore after a card recovery, at its VF BAR0 + {@link #TDBAL}: the ring
+   * set-up, then the head where the last write-back left it, then the tail (a doorbell when the
+   * two differ).
+   */
+  public static byte[] ringRestore(long ringBase, int descriptors, long writeBack, int head, int tail) {
+    return dwords((int) ringBase, (int) (ringBase >>> 32), descriptors, (int) writeBack, (int) (writeBack >>> 32),
+        head, tail);
   }
 
   /** The VF driver's tail doorbell, to be written at its VF BAR0 + {@link #TDT}. */

@@ -7,10 +7,13 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.ftgm.EventQueue;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -23,7 +26,56 @@ import java.util.List;
 public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   public sealed interface Command permits ConnectWire, GetStats, ExpectStream, StreamEnded, RegisterWritten,
-      DmaCompleted {}
+      DmaCompleted, HangFirmware, SetInterrupt, ResetCard, ReloadFirmware, RestoreVfs, CheckMagicWord, GetFtgmState,
+      ClockTick {}
+
+  // ------------------------------------------------------------------ FTGM (seeds/002 4.2-4.3)
+
+  /** Fault: the firmware loop hangs at model time {@code at} (L_timer stops with it). */
+  public record HangFirmware(long at) implements Command, WireMessage {}
+
+  /**
+   * The PF driver programs the watchdog's MSI-X vector: on expiry the NIC posts {@code data} to
+   * {@code address} (in the NIC's domain: the PF owner's memory) through the fabric.
+   */
+  public record SetInterrupt(long address, int data) implements Command, WireMessage {}
+
+  /** The fault-tolerance daemon resets the card at {@code at}: firmware stopped, card memory cleared. */
+  public record ResetCard(long at) implements Command, WireMessage {}
+
+  /** The daemon has loaded the firmware; it starts at {@code at}. */
+  public record ReloadFirmware(long at) implements Command, WireMessage {}
+
+  /** One VF's table entry from the PF driver's copy: its owners ({@link RequesterMatch#encode}), enabled. */
+  public record VfEntry(int vf, int owner0, int owner1) implements WireMessage {}
+
+  /** The daemon restores the PF's VF table at {@code at}. */
+  public record RestoreVfs(List<VfEntry> vfs, long at) implements Command, WireMessage {
+
+    public RestoreVfs {
+      vfs = List.copyOf(vfs);
+    }
+  }
+
+  /**
+   * The magic-word check: the daemon sets the word at {@code writtenAt} and reads it at {@code
+   * readAt}; a running loop clears it at its next L_timer.
+   */
+  public record CheckMagicWord(long writtenAt, long readAt, ActorRef<MagicWord> replyTo)
+      implements Command, WireMessage {}
+
+  /** The word as read at {@code readAt}; {@code hungAt}: when the loop stopped, -1 if it runs. */
+  public record MagicWord(boolean cleared, long readAt, long hungAt) implements WireMessage {}
+
+  public record GetFtgmState(ActorRef<FtgmState> replyTo) implements Command, WireMessage {}
+
+  /** The card's FTGM state, for tests and runs. */
+  public record FtgmState(boolean loaded, boolean hung, long hungAt, long lTimerCalls, long lastLTimerAt,
+      long watchdogDeadline, long interruptsRaised, long lastInterruptAt, long resets, long writesWhileDown,
+      int eventsWaiting) implements WireMessage {}
+
+  /** Wall tick while the loop is hung: the card's hardware clock (and its watchdog) runs on. */
+  private enum ClockTick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   /** Plugs the NIC's wire into a receiver (replacing any earlier one). */
   public record ConnectWire(ActorRef<ExternalReceiver.Command> receiver) implements Command, WireMessage {}
@@ -53,6 +105,14 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private final RegisterMap map;
   private final DoorbellOrder<EndpointEvent.MemoryWritten> order = new DoorbellOrder<>();
   private long unconnected;
+  private final TimerScheduler<Command> timers;
+  private final McpTiming timing;
+  private final double tdf;
+  private long msiAddress;
+  private int msiData;
+  private long interruptsRaised;
+  private long lastInterruptAt = -1;
+  private boolean ticking;
 
   /**
    * @param endpoint the NIC's PCIe endpoint
@@ -63,18 +123,34 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
    */
   public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint, RegisterMap map,
       int pfOwner, NicSettings settings, ActorRef<ExternalReceiver.Command> receiver) {
-    return Behaviors.setup(ctx -> new SriovNic(ctx, id, endpoint, map, pfOwner, settings, receiver));
+    return create(id, endpoint, map, pfOwner, settings, receiver, null, 1.0);
   }
 
-  private SriovNic(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint,
-      RegisterMap map, int pfOwner, NicSettings settings, ActorRef<ExternalReceiver.Command> receiver) {
+  /**
+   * With FTGM's watchdog: {@code timing} (from {@code rackfabric.host.ftgm.mcp}) gives L_timer's
+   * interval and the spare watchdog's; {@code tdf} paces the hardware clock while the loop is hung.
+   */
+  public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint, RegisterMap map,
+      int pfOwner, NicSettings settings, ActorRef<ExternalReceiver.Command> receiver, McpTiming timing, double tdf) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new SriovNic(ctx, timers, id, endpoint, map, pfOwner, settings, receiver, timing, tdf)));
+  }
+
+  private SriovNic(ActorContext<Command> context, TimerScheduler<Command> timers, String id,
+      ActorRef<MemoryEndpoint.Command> endpoint, RegisterMap map, int pfOwner, NicSettings settings,
+      ActorRef<ExternalReceiver.Command> receiver, McpTiming timing, double tdf) {
     super(context);
+    this.timers = timers;
+    this.timing = timing;
+    this.tdf = tdf;
     this.id = id;
     this.endpoint = endpoint;
     this.receiver = receiver;
     this.dmaReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, DmaCompleted::new);
     this.map = map;
-    this.firmware = new NicFirmware(map, pfOwner, settings, new Hardware());
+    this.firmware = timing == null ? new NicFirmware(map, pfOwner, settings, new Hardware())
+        : new NicFirmware(map, pfOwner, settings, new Hardware(), timing, new EventQueue());
+    firmware.boot(0);
     ActorRef<EndpointEvent> registers = context.messageAdapter(EndpointEvent.class, RegisterWritten::new);
     endpoint.tell(new MemoryEndpoint.Watch(map.pfBar(), registers));
     endpoint.tell(new MemoryEndpoint.Watch(map.vfRegion(), registers));
@@ -89,6 +165,14 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ExpectStream.class, this::onExpectStream)
         .onMessage(StreamEnded.class, this::onStreamEnded)
+        .onMessage(HangFirmware.class, this::onHangFirmware)
+        .onMessage(SetInterrupt.class, this::onSetInterrupt)
+        .onMessage(ResetCard.class, this::onResetCard)
+        .onMessage(ReloadFirmware.class, this::onReloadFirmware)
+        .onMessage(RestoreVfs.class, this::onRestoreVfs)
+        .onMessage(CheckMagicWord.class, this::onCheckMagicWord)
+        .onMessage(GetFtgmState.class, this::onGetFtgmState)
+        .onMessage(ClockTick.class, this::onClockTick)
         .build();
   }
 
@@ -130,11 +214,97 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     for (EndpointEvent.MemoryWritten w : writes) {
       firmware.registerWritten(w.address(), w.data(), w.requester(), w.arrivedAt());
     }
+    tickWhenStalled();
   }
 
   private Behavior<Command> onDmaCompleted(DmaCompleted msg) {
     MemoryEndpoint.ReadResult r = msg.result();
     firmware.dmaCompleted(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(), r.latencyNs());
+    tickWhenStalled();
+    return this;
+  }
+
+  private Behavior<Command> onHangFirmware(HangFirmware msg) {
+    if (timing == null) {
+      getContext().getLog().warn("NIC [{}] has no watchdog (no FTGM timing): hang at {} ns ignored", id, msg.at());
+      return this;
+    }
+    long at = firmware.hang(msg.at());
+    getContext().getLog().info("NIC [{}] firmware loop hangs at {} ns", id, at);
+    tickWhenStalled();
+    return this;
+  }
+
+  /**
+   * Once the hang has taken effect in model time (the loop reached it, or something due after it
+   * came in), the card's own clock runs on with the wall clock: nothing else may come in (senders
+   * wait for write-backs) and the watchdog must still run out. Not before: the daemon's reaction
+   * must not overtake, in wall time, what the loop serves before the hang.
+   */
+  private void tickWhenStalled() {
+    if (timing == null || ticking || !firmware.stalled()) {
+      return;
+    }
+    ticking = true;
+    firmware.advanceClock(firmware.hungAt());
+    long wallNanos = Math.max(1, (long) (timing.lTimerIntervalNs() * tdf));
+    timers.startTimerAtFixedRate(ClockTick.INSTANCE, Duration.ofNanos(wallNanos));
+  }
+
+  private void stopTicking() {
+    ticking = false;
+    timers.cancel(ClockTick.INSTANCE);
+  }
+
+  private Behavior<Command> onClockTick(ClockTick msg) {
+    if (!firmware.hung() || !firmware.loaded()) {
+      stopTicking();
+      return this;
+    }
+    firmware.advanceClock(firmware.clockNow() + timing.lTimerIntervalNs());
+    return this;
+  }
+
+  private Behavior<Command> onSetInterrupt(SetInterrupt msg) {
+    msiAddress = msg.address();
+    msiData = msg.data();
+    return this;
+  }
+
+  private Behavior<Command> onResetCard(ResetCard msg) {
+    stopTicking();
+    firmware.reset(msg.at());
+    getContext().getLog().info("NIC [{}] card reset at {} ns", id, msg.at());
+    return this;
+  }
+
+  private Behavior<Command> onReloadFirmware(ReloadFirmware msg) {
+    firmware.reload(msg.at());
+    return this;
+  }
+
+  private Behavior<Command> onRestoreVfs(RestoreVfs msg) {
+    for (VfEntry e : msg.vfs()) {
+      if (e.vf() < 0 || e.vf() >= map.vfCount()) {
+        getContext().getLog().warn("NIC [{}] ignores restored vf={}: not in [0,{})", id, e.vf(), map.vfCount());
+        continue;
+      }
+      firmware.restoreVf(e.vf(), RequesterMatch.decode(e.owner0()), RequesterMatch.decode(e.owner1()), msg.at());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onCheckMagicWord(CheckMagicWord msg) {
+    firmware.writeMagicWord(msg.writtenAt());
+    firmware.advanceClock(msg.readAt());
+    msg.replyTo().tell(new MagicWord(firmware.magicWordCleared(), msg.readAt(), firmware.hungAt()));
+    return this;
+  }
+
+  private Behavior<Command> onGetFtgmState(GetFtgmState msg) {
+    msg.replyTo().tell(new FtgmState(firmware.loaded(), firmware.hung(), firmware.hungAt(), firmware.lTimerCalls(),
+        firmware.lastLTimerAt(), firmware.watchdogDeadline(), interruptsRaised, lastInterruptAt, firmware.resets(),
+        firmware.writesWhileDown(), firmware.queuedEvents()));
     return this;
   }
 
@@ -167,6 +337,19 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       }
       receiver.tell(new ExternalReceiver.DeliverFrame(
           new EthernetFrame(id, vf, frame, tx.wireBytes(), tx.startAt(), tx.arrivesAt())));
+    }
+
+    @Override
+    public void interrupt(long at) {
+      stopTicking();
+      interruptsRaised++;
+      lastInterruptAt = at;
+      if (msiAddress == 0) {
+        getContext().getLog().warn("NIC [{}] watchdog ran out at {} ns, but no interrupt vector is programmed", id, at);
+        return;
+      }
+      getContext().getLog().info("NIC [{}] watchdog ran out at {} ns: MSI-X to the PF's owner", id, at);
+      endpoint.tell(new MemoryEndpoint.Write(msiAddress, RegisterMap.dwords(msiData), at));
     }
   }
 }

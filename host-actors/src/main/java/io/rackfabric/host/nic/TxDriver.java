@@ -47,6 +47,8 @@ public final class TxDriver {
   private int skipped;
   private final java.util.List<long[]> downWindows = new java.util.ArrayList<>();
   private int lastHead;
+  private int dropped;
+  private long reopenedAt;
   private long firstSentAt = -1;
   private long lastSentAt = -1;
   private long lastCompletedAt = -1;
@@ -100,6 +102,7 @@ public final class TxDriver {
     if (sent >= plan.maxOutstanding()) {
       at = Math.max(at, completedAt[(sent - plan.maxOutstanding()) % completedAt.length]);
     }
+    at = Math.max(at, reopenedAt); // a port in recovery sends nothing until its handler reopened it
     int slot = sent % plan.ringSize();
     long buffer = buffersLocal + (long) slot * BUFFER_STRIDE;
     byte[] frame = UdpFrames.build(plan.vf(), sent + skipped, at, plan.payload());
@@ -157,9 +160,46 @@ public final class TxDriver {
     lastCompletedAt = Math.max(lastCompletedAt, arrivedAt);
   }
 
+  /** Descriptors handed to the NIC and not yet written back. */
+  public int pending() {
+    return sent - completed;
+  }
+
+  /** Packets given up at a card recovery without host copies (GM): never sent, lost. */
+  public int dropped() {
+    return dropped;
+  }
+
+  /**
+   * After the NIC's card was reset and reloaded, the VF's ring is programmed again at model time
+   * {@code at}: base, length, write-back, the head where the last write-back left it and the tail.
+   * With the host's copy ({@code fromHostCopy}, FTGM) the tail is where the driver stands, so the
+   * NIC sends again what it had not completed (its descriptors and buffers are still in the host's
+   * memory) and nothing it had: the last write-back is the commit point. Without (GM), the ring
+   * starts empty where the driver stands and what was not written back is lost.
+   */
+  public void reopen(boolean fromHostCopy, long at) {
+    int tail = sent % plan.ringSize();
+    reopenedAt = Math.max(reopenedAt, at);
+    if (!fromHostCopy) {
+      while (completed < sent) {
+        completedAt[completed % completedAt.length] = at;
+        completed++;
+        dropped++;
+      }
+      lastHead = tail;
+    }
+    host.post(plan.vfBar() + RegisterMap.TDBAL, RegisterMap.ringRestore(plan.dmaOffset() + plan.localBase(),
+        plan.ringSize(), plan.dmaOffset() + writeBackLocal, lastHead, tail), at);
+  }
+
   /** Every packet sent and written back. */
   public boolean finished() {
     return completed == plan.count();
+  }
+
+  public int vf() {
+    return plan.vf();
   }
 
   public int sent() {

@@ -34,7 +34,23 @@ import java.util.List;
 public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   public sealed interface Command permits Start, GetStatus, FollowRestarts, Tick, WriteBackLanded,
-      RestartAnnounced {}
+      RestartAnnounced, FaultDetected {}
+
+  /**
+   * The NIC's card was recovered (seeds/002 4.3): FAULT_DETECTED posted to this VF's owner at
+   * model time {@code at}. The handler takes {@code handlerNs} plus {@code perTokenNs} per
+   * descriptor it restores, then reprograms the ring ({@link TxDriver#reopen}): from the host's
+   * copy under FTGM, empty under GM. The answer says when the port reopened.
+   */
+  public record FaultDetected(long at, McpMode mode, long handlerNs, long perTokenNs, ActorRef<PortReopened> replyTo)
+      implements Command, WireMessage {}
+
+  /**
+   * The port is open again at {@code reopenedAt}; {@code restored} descriptors the NIC will send
+   * again, {@code dropped} given up (GM).
+   */
+  public record PortReopened(String sender, int vf, long faultDetectedAt, long reopenedAt, int restored, int dropped)
+      implements WireMessage {}
 
   /** Runs {@code plan}; the answer is a {@link SendDone} once every packet was written back. */
   public record Start(SendPlan plan, ActorRef<SendDone> replyTo) implements Command, WireMessage {}
@@ -115,6 +131,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
         .onMessage(GetStatus.class, this::onGetStatus)
         .onMessage(FollowRestarts.class, this::onFollowRestarts)
         .onMessage(RestartAnnounced.class, this::onRestartAnnounced)
+        .onMessage(FaultDetected.class, this::onFaultDetected)
         .build();
   }
 
@@ -171,6 +188,24 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     if (driver != null) {
       driver.skipWindow(r.downFrom(), r.downUntil());
     }
+    return this;
+  }
+
+  private Behavior<Command> onFaultDetected(FaultDetected msg) {
+    if (driver == null) {
+      msg.replyTo().tell(new PortReopened(id, -1, msg.at(), msg.at() + msg.handlerNs(), 0, 0));
+      return this;
+    }
+    boolean ftgm = msg.mode() == McpMode.FTGM;
+    int pending = driver.pending();
+    int before = driver.dropped();
+    long reopenAt = msg.at() + msg.handlerNs() + (ftgm ? pending * msg.perTokenNs() : 0);
+    driver.reopen(ftgm, reopenAt);
+    int dropped = driver.dropped() - before;
+    getContext().getLog().info("Sender [{}]: FAULT_DETECTED at {} ns ({}), VF {} reopened at {} ns, {} resent, {} dropped",
+        id, msg.at(), msg.mode(), driver.vf(), reopenAt, ftgm ? pending : 0, dropped);
+    msg.replyTo().tell(new PortReopened(id, driver.vf(), msg.at(), reopenAt, ftgm ? pending : 0, dropped));
+    pump();
     return this;
   }
 

@@ -147,7 +147,26 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2514, io.rackfabric.host.ftgm.OutcomeTable.class),
       Entry.of(2515, io.rackfabric.host.ftgm.OutcomeTable.Row.class),
       Entry.of(2516, io.rackfabric.host.ftgm.OverheadReport.class),
-      Entry.of(2520, io.rackfabric.host.ftgm.RecoveryEvent.class)
+      Entry.of(2520, io.rackfabric.host.ftgm.RecoveryEvent.class),
+      // 2540..2559 the rack's NIC hangs and recovers (issue 5)
+      Entry.of(2540, io.rackfabric.host.nic.SriovNic.HangFirmware.class),
+      Entry.of(2541, io.rackfabric.host.nic.SriovNic.SetInterrupt.class),
+      Entry.of(2542, io.rackfabric.host.nic.SriovNic.ResetCard.class),
+      Entry.of(2543, io.rackfabric.host.nic.SriovNic.ReloadFirmware.class),
+      Entry.of(2544, io.rackfabric.host.nic.SriovNic.VfEntry.class),
+      Entry.of(2545, io.rackfabric.host.nic.SriovNic.RestoreVfs.class),
+      Entry.of(2546, io.rackfabric.host.nic.SriovNic.CheckMagicWord.class),
+      Entry.of(2547, io.rackfabric.host.nic.SriovNic.MagicWord.class),
+      Entry.of(2548, io.rackfabric.host.nic.SriovNic.GetFtgmState.class),
+      Entry.of(2549, io.rackfabric.host.nic.SriovNic.FtgmState.class),
+      Entry.of(2550, UdpSender.FaultDetected.class),
+      Entry.of(2551, UdpSender.PortReopened.class),
+      Entry.of(2552, io.rackfabric.host.ftgm.NicFaultDaemon.OpenVf.class),
+      Entry.of(2553, io.rackfabric.host.ftgm.NicFaultDaemon.SetMode.class),
+      Entry.of(2554, io.rackfabric.host.ftgm.NicFaultDaemon.UseController.class),
+      Entry.of(2555, io.rackfabric.host.ftgm.NicFaultDaemon.GetRecoveries.class),
+      Entry.of(2556, io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries.class),
+      Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class)
       );
 
   @Override

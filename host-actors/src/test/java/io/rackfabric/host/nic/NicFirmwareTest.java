@@ -27,7 +27,7 @@ class NicFirmwareTest {
 
   record Sent(int vf, byte[] frame, EthernetLink.Transmission tx) {}
 
-  static final class FakeHardware implements NicFirmware.Hardware {
+  static class FakeHardware implements NicFirmware.Hardware {
     final List<Read> reads = new ArrayList<>();
     final List<Written> writes = new ArrayList<>();
     final List<Sent> sent = new ArrayList<>();

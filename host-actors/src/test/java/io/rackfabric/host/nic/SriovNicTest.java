@@ -52,6 +52,11 @@ class SriovNicTest {
       ActorRef<SriovNic.Command> nic, ActorRef<ExternalReceiver.Command> receiver, RegisterMap map) {}
 
   static Rig rig(String p, NicSettings settings) {
+    return rig(p, settings, null);
+  }
+
+  /** With {@code timing}: the NIC runs FTGM's L_timer and watchdog. */
+  static Rig rig(String p, NicSettings settings, McpTiming timing) {
     RoutingTable table = new RoutingTable(List.of(
         new PortConfig("up", 0, PortRole.UPSTREAM, 1,
             new BridgeRegisters(0, 1, 3, new AddressRange(0xD000_0000L, 0xE01F_FFFFL), null), null),
@@ -73,7 +78,7 @@ class SriovNicTest {
     RegisterMap map = RegisterMap.of(NIC_BARS, settings);
     ActorRef<ExternalReceiver.Command> receiver = testKit.spawn(ExternalReceiver.create(p + "rx"), p + "rx");
     ActorRef<SriovNic.Command> nic = testKit.spawn(
-        SriovNic.create(p + "nic", nicEp, map, MH, settings, receiver), p + "nic-device");
+        SriovNic.create(p + "nic", nicEp, map, MH, settings, receiver, timing, FABRIC.tdf()), p + "nic-device");
     for (ActorRef<MemoryEndpoint.Command> ep : List.of(mh, nicEp, peer)) {
       awaitActive(ep);
     }

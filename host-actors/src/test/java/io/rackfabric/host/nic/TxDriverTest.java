@@ -134,4 +134,48 @@ class TxDriverTest {
     assertEquals(3, UdpFrames.parse(frame).seq());
     assertEquals(2, d.sent());
   }
+
+  /** head and tail of a ring restore write (its last two dwords). */
+  static int[] headAndTail(Post p) {
+    ByteBuffer b = ByteBuffer.wrap(p.data()).order(ByteOrder.LITTLE_ENDIAN);
+    return new int[] {b.getInt(20), b.getInt(24)};
+  }
+
+  @Test
+  void shouldRestoreRingWithHeadFromLastWriteBackAndTailFromItsCopyWhenFtgmReopens() {
+    TxDriver d = new TxDriver(plan(10, 2), 16, host);
+    d.setUp();
+    d.send();
+    d.send();
+    d.headWrittenBack(1, 1_100_000); // the first reached the wire; the second had not
+    d.reopen(true, 900_000_000);
+
+    Post restore = posts.get(posts.size() - 1);
+    assertEquals(VF_BAR + RegisterMap.TDBAL, restore.address());
+    assertEquals(900_000_000, restore.at());
+    assertEquals(1, headAndTail(restore)[0]);
+    assertEquals(2, headAndTail(restore)[1]);
+    assertEquals(1, d.pending(), "the NIC sends the second again; its write-back completes it");
+    assertEquals(0, d.dropped());
+    d.headWrittenBack(2, 900_010_000);
+    assertEquals(2, d.completed());
+  }
+
+  @Test
+  void shouldReopenEmptyAndCountWhatWasNotWrittenBackAsDroppedWhenGmReopens() {
+    TxDriver d = new TxDriver(plan(10, 2), 16, host);
+    d.setUp();
+    d.send();
+    d.send();
+    d.headWrittenBack(1, 1_100_000);
+    d.reopen(false, 900_000_000);
+
+    Post restore = posts.get(posts.size() - 1);
+    assertEquals(2, headAndTail(restore)[0]);
+    assertEquals(2, headAndTail(restore)[1]);
+    assertEquals(1, d.dropped());
+    assertEquals(0, d.pending());
+    assertTrue(d.maySend());
+    assertEquals(900_000_000, d.send(), "the next packet waits for the reopened port");
+  }
 }

@@ -72,6 +72,35 @@ class NicWireTest {
     m.put(io.rackfabric.host.nic.McpMode.class, io.rackfabric.host.nic.McpMode.GM);
     m.put(io.rackfabric.host.nic.FaultCategory.class, io.rackfabric.host.nic.FaultCategory.MCP_RESTART);
     m.put(io.rackfabric.host.nic.FaultPoint.class, io.rackfabric.host.nic.FaultPoint.TOKEN_TAKEN);
+    io.rackfabric.host.ftgm.RecoveryEvent event = new io.rackfabric.host.ftgm.RecoveryEvent(5, "nic", "interrupt", -1, "");
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.OpenVf.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.OpenVf(1, 0xFFF8_0408, 0, ref.narrow()));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.UseCard(ref.narrow()));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.SetMode.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.SetMode(io.rackfabric.host.nic.McpMode.GM));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.UseController.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.UseController(ref.narrow()));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.GetRecoveries.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.GetRecoveries(ref.narrow()));
+    m.put(io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries.class,
+        new io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries("nic", io.rackfabric.host.nic.McpMode.FTGM,
+            List.of(event, event), List.of(new io.rackfabric.host.ftgm.RecoveryBreakdown("nic",
+                io.rackfabric.host.nic.McpMode.FTGM, 2, 1, 2, 3, List.of(4L, 5L), 1, 1, List.of(1L, 1L), 4)), false));
+    m.put(SriovNic.HangFirmware.class, new SriovNic.HangFirmware(5_000_000));
+    m.put(SriovNic.SetInterrupt.class, new SriovNic.SetInterrupt(0xFEE0_0000L, 1));
+    m.put(SriovNic.ResetCard.class, new SriovNic.ResetCard(7));
+    m.put(SriovNic.ReloadFirmware.class, new SriovNic.ReloadFirmware(8));
+    SriovNic.VfEntry entry = new SriovNic.VfEntry(1, 0xFFF8_0408, 0);
+    m.put(SriovNic.VfEntry.class, entry);
+    m.put(SriovNic.RestoreVfs.class, new SriovNic.RestoreVfs(List.of(entry, entry), 9));
+    m.put(SriovNic.CheckMagicWord.class, new SriovNic.CheckMagicWord(10, 11, ref.narrow()));
+    m.put(SriovNic.MagicWord.class, new SriovNic.MagicWord(false, 11, 4));
+    m.put(SriovNic.GetFtgmState.class, new SriovNic.GetFtgmState(ref.narrow()));
+    m.put(SriovNic.FtgmState.class, new SriovNic.FtgmState(true, false, -1, 3, 2_370_000, 3_180_000, 0, -1, 0, 0, 0));
+    m.put(UdpSender.FaultDetected.class, new UdpSender.FaultDetected(12, io.rackfabric.host.nic.McpMode.FTGM,
+        900_000_000, 250, ref.narrow()));
+    m.put(UdpSender.PortReopened.class, new UdpSender.PortReopened("tx", 1, 12, 900_000_262, 1, 0));
     return m;
   }
 
@@ -79,7 +108,8 @@ class NicWireTest {
   Stream<DynamicTest> shouldRoundTripEveryHostClassWhenSerializedThroughAkka() {
     TestProbe<Object> probe = testKit.createTestProbe();
     Map<Class<?>, Object> samples = samples(probe.ref());
-    return new HostWireRegistrations().registrations().stream().filter(e -> e.type().getName().startsWith("io.rackfabric.host.nic.")).map(e -> DynamicTest.dynamicTest(
+    return new HostWireRegistrations().registrations().stream().filter(e -> e.type().getName().startsWith("io.rackfabric.host.nic.")
+        || e.type().getName().startsWith("io.rackfabric.host.ftgm.NicFaultDaemon")).map(e -> DynamicTest.dynamicTest(
         e.id() + " " + e.type().getName(), () -> {
           Object sample = samples.get(e.type());
           assertNotNull(sample, "no sample for " + e.type().getName() + ": add one here");

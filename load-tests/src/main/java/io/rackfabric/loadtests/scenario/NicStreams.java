@@ -11,6 +11,7 @@ import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.ftgm.NicFaultDaemon;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.nic.ExternalReceiver;
@@ -94,6 +95,14 @@ public final class NicStreams {
           ControlPlaneHost.GetStatus::new, ASK).modelNow();
     }
 
+    // The NIC's fault-tolerance daemon (on the MH's node) learns the card and, as the PF driver's
+    // copy, each VF it lends below; with a control plane it restores what the controller lends.
+    ActorRef<NicFaultDaemon.Command> daemon = Asks.find(rack.system(), ComponentKeys.nicDaemon(NicNode.NIC_ID), ASK);
+    daemon.tell(new NicFaultDaemon.UseCard(nic));
+    if (!pair.isEmpty()) {
+      daemon.tell(new NicFaultDaemon.UseController(pair.get(0)));
+    }
+    List<RequesterMatch> owners = new ArrayList<>();
     RouteExplainer routes = new RouteExplainer(topology);
     List<Integer> vfs = new ArrayList<>();
     for (String host : spec.from()) {
@@ -122,6 +131,7 @@ public final class NicStreams {
       }
       int requester = bell.hops().get(bell.hops().size() - 1).requester();
       RegisterMap.Poke assign = map.assignVf(vf, RequesterMatch.throughNtb(requester), RequesterMatch.NONE);
+      owners.add(RequesterMatch.throughNtb(requester));
       rack.endpoint(mh).tell(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
     }
     NicStats assigned = awaitAssigned(rack, nic, vfs);
@@ -142,6 +152,7 @@ public final class NicStreams {
       // Declared before the first doorbell: the NIC then serves the streams in model-time order.
       nic.tell(new SriovNic.ExpectStream(vf, plan.startAt(), plan.intervalNs(), plan.count()));
       int declared = vf;
+      daemon.tell(new NicFaultDaemon.OpenVf(vf, owners.get(i).encode(), RequesterMatch.NONE.encode(), sender));
       CompletableFuture<UdpSender.SendDone> done = Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(),
           sender, r -> new UdpSender.Start(plan, r), Duration.ofDays(1));
       done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(declared)));

@@ -42,7 +42,8 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps");
+      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
+      "nic-hang-ladon-gm");
 
   @Override
   public String name() {

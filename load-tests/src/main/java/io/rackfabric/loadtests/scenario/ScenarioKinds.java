@@ -7,6 +7,7 @@ import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
 import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
+import io.rackfabric.loadtests.scenario.fault.NicHangFault;
 import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
@@ -14,6 +15,7 @@ import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
+import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
@@ -28,6 +30,7 @@ import io.rackfabric.loadtests.scenario.invariant.NoLossBeforeFault;
 import io.rackfabric.loadtests.scenario.invariant.NoLossExceptOnFailedLink;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
 import io.rackfabric.loadtests.scenario.invariant.MasterIs;
+import io.rackfabric.loadtests.scenario.invariant.NicRecovered;
 import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
@@ -59,6 +62,7 @@ public final class ScenarioKinds {
         .fault(new HoldHeartbeatsFault())
         .fault(new PartitionFault())
         .fault(new DegradeFault())
+        .fault(new NicHangFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())
@@ -71,6 +75,7 @@ public final class ScenarioKinds {
         .invariant(new NoPacketLost())
         .invariant(new ControlRequestsAnswered())
         .invariant(new MasterIs())
+        .invariant(new NicRecovered())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())
@@ -83,6 +88,7 @@ public final class ScenarioKinds {
         .figure(new TakeoverFigures())
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
-        .optionalFigure(new FtgmCampaignFigures());
+        .optionalFigure(new FtgmCampaignFigures())
+        .optionalFigure(new NicRecoveryFigures());
   }
 }

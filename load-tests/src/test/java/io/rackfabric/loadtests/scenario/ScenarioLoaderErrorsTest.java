@@ -285,6 +285,46 @@ class ScenarioLoaderErrorsTest {
     assertContains(m, "bad.conf:18: scenario.invariants[2].traffic: no traffic named 'zz' (traffic: a, b)");
   }
 
+  /** The base scenario on ladon-testbed, which has the rack's NIC, with a nic-hang on line 12. */
+  private List<String> onLadon(String fault) {
+    List<String> lines = new ArrayList<>(BASE);
+    lines.set(2, "  topology = ladon-testbed");
+    lines.set(6, "  traffic = [");
+    lines.set(7, "    { name = a, from = ch1, to = \"0x18_0010_0000\", size = 64, interval = 100ns }");
+    lines.set(8, "    { name = b, from = mmh, to = \"0x8_0020_0000\", interval = 200ns }");
+    lines.set(11, fault);
+    lines.set(12, "");
+    lines.set(16, "");
+    return lines;
+  }
+
+  @Test
+  void shouldAcceptANicHangOnTheRacksNicWithEitherMode() throws Exception {
+    for (String mode : List.of("ftgm", "gm")) {
+      Scenario s = ScenarioLoader.load(write("good.conf", onLadon("    { kind = nic-hang, target = nic, at = 50us, mode = "
+          + mode + " }")), ScenarioKinds.standard(), ScenarioOptions.NONE);
+      assertEquals("nic-hang", s.faults().get(0).kind());
+    }
+  }
+
+  @Test
+  void shouldRejectANicHangAimedAtANicTheRackDoesNotHave() throws Exception {
+    String m = problems(onLadon("    { kind = nic-hang, target = nic2, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: no NIC 'nic2' in ladon-testbed.conf (NICs: nic)");
+  }
+
+  @Test
+  void shouldRejectANicHangOnARackWithoutANic() throws Exception {
+    String m = problems(edit(12, "    { kind = nic-hang, target = nic, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].target: topology demo has no NIC");
+  }
+
+  @Test
+  void shouldRejectANicHangWithAnUnknownMode() throws Exception {
+    String m = problems(onLadon("    { kind = nic-hang, target = nic, at = 50us, mode = tcp }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].mode: mode=tcp not in {gm,ftgm}");
+  }
+
   @Test
   void shouldReportEveryProblemAtOnceInFileOrder() throws Exception {
     List<String> lines = edit(8, "    { name = a, from = ch1, to = ch2, sise = 64, interval = 100ns }");

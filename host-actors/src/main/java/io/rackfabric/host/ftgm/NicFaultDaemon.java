@@ -1,0 +1,368 @@
+package io.rackfabric.host.ftgm;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.messaging.ModelClock;
+import io.rackfabric.host.nic.McpFirmware;
+import io.rackfabric.host.nic.McpMode;
+import io.rackfabric.host.nic.PortEvent;
+import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.UdpSender;
+import io.rackfabric.persistence.controller.Controller;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The fault-tolerance daemon for the rack's SR-IOV NIC, on the management host that owns its PF
+ * (seeds/002 4.3 applied to {@link SriovNic}). The steps and their model times are those of
+ * {@link FaultToleranceDaemon}; this actor is its driver: the NIC's watchdog interrupt arrives as
+ * a posted MSI-X write in the MH's memory (watched on the MH's root endpoint, so the fabric's
+ * latency is in it), the card's reset, reload, magic word and VF table go to the NIC's actor, and
+ * FAULT_DETECTED goes to every open VF's owner (a CH's {@link UdpSender}).
+ *
+ * <p>The VF table restored is the PF driver's own copy ({@link OpenVf}); with a control plane
+ * ({@link UseController}) only the VFs the controller's state still lends are restored and
+ * notified. The VF owners' handlers run one at a time through the PF driver (as the paper's port
+ * handlers do through the device driver): the next one gets FAULT_DETECTED when the previous port
+ * reopened, so per-port and total recovery follow the number of open VFs.
+ *
+ * <p>Every step carries its model time in the messages, so the daemon runs each as soon as the
+ * previous is known rather than waiting for a clock.
+ */
+public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Command> {
+
+  public sealed interface Command permits UseCard, OpenVf, SetMode, UseController, GetRecoveries, MsiLanded,
+      MagicWordRead, Reopened, LentVfsRead {}
+
+  /**
+   * The page of the MH's memory the NIC's watchdog vector points at in a Ladon rack: the top 4 KiB
+   * of the MH's first DRAM range (below the 32-bit MMIO hole), clear of the control page.
+   */
+  public static final long LADON_MSI_ADDRESS = 0xBFFF_F000L;
+
+  /** The NIC this daemon looks after (its actor may run on another node); programs its vector. */
+  public record UseCard(ActorRef<SriovNic.Command> card) implements Command, WireMessage {}
+
+  /**
+   * The PF driver lent VF {@code vf} to {@code owner} (requester matches as written to
+   * VF_OWNER0/1): the MH's copy of the VF table, and whom to tell after a recovery.
+   */
+  public record OpenVf(int vf, int owner0, int owner1, ActorRef<UdpSender.Command> owner)
+      implements Command, WireMessage {}
+
+  /** The protocol of the next recovery: FTGM (host copies) or GM (reload only). */
+  public record SetMode(McpMode mode) implements Command, WireMessage {}
+
+  /** The master management host: the VFs to restore are those its controller's state lends. */
+  public record UseController(ActorRef<ControlPlaneHost.Command> master) implements Command, WireMessage {}
+
+  public record GetRecoveries(ActorRef<NicRecoveries> replyTo) implements Command, WireMessage {}
+
+  /**
+   * The record so far: every step ({@link RecoveryEvent}s in model-time order), the breakdown of
+   * each finished recovery, and whether one is under way.
+   */
+  public record NicRecoveries(String nic, McpMode mode, List<RecoveryEvent> events,
+      List<RecoveryBreakdown> breakdowns, boolean recovering) implements WireMessage {
+
+    public NicRecoveries {
+      events = List.copyOf(events);
+      breakdowns = List.copyOf(breakdowns);
+    }
+  }
+
+  private record MsiLanded(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  private record MagicWordRead(SriovNic.MagicWord word) implements Command, NoSerializationVerificationNeeded {}
+
+  private record Reopened(UdpSender.PortReopened reopened) implements Command, NoSerializationVerificationNeeded {}
+
+  private record LentVfsRead(Controller.CurrentState state, long interruptAt)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** The steps carry their model times: each runs as soon as the one before it is known. */
+  private static final ModelClock IMMEDIATE = new ModelClock() {
+    @Override
+    public long now() {
+      return 0;
+    }
+
+    @Override
+    public void schedule(long delayNs, Runnable task) {
+      task.run();
+    }
+  };
+
+  private final String nic;
+  private ActorRef<SriovNic.Command> card;
+  private final long msiAddress;
+  private final FtgmSettings settings;
+  private final FaultToleranceDaemon daemon;
+  private final Map<Integer, OpenVf> vfs = new TreeMap<>();
+  private final List<RecoveryEvent> events = new ArrayList<>();
+  private final List<RecoveryBreakdown> breakdowns = new ArrayList<>();
+  private final ActorRef<SriovNic.MagicWord> magicReplies;
+  private final ActorRef<UdpSender.PortReopened> reopenReplies;
+  private McpMode mode;
+  private ActorRef<ControlPlaneHost.Command> controller;
+  /** VFs the controller lends at this recovery; null without a control plane (the MH's copy only). */
+  private Set<Integer> lent;
+  private Consumer<Boolean> magicAnswer;
+  private long faultAt = -1;
+  private final ArrayDeque<Integer> toNotify = new ArrayDeque<>();
+  private long postedAt;
+  private long laneFreeAt;
+  private boolean handlerRunning;
+  private final List<Long> reopenedAt = new ArrayList<>();
+
+  /**
+   * @param mhEndpoint the management host's root endpoint (the MSI-X write lands there)
+   * @param msiAddress the watchdog vector's address in the MH's memory (the NIC's domain)
+   * @param card the NIC, or null until {@link UseCard}
+   */
+  public static Behavior<Command> create(String nic, ActorRef<SriovNic.Command> card,
+      ActorRef<MemoryEndpoint.Command> mhEndpoint, long msiAddress, FtgmSettings settings) {
+    return Behaviors.setup(ctx -> new NicFaultDaemon(ctx, nic, card, mhEndpoint, msiAddress, settings));
+  }
+
+  private NicFaultDaemon(ActorContext<Command> context, String nic, ActorRef<SriovNic.Command> card,
+      ActorRef<MemoryEndpoint.Command> mhEndpoint, long msiAddress, FtgmSettings settings) {
+    super(context);
+    this.nic = nic;
+    this.msiAddress = msiAddress;
+    this.settings = settings;
+    this.mode = settings.mode();
+    this.magicReplies = context.messageAdapter(SriovNic.MagicWord.class, MagicWordRead::new);
+    this.reopenReplies = context.messageAdapter(UdpSender.PortReopened.class, Reopened::new);
+    this.daemon = new FaultToleranceDaemon(new RackCard(), settings, IMMEDIATE, this::openPorts, events::add);
+    mhEndpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msiAddress, 4),
+        context.messageAdapter(EndpointEvent.class, MsiLanded::new)));
+    if (card != null) {
+      useCard(card);
+    }
+  }
+
+  private void useCard(ActorRef<SriovNic.Command> nicCard) {
+    card = nicCard;
+    card.tell(new SriovNic.SetInterrupt(msiAddress, 1));
+  }
+
+  private Behavior<Command> onUseCard(UseCard msg) {
+    if (!msg.card().equals(card)) {
+      useCard(msg.card());
+    }
+    return this;
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(UseCard.class, this::onUseCard)
+        .onMessage(OpenVf.class, this::onOpenVf)
+        .onMessage(SetMode.class, this::onSetMode)
+        .onMessage(UseController.class, this::onUseController)
+        .onMessage(GetRecoveries.class, this::onGetRecoveries)
+        .onMessage(MsiLanded.class, this::onMsiLanded)
+        .onMessage(LentVfsRead.class, this::onLentVfsRead)
+        .onMessage(MagicWordRead.class, this::onMagicWordRead)
+        .onMessage(Reopened.class, this::onReopened)
+        .build();
+  }
+
+  private Behavior<Command> onOpenVf(OpenVf msg) {
+    vfs.put(msg.vf(), msg);
+    return this;
+  }
+
+  private Behavior<Command> onSetMode(SetMode msg) {
+    mode = msg.mode();
+    return this;
+  }
+
+  private Behavior<Command> onUseController(UseController msg) {
+    controller = msg.master();
+    return this;
+  }
+
+  private Behavior<Command> onGetRecoveries(GetRecoveries msg) {
+    List<RecoveryEvent> sorted = new ArrayList<>(events);
+    sorted.sort(RecoveryEvent.BY_TIME);
+    msg.replyTo().tell(new NicRecoveries(nic, mode, sorted, breakdowns, daemon.busy() || handlerRunning
+        || !toNotify.isEmpty()));
+    return this;
+  }
+
+  private Behavior<Command> onMsiLanded(MsiLanded msg) {
+    if (!(msg.event() instanceof EndpointEvent.MemoryWritten w)) {
+      return this;
+    }
+    long at = w.arrivedAt();
+    if (daemon.busy() || handlerRunning) {
+      getContext().getLog().warn("NIC [{}] interrupt at {} ns while a recovery is under way: ignored", nic, at);
+      return this;
+    }
+    events.add(new RecoveryEvent(at, nic, RecoveryEvent.INTERRUPT, -1, "watchdog msi-x"));
+    getContext().getLog().info("NIC [{}] watchdog interrupt reached the daemon at {} ns", nic, at);
+    if (controller == null) {
+      lent = null;
+      daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, at);
+    } else {
+      getContext().ask(Controller.CurrentState.class, controller, java.time.Duration.ofSeconds(10),
+          ControlPlaneHost.GetControllerState::new,
+          (state, failure) -> new LentVfsRead(failure == null ? state : null, at));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onLentVfsRead(LentVfsRead msg) {
+    if (msg.state() == null) {
+      getContext().getLog().warn("NIC [{}]: the controller did not answer; the MH's own VF copy is restored", nic);
+      lent = null;
+    } else {
+      lent = Set.copyOf(msg.state().state().vfs(nic).keySet());
+    }
+    daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, msg.interruptAt());
+    return this;
+  }
+
+  private Behavior<Command> onMagicWordRead(MagicWordRead msg) {
+    SriovNic.MagicWord w = msg.word();
+    if (w.hungAt() >= 0 && !w.cleared()) {
+      faultAt = w.hungAt();
+      events.add(new RecoveryEvent(faultAt, nic, RecoveryEvent.FAULT_ACTIVATED, -1, "firmware loop hung"));
+    }
+    Consumer<Boolean> answer = magicAnswer;
+    magicAnswer = null;
+    if (answer != null) {
+      answer.accept(w.cleared());
+    }
+    if (!daemon.busy() && w.cleared()) {
+      getContext().getLog().info("NIC [{}]: magic word cleared, a false alarm", nic);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onReopened(Reopened msg) {
+    UdpSender.PortReopened r = msg.reopened();
+    events.add(new RecoveryEvent(r.reopenedAt(), nic, RecoveryEvent.PORT_REOPENED, r.vf(),
+        r.sender() + ": " + r.restored() + " resent, " + r.dropped() + " dropped"));
+    reopenedAt.add(r.reopenedAt());
+    laneFreeAt = Math.max(laneFreeAt, r.reopenedAt());
+    handlerRunning = false;
+    notifyNext();
+    return this;
+  }
+
+  /** The VFs FAULT_DETECTED goes to: the copy's, less any the controller no longer lends. */
+  private List<VfPort> openPorts() {
+    List<VfPort> out = new ArrayList<>();
+    for (OpenVf v : vfs.values()) {
+      if (lent == null || lent.contains(v.vf())) {
+        out.add(new VfPort(v.vf()));
+      }
+    }
+    return out;
+  }
+
+  private void notifyNext() {
+    if (handlerRunning) {
+      return;
+    }
+    Integer vf = toNotify.poll();
+    if (vf == null) {
+      finishRecovery();
+      return;
+    }
+    handlerRunning = true;
+    long at = Math.max(postedAt, laneFreeAt);
+    vfs.get(vf).owner().tell(new UdpSender.FaultDetected(at, mode, settings.portHandlerNs(),
+        settings.tokenRestoreNs(), reopenReplies));
+  }
+
+  private void finishRecovery() {
+    List<FaultToleranceDaemon.Recovery> done = daemon.recoveries().stream().filter(r -> !r.falseAlarm()).toList();
+    if (done.isEmpty() || breakdowns.size() >= done.size()) {
+      return;
+    }
+    FaultToleranceDaemon.Recovery r = done.get(done.size() - 1);
+    RecoveryBreakdown b = RecoveryBreakdown.of(nic, mode, faultAt >= 0 ? faultAt : r.interruptAt(), r, reopenedAt);
+    breakdowns.add(b);
+    reopenedAt.clear();
+    getContext().getLog().info("NIC [{}] recovered: {}", nic, b.render().trim());
+  }
+
+  /** An open VF as the daemon sees it: FAULT_DETECTED queued for its owner, handlers one at a time. */
+  private final class VfPort implements FaultToleranceDaemon.Port {
+    private final int vf;
+
+    VfPort(int vf) {
+      this.vf = vf;
+    }
+
+    @Override
+    public int port() {
+      return vf;
+    }
+
+    @Override
+    public void deliver(PortEvent event, long at) {
+      if (event instanceof PortEvent.FaultDetected) {
+        postedAt = at;
+        laneFreeAt = at;
+        toNotify.add(vf);
+        notifyNext();
+      }
+    }
+  }
+
+  /** The NIC as the daemon's card: each step a message to its actor, stamped with the step's model time. */
+  private final class RackCard implements FaultToleranceDaemon.Card {
+    @Override
+    public String name() {
+      return nic;
+    }
+
+    @Override
+    public void reset(long at) {
+      card.tell(new SriovNic.ResetCard(at));
+    }
+
+    @Override
+    public void reload(long at) {
+      card.tell(new SriovNic.ReloadFirmware(at));
+    }
+
+    @Override
+    public String restoreTables(long at) {
+      List<SriovNic.VfEntry> table = new ArrayList<>();
+      for (OpenVf v : vfs.values()) {
+        if (lent == null || lent.contains(v.vf())) {
+          table.add(new SriovNic.VfEntry(v.vf(), v.owner0(), v.owner1()));
+        }
+      }
+      card.tell(new SriovNic.RestoreVfs(table, at));
+      return table.size() + " VFs from " + (lent == null ? "the MH's copy" : "the controller's lent VFs");
+    }
+
+    @Override
+    public void checkMagicWord(long writtenAt, long readAt, Consumer<Boolean> cleared) {
+      magicAnswer = cleared;
+      card.tell(new SriovNic.CheckMagicWord(writtenAt, readAt, magicReplies));
+    }
+  }
+}
