@@ -2,21 +2,17 @@ package io.rackfabric.loadtests.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Network;
 import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.harness.NetnsPlan;
 import io.rackfabric.loadtests.scenario.fault.DegradeFault;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,25 +136,18 @@ class NetworkFaultLoaderErrorsTest {
   }
 
   private List<String> edit(int line, String replacement) {
-    List<String> lines = new ArrayList<>(BASE);
-    lines.set(line - 1, replacement);
-    return lines;
+    return new ScenarioFiles(dir, BASE).edit(line, replacement);
   }
 
   private Path write(String name, List<String> lines) throws IOException {
-    Path file = dir.resolve(name);
-    Files.writeString(file, String.join("\n", lines) + "\n");
-    return file;
+    return new ScenarioFiles(dir, BASE).write(name, lines);
   }
 
   private String problems(List<String> lines) throws IOException {
-    Path file = write("bad.conf", lines);
-    ScenarioException e = assertThrows(ScenarioException.class,
-        () -> ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE));
-    return e.getMessage().replace(dir + "/", "");
+    return new ScenarioFiles(dir, BASE).problems(lines);
   }
 
   private static void assertContains(String text, String part) {
-    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
+    ScenarioFiles.assertContains(text, part);
   }
 }

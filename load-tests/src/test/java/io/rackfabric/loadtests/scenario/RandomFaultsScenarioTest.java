@@ -2,7 +2,6 @@ package io.rackfabric.loadtests.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -220,6 +219,6 @@ class RandomFaultsScenarioTest {
   }
 
   private static void assertContains(String text, String part) {
-    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n" + text);
+    ScenarioFiles.assertContains(text, part);
   }
 }

@@ -463,26 +463,18 @@ class ScenarioLoaderErrorsTest {
   }
 
   private List<String> edit(int line, String replacement) {
-    List<String> lines = new ArrayList<>(BASE);
-    lines.set(line - 1, replacement);
-    return lines;
+    return new ScenarioFiles(dir, BASE).edit(line, replacement);
   }
 
   private Path write(String name, List<String> lines) throws IOException {
-    Path file = dir.resolve(name);
-    Files.writeString(file, String.join("\n", lines) + "\n");
-    return file;
+    return new ScenarioFiles(dir, BASE).write(name, lines);
   }
 
   private String problems(List<String> lines) throws IOException {
-    Path file = write("bad.conf", lines);
-    ScenarioException e = assertThrows(ScenarioException.class,
-        () -> ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE));
-    // messages name the files as the caller gave them; report relative to the folder
-    return e.getMessage().replace(dir + "/", "");
+    return new ScenarioFiles(dir, BASE).problems(lines);
   }
 
   private static void assertContains(String text, String part) {
-    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
+    ScenarioFiles.assertContains(text, part);
   }
 }

@@ -6,9 +6,7 @@ import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.Target;
 import io.rackfabric.loadtests.harness.NetnsPlan;
-import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.RunningRack;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +19,7 @@ import java.util.List;
  * The delay is real network time: it shows in wall time (and in Akka's and the heartbeats'
  * timers), not in the model clocks, which only the emulated links advance.
  */
-public final class DegradeFault implements FaultType {
+public final class DegradeFault extends NodeWindowFault {
 
   @Override
   public String name() {
@@ -41,26 +39,6 @@ public final class DegradeFault implements FaultType {
     p.add(Param.optional("loss", ParamType.TEXT, "0", "fraction of frames dropped, 0.01 or \"1%\", in [0, 1]"));
     p.add(Param.optional("rate", ParamType.TEXT, "", "the node's send rate, e.g. \"10mbit\""));
     return p;
-  }
-
-  @Override
-  public Target target() {
-    return Target.NODE;
-  }
-
-  @Override
-  public boolean needsMultiJvm() {
-    return true;
-  }
-
-  @Override
-  public boolean stampsModelTime() {
-    return false;
-  }
-
-  @Override
-  public List<Long> steps(long at, Params params) {
-    return WallWindow.steps(at, params);
   }
 
   @Override

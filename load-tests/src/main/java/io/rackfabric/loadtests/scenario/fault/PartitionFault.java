@@ -3,10 +3,8 @@ package io.rackfabric.loadtests.scenario.fault;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
-import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
-import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.RunningRack;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +15,7 @@ import java.util.List;
  * Both JVMs live and serve; their frames to each other vanish in silence. Needs node JVMs in
  * network namespaces. A network cut is a wall-clock event, like a JVM pause.
  */
-public final class PartitionFault implements FaultType {
+public final class PartitionFault extends NodeWindowFault {
 
   @Override
   public String name() {
@@ -35,26 +33,6 @@ public final class PartitionFault implements FaultType {
     List<Param> p = new ArrayList<>(WallWindow.params("how long the two nodes cannot reach each other (wall time)"));
     p.add(Param.required("from", ParamType.TEXT, "the node cut off from TARGET"));
     return p;
-  }
-
-  @Override
-  public Target target() {
-    return Target.NODE;
-  }
-
-  @Override
-  public boolean needsMultiJvm() {
-    return true;
-  }
-
-  @Override
-  public boolean stampsModelTime() {
-    return false;
-  }
-
-  @Override
-  public List<Long> steps(long at, Params params) {
-    return WallWindow.steps(at, params);
   }
 
   @Override

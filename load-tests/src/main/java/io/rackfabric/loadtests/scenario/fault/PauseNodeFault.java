@@ -2,10 +2,7 @@ package io.rackfabric.loadtests.scenario.fault;
 
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.Target;
-import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.RunningRack;
 import java.util.List;
 
@@ -16,7 +13,7 @@ import java.util.List;
  * longer one makes their partners take them down. A JVM pause is a wall-clock event, so {@code at}
  * must be a wall time.
  */
-public final class PauseNodeFault implements FaultType {
+public final class PauseNodeFault extends NodeWindowFault {
 
   @Override
   public String name() {
@@ -31,26 +28,6 @@ public final class PauseNodeFault implements FaultType {
   @Override
   public List<Param> params() {
     return WallWindow.params("how long the JVM stays frozen (wall time)");
-  }
-
-  @Override
-  public Target target() {
-    return Target.NODE;
-  }
-
-  @Override
-  public boolean needsMultiJvm() {
-    return true;
-  }
-
-  @Override
-  public boolean stampsModelTime() {
-    return false;
-  }
-
-  @Override
-  public List<Long> steps(long at, Params params) {
-    return WallWindow.steps(at, params);
   }
 
   @Override

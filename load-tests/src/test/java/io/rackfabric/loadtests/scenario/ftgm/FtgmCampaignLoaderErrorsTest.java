@@ -12,9 +12,9 @@ import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.host.nic.FaultCategory;
 import io.rackfabric.host.nic.McpMode;
+import io.rackfabric.loadtests.scenario.ScenarioFiles;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,25 +133,18 @@ class FtgmCampaignLoaderErrorsTest {
   }
 
   private List<String> edit(int line, String replacement) {
-    List<String> lines = new ArrayList<>(BASE);
-    lines.set(line - 1, replacement);
-    return lines;
+    return new ScenarioFiles(dir, BASE).edit(line, replacement);
   }
 
   private Path write(String name, List<String> lines) throws IOException {
-    Path file = dir.resolve(name);
-    Files.writeString(file, String.join("\n", lines) + "\n");
-    return file;
+    return new ScenarioFiles(dir, BASE).write(name, lines);
   }
 
   private String problems(List<String> lines) throws IOException {
-    Path file = write("bad.conf", lines);
-    ScenarioException e = assertThrows(ScenarioException.class,
-        () -> ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE));
-    return e.getMessage().replace(dir + "/", "");
+    return new ScenarioFiles(dir, BASE).problems(lines);
   }
 
   private static void assertContains(String text, String part) {
-    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
+    ScenarioFiles.assertContains(text, part);
   }
 }

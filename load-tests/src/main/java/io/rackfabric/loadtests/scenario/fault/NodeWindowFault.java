@@ -1,0 +1,34 @@
+package io.rackfabric.loadtests.scenario.fault;
+
+import io.rackfabric.cluster.scenario.Params;
+import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.FaultType;
+import java.util.List;
+
+/**
+ * A fault on a node's JVM or its network that lasts a {@link WallWindow}: it needs node JVMs,
+ * stamps no model time, and has two steps, the start and the end. What pause-node, partition and
+ * degrade share.
+ */
+abstract class NodeWindowFault implements FaultType {
+
+  @Override
+  public final Target target() {
+    return Target.NODE;
+  }
+
+  @Override
+  public final boolean needsMultiJvm() {
+    return true;
+  }
+
+  @Override
+  public final boolean stampsModelTime() {
+    return false;
+  }
+
+  @Override
+  public final List<Long> steps(long at, Params params) {
+    return WallWindow.steps(at, params);
+  }
+}
