@@ -104,6 +104,10 @@ public final class BenchCompare {
     if (doc.hasPath("machine.cpu")) {
       b.append(", ").append(doc.getString("machine.cpu"));
     }
+    if (doc.hasPath("machine.load_average_before") && doc.hasPath("machine.load_average_after")) {
+      b.append(String.format(Locale.ROOT, ", load %.1f-%.1f", doc.getDouble("machine.load_average_before"),
+          doc.getDouble("machine.load_average_after")));
+    }
     if (doc.hasPath("machine.java")) {
       b.append(", ").append(doc.getString("machine.java"));
     }

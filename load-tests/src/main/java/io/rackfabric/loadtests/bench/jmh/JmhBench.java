@@ -7,6 +7,7 @@ import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -101,6 +102,7 @@ public final class JmhBench {
       // JMH matches includes against "class.method" and runs the union of them.
       options.include(Pattern.quote(c.getName() + ".") + (only == null ? "" : ".*(" + only + ")"));
     }
+    double loadBefore = loadAverage();
     VerboseMode verbosity = args.has("verbose") ? VerboseMode.NORMAL : VerboseMode.SILENT;
     Collection<RunResult> results =
         new Runner(options.build(), OutputFormatFactory.createFormatInstance(out, verbosity)).run();
@@ -113,10 +115,14 @@ public final class JmhBench {
       figures.add(new Measured(figureName(r.getParams().getBenchmark()), primary.getScore(),
           primary.getScoreError(), primary.getScoreUnit(), primary.getSampleCount()));
     }
+    double[] load = {loadBefore, loadAverage()};
     out.println();
     out.print(table(figures));
+    int cores = Runtime.getRuntime().availableProcessors();
+    out.printf(Locale.ROOT, "system load average %.1f before, %.1f after, on %d cores%s%n", load[0], load[1], cores,
+        Math.max(load[0], load[1]) > cores ? ": other processes shared the CPUs, figures are not comparable" : "");
     if (json != null) {
-      Files.writeString(json, Json.write(document(figures, timing, Instant.now())));
+      Files.writeString(json, Json.write(document(figures, timing, Instant.now(), load)));
       out.println("wrote " + json);
     }
     return 0;
@@ -140,12 +146,18 @@ public final class JmhBench {
     return b.toString();
   }
 
-  static Map<String, Object> document(List<Measured> figures, Timing timing, Instant at) {
+  /**
+   * @param load the system's load average before and after the run: figures measured on a busy
+   *     machine are not comparable with a quiet one's, and the file should say so
+   */
+  static Map<String, Object> document(List<Measured> figures, Timing timing, Instant at, double[] load) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("benchmark", "jmh");
     doc.put("date", at.toString());
     Map<String, Object> machine = new LinkedHashMap<>(Machine.describe());
     machine.put("cpu", cpuModel());
+    machine.put("load_average_before", load[0]);
+    machine.put("load_average_after", load[1]);
     doc.put("machine", machine);
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("jmh", Version.getPlainVersion());
@@ -159,6 +171,11 @@ public final class JmhBench {
     doc.put("parameters", params);
     doc.put("figures", figures.stream().map(Measured::toMap).toList());
     return doc;
+  }
+
+  /** The system load average of the last minute, or -1 where the OS does not tell. */
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   /** The processor's model name where the OS tells it (Linux), else null. */

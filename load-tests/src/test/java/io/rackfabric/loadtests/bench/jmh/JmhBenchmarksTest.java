@@ -106,7 +106,8 @@ class JmhBenchmarksTest {
     List<JmhBench.Measured> figures = List.of(
         new JmhBench.Measured("routing.memWriteToNtbPort", 12.5, 0.25, "ns/op", 3),
         new JmhBench.Measured("credit.egressRelease", 7.0, Double.NaN, "ns/op", 1));
-    Map<String, Object> doc = JmhBench.document(figures, JmhBench.Timing.QUICK, Instant.parse("2026-11-21T12:00:00Z"));
+    Map<String, Object> doc = JmhBench.document(figures, JmhBench.Timing.QUICK, Instant.parse("2026-11-21T12:00:00Z"),
+        new double[] {1.25, 2.5});
     String text = Json.write(doc);
     assertTrue(text.contains("\"error\": null"), text);
     Path a = dir.resolve("a.json");
@@ -114,6 +115,7 @@ class JmhBenchmarksTest {
 
     String out = compare(a, a);
     assertTrue(out.contains("(jmh, 2026-11-21T12:00:00Z, "), out);
+    assertTrue(out.contains(", load 1.3-2.5, "), out);
     assertEquals(2, out.lines().filter(l -> l.endsWith("1.000  ns/op")).count(), out);
     assertFalse(out.contains("only in"), out);
   }
