@@ -8,11 +8,13 @@ import io.rackfabric.loadtests.report.Machine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -71,13 +74,15 @@ public final class JmhBench {
       throw new UsageException("unexpected " + args.positional() + " (rack bench jmh [--quick] [--only REGEX]"
           + " [--json OUT] [--verbose])");
     }
-    String only = args.get("only", null);
-    if (only != null) {
-      try {
-        Pattern.compile(only);
-      } catch (PatternSyntaxException e) {
-        throw new UsageException("--only=" + only + " is not a regular expression: " + e.getDescription());
-      }
+    Pattern only;
+    try {
+      only = Pattern.compile(args.get("only", ""));
+    } catch (PatternSyntaxException e) {
+      throw new UsageException("--only=" + args.get("only", "") + " is not a regular expression: " + e.getDescription());
+    }
+    List<String> selected = select(only);
+    if (selected.isEmpty()) {
+      throw new UsageException("--only=" + only + " matches no benchmark (" + String.join(", ", select(Pattern.compile(""))) + ")");
     }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     if (json != null && json.getParent() != null && !Files.isDirectory(json.getParent())) {
@@ -85,8 +90,8 @@ public final class JmhBench {
     }
     Timing timing = args.has("quick") ? Timing.QUICK : Timing.DEFAULT;
 
-    out.printf("rack bench jmh: %d benchmark classes, %d x %d ms warm-up, %d x %d ms measured, 1 fork each%n",
-        BENCHMARKS.size(), timing.warmupIterations(), timing.warmupMs(), timing.measurementIterations(),
+    out.printf("rack bench jmh: %d benchmarks, %d x %d ms warm-up, %d x %d ms measured, 1 fork each%n",
+        selected.size(), timing.warmupIterations(), timing.warmupMs(), timing.measurementIterations(),
         timing.measurementMs());
     ChainedOptionsBuilder options = new OptionsBuilder()
         .mode(Mode.AverageTime)
@@ -98,17 +103,14 @@ public final class JmhBench {
         .measurementIterations(timing.measurementIterations())
         .measurementTime(TimeValue.milliseconds(timing.measurementMs()))
         .shouldFailOnError(true);
-    for (Class<?> c : BENCHMARKS) {
-      // JMH matches includes against "class.method" and runs the union of them.
-      options.include(Pattern.quote(c.getName() + ".") + (only == null ? "" : ".*(" + only + ")"));
+    for (String benchmark : selected) {
+      // JMH finds includes in "class.method" and runs the union of them.
+      options.include(Pattern.quote(benchmark) + "$");
     }
     double loadBefore = loadAverage();
     VerboseMode verbosity = args.has("verbose") ? VerboseMode.NORMAL : VerboseMode.SILENT;
     Collection<RunResult> results =
         new Runner(options.build(), OutputFormatFactory.createFormatInstance(out, verbosity)).run();
-    if (results.isEmpty()) {
-      throw new UsageException("--only=" + only + " matches no benchmark");
-    }
     List<Measured> figures = new ArrayList<>();
     for (RunResult r : results) {
       Result<?> primary = r.getPrimaryResult();
@@ -126,6 +128,21 @@ public final class JmhBench {
       out.println("wrote " + json);
     }
     return 0;
+  }
+
+  /** The benchmarks ("class.method") whose figure names {@code only} finds, in figure-name order. */
+  static List<String> select(Pattern only) {
+    List<String> out = new ArrayList<>();
+    for (Class<?> c : BENCHMARKS) {
+      for (Method m : c.getDeclaredMethods()) {
+        String benchmark = c.getName() + "." + m.getName();
+        if (m.isAnnotationPresent(Benchmark.class) && only.matcher(figureName(benchmark)).find()) {
+          out.add(benchmark);
+        }
+      }
+    }
+    out.sort(Comparator.comparing(JmhBench::figureName));
+    return out;
   }
 
   /** "io...jmh.RoutingBench.memWriteToNtbPort" as "routing.memWriteToNtbPort". */

@@ -94,6 +94,13 @@ class JmhBenchmarksTest {
   }
 
   @Test
+  void shouldSelectBenchmarksByFigureNameWhenOnlyIsGiven() {
+    assertEquals(List.of(NtbBench.class.getName() + ".requesterIdRepeat", NtbBench.class.getName() + ".requesterIdSpread"),
+        JmhBench.select(java.util.regex.Pattern.compile("ntb\\.requesterId")));
+    assertEquals(18, JmhBench.select(java.util.regex.Pattern.compile("")).size());
+  }
+
+  @Test
   void shouldNameFiguresByClassAndMethodWhenReporting() {
     assertEquals("routing.memWriteToNtbPort",
         JmhBench.figureName(RoutingBench.class.getName() + ".memWriteToNtbPort"));
@@ -125,6 +132,9 @@ class JmhBenchmarksTest {
     PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
     UsageException regex = assertThrows(UsageException.class, () -> JmhBench.run(List.of("--only", "rout("), quiet));
     assertTrue(regex.getMessage().startsWith("--only=rout( "), regex.getMessage());
+    UsageException none = assertThrows(UsageException.class, () -> JmhBench.run(List.of("--only", "nothing"), quiet));
+    assertTrue(none.getMessage().startsWith("--only=nothing matches no benchmark (credit.egressRelease, "),
+        none.getMessage());
     UsageException extra = assertThrows(UsageException.class, () -> JmhBench.run(List.of("routing"), quiet));
     assertTrue(extra.getMessage().contains("[routing]"), extra.getMessage());
     UsageException json = assertThrows(UsageException.class,
