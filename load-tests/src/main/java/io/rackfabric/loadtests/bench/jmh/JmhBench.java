@@ -82,7 +82,8 @@ public final class JmhBench {
     }
     List<String> selected = select(only);
     if (selected.isEmpty()) {
-      throw new UsageException("--only=" + only + " matches no benchmark (" + String.join(", ", select(Pattern.compile(""))) + ")");
+      throw new UsageException("--only=" + only + " matches no benchmark ("
+          + String.join(", ", select(Pattern.compile("")).stream().map(JmhBench::figureName).toList()) + ")");
     }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     if (json != null && json.getParent() != null && !Files.isDirectory(json.getParent())) {
