@@ -25,6 +25,8 @@ public class TlpBench {
   private int next;
   private long address = 0x9_0000_0000L;
   private long seq;
+  /** Where each write goes, as a link's queue would take it: without it the JIT drops the object. */
+  private MemWrite sent;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -48,6 +50,7 @@ public class TlpBench {
   public int memWriteSized() {
     address += LadonFixture.PAYLOAD;
     MemWrite w = new MemWrite(0x0100, (int) (seq & 0xFF), 0, address, LadonFixture.PAYLOAD, null, 0, ++seq);
+    sent = w;
     return Tlps.wireBytes(w) + Tlps.dataCredits(w);
   }
 
