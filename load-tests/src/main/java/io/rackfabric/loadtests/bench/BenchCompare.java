@@ -59,6 +59,7 @@ public final class BenchCompare {
             e.getValue().unit());
       }
     }
+    out.println("B/A below 1: B took less time per operation (ns/op, s) or had a lower rate (per s)");
     return 0;
   }
 
