@@ -127,9 +127,9 @@ public final class JmhBench {
     out.print(table(figures));
     int cores = Runtime.getRuntime().availableProcessors();
     out.printf(Locale.ROOT, "system load average %.1f before, %.1f after, on %d cores%s%n", load[0], load[1], cores,
-        Math.max(load[0], load[1]) > cores ? ": other processes shared the CPUs, figures are not comparable" : "");
+        Math.max(load[0], load[1]) > cores ? ": other processes shared the CPUs, so the figures vary more than usual" : "");
     if (json != null) {
-      Files.writeString(json, Json.write(document(figures, timing, Instant.now(), load)));
+      Files.writeString(json, Json.write(document(figures, timing, args.get("only", null), Instant.now(), load)));
       out.println("wrote " + json);
     }
     return 0;
@@ -169,10 +169,12 @@ public final class JmhBench {
   }
 
   /**
+   * @param only the --only pattern the benchmarks were picked by, or null for all of them
    * @param load the system's load average before and after the run: figures measured on a busy
    *     machine are not comparable with a quiet one's, and the file should say so
    */
-  static Map<String, Object> document(List<Measured> figures, Timing timing, Instant at, double[] load) {
+  static Map<String, Object> document(List<Measured> figures, Timing timing, String only, Instant at,
+      double[] load) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("benchmark", "jmh");
     doc.put("date", at.toString());
@@ -190,6 +192,9 @@ public final class JmhBench {
     params.put("measurement_iterations", timing.measurementIterations());
     params.put("measurement_ms", timing.measurementMs());
     params.put("compute_hosts", LadonFixture.COMPUTE_HOSTS);
+    if (only != null) {
+      params.put("only", only);
+    }
     doc.put("parameters", params);
     doc.put("figures", figures.stream().map(Measured::toMap).toList());
     return doc;

@@ -113,10 +113,11 @@ class JmhBenchmarksTest {
     List<JmhBench.Measured> figures = List.of(
         new JmhBench.Measured("routing.memWriteToNtbPort", 12.5, 0.25, "ns/op", 3),
         new JmhBench.Measured("credit.egressRelease", 7.0, Double.NaN, "ns/op", 1));
-    Map<String, Object> doc = JmhBench.document(figures, JmhBench.Timing.QUICK, Instant.parse("2026-11-21T12:00:00Z"),
+    Map<String, Object> doc = JmhBench.document(figures, JmhBench.Timing.QUICK, "routing|credit", Instant.parse("2026-11-21T12:00:00Z"),
         new double[] {1.25, 2.5});
     String text = Json.write(doc);
     assertTrue(text.contains("\"error\": null"), text);
+    assertTrue(text.contains("\"only\": \"routing|credit\""), text);
     Path a = dir.resolve("a.json");
     Files.writeString(a, text);
 
