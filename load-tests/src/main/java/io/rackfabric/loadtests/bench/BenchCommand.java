@@ -4,6 +4,7 @@ import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.loadtests.bench.jmh.JmhBench;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
@@ -19,7 +20,9 @@ import java.util.Set;
 
 /**
  * {@code rack bench dataplane}: the fabric against the bare runtime, with ratios; {@code rack bench
- * controller}: the control plane's replicated writes, take-over and replay against the bare journal.
+ * controller}: the control plane's replicated writes, take-over and replay against the bare journal;
+ * {@code rack bench jmh}: micro-benchmarks of the pure domain code ({@link JmhBench}); {@code rack
+ * bench compare}: two result files side by side ({@link BenchCompare}).
  */
 public final class BenchCommand implements RackCommand {
 
@@ -31,15 +34,19 @@ public final class BenchCommand implements RackCommand {
   @Override
   public String summary() {
     return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT];"
-        + " controller [--events N] [--json OUT]";
+        + " controller [--events N] [--json OUT]; jmh [--quick] [--only REGEX] [--json OUT]; compare A.json B.json";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
+    if (!argList.isEmpty() && (argList.get(0).equals("jmh") || argList.get(0).equals("compare"))) {
+      List<String> rest = argList.subList(1, argList.size());
+      return argList.get(0).equals("jmh") ? JmhBench.run(rest, out) : BenchCompare.run(rest, out);
+    }
     Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only", "events"), Set.of());
     List<String> what = args.positional();
     if (what.size() > 1 || (what.size() == 1 && !what.get(0).equals("dataplane") && !what.get(0).equals("controller"))) {
-      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane, controller)");
+      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane, controller, jmh, compare)");
     }
     if (what.equals(List.of("controller"))) {
       return controller(args, out);
