@@ -22,7 +22,7 @@ final class TopologyGenerateCommand {
 
   static final String USAGE =
       "usage: rack topology generate ladon --hosts N [--local-subspace 32GiB] [--pms2-base 1TiB]\n"
-          + "           [--address-bits 48] [--placement single|per-host] [--base-port 25521]"
+          + "           [--address-bits 48] [--placement single|per-host|three-node] [--base-port 25521]"
           + " [--out FILE]\n"
           + "  Writes a Ladon rack (seeds/000 4.1-4.2, 5.1) of N compute hosts, 1.."
           + LadonRackGenerator.MAX_COMPUTE_HOSTS + ", shaped like\n"
@@ -30,7 +30,10 @@ final class TopologyGenerateCommand {
           + "  per CH, and per CH a root chI above root ports chI-rp. Windows and NTB BARs follow\n"
           + "  the global memory layout. --placement single puts everything on node-1; per-host\n"
           + "  (the default) gives node-switch, node-mmh, node-bmh and node-chI ports from\n"
-          + "  --base-port. Without --out the file goes to stdout.\n";
+          + "  --base-port; three-node gives node-switch (switches, NIC), node-mmh (MMH and the first half\n"
+          + "  of the CHs) and node-bmh (BMH and the rest). Above 31 CHs each plane's NTB ports spread\n"
+          + "  over several chips (nt-pri-1, nt-pri-2, ...), which tor's multicast groups join.\n"
+          + "  Without --out the file goes to stdout.\n";
 
   private static final Set<String> VALUED = Set.of("hosts", "local-subspace", "pms2-base",
       "address-bits", "placement", "base-port", "out");
@@ -95,8 +98,10 @@ final class TopologyGenerateCommand {
         return Placement.SINGLE_NODE;
       case "per-host":
         return Placement.ONE_NODE_PER_HOST;
+      case "three-node":
+        return Placement.THREE_NODES;
       default:
-        throw new UsageException("--placement=" + value + " not in {single, per-host}");
+        throw new UsageException("--placement=" + value + " not in {single, per-host, three-node}");
     }
   }
 

@@ -426,8 +426,9 @@ final class ScenarioParser {
     LadonRackGenerator.Placement placement = switch (placementText) {
       case "single-node" -> LadonRackGenerator.Placement.SINGLE_NODE;
       case "per-host" -> LadonRackGenerator.Placement.ONE_NODE_PER_HOST;
+      case "three-node" -> LadonRackGenerator.Placement.THREE_NODES;
       default -> {
-        g.error("placement", "placement=" + placementText + " not in {single-node, per-host}");
+        g.error("placement", "placement=" + placementText + " not in {single-node, per-host, three-node}");
         yield null;
       }
     };

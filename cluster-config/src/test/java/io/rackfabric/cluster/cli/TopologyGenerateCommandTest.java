@@ -53,11 +53,23 @@ class TopologyGenerateCommandTest {
   }
 
   @Test
-  void shouldExitTwoNamingTheLimitWhenThirtyTwoHosts() {
-    assertEquals(2, generate("ladon", "--hosts", "32", "--pms2-base", "2TiB"));
-    assertTrue(err().startsWith("rack topology: hosts=32: "), err());
-    assertTrue(err().contains("at most 31 compute hosts"), err());
+  void shouldExitTwoNamingTheLimitWhenTwoHundredFiftySixHosts() {
+    assertEquals(2, generate("ladon", "--hosts", "256", "--local-subspace", "4GiB", "--pms2-base", "2TiB"));
+    assertTrue(err().startsWith("rack topology: hosts=256: "), err());
+    assertTrue(err().contains("at most 255 compute hosts"), err());
     assertEquals("", out());
+  }
+
+  @Test
+  void shouldWriteThreeNodesAndFourNtbChipsWhenFortyEightHosts(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ladon-48.conf");
+    assertEquals(0, generate("ladon", "--hosts", "48", "--pms2-base", "2TiB", "--placement", "three-node",
+        "--out", file.toString()));
+
+    Topology t = TopologyLoader.load(file);
+    assertEquals(3, t.nodes().size());
+    assertTrue(t.switchSpec("nt-sec-2").isPresent());
+    assertEquals(48, t.computeHostIds().size());
   }
 
   @Test
@@ -69,7 +81,7 @@ class TopologyGenerateCommandTest {
   @Test
   void shouldExitTwoNamingTheValueWhenAFlagIsBad() {
     assertEquals(2, generate("ladon", "--hosts", "2", "--placement", "cloud"));
-    assertEquals("rack topology: --placement=cloud not in {single, per-host}\n", err());
+    assertEquals("rack topology: --placement=cloud not in {single, per-host, three-node}\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon", "--hosts", "2", "--local-subspace", "banana"));
     assertEquals("rack topology: --local-subspace: 'banana' is not an address or size\n", err());
@@ -81,7 +93,7 @@ class TopologyGenerateCommandTest {
     assertEquals("rack topology: hosts=0: at least one compute host is needed\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon"));
-    assertEquals("rack topology: --hosts N is required (1..31 compute hosts)\n", err());
+    assertEquals("rack topology: --hosts N is required (1..255 compute hosts)\n", err());
     errBytes.reset();
     assertEquals(2, generate("fattree", "--hosts", "2"));
     assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon)\n", err());
