@@ -11,6 +11,7 @@ import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
+import io.rackfabric.loadtests.scenario.figure.ScaleFigures;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
@@ -79,6 +80,7 @@ public final class ScenarioKinds {
         .figure(new TakeoverFigures())
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
-        .optionalFigure(new FtgmCampaignFigures());
+        .optionalFigure(new FtgmCampaignFigures())
+        .optionalFigure(new ScaleFigures());
   }
 }

@@ -93,7 +93,7 @@ public final class ScenarioRunner {
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
     long t0 = System.nanoTime();
-    Map<String, String> settings = new LinkedHashMap<>();
+    Map<String, String> settings = new LinkedHashMap<>(scenario.run().settings());
     if (scenario.takeover() != null) {
       settings.put("rackfabric.host.controlplane.takeover", scenario.takeover().name().toLowerCase(Locale.ROOT));
     }
