@@ -69,7 +69,8 @@ public final class LinkFailover {
    * purged at either end of them) and the datagram streams, if any ran.
    */
   public record Result(Topology topology, FailoverBreakdown breakdown, HostLog mh, Map<Integer, HostLog> chs,
-      Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams) {}
+      Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams,
+      long wallNanos) {}
 
   /** Datagram streams across the fail-over: how many each way, how far apart, from how long before the fault. */
   public record Streams(long count, long intervalNs, long leadNs) {
@@ -213,6 +214,8 @@ public final class LinkFailover {
     }
     progress.printf("  %s goes down at model %,d ns (%d compute hosts, %s notification)%n",
         what, faultAt, n, mode.name().toLowerCase());
+    // Wall time of the fail-over: from the fault to the MH's report that every CH acknowledged.
+    long wallAt = System.nanoTime();
     for (ActorRef<SwitchPort.Command> p : ports) {
       p.tell(new SwitchPort.SetLink(false, faultAt));
     }
@@ -224,6 +227,7 @@ public final class LinkFailover {
     awaitDetected(system, fault, failedHost, mh, chs, faultAt, progress);
     RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
+    long wallNanos = System.nanoTime() - wallAt;
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
     List<FailoverStreams.Stream> streamResults = datagrams == null ? List.of()
         : datagrams.await(Duration.ofMinutes(2), STEP);
@@ -241,7 +245,7 @@ public final class LinkFailover {
       after += Asks.ask(system, p, SwitchPort.GetStats::new, STEP).lost();
     }
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
-    return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults);
+    return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults, wallNanos);
   }
 
   /** Every endpoint and linked switch port of the rack, the given datagram services and host software. */
