@@ -61,14 +61,18 @@ public final class BenchCommand implements RackCommand {
       return all(args, out);
     }
     if (what.equals(List.of("controller"))) {
+      onlyFlags(args, "controller", "events", "json");
       return controller(args, out);
     }
     if (what.equals(List.of("failover"))) {
+      onlyFlags(args, "failover", "hosts", "json");
       return failover(args, out);
     }
     if (what.equals(List.of("startup"))) {
+      onlyFlags(args, "startup", "racks", "json");
       return startup(args, out);
     }
+    onlyFlags(args, "dataplane", "tlps", "rounds", "transport", "json", "only");
     long tlps = args.getLong("tlps", 200_000, 1_000, 100_000_000);
     int rounds = (int) args.getLong("rounds", 5, 1, 50);
     String transport = args.get("transport", "aeron-udp");
@@ -263,6 +267,17 @@ public final class BenchCommand implements RackCommand {
    * (48 CHs) and startup, one JSON with a section per benchmark and every figure.
    */
   private static int all(Args args, PrintStream out) throws Exception {
+    onlyFlags(args, "(all)", "tlps", "rounds", "transport", "events", "hosts", "racks", "json");
+    // Every value checked before the first benchmark runs for minutes.
+    List<Integer> events = eventCounts(args);
+    int hosts = (int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX);
+    int racks = (int) args.getLong("racks", 21, 1, MultiRackGenerator.MAX_RACKS);
+    args.getLong("tlps", 200_000, 1_000, 100_000_000);
+    args.getLong("rounds", 5, 1, 50);
+    String transport = args.get("transport", "aeron-udp");
+    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
+      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    }
     Map<String, Object> sections = new LinkedHashMap<>();
     List<Object> every = new ArrayList<>();
     Path dataplaneJson = Files.createTempFile("bench-dataplane", ".json");
@@ -277,9 +292,9 @@ public final class BenchCommand implements RackCommand {
     sections.put("dataplane", new Json.Raw(Files.readString(dataplaneJson)));
     Files.deleteIfExists(dataplaneJson);
     List<Map<String, Object>> parts = List.of(
-        controllerSection(eventCounts(args), out),
-        failoverSection((int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX), out),
-        startupSection((int) args.getLong("racks", 21, 1, MultiRackGenerator.MAX_RACKS), out));
+        controllerSection(events, out),
+        failoverSection(hosts, out),
+        startupSection(racks, out));
     List<String> names = List.of("controller", "failover", "startup");
     for (int i = 0; i < parts.size(); i++) {
       Map<String, Object> part = new LinkedHashMap<>(parts.get(i));
@@ -298,6 +313,17 @@ public final class BenchCommand implements RackCommand {
       out.println("wrote " + json);
     }
     return 0;
+  }
+
+  /** A flag of another benchmark is a mistake worth naming, not something to ignore. */
+  private static void onlyFlags(Args args, String benchmark, String... allowed) throws UsageException {
+    List<String> ok = List.of(allowed);
+    for (String flag : List.of("tlps", "rounds", "transport", "only", "events", "hosts", "racks", "json")) {
+      if (args.has(flag) && !ok.contains(flag)) {
+        throw new UsageException("--" + flag + " does not apply to 'bench " + benchmark + "' (its flags: --"
+            + String.join(", --", ok) + ")");
+      }
+    }
   }
 
   private static void printFigures(PrintStream out, List<Figure> figures) {
