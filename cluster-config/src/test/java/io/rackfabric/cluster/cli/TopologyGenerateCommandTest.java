@@ -96,7 +96,7 @@ class TopologyGenerateCommandTest {
     assertEquals("rack topology: --hosts N is required (1..255 compute hosts)\n", err());
     errBytes.reset();
     assertEquals(2, generate("fattree", "--hosts", "2"));
-    assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon)\n", err());
+    assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon, multirack)\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon", "--hosts", "2", "--base-port", "70000"));
     assertEquals("rack topology: --base-port=70000 not in [1,65535]\n", err());
@@ -130,5 +130,31 @@ class TopologyGenerateCommandTest {
 
   private String err() {
     return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void shouldWriteJoinedRacksWhenMultirack(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("mr.conf");
+    assertEquals(0, generate("multirack", "--racks", "3", "--hosts-per-rack", "4", "--out", file.toString()));
+
+    Topology t = TopologyLoader.load(file);
+    assertTrue(t.endpoint("r3-ch4").isPresent());
+    assertEquals(1 + 3, t.switchSpec("spine").orElseThrow().ports().size());
+    assertTrue(out().startsWith("wrote multirack-3x4 ("), out());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheValueWhenMultirackArgumentsAreBad() {
+    assertEquals(2, generate("multirack", "--racks", "32"));
+    assertTrue(err().startsWith("rack topology: racks=32 not in 1..31"), err());
+    errBytes.reset();
+    assertEquals(2, generate("multirack"));
+    assertTrue(err().contains("--racks N is required"), err());
+    errBytes.reset();
+    assertEquals(2, generate("multirack", "--racks", "2", "--placement", "single"));
+    assertTrue(err().contains("--placement is for 'generate ladon'"), err());
+    errBytes.reset();
+    assertEquals(2, generate("ladon", "--hosts", "2", "--racks", "2"));
+    assertTrue(err().contains("--racks and --hosts-per-rack are for 'generate multirack'"), err());
   }
 }
