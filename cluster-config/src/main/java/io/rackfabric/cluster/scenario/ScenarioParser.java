@@ -328,7 +328,7 @@ final class ScenarioParser {
         long v = positive(t, key, -1);
         if (v > 0) {
           values.put(key, v);
-          settings.put("rackfabric.fabric.link-timers." + key, v + "ns");
+          settings.put("rackfabric.fabric.link-timers." + key, Durations.text(v));
         }
       }
     }
