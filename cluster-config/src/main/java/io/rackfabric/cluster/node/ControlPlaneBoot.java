@@ -15,6 +15,7 @@ import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import java.time.Duration;
@@ -117,7 +118,8 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
     super(context);
     this.pair = topology.controlPlane();
     this.master = master;
-    this.operations = ControlPlaneBootPlan.operations(topology);
+    this.operations = ControlPlaneBootPlan.operations(topology,
+        NicSettings.create(context.getSystem().settings().config()).vfCount());
     this.masterPort = topology.switchSpec(pair.fencingSwitch()).flatMap(s -> s.port(pair.masterPort()))
         .orElseThrow().number();
     this.sequence = new BootSequence(BootSequence.devicePorts(topology), operations.size());

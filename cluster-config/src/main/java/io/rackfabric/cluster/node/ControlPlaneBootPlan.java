@@ -46,8 +46,14 @@ public final class ControlPlaneBootPlan {
     return "controller-" + host;
   }
 
-  /** The boot operations in order, each waiting for the answer's address. */
-  public static List<Function<ActorRef<OperationResult>, Operation>> operations(Topology topology) {
+  /**
+   * The boot operations in order, each waiting for the answer's address.
+   *
+   * @param nicVfs the VFs the NIC's PF driver enables ({@code rackfabric.host.nic.vf-count}), when
+   *     the topology has the NIC endpoint {@value NicNode#NIC_ID}: its VFs are then lent through the
+   *     controller ({@code AssignVf})
+   */
+  public static List<Function<ActorRef<OperationResult>, Operation>> operations(Topology topology, int nicVfs) {
     ControlPlaneSpec pair = topology.controlPlane();
     if (pair == null) {
       throw new IllegalArgumentException("topology " + topology.name() + " has no control-plane section");
@@ -67,7 +73,9 @@ public final class ControlPlaneBootPlan {
         for (int i = 0; i < e.bars().size(); i++) {
           bars.add(new BarRecord(i, e.bars().get(i).base(), e.bars().get(i).size(), true));
         }
-        ops.add(r -> new Controller.AddDevice(e.id(), DeviceKind.ENDPOINT, e.bdf(), e.node(), bars, 0, 0, r));
+        boolean nic = e.id().equals(NicNode.NIC_ID);
+        ops.add(r -> new Controller.AddDevice(e.id(), nic ? DeviceKind.NIC : DeviceKind.ENDPOINT, e.bdf(), e.node(),
+            bars, nic ? nicVfs : 0, 0, r));
       }
     }
     // Both hosts enumerate the same tree, the one below the fencing chip (the backup while the
@@ -75,6 +83,11 @@ public final class ControlPlaneBootPlan {
     // chip rather than the enumerating host: the two template images are then equal, as pairing
     // requires and as the backup's reboot from its own running image assumes.
     ops.add(r -> new Controller.CompleteEnumeration(pair.fencingSwitch(), 0, r));
+    // The NIC's PF driver is part of the template image (seeds/000 4.3: the image is taken after
+    // driver initialisation), so a take-over never re-initialises it under the CHs' VFs.
+    if (NicNode.nicOf(topology).isPresent()) {
+      ops.add(r -> new Controller.InitPfDriver(NicNode.NIC_ID, nicVfs, 0, r));
+    }
     ops.add(r -> new Controller.TakeTemplateImage(0, r));
     return ops;
   }

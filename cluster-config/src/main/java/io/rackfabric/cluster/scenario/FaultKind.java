@@ -1,6 +1,7 @@
 package io.rackfabric.cluster.scenario;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A kind of fault: what its {@code target} names, the times of its steps, and any check of its
@@ -21,6 +22,14 @@ public interface FaultKind extends ScenarioKind {
    */
   default List<Long> steps(long at, Params params) {
     return List.of(at);
+  }
+
+  /**
+   * Why a random schedule ({@code random-faults}) may not draw this kind, or empty when it may.
+   * A kind that only undoes another fault has no meaning on its own.
+   */
+  default Optional<String> notRandom() {
+    return Optional.empty();
   }
 
   /** Checks beyond the parameter types and the target (called only when those are valid). */

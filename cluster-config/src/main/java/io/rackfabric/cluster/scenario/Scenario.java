@@ -1,6 +1,8 @@
 package io.rackfabric.cluster.scenario;
 
 import io.rackfabric.host.controlplane.Takeover;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -51,8 +53,15 @@ public record Scenario(
    *
    * @param transport Artery transport: aeron-udp or tcp
    * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
+   * @param network loopback, or a network namespace per node JVM (partitions can be cut)
    */
-  public record MultiJvm(String transport, boolean sharedMediaDriver) {}
+  public record MultiJvm(String transport, boolean sharedMediaDriver, Network network) {
+
+    /** Loopback, as before there was a choice. */
+    public MultiJvm(String transport, boolean sharedMediaDriver) {
+      this(transport, sharedMediaDriver, Network.LOOPBACK);
+    }
+  }
 
   /**
    * The same scenario with the baseline's take-over mode and no invariants: the baseline run exists
@@ -75,6 +84,26 @@ public record Scenario(
 
   public Optional<TrafficSpec> traffic(String name) {
     return traffic.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /**
+   * The fault schedule as a user reads it before the run: one line per fault, model time first,
+   * each in time order, drawn faults marked; empty without faults.
+   */
+  public List<String> faultSchedule() {
+    long drawn = faults.stream().filter(FaultSpec::random).count();
+    if (faults.isEmpty()) {
+      return List.of();
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("fault schedule: " + faults.size() + " fault(s)" + (drawn == 0 ? "" : ", " + drawn + " drawn by "
+        + faults.stream().filter(FaultSpec::random).findFirst().orElseThrow().at().written()));
+    faults.stream()
+        .sorted(Comparator.comparing((FaultSpec f) -> f.at().clock()).thenComparingLong(f -> f.at().nanos()))
+        .forEach(f -> lines.add(String.format("  %-14s %s %s%s%s", f.at(), f.kind(), f.target(),
+            f.steps().size() > 1 ? ", " + f.steps().size() + " steps to " + Durations.text(f.steps().get(f.steps().size() - 1))
+                : "", f.random() ? "  (random, " + f.where() + ")" : "")));
+    return lines;
   }
 
   /** The model times at which faults (or their steps) happen, ascending, each once. */

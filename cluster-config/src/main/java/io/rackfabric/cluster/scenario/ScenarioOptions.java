@@ -1,5 +1,8 @@
 package io.rackfabric.cluster.scenario;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * Command-line overrides of a scenario file's values, applied before it is checked (so that
  * {@code --mode single-jvm} on a file with a kill-node fault is reported like the file saying so).
@@ -7,8 +10,18 @@ package io.rackfabric.cluster.scenario;
  * @param mode replaces {@code mode}, or null
  * @param seed replaces {@code seed}, or null
  * @param transport replaces {@code multi-jvm.transport}, or null
+ * @param faultRates the chance per fault kind that each fault of it happens ({@link FaultRates});
+ *     kinds not named keep every fault
  */
-public record ScenarioOptions(Mode mode, Long seed, String transport) {
+public record ScenarioOptions(Mode mode, Long seed, String transport, Map<String, Double> faultRates) {
 
   public static final ScenarioOptions NONE = new ScenarioOptions(null, null, null);
+
+  public ScenarioOptions {
+    faultRates = faultRates == null ? Map.of() : Map.copyOf(new TreeMap<>(faultRates));
+  }
+
+  public ScenarioOptions(Mode mode, Long seed, String transport) {
+    this(mode, seed, transport, Map.of());
+  }
 }

@@ -24,6 +24,7 @@ import io.rackfabric.host.memory.MemorySizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -101,7 +102,7 @@ final class ScenarioParser {
     }
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
-        "nic-stream", "control-requests", "traffic", "faults", "invariants", "figures", FtgmCampaignSection.KEY);
+        "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY);
     String name = f.string("name", false);
     if (name != null && !NAME.matcher(name).matches()) {
       f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
@@ -115,7 +116,7 @@ final class ScenarioParser {
     Mode mode = mode(f);
     long seed = seed(f);
     random = new SplittableRandom(seed);
-    Scenario.MultiJvm multiJvm = multiJvm(f);
+    Scenario.MultiJvm multiJvm = multiJvm(f, mode);
     Fields run = f.object("run", false);
     if (run != null) {
       run.allowOnly("duration", "wall-limit", "settle", "link-timers");
@@ -130,7 +131,7 @@ final class ScenarioParser {
     RunLength length = new RunLength(duration == null ? -1 : duration, modelEnd, wallLimit, settle, linkTimers);
     List<TrafficSpec> traffic = topology == null ? List.of() : traffic(drafts, length, topology.topology());
     ScenarioContext context = topology == null ? null
-        : new ScenarioContext(topology.topology(), mode, length, traffic);
+        : new ScenarioContext(topology.topology(), mode, length, traffic, multiJvm);
     drafts.stream().filter(d -> d.name != null).forEach(d -> declaredTraffic.add(d.name));
 
     List<FaultSpec> faults = new ArrayList<>();
@@ -140,6 +141,10 @@ final class ScenarioParser {
         faults.add(fault);
       }
     }
+    faults.addAll(randomFaults(f, context, length, mode, seed, faults));
+    options.faultRates().forEach((kind, rate) -> FaultRates.problem(kind, rate, catalog)
+        .ifPresent(p -> problems.add(display, -1, "fault-rates", p)));
+    faults = FaultRates.keep(faults, options.faultRates(), seed);
     List<InvariantSpec> invariants = invariants(f, context);
     FtgmCampaign campaign = FtgmCampaignSection.parse(f, topology, mode, options.mode() != null, seed, problems);
     List<String> figures = campaign != null && !f.has("figures") ? List.of(FtgmCampaign.FIGURES) : figures(f);
@@ -388,25 +393,46 @@ final class ScenarioParser {
     }
   }
 
-  private Scenario.MultiJvm multiJvm(Fields f) {
+  private Scenario.MultiJvm multiJvm(Fields f, Mode mode) {
     Fields m = f.object("multi-jvm", false);
     String transport = "aeron-udp";
-    String mediaDriver = "shared";
+    String mediaDriver = null;
+    Network network = Network.LOOPBACK;
     if (m != null) {
-      m.allowOnly("transport", "media-driver");
+      m.allowOnly("transport", "media-driver", "network");
       transport = Optional.ofNullable(m.string("transport", false)).orElse(transport);
-      mediaDriver = Optional.ofNullable(m.string("media-driver", false)).orElse(mediaDriver);
+      mediaDriver = m.string("media-driver", false);
+      String net = m.string("network", false);
       if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
         m.error("transport", "transport=" + transport + " not in {aeron-udp, tcp}");
       }
-      if (!mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
+      if (mediaDriver != null && !mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
         m.error("media-driver", "media-driver=" + mediaDriver + " not in {shared, embedded}");
+      }
+      if (net != null) {
+        Optional<Network> n = Network.parse(net);
+        if (n.isEmpty()) {
+          m.error("network", "network=" + net + " not in {loopback, namespaces}");
+        } else {
+          network = n.get();
+        }
+      }
+      if (network == Network.NAMESPACES && "shared".equals(mediaDriver)) {
+        // The shared driver's process sends every node's UDP from its own namespace.
+        m.error("media-driver", "media-driver=shared does not work with network=namespaces: one driver process"
+            + " would carry every node's traffic from its own namespace; use media-driver = embedded (the default"
+            + " there)");
+      }
+      if (network == Network.NAMESPACES && mode == Mode.SINGLE_JVM) {
+        m.error("network", "network=namespaces needs mode = multi-jvm (one JVM has nothing to put apart)");
       }
     }
     if (options.transport() != null) {
       transport = options.transport();
     }
-    return new Scenario.MultiJvm(transport, mediaDriver.equals("shared"));
+    // Default: one shared driver on loopback (frugal on 2 cores); one per JVM in namespaces.
+    boolean shared = mediaDriver == null ? network == Network.LOOPBACK : mediaDriver.equals("shared");
+    return new Scenario.MultiJvm(transport, shared, network);
   }
 
   // ---------------------------------------------------------------- topology
@@ -827,6 +853,272 @@ final class ScenarioParser {
       return false;
     }
     return true;
+  }
+
+  // ---------------------------------------------------------------- random faults
+
+  /** What {@code random-faults.rates} count over unless {@code per} says otherwise: faults per minute. */
+  static final long DEFAULT_PER_NS = 60_000_000_000L;
+
+  /**
+   * {@code random-faults { rates { KIND = N }, per = 1m, from, until, targets { KIND = [...] },
+   * params { KIND { ... } }, seed }}: drawn here, at load time, into ordinary faults (see {@link
+   * RandomFaults}), so the runner, the invariants and the replay line of a run see nothing new and
+   * {@code rack run --seed S} draws the same schedule again.
+   */
+  private List<FaultSpec> randomFaults(Fields f, ScenarioContext context, RunLength run, Mode mode, long scenarioSeed,
+      List<FaultSpec> explicit) {
+    Fields r = f.object("random-faults", false);
+    if (r == null) {
+      return List.of();
+    }
+    r.allowOnly("rates", "per", "from", "until", "targets", "params", "seed");
+    int before = problems.size();
+    long seed = scenarioSeed;
+    String seedText = r.string("seed", false);
+    if (seedText != null) {
+      try {
+        seed = Long.parseLong(seedText.replace("_", ""));
+      } catch (NumberFormatException e) {
+        r.error("seed", "seed=" + seedText + " is not a whole number");
+      }
+    }
+    long per = positive(r, "per", DEFAULT_PER_NS);
+    RandomFaults.Window window = window(r, run);
+    Fields rates = r.object("rates", true);
+    Fields targets = r.object("targets", false);
+    Fields params = r.object("params", false);
+    List<RandomFaults.Plan> plans = new ArrayList<>();
+    if (rates != null) {
+      Set<String> named = rates.keys();
+      for (String name : named) {
+        if (catalog.fault(name).isEmpty()) {
+          rates.error(name, "unknown fault kind '" + name + "'" + suggestion(name,
+              catalog.faults().stream().map(ScenarioKind::name).toList()));
+        }
+      }
+      // The catalog's order, not the file's: HOCON keeps no order of keys, and ties go by it.
+      for (FaultKind kind : catalog.faults()) {
+        if (named.contains(kind.name())) {
+          RandomFaults.Plan plan = plan(kind, r, rates, targets, params, context, mode, per, window);
+          if (plan != null) {
+            plans.add(plan);
+          }
+        }
+      }
+      for (Fields extra : Arrays.asList(targets, params)) {
+        if (extra != null) {
+          extra.keys().stream().filter(k -> !named.contains(k)).forEach(k -> extra.error(k,
+              "no rate for '" + k + "' in " + rates.path() + " (rates given: " + Names.hint(named) + ")"));
+        }
+      }
+    }
+    if (problems.size() != before || context == null || window == null) {
+      return List.of();
+    }
+    Map<String, Long> busy = new HashMap<>();
+    for (FaultSpec e : explicit) {
+      if (e.at().clock() == window.clock()) {
+        long last = e.steps().stream().mapToLong(Long::longValue).max().orElse(e.at().nanos());
+        FaultKind kind = catalog.fault(e.kind()).orElseThrow();
+        busy.merge(kind.target().identity(e.target(), context), e.steps().size() == 1 ? Long.MAX_VALUE : last,
+            Math::max);
+      }
+    }
+    // A kind's own check (a flap's period, a wall-only kind on model time) is run on a probe at the
+    // window's start as well, so that a bad value is reported whatever the seed draws; it says the
+    // same of every fault: once is enough.
+    Set<String> said = new HashSet<>();
+    for (RandomFaults.Plan p : plans) {
+      FaultSpec probe = new FaultSpec(p.kind().name(), p.targets().get(0), new At(window.clock(), window.from(), "probe"),
+          p.params(), p.kind().steps(window.from(), p.params()), p.where(), true);
+      long span = probe.steps().stream().mapToLong(Long::longValue).max().orElse(window.from()) - window.from();
+      if (span >= window.until() - window.from()) {
+        rates.error(p.kind().name(), "one " + p.kind().name() + " lasts " + Durations.text(span) + ", not less than"
+            + " the window of " + Durations.text(window.until() - window.from()) + ": none would fit");
+      }
+      randomCheck(probe, context, rates, params, said);
+    }
+    if (problems.size() != before) {
+      return List.of();
+    }
+    RandomFaults.Expansion drawn = RandomFaults.expand(seed, window, per, plans, context, busy);
+    List<FaultSpec> out = new ArrayList<>();
+    for (FaultSpec spec : drawn.faults()) {
+      if (randomCheck(spec, context, rates, params, said)) {
+        out.add(spec);
+      }
+    }
+    return problems.size() == before ? out : List.of();
+  }
+
+  /** The kind's own check of a drawn fault, each problem reported once at the kind's rate or params. */
+  private boolean randomCheck(FaultSpec spec, ScenarioContext context, Fields rates, Fields params, Set<String> said) {
+    Fields own = params != null && params.has(spec.kind()) ? params.object(spec.kind(), false) : null;
+    boolean[] ok = {true};
+    catalog.fault(spec.kind()).orElseThrow().check(spec, context, (key, reason) -> {
+      ok[0] = false;
+      if (said.add(spec.kind() + "/" + key + "/" + reason)) {
+        if (own == null || key == null) {
+          rates.error(spec.kind(), reason);
+        } else {
+          own.error(key, reason);
+        }
+      }
+    });
+    return ok[0];
+  }
+
+  /** One kind of a random schedule, checked: null after a problem (reported). */
+  private RandomFaults.Plan plan(FaultKind kind, Fields r, Fields rates, Fields targets, Fields params,
+      ScenarioContext context, Mode mode, long per, RandomFaults.Window window) {
+    String name = kind.name();
+    int before = problems.size();
+    ConfigValue v = rates.raw(name);
+    double rate = -1;
+    if (v.valueType() != ConfigValueType.NUMBER) {
+      rates.error(name, "expected a number of faults per " + Durations.text(per) + ", got " + Fields.describe(v));
+    } else {
+      rate = ((Number) v.unwrapped()).doubleValue();
+      if (!Double.isFinite(rate) || rate < 0) {
+        rates.error(name, name + "=" + v.unwrapped() + " must be a finite number of faults per "
+            + Durations.text(per) + ", at least 0");
+      } else if (window != null && RandomFaults.expected(rate, per, window) > RandomFaults.MAX_EXPECTED_PER_KIND) {
+        rates.error(name, name + "=" + v.unwrapped() + " per " + Durations.text(per) + " gives about "
+            + Math.round(RandomFaults.expected(rate, per, window)) + " faults in the window of "
+            + Durations.text(window.until() - window.from()) + "; at most " + (long) RandomFaults.MAX_EXPECTED_PER_KIND);
+      }
+    }
+    Optional<String> notRandom = kind.notRandom();
+    if (notRandom.isPresent()) {
+      rates.error(name, name + " cannot be drawn at random: " + notRandom.get());
+    }
+    if (kind.needsMultiJvm() && mode == Mode.SINGLE_JVM) {
+      rates.error(name, name + " needs a multi-jvm run, and this one is single-jvm (mode = multi-jvm, or"
+          + " rack run --mode multi-jvm)");
+    }
+    List<String> aims = randomTargets(kind, rates, targets, context);
+    Fields own = params == null ? null : params.object(name, false);
+    Params values;
+    if (own != null) {
+      List<String> allowed = kind.params().stream().map(Param::name).toList();
+      own.allowOnly(allowed.toArray(String[]::new));
+      values = params(own, kind.params(), context);
+    } else {
+      List<String> required = kind.params().stream().filter(Param::required).map(Param::name).toList();
+      if (!required.isEmpty()) {
+        (params == null ? r : params).error(params == null ? "params" : name, name + " needs "
+            + String.join(", ", required) + ": give params { " + name + " { " + required.get(0) + " = ... } }");
+      }
+      Map<String, Object> dflts = new LinkedHashMap<>();
+      kind.params().stream().filter(p -> p.dflt() != null).forEach(p -> dflts.put(p.name(), p.dflt()));
+      values = new Params(dflts);
+    }
+    if (problems.size() != before || values == null || aims == null) {
+      return null;
+    }
+    return new RandomFaults.Plan(kind, rate, aims, values, display + ":" + rates.origin(name).lineNumber());
+  }
+
+  /** {@code targets.KIND}, each checked against the topology, or every candidate the topology has. */
+  private List<String> randomTargets(FaultKind kind, Fields rates, Fields targets, ScenarioContext context) {
+    String name = kind.name();
+    if (targets == null || !targets.has(name)) {
+      if (context == null) {
+        return null;
+      }
+      List<String> all = kind.target().candidates(context);
+      if (all.isEmpty()) {
+        rates.error(name, name + " takes " + kind.target().description() + ", which the topology alone does not"
+            + " give: list them in targets { " + name + " = [...] }");
+        return null;
+      }
+      return all;
+    }
+    ConfigList list = targets.list(name, true);
+    if (list == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      ConfigValue item = list.get(i);
+      String key = targets.key(name) + "[" + i + "]";
+      if (item.valueType() != ConfigValueType.STRING) {
+        problems.add(item.origin(), key, "expected a target, got " + Fields.describe(item));
+        continue;
+      }
+      String target = ((String) item.unwrapped()).trim();
+      Optional<String> problem = context == null ? Optional.empty() : kind.target().problem(target, context);
+      if (problem.isPresent()) {
+        problems.add(item.origin(), key, problem.get() + "; " + name + " takes " + kind.target().description());
+      } else if (out.contains(target)) {
+        problems.add(item.origin(), key, "'" + target + "' is listed twice");
+      } else {
+        out.add(target);
+      }
+    }
+    if (list.isEmpty()) {
+      targets.error(name, name + "=[] names no target");
+      return null;
+    }
+    return out.size() == list.size() ? out : null;
+  }
+
+  /**
+   * {@code from} and {@code until}: times as {@code at} takes them, without ranges, on one clock;
+   * by default from the start to the end of the run (model time when the run has it, else wall).
+   */
+  private RandomFaults.Window window(Fields r, RunLength run) {
+    At from = windowTime(r, "from");
+    At until = windowTime(r, "until");
+    if ((r.has("from") && from == null) || (r.has("until") && until == null)) {
+      return null;
+    }
+    Clock clock = from != null ? from.clock() : until != null ? until.clock()
+        : run.modelEndNs() > 0 ? Clock.MODEL : Clock.WALL;
+    if (from != null && until != null && from.clock() != until.clock()) {
+      r.error("until", "until=" + until.written() + " is " + until.clock() + " time and from=" + from.written()
+          + " is " + from.clock() + " time: give both on one clock");
+      return null;
+    }
+    long end = clock == Clock.MODEL ? run.modelEndNs() : run.wallLimitNs();
+    if (clock == Clock.MODEL && end == 0) {
+      r.error(from != null ? "from" : "until", "a model-time window needs a run with model time: give run.duration,"
+          + " or traffic with a count (or write from = \"wall 1s\")");
+      return null;
+    }
+    long start = from == null ? 0 : from.nanos();
+    long stop = until == null ? end : until.nanos();
+    if (stop > end) {
+      r.error("until", "until=" + until.written() + " is past the end of the run (" + clock + " time "
+          + Durations.text(end) + (clock == Clock.WALL ? ", run.wall-limit" : run.hasDuration() ? ", run.duration"
+          : ", the end of the traffic") + ")");
+      return null;
+    }
+    if (start >= stop) {
+      r.error(from != null ? "from" : "until", "the window [" + Durations.text(start) + ", " + Durations.text(stop)
+          + ") of " + clock + " time is empty");
+      return null;
+    }
+    return new RandomFaults.Window(clock, start, stop);
+  }
+
+  private At windowTime(Fields r, String key) {
+    String text = r.string(key, false);
+    if (text == null) {
+      return null;
+    }
+    Matcher m = AT.matcher(text);
+    if (!m.matches() || m.group(3) != null) {
+      r.error(key, key + "=" + text + " is not a time such as \"50us\" or \"wall 2s\"");
+      return null;
+    }
+    try {
+      return new At("wall".equals(m.group(1)) ? Clock.WALL : Clock.MODEL, Durations.parseNanos(m.group(2)), text);
+    } catch (IllegalArgumentException e) {
+      r.error(key, key + "=" + text + ": " + e.getMessage());
+      return null;
+    }
   }
 
   /**

@@ -22,6 +22,22 @@ public interface Target {
   /** Why {@code target} names nothing of this sort in the scenario, or empty when it does. */
   Optional<String> problem(String target, ScenarioContext context);
 
+  /**
+   * What a random fault schedule may aim at when the file lists no targets for the kind, in file
+   * order; empty when this sort of target cannot be chosen from the topology alone.
+   */
+  default List<String> candidates(ScenarioContext context) {
+    return List.of();
+  }
+
+  /**
+   * What two targets share when they name the same thing: the link for both ends of a cable, else
+   * the target itself. A random schedule keeps one fault at a time on each.
+   */
+  default String identity(String target, ScenarioContext context) {
+    return target;
+  }
+
   /** A link end: an endpoint id or {@code switch.port}, with a link attached. */
   Target LINK_END = new Target() {
     @Override
@@ -47,6 +63,19 @@ public interface Target {
       return Optional.of("no link end '" + target + "' in " + t.source() + " (ends: "
           + Names.hint(linkEnds(t)) + ")");
     }
+
+    /** One end per link: the endpoint's where there is one (the host's cable), else the first. */
+    @Override
+    public List<String> candidates(ScenarioContext context) {
+      Topology t = context.topology();
+      return t.links().stream()
+          .map(l -> t.endpoint(l.a()).isPresent() || t.endpoint(l.b()).isEmpty() ? l.a() : l.b()).toList();
+    }
+
+    @Override
+    public String identity(String target, ScenarioContext context) {
+      return context.topology().linkAt(target).map(LinkSpec::toString).orElse(target);
+    }
   };
 
   /** A component: an endpoint or switch id. */
@@ -65,6 +94,11 @@ public interface Target {
       return Optional.of("no component '" + target + "' in " + t.source() + " (components: "
           + Names.hint(t.componentIds()) + ")");
     }
+
+    @Override
+    public List<String> candidates(ScenarioContext context) {
+      return context.topology().componentIds();
+    }
   };
 
   /** A cluster node of the topology. */
@@ -82,6 +116,11 @@ public interface Target {
       }
       return Optional.of("no node '" + target + "' in " + t.source() + " (nodes: "
           + Names.hint(t.nodes().stream().map(NodeSpec::name).toList()) + ")");
+    }
+
+    @Override
+    public List<String> candidates(ScenarioContext context) {
+      return context.topology().nodes().stream().map(NodeSpec::name).toList();
     }
   };
 

@@ -55,6 +55,11 @@ public final class Fields {
     return object.get(name);
   }
 
+  /** The keys of this object (HOCON keeps no order of them). */
+  public Set<String> keys() {
+    return object.keySet();
+  }
+
   public boolean has(String name) {
     ConfigValue v = object.get(name);
     return v != null && v.valueType() != ConfigValueType.NULL;

@@ -9,12 +9,12 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
-import com.typesafe.config.ConfigFactory;
 import akka.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import akka.persistence.query.EventEnvelope;
 import akka.persistence.query.PersistenceQuery;
 import akka.persistence.query.Sequence;
 import akka.stream.javadsl.Sink;
+import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.BootSequence.Step;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.NodeSpec;
@@ -24,11 +24,12 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
-import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -131,7 +132,8 @@ class ControlPlaneRackTest {
     ControlPlaneSpec pair = RACK.controlPlane();
     ActorRef<ControlPlaneHost.Command> mmh = find(ComponentKeys.controlPlaneHost(pair.master()));
     ActorRef<ControlPlaneHost.Command> bmh = find(ComponentKeys.controlPlaneHost(pair.backup()));
-    int bootOps = ControlPlaneBootPlan.operations(RACK).size();
+    int bootOps = ControlPlaneBootPlan.operations(RACK,
+        NicSettings.create(testKit.system().settings().config()).vfCount()).size();
     ControlPlaneBoot.BootProgress boot = awaitBooted();
     assertTrue(boot.booted(), boot.toString());
     assertEquals(List.of(Step.FINDING, Step.DEVICES_TO_VS2, Step.BACKUP_ENUMERATING, Step.BACKUP_STANDING_BY,

@@ -2,7 +2,6 @@ package io.rackfabric.host.nic;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,7 +53,7 @@ public final class NicFirmware {
   private final Hardware hardware;
   private final EthernetLink wire;
   private final TxQueue[] queues;
-  private final ArrayDeque<Event> events = new ArrayDeque<>();
+  private final List<Event> events = new ArrayList<>(); // few: the loop drains them as they come
   private Job job;
   private boolean running;
   private int nextVf;
@@ -109,18 +108,59 @@ public final class NicFirmware {
     }
   }
 
+  /**
+   * One cycle at a time, in model-time order: the earliest event if it is due by the firmware's
+   * clock (a DMA result always is: it belongs to the job in flight), else the next descriptor, and
+   * only when idle a register write from the model future. A write stamped after the clock waits while a DMA is
+   * out, since the DMA's result may be due before it; otherwise another VF's later doorbell would
+   * pull the clock past this VF's packet.
+   */
   private void dispatch() {
     while (true) {
-      Event e = events.poll();
-      if (e instanceof RegisterWritten w) {
-        onRegisterWritten(w);
-      } else if (e instanceof DmaCompleted d) {
-        onDmaCompleted(d);
+      Event e = earliest();
+      // With a DMA result queued, the earliest event is no later than it: due, whatever its stamp.
+      boolean due = e != null && (dueAt(e) <= now || events.stream().anyMatch(DmaCompleted.class::isInstance));
+      if (due) {
+        handle(e);
       } else if (!startDescriptor()) {
-        return;
+        if (e == null || job != null) {
+          return;
+        }
+        handle(e); // idle: the clock moves on to the write
       }
       cycles++;
       lastCycleAt = now;
+    }
+  }
+
+  /** The queued event due first by model time (FIFO on ties); a stray DMA result is due at once. */
+  private Event earliest() {
+    Event best = null;
+    long bestAt = Long.MAX_VALUE;
+    for (Event e : events) {
+      long at = dueAt(e);
+      if (at < bestAt) {
+        best = e;
+        bestAt = at;
+      }
+    }
+    return best;
+  }
+
+  private long dueAt(Event e) {
+    if (e instanceof RegisterWritten w) {
+      return w.arrivedAt();
+    }
+    DmaCompleted d = (DmaCompleted) e;
+    return job != null && d.address() == job.address() ? job.issuedAt() + d.latencyNs() : now;
+  }
+
+  private void handle(Event e) {
+    events.remove(e);
+    if (e instanceof RegisterWritten w) {
+      onRegisterWritten(w);
+    } else {
+      onDmaCompleted((DmaCompleted) e);
     }
   }
 

@@ -11,6 +11,7 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import java.util.List;
 
 /**
  * An SR-IOV Ethernet NIC (one PF, several VFs) behind its PCIe endpoint: the device logic of the
@@ -21,12 +22,23 @@ import io.rackfabric.fabric.wire.WireMessage;
  */
 public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
-  public sealed interface Command permits ConnectWire, GetStats, RegisterWritten, DmaCompleted {}
+  public sealed interface Command permits ConnectWire, GetStats, ExpectStream, StreamEnded, RegisterWritten,
+      DmaCompleted {}
 
   /** Plugs the NIC's wire into a receiver (replacing any earlier one). */
   public record ConnectWire(ActorRef<ExternalReceiver.Command> receiver) implements Command, WireMessage {}
 
   public record GetStats(ActorRef<NicStats> replyTo) implements Command, WireMessage {}
+
+  /**
+   * VF {@code vf} will ring {@code count} doorbells, one per slot of {@code intervalNs} after
+   * {@code startAt} at the earliest (its {@link SendPlan}): the NIC serves the declared streams'
+   * register writes in model-time order ({@link DoorbellOrder}).
+   */
+  public record ExpectStream(int vf, long startAt, long intervalNs, int count) implements Command, WireMessage {}
+
+  /** VF {@code vf}'s declared stream rings no more doorbells. */
+  public record StreamEnded(int vf) implements Command, WireMessage {}
 
   // From the endpoint, through adapters: local only.
   private record RegisterWritten(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
@@ -38,6 +50,8 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private final ActorRef<MemoryEndpoint.ReadResult> dmaReplies;
   private final NicFirmware firmware;
   private ActorRef<ExternalReceiver.Command> receiver;
+  private final RegisterMap map;
+  private final DoorbellOrder<EndpointEvent.MemoryWritten> order = new DoorbellOrder<>();
   private long unconnected;
 
   /**
@@ -59,6 +73,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     this.endpoint = endpoint;
     this.receiver = receiver;
     this.dmaReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, DmaCompleted::new);
+    this.map = map;
     this.firmware = new NicFirmware(map, pfOwner, settings, new Hardware());
     ActorRef<EndpointEvent> registers = context.messageAdapter(EndpointEvent.class, RegisterWritten::new);
     endpoint.tell(new MemoryEndpoint.Watch(map.pfBar(), registers));
@@ -72,14 +87,49 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
         .onMessage(DmaCompleted.class, this::onDmaCompleted)
         .onMessage(ConnectWire.class, this::onConnectWire)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(ExpectStream.class, this::onExpectStream)
+        .onMessage(StreamEnded.class, this::onStreamEnded)
         .build();
   }
 
   private Behavior<Command> onRegisterWritten(RegisterWritten msg) {
     if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
-      firmware.registerWritten(w.address(), w.data(), w.requester(), w.arrivedAt());
+      int vf = -1;
+      boolean doorbell = false;
+      try {
+        for (RegisterMap.Access a : map.decode(w.address(), w.data())) {
+          if (!a.register().pf()) {
+            vf = a.vf();
+            doorbell |= a.register() == RegisterMap.Register.TDT;
+          }
+        }
+      } catch (IllegalArgumentException malformed) {
+        // the firmware counts it; it constrains no stream
+      }
+      serve(order.arrived(w, vf, doorbell, w.arrivedAt()));
     }
     return this;
+  }
+
+  private Behavior<Command> onExpectStream(ExpectStream msg) {
+    if (msg.vf() < 0 || msg.vf() >= map.vfCount() || msg.intervalNs() <= 0 || msg.count() < 0) {
+      getContext().getLog().warn("NIC [{}] ignores stream vf={} interval={} count={}: out of range", id, msg.vf(),
+          msg.intervalNs(), msg.count());
+      return this;
+    }
+    order.expect(msg.vf(), msg.startAt(), msg.intervalNs(), msg.count());
+    return this;
+  }
+
+  private Behavior<Command> onStreamEnded(StreamEnded msg) {
+    serve(order.ended(msg.vf()));
+    return this;
+  }
+
+  private void serve(List<EndpointEvent.MemoryWritten> writes) {
+    for (EndpointEvent.MemoryWritten w : writes) {
+      firmware.registerWritten(w.address(), w.data(), w.requester(), w.arrivedAt());
+    }
   }
 
   private Behavior<Command> onDmaCompleted(DmaCompleted msg) {

@@ -68,6 +68,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2201, SriovNic.GetStats.class),
       Entry.of(2202, NicStats.class),
       Entry.of(2203, NicStats.VfStats.class),
+      Entry.of(2204, SriovNic.ExpectStream.class),
+      Entry.of(2205, SriovNic.StreamEnded.class),
       Entry.of(2210, EthernetFrame.class),
       Entry.of(2211, ExternalReceiver.DeliverFrame.class),
       Entry.of(2212, ExternalReceiver.GetReport.class),

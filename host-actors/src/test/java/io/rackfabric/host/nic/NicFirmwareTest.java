@@ -183,7 +183,9 @@ class NicFirmwareTest {
     setUpRing(0, CH1, 4, 0);
     doorbell(0, CH1, 1, 0);
     RegisterMap.Poke release = MAP.releaseVf(0);
-    fw.registerWritten(release.address(), release.data(), MH, 500);
+    // The release lands (model 90) before the descriptor read's answer is due (100): it goes first,
+    // though the answer reaches the firmware after it.
+    fw.registerWritten(release.address(), release.data(), MH, 90);
     answer(RegisterMap.descriptor(0x9000, 60, SETTINGS.descriptorSize()), 100);
 
     NicStats stats = fw.stats("nic", 0);

@@ -2,6 +2,7 @@ package io.rackfabric.loadtests.chaos;
 
 import io.rackfabric.cluster.scenario.Scenario;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A checked chaos campaign: every scenario it names, loaded once per seed, and how many runs may
@@ -10,12 +11,16 @@ import java.util.List;
  * @param runs one per scenario and seed, scenarios in the file's order, seeds ascending
  * @param parallel single-JVM runs at once (multi-JVM runs always go alone: they bind the
  *     topology's ports)
+ * @param faultRates the chance per fault kind that each fault of it happens in a run, drawn from
+ *     the run's seed (empty: every fault happens); the replay line of a run repeats them
  */
-public record Campaign(String name, String source, List<Run> runs, List<Long> seeds, int parallel) {
+public record Campaign(String name, String source, List<Run> runs, List<Long> seeds, int parallel,
+    Map<String, Double> faultRates) {
 
   public Campaign {
     runs = List.copyOf(runs);
     seeds = List.copyOf(seeds);
+    faultRates = Map.copyOf(faultRates);
   }
 
   /**

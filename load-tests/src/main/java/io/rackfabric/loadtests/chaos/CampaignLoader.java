@@ -13,27 +13,49 @@ import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.cluster.topology.Problems;
 import io.rackfabric.loadtests.scenario.RunCommand;
 import java.nio.file.Path;
+import io.rackfabric.cluster.scenario.FaultRates;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Loads a campaign file ({@code campaign { scenarios, seeds, parallel, mode }}) and checks it
- * before anything starts: unknown keys, scenarios that are neither a file nor bundled, seeds, more
- * parallel runs than this machine has processors, and every scenario with every seed, each
- * problem as {@code file:line: key: reason}.
+ * Loads a campaign file ({@code campaign { scenarios, seeds, parallel, heap-per-run, mode,
+ * fault-rates }}) and checks it before anything starts: unknown keys, scenarios that are neither a
+ * file nor bundled, seeds, more parallel runs than this machine has processors or this JVM has
+ * heap for, fault rates for unknown kinds or outside [0, 1], and every
+ * scenario with every seed, each problem as {@code file:line: key: reason}.
  */
 public final class CampaignLoader {
 
   /** Campaigns shipped in this module, loadable by name. */
-  public static final List<String> BUNDLED = List.of("failover-seeds");
+  public static final List<String> BUNDLED = List.of("failover-seeds", "random-flaps");
 
   /** How many seeds a campaign may name: each is a whole run. */
   static final int MAX_SEEDS = 10_000;
 
+  /**
+   * The heap a single-JVM run is taken to need unless the campaign says ({@code heap-per-run}): a
+   * rack's actor system, its traffic tallies and its figures. A rough allowance, not a measurement.
+   */
+  static final long DEFAULT_HEAP_PER_RUN = 256L << 20;
+
   private CampaignLoader() {}
 
-  /** A campaign file, or a bundled campaign of that name. */
+  /** As {@link #load(String, KindCatalog, int, long)} with this JVM's maximum heap. */
   public static Campaign load(String arg, KindCatalog<?, ?, ?> catalog, int processors) throws ScenarioException {
+    return load(arg, catalog, processors, Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * A campaign file, or a bundled campaign of that name.
+   *
+   * @param processors and {@code maxHeap} (bytes): what parallel single-JVM runs share
+   */
+  public static Campaign load(String arg, KindCatalog<?, ?, ?> catalog, int processors, long maxHeap)
+      throws ScenarioException {
     Path path = Path.of(arg);
     HoconFile.Parsed parsed;
     Path baseDir;
@@ -54,11 +76,12 @@ public final class CampaignLoader {
     } catch (HoconFile.Unusable e) {
       throw new ScenarioException(e.problems());
     }
-    return check(parsed, catalog, processors, baseDir, path.getFileName().toString().replaceFirst("\\.conf$", ""));
+    return check(parsed, catalog, processors, maxHeap, baseDir,
+        path.getFileName().toString().replaceFirst("\\.conf$", ""));
   }
 
-  private static Campaign check(HoconFile.Parsed parsed, KindCatalog<?, ?, ?> catalog, int processors, Path baseDir,
-      String defaultName) throws ScenarioException {
+  private static Campaign check(HoconFile.Parsed parsed, KindCatalog<?, ?, ?> catalog, int processors, long maxHeap,
+      Path baseDir, String defaultName) throws ScenarioException {
     Problems problems = parsed.problems();
     ConfigValue root = parsed.config().root().get("campaign");
     if (root == null || root.valueType() != ConfigValueType.OBJECT) {
@@ -71,7 +94,7 @@ public final class CampaignLoader {
       }
     }
     Fields f = new Fields((ConfigObject) root, "campaign", problems);
-    f.allowOnly("name", "scenarios", "seeds", "parallel", "mode");
+    f.allowOnly("name", "scenarios", "seeds", "parallel", "heap-per-run", "mode", "fault-rates");
     String name = f.has("name") ? f.string("name", true) : defaultName;
     Integer parallel = f.integer("parallel", 1);
     if (parallel != null && (parallel < 1 || parallel > processors)) {
@@ -86,6 +109,14 @@ public final class CampaignLoader {
         f.error("mode", "mode=" + m + " not in {single-jvm, multi-jvm}");
       }
     }
+    Long heapPerRun = f.address("heap-per-run", false);
+    if (heapPerRun == null) {
+      heapPerRun = DEFAULT_HEAP_PER_RUN;
+    } else if (heapPerRun < 1) {
+      f.error("heap-per-run", "heap-per-run=" + heapPerRun + " must be above 0");
+      heapPerRun = DEFAULT_HEAP_PER_RUN;
+    }
+    Map<String, Double> faultRates = faultRates(f, catalog);
     List<Long> seeds = seeds(f);
     List<Campaign.Run> runs = new ArrayList<>();
     var list = f.list("scenarios", true);
@@ -103,7 +134,8 @@ public final class CampaignLoader {
         String arg = resolve((String) v.unwrapped(), baseDir);
         for (long seed : seeds) {
           try {
-            runs.add(new Campaign.Run(arg, seed, RunCommand.load(arg, catalog, new ScenarioOptions(mode, seed, null))));
+            runs.add(new Campaign.Run(arg, seed,
+                RunCommand.load(arg, catalog, new ScenarioOptions(mode, seed, null, faultRates))));
           } catch (ScenarioException e) {
             for (String p : e.problems()) {
               problems.add(v.origin(), f.key(key), "scenario " + v.unwrapped() + " with seed " + seed + ": " + p);
@@ -113,10 +145,45 @@ public final class CampaignLoader {
         }
       }
     }
+    long single = runs.stream().filter(r -> r.scenario().mode() == Mode.SINGLE_JVM).count();
+    long atOnce = parallel == null ? 1 : Math.min(parallel, single);
+    if (atOnce * heapPerRun > maxHeap) {
+      f.error("parallel", "parallel=" + parallel + ": " + atOnce + " single-JVM runs at once need about " + atOnce
+          + " x " + mib(heapPerRun) + " of heap (heap-per-run), and this JVM has " + mib(maxHeap) + ": give parallel = "
+          + Math.max(1, maxHeap / heapPerRun) + ", or more heap (RACK_JAVA_OPTS=-Xmx...)");
+    }
     if (!problems.isEmpty()) {
       throw new ScenarioException(problems.sorted());
     }
-    return new Campaign(name, problems.display(), runs, seeds, parallel);
+    return new Campaign(name, problems.display(), runs, seeds, parallel, faultRates);
+  }
+
+  private static String mib(long bytes) {
+    return (bytes >> 20) + "MiB";
+  }
+
+  /** {@code fault-rates { link-flap = 0.5 }}: known kinds, each a chance in [0, 1]. */
+  private static Map<String, Double> faultRates(Fields f, KindCatalog<?, ?, ?> catalog) {
+    Fields r = f.object("fault-rates", false);
+    Map<String, Double> rates = new TreeMap<>();
+    if (r == null) {
+      return rates;
+    }
+    for (String kind : new TreeSet<>(r.keys())) {
+      ConfigValue v = r.raw(kind);
+      if (v.valueType() != ConfigValueType.NUMBER) {
+        r.error(kind, "expected a chance in [0, 1], got " + Fields.describe(v));
+        continue;
+      }
+      double rate = ((Number) v.unwrapped()).doubleValue();
+      Optional<String> problem = FaultRates.problem(kind, rate, catalog);
+      if (problem.isPresent()) {
+        r.error(kind, problem.get());
+      } else {
+        rates.put(kind, rate);
+      }
+    }
+    return rates;
   }
 
   /** {@code seeds = [1, 7]} or {@code seeds = { from = 1, count = 10 }}; default: seed 1. */

@@ -3,11 +3,13 @@ package io.rackfabric.loadtests.chaos;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
@@ -25,7 +27,8 @@ import java.util.Set;
 /**
  * {@code rack chaos CAMPAIGN}: every scenario of a campaign with every seed, a summary table of
  * runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder with
- * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly. Exit 0
+ * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly, and the
+ * campaign's {@code report.html} linking each run's own report. Exit 0
  * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started).
  */
 public final class ChaosCommand implements RackCommand {
@@ -57,9 +60,10 @@ public final class ChaosCommand implements RackCommand {
       e.problems().forEach(err::println);
       return 2;
     }
-    out.printf("rack chaos %s: %d run(s) (%d scenario(s) x %d seed(s)), %d at once%n", campaign.name(),
+    out.printf("rack chaos %s: %d run(s) (%d scenario(s) x %d seed(s)), %d at once%s%n", campaign.name(),
         campaign.runs().size(), campaign.runs().size() / campaign.seeds().size(), campaign.seeds().size(),
-        campaign.parallel());
+        campaign.parallel(), campaign.faultRates().isEmpty() ? ""
+            : "; fault rates " + FaultRates.text(campaign.faultRates()));
     if (args.has("check")) {
       out.println(campaign.source() + ": ok");
       return 0;
@@ -69,12 +73,20 @@ public final class ChaosCommand implements RackCommand {
     Files.createDirectories(runDir);
     List<RunRecord> records = new ChaosRunner(catalog).run(campaign, runDir, err);
     out.print(summary(records));
+    String rates = campaign.faultRates().isEmpty() ? "" : " --fault-rates " + FaultRates.text(campaign.faultRates());
     List<String> replay = records.stream().filter(r -> !r.passed())
-        .map(r -> "rack run " + r.argument() + " --seed " + r.seed()).toList();
+        .map(r -> "rack run " + r.argument() + " --seed " + r.seed() + rates).toList();
     Path failing = runDir.resolve("failing-runs.txt");
     Files.write(failing, replay);
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
         + failing);
+    Path report = runDir.resolve(HtmlReport.REPORT);
+    try {
+      Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      out.println("wrote " + report);
+    } catch (java.io.IOException | RuntimeException e) {
+      err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
+    }
     if (args.has("json")) {
       Path json = Path.of(args.get("json", null));
       Path parent = json.toAbsolutePath().getParent();
@@ -111,6 +123,7 @@ public final class ChaosCommand implements RackCommand {
     m.put("source", campaign.source());
     m.put("seeds", campaign.seeds());
     m.put("parallel", campaign.parallel());
+    m.put("fault_rates", campaign.faultRates());
     List<Object> runs = new ArrayList<>();
     for (RunRecord r : records) {
       Map<String, Object> run = new LinkedHashMap<>();

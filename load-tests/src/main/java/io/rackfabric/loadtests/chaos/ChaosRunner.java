@@ -6,6 +6,7 @@ import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunFiles;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -20,13 +21,16 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a campaign: every scenario with every seed, up to {@code parallel} single-JVM runs at once
  * (each in an actor system of its own), multi-JVM runs one at a time once the others are done.
- * Each run's progress goes to {@code RUN_DIR/SCENARIO-seedN/progress.log}; the console gets one
- * line per finished run.
+ * Each run's progress goes to {@code RUN_DIR/SCENARIO-seedN/progress.log}, its result.json and
+ * report.html next to it; the console gets one line per finished run, and a line on how many are
+ * done every {@link #PROGRESS_S} seconds.
  */
 public final class ChaosRunner {
 
@@ -47,6 +51,9 @@ public final class ChaosRunner {
     }
   }
 
+  /** Seconds between the campaign's progress lines. */
+  private static final long PROGRESS_S = 15;
+
   private final KindCatalog<FaultType, InvariantType, FigureType> catalog;
 
   public ChaosRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog) {
@@ -59,6 +66,18 @@ public final class ChaosRunner {
     List<Campaign.Run> multi = campaign.runs().stream().filter(r -> r.scenario().mode() == Mode.MULTI_JVM).toList();
     int total = campaign.runs().size();
     AtomicInteger done = new AtomicInteger();
+    long t0 = System.nanoTime();
+    // A campaign can run for many minutes between two finished runs: say it is alive.
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "chaos-progress");
+      t.setDaemon(true);
+      return t;
+    });
+    ticker.scheduleAtFixedRate(() -> {
+      synchronized (progress) {
+        progress.printf("  %.0f s: %d of %d run(s) done%n", (System.nanoTime() - t0) / 1e9, done.get(), total);
+      }
+    }, PROGRESS_S, PROGRESS_S, TimeUnit.SECONDS);
     List<Future<RunRecord>> futures = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(campaign.parallel(), r -> {
       Thread t = new Thread(r, "chaos-run");
@@ -84,6 +103,7 @@ public final class ChaosRunner {
       }
       return ordered;
     } finally {
+      ticker.shutdownNow();
       pool.shutdownNow();
     }
   }
@@ -100,6 +120,11 @@ public final class ChaosRunner {
             .map(c -> c.spec().label()).toList();
         for (Checked c : o.invariants()) {
           out.printf("%s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
+        }
+        try {
+          out.println("wrote " + RunFiles.write(dir, o, null));
+        } catch (IOException | RuntimeException e) {
+          out.println("no result.json or report.html: " + e);
         }
         return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), o.passed(),
             o.result().finished(),

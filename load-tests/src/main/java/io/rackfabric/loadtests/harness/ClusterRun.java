@@ -9,6 +9,7 @@ import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.node.NodeRunner;
+import io.rackfabric.cluster.scenario.Network;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
@@ -33,9 +34,12 @@ public final class ClusterRun implements AutoCloseable {
   private final NodeProcesses nodes;
   private final Map<String, ActorRef<MemoryEndpoint.Command>> endpoints = new HashMap<>();
 
-  private ClusterRun(ActorSystem<Void> driver, NodeProcesses nodes) {
+  private final Netns netns;
+
+  private ClusterRun(ActorSystem<Void> driver, NodeProcesses nodes, Netns netns) {
     this.driver = driver;
     this.nodes = nodes;
+    this.netns = netns;
   }
 
   /**
@@ -58,10 +62,42 @@ public final class ClusterRun implements AutoCloseable {
   /** @param overrides configuration paths and values for every node JVM, as system properties */
   public static ClusterRun start(Topology topology, String topologyArg, String transport,
       boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides) throws Exception {
+    return start(topology, topologyArg, transport, sharedMediaDriver, runDir, progress, overrides, Network.LOOPBACK,
+        false);
+  }
+
+  /**
+   * @param network {@link Network#NAMESPACES}: every node JVM in a network namespace of its own
+   *     ({@link Netns}), this JVM on the root namespace's end of a veth to each; refused with
+   *     {@link NetnsUnavailableException} where namespaces cannot be made, before anything starts
+   * @param needsNetem with namespaces: a fault will degrade with delay or loss (netem is checked for)
+   */
+  public static ClusterRun start(Topology topology, String topologyArg, String transport,
+      boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides, Network network,
+      boolean needsNetem) throws Exception {
     AeronDirs.sweep(); // what earlier runs' killed JVMs left in /dev/shm
     Config base = ConfigFactory.load();
     ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
-    NodeProcesses nodes = new NodeProcesses(runDir);
+    Netns netns = null;
+    String driverHost = "127.0.0.1";
+    if (network == Network.NAMESPACES) {
+      if (sharedMediaDriver && transport.equals("aeron-udp")) {
+        throw new IllegalArgumentException("sharedMediaDriver=true with network=namespaces: the driver process would"
+            + " send every node's traffic from one namespace");
+      }
+      netns = Netns.create(new NetnsPlan(ProcessHandle.current().pid(), topology.nodes().stream().map(NodeSpec::name)
+          .toList()), needsNetem, Netns.SYSTEM, progress);
+      driverHost = netns.plan().driverAddress();
+    }
+    NodeProcesses nodes;
+    try {
+      nodes = new NodeProcesses(runDir);
+    } catch (Exception | Error e) {
+      if (netns != null) {
+        netns.close();
+      }
+      throw e;
+    }
     List<String> driverArgs = List.of();
     if (sharedMediaDriver && transport.equals("aeron-udp")) {
       Path aeronDir = Path.of("/dev/shm", "rack-aeron-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
@@ -71,28 +107,38 @@ public final class ClusterRun implements AutoCloseable {
         nodes.close();
         throw e;
       }
+
       cluster = cluster.withAeronDir(aeronDir.toString());
       driverArgs = List.of("--aeron-dir", aeronDir.toString());
     }
     int driverPort = NodeProcesses.freePort();
-    Config config = NodeConfig.member("127.0.0.1", driverPort, "127.0.0.1", driverPort, List.of("driver"), cluster, base);
+    Config config = NodeConfig.member(driverHost, driverPort, driverHost, driverPort, List.of("driver"), cluster, base);
     ActorSystem<Void> driver;
     try {
       driver = ActorSystem.create(Behaviors.empty(), "rack", config);
     } catch (Exception | Error e) {
       nodes.close();
+      if (netns != null) {
+        netns.close();
+      }
       throw e;
     }
     try {
-      ClusterRun run = new ClusterRun(driver, nodes);
+      ClusterRun run = new ClusterRun(driver, nodes, netns);
       NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the driver");
       for (NodeSpec n : topology.nodes()) {
         long t0 = System.nanoTime();
+        // In its own namespace a node has every port to itself; on loopback it takes a free one.
+        int port = netns == null ? NodeProcesses.freePort() : NetnsPlan.NODE_PORT;
         List<String> args = new java.util.ArrayList<>(List.of("--topology", topologyArg, "--node", n.name(),
-            "--port", String.valueOf(NodeProcesses.freePort()), "--seed", "127.0.0.1:" + driverPort,
+            "--port", String.valueOf(port), "--seed", driverHost + ":" + driverPort,
             "--transport", transport, "--data-dir", runDir.resolve("data").toString()));
+        if (netns != null) {
+          args.addAll(List.of("--host", netns.plan().node(n.name()).address()));
+        }
         args.addAll(driverArgs);
-        nodes.start(n.name(), "node", args, overrides, "384m", Duration.ofSeconds(90));
+        nodes.start(n.name(), "node", args, overrides, "384m", Duration.ofSeconds(90),
+            netns == null ? List.of() : netns.plan().execPrefix(n.name()));
         progress.printf("  %s up (%.1f s), runs %s%n", n.name(), (System.nanoTime() - t0) / 1e9,
             topology.placedOn(n.name()).stream().map(c -> c.id()).toList());
       }
@@ -108,8 +154,16 @@ public final class ClusterRun implements AutoCloseable {
       nodes.stopNodes();
       terminate(driver);
       nodes.close();
+      if (netns != null) {
+        netns.close();
+      }
       throw e;
     }
+  }
+
+  /** The namespaces the node JVMs run in, or empty on loopback. */
+  public java.util.Optional<Netns> netns() {
+    return java.util.Optional.ofNullable(netns);
   }
 
   public ActorSystem<Void> driver() {
@@ -133,6 +187,9 @@ public final class ClusterRun implements AutoCloseable {
     nodes.stopNodes();
     terminate(driver);
     nodes.close(); // the shared media driver, if any, goes last
+    if (netns != null) {
+      netns.close(); // once no JVM is left in the namespaces
+    }
     AeronDirs.sweep();
   }
 

@@ -75,7 +75,16 @@ public final class NodeProcesses implements AutoCloseable {
   /** @param properties system properties for the child (configuration overrides), name to value */
   public Node start(String name, String command, List<String> rackArgs, Map<String, String> properties, String heap,
       Duration timeout) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
+    return start(name, command, rackArgs, properties, heap, timeout, List.of());
+  }
+
+  /**
+   * @param prefix what runs the JVM, in front of {@code java}: e.g. {@code ip netns exec NS}, which
+   *     enters the namespace and then becomes the JVM (same pid, so kill and pause reach the JVM)
+   */
+  public Node start(String name, String command, List<String> rackArgs, Map<String, String> properties, String heap,
+      Duration timeout, List<String> prefix) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JVM_OPENS);
     cmd.add("-Xmx" + heap);

@@ -23,6 +23,11 @@ public interface FaultType extends FaultKind {
     return true;
   }
 
+  /** Whether the fault degrades a network with delay or loss (the run checks for netem first). */
+  default boolean needsNetem(FaultSpec fault) {
+    return false;
+  }
+
   /** Whether the step takes a link down (directly or by stopping what is on it): AER is due. */
   default boolean takesLinkDown(FaultSpec fault, int step) {
     return true;

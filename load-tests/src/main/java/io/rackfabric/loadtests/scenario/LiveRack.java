@@ -33,6 +33,8 @@ import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
+import io.rackfabric.loadtests.harness.Netns;
+import io.rackfabric.loadtests.harness.NetnsPlan;
 import io.rackfabric.loadtests.harness.RackHorizon;
 import io.rackfabric.persistence.journal.JournalConfig;
 import java.io.PrintStream;
@@ -144,11 +146,20 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   /** @param overrides configuration paths and values for every node JVM (system properties) */
   public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
       Map<String, String> overrides) throws Exception {
+    return multiJvm(topology, settings, runDir, progress, overrides, false);
+  }
+
+  /**
+   * @param needsNetem with {@code settings.network() = namespaces}: a fault degrades with delay or
+   *     loss, so the run refuses up front where netem is missing
+   */
+  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
+      Map<String, String> overrides, boolean needsNetem) throws Exception {
     Files.createDirectories(runDir);
     Path file = runDir.resolve("topology.conf");
     Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
     ClusterRun cluster = ClusterRun.start(topology, file.toAbsolutePath().toString(), settings.transport(),
-        settings.sharedMediaDriver(), runDir, progress, overrides);
+        settings.sharedMediaDriver(), runDir, progress, overrides, settings.network(), needsNetem);
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
       rack.findAll();
@@ -445,6 +456,34 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       throw new IllegalStateException("pause-node needs a multi-jvm run: this rack runs in one JVM");
     }
     cluster.nodes().resume(node);
+  }
+
+  @Override
+  public void partition(String a, String b, boolean cut) throws Exception {
+    Netns netns = netns("partition");
+    if (cut) {
+      netns.cut(a, b);
+    } else {
+      netns.heal(a, b);
+    }
+  }
+
+  @Override
+  public void degrade(String node, NetnsPlan.Degradation degradation) throws Exception {
+    Netns netns = netns("degrade");
+    if (degradation == null) {
+      netns.restore(node);
+    } else {
+      netns.degrade(node, degradation);
+    }
+  }
+
+  private Netns netns(String kind) {
+    if (cluster == null || cluster.netns().isEmpty()) {
+      throw new IllegalStateException(kind + " needs node JVMs in network namespaces (multi-jvm { network ="
+          + " namespaces }): this rack runs " + (cluster == null ? "in one JVM" : "on loopback"));
+    }
+    return cluster.netns().get();
   }
 
   /** The link ends a component owns: an endpoint's own, or each of a switch's ports. */

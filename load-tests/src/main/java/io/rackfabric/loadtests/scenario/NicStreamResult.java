@@ -22,9 +22,10 @@ import java.util.Set;
  *     all -1 with fewer than two arrivals)
  * @param wallGaps the same in the receiver's wall clock (ns)
  * @param error the sender's refusal, empty when it ran
+ * @param series the arrivals over time, bounded, for the HTML report's plots
  */
 public record NicStreamResult(String host, int vf, long sent, long skipped, long received, long lost,
-    long duplicates, long outOfOrder, Spread modelGaps, Spread wallGaps, String error) {
+    long duplicates, long outOfOrder, Spread modelGaps, Spread wallGaps, String error, NicStreamSeries series) {
 
   /** Min, median and max of a set of gaps, ns; -1 each when there are none. */
   public record Spread(long min, long p50, long max) {
@@ -51,6 +52,9 @@ public record NicStreamResult(String host, int vf, long sent, long skipped, long
     long highest = -1;
     List<Long> model = new ArrayList<>();
     List<Long> wall = new ArrayList<>();
+    List<Long> modelAt = new ArrayList<>();
+    List<Long> wallAt = new ArrayList<>();
+    List<Long> latencies = new ArrayList<>();
     ReceiverReport.Arrival previous = null;
     for (ReceiverReport.Arrival a : arrivals) {
       if (a.sourceVf() != vf || a.seq() < 0) {
@@ -64,6 +68,9 @@ public record NicStreamResult(String host, int vf, long sent, long skipped, long
         outOfOrder++;
       }
       highest = Math.max(highest, a.seq());
+      modelAt.add(a.arrivedAt());
+      wallAt.add(a.wallAt());
+      latencies.add(a.latencyNs());
       if (previous != null) {
         model.add(a.arrivedAt() - previous.arrivedAt());
         if (a.wallAt() >= 0 && previous.wallAt() >= 0) {
@@ -74,6 +81,6 @@ public record NicStreamResult(String host, int vf, long sent, long skipped, long
     }
     long arrivedDue = seen.stream().filter(s -> s < due).count();
     return new NicStreamResult(host, vf, done.sent(), done.skipped(), received, due - arrivedDue, duplicates,
-        outOfOrder, Spread.of(model), Spread.of(wall), done.error());
+        outOfOrder, Spread.of(model), Spread.of(wall), done.error(), NicStreamSeries.of(modelAt, wallAt, latencies));
   }
 }

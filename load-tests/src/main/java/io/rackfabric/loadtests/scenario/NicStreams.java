@@ -23,6 +23,9 @@ import io.rackfabric.host.nic.SendPlan;
 import io.rackfabric.host.nic.SriovNic;
 import io.rackfabric.host.nic.UdpSender;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.ControllerEvent.VfAssigned;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,14 +51,22 @@ public final class NicStreams {
 
   private record Stream(String host, int vf, CompletableFuture<UdpSender.SendDone> done) {}
 
+  /** How often a long wait for the senders says how far they got. */
+  private static final long PROGRESS_NS = 5_000_000_000L;
+
   private final RunningRack rack;
   private final ActorRef<ExternalReceiver.Command> receiver;
   private final List<Stream> streams;
+  private final PrintStream progress;
+  private final int count;
 
-  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams) {
+  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams,
+      PrintStream progress, int count) {
     this.rack = rack;
     this.receiver = receiver;
     this.streams = streams;
+    this.progress = progress;
+    this.count = count;
   }
 
   /** Assigns the VFs and starts every host's sender; returns once each sender has its plan. */
@@ -84,9 +95,24 @@ public final class NicStreams {
     }
 
     RouteExplainer routes = new RouteExplainer(topology);
-    for (int vf = 0; vf < spec.from().size(); vf++) {
-      String host = spec.from().get(vf);
+    List<Integer> vfs = new ArrayList<>();
+    for (String host : spec.from()) {
       int ch = computeHosts.indexOf(host) + 1;
+      // With a control plane the master's controller lends the VF (AssignVf: persisted, replicated,
+      // the lowest free one); its answer's model time stamps the register write that enables it.
+      int vf = vfs.size();
+      if (!pair.isEmpty()) {
+        OperationResult lent = Asks.<ControlPlaneHost.Command, OperationResult>ask(rack.system(), pair.get(0),
+            r -> new ControlPlaneHost.Submit(new Controller.AssignVf(NicNode.NIC_ID, host, 0, r)), ASK);
+        if (!lent.accepted()) {
+          throw new IllegalStateException("the master " + cp.master() + " lent " + host + " no VF of "
+              + NicNode.NIC_ID + ": " + lent.status() + " " + lent.detail());
+        }
+        vf = lent.events().stream().filter(e -> e instanceof VfAssigned).map(e -> ((VfAssigned) e).vf())
+            .findFirst().orElseThrow();
+        at = Math.max(at, lent.at());
+      }
+      vfs.add(vf);
       RouteExplanation bell = routes.explain(host, layout.chAddress(ch, 0, map.vfBar(vf) + RegisterMap.TDT,
           Plane.PRIMARY), false);
       RouteExplanation dma = routes.explain(NicNode.NIC_ID, layout.mhAddress(ch, 0, Plane.PRIMARY) + CH_AREA, true);
@@ -98,11 +124,12 @@ public final class NicStreams {
       RegisterMap.Poke assign = map.assignVf(vf, RequesterMatch.throughNtb(requester), RequesterMatch.NONE);
       rack.endpoint(mh).tell(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
     }
-    NicStats assigned = awaitAssigned(rack, nic, spec.from().size());
+    NicStats assigned = awaitAssigned(rack, nic, vfs);
 
     List<Stream> streams = new ArrayList<>();
-    for (int vf = 0; vf < spec.from().size(); vf++) {
-      String host = spec.from().get(vf);
+    for (int i = 0; i < spec.from().size(); i++) {
+      String host = spec.from().get(i);
+      int vf = vfs.get(i);
       int ch = computeHosts.indexOf(host) + 1;
       ActorRef<UdpSender.Command> sender = Asks.find(rack.system(), ComponentKeys.udpSender(host), ASK);
       if (!pair.isEmpty()) {
@@ -110,32 +137,65 @@ public final class NicStreams {
       }
       SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
-          spec.payload(), assigned.vf(vf).assignedAt() + vf * spec.intervalNs() / spec.from().size(),
+          spec.payload(), assigned.vf(vf).assignedAt() + i * spec.intervalNs() / spec.from().size(),
           settings.senderMaxOutstanding());
-      streams.add(new Stream(host, vf, Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(), sender,
-          r -> new UdpSender.Start(plan, r), Duration.ofDays(1))));
+      // Declared before the first doorbell: the NIC then serves the streams in model-time order.
+      nic.tell(new SriovNic.ExpectStream(vf, plan.startAt(), plan.intervalNs(), plan.count()));
+      int declared = vf;
+      CompletableFuture<UdpSender.SendDone> done = Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(),
+          sender, r -> new UdpSender.Start(plan, r), Duration.ofDays(1));
+      done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(declared)));
+      streams.add(new Stream(host, vf, done));
       progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",
           host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
     }
-    return new NicStreams(rack, receiver, streams);
+    return new NicStreams(rack, receiver, streams, progress, spec.count());
   }
 
-  private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, int vfs) throws Exception {
+  private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, List<Integer> vfs)
+      throws Exception {
     long deadline = System.nanoTime() + ASK.toNanos();
     while (true) {
       NicStats s = Asks.<SriovNic.Command, NicStats>ask(rack.system(), nic, SriovNic.GetStats::new, ASK);
       boolean all = true;
-      for (int vf = 0; vf < vfs; vf++) {
+      for (int vf : vfs) {
         all &= s.vf(vf).enabled();
       }
       if (all) {
         return s;
       }
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException("the NIC did not enable VFs 0.." + (vfs - 1) + " within " + ASK);
+        throw new TimeoutException("the NIC did not enable VFs " + vfs + " within " + ASK);
       }
       Thread.sleep(50); // polling the NIC's registers: an assignment answers nobody
+    }
+  }
+
+  /** The sender's result; every {@link #PROGRESS_NS} of waiting, a line on how far it got. */
+  private UdpSender.SendDone awaitSender(Stream s, long start, long deadline) throws Exception {
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new TimeoutException(s.host() + "'s sender");
+      }
+      try {
+        return s.done().get(Math.min(left, PROGRESS_NS), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException notYet) {
+        if (System.nanoTime() >= deadline) {
+          throw notYet;
+        }
+        try {
+          UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
+              Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);
+          progress.printf("    %.1f s: nic-stream %s sent %,d of %,d packets, %,d completed; sender at model %.3f s%n",
+              (System.nanoTime() - start) / 1e9, s.host(), st.sent(), count, st.completed(),
+              Math.max(0, st.lastSentAt()) / 1e9);
+        } catch (Exception unanswered) {
+          progress.printf("    %.1f s: nic-stream %s: its sender does not answer (%s)%n",
+              (System.nanoTime() - start) / 1e9, s.host(), unanswered.getMessage());
+        }
+      }
     }
   }
 
@@ -144,12 +204,12 @@ public final class NicStreams {
    * stayed away for {@code settle}, then reads the receiver.
    */
   public List<NicStreamResult> finish(Duration timeout, Duration settle) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
     List<UdpSender.SendDone> done = new ArrayList<>();
     for (Stream s : streams) {
-      long left = Math.max(1, deadline - System.nanoTime());
       try {
-        done.add(s.done().get(left, TimeUnit.NANOSECONDS));
+        done.add(awaitSender(s, start, deadline));
       } catch (TimeoutException e) {
         UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
             Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);

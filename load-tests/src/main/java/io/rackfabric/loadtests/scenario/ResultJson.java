@@ -134,6 +134,7 @@ public final class ResultJson {
       fm.put("clock", f.at().clock().text());
       fm.put("at_ns", f.at().nanos());
       fm.put("steps_ns", f.steps());
+      fm.put("random", f.random());
       f.params().values().forEach((k, v) -> fm.put(k, v instanceof Long l && k.equals("period") ? Durations.text(l) : v));
       faults.add(fm);
     }

@@ -4,6 +4,7 @@ import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.scenario.FaultKind;
+import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Param;
@@ -12,11 +13,12 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,16 +31,19 @@ import java.util.Set;
 /**
  * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
  * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
- * invariants, and exits 0 when every invariant held, 1 when one failed. A scenario that names a
+ * invariants, and exits 0 when every invariant held, 1 when one failed, 3 when the run needs network
+ * namespaces this machine cannot make. A scenario that names a
  * {@code control-plane.baseline} runs once more with that take-over mode ({@link BaselineRun}): its
- * figures beside the main ones, in the table and the JSON. Progress goes to stderr.
+ * figures beside the main ones, in the table and the JSON. The run's folder gets {@code result.json}
+ * and the HTML report {@code report.html} ({@link RunFiles}). Progress goes to stderr.
  */
 public final class RunCommand implements RackCommand {
 
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "ftgm-campaign", "rack-48", "multirack-1000");
+      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "rack-48",
+      "multirack-1000");
 
   @Override
   public String name() {
@@ -48,12 +53,12 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--check] [--kinds]";
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir"), Set.of("check", "kinds"));
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates"), Set.of("check", "kinds"));
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     if (args.has("kinds")) {
       printKinds(catalog, out);
@@ -73,10 +78,18 @@ public final class RunCommand implements RackCommand {
     if (transport != null && !transport.equals("aeron-udp") && !transport.equals("tcp")) {
       throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
     }
+    Map<String, Double> faultRates = Map.of();
+    if (args.has("fault-rates")) {
+      try {
+        faultRates = FaultRates.parse(args.get("fault-rates", ""), catalog);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--" + e.getMessage());
+      }
+    }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     Scenario scenario;
     try {
-      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport));
+      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates));
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
@@ -92,12 +105,19 @@ public final class RunCommand implements RackCommand {
           + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode()
           + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
           + ")");
+      scenario.faultSchedule().forEach(out::println);
       return 0;
     }
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
         : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
     ScenarioRunner runner = new ScenarioRunner(catalog);
-    Outcome outcome = runner.run(scenario, runDir, err);
+    Outcome outcome;
+    try {
+      outcome = runner.run(scenario, runDir, err);
+    } catch (NetnsUnavailableException e) {
+      err.println("rack run " + scenario.name() + ": refused: " + e.getMessage());
+      return 3;
+    }
     print(outcome, out);
     BaselineRun baseline = null;
     if (scenario.baseline() != null) {
@@ -105,13 +125,19 @@ public final class RunCommand implements RackCommand {
       out.println();
       out.print(baseline.table(outcome.figures()));
     }
+    try {
+      Path report = RunFiles.write(runDir, outcome, baseline);
+      out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
+    } catch (IOException | RuntimeException e) {
+      // The verdict stands without the files; say what is missing rather than lose the run's output.
+      err.println("could not write " + runDir.resolve(RunFiles.RESULT) + " or its report.html: " + e);
+    }
     if (json != null) {
       Path parent = json.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Map<String, Object> result = ResultJson.of(outcome);
-      Files.writeString(json, Json.write(baseline == null ? result : baseline.into(result)));
+      Files.writeString(json, RunFiles.json(outcome, baseline));
       out.println("wrote " + json);
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
@@ -151,9 +177,10 @@ public final class RunCommand implements RackCommand {
   }
 
   private static void printKinds(KindCatalog<?, ?, ?> catalog, PrintStream out) {
-    out.println("fault kinds (common keys: kind, target, at):");
+    out.println("fault kinds (common keys: kind, target, at; or drawn by random-faults with rates per kind):");
     for (FaultKind k : catalog.faults()) {
-      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : ""), out);
+      kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : "")
+          + k.notRandom().map(why -> "; not in random-faults: " + why).orElse(""), out);
     }
     out.println("invariant kinds (common key: kind; a bare name takes the defaults):");
     catalog.invariants().forEach(k -> kind(k, null, out));

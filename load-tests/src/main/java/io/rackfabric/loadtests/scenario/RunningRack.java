@@ -9,6 +9,7 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.loadtests.harness.NetnsPlan;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -81,6 +82,18 @@ public interface RunningRack {
 
   /** Lets a frozen node's JVM run on (SIGCONT). */
   void resumeNode(String node) throws Exception;
+
+  /**
+   * Cuts the network between nodes {@code a} and {@code b} (both ways), or heals it. Only runs
+   * whose node JVMs are in network namespaces ({@code multi-jvm.network = namespaces}).
+   */
+  void partition(String a, String b, boolean cut) throws Exception;
+
+  /**
+   * Degrades every link out of {@code node}'s namespace, or with {@code null} restores them.
+   * Namespace runs only.
+   */
+  void degrade(String node, NetnsPlan.Degradation degradation) throws Exception;
 
   /** Whether a component (or registered actor) can still answer: not stopped, its node alive. */
   boolean reachable(String id);

@@ -1,11 +1,13 @@
 package io.rackfabric.loadtests.scenario;
 
 import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.scenario.fault.DegradeFault;
 import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
 import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
 import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
+import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
@@ -56,6 +58,8 @@ public final class ScenarioKinds {
         .fault(new PauseNodeFault())
         .fault(new SwitchoverFault())
         .fault(new HoldHeartbeatsFault())
+        .fault(new PartitionFault())
+        .fault(new DegradeFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())

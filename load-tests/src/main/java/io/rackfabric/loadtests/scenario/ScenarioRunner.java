@@ -58,8 +58,15 @@ public final class ScenarioRunner {
   private static final long POLL_MS = 100;
   private static final long PROGRESS_NS = 2_000_000_000L;
 
-  /** A run's outcome: what it recorded, the figures, and each invariant with its verdict. */
-  public record Outcome(RunResult result, List<Figure> figures, List<Checked> invariants) {
+  /**
+   * A run's outcome: what it recorded, the figures, each invariant with its verdict, and the
+   * take-overs and fail-overs as they happened (for the HTML report's timelines).
+   */
+  public record Outcome(RunResult result, List<Figure> figures, List<Checked> invariants, Timelines timelines) {
+
+    public Outcome(RunResult result, List<Figure> figures, List<Checked> invariants) {
+      this(result, figures, invariants, Timelines.NONE);
+    }
 
     public boolean passed() {
       return invariants.stream().allMatch(c -> c.verdict().pass());
@@ -92,6 +99,7 @@ public final class ScenarioRunner {
     }
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
+    scenario.faultSchedule().forEach(line -> progress.println("  " + line));
     long t0 = System.nanoTime();
     Map<String, String> settings = new LinkedHashMap<>(scenario.run().settings());
     if (scenario.takeover() != null) {
@@ -99,7 +107,8 @@ public final class ScenarioRunner {
     }
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
-        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings)) {
+        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
+            needsNetem(scenario))) {
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
       List<RackAttachment> attached = new ArrayList<>();
@@ -123,6 +132,11 @@ public final class ScenarioRunner {
         }
       }
     }
+  }
+
+  private boolean needsNetem(Scenario scenario) {
+    return scenario.faults().stream()
+        .anyMatch(f -> catalog.fault(f.kind()).map(k -> k.needsNetem(f)).orElse(false));
   }
 
   /** What one generator has done so far (see {@link TrafficResult}); the runner thread's only. */
@@ -256,7 +270,7 @@ public final class ScenarioRunner {
           progress.println("  figure producer " + name + " failed: " + e);
         }
       }
-      return new Outcome(result, figures, checked);
+      return new Outcome(result, figures, checked, Timelines.read(result, progress));
     }
 
     private Verdict evaluate(InvariantSpec spec, RunResult result) {

@@ -60,6 +60,30 @@ class ChaosCommandTest {
     assertTrue(Files.exists(dir.resolve("a").resolve("ch-link-failover-seed3").resolve("progress.log")));
   }
 
+  /** The summary table without its wall-time column and the totals line: what a seed fixes. */
+  private static List<String> summaryWithoutWall(List<RunRecord> records) {
+    return ChaosCommand.summary(records).lines().map(l -> l.replaceAll("\\s+\\d+\\.\\d s$", "").stripTrailing())
+        .toList();
+  }
+
+  @Test
+  void shouldGiveTheSameSummaryTwiceWhenARandomScheduleHasAFixedSeed() throws Exception {
+    Path file = campaign("campaign {", "  scenarios = [random-link-flaps]", "  seeds = [2, 5]",
+        "  parallel = " + Math.min(2, CPUS), "}");
+    Campaign c = CampaignLoader.load(file.toString(), ScenarioKinds.standard(), CPUS);
+    List<RunRecord> first = new ChaosRunner(ScenarioKinds.standard()).run(c, dir.resolve("a"), quiet());
+    List<RunRecord> second = new ChaosRunner(ScenarioKinds.standard()).run(c, dir.resolve("b"), quiet());
+
+    assertEquals(summaryWithoutWall(first), summaryWithoutWall(second));
+    assertEquals(outcome(first), outcome(second));
+    assertTrue(first.stream().allMatch(RunRecord::passed), ChaosCommand.summary(first));
+    assertTrue(first.stream().allMatch(r -> r.faultsApplied() > 0), ChaosCommand.summary(first));
+    assertNotEquals(c.runs().get(0).scenario().faults(), c.runs().get(1).scenario().faults(),
+        "each seed draws its own schedule");
+    String log = Files.readString(dir.resolve("a").resolve("random-link-flaps-seed2").resolve("progress.log"));
+    assertTrue(log.contains("drawn by random-faults seed 2"), log);
+  }
+
   @Test
   void shouldExitOneAndWriteALineThatReplaysTheFailingRunExactly() throws Exception {
     Path scenario = dir.resolve("lossy.conf");
@@ -77,6 +101,12 @@ class ChaosCommandTest {
     String printed = out.toString(StandardCharsets.UTF_8);
     assertEquals(1, status, printed);
     assertTrue(printed.contains("runs 1, passed 0, failed 1; fault steps applied 1; invariants broken 1"), printed);
+    Path runDir = dir.resolve("runs").resolve("lossy-seed4");
+    assertTrue(Files.exists(runDir.resolve("result.json")) && Files.exists(runDir.resolve("report.html")));
+    String report = Files.readString(dir.resolve("runs").resolve("report.html"));
+    assertTrue(report.contains("<a href=\"lossy-seed4/report.html\">report</a>"), "the run's report is linked");
+    assertTrue(report.contains("<tr class=\"fail\">") && report.contains("rack run " + scenario + " --seed 4"),
+        "the failing run is marked, with its replay line");
 
     List<String> replay = Files.readAllLines(dir.resolve("runs").resolve("failing-runs.txt"));
     assertEquals(List.of("rack run " + scenario + " --seed 4"), replay);
@@ -117,11 +147,70 @@ class ChaosCommandTest {
   }
 
   @Test
+  void shouldRejectFaultRatesOfUnknownKindsOrOutsideZeroToOneAndMoreRunsThanTheHeapHolds() throws Exception {
+    Path file = campaign(
+        "campaign {",
+        "  scenarios = [random-link-flaps, ch-link-failover]",
+        "  parallel = 2",
+        "  heap-per-run = 200MiB",
+        "  fault-rates { link-flap = 1.5, link-dwn = 0.5, link-down = \"often\", stop-actor = -0.1 }",
+        "}");
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> CampaignLoader.load(file.toString(), ScenarioKinds.standard(), 64, 300L << 20));
+    String m = String.join("\n", e.problems());
+    assertTrue(m.contains(file + ":5: campaign.fault-rates.link-flap: link-flap=1.5 not in [0, 1] (the chance that"
+        + " each link-flap happens)"), m);
+    assertTrue(m.contains(file + ":5: campaign.fault-rates.link-dwn: unknown fault kind 'link-dwn'; known: link-down,"), m);
+    assertTrue(m.contains(file + ":5: campaign.fault-rates.link-down: expected a chance in [0, 1], got"), m);
+    assertTrue(m.contains(file + ":5: campaign.fault-rates.stop-actor: stop-actor=-0.1 not in [0, 1]"), m);
+    assertTrue(m.contains(file + ":3: campaign.parallel: parallel=2: 2 single-JVM runs at once need about 2 x 200MiB"
+        + " of heap (heap-per-run), and this JVM has 300MiB: give parallel = 1"), m);
+
+    Path zero = campaign("campaign {", "  scenarios = [ch-link-failover]", "  heap-per-run = 0", "}");
+    String z = String.join("\n", assertThrows(ScenarioException.class,
+        () -> CampaignLoader.load(zero.toString(), ScenarioKinds.standard(), CPUS)).problems());
+    assertTrue(z.contains(zero + ":3: campaign.heap-per-run: heap-per-run=0 must be above 0"), z);
+  }
+
+  @Test
+  void shouldKeepEachFaultWithItsKindsChanceAndReplayWithTheSameRates() throws Exception {
+    Path all = campaign("campaign {", "  scenarios = [random-link-flaps]", "  seeds = { from = 1, count = 6 }", "}");
+    Campaign full = CampaignLoader.load(all.toString(), ScenarioKinds.standard(), CPUS);
+    Path half = campaign("campaign {", "  scenarios = [random-link-flaps]", "  seeds = { from = 1, count = 6 }",
+        "  fault-rates { link-flap = 0.5 }", "}");
+    Campaign thinned = CampaignLoader.load(half.toString(), ScenarioKinds.standard(), CPUS);
+    int before = 0;
+    int after = 0;
+    for (int i = 0; i < 6; i++) {
+      List<?> kept = thinned.runs().get(i).scenario().faults();
+      assertTrue(full.runs().get(i).scenario().faults().containsAll(kept), "a subset, times unchanged");
+      before += full.runs().get(i).scenario().faults().size();
+      after += kept.size();
+    }
+    assertTrue(after > 0 && after < before, after + " of " + before + " kept");
+    assertEquals(java.util.Map.of("link-flap", 0.5), thinned.faultRates());
+
+    // What a replay line holds, rack run takes: the same faults for the same seed and rates.
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, new RunCommand().run(List.of("random-link-flaps", "--seed", "1", "--fault-rates", "link-flap=0.5",
+        "--check"), new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains(thinned.runs().get(0).scenario().faults().size()
+        + " faults"), out.toString(StandardCharsets.UTF_8));
+    assertThrows(io.rackfabric.cluster.cli.UsageException.class, () -> new RunCommand().run(
+        List.of("random-link-flaps", "--fault-rates", "link-flap=2"), quiet(), quiet()));
+  }
+
+  @Test
   void shouldCheckTheBundledCampaignWithoutRunningIt() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     assertEquals(0, new ChaosCommand().run(List.of("failover-seeds", "--check"),
         new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("6 run(s) (2 scenario(s) x 3 seed(s)), 1 at once"),
         out.toString(StandardCharsets.UTF_8));
+    ByteArrayOutputStream random = new ByteArrayOutputStream();
+    assertEquals(0, new ChaosCommand().run(List.of("random-flaps", "--check"),
+        new PrintStream(random, true, StandardCharsets.UTF_8), quiet()));
+    assertTrue(random.toString(StandardCharsets.UTF_8).contains("4 run(s) (1 scenario(s) x 4 seed(s)), 1 at once"),
+        random.toString(StandardCharsets.UTF_8));
   }
 }

@@ -21,6 +21,7 @@ import io.rackfabric.persistence.controller.Controller.Status;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -212,7 +213,7 @@ class ControllerTest {
     assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
     assertEquals(Status.ACCEPTED, probe.receiveMessage().status());
 
-    assertEquals(java.util.Map.of(0, "ch1", 1, "ch2"), kit.getState().vfs("nic0"),
+    assertEquals(Map.of(0, "ch1", 1, "ch2"), kit.getState().vfs("nic0"),
         "the second assignment saw the first, still pending, and took the next VF");
   }
 

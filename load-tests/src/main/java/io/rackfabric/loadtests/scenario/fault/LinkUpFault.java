@@ -5,6 +5,7 @@ import io.rackfabric.cluster.scenario.Target;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.RunningRack;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * {@code link-up}: a link taken down (at either end) is enabled again at both; the run goes on once
@@ -32,6 +33,11 @@ public final class LinkUpFault implements FaultType {
   @Override
   public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
     return up(fault.target(), modelAt, rack);
+  }
+
+  @Override
+  public Optional<String> notRandom() {
+    return Optional.of("it only brings back a link another fault took down (draw link-flap instead)");
   }
 
   @Override

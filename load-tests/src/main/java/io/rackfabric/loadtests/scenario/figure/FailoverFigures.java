@@ -29,11 +29,44 @@ public final class FailoverFigures implements FigureType {
     return "each data-plane fail-over after a fault: detection, determination, notification, total, round trip (model)";
   }
 
+  /**
+   * One fail-over round the MH ran after a fault that took a link down.
+   *
+   * @param prefix the figures' name prefix: fault, its kind and target, who failed over
+   * @param breakdown Table 2 of the round, or null when it did not succeed or a CH's log is gone
+   */
+  public record Round(AppliedFault fault, String prefix, FailoverCompleted round, FailoverBreakdown breakdown) {}
+
   @Override
   public List<Figure> produce(RunResult run) throws Exception {
     List<Figure> out = new ArrayList<>();
+    for (Round r : rounds(run)) {
+      String p = r.prefix();
+      if (!r.round().succeeded()) {
+        out.add(new Figure(p + "unacknowledged", r.round().unacknowledged().size(), "CHs", "count"));
+        continue;
+      }
+      FailoverBreakdown b = r.breakdown();
+      if (b == null) {
+        continue; // a CH's log is gone (stopped): no breakdown, the invariant says why
+      }
+      out.add(new Figure(p + "detection", b.detectionNs(), "ns", "model"));
+      out.add(new Figure(p + "determination", b.determinationNs(), "ns", "model"));
+      out.add(new Figure(p + "notification", b.notificationNs(), "ns", "model"));
+      out.add(new Figure(p + "total", b.totalNs(), "ns", "model"));
+      if (r.round().failedHost() != 0) {
+        out.add(new Figure(p + "round_trip", b.roundTripNs(), "ns", "model"));
+      }
+    }
+    return out;
+  }
+
+  /** Every fail-over round of the run, read off the hosts' logs; none without a management host. */
+  public static List<Round> rounds(RunResult run) throws Exception {
+    List<Round> out = new ArrayList<>();
     var spec = run.scenario().topology().topology().globalMemorySpec();
-    if (spec == null || spec.managementHost() == null || !run.rack().reachable(spec.managementHost())) {
+    if (run.rack() == null || spec == null || spec.managementHost() == null
+        || !run.rack().reachable(spec.managementHost())) {
       return out;
     }
     HostFailovers hosts = HostFailovers.read(run.rack());
@@ -44,23 +77,15 @@ public final class FailoverFigures implements FigureType {
           + ".failover.";
       for (FailoverCompleted round : hosts.roundsAfter(downs, i)) {
         String p = prefix + HostFailovers.who(round) + ".";
-        if (!round.succeeded()) {
-          out.add(new Figure(p + "unacknowledged", round.unacknowledged().size(), "CHs", "count"));
-          continue;
+        FailoverBreakdown b = null;
+        if (round.succeeded()) {
+          try {
+            b = FailoverBreakdown.of(round.failedHost(), round.mode(), f.modelAt(), hosts.mhLog(), hosts.chLogs());
+          } catch (IllegalStateException logGone) {
+            // a CH's log is gone (stopped): the round has no breakdown
+          }
         }
-        FailoverBreakdown b;
-        try {
-          b = FailoverBreakdown.of(round.failedHost(), round.mode(), f.modelAt(), hosts.mhLog(), hosts.chLogs());
-        } catch (IllegalStateException e) {
-          continue; // a CH's log is gone (stopped): no breakdown, the invariant says why
-        }
-        out.add(new Figure(p + "detection", b.detectionNs(), "ns", "model"));
-        out.add(new Figure(p + "determination", b.determinationNs(), "ns", "model"));
-        out.add(new Figure(p + "notification", b.notificationNs(), "ns", "model"));
-        out.add(new Figure(p + "total", b.totalNs(), "ns", "model"));
-        if (round.failedHost() != 0) {
-          out.add(new Figure(p + "round_trip", b.roundTripNs(), "ns", "model"));
-        }
+        out.add(new Round(f, p, round, b));
       }
     }
     return out;

@@ -1,0 +1,164 @@
+package io.rackfabric.loadtests.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.scenario.Network;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.harness.NetnsPlan;
+import io.rackfabric.loadtests.scenario.fault.DegradeFault;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** multi-jvm.network and the partition and degrade faults: what loads, and each bad line with file:line. */
+class NetworkFaultLoaderErrorsTest {
+
+  private static final List<String> BASE = List.of(
+      "scenario {",                                                                                      // 1
+      "  name = t",                                                                                      // 2
+      "  topology = ladon-testbed",                                                                      // 3
+      "  mode = multi-jvm",                                                                              // 4
+      "  multi-jvm { network = namespaces }",                                                            // 5
+      "  run { wall-limit = 1m }",                                                                       // 6
+      "  faults = [",                                                                                    // 7
+      "    { kind = partition, target = node-mmh, from = node-bmh, for = 3s, at = \"wall 500ms\" }",     // 8
+      "    { kind = degrade, target = node-ch1, delay = 5ms, loss = \"1%\", for = 1s, at = \"wall 1s\" }", // 9
+      "  ]",                                                                                             // 10
+      "}");                                                                                              // 11
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldLoadNamespacesWithEmbeddedDriversAndBothFaultsWhenTheBaseIsUnchanged() throws Exception {
+    Scenario s = ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(Network.NAMESPACES, s.multiJvm().network());
+    assertFalse(s.multiJvm().sharedMediaDriver(), "one driver per namespace unless told otherwise");
+    assertEquals(List.of(500_000_000L, 3_500_000_000L), s.faults().get(0).steps());
+    NetnsPlan.Degradation d = DegradeFault.degradation(s.faults().get(1));
+    assertEquals(5_000_000, d.delayNs());
+    assertEquals(0.01, d.loss(), 1e-12);
+    assertTrue(new DegradeFault().needsNetem(s.faults().get(1)));
+  }
+
+  @Test
+  void shouldKeepLoopbackAndTheSharedDriverWhenNoNetworkIsGiven() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("mmh-takeover", ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(Network.LOOPBACK, s.multiJvm().network());
+    assertTrue(s.multiJvm().sharedMediaDriver());
+  }
+
+  @Test
+  void shouldRejectAnUnknownNetwork() throws Exception {
+    assertContains(problems(edit(5, "  multi-jvm { network = vlan }")),
+        "bad.conf:5: scenario.multi-jvm.network: network=vlan not in {loopback, namespaces}");
+  }
+
+  @Test
+  void shouldRejectASharedMediaDriverAcrossNamespaces() throws Exception {
+    assertContains(problems(edit(5, "  multi-jvm { network = namespaces, media-driver = shared }")),
+        "bad.conf:5: scenario.multi-jvm.media-driver: media-driver=shared does not work with network=namespaces");
+  }
+
+  @Test
+  void shouldRejectNamespacesInOneJvm() throws Exception {
+    String m = problems(edit(4, "  mode = single-jvm"));
+    assertContains(m, "bad.conf:5: scenario.multi-jvm.network: network=namespaces needs mode = multi-jvm");
+    assertContains(m, "bad.conf:8: scenario.faults[0].kind: partition needs a multi-jvm run");
+  }
+
+  @Test
+  void shouldRejectANetworkFaultOnLoopback() throws Exception {
+    String m = problems(edit(5, "  multi-jvm { network = loopback }"));
+    assertContains(m, "bad.conf:8: scenario.faults[0].kind: partition acts on the network between node JVMs and needs"
+        + " them in network namespaces");
+    assertContains(m, "bad.conf:9: scenario.faults[1].kind: degrade acts on the network");
+  }
+
+  @Test
+  void shouldRejectAPartitionWithAnUnknownNodeOrWithItself() throws Exception {
+    assertContains(problems(edit(8,
+        "    { kind = partition, target = node-mmh, from = node-x, for = 3s, at = \"wall 500ms\" }")),
+        "bad.conf:8: scenario.faults[0].from: no node 'node-x'");
+    assertContains(problems(edit(8,
+        "    { kind = partition, target = node-y, from = node-bmh, for = 3s, at = \"wall 500ms\" }")),
+        "bad.conf:8: scenario.faults[0].target: no node 'node-y'");
+    assertContains(problems(edit(8,
+        "    { kind = partition, target = node-mmh, from = node-mmh, for = 3s, at = \"wall 500ms\" }")),
+        "bad.conf:8: scenario.faults[0].from: from=node-mmh is the target itself");
+  }
+
+  @Test
+  void shouldRejectAPartitionAtAModelTimeOrWithoutItsLength() throws Exception {
+    List<String> model = edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, for = 3s, at = 5us }");
+    model.set(5, "  run { duration = 10s, wall-limit = 1m }");
+    assertContains(problems(model), "bad.conf:8: scenario.faults[0].at: a network cut happens in wall time");
+    assertContains(problems(edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, at = \"wall 1s\" }")),
+        "bad.conf:8: scenario.faults[0].for: missing (required)");
+  }
+
+  @Test
+  void shouldRejectALossOutsideZeroToOneOrNotANumber() throws Exception {
+    assertContains(problems(edit(9,
+        "    { kind = degrade, target = node-ch1, loss = 1.5, for = 1s, at = \"wall 1s\" }")),
+        "bad.conf:9: scenario.faults[1].loss: loss=1.5 not in [0, 1]");
+    assertContains(problems(edit(9,
+        "    { kind = degrade, target = node-ch1, loss = \"120%\", for = 1s, at = \"wall 1s\" }")),
+        "bad.conf:9: scenario.faults[1].loss: loss=120% not in [0, 1]");
+    assertContains(problems(edit(9,
+        "    { kind = degrade, target = node-ch1, loss = some, for = 1s, at = \"wall 1s\" }")),
+        "bad.conf:9: scenario.faults[1].loss: loss=some is not a number");
+  }
+
+  @Test
+  void shouldRejectABadRateOrADegradeThatChangesNothing() throws Exception {
+    assertContains(problems(edit(9,
+        "    { kind = degrade, target = node-ch1, rate = fast, for = 1s, at = \"wall 1s\" }")),
+        "bad.conf:9: scenario.faults[1].rate: rate=fast is not a rate such as \"10mbit\"");
+    assertContains(problems(edit(9, "    { kind = degrade, target = node-ch1, for = 1s, at = \"wall 1s\" }")),
+        "bad.conf:9: scenario.faults[1].kind: degrade needs delay, loss or rate");
+  }
+
+  @Test
+  void shouldNeedNoNetemWhenADegradeOnlyPaces() throws Exception {
+    Scenario s = ScenarioLoader.load(write("rate.conf", edit(9,
+        "    { kind = degrade, target = node-ch1, rate = \"10mbit\", for = 1s, at = \"wall 1s\" }")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(10_000_000, DegradeFault.degradation(s.faults().get(1)).rateBitsPerS());
+    assertFalse(new DegradeFault().needsNetem(s.faults().get(1)));
+    assertEquals(Mode.MULTI_JVM, s.mode());
+  }
+
+  private List<String> edit(int line, String replacement) {
+    List<String> lines = new ArrayList<>(BASE);
+    lines.set(line - 1, replacement);
+    return lines;
+  }
+
+  private Path write(String name, List<String> lines) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, String.join("\n", lines) + "\n");
+    return file;
+  }
+
+  private String problems(List<String> lines) throws IOException {
+    Path file = write("bad.conf", lines);
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE));
+    return e.getMessage().replace(dir + "/", "");
+  }
+
+  private static void assertContains(String text, String part) {
+    assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
+  }
+}
