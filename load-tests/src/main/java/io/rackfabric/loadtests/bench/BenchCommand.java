@@ -361,8 +361,8 @@ public final class BenchCommand implements RackCommand {
     out.println("wrote " + json);
   }
 
-  /** The most CHs a generated rack with fail-over can have (P/L - 3 at L = 32GiB, P = 2TiB). */
+  /** The most CHs a generated rack with fail-over can have: P/L - 3 at L = 32GiB, P = 2TiB. */
   private static final class LadonAddressesLimit {
-    static final int MAX = 61;
+    static final int MAX = (int) ((2L << 40) / (32L << 30)) - 3;
   }
 }
