@@ -2,6 +2,7 @@ package io.rackfabric.cluster.cli;
 
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.LadonRackGenerator.Placement;
+import io.rackfabric.cluster.topology.MultiRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyWriter;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
@@ -22,7 +23,7 @@ final class TopologyGenerateCommand {
 
   static final String USAGE =
       "usage: rack topology generate ladon --hosts N [--local-subspace 32GiB] [--pms2-base 1TiB]\n"
-          + "           [--address-bits 48] [--placement single|per-host] [--base-port 25521]"
+          + "           [--address-bits 48] [--placement single|per-host|three-node] [--base-port 25521]"
           + " [--out FILE]\n"
           + "  Writes a Ladon rack (seeds/000 4.1-4.2, 5.1) of N compute hosts, 1.."
           + LadonRackGenerator.MAX_COMPUTE_HOSTS + ", shaped like\n"
@@ -30,10 +31,17 @@ final class TopologyGenerateCommand {
           + "  per CH, and per CH a root chI above root ports chI-rp. Windows and NTB BARs follow\n"
           + "  the global memory layout. --placement single puts everything on node-1; per-host\n"
           + "  (the default) gives node-switch, node-mmh, node-bmh and node-chI ports from\n"
-          + "  --base-port. Without --out the file goes to stdout.\n";
+          + "  --base-port; three-node gives node-switch (switches, NIC), node-mmh (MMH and the first half\n"
+          + "  of the CHs) and node-bmh (BMH and the rest). Above 31 CHs each plane's NTB ports spread\n"
+          + "  over several chips (nt-pri-1, nt-pri-2, ...), which tor's multicast groups join.\n"
+          + "  Without --out the file goes to stdout.\n"
+          + "usage: rack topology generate multirack --racks N [--hosts-per-rack 48] [--out FILE]\n"
+          + "  Writes N Ladon racks (ids rK-...) joined by an NTB spine, in one node (issue 6's scale\n"
+          + "  run: 21 racks of 48 CHs are 1,008 compute hosts); N = 1.."
+          + MultiRackGenerator.MAX_RACKS + ".\n";
 
   private static final Set<String> VALUED = Set.of("hosts", "local-subspace", "pms2-base",
-      "address-bits", "placement", "base-port", "out");
+      "address-bits", "placement", "base-port", "out", "racks", "hosts-per-rack");
 
   private TopologyGenerateCommand() {}
 
@@ -45,13 +53,19 @@ final class TopologyGenerateCommand {
     Args args = Args.parse(argList, VALUED, Set.of());
     List<String> kinds = args.positional();
     if (kinds.isEmpty()) {
-      throw new UsageException("generate: which rack? only 'ladon' is known\n" + USAGE);
+      throw new UsageException("generate: which rack? 'ladon' or 'multirack'\n" + USAGE);
+    }
+    if (kinds.get(0).equals("multirack")) {
+      return multirack(argList, args, out);
     }
     if (!kinds.get(0).equals("ladon")) {
-      throw new UsageException("generate: unknown rack kind '" + kinds.get(0) + "' (known: ladon)");
+      throw new UsageException("generate: unknown rack kind '" + kinds.get(0) + "' (known: ladon, multirack)");
     }
     if (kinds.size() > 1) {
       throw new UsageException("generate: unexpected argument '" + kinds.get(1) + "'");
+    }
+    if (args.has("racks") || args.has("hosts-per-rack")) {
+      throw new UsageException("--racks and --hosts-per-rack are for 'generate multirack'");
     }
     // Range checks are the layout's and the generator's: they name every number that does not fit.
     int hosts = (int) args.getLong("hosts", Long.MIN_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -89,14 +103,56 @@ final class TopologyGenerateCommand {
     return 0;
   }
 
+  /** {@code generate multirack --racks N}: see {@link MultiRackGenerator}. */
+  private static int multirack(List<String> argList, Args args, PrintStream out) throws UsageException {
+    if (args.positional().size() > 1) {
+      throw new UsageException("generate: unexpected argument '" + args.positional().get(1) + "'");
+    }
+    for (String flag : List.of("hosts", "local-subspace", "pms2-base", "address-bits", "placement", "base-port")) {
+      if (args.has(flag)) {
+        throw new UsageException("--" + flag + " is for 'generate ladon'; multirack takes --racks, --hosts-per-rack, --out");
+      }
+    }
+    if (!args.has("racks")) {
+      throw new UsageException("--racks N is required (1.." + MultiRackGenerator.MAX_RACKS + ")");
+    }
+    int racks = (int) args.getLong("racks", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    int hosts = (int) args.getLong("hosts-per-rack", MultiRackGenerator.DEFAULT_HOSTS_PER_RACK, 1,
+        LadonRackGenerator.MAX_COMPUTE_HOSTS);
+    Topology fabric;
+    try {
+      fabric = MultiRackGenerator.generate(racks, hosts);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    String text = TopologyWriter.write(fabric, fabric.name() + ".conf: " + racks + " Ladon racks of " + hosts
+        + " compute hosts joined by an NTB spine, generated by\n  rack topology generate " + String.join(" ", argList)
+        + "\nRack K's ids carry the prefix rK-; every rack's MMH reaches rack J's PMS1 at 8P + (J-1)P (P = 2TiB).");
+    if (!args.has("out")) {
+      out.print(text);
+      return 0;
+    }
+    Path file = Path.of(args.get("out", null));
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw new UsageException("--out " + file + ": cannot write the file (" + e + ")");
+    }
+    out.println("wrote " + fabric.name() + " (" + fabric.switches().size() + " switches, "
+        + fabric.endpoints().size() + " endpoints, " + fabric.links().size() + " links) to " + file);
+    return 0;
+  }
+
   private static Placement placement(String value) throws UsageException {
     switch (value) {
       case "single":
         return Placement.SINGLE_NODE;
       case "per-host":
         return Placement.ONE_NODE_PER_HOST;
+      case "three-node":
+        return Placement.THREE_NODES;
       default:
-        throw new UsageException("--placement=" + value + " not in {single, per-host}");
+        throw new UsageException("--placement=" + value + " not in {single, per-host, three-node}");
     }
   }
 

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiPredicate;
 
 /** What host software must know of its own hardware, read off the topology. */
 public final class HostWiring {
@@ -30,7 +30,7 @@ public final class HostWiring {
    * @throws IllegalArgumentException when the CH has no primary and secondary root port
    */
   public static List<PlanePort> rootPortsOf(Topology topology, String chId, GlobalMemoryLayout layout) {
-    List<PlanePort> ports = planePortsBelow(topology, chId, plane -> layout.chView(plane).base());
+    List<PlanePort> ports = planePortsBelow(topology, chId, (p, plane) -> RootSwitch.holds(p, layout.chView(plane).base()));
     if (ports.stream().map(PlanePort::plane).distinct().count() < 2) {
       throw new IllegalArgumentException("compute host " + chId + " is not linked to a switch with an upstream"
           + " port and two downstream ports over its primary and secondary views");
@@ -40,11 +40,14 @@ public final class HostWiring {
 
   /**
    * The ports of the MH's domain that lead to each plane's switch: the downstream ports of the
-   * switch the MH's root sits on whose window holds that plane's CH slots. A fatal error from one
-   * of them means the plane is cut off for every CH.
+   * switch the MH's root sits on whose window holds some of that plane's CH slots (above 31 CHs a
+   * plane has several NTB chips, each below a port of its own). A fatal error from one of them is
+   * taken as the plane cut off for every CH: the MH moves them all to the other plane, those a
+   * healthy chip of the plane still reached too, rather than leave the dead chip's CHs behind.
    */
   public static List<PlanePort> planePortsOf(Topology topology, String mhId, GlobalMemoryLayout layout) {
-    return planePortsBelow(topology, mhId, plane -> layout.mhHostsRange(plane).base());
+    return planePortsBelow(topology, mhId, (p, plane) -> p.bridge().prefetchable() != null
+        && p.bridge().prefetchable().overlaps(layout.mhHostsRange(plane)));
   }
 
   /** {@link #rootPortsOf} by requester ID, as a CH's AER driver looks them up. */
@@ -65,9 +68,10 @@ public final class HostWiring {
 
   /**
    * The downstream ports, in the root's virtual switch, of the switch whose upstream port the
-   * root {@code rootId} is linked to, each whose prefetchable window holds {@code address(plane)}.
+   * root {@code rootId} is linked to, each that {@code leads} to a plane.
    */
-  private static List<PlanePort> planePortsBelow(Topology topology, String rootId, Function<Plane, Long> address) {
+  private static List<PlanePort> planePortsBelow(Topology topology, String rootId,
+      BiPredicate<PortConfig, Plane> leads) {
     List<PlanePort> ports = new ArrayList<>();
     RootSwitch below = RootSwitch.of(topology, rootId).orElse(null);
     if (below == null) {
@@ -75,7 +79,7 @@ public final class HostWiring {
     }
     for (PortConfig p : below.downstream()) {
       for (Plane plane : Plane.values()) {
-        if (RootSwitch.holds(p, address.apply(plane))) {
+        if (leads.test(p, plane)) {
           ports.add(new PlanePort(below.chip().id(), p, plane,
               Bdf.format(Bdf.of(below.up().bridge().secondaryBus(), p.number(), 0))));
         }

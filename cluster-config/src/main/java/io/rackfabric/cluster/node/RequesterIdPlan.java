@@ -77,7 +77,8 @@ public final class RequesterIdPlan {
     // Toward the switch: each CH's root, alone in its domain, takes index 0 of its port.
     ports.forEach((plane, byHost) -> byHost.forEach((ch, p) -> program(topology, tables, p,
         NtbDirection.TO_LINK, List.of(bdf(topology, ch)))));
-    // Into each CH: the MH (when it reaches this plane), then the other CHs of the chip in host order.
+    // Into each CH: the MH (when it reaches this plane), then the other CHs of the plane in host
+    // order, whichever of the plane's NTB chips their ports are on (above 31 CHs a plane has several).
     Map<String, Plane> mhPlanes = HostWiring.planePorts(topology, mh, spec.layout());
     ports.forEach((plane, byHost) -> byHost.forEach((target, p) -> {
       List<Integer> originals = new ArrayList<>();
@@ -85,7 +86,7 @@ public final class RequesterIdPlan {
         originals.add(mhBdf);
       }
       byHost.forEach((ch, q) -> {
-        if (!ch.equals(target) && q.switchId().equals(p.switchId())) {
+        if (!ch.equals(target)) {
           originals.add(linkProxy(tables, q, bdf(topology, ch)));
         }
       });
@@ -104,7 +105,7 @@ public final class RequesterIdPlan {
           addId(arrival, mh, RequesterIds.proxyId(table, p.port(), NtbDirection.TO_VIRTUAL, mhBdf));
         }
         ports.get(plane).forEach((ch, q) -> {
-          if (!ch.equals(target) && q.switchId().equals(p.switchId())) {
+          if (!ch.equals(target)) {
             int proxy = linkProxy(tables, q, bdf(topology, ch));
             addId(arrival, ch, RequesterIds.proxyId(table, p.port(), NtbDirection.TO_VIRTUAL, proxy));
           }

@@ -1,5 +1,7 @@
 package io.rackfabric.cluster.scenario;
 
+import java.util.Map;
+
 /**
  * How long a run lasts.
  *
@@ -10,7 +12,17 @@ package io.rackfabric.cluster.scenario;
  * @param settleNs wall time without any counter moving after which a run (or the part of it
  *     before a fault) counts as quiet: what is still in flight then is counted lost
  */
-public record RunLength(long durationNs, long modelEndNs, long wallLimitNs, long settleNs) {
+public record RunLength(long durationNs, long modelEndNs, long wallLimitNs, long settleNs,
+    Map<String, String> settings) {
+
+  public RunLength {
+    settings = Map.copyOf(settings);
+  }
+
+  /** A run with the fabric's default link timers. */
+  public RunLength(long durationNs, long modelEndNs, long wallLimitNs, long settleNs) {
+    this(durationNs, modelEndNs, wallLimitNs, settleNs, Map.of());
+  }
 
   public boolean hasDuration() {
     return durationNs >= 0;

@@ -9,6 +9,7 @@ import io.rackfabric.cluster.node.NicNode;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.MultiRackGenerator;
 import io.rackfabric.cluster.topology.Problems;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyException;
@@ -118,15 +119,16 @@ final class ScenarioParser {
     Scenario.MultiJvm multiJvm = multiJvm(f, mode);
     Fields run = f.object("run", false);
     if (run != null) {
-      run.allowOnly("duration", "wall-limit", "settle");
+      run.allowOnly("duration", "wall-limit", "settle", "link-timers");
     }
+    Map<String, String> linkTimers = linkTimers(run == null ? null : run.object("link-timers", false));
     Long duration = run == null ? null : run.durationNs("duration", null);
     long wallLimit = positive(run, "wall-limit", DEFAULT_WALL_LIMIT_NS);
     long settle = positive(run, "settle", mode == Mode.SINGLE_JVM ? DEFAULT_SETTLE_SINGLE_NS : DEFAULT_SETTLE_MULTI_NS);
 
     List<TrafficDraft> drafts = f.objects("traffic", false).stream().map(this::trafficDraft).toList();
     long modelEnd = modelEnd(duration, drafts);
-    RunLength length = new RunLength(duration == null ? -1 : duration, modelEnd, wallLimit, settle);
+    RunLength length = new RunLength(duration == null ? -1 : duration, modelEnd, wallLimit, settle, linkTimers);
     List<TrafficSpec> traffic = topology == null ? List.of() : traffic(drafts, length, topology.topology());
     ScenarioContext context = topology == null ? null
         : new ScenarioContext(topology.topology(), mode, length, traffic, multiJvm);
@@ -309,6 +311,41 @@ final class ScenarioParser {
     return new ControlRequests(hosts, count, interval);
   }
 
+  /** The fabric's defaults (rackfabric.fabric.link-timers), for the check between the two. */
+  private static final long DEFAULT_KEEPALIVE_NS = 100_000_000L;
+  private static final long DEFAULT_DLLP_TIMEOUT_NS = 1_500_000_000L;
+
+  /**
+   * {@code run.link-timers { keepalive, dllp-timeout, init-retry, init-timeout, retry-interval }}:
+   * wall-time link timers for every JVM of the run, as settings paths. A rack of thousands of
+   * links spends its cores on keepalives and ticks at the defaults (issue 6's 1,000-host run).
+   */
+  private static Map<String, String> linkTimers(Fields t) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    if (t == null) {
+      return settings;
+    }
+    List<String> keys = List.of("keepalive", "dllp-timeout", "init-retry", "init-timeout", "retry-interval");
+    t.allowOnly(keys.toArray(String[]::new));
+    Map<String, Long> values = new HashMap<>();
+    for (String key : keys) {
+      if (t.has(key)) {
+        long v = positive(t, key, -1);
+        if (v > 0) {
+          values.put(key, v);
+          settings.put("rackfabric.fabric.link-timers." + key, Durations.text(v));
+        }
+      }
+    }
+    long keepalive = values.getOrDefault("keepalive", DEFAULT_KEEPALIVE_NS);
+    long timeout = values.getOrDefault("dllp-timeout", DEFAULT_DLLP_TIMEOUT_NS);
+    if (timeout < 2 * keepalive) {
+      t.error(values.containsKey("dllp-timeout") ? "dllp-timeout" : "keepalive", "dllp-timeout="
+          + Durations.text(timeout) + " must be at least twice keepalive=" + Durations.text(keepalive));
+    }
+    return settings;
+  }
+
   private static long positive(Fields f, String key, long dflt) {
     if (f == null) {
       return dflt;
@@ -438,10 +475,13 @@ final class ScenarioParser {
     if (g == null) {
       return null;
     }
-    g.allowOnly("generate", "hosts", "local-subspace", "pms2-base", "address-bits", "placement");
     String kind = g.string("generate", true);
+    if ("multirack".equals(kind)) {
+      return multirack(g);
+    }
+    g.allowOnly("generate", "hosts", "local-subspace", "pms2-base", "address-bits", "placement");
     if (kind != null && !kind.equals("ladon")) {
-      g.error("generate", "generate=" + kind + " not in {ladon}");
+      g.error("generate", "generate=" + kind + " not in {ladon, multirack}");
     }
     Integer hosts = g.integer("hosts", null);
     Long local = g.has("local-subspace") ? g.address("local-subspace", true)
@@ -452,8 +492,9 @@ final class ScenarioParser {
     LadonRackGenerator.Placement placement = switch (placementText) {
       case "single-node" -> LadonRackGenerator.Placement.SINGLE_NODE;
       case "per-host" -> LadonRackGenerator.Placement.ONE_NODE_PER_HOST;
+      case "three-node" -> LadonRackGenerator.Placement.THREE_NODES;
       default -> {
-        g.error("placement", "placement=" + placementText + " not in {single-node, per-host}");
+        g.error("placement", "placement=" + placementText + " not in {single-node, per-host, three-node}");
         yield null;
       }
     };
@@ -473,6 +514,24 @@ final class ScenarioParser {
       Topology t = LadonRackGenerator.generate(layout, placement);
       String written = "generated ladon rack, " + hosts + (hosts == 1 ? " host" : " hosts") + ", local-subspace "
           + MemorySizes.size(local) + ", " + placementText;
+      return new TopologyRef(written, TopologyRef.Origin.GENERATED, null, t);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      g.error(e.getMessage());
+      return null;
+    }
+  }
+
+  /** {@code topology { generate = multirack, racks = N, hosts-per-rack = 48 }}: Ladon racks joined by a spine. */
+  private TopologyRef multirack(Fields g) {
+    g.allowOnly("generate", "racks", "hosts-per-rack");
+    Integer racks = g.integer("racks", null);
+    Integer hosts = g.integer("hosts-per-rack", MultiRackGenerator.DEFAULT_HOSTS_PER_RACK);
+    if (racks == null || hosts == null) {
+      return null;
+    }
+    try {
+      Topology t = MultiRackGenerator.generate(racks, hosts);
+      String written = "generated multirack fabric, " + racks + " racks x " + hosts + " hosts";
       return new TopologyRef(written, TopologyRef.Origin.GENERATED, null, t);
     } catch (IllegalArgumentException | IllegalStateException e) {
       g.error(e.getMessage());

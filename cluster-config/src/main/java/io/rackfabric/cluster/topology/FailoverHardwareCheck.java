@@ -192,7 +192,7 @@ final class FailoverHardwareCheck {
     RouteExplanation e = routes.explain(mh, address, false);
     List<String> missed = new ArrayList<>();
     for (String ch : spec.computeHosts()) {
-      boolean reached = e.copies().stream().anyMatch(c -> c.outcome().kind() == RouteExplanation.Kind.DELIVERED
+      boolean reached = delivered(e).stream().anyMatch(c -> c.outcome().kind() == RouteExplanation.Kind.DELIVERED
           && c.target().equals(ch) && c.outcome().address() == expected);
       if (!reached) {
         missed.add(ch);
@@ -204,6 +204,22 @@ final class FailoverHardwareCheck {
           + MemorySizes.hex(expected) + ", but it is " + e.ending() + " and misses " + String.join(", ", missed)
           + " (rack route --from " + mh + " --addr " + MemorySizes.hex(address) + " shows the path)");
     }
+  }
+
+  /**
+   * The copies a multicast write ends as, through every level: above 31 CHs tor copies the page
+   * to each NTB chip of the plane, which copies it again to its ports.
+   */
+  private static List<RouteExplanation> delivered(RouteExplanation e) {
+    List<RouteExplanation> leaves = new ArrayList<>();
+    for (RouteExplanation c : e.copies()) {
+      if (c.copies().isEmpty()) {
+        leaves.add(c);
+      } else {
+        leaves.addAll(delivered(c));
+      }
+    }
+    return leaves;
   }
 
   /** One kind of word through one plane: the first CH it fails for is reported, with how many more. */

@@ -40,11 +40,22 @@ public final class LadonRackGenerator {
      * seeds the cluster and must outlive the MMH), {@code node-mmh}, {@code node-bmh}, then
      * {@code node-chI}; Artery ports count up from the base port in that order.
      */
-    ONE_NODE_PER_HOST
+    ONE_NODE_PER_HOST,
+    /**
+     * Three JVMs, as issue 6 places a full rack: {@code node-switch} (the switch chips and the
+     * NIC), {@code node-mmh} (the MMH and the first half of the CHs with their root ports) and
+     * {@code node-bmh} (the BMH and the other half).
+     */
+    THREE_NODES
   }
 
-  /** The NTB switch chips number their NTB ports 1..N after the upstream port 0; 31 is the last. */
-  public static final int MAX_COMPUTE_HOSTS = 31;
+  /**
+   * An NTB switch chip numbers its NTB ports 1..31 after its upstream port 0 (a port number is its
+   * device number on the internal bus); a rack with more CHs spreads each plane over several chips.
+   */
+  public static final int MAX_NTB_PORTS_PER_CHIP = 31;
+  /** What the fail-over's protocol words can name ({@link LadonAddresses#MAX_HOSTS}). */
+  public static final int MAX_COMPUTE_HOSTS = LadonAddresses.MAX_HOSTS;
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_BASE_PORT = 25521;
 
@@ -104,10 +115,8 @@ public final class LadonRackGenerator {
   static Topology build(GlobalMemoryLayout layout, Placement placement, String host, int basePort) {
     int n = layout.computeHosts();
     if (n > MAX_COMPUTE_HOSTS) {
-      throw new IllegalArgumentException("hosts=" + n + ": the NTB switch chips nt-pri and nt-sec"
-          + " give each compute host an NTB port numbered 1.." + n + ", but port numbers end at "
-          + MAX_COMPUTE_HOSTS + " (port 0 is their upstream port); at most " + MAX_COMPUTE_HOSTS
-          + " compute hosts");
+      throw new IllegalArgumentException("hosts=" + n + ": at most " + MAX_COMPUTE_HOSTS
+          + " compute hosts (what the fail-over protocol's words can name)");
     }
     if (Long.compareUnsigned(layout.localSubspace(), MIN_LOCAL_SUBSPACE) < 0) {
       throw new IllegalArgumentException("local-subspace=" + MemorySizes.size(layout.localSubspace())
@@ -119,13 +128,19 @@ public final class LadonRackGenerator {
 
     // Bus numbers, depth first as enumeration software assigns them. The MH's domain ends at the
     // NTB ports, so it never grows with N; each CH's root ports are a domain of their own.
+    // Each plane's CHs spread evenly over as few NTB chips as hold them (one up to 31 CHs).
+    int chips = (n + MAX_NTB_PORTS_PER_CHIP - 1) / MAX_NTB_PORTS_PER_CHIP;
     Buses mh = new Buses();
     int torInternal = mh.next();          // tor VS1's internal bus, below tor.mmh
     int nicBus = mh.next();
-    int toPriLink = mh.next();
-    int ntPriInternal = mh.next();
-    int toSecLink = mh.next();
-    int ntSecInternal = mh.next();
+    int[][] chipBuses = new int[2][];     // per plane, per chip: link bus, internal bus
+    for (Plane plane : Plane.values()) {
+      chipBuses[plane.ordinal()] = new int[2 * chips];
+      for (int c = 0; c < chips; c++) {
+        chipBuses[plane.ordinal()][2 * c] = mh.next();
+        chipBuses[plane.ordinal()][2 * c + 1] = mh.next();
+      }
+    }
     int mhSubordinate = mh.last();
     Buses ch = new Buses();
     int rpInternal = ch.next();
@@ -145,18 +160,45 @@ public final class LadonRackGenerator {
     AddressRange bothPlanes = new AddressRange(pms1Hosts.base(), pms2Hosts.limit());
 
     List<SwitchSpec> switches = new ArrayList<>();
-    switches.add(new SwitchSpec("tor", nodes.switches(), List.of(
+    List<PortConfig> torPorts = new ArrayList<>(List.of(
         bridge("mmh", 0, PortRole.UPSTREAM, 1, 0, torInternal, mhSubordinate, NIC_WINDOW, bothPlanes),
         // VS2 holds only the BMH until a take-over moves ports to it (seeds/000 4.3).
         bridge("bmh", 1, PortRole.UPSTREAM, 2, 0, torInternal, torInternal, null, null),
-        bridge("nic", 2, PortRole.DOWNSTREAM, 1, torInternal, nicBus, nicBus, NIC_WINDOW, null),
-        bridge("to-pri", 3, PortRole.DOWNSTREAM, 1, torInternal, toPriLink, ntPriInternal, null, pms1Hosts),
-        bridge("to-sec", 4, PortRole.DOWNSTREAM, 1, torInternal, toSecLink, ntSecInternal, null, pms2Hosts)),
-        List.of()));
-    switches.add(ntbChip("nt-pri", nodes.switches(), layout, ladon, Plane.PRIMARY, toPriLink,
-        ntPriInternal, pms1Hosts, priBus));
-    switches.add(ntbChip("nt-sec", nodes.switches(), layout, ladon, Plane.SECONDARY, toSecLink,
-        ntSecInternal, pms2Hosts, secBus));
+        bridge("nic", 2, PortRole.DOWNSTREAM, 1, torInternal, nicBus, nicBus, NIC_WINDOW, null)));
+    List<MulticastGroup> torMulticast = new ArrayList<>();
+    List<SwitchSpec> ntbChips = new ArrayList<>();
+    List<LinkSpec> chipLinks = new ArrayList<>();
+    for (Plane plane : Plane.values()) {
+      AddressRange hosts = plane == Plane.PRIMARY ? pms1Hosts : pms2Hosts;
+      List<Integer> toPorts = new ArrayList<>();
+      for (int c = 0; c < chips; c++) {
+        int first = 1 + c * n / chips;
+        int last = (c + 1) * n / chips;
+        // A chip's window: its CHs' slots; the last chip's runs on to the plane's end (the
+        // multicast page), the first starts where the plane does.
+        long base = c == 0 ? hosts.base() : layout.mhHostsRange(plane).base() + (first - 1) * layout.localSubspace();
+        long limit = c == chips - 1 ? hosts.limit()
+            : layout.mhHostsRange(plane).base() + (long) last * layout.localSubspace() - 1;
+        AddressRange window = new AddressRange(base, limit);
+        int number = torPorts.size();
+        String suffix = chips == 1 ? "" : "-" + (c + 1);
+        String toPort = (plane == Plane.PRIMARY ? "to-pri" : "to-sec") + suffix;
+        String chip = ntbChipId(plane, chips, c);
+        int linkBus = chipBuses[plane.ordinal()][2 * c];
+        int internal = chipBuses[plane.ordinal()][2 * c + 1];
+        torPorts.add(bridge(toPort, number, PortRole.DOWNSTREAM, 1, torInternal, linkBus, internal, null, window));
+        toPorts.add(number);
+        ntbChips.add(ntbChip(chip, nodes.switches(), layout, ladon, plane, first, last, linkBus, internal,
+            window, plane == Plane.PRIMARY ? priBus : secBus));
+        chipLinks.add(link("tor." + toPort, chip + ".up"));
+      }
+      if (ladon != null && chips > 1) {
+        // One chip no longer reaches every CH: tor copies the plane's multicast page to each.
+        torMulticast.add(new MulticastGroup(plane.ordinal(), ladon.multicastPage(plane), toPorts));
+      }
+    }
+    switches.add(new SwitchSpec("tor", nodes.switches(), torPorts, torMulticast));
+    switches.addAll(ntbChips);
     AddressRange chPri = layout.chView(Plane.PRIMARY);
     AddressRange chSec = layout.chView(Plane.SECONDARY);
     for (int i = 1; i <= n; i++) {
@@ -188,12 +230,11 @@ public final class LadonRackGenerator {
     links.add(link("mmh", "tor.mmh"));
     links.add(link("bmh", "tor.bmh"));
     links.add(link("tor.nic", "nic"));
-    links.add(link("tor.to-pri", "nt-pri.up"));
-    links.add(link("tor.to-sec", "nt-sec.up"));
+    links.addAll(chipLinks);
     for (int i = 1; i <= n; i++) {
       // The PCIe cables to the compute hosts.
-      links.add(link("nt-pri." + chId(i), rp(i) + ".pri"));
-      links.add(link("nt-sec." + chId(i), rp(i) + ".sec"));
+      links.add(link(ntbChipOf(Plane.PRIMARY, n, chips, i) + "." + chId(i), rp(i) + ".pri"));
+      links.add(link(ntbChipOf(Plane.SECONDARY, n, chips, i) + "." + chId(i), rp(i) + ".sec"));
     }
     for (int i = 1; i <= n; i++) {
       links.add(link(chId(i), rp(i) + ".up"));
@@ -217,20 +258,21 @@ public final class LadonRackGenerator {
    * NTB port, whose second link-side BAR translates the page to its CH's control page.
    */
   private static SwitchSpec ntbChip(String id, String node, GlobalMemoryLayout layout, LadonAddresses ladon,
-      Plane plane, int linkBus, int internalBus, AddressRange window, int rootPortBus) {
+      Plane plane, int firstCh, int lastCh, int linkBus, int internalBus, AddressRange window, int rootPortBus) {
     List<PortConfig> ports = new ArrayList<>();
     ports.add(bridge("up", 0, PortRole.UPSTREAM, 1, linkBus, internalBus, internalBus, null, window));
     List<Integer> members = new ArrayList<>();
-    for (int i = 1; i <= layout.computeHosts(); i++) {
+    for (int i = firstCh; i <= lastCh; i++) {
+      int number = i - firstCh + 1;
       NtbProgramming p = layout.ntbProgramming(i, plane);
       List<NtbBar> linkBars = new ArrayList<>(p.linkBars());
       if (ladon != null) {
         linkBars.add(new NtbBar(ladon.multicastPage(plane), ladon.controlPage()));
       }
       // The virtual side sits below the CH's root port of this plane, at its secondary bus.
-      ports.add(new PortConfig(chId(i), i, PortRole.NTB, 1, null,
+      ports.add(new PortConfig(chId(i), number, PortRole.NTB, 1, null,
           new NtbConfig(Bdf.of(rootPortBus, 0, 0), linkBars, p.virtualBars())));
-      members.add(i);
+      members.add(number);
     }
     List<MulticastGroup> multicast = ladon == null
         ? List.of() : List.of(new MulticastGroup(0, ladon.multicastPage(plane), members));
@@ -263,6 +305,22 @@ public final class LadonRackGenerator {
     return new LinkSpec(a, b, LINK);
   }
 
+  /** {@code nt-pri}/{@code nt-sec} with one chip per plane, else {@code nt-pri-1}, ... */
+  private static String ntbChipId(Plane plane, int chips, int c) {
+    String id = plane == Plane.PRIMARY ? "nt-pri" : "nt-sec";
+    return chips == 1 ? id : id + "-" + (c + 1);
+  }
+
+  /** The NTB chip of {@code plane} holding CH {@code i}'s port (chips split the CHs evenly). */
+  private static String ntbChipOf(Plane plane, int n, int chips, int i) {
+    for (int c = 0; c < chips; c++) {
+      if (i <= (c + 1) * n / chips) {
+        return ntbChipId(plane, chips, c);
+      }
+    }
+    throw new IllegalStateException("ch" + i + " beyond " + n + " hosts");
+  }
+
   static String chId(int i) {
     return "ch" + i;
   }
@@ -291,12 +349,18 @@ public final class LadonRackGenerator {
   private static final class Nodes {
     private final Placement placement;
     private final List<NodeSpec> specs = new ArrayList<>();
+    private final int n;
 
     Nodes(Placement placement, String host, int basePort, int n) {
       this.placement = placement;
       List<String> names = new ArrayList<>();
+      this.n = n;
       if (placement == Placement.SINGLE_NODE) {
         names.add("node-1");
+      } else if (placement == Placement.THREE_NODES) {
+        names.add("node-switch");
+        names.add("node-mmh");
+        names.add("node-bmh");
       } else {
         names.add("node-switch");
         names.add("node-mmh");
@@ -336,6 +400,10 @@ public final class LadonRackGenerator {
     }
 
     String ch(int i) {
+      if (placement == Placement.THREE_NODES) {
+        // The first half of the CHs beside the MMH, the rest beside the BMH.
+        return i <= (n + 1) / 2 ? "node-mmh" : "node-bmh";
+      }
       return one("node-" + chId(i));
     }
   }

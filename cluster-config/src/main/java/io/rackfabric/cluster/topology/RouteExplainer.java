@@ -249,7 +249,10 @@ public final class RouteExplainer {
           + group.window() + ": a copy to each of " + String.join(", ", names);
       hops.add(hop(sw.id(), in.name(), null, why, translations, tlp));
       List<RouteExplanation> copies = new ArrayList<>();
+      // The hop limit guards each path, not the sum of a multicast's copies.
+      int hopsSoFar = hopCount;
       for (int p : m.ports()) {
+        hopCount = hopsSoFar;
         List<Hop> copyHops = new ArrayList<>();
         Step step = leave(sw, null, table.port(p), "copy for group " + m.group(), List.of(), tlp,
             copyHops);

@@ -53,11 +53,23 @@ class TopologyGenerateCommandTest {
   }
 
   @Test
-  void shouldExitTwoNamingTheLimitWhenThirtyTwoHosts() {
-    assertEquals(2, generate("ladon", "--hosts", "32", "--pms2-base", "2TiB"));
-    assertTrue(err().startsWith("rack topology: hosts=32: "), err());
-    assertTrue(err().contains("at most 31 compute hosts"), err());
+  void shouldExitTwoNamingTheLimitWhenTwoHundredFiftySixHosts() {
+    assertEquals(2, generate("ladon", "--hosts", "256", "--local-subspace", "4GiB", "--pms2-base", "2TiB"));
+    assertTrue(err().startsWith("rack topology: hosts=256: "), err());
+    assertTrue(err().contains("at most 255 compute hosts"), err());
     assertEquals("", out());
+  }
+
+  @Test
+  void shouldWriteThreeNodesAndFourNtbChipsWhenFortyEightHosts(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ladon-48.conf");
+    assertEquals(0, generate("ladon", "--hosts", "48", "--pms2-base", "2TiB", "--placement", "three-node",
+        "--out", file.toString()));
+
+    Topology t = TopologyLoader.load(file);
+    assertEquals(3, t.nodes().size());
+    assertTrue(t.switchSpec("nt-sec-2").isPresent());
+    assertEquals(48, t.computeHostIds().size());
   }
 
   @Test
@@ -69,7 +81,7 @@ class TopologyGenerateCommandTest {
   @Test
   void shouldExitTwoNamingTheValueWhenAFlagIsBad() {
     assertEquals(2, generate("ladon", "--hosts", "2", "--placement", "cloud"));
-    assertEquals("rack topology: --placement=cloud not in {single, per-host}\n", err());
+    assertEquals("rack topology: --placement=cloud not in {single, per-host, three-node}\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon", "--hosts", "2", "--local-subspace", "banana"));
     assertEquals("rack topology: --local-subspace: 'banana' is not an address or size\n", err());
@@ -81,10 +93,10 @@ class TopologyGenerateCommandTest {
     assertEquals("rack topology: hosts=0: at least one compute host is needed\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon"));
-    assertEquals("rack topology: --hosts N is required (1..31 compute hosts)\n", err());
+    assertEquals("rack topology: --hosts N is required (1..255 compute hosts)\n", err());
     errBytes.reset();
     assertEquals(2, generate("fattree", "--hosts", "2"));
-    assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon)\n", err());
+    assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon, multirack)\n", err());
     errBytes.reset();
     assertEquals(2, generate("ladon", "--hosts", "2", "--base-port", "70000"));
     assertEquals("rack topology: --base-port=70000 not in [1,65535]\n", err());
@@ -118,5 +130,31 @@ class TopologyGenerateCommandTest {
 
   private String err() {
     return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void shouldWriteJoinedRacksWhenMultirack(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("mr.conf");
+    assertEquals(0, generate("multirack", "--racks", "3", "--hosts-per-rack", "4", "--out", file.toString()));
+
+    Topology t = TopologyLoader.load(file);
+    assertTrue(t.endpoint("r3-ch4").isPresent());
+    assertEquals(1 + 3, t.switchSpec("spine").orElseThrow().ports().size());
+    assertTrue(out().startsWith("wrote multirack-3x4 ("), out());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheValueWhenMultirackArgumentsAreBad() {
+    assertEquals(2, generate("multirack", "--racks", "32"));
+    assertTrue(err().startsWith("rack topology: racks=32 not in 1..31"), err());
+    errBytes.reset();
+    assertEquals(2, generate("multirack"));
+    assertTrue(err().contains("--racks N is required"), err());
+    errBytes.reset();
+    assertEquals(2, generate("multirack", "--racks", "2", "--placement", "single"));
+    assertTrue(err().contains("--placement is for 'generate ladon'"), err());
+    errBytes.reset();
+    assertEquals(2, generate("ladon", "--hosts", "2", "--racks", "2"));
+    assertTrue(err().contains("--racks and --hosts-per-rack are for 'generate multirack'"), err());
   }
 }

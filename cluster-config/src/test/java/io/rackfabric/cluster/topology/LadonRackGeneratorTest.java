@@ -163,16 +163,53 @@ class LadonRackGeneratorTest {
   }
 
   @Test
-  void shouldRejectWithTheLimitWhenThirtyTwoHosts() {
-    // P = 2TiB leaves the layout room for 32 hosts, so the refusal is the NTB chips' port count.
-    GlobalMemoryLayout layout = GlobalMemoryLayout.create(32 * GIB, 32, 2L << 40);
+  void shouldSpreadEachPlaneOverTwoNtbChipsWhenFortyEightHosts() {
+    Topology t = LadonRackGenerator.generate(fortyEight(), Placement.THREE_NODES);
+
+    for (String chip : List.of("nt-pri-1", "nt-pri-2", "nt-sec-1", "nt-sec-2")) {
+      SwitchSpec s = t.switchSpec(chip).orElseThrow();
+      assertEquals(1 + 24, s.ports().size(), chip);
+      assertEquals(1, s.multicast().size(), chip);
+    }
+    assertEquals(1, t.switchSpec("nt-pri-2").orElseThrow().port("ch25").orElseThrow().number());
+    assertEquals(24, t.switchSpec("nt-sec-1").orElseThrow().port("ch24").orElseThrow().number());
+    // tor copies each plane's multicast page to both of its chips.
+    assertEquals(2, t.switchSpec("tor").orElseThrow().multicast().size());
+    assertEquals("mmh", t.globalMemorySpec().managementHost());
+    assertTrue(t.controlPlane() != null);
+  }
+
+  @Test
+  void shouldPlaceHalfTheHostsBesideEachManagementHostWhenThreeNodes() {
+    Topology t = LadonRackGenerator.generate(fortyEight(), Placement.THREE_NODES);
+
+    assertEquals(List.of("node-switch", "node-mmh", "node-bmh"), t.nodes().stream().map(NodeSpec::name).toList());
+    assertEquals("node-mmh", t.endpoint("ch24").orElseThrow().node());
+    assertEquals("node-mmh", t.switchSpec("ch24-rp").orElseThrow().node());
+    assertEquals("node-bmh", t.endpoint("ch25").orElseThrow().node());
+    assertEquals("node-bmh", t.endpoint("bmh").orElseThrow().node());
+    assertEquals("node-switch", t.switchSpec("nt-sec-2").orElseThrow().node());
+    assertEquals("node-switch", t.endpoint("nic").orElseThrow().node());
+  }
+
+  @Test
+  void shouldConnectEveryPairThroughBothPlanesWhenFortyEightHosts() {
+    assertEveryHostReachesEveryOther(fortyEight());
+  }
+
+  @Test
+  void shouldRejectWithTheLimitWhenTwoHundredFiftySixHosts() {
+    GlobalMemoryLayout layout = GlobalMemoryLayout.create(4 * GIB, 256, 2L << 40);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LadonRackGenerator.generate(layout, Placement.SINGLE_NODE));
 
-    assertTrue(e.getMessage().startsWith("hosts=32: "), e.getMessage());
-    assertTrue(e.getMessage().contains("port numbers end at 31"), e.getMessage());
-    assertTrue(e.getMessage().contains("at most 31 compute hosts"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("hosts=256: at most 255 compute hosts"), e.getMessage());
+  }
+
+  /** The paper's L with P = 2TiB: room for 48 CHs and the fail-over's slots (P/L - 3 = 61). */
+  private static GlobalMemoryLayout fortyEight() {
+    return GlobalMemoryLayout.create(32 * GIB, 48, 2L << 40);
   }
 
   @Test

@@ -1,5 +1,14 @@
 package io.rackfabric.loadtests.bench;
 
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.MultiRackGenerator;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.host.failover.FailoverBreakdown;
+import io.rackfabric.host.failover.NotificationMode;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.loadtests.failover.LinkFailover;
+import io.rackfabric.loadtests.scale.ComponentCensus;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
@@ -26,6 +35,10 @@ import java.util.Set;
  */
 public final class BenchCommand implements RackCommand {
 
+  static final List<String> BENCHMARKS = List.of("dataplane", "controller", "failover", "startup");
+  /** The change-log lengths of issue 6: both rows in one run. */
+  static final List<Integer> CONTROLLER_EVENTS = List.of(10_000, 100_000);
+
   @Override
   public String name() {
     return "bench";
@@ -34,7 +47,9 @@ public final class BenchCommand implements RackCommand {
   @Override
   public String summary() {
     return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT];"
-        + " controller [--events N] [--json OUT]; jmh [--quick] [--only REGEX] [--json OUT]; compare A.json B.json";
+        + " controller [--events N[,M...]] [--json OUT]; failover [--hosts N] [--json OUT];"
+        + " startup [--racks N] [--json OUT]; no name: all four into one --json;"
+        + " jmh [--quick] [--only REGEX] [--json OUT]; compare A.json B.json";
   }
 
   @Override
@@ -43,14 +58,29 @@ public final class BenchCommand implements RackCommand {
       List<String> rest = argList.subList(1, argList.size());
       return argList.get(0).equals("jmh") ? JmhBench.run(rest, out) : BenchCompare.run(rest, out);
     }
-    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only", "events"), Set.of());
+    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only", "events", "hosts", "racks"),
+        Set.of());
     List<String> what = args.positional();
-    if (what.size() > 1 || (what.size() == 1 && !what.get(0).equals("dataplane") && !what.get(0).equals("controller"))) {
-      throw new UsageException("unknown benchmark " + what + " (benchmarks: dataplane, controller, jmh, compare)");
+    if (what.size() > 1 || (what.size() == 1 && !BENCHMARKS.contains(what.get(0)))) {
+      throw new UsageException("unknown benchmark " + what + " (benchmarks: " + String.join(", ", BENCHMARKS)
+          + ", jmh, compare; none: the first four)");
+    }
+    if (what.isEmpty()) {
+      return all(args, out);
     }
     if (what.equals(List.of("controller"))) {
+      onlyFlags(args, "controller", "events", "json");
       return controller(args, out);
     }
+    if (what.equals(List.of("failover"))) {
+      onlyFlags(args, "failover", "hosts", "json");
+      return failover(args, out);
+    }
+    if (what.equals(List.of("startup"))) {
+      onlyFlags(args, "startup", "racks", "json");
+      return startup(args, out);
+    }
+    onlyFlags(args, "dataplane", "tlps", "rounds", "transport", "json", "only");
     long tlps = args.getLong("tlps", 200_000, 1_000, 100_000_000);
     int rounds = (int) args.getLong("rounds", 5, 1, 50);
     String transport = args.get("transport", "aeron-udp");
@@ -115,37 +145,232 @@ public final class BenchCommand implements RackCommand {
     return 0;
   }
 
-  /** {@code rack bench controller}: see {@link ControllerBench}. */
+  /** {@code rack bench controller}: see {@link ControllerBench}; one row per change-log length. */
   private static int controller(Args args, PrintStream out) throws Exception {
-    int events = (int) args.getLong("events", 10_000, 100, 1_000_000);
-    Path runDir = Path.of("target", "rack-runs", "bench-controller-" + Instant.now().toString().replace(':', '-'));
-    out.printf("rack bench controller: %,d change-log events, H2 file journal in %s%n", events, runDir);
-    ControllerBench.Result r = ControllerBench.run(events, runDir, out);
-    TakeoverBreakdown t = r.takeover();
-    List<Figure> figures = List.of(
-        new Figure("controller.replicated_ops_per_s", r.replicatedOpsPerS(), "ops/s", "wall"),
-        new Figure("controller.takeover_wall", t.wallTakeoverNs() / 1e9, "s", "wall"),
-        new Figure("controller.takeover_events_replayed", t.eventsReplayed(), "events", "count"),
-        new Figure("controller.takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"),
-        new Figure("controller.recovery_events_per_s", r.recoveryEventsPerS(), "events/s", "wall"),
-        new Figure("controller.bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"),
-        new Figure("controller.recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(), "controller/bare",
-            "wall"),
-        new Figure("controller.takeover_total", t.totalNs(), "ns", "model"));
-    out.println();
-    for (Figure f : figures) {
-      out.printf("%-44s %,18.2f  %s (%s)%n", f.name(), f.value(), f.unit(), f.clock());
+    List<Integer> counts = eventCounts(args);
+    Map<String, Object> section = controllerSection(counts, out);
+    writeJson(args, out, "controller", section);
+    return 0;
+  }
+
+  /** {@code --events N[,M...]}: each 100..1,000,000; default 10,000 and 100,000. */
+  static List<Integer> eventCounts(Args args) throws UsageException {
+    if (!args.has("events")) {
+      return CONTROLLER_EVENTS;
+    }
+    String text = args.get("events", "");
+    List<Integer> counts = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      long n;
+      try {
+        n = Long.parseLong(part.strip().replace("_", ""));
+      } catch (NumberFormatException e) {
+        throw new UsageException("--events=" + text + ": '" + part + "' is not a whole number");
+      }
+      if (n < 100 || n > 1_000_000) {
+        throw new UsageException("--events=" + text + ": " + n + " not in [100,1000000]");
+      }
+      counts.add((int) n);
+    }
+    return counts;
+  }
+
+  private static Map<String, Object> controllerSection(List<Integer> counts, PrintStream out) throws Exception {
+    List<Figure> figures = new ArrayList<>();
+    for (int events : counts) {
+      Path runDir = Path.of("target", "rack-runs", "bench-controller-" + events + "-"
+          + Instant.now().toString().replace(':', '-'));
+      out.printf("rack bench controller: %,d change-log events, H2 file journal in %s%n", events, runDir);
+      ControllerBench.Result r = ControllerBench.run(events, runDir, out);
+      TakeoverBreakdown t = r.takeover();
+      String p = "controller." + events + ".";
+      figures.add(new Figure(p + "replicated_ops_per_s", r.replicatedOpsPerS(), "ops/s", "wall"));
+      figures.add(new Figure(p + "takeover_wall", t.wallTakeoverNs() / 1e9, "s", "wall"));
+      figures.add(new Figure(p + "takeover_events_replayed", t.eventsReplayed(), "events", "count"));
+      figures.add(new Figure(p + "takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"));
+      figures.add(new Figure(p + "recovery_events_per_s", r.recoveryEventsPerS(), "events/s", "wall"));
+      figures.add(new Figure(p + "bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"));
+      figures.add(new Figure(p + "recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(),
+          "controller/bare", "wall"));
+      figures.add(new Figure(p + "takeover_replay_ratio", t.replayRate() / r.bareReadEventsPerS(),
+          "controller/bare", "wall"));
+      figures.add(new Figure(p + "takeover_total", t.totalNs(), "ns", "model"));
+    }
+    printFigures(out, figures);
+    Map<String, Object> section = new LinkedHashMap<>();
+    section.put("parameters", Map.of("events", counts, "window", ControllerBench.WINDOW));
+    section.put("figures", figures.stream().map(Figure::toMap).toList());
+    section.put("list", figures);
+    return section;
+  }
+
+  /** {@code rack bench failover}: see {@link #failoverSection}. */
+  private static int failover(Args args, PrintStream out) throws Exception {
+    int hosts = (int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX);
+    writeJson(args, out, "failover", failoverSection(hosts, out));
+    return 0;
+  }
+
+  /**
+   * Link fail-over on a generated Ladon rack of {@code hosts} CHs in one JVM ({@link LinkFailover}),
+   * twice: CH1's primary cable fails and the MH notifies every CH one by one; then every CH's
+   * primary cable fails at once, each CH reports its own and the MH runs a round per report. Wall
+   * time from the fault to the last round's completion, beside the model-time figures.
+   */
+  private static Map<String, Object> failoverSection(int hosts, PrintStream out) throws Exception {
+    GlobalMemoryLayout layout = GlobalMemoryLayout.create(32L << 30, hosts, hosts <= 29 ? 1L << 40 : 2L << 40);
+    Topology rack = LadonRackGenerator.generate(layout, LadonRackGenerator.Placement.SINGLE_NODE);
+    List<Figure> figures = new ArrayList<>();
+    out.printf("rack bench failover: %s, CH1's primary link fails, %d CHs notified one by one%n", rack.name(), hosts);
+    LinkFailover.Result one = LinkFailover.run(rack, LinkFailover.Fault.CH_LINK, 1, NotificationMode.UNICAST,
+        ConfigFactory.empty(), out);
+    FailoverBreakdown b = one.breakdown();
+    String p = "failover." + hosts + "ch.one_link.";
+    figures.add(new Figure(p + "wall", one.wallNanos() / 1e9, "s", "wall"));
+    figures.add(new Figure(p + "detection", b.detectionNs(), "ns", "model"));
+    figures.add(new Figure(p + "determination", b.determinationNs(), "ns", "model"));
+    figures.add(new Figure(p + "notification", b.notificationNs(), "ns", "model"));
+    figures.add(new Figure(p + "total", b.totalNs(), "ns", "model"));
+    figures.add(new Figure(p + "hosts_acknowledged", b.hosts().size(), "hosts", "count"));
+    out.printf("rack bench failover: %s, every CH's primary link fails at once%n", rack.name());
+    LinkFailover.Result every = LinkFailover.run(rack, LinkFailover.Fault.EVERY_CH_LINK, 1, NotificationMode.UNICAST,
+        ConfigFactory.empty(), out);
+    p = "failover." + hosts + "ch.every_link.";
+    figures.add(new Figure(p + "wall", every.wallNanos() / 1e9, "s", "wall"));
+    figures.add(new Figure(p + "rounds", every.rounds(), "rounds", "count"));
+    figures.add(new Figure(p + "total", every.lastCompletedAt() - every.breakdown().faultAt(), "ns", "model"));
+    figures.add(new Figure(p + "ch1_detection", every.breakdown().detectionNs(), "ns", "model"));
+    printFigures(out, figures);
+    Map<String, Object> section = new LinkedHashMap<>();
+    section.put("parameters", Map.of("hosts", hosts, "faults", "ch1-rp.pri link down; every chI-rp.pri link down",
+        "notification", "unicast"));
+    section.put("figures", figures.stream().map(Figure::toMap).toList());
+    section.put("list", figures);
+    return section;
+  }
+
+  /** {@code rack bench startup}: see {@link StartupBench}. */
+  private static int startup(Args args, PrintStream out) throws Exception {
+    int racks = (int) args.getLong("racks", 21, 1, MultiRackGenerator.MAX_RACKS);
+    writeJson(args, out, "startup", startupSection(racks, out));
+    return 0;
+  }
+
+  private static Map<String, Object> startupSection(int racks, PrintStream out) throws Exception {
+    Path runDir = Path.of("target", "rack-runs", "bench-startup-" + Instant.now().toString().replace(':', '-'));
+    List<Figure> figures = new ArrayList<>();
+    for (StartupBench.Rack rack : StartupBench.standardRacks(racks)) {
+      out.printf("rack bench startup: %s (%,d components)%n", rack.name(), ComponentCensus.total(rack.topology()));
+      StartupBench.Result r = StartupBench.run(rack, runDir, out);
+      String p = "startup." + r.name() + ".";
+      figures.add(new Figure(p + "wall", r.startupNanos() / 1e9, "s", "wall"));
+      figures.add(new Figure(p + "components", r.components(), "actors", "count"));
+      figures.add(new Figure(p + "compute_hosts", r.computeHosts(), "hosts", "count"));
+      if (r.heapBytes() >= 0) {
+        figures.add(new Figure(p + "heap_per_component", (double) r.heapBytes() / r.components(), "bytes", "count"));
+      }
+      figures.add(new Figure(p + "bare_spawn_wall", r.bareNanos() / 1e9, "s", "wall"));
+      figures.add(new Figure(p + "ratio", r.ratio(), "rack/bare", "wall"));
+    }
+    printFigures(out, figures);
+    Map<String, Object> section = new LinkedHashMap<>();
+    section.put("parameters", Map.of("racks", racks, "multirack_link_timers", StartupBench.SCALE_TIMERS));
+    section.put("figures", figures.stream().map(Figure::toMap).toList());
+    section.put("list", figures);
+    return section;
+  }
+
+  /**
+   * {@code rack bench} with no name: dataplane, controller (10,000 and 100,000 events), failover
+   * (48 CHs) and startup, one JSON with a section per benchmark and every figure.
+   */
+  private static int all(Args args, PrintStream out) throws Exception {
+    onlyFlags(args, "(all)", "tlps", "rounds", "transport", "events", "hosts", "racks", "json");
+    // Every value checked before the first benchmark runs for minutes.
+    List<Integer> events = eventCounts(args);
+    int hosts = (int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX);
+    int racks = (int) args.getLong("racks", 21, 1, MultiRackGenerator.MAX_RACKS);
+    args.getLong("tlps", 200_000, 1_000, 100_000_000);
+    args.getLong("rounds", 5, 1, 50);
+    String transport = args.get("transport", "aeron-udp");
+    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
+      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    }
+    Map<String, Object> sections = new LinkedHashMap<>();
+    List<Object> every = new ArrayList<>();
+    Path dataplaneJson = Files.createTempFile("bench-dataplane", ".json");
+    List<String> dataplaneArgs = new ArrayList<>(List.of("dataplane", "--json", dataplaneJson.toString()));
+    for (String k : List.of("tlps", "rounds", "transport")) {
+      if (args.has(k)) {
+        dataplaneArgs.addAll(List.of("--" + k, args.get(k, null)));
+      }
+    }
+    new BenchCommand().run(dataplaneArgs, out, out);
+    // dataplane writes its own result file (its code stays as it is); it goes in whole.
+    sections.put("dataplane", new Json.Raw(Files.readString(dataplaneJson)));
+    Files.deleteIfExists(dataplaneJson);
+    List<Map<String, Object>> parts = List.of(
+        controllerSection(events, out),
+        failoverSection(hosts, out),
+        startupSection(racks, out));
+    List<String> names = List.of("controller", "failover", "startup");
+    for (int i = 0; i < parts.size(); i++) {
+      Map<String, Object> part = new LinkedHashMap<>(parts.get(i));
+      Object list = part.remove("list");
+      every.addAll(((List<?>) list).stream().map(f -> ((Figure) f).toMap()).toList());
+      sections.put(names.get(i), part);
     }
     if (args.has("json")) {
       Map<String, Object> result = new LinkedHashMap<>();
-      result.put("benchmark", "controller");
+      result.put("benchmark", "all");
       result.put("machine", Machine.describe());
-      result.put("parameters", Map.of("events", events, "window", ControllerBench.WINDOW));
-      result.put("figures", figures.stream().map(Figure::toMap).toList());
+      result.put("figures", every);
+      result.put("sections", sections);
       Path json = Path.of(args.get("json", null));
       Files.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return 0;
+  }
+
+  /** A flag of another benchmark is a mistake worth naming, not something to ignore. */
+  private static void onlyFlags(Args args, String benchmark, String... allowed) throws UsageException {
+    List<String> ok = List.of(allowed);
+    for (String flag : List.of("tlps", "rounds", "transport", "only", "events", "hosts", "racks", "json")) {
+      if (args.has(flag) && !ok.contains(flag)) {
+        throw new UsageException("--" + flag + " does not apply to 'bench " + benchmark + "' (its flags: --"
+            + String.join(", --", ok) + ")");
+      }
+    }
+  }
+
+  private static void printFigures(PrintStream out, List<Figure> figures) {
+    out.println();
+    for (Figure f : figures) {
+      out.printf("%-48s %,18.2f  %s (%s)%n", f.name(), f.value(), f.unit(), f.clock());
+    }
+  }
+
+  private static void writeJson(Args args, PrintStream out, String benchmark, Map<String, Object> section)
+      throws Exception {
+    if (!args.has("json")) {
+      return;
+    }
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("benchmark", benchmark);
+    result.put("machine", Machine.describe());
+    section.forEach((k, v) -> {
+      if (!k.equals("list")) {
+        result.put(k, v);
+      }
+    });
+    Path json = Path.of(args.get("json", null));
+    Files.writeString(json, Json.write(result));
+    out.println("wrote " + json);
+  }
+
+  /** The most CHs a generated rack with fail-over can have: P/L - 3 at L = 32GiB, P = 2TiB. */
+  private static final class LadonAddressesLimit {
+    static final int MAX = (int) ((2L << 40) / (32L << 30)) - 3;
   }
 }

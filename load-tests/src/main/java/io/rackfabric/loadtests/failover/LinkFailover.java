@@ -35,10 +35,13 @@ import io.rackfabric.loadtests.harness.RackHorizon;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,7 +64,12 @@ public final class LinkFailover {
     /** The link between the MH's switch and the primary plane's switch: every CH loses PMS1. */
     UPLINK,
     /** The primary plane's switch (switch A of the dual star): every one of its links goes down. */
-    SWITCH
+    SWITCH,
+    /**
+     * Every CH's primary cable at once: each CH's AER driver reports its own, and the MH runs a
+     * round per report (issue 6's fail-over of a whole rack's links). The breakdown is CH1's round.
+     */
+    EVERY_CH_LINK
   }
 
   /**
@@ -69,7 +77,8 @@ public final class LinkFailover {
    * purged at either end of them) and the datagram streams, if any ran.
    */
   public record Result(Topology topology, FailoverBreakdown breakdown, HostLog mh, Map<Integer, HostLog> chs,
-      Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams) {}
+      Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams,
+      long wallNanos, long lastCompletedAt, int rounds) {}
 
   /** Datagram streams across the fail-over: how many each way, how far apart, from how long before the fault. */
   public record Streams(long count, long intervalNs, long leadNs) {
@@ -124,8 +133,8 @@ public final class LinkFailover {
     ActorSystem<RackNode.Command> system = ActorSystem.create(
         RackNode.create(topology, topology.seed().name(), settings), "failover", config);
     try {
-      return failOver(system, topology, spec, fault, fault == Fault.CH_LINK ? failedHost : 0, mode, streams,
-          progress);
+      int breakdownHost = fault == Fault.CH_LINK ? failedHost : fault == Fault.EVERY_CH_LINK ? 1 : 0;
+      return failOver(system, topology, spec, fault, breakdownHost, mode, streams, progress);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -146,9 +155,20 @@ public final class LinkFailover {
     // The fail-over of the fault: when a whole plane goes, a CH's own report may finish a round
     // of its own before the MH's (failedHost 0) one.
     CompletableFuture<ManagementHost.FailoverCompleted> completed = new CompletableFuture<>();
+    // Every CH's link failing: done when every CH's own round is (the last one is what completes).
+    Set<Integer> awaited = new HashSet<>();
+    if (fault == Fault.EVERY_CH_LINK) {
+      for (int i = 1; i <= n; i++) {
+        awaited.add(i);
+      }
+    } else {
+      awaited.add(failedHost);
+    }
+    List<ManagementHost.FailoverCompleted> rounds = new CopyOnWriteArrayList<>();
     ActorRef<ManagementHost.FailoverCompleted> watcher = system.systemActorOf(
         Behaviors.<ManagementHost.FailoverCompleted>receiveMessage(done -> {
-          if (done.failedHost() == failedHost) {
+          rounds.add(done);
+          if (awaited.remove(done.failedHost()) && awaited.isEmpty()) {
             completed.complete(done);
           }
           return Behaviors.same();
@@ -162,6 +182,12 @@ public final class LinkFailover {
       HostWiring.PlanePort root = primary(HostWiring.rootPortsOf(topology, chId, spec.layout()), chId);
       ends.add(LinkSpec.end(root.switchId(), root.port().name()));
       what = chId + "'s primary link";
+    } else if (fault == Fault.EVERY_CH_LINK) {
+      for (String chId : spec.computeHosts()) {
+        HostWiring.PlanePort root = primary(HostWiring.rootPortsOf(topology, chId, spec.layout()), chId);
+        ends.add(LinkSpec.end(root.switchId(), root.port().name()));
+      }
+      what = "every CH's primary link";
     } else {
       PlaneSwitch plane = primaryPlaneSwitch(topology, spec);
       if (fault == Fault.UPLINK) {
@@ -213,6 +239,8 @@ public final class LinkFailover {
     }
     progress.printf("  %s goes down at model %,d ns (%d compute hosts, %s notification)%n",
         what, faultAt, n, mode.name().toLowerCase());
+    // Wall time of the fail-over: from the fault to the MH's report that every CH acknowledged.
+    long wallAt = System.nanoTime();
     for (ActorRef<SwitchPort.Command> p : ports) {
       p.tell(new SwitchPort.SetLink(false, faultAt));
     }
@@ -224,6 +252,9 @@ public final class LinkFailover {
     awaitDetected(system, fault, failedHost, mh, chs, faultAt, progress);
     RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
+    long wallNanos = System.nanoTime() - wallAt;
+    long lastCompletedAt = rounds.stream().mapToLong(ManagementHost.FailoverCompleted::completedAt).max()
+        .orElse(done.completedAt());
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
     List<FailoverStreams.Stream> streamResults = datagrams == null ? List.of()
         : datagrams.await(Duration.ofMinutes(2), STEP);
@@ -241,7 +272,8 @@ public final class LinkFailover {
       after += Asks.ask(system, p, SwitchPort.GetStats::new, STEP).lost();
     }
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
-    return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults);
+    return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults, wallNanos,
+        lastCompletedAt, rounds.size());
   }
 
   /** Every endpoint and linked switch port of the rack, the given datagram services and host software. */
@@ -313,6 +345,8 @@ public final class LinkFailover {
     List<Integer> waiting = new ArrayList<>();
     if (fault == Fault.CH_LINK) {
       waiting.add(failedHost);
+    } else if (fault == Fault.EVERY_CH_LINK) {
+      waiting.addAll(chs.keySet());
     } else {
       waiting.add(0);
       if (fault == Fault.SWITCH) {

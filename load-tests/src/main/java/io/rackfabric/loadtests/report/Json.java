@@ -8,6 +8,9 @@ public final class Json {
 
   private Json() {}
 
+  /** JSON text written elsewhere (another command's result file), embedded as it is. */
+  public record Raw(String text) {}
+
   public static String write(Object value) {
     StringBuilder b = new StringBuilder();
     write(value, b, 0);
@@ -17,6 +20,8 @@ public final class Json {
   private static void write(Object v, StringBuilder b, int indent) {
     if (v == null) {
       b.append("null");
+    } else if (v instanceof Raw r) {
+      b.append(r.text().strip());
     } else if (v instanceof String s) {
       quote(s, b);
     } else if (v instanceof Double d) {

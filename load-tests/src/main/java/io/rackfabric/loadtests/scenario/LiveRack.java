@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.scenario;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
+import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -79,6 +80,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   private final Set<String> everDown = Collections.synchronizedSet(new LinkedHashSet<>());
   private final Set<String> stopped = ConcurrentHashMap.newKeySet();
   private final Set<String> killedNodes = ConcurrentHashMap.newKeySet();
+  private volatile long heapGrowth = Long.MIN_VALUE;
 
   private LiveRack(Topology topology, Mode mode, ActorSystem<?> system, ClusterRun cluster, Path runDir) {
     this.topology = topology;
@@ -108,17 +110,22 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       config = JournalConfig.h2(runDir.resolve("data"), "rack", 2).withFallback(config);
     }
     FabricSettings settings = FabricSettings.create(config);
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.<Void>setup(ctx -> {
+    // The guardian spawns the nodes when told, so that the heap can be measured with the actor
+    // system up and no component yet: the difference is what the rack's components hold.
+    ActorSystem<SpawnNodes> system = ActorSystem.create(Behaviors.receive((ActorContext<SpawnNodes> ctx, SpawnNodes msg) -> {
       for (NodeSpec n : topology.nodes()) {
         ctx.spawn(RackNode.create(topology, n.name(), settings), n.name());
       }
-      return Behaviors.empty();
+      return Behaviors.same();
     }), "rack", config);
     LiveRack rack = new LiveRack(topology, Mode.SINGLE_JVM, system, null, runDir);
     try {
+      long before = usedHeapAfterGc();
+      system.tell(SpawnNodes.INSTANCE);
       rack.findAll();
       progress.printf("  %d nodes in this JVM, every endpoint's link trained%n", topology.nodes().size());
       rack.awaitControlPlane(progress);
+      rack.heapGrowth = usedHeapAfterGc() - before;
       return rack;
     } catch (Exception | Error e) {
       rack.close();
@@ -162,6 +169,25 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       rack.close();
       throw e;
     }
+  }
+
+  /** The guardian's one message: spawn every node of the topology (single-JVM racks). */
+  private enum SpawnNodes implements akka.actor.NoSerializationVerificationNeeded { INSTANCE }
+
+  /** Used heap after a full collection (System.gc() twice: the first may leave finalizable objects). */
+  private static long usedHeapAfterGc() {
+    System.gc();
+    System.gc();
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /**
+   * Bytes of heap the rack's components hold in this JVM: used heap after a GC once every link
+   * trained and the control plane booted, minus the same with the actor system up and no component
+   * spawned. Empty for a multi-JVM rack, whose components live in the node JVMs.
+   */
+  public java.util.OptionalLong heapGrowth() {
+    return heapGrowth == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(heapGrowth);
   }
 
   private void findAll() throws Exception {

@@ -14,6 +14,7 @@ import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
+import io.rackfabric.loadtests.scenario.figure.ScaleFigures;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
 import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
@@ -89,6 +90,7 @@ public final class ScenarioKinds {
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
         .optionalFigure(new FtgmCampaignFigures())
-        .optionalFigure(new NicRecoveryFigures());
+        .optionalFigure(new NicRecoveryFigures())
+        .optionalFigure(new ScaleFigures());
   }
 }

@@ -101,7 +101,7 @@ public final class ScenarioRunner {
         scenario.mode(), scenario.seed());
     scenario.faultSchedule().forEach(line -> progress.println("  " + line));
     long t0 = System.nanoTime();
-    Map<String, String> settings = new LinkedHashMap<>();
+    Map<String, String> settings = new LinkedHashMap<>(scenario.run().settings());
     if (scenario.takeover() != null) {
       settings.put("rackfabric.host.controlplane.takeover", scenario.takeover().name().toLowerCase(Locale.ROOT));
     }

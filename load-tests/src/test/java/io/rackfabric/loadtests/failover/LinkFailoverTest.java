@@ -116,4 +116,21 @@ class LinkFailoverTest {
           fault + " detection " + r.breakdown().detectionNs());
     }
   }
+
+  @Test
+  void shouldRunARoundPerHostAndMoveEveryRouteToPlaneBWhenEveryPrimaryLinkFails() throws Exception {
+    Topology rack = LadonRackGenerator.generate(GlobalMemoryLayout.paper(3), LadonRackGenerator.Placement.SINGLE_NODE);
+    LinkFailover.Result r = LinkFailover.run(rack, LinkFailover.Fault.EVERY_CH_LINK, 1, NotificationMode.UNICAST,
+        ConfigFactory.empty(), QUIET);
+
+    assertEquals(3, r.rounds(), "each CH reported its own link");
+    for (var e : r.routes().entrySet()) {
+      assertTrue(e.getValue().stream().allMatch(p -> p == Plane.SECONDARY),
+          "CH" + e.getKey() + " reaches everything through plane B: " + e.getValue());
+    }
+    assertEquals(1, r.breakdown().failedHost());
+    // The rounds run one after the other: the last ends after CH1's.
+    assertTrue(r.lastCompletedAt() > r.breakdown().faultAt() + r.breakdown().totalNs(),
+        "last round at " + r.lastCompletedAt() + ", CH1's round " + r.breakdown());
+  }
 }

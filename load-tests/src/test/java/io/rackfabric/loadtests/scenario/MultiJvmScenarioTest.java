@@ -150,4 +150,22 @@ class MultiJvmScenarioTest {
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p2 -> p2.info().commandLine().orElse("?")).toList());
   }
+  @Test
+  void shouldFailFortyEightHostsOverWhenTheFullRackRunsOnThreeJvms() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("rack-48", KINDS, ScenarioOptions.NONE);
+    assertEquals(Mode.MULTI_JVM, s.mode());
+    assertEquals(3, s.topology().topology().nodes().size());
+    Path runDir = Path.of("target", "multi-jvm", "rack-48-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    assertEquals(48, figure(o, "scale.compute_hosts").value());
+    String p = "fault1.link-down.ch1-rp.pri.failover.ch1.";
+    // One notification per CH, one after the other: 48 of them take several times Table 2's 8.
+    assertTrue(figure(o, p + "notification").value() > 48 * 8_500, "notification " + figure(o, p + "notification"));
+    assertEquals(200, figure(o, "sink.ch41.delivered").value(), "CH40 beside the BMH into CH41");
+    assertTrue(figure(o, "scale.tlps_forwarded").value() > 0);
+  }
 }

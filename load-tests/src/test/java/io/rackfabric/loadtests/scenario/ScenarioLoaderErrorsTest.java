@@ -73,6 +73,32 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
+  void shouldCarryTheLinkTimersIntoTheRunsSettingsWhenGiven() throws Exception {
+    Scenario s = ScenarioLoader.load(write("timers.conf",
+        edit(6, "  run { duration = 100us, link-timers { keepalive = 1s, dllp-timeout = 5s } }")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(java.util.Map.of("rackfabric.fabric.link-timers.keepalive", "1s",
+        "rackfabric.fabric.link-timers.dllp-timeout", "5s"), s.run().settings());
+  }
+
+  @Test
+  void shouldRejectADllpTimeoutShorterThanTwoKeepalivesNamingBoth() throws Exception {
+    String m = problems(edit(6, "  run { duration = 100us, link-timers { keepalive = 1s } }"));
+    assertContains(m, "bad.conf:6: scenario.run.link-timers.keepalive: dllp-timeout=1500ms must be at least twice"
+        + " keepalive=1s");
+    m = problems(edit(6, "  run { duration = 100us, link-timers { tick = 1s } }"));
+    assertContains(m, "scenario.run.link-timers.tick: unknown key");
+  }
+
+  @Test
+  void shouldRejectAMultirackWithTooManyRacksNamingTheValue() throws Exception {
+    String m = problems(edit(3, "  topology { generate = multirack, racks = 40 }"));
+    assertContains(m, "bad.conf:3: scenario.topology: racks=40 not in 1..31");
+    m = problems(edit(3, "  topology { generate = multirack }"));
+    assertContains(m, "scenario.topology.racks");
+  }
+
+  @Test
   void shouldRejectAnUnknownKeyWithTheAllowedOnes() throws Exception {
     String m = problems(edit(2, "  name = t, colour = blue"));
     assertContains(m, "bad.conf:2: scenario.colour: unknown key; allowed here: name, description, topology");

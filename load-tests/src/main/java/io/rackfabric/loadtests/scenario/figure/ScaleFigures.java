@@ -1,0 +1,60 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scale.ComponentCensus;
+import io.rackfabric.loadtests.scenario.FigureType;
+import io.rackfabric.loadtests.scenario.LiveRack;
+import io.rackfabric.loadtests.scenario.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * {@code scale} (issue 6): the start-up wall time (launch to every link trained and the control
+ * plane booted), the emulated components by type, the heap they hold per component (single JVM:
+ * used heap after a GC at rack-up minus the same with the actor system up and nothing spawned),
+ * and the TLPs the switch ports forwarded per wall second of traffic (their counters, end minus
+ * start). Opt-in: name it in the scenario's {@code figures}.
+ */
+public final class ScaleFigures implements FigureType {
+
+  @Override
+  public String name() {
+    return "scale";
+  }
+
+  @Override
+  public String summary() {
+    return "start-up wall time, components by type, heap per component (single JVM), TLPs forwarded per wall second";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) {
+    List<Figure> out = new ArrayList<>();
+    out.add(new Figure("scale.startup_wall", run.rackUpNanos() / 1e9, "s", "wall"));
+    var topology = run.scenario().topology().topology();
+    Map<String, Long> census = ComponentCensus.of(topology);
+    census.forEach((type, n) -> out.add(new Figure("scale.components." + type, n, "actors", "count")));
+    long total = ComponentCensus.total(topology);
+    out.add(new Figure("scale.components", total, "actors", "count"));
+    out.add(new Figure("scale.compute_hosts", ComponentCensus.computeHosts(topology), "hosts", "count"));
+    if (run.rack() instanceof LiveRack live) {
+      OptionalLong growth = live.heapGrowth();
+      if (growth.isPresent() && total > 0) {
+        out.add(new Figure("scale.heap_per_component", (double) growth.getAsLong() / total, "bytes", "count"));
+        out.add(new Figure("scale.heap_rack", growth.getAsLong() / (double) (1 << 20), "MiB", "count"));
+      }
+    }
+    long forwarded = 0;
+    for (Map.Entry<String, PortStats> e : run.portsAtEnd().entrySet()) {
+      PortStats start = run.portsAtStart().get(e.getKey());
+      forwarded += e.getValue().tlpsSent() - (start == null ? 0 : start.tlpsSent());
+    }
+    out.add(new Figure("scale.tlps_forwarded", forwarded, "TLPs", "count"));
+    double seconds = Math.max(1e-9, run.trafficNanos() / 1e9);
+    out.add(new Figure("scale.tlps_per_s", forwarded / seconds, "TLPs/s", "wall"));
+    return out;
+  }
+}

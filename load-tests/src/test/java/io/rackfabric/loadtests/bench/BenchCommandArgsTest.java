@@ -1,0 +1,73 @@
+package io.rackfabric.loadtests.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.cli.Rack;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Bad arguments to {@code rack bench} are usage errors (exit 2) naming the value, before anything runs. */
+class BenchCommandArgsTest {
+
+  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+
+  private int bench(String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of("bench"));
+    all.addAll(List.of(args));
+    return Rack.run(all, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+        new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+  }
+
+  private String err() {
+    return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void shouldExitTwoNamingTheBenchmarksWhenOneIsUnknown() {
+    assertEquals(2, bench("jogging"));
+    assertTrue(err().contains("unknown benchmark [jogging]"), err());
+    assertTrue(err().contains("dataplane, controller, failover, startup"), err());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheValueWhenAnEventCountIsBad() {
+    assertEquals(2, bench("controller", "--events", "10000,abc"));
+    assertTrue(err().contains("--events=10000,abc: 'abc' is not a whole number"), err());
+    errBytes.reset();
+    assertEquals(2, bench("controller", "--events", "50"));
+    assertTrue(err().contains("--events=50: 50 not in [100,1000000]"), err());
+  }
+
+  @Test
+  void shouldExitTwoWhenAFlagBelongsToAnotherBenchmark() {
+    assertEquals(2, bench("failover", "--events", "10000"));
+    assertTrue(err().contains("--events does not apply to 'bench failover'"), err());
+    errBytes.reset();
+    assertEquals(2, bench("startup", "--tlps", "5000"));
+    assertTrue(err().contains("--tlps does not apply to 'bench startup'"), err());
+  }
+
+  @Test
+  void shouldExitTwoBeforeAnythingRunsWhenTheAllRunHasABadValue() {
+    assertEquals(2, bench("--racks", "40"));
+    assertTrue(err().contains("racks"), err());
+    errBytes.reset();
+    assertEquals(2, bench("--hosts", "1"));
+    assertTrue(err().contains("hosts"), err());
+    errBytes.reset();
+    assertEquals(2, bench("--transport", "smoke-signals"));
+    assertTrue(err().contains("--transport=smoke-signals not in {aeron-udp, tcp}"), err());
+    assertEquals("", outBytes.toString(StandardCharsets.UTF_8), "nothing ran");
+  }
+
+  @Test
+  void shouldExitTwoWhenTheFailoverRackIsTooSmallOrTooLarge() {
+    assertEquals(2, bench("failover", "--hosts", "62"));
+    assertTrue(err().contains("hosts"), err());
+  }
+}
