@@ -62,9 +62,10 @@ public record PortStats(
 
   /**
    * TLPs this end dropped or lost: posted writes nothing claimed, TLPs purged from its queues or
-   * arriving while its link was down, receive-buffer overflows.
+   * arriving while its link was down, receive-buffer overflows, and TLPs still unacknowledged in
+   * its replay buffer when the link went down (an upper bound: the partner may have had some).
    */
   public long lost() {
-    return droppedPosted + lostOnLinkDown + droppedLinkDown + receiverOverflows;
+    return droppedPosted + lostOnLinkDown + droppedLinkDown + receiverOverflows + retry.unackedOnDown();
   }
 }

@@ -9,6 +9,7 @@ import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
+import io.rackfabric.loadtests.scenario.fault.TlpErrorsFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
@@ -55,6 +56,7 @@ public final class ScenarioKinds {
         .fault(new PauseNodeFault())
         .fault(new SwitchoverFault())
         .fault(new HoldHeartbeatsFault())
+        .fault(new TlpErrorsFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())

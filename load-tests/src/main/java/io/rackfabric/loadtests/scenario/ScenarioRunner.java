@@ -100,6 +100,7 @@ public final class ScenarioRunner {
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
         : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings)) {
+      rack.seed(scenario.seed());
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
       List<RackAttachment> attached = new ArrayList<>();
