@@ -444,18 +444,27 @@ public final class LinkEnd {
       return;
     }
     counters.replays++;
-    long last = at;
+    long cursor = at;
     for (int i = 0; i < replay.outstanding(); i++) {
       Tlp tlp = replay.tlpAt(i);
-      // No credit taken: a replayed TLP consumed its credit when it first went out.
-      long start = wire.reserve(at, params.serializationNs(Tlps.wireBytes(tlp)));
+      long serialization = params.serializationNs(Tlps.wireBytes(tlp));
+      long start = replay.startAt(i);
+      if (start < cursor) {
+        // Went out before the replay began: sent again, on wire time of its own. No credit is
+        // taken: a replayed TLP consumed its credit when it first went out.
+        start = wire.reserve(cursor, serialization);
+        replay.restamp(i, start);
+        counters.tlpsReplayed++;
+      }
+      // Otherwise it went out after the replay began in model time (actors ran ahead in wall
+      // time): it is the TLP that follows the replayed ones, resent as it was, and its first
+      // copy, which the partner discarded behind the gap, never happened.
       observe(start);
-      counters.tlpsReplayed++;
       transmitSequenced(tlp, replay.seqAt(i), start);
-      last = start;
+      cursor = start + serialization;
     }
     txActivity = true;
-    replay.replayed(last);
+    replay.replayed(cursor);
   }
 
   /** Sends a sequenced TLP through the error injection (if any). */

@@ -27,6 +27,8 @@ public final class ReplayBuffer {
   public static final int ROLLOVER = 2;
 
   private final Tlp[] ring;
+  /** When each kept TLP last went on the wire, model ns. */
+  private final long[] starts;
   private final long timeoutNs;
   private final int limit;
   private final int idleTicks;
@@ -53,6 +55,7 @@ public final class ReplayBuffer {
       throw new IllegalArgumentException("idleTicks=" + idleTicks + " must be at least 1");
     }
     this.ring = new Tlp[capacity];
+    this.starts = new long[capacity];
     this.timeoutNs = timeoutNs;
     this.limit = limit;
     this.idleTicks = idleTicks;
@@ -90,6 +93,16 @@ public final class ReplayBuffer {
     return headSeq + i;
   }
 
+  /** When the {@code i}-th kept TLP last went on the wire (model ns). */
+  public long startAt(int i) {
+    return starts[(head + i) % ring.length];
+  }
+
+  /** The {@code i}-th kept TLP went on the wire again at model {@code start}. */
+  public void restamp(int i, long start) {
+    starts[(head + i) % ring.length] = start;
+  }
+
   /** Keeps a TLP that went on the wire at model {@code sentAt}; returns its sequence number. */
   public long retain(Tlp tlp, long sentAt) {
     if (full()) {
@@ -97,6 +110,7 @@ public final class ReplayBuffer {
     }
     long seq = nextSeq();
     ring[(head + count) % ring.length] = tlp;
+    starts[(head + count) % ring.length] = sentAt;
     count++;
     if (!timerRunning) {
       startTimer(sentAt);

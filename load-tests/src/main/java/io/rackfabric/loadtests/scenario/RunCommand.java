@@ -38,7 +38,7 @@ public final class RunCommand implements RackCommand {
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "ftgm-campaign");
+      "mmh-false-suspicion", "ftgm-campaign", "tlp-corrupt-demo", "tlp-drop-demo");
 
   @Override
   public String name() {
