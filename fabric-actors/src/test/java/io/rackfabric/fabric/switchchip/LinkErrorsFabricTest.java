@@ -75,12 +75,12 @@ class LinkErrorsFabricTest {
     inject(f.down(), new LinkErrors(0, 0.05, 0.05, 200, 0, Long.MAX_VALUE, 17));
     TestProbe<MemoryEndpoint.TrafficDone> done = testKit.createTestProbe();
     f.rc().tell(new MemoryEndpoint.StartTraffic(
-        new TrafficPlan(0xA0000, 0x10000, 64, 2000, 100, false, false), done.ref()));
-    assertEquals(2000, done.receiveMessage(Duration.ofSeconds(30)).sent());
+        new TrafficPlan(0xA0000, 0x10000, 64, 1000, 100, false, false), done.ref()));
+    assertEquals(1000, done.receiveMessage(Duration.ofSeconds(60)).sent());
     TestProbe<EndpointStats> stats = testKit.createTestProbe();
-    stats.awaitAssert(Duration.ofSeconds(20), () -> {
+    stats.awaitAssert(Duration.ofSeconds(60), () -> {
       EndpointStats s = FabricProbes.stats(testKit, f.ep());
-      assertEquals(2000, s.uniqueWrites());
+      assertEquals(1000, s.uniqueWrites());
       return null;
     });
     EndpointStats s = FabricProbes.stats(testKit, f.ep());
@@ -103,7 +103,7 @@ class LinkErrorsFabricTest {
       f.rc().tell(new MemoryEndpoint.Write(0xA0000 + 64L * i, new byte[] {1, 2, 3, 4}));
     }
     TestProbe<EndpointStats> stats = testKit.createTestProbe();
-    stats.awaitAssert(Duration.ofSeconds(20), () -> {
+    stats.awaitAssert(Duration.ofSeconds(60), () -> {
       EndpointStats root = FabricProbes.stats(testKit, f.rc());
       assertTrue(root.aerReceived().stream()
           .anyMatch(r -> r.cause().equals(ErrorMessage.Cause.REPLAY_ROLLOVER.name())), "AER at the root: " + root.aerReceived());
