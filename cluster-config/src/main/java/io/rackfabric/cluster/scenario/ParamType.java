@@ -11,6 +11,8 @@ public enum ParamType {
   COUNT("count"),
   /** Free text: a {@code String}. */
   TEXT("text"),
+  /** A probability, a number in [0,1]: a {@code Double}. */
+  PROBABILITY("probability in [0,1]"),
   /** {@code true} or {@code false}: a {@code Boolean}. */
   BOOLEAN("true|false"),
   /** An endpoint id of the topology that is a root complex: a {@code String}. */

@@ -27,6 +27,12 @@ public record Params(Map<String, Object> values) {
     return v == null ? dflt : (Long) v;
   }
 
+  /** A {@link ParamType#PROBABILITY} parameter, or {@code dflt}. */
+  public double probability(String name, double dflt) {
+    Object v = values.get(name);
+    return v == null ? dflt : (Double) v;
+  }
+
   /** A text or id parameter, or null. */
   public String text(String name) {
     Object v = values.get(name);

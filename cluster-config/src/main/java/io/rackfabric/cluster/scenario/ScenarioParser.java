@@ -1281,6 +1281,19 @@ final class ScenarioParser {
         }
         return c == null ? null : c.longValue();
       }
+      case PROBABILITY: {
+        ConfigValue v = f.raw(n);
+        if (v.valueType() != ConfigValueType.NUMBER) {
+          f.error(n, "expected a probability in [0,1], got " + Fields.describe(v));
+          return null;
+        }
+        double rate = ((Number) v.unwrapped()).doubleValue();
+        if (!(rate >= 0 && rate <= 1)) {
+          f.error(n, n + "=" + rate + " not in [0,1]");
+          return null;
+        }
+        return rate;
+      }
       case BOOLEAN:
         return f.bool(n, false);
       case TEXT:

@@ -17,15 +17,16 @@ import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
-import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
@@ -51,12 +52,19 @@ import org.HdrHistogram.Histogram;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, HoldFrom, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
+      permits Connect, SetLink, InjectLinkErrors, HoldFrom, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
           AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
   public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /**
+   * Fault injection: drops, corrupts or delays TLPs this endpoint transmits (see {@link
+   * LinkErrors}); {@link LinkErrors#NONE} stops it. Answered with the errors now in force.
+   */
+  public record InjectLinkErrors(LinkErrors errors, ActorRef<LinkErrors> replyTo)
+      implements Command, WireMessage {}
 
   /**
    * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
@@ -258,7 +266,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.settings = settings;
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
-        settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+        settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
@@ -284,6 +292,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Store.class, this::onStore)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
+        .onMessage(InjectLinkErrors.class, this::onInjectLinkErrors)
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
@@ -294,7 +303,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     if (arrival < 0) {
       return this;
     }
-    Tlp tlp = ((TlpFrame) frame).tlp();
+    Tlp tlp = LinkEnd.tlpOf(frame);
     if (tlp instanceof MemWrite w) {
       onMemWrite(w, arrival);
     } else if (tlp instanceof MemRead r) {
@@ -593,7 +602,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private Behavior<PortMessage> onGetStats(GetStats msg) {
     var c = link.counters();
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
-        0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow());
+        0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
+        0, LinkRetryStats.of(c));
     msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
         readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
@@ -697,6 +707,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
     partner.setLink(msg.up(), msg.modelAt(), link);
+    return this;
+  }
+
+  private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
+    getContext().getLog().info("Endpoint [{}] injecting link errors {}", id, msg.errors());
+    link.injectErrors(msg.errors());
+    msg.replyTo().tell(msg.errors());
     return this;
   }
 

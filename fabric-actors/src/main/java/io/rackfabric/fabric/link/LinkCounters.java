@@ -14,4 +14,29 @@ public final class LinkCounters {
   public long purged;
   public long linkUps;
   public long linkDowns;
+
+  // Data link retry (see ReplayBuffer, ReplayReceiver) and injected errors (see LinkErrors).
+  /** Replays started (by a Nak or the replay timer). */
+  public long replays;
+  /** TLPs sent again by those replays. */
+  public long tlpsReplayed;
+  /** Replays the replay timer started. */
+  public long replayTimeouts;
+  /** REPLAY_NUM rollovers: each took the link down. */
+  public long replayRollovers;
+  public long acksSent;
+  public long naksSent;
+  public long naksReceived;
+  /** TLPs received with a bad LCRC. */
+  public long badLcrc;
+  /** Replayed TLPs received a second time, discarded. */
+  public long duplicatesDiscarded;
+  /** TLPs received after a gap in the sequence (earlier ones were lost), discarded. */
+  public long outOfSequence;
+  /** Transmissions the injected errors dropped, corrupted, delayed. */
+  public long injectedDrops;
+  public long injectedCorrupt;
+  public long injectedDelays;
+  /** TLPs still unacknowledged when the link went down: the partner may or may not have them. */
+  public long unackedOnDown;
 }

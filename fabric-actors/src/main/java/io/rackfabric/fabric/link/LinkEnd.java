@@ -72,6 +72,17 @@ public final class LinkEnd {
   private long horizon = Long.MAX_VALUE;
   private long order;
   private final LinkCounters counters = new LinkCounters();
+  private final ReplayParameters replayParams;
+  /**
+   * The data link retry, created when first needed: a link without injected errors sends plain
+   * {@link TlpFrame}s, keeps nothing and sends no Acks. While errors are injected, and until
+   * everything sent under them is acknowledged, TLPs go out sequenced and are kept for replay.
+   */
+  private ReplayBuffer replay;
+  private ReplayReceiver replayRx;
+  private ErrorInjector injector;
+  /** Model arrival of the last TLP the replay receiver accepted: what a coalesced Ack carries. */
+  private long lastAcceptedAt;
 
   public LinkEnd(
       LinkParameters params,
@@ -81,7 +92,21 @@ public final class LinkEnd {
       long trainingSeed,
       Listener listener,
       LongSupplier wallNanos) {
+    this(params, receiveBuffers, timers, ReplayParameters.defaults(), autoActivate, trainingSeed,
+        listener, wallNanos);
+  }
+
+  public LinkEnd(
+      LinkParameters params,
+      FcCredits receiveBuffers,
+      LinkTimers timers,
+      ReplayParameters replayParams,
+      boolean autoActivate,
+      long trainingSeed,
+      Listener listener,
+      LongSupplier wallNanos) {
     this.params = params;
+    this.replayParams = replayParams;
     this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
     this.receive = new ReceiveBuffer(receiveBuffers);
     this.listener = listener;
@@ -148,6 +173,28 @@ public final class LinkEnd {
     apply(machine.activate(wallNanos.getAsLong()), null);
   }
 
+  /**
+   * Injects errors into what this end transmits from now on ({@link LinkErrors#NONE}: stop). While
+   * they are in force TLPs are sequenced and kept for replay; see {@link ReplayBuffer}.
+   */
+  public void injectErrors(LinkErrors errors) {
+    injector = errors.any() ? new ErrorInjector(errors) : null;
+    if (injector != null && replay == null) {
+      replay = new ReplayBuffer(replayParams.bufferTlps(), replayParams.timeoutNs(),
+          replayParams.limit(), replayParams.idleTicks());
+    }
+  }
+
+  /** Whether TLPs sent now must be sequenced and kept. */
+  private boolean sequencing() {
+    return injector != null || (replay != null && !replay.isEmpty());
+  }
+
+  /** A full replay buffer stops transmission until an Ack frees it. */
+  private boolean replayFull() {
+    return replay != null && replay.full();
+  }
+
   /** Timers; the owner calls this periodically. */
   public void tick() {
     long now = wallNanos.getAsLong();
@@ -164,6 +211,24 @@ public final class LinkEnd {
     }
     int actions = machine.tick(now);
     apply(actions, ErrorMessage.Cause.DLLP_TIMEOUT);
+    if (machine.isUp()) {
+      tickReplay();
+    }
+  }
+
+  /** Coalesced Acks still owed, and the replay timer. */
+  private void tickReplay() {
+    if (replayRx != null && (replayRx.tick() & ReplayReceiver.SEND_ACK) != 0) {
+      sendAckNak(false, lastAcceptedAt);
+    }
+    if (replay != null) {
+      long expired = replay.tick();
+      if (expired >= 0) {
+        counters.replayTimeouts++;
+        observe(expired);
+        startReplay(expired);
+      }
+    }
   }
 
   /**
@@ -175,7 +240,7 @@ public final class LinkEnd {
       return false;
     }
     // Nothing waiting and credit at hand: the TLP leaves at once, without being queued.
-    if (queued() == 0 && machine.mayTransmit(isManagement(tlp))
+    if (queued() == 0 && !replayFull() && machine.mayTransmit(isManagement(tlp))
         && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp)) && beforeHorizon(readyAt)) {
       send(tlp, readyAt, token);
       return true;
@@ -185,13 +250,29 @@ public final class LinkEnd {
     return true;
   }
 
+  /** The TLP of a frame {@link #onFrame} accepted (a plain or a sequenced TLP frame). */
+  public static Tlp tlpOf(LinkFrame accepted) {
+    return accepted instanceof TlpFrame f ? f.tlp() : ((SequencedTlp) accepted).tlp();
+  }
+
   /**
    * A frame from the partner. Returns the TLP's model arrival time when a TLP was accepted into
    * the receive buffer (the caller must later {@link #free} it), or -1 otherwise.
    */
   public long onFrame(LinkFrame frame) {
     if (frame instanceof TlpFrame f) {
-      return acceptTlp(f);
+      return acceptTlp(f.tlp(), f.sentAt());
+    }
+    if (frame instanceof SequencedTlp s) {
+      return acceptSequenced(s);
+    }
+    if (frame instanceof CorruptTlp c) {
+      onCorrupt(c);
+      return -1;
+    }
+    if (frame instanceof AckNak a) {
+      onAckNak(a);
+      return -1;
     }
     long wall = wallNanos.getAsLong();
     if (frame instanceof UpdateFc u) {
@@ -240,8 +321,15 @@ public final class LinkEnd {
     apply(actions, null);
   }
 
-  private long acceptTlp(TlpFrame f) {
-    Tlp tlp = f.tlp();
+  private long acceptTlp(Tlp tlp, long sentAt) {
+    if (!mayReceive()) {
+      return -1;
+    }
+    return intoReceiveBuffer(tlp, sentAt + params.flightNs(Tlps.wireBytes(tlp)));
+  }
+
+  /** Whether a TLP arriving now can be taken; counts it as dropped when the link is down. */
+  private boolean mayReceive() {
     if (machine.state() == DataLinkState.DL_INIT) {
       // Like an UpdateFC, a TLP proves the partner is up with our credits (its last InitFC was
       // lost): finish training rather than drop a TLP whose credit the partner has consumed.
@@ -249,17 +337,151 @@ public final class LinkEnd {
     }
     if (!machine.mayReceive()) {
       counters.droppedLinkDown++;
-      return -1;
+      return false;
     }
     rxActivity = true;
+    return true;
+  }
+
+  private long intoReceiveBuffer(Tlp tlp, long arrival) {
     if (!receive.arrive(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
       counters.receiverOverflows++;
       return -1;
     }
     counters.tlpsReceived++;
-    long arrival = f.sentAt() + params.flightNs(Tlps.wireBytes(tlp));
     observe(arrival);
     return arrival;
+  }
+
+  /**
+   * A TLP under the data link retry: only the expected sequence number is taken (and uses buffer
+   * space); a duplicate or one after a gap is discarded without using credit.
+   */
+  private long acceptSequenced(SequencedTlp s) {
+    if (!mayReceive()) {
+      return -1;
+    }
+    long arrival = s.sentAt() + params.flightNs(Tlps.wireBytes(s.tlp()));
+    int actions = receiver().onTlp(s.seq());
+    if ((actions & ReplayReceiver.ACCEPT) == 0) {
+      observe(arrival);
+      if (s.seq() > receiver().nextExpected()) {
+        counters.outOfSequence++;
+      } else {
+        counters.duplicatesDiscarded++;
+      }
+      answer(actions, arrival);
+      return -1;
+    }
+    lastAcceptedAt = Math.max(lastAcceptedAt, arrival);
+    long accepted = intoReceiveBuffer(s.tlp(), arrival);
+    answer(actions, arrival);
+    return accepted;
+  }
+
+  private void onCorrupt(CorruptTlp c) {
+    if (!mayReceive()) {
+      return;
+    }
+    counters.badLcrc++;
+    long arrival = c.sentAt() + params.flightNs(c.wireBytes());
+    observe(arrival);
+    answer(receiver().onBadLcrc(), arrival);
+  }
+
+  private ReplayReceiver receiver() {
+    if (replayRx == null) {
+      replayRx = new ReplayReceiver(replayParams.ackEvery());
+    }
+    return replayRx;
+  }
+
+  private void answer(int actions, long at) {
+    if ((actions & ReplayReceiver.SEND_NAK) != 0) {
+      sendAckNak(true, at);
+    } else if ((actions & ReplayReceiver.SEND_ACK) != 0) {
+      sendAckNak(false, at);
+    }
+  }
+
+  private void sendAckNak(boolean nak, long at) {
+    counters.dllpsSent++;
+    if (nak) {
+      counters.naksSent++;
+    } else {
+      counters.acksSent++;
+    }
+    txActivity = true;
+    listener.send(new AckNak(nak, replayRx.ackSeq(), at));
+  }
+
+  private void onAckNak(AckNak a) {
+    counters.dllpsReceived++;
+    rxActivity = true;
+    long arrival = a.sentAt() + params.flightNs(DLLP_BYTES);
+    observe(arrival);
+    if (replay == null || !machine.isUp()) {
+      return; // from before the link last went down: nothing it names is kept any more
+    }
+    if (a.nak()) {
+      counters.naksReceived++;
+      replay.onAck(a.seq(), arrival);
+      startReplay(arrival);
+    } else if (replay.onAck(a.seq(), arrival) > 0) {
+      pump(); // the buffer may have been full
+    }
+  }
+
+  /** A Nak or the timer at model {@code at}: sends every kept TLP again, or gives up the link. */
+  private void startReplay(long at) {
+    int decision = replay.replay(at);
+    if (decision == ReplayBuffer.ROLLOVER) {
+      counters.replayRollovers++;
+      apply(machine.retrain(wallNanos.getAsLong()), ErrorMessage.Cause.REPLAY_ROLLOVER, at);
+      return;
+    }
+    if (decision == ReplayBuffer.NONE) {
+      return;
+    }
+    counters.replays++;
+    long cursor = at;
+    for (int i = 0; i < replay.outstanding(); i++) {
+      Tlp tlp = replay.tlpAt(i);
+      long serialization = params.serializationNs(Tlps.wireBytes(tlp));
+      long start = replay.startAt(i);
+      if (start < cursor) {
+        // Went out before the replay began: sent again, on wire time of its own. No credit is
+        // taken: a replayed TLP consumed its credit when it first went out.
+        start = wire.reserve(cursor, serialization);
+        replay.restamp(i, start);
+        counters.tlpsReplayed++;
+      }
+      // Otherwise it went out after the replay began in model time (actors ran ahead in wall
+      // time): it is the TLP that follows the replayed ones, resent as it was, and its first
+      // copy, which the partner discarded behind the gap, never happened.
+      observe(start);
+      transmitSequenced(tlp, replay.seqAt(i), start);
+      cursor = start + serialization;
+    }
+    txActivity = true;
+    replay.replayed(cursor);
+  }
+
+  /** Sends a sequenced TLP through the error injection (if any). */
+  private void transmitSequenced(Tlp tlp, long seq, long start) {
+    int fate = injector == null ? ErrorInjector.PASS : injector.draw(start);
+    switch (fate) {
+      case ErrorInjector.DROP -> counters.injectedDrops++;
+      case ErrorInjector.CORRUPT -> {
+        counters.injectedCorrupt++;
+        listener.send(new CorruptTlp(Tlps.wireBytes(tlp), start));
+      }
+      case ErrorInjector.DELAY -> {
+        counters.injectedDelays++;
+        listener.send(new SequencedTlp(tlp, seq, start + injector.errors().delayNs()));
+      }
+      default -> listener.send(new SequencedTlp(tlp, seq, start));
+    }
   }
 
   /** The TLP that arrived has left the receive buffer; may send an UpdateFC. */
@@ -293,6 +515,9 @@ public final class LinkEnd {
     }
     int posted = TlpClass.POSTED.ordinal();
     while (true) {
+      if (replayFull()) {
+        return; // an Ack will free it and pump again
+      }
       Queued pick = null;
       Queued postedHead = firstTransmittable(queues[posted]);
       for (int c = 0; c < 3; c++) {
@@ -368,7 +593,14 @@ public final class LinkEnd {
     observe(start);
     counters.tlpsSent++;
     txActivity = true;
-    listener.send(new TlpFrame(tlp, start));
+    if (injector != null && injector.over(start) && replay.isEmpty()) {
+      injector = null; // the window is over and everything sent under it is acknowledged
+    }
+    if (sequencing()) {
+      transmitSequenced(tlp, replay.retain(tlp, start), start);
+    } else {
+      listener.send(new TlpFrame(tlp, start));
+    }
     listener.transmitted(token, tlp, start);
   }
 
@@ -441,6 +673,13 @@ public final class LinkEnd {
       staleData[c.ordinal()] += receive.occupiedData(c);
     }
     receive.reset();
+    if (replay != null) {
+      counters.unackedOnDown += replay.outstanding();
+      replay.reset();
+    }
+    if (replayRx != null) {
+      replayRx.reset();
+    }
     for (int c = 0; c < 3; c++) {
       blocked[c] = false;
       creditReadyAt[c] = 0;

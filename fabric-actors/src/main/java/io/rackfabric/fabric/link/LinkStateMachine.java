@@ -92,6 +92,19 @@ public final class LinkStateMachine {
     return actions;
   }
 
+  /**
+   * The data link layer gives up on the link (REPLAY_NUM rolled over): down at once, the partner
+   * told by a physical down, and training again after the retry interval, as PCIe retrains.
+   */
+  public int retrain(long now) {
+    int actions = SEND_PHYSICAL_DOWN;
+    if (isUp()) {
+      actions |= LINK_DOWN;
+    }
+    enter(DataLinkState.DL_INACTIVE, now);
+    return actions;
+  }
+
   /** Activation by management (the FM's PI-4 write in seeds/004). */
   public int activate(long now) {
     if (state == DataLinkState.DL_PROTECTED) {

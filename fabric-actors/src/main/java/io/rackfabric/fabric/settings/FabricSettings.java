@@ -3,6 +3,7 @@ package io.rackfabric.fabric.settings;
 import com.typesafe.config.Config;
 import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.link.LinkTimers;
+import io.rackfabric.fabric.link.ReplayParameters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.List;
  * @param autoActivate whether a trained link goes from DL_PROTECTED to DL_ACTIVE by itself
  * @param timers data link timers, already multiplied by the time-dilation factor
  * @param tdf time-dilation factor
+ * @param replay the data link retry (Ack/Nak, replay timer, REPLAY_NUM)
  */
 public record FabricSettings(
     long switchLatencyNs,
@@ -31,7 +33,8 @@ public record FabricSettings(
     int releaseBatch,
     boolean autoActivate,
     LinkTimers timers,
-    double tdf) {
+    double tdf,
+    ReplayParameters replay) {
 
   public static FabricSettings create(Config root) {
     Config c = root.getConfig("rackfabric.fabric");
@@ -81,12 +84,20 @@ public record FabricSettings(
     } catch (IllegalArgumentException e) {
       errors.add("link-timers: " + e.getMessage());
     }
+    ReplayParameters replay = null;
+    try {
+      Config r = c.getConfig("replay");
+      replay = new ReplayParameters(r.getDuration("timeout").toNanos(), r.getInt("limit"),
+          r.getInt("ack-every"), r.getInt("buffer"), r.getInt("idle-ticks"));
+    } catch (IllegalArgumentException e) {
+      errors.add(e.getMessage());
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
     }
     return new FabricSettings(switchNs, ntbNs, cplNs, mps,
         new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
-        batch, c.getBoolean("auto-activate"), timers, tdf);
+        batch, c.getBoolean("auto-activate"), timers, tdf, replay);
   }
 
   private static long nonNegativeNanos(Config c, String key, List<String> errors) {

@@ -13,6 +13,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * @param aerSent AER error messages this port raised
  * @param ntbRequesterTableFull requests an NTB port refused because its requester-ID table for
  *     their direction was full (also counted in {@code unsupported} or {@code droppedPosted})
+ * @param retry the data link retry and injected errors on this end's link
  */
 public record PortStats(
     String name,
@@ -31,8 +32,23 @@ public record PortStats(
     long linkUps,
     long linkDowns,
     long modelNow,
-    long ntbRequesterTableFull)
+    long ntbRequesterTableFull,
+    LinkRetryStats retry)
     implements WireMessage {
+
+  public PortStats {
+    retry = retry == null ? LinkRetryStats.NONE : retry;
+  }
+
+  /** Counters of a port whose link never had errors injected. */
+  public PortStats(String name, DataLinkState state, long tlpsReceived, long tlpsSent,
+      long dllpsSent, long dllpsReceived, long unsupported, long droppedPosted, long silentDrops,
+      long lostOnLinkDown, long droppedLinkDown, long receiverOverflows, long aerSent,
+      long linkUps, long linkDowns, long modelNow, long ntbRequesterTableFull) {
+    this(name, state, tlpsReceived, tlpsSent, dllpsSent, dllpsReceived, unsupported, droppedPosted,
+        silentDrops, lostOnLinkDown, droppedLinkDown, receiverOverflows, aerSent, linkUps,
+        linkDowns, modelNow, ntbRequesterTableFull, LinkRetryStats.NONE);
+  }
 
   /** Counters of a port that is not an NTB port (or has refused nothing). */
   public PortStats(String name, DataLinkState state, long tlpsReceived, long tlpsSent,
@@ -46,9 +62,10 @@ public record PortStats(
 
   /**
    * TLPs this end dropped or lost: posted writes nothing claimed, TLPs purged from its queues or
-   * arriving while its link was down, receive-buffer overflows.
+   * arriving while its link was down, receive-buffer overflows, and TLPs still unacknowledged in
+   * its replay buffer when the link went down (an upper bound: the partner may have had some).
    */
   public long lost() {
-    return droppedPosted + lostOnLinkDown + droppedLinkDown + receiverOverflows;
+    return droppedPosted + lostOnLinkDown + droppedLinkDown + receiverOverflows + retry.unackedOnDown();
   }
 }

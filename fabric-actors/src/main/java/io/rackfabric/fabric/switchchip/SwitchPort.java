@@ -16,12 +16,12 @@ import io.rackfabric.fabric.credit.MulticastShadow;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
-import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.ntb.NtbTranslation;
 import io.rackfabric.fabric.ntb.RequesterIdEntry;
@@ -32,6 +32,7 @@ import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.routing.RoutingView;
 import io.rackfabric.fabric.routing.SwitchRouter;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
@@ -57,7 +58,7 @@ import java.util.Map;
 public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, HoldFrom, Activate, GetStats, ProgramRequesterId, Tick, Forward,
+      permits Connect, SetLink, InjectLinkErrors, HoldFrom, Activate, GetStats, ProgramRequesterId, Tick, Forward,
           ConfigAccess, CreditsReleased, TableChanged, Siblings {}
 
   /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
@@ -65,6 +66,13 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** Fault injection: takes the link down (or brings it back) at this end, at a model time. */
   public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+
+  /**
+   * Fault injection: drops, corrupts or delays TLPs this port transmits (see {@link LinkErrors});
+   * {@link LinkErrors#NONE} stops it. Answered with the errors now in force.
+   */
+  public record InjectLinkErrors(LinkErrors errors, ActorRef<LinkErrors> replyTo)
+      implements Command, WireMessage {}
 
   /**
    * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
@@ -193,7 +201,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.name = switchId + "." + config.name();
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
-        settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+        settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
     LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
@@ -235,6 +243,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(Tick.class, this::onTick)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
+        .onMessage(InjectLinkErrors.class, this::onInjectLinkErrors)
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
@@ -250,7 +259,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     if (arrival < 0) {
       return this;
     }
-    Tlp received = ((TlpFrame) frame).tlp();
+    Tlp received = LinkEnd.tlpOf(frame);
     Tlp tlp = received;
     long ready = arrival + settings.switchLatencyNs();
     if (config.role() == PortRole.NTB) {
@@ -487,6 +496,13 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     return this;
   }
 
+  private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
+    getContext().getLog().info("Port [{}] injecting link errors {}", name, msg.errors());
+    link.injectErrors(msg.errors());
+    msg.replyTo().tell(msg.errors());
+    return this;
+  }
+
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
     link.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
@@ -503,7 +519,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     msg.replyTo().tell(new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
         c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
         c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow(),
-        ntb == null ? 0 : ntb.refused(NtbDirection.TO_VIRTUAL) + ntb.refused(NtbDirection.TO_LINK)));
+        ntb == null ? 0 : ntb.refused(NtbDirection.TO_VIRTUAL) + ntb.refused(NtbDirection.TO_LINK),
+        LinkRetryStats.of(c)));
     return this;
   }
 

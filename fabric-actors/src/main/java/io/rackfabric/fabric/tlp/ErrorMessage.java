@@ -20,7 +20,9 @@ public record ErrorMessage(int requester, Severity severity, Cause cause, long o
     DLLP_TIMEOUT,
     RECEIVER_OVERFLOW,
     UNSUPPORTED_REQUEST,
-    BAD_TLP
+    BAD_TLP,
+    /** REPLAY_NUM rolled over: replays of a TLP kept failing and the link went down. */
+    REPLAY_ROLLOVER
   }
 
   @Override

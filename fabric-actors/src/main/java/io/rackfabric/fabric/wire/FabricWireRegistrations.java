@@ -157,7 +157,17 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(282, io.rackfabric.fabric.switchchip.SwitchPort.HoldFrom.class),
 
       // 290..299 memory endpoint: host software's own access to its memory
-      Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class)
+      Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class),
+
+      // 900..929 data link retry and injected link errors (issue 6). Two-byte ids: these frames
+      // travel only on a link with injected errors.
+      Entry.of(900, io.rackfabric.fabric.link.SequencedTlp.class),
+      Entry.of(901, io.rackfabric.fabric.link.CorruptTlp.class),
+      Entry.of(902, io.rackfabric.fabric.link.AckNak.class),
+      Entry.of(903, io.rackfabric.fabric.link.LinkErrors.class),
+      Entry.of(904, io.rackfabric.fabric.stats.LinkRetryStats.class),
+      Entry.of(905, io.rackfabric.fabric.switchchip.SwitchPort.InjectLinkErrors.class),
+      Entry.of(906, io.rackfabric.fabric.endpoint.MemoryEndpoint.InjectLinkErrors.class)
 
       // next free block: 300
       );

@@ -121,7 +121,7 @@ class LinkEndTest {
     Side to = f.from().partner;
     long arrival = to.end.onFrame(f.frame());
     if (arrival >= 0) {
-      Tlp tlp = ((TlpFrame) f.frame()).tlp();
+      Tlp tlp = LinkEnd.tlpOf(f.frame());
       to.received.add(tlp);
       to.arrivals.add(arrival);
       if (to.autoFree) {
@@ -799,5 +799,123 @@ class LinkEndTest {
     deliverAll();
     assertEquals(0, b.end.counters().receiverOverflows);
     assertEquals(14, b.received.size());
+  }
+
+  // ---------------------------------------------------------------- data link retry
+
+  private void tickBoth() {
+    wall += TIMERS.tickInterval().toNanos();
+    a.end.tick();
+    b.end.tick();
+    deliverAll();
+  }
+
+  private static final long FOREVER = Long.MAX_VALUE;
+
+  @Test
+  void shouldDeliverEverythingInOrderThroughReplaysWhenTlpsAreCorrupted() {
+    trainUp(ROOMY, ROOMY);
+    b.autoFree = true;
+    a.end.injectErrors(new LinkErrors(0, 0.2, 0, 0, 0, FOREVER, 11));
+    List<Long> sent = new ArrayList<>();
+    for (long seq = 1; seq <= 300; seq++) { // more than the 64 posted headers: credits must come back
+      a.end.offer(write(seq, 64), seq * 10, "w" + seq);
+      sent.add(seq);
+      if (seq % 20 == 0) {
+        deliverAll();
+      }
+    }
+    deliverAll();
+    // A corrupted replay of the TLP a Nak asked for gets no second Nak (NAK_SCHEDULED): the
+    // replay timer recovers it, on the ticks.
+    for (int i = 0; i < 400 && b.received.size() < sent.size(); i++) {
+      tickBoth();
+    }
+    assertEquals(sent, b.receivedSeqs(), "every TLP, once, in order");
+    LinkCounters ca = a.end.counters();
+    LinkCounters cb = b.end.counters();
+    assertTrue(ca.injectedCorrupt > 0);
+    assertEquals(ca.injectedCorrupt, cb.badLcrc);
+    assertTrue(ca.replays > 0 && ca.tlpsReplayed > 0);
+    assertTrue(cb.naksSent > 0 && cb.naksSent <= cb.badLcrc);
+    assertEquals(300, ca.tlpsSent, "a replay is not a new transmission");
+    assertTrue(a.downs.isEmpty() && b.downs.isEmpty());
+    assertEquals(0, ca.replayRollovers);
+  }
+
+  @Test
+  void shouldReplayOnTheTimerWhenTheLastTlpIsDropped() {
+    trainUp(ROOMY, ROOMY);
+    b.autoFree = true;
+    a.end.injectErrors(new LinkErrors(1, 0, 0, 0, 0, 100, 5)); // only what starts before 100ns
+    a.end.offer(write(1, 64), 50, "lost");
+    deliverAll();
+    assertTrue(b.received.isEmpty());
+    tickBoth();
+    tickBoth();
+    tickBoth(); // the replay timer is looked at after 3 idle ticks
+    assertEquals(List.of(1L), b.receivedSeqs());
+    assertEquals(1, a.end.counters().replayTimeouts);
+    // The replay left when the timer ran out in model time: 1us after the drop.
+    long replayStart = 50 + ReplayParameters.defaults().timeoutNs();
+    assertEquals(replayStart + P.flightNs(Tlps.wireBytes(write(1, 64))), (long) b.arrivals.get(0));
+    tickBoth(); // b's Ack
+    a.end.offer(write(2, 64), 2_000, "plain");
+    assertTrue(a.tlpFrames.size() > 0, "all acknowledged and the window over: plain TLP frames again");
+    assertEquals(2, a.tlpFrames.get(a.tlpFrames.size() - 1).tlp().seq());
+  }
+
+  @Test
+  void shouldTakeTheLinkDownWhenReplaysPastTheLimitAreAllDropped() {
+    trainUp(ROOMY, ROOMY);
+    a.end.injectErrors(new LinkErrors(1, 0, 0, 0, 0, FOREVER, 5));
+    for (long seq = 1; seq <= 3; seq++) {
+      a.end.offer(write(seq, 64), 100, "w" + seq);
+    }
+    for (int i = 0; i < 3 * 5 && a.downs.isEmpty(); i++) {
+      tickBoth();
+    }
+    assertEquals(1, a.downs.size());
+    assertEquals(ErrorMessage.Cause.REPLAY_ROLLOVER, a.downs.get(0).cause());
+    assertEquals(4, a.end.counters().replays, "REPLAY_NUM: four replays, then the link goes down");
+    assertEquals(1, a.end.counters().replayRollovers);
+    assertEquals(3, a.end.counters().unackedOnDown);
+    assertTrue(a.downs.get(0).at() > 100 + 5 * ReplayParameters.defaults().timeoutNs(),
+        "down in model time after five replay timeouts");
+    assertEquals(ErrorMessage.Cause.SURPRISE_DOWN, b.downs.get(0).cause(), "the partner sees the link go");
+    assertTrue(b.received.isEmpty());
+    // The link retrains as PCIe does; with the errors stopped, TLPs flow again.
+    a.end.injectErrors(LinkErrors.NONE);
+    wall += TIMERS.retryInterval().toNanos();
+    tickBoth();
+    assertTrue(a.end.isUp() && b.end.isUp());
+    b.autoFree = true;
+    a.end.offer(write(9, 64), 20_000, "after");
+    deliverAll();
+    assertEquals(List.of(9L), b.receivedSeqs());
+  }
+
+  @Test
+  void shouldAddTheDelayToTheArrivalWhenATlpIsDelayed() {
+    trainUp(ROOMY, ROOMY);
+    a.end.injectErrors(new LinkErrors(0, 0, 1, 500, 0, FOREVER, 3));
+    a.end.offer(write(1, 64), 1_000, "late");
+    deliverAll();
+    assertEquals(1_000 + 500 + P.flightNs(Tlps.wireBytes(write(1, 64))), (long) b.arrivals.get(0));
+    assertEquals(1, a.end.counters().injectedDelays);
+  }
+
+  @Test
+  void shouldSendPlainFramesAndNoAcksWhenNoErrorsWereInjected() {
+    trainUp(ROOMY, ROOMY);
+    b.autoFree = true;
+    for (long seq = 1; seq <= 40; seq++) {
+      a.end.offer(write(seq, 64), seq, "w");
+    }
+    assertEquals(40, a.tlpFrames.size());
+    deliverAll();
+    tickBoth();
+    assertEquals(0, b.end.counters().acksSent);
+    assertEquals(40, b.received.size());
   }
 }

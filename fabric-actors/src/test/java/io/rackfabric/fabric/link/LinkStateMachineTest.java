@@ -441,6 +441,19 @@ class LinkStateMachineTest {
   }
 
   @Test
+  void shouldGoDownAndTrainAgainAfterTheRetryIntervalWhenTheReplayLimitIsPassed() {
+    End a = new End(true, 1);
+    End b = new End(true, 2);
+    long now = trainUp(a, b, 0);
+    assertEquals(LINK_DOWN | SEND_PHYSICAL_DOWN, a.m.retrain(now + 1));
+    assertEquals(DataLinkState.DL_INACTIVE, a.m.state());
+    assertTrue(a.m.enabled(), "unlike a disable, the link is still wanted");
+    assertEquals(0, a.m.tick(now + 2));
+    assertTrue(has(a.m.tick(now + 1 + TIMERS.retryInterval().toNanos()), SEND_INIT));
+    assertEquals(DataLinkState.DL_INIT, a.m.state());
+  }
+
+  @Test
   void shouldOnlySendPhysicalDownWhenDisabledBeforeComingUp() {
     End a = new End(true, 1);
     a.enable(0);

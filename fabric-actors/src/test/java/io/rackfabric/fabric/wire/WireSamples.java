@@ -141,6 +141,9 @@ final class WireSamples {
     if (type == boolean.class || type == Boolean.class) {
       return true;
     }
+    if (type == double.class || type == Double.class) {
+      return 0.25; // a probability, valid wherever one is checked
+    }
     if (type == String.class) {
       return "x";
     }

@@ -23,6 +23,7 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyWriter;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -78,6 +79,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   /** Ends taken down by link faults and not brought back. */
   private final Set<String> linkDown = ConcurrentHashMap.newKeySet();
   private final Set<String> everDown = Collections.synchronizedSet(new LinkedHashSet<>());
+  private volatile long seed = 1;
   private final Set<String> stopped = ConcurrentHashMap.newKeySet();
   private final Set<String> killedNodes = ConcurrentHashMap.newKeySet();
   private volatile long heapGrowth = Long.MIN_VALUE;
@@ -319,6 +321,29 @@ public final class LiveRack implements RunningRack, AutoCloseable {
         awaitDown(end, partner, LINK_DOWN_TIMEOUT);
       }
     }
+  }
+
+  @Override
+  public void injectLinkErrors(String end, LinkErrors errors) throws Exception {
+    if (LinkSpec.portOf(end) == null) {
+      Asks.<MemoryEndpoint.Command, LinkErrors>ask(system, endpoint(end),
+          r -> new MemoryEndpoint.InjectLinkErrors(errors, r), ASK);
+    } else {
+      Asks.<SwitchPort.Command, LinkErrors>ask(system, port(end),
+          r -> new SwitchPort.InjectLinkErrors(errors, r), ASK);
+    }
+    everDown.add(end);
+    topology.linkAt(end).ifPresent(l -> everDown.add(l.other(end)));
+  }
+
+  @Override
+  public long seed() {
+    return seed;
+  }
+
+  /** The scenario's seed, for what the run draws at random (injected link errors). */
+  public void seed(long seed) {
+    this.seed = seed;
   }
 
   @Override

@@ -5,6 +5,7 @@ import akka.actor.typed.ActorSystem;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
@@ -56,6 +57,16 @@ public interface RunningRack {
    * both ends have it.
    */
   void setLink(String end, boolean up, long modelAt) throws Exception;
+
+  /**
+   * Makes the link end {@code end} drop, corrupt or delay the TLPs it transmits (see {@link
+   * LinkErrors}); returns once the end has it. The link counts as faulted from then on: TLPs lost
+   * when it goes down past the replay limit are lost at its ends.
+   */
+  void injectLinkErrors(String end, LinkErrors errors) throws Exception;
+
+  /** The run's seed (the scenario's): what injected errors draw from. */
+  long seed();
 
   /**
    * Makes every link end of the rack hold TLPs that would start on its wire at or after model time

@@ -12,6 +12,7 @@ import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
+import io.rackfabric.loadtests.scenario.fault.TlpErrorsFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.ScaleFigures;
@@ -64,6 +65,7 @@ public final class ScenarioKinds {
         .fault(new PartitionFault())
         .fault(new DegradeFault())
         .fault(new NicHangFault())
+        .fault(new TlpErrorsFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())

@@ -109,6 +109,7 @@ public final class ScenarioRunner {
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
         : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
             needsNetem(scenario))) {
+      rack.seed(scenario.seed());
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
       List<RackAttachment> attached = new ArrayList<>();

@@ -148,6 +148,33 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
+  void shouldRejectTlpErrorRatesOutsideZeroToOneOrSummingAboveOne() throws Exception {
+    String m = problems(edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = 50us, drop = 1.5, corrupt = -0.1 }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].drop: drop=1.5 not in [0,1]");
+    assertContains(m, "bad.conf:12: scenario.faults[0].corrupt: corrupt=-0.1 not in [0,1]");
+    m = problems(edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = 50us, drop = 0.6, corrupt = 0.5 }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].drop: drop + corrupt + delay-rate=1.1");
+    m = problems(edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = 50us, corrupt = lots }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].corrupt: expected a probability in [0,1], got");
+    m = problems(edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = \"wall 1s\", corrupt = 0.1 }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: at=");
+    m = problems(edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = 50us }"));
+    assertContains(m, "bad.conf:12: scenario.faults[0].drop: nothing to inject");
+  }
+
+  @Test
+  void shouldAcceptTlpErrorsWithAWindowAndADelayThatTakesTheRestByDefault() throws Exception {
+    Scenario ok = ScenarioLoader.load(write("ok.conf", edit(12,
+        "    { kind = tlp-errors, target = tor.ntb2, at = 50us, for = 5us, drop = 0.01, corrupt = 0.05, delay = 200ns }")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    var params = ok.faults().get(0).params();
+    assertEquals(0.01, params.probability("drop", 0));
+    assertEquals(0.05, params.probability("corrupt", 0));
+    assertEquals(200L, params.number("delay", 0));
+    assertEquals(5_000L, params.number("for", 0));
+  }
+
+  @Test
   void shouldRejectPauseNodeAtAModelTimeOrWithoutAPositiveDuration() throws Exception {
     List<String> lines = edit(4, "  mode = multi-jvm");
     lines.set(11, "    { kind = pause-node, target = node-c, at = 50us, for = 0s }");

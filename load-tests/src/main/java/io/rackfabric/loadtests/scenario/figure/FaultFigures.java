@@ -1,5 +1,8 @@
 package io.rackfabric.loadtests.scenario.figure;
 
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.LinkRetryStats;
+import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.fabric.stats.EndpointStats.AerRecord;
 import io.rackfabric.loadtests.report.Figure;
@@ -52,6 +55,9 @@ public final class FaultFigures implements FigureType {
         out.add(new Figure("aer." + root + ".records", records.size(), "AER messages", "count"));
       }
     }
+    for (String end : run.ends()) {
+      retryFigures(end, linkStats(run, end), out);
+    }
     long drops = 0;
     for (String end : run.faultedEnds()) {
       drops += Math.max(0, run.drops(end));
@@ -60,5 +66,33 @@ public final class FaultFigures implements FigureType {
       out.add(new Figure("failed_ends.dropped", drops, "TLPs", "count"));
     }
     return out;
+  }
+
+  private static PortStats linkStats(RunResult run, String end) {
+    PortStats port = run.portsAtEnd().get(end);
+    if (port != null) {
+      return port;
+    }
+    EndpointStats ep = run.endpointsAtEnd().get(end);
+    return ep == null ? null : ep.link();
+  }
+
+  /** The data link retry at a link end that saw any (injected errors, or their partner's). */
+  private static void retryFigures(String end, PortStats stats, List<Figure> out) {
+    if (stats == null || stats.retry().equals(LinkRetryStats.NONE)) {
+      return;
+    }
+    LinkRetryStats r = stats.retry();
+    String p = "link." + end + ".";
+    out.add(new Figure(p + "replays", r.replays(), "replays", "count"));
+    out.add(new Figure(p + "replay_timeouts", r.replayTimeouts(), "replays", "count"));
+    out.add(new Figure(p + "tlps_replayed", r.tlpsReplayed(), "TLPs", "count"));
+    out.add(new Figure(p + "naks_sent", r.naksSent(), "DLLPs", "count"));
+    out.add(new Figure(p + "naks_received", r.naksReceived(), "DLLPs", "count"));
+    out.add(new Figure(p + "bad_lcrc", r.badLcrc(), "TLPs", "count"));
+    out.add(new Figure(p + "injected_drops", r.injectedDrops(), "TLPs", "count"));
+    out.add(new Figure(p + "injected_corrupt", r.injectedCorrupt(), "TLPs", "count"));
+    out.add(new Figure(p + "injected_delays", r.injectedDelays(), "TLPs", "count"));
+    out.add(new Figure(p + "replay_rollovers", r.rollovers(), "link downs", "count"));
   }
 }
