@@ -16,6 +16,11 @@ public final class ComponentKeys {
 
   private ComponentKeys() {}
 
+  /** A node's guardian, in a node JVM of its own (heap readings). */
+  public static ServiceKey<RackNode.Command> node(String name) {
+    return ServiceKey.create(RackNode.Command.class, "rack-node:" + name);
+  }
+
   public static ServiceKey<MemoryEndpoint.Command> endpoint(String id) {
     return ServiceKey.create(MemoryEndpoint.Command.class, "rack-endpoint:" + id);
   }

@@ -42,7 +42,7 @@ public final class NodeRunner {
     Config config = NodeConfig.member(address.host(), address.port(), address.seedHost(), address.seedPort(),
         roles, cluster, base);
     ActorSystem<RackNode.Command> system =
-        ActorSystem.create(RackNode.create(topology, nodeName, fabric), "rack", config);
+        ActorSystem.create(RackNode.create(topology, nodeName, fabric, true), "rack", config);
     awaitUp(system, cluster.joinTimeout(), nodeName + " at " + address.seedHost() + ":" + address.seedPort());
     return system;
   }

@@ -20,6 +20,7 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
@@ -42,10 +43,29 @@ import java.util.Map;
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
-  public sealed interface Command permits ListComponents, JournalReady {}
+  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady {}
 
   /** Asks which components this node runs. */
   public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
+
+  /**
+   * Asks for the heap this node's components hold: a full collection now, against the one taken
+   * before they were spawned (only on a node created with {@code measureHeap}).
+   */
+  public record MeasureHeap(ActorRef<HeapReading> replyTo) implements Command, WireMessage {}
+
+  /**
+   * @param baselineBytes used heap after a full collection with the actor system up and no
+   *     component spawned, or -1 when this node did not take one
+   * @param usedBytes used heap after a full collection now
+   */
+  public record HeapReading(String node, long baselineBytes, long usedBytes) implements WireMessage {
+
+    /** What the node's components hold, or empty without a baseline. */
+    public java.util.OptionalLong growth() {
+      return baselineBytes < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(usedBytes - baselineBytes);
+    }
+  }
 
   /** The journal's tables exist (or could not be made: {@code failure}). */
   private record JournalReady(Throwable failure) implements Command, NoSerializationVerificationNeeded {}
@@ -53,15 +73,31 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   private final List<String> running = new ArrayList<>();
   private final Topology topology;
   private final String nodeName;
+  private final long baselineHeap;
 
   public static Behavior<Command> create(Topology topology, String nodeName, FabricSettings settings) {
-    return Behaviors.setup(ctx -> new RackNode(ctx, topology, nodeName, settings));
+    return create(topology, nodeName, settings, false);
   }
 
-  private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings) {
+  /**
+   * @param measureHeap take a heap baseline before spawning anything and answer {@link
+   *     MeasureHeap} (registered under {@link ComponentKeys#node}): a node JVM of its own, where
+   *     the heap is the node's
+   */
+  public static Behavior<Command> create(Topology topology, String nodeName, FabricSettings settings,
+      boolean measureHeap) {
+    return Behaviors.setup(ctx -> new RackNode(ctx, topology, nodeName, settings, measureHeap));
+  }
+
+  private RackNode(ActorContext<Command> context, Topology topology, String nodeName, FabricSettings settings,
+      boolean measureHeap) {
     super(context);
     this.topology = topology;
     this.nodeName = nodeName;
+    this.baselineHeap = measureHeap ? usedHeapAfterGc() : -1;
+    if (measureHeap) {
+      context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.node(nodeName), context.getSelf()));
+    }
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
     for (Component c : topology.placedOn(nodeName)) {
@@ -182,6 +218,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(ListComponents.class, this::onListComponents)
+        .onMessage(MeasureHeap.class, this::onMeasureHeap)
         .onMessage(JournalReady.class, this::onJournalReady)
         .build();
   }
@@ -189,5 +226,17 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   private Behavior<Command> onListComponents(ListComponents msg) {
     msg.replyTo().tell(List.copyOf(running));
     return this;
+  }
+
+  private Behavior<Command> onMeasureHeap(MeasureHeap msg) {
+    msg.replyTo().tell(new HeapReading(nodeName, baselineHeap, usedHeapAfterGc()));
+    return this;
+  }
+
+  /** Used heap after a full collection (twice: the first may leave finalizable objects behind). */
+  public static long usedHeapAfterGc() {
+    System.gc();
+    System.gc();
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }

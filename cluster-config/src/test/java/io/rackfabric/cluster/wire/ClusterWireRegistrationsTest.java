@@ -8,12 +8,14 @@ import akka.serialization.SerializationExtension;
 import akka.serialization.Serializers;
 import io.rackfabric.cluster.node.BootSequence.Step;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
+import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.node.RequesterIdPlan;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.wire.KryoSerializer;
 import io.rackfabric.fabric.wire.WireRegistry;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,12 +33,11 @@ class ClusterWireRegistrationsTest {
   @Test
   void shouldKeepEveryClusterIdWhenLoadedThroughServiceLoader() {
     WireRegistry registry = WireRegistry.load(getClass().getClassLoader());
-    List<Class<?>> inOrder = List.of(ControlPlaneBoot.GetProgress.class, ControlPlaneBoot.AwaitBooted.class,
-        ControlPlaneBoot.BootProgress.class, Step.class);
-    for (int i = 0; i < inOrder.size(); i++) {
-      assertEquals(3000 + i, registry.idOf(inOrder.get(i)), inOrder.get(i).getName());
-    }
-    assertEquals(inOrder.size(), new ClusterWireRegistrations().registrations().size(), "every class is pinned here");
+    Map<Integer, Class<?>> pinned = Map.of(3000, ControlPlaneBoot.GetProgress.class,
+        3001, ControlPlaneBoot.AwaitBooted.class, 3002, ControlPlaneBoot.BootProgress.class, 3003, Step.class,
+        3020, RackNode.MeasureHeap.class, 3021, RackNode.HeapReading.class);
+    pinned.forEach((id, type) -> assertEquals(id, registry.idOf(type), type.getName()));
+    assertEquals(pinned.size(), new ClusterWireRegistrations().registrations().size(), "every class is pinned here");
   }
 
   @Test
@@ -49,7 +50,9 @@ class ClusterWireRegistrationsTest {
             List.of(Step.FINDING, Step.DEVICES_TO_VS2, Step.BACKUP_ENUMERATING), "", List.of(2, 3, 4), tor, null, -1,
             -1),
         new ControlPlaneBoot.BootProgress("mmh", "bmh", Step.FAILED, List.of(Step.FINDING, Step.FAILED),
-            "in step FINDING: no chip", List.of(2), null, null, 6, 6));
+            "in step FINDING: no chip", List.of(2), null, null, 6, 6),
+        new RackNode.MeasureHeap(testKit.<RackNode.HeapReading>createTestProbe().ref()),
+        new RackNode.HeapReading("node-mmh", 41_000_000L, 52_500_000L));
     for (Object sample : samples) {
       akka.serialization.Serializer chosen = serialization.findSerializerFor(sample);
       assertEquals(KryoSerializer.IDENTIFIER, chosen.identifier(), sample.getClass().getName());

@@ -166,6 +166,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     try {
       rack.findAll();
       rack.awaitControlPlane(progress);
+      rack.heapGrowth = rack.nodesHeapGrowth(progress);
       return rack;
     } catch (Exception | Error e) {
       rack.close();
@@ -176,17 +177,37 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   /** The guardian's one message: spawn every node of the topology (single-JVM racks). */
   private enum SpawnNodes implements akka.actor.NoSerializationVerificationNeeded { INSTANCE }
 
-  /** Used heap after a full collection (System.gc() twice: the first may leave finalizable objects). */
   private static long usedHeapAfterGc() {
-    System.gc();
-    System.gc();
-    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    return RackNode.usedHeapAfterGc();
   }
 
   /**
-   * Bytes of heap the rack's components hold in this JVM: used heap after a GC once every link
-   * trained and the control plane booted, minus the same with the actor system up and no component
-   * spawned. Empty for a multi-JVM rack, whose components live in the node JVMs.
+   * The heap the node JVMs' components hold, summed: each node's used heap after a full collection
+   * now (every link trained, the control plane booted) minus its own before it spawned anything.
+   * Long.MIN_VALUE when a node gave no reading.
+   */
+  private long nodesHeapGrowth(PrintStream progress) {
+    long sum = 0;
+    for (NodeSpec n : topology.nodes()) {
+      try {
+        RackNode.HeapReading r = Asks.<RackNode.Command, RackNode.HeapReading>ask(system,
+            Asks.find(system, ComponentKeys.node(n.name()), FIND), RackNode.MeasureHeap::new, FIND);
+        if (r.growth().isEmpty()) {
+          return Long.MIN_VALUE;
+        }
+        sum += r.growth().getAsLong();
+      } catch (Exception e) {
+        progress.printf("  no heap reading from %s: %s%n", n.name(), e.getMessage());
+        return Long.MIN_VALUE;
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * Bytes of heap the rack's components hold: used heap after a GC once every link trained and the
+   * control plane booted, minus the same with the actor system up and no component spawned; in a
+   * multi-JVM rack, summed over the node JVMs (each measures its own).
    */
   public java.util.OptionalLong heapGrowth() {
     return heapGrowth == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(heapGrowth);

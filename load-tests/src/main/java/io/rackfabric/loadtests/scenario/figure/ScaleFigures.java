@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * {@code scale} (issue 6): the start-up wall time (launch to every link trained and the control
- * plane booted), the emulated components by type, the heap they hold per component (single JVM:
- * used heap after a GC at rack-up minus the same with the actor system up and nothing spawned),
+ * {@code scale}: the start-up wall time (launch to every link trained and the control plane
+ * booted), the emulated components by type, the heap they hold per component (used heap after a
+ * GC at rack-up minus the same with the actor system up and nothing spawned; in a multi-JVM rack
+ * each node JVM measures its own and the sum is divided by every component),
  * and the TLPs the switch ports forwarded per wall second of traffic (their counters, end minus
  * start). Opt-in: name it in the scenario's {@code figures}.
  */
@@ -27,7 +28,7 @@ public final class ScaleFigures implements FigureType {
 
   @Override
   public String summary() {
-    return "start-up wall time, components by type, heap per component (single JVM), TLPs forwarded per wall second";
+    return "start-up wall time, components by type, heap per component (each node JVM measures its own), TLPs forwarded per wall second";
   }
 
   @Override
