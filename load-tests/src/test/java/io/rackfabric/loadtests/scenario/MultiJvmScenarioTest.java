@@ -170,5 +170,6 @@ class MultiJvmScenarioTest {
     assertTrue(figure(o, p + "notification").value() > 48 * 8_500, "notification " + figure(o, p + "notification"));
     assertEquals(200, figure(o, "sink.ch41.delivered").value(), "CH40 beside the BMH into CH41");
     assertTrue(figure(o, "scale.tlps_forwarded").value() > 0);
+    assertTrue(figure(o, "scale.heap_per_component").value() > 0, "each node JVM measured its components' heap");
   }
 }
