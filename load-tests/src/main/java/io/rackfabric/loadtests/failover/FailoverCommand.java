@@ -7,6 +7,7 @@ import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyException;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.host.failover.FailoverBreakdown;
@@ -69,7 +70,16 @@ public final class FailoverCommand implements RackCommand {
       if (args.has("hosts")) {
         throw new UsageException("give --hosts N or --topology F, not both");
       }
-      topology = TopologyLoader.load(args.get("topology", null));
+      try {
+        topology = TopologyLoader.loadFileOrBundled(args.get("topology", null));
+      } catch (TopologyException e) {
+        throw new UsageException(e.getMessage());
+      }
+      if (topology.nodes().size() != 1) {
+        throw new UsageException("rack failover runs the rack in this one JVM, but topology " + topology.name()
+            + " places its components on " + topology.nodes().size() + " nodes (rack topology generate ladon"
+            + " --placement single, or a scenario with mode = multi-jvm)");
+      }
     } else {
       int hosts = (int) args.getLong("hosts", 8, 1, LadonRackGenerator.MAX_COMPUTE_HOSTS);
       try {

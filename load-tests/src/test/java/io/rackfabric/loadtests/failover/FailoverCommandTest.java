@@ -1,0 +1,59 @@
+package io.rackfabric.loadtests.failover;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.cli.Rack;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rack failover --topology F} reads a file, and refuses one it cannot run in one JVM. */
+class FailoverCommandTest {
+
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+
+  private int rack(String... args) {
+    return Rack.run(List.of(args), new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+        new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return outBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void shouldFailOverOnATopologyFileWhenItIsPlacedOnOneNode() {
+    String file = dir.resolve("one.conf").toString();
+    assertEquals(0, rack("topology", "generate", "ladon", "--hosts", "3", "--placement", "single", "--out", file), err());
+    assertEquals(0, rack("failover", "link", "--topology", file), err());
+    assertTrue(out().contains("rack failover link: ladon-3ch"), out());
+    assertTrue(out().contains("CH3"), out());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheNodesWhenTheTopologyFileIsPlacedOnSeveral() {
+    String file = dir.resolve("many.conf").toString();
+    assertEquals(0, rack("topology", "generate", "ladon", "--hosts", "3", "--out", file), err());
+    assertEquals(2, rack("failover", "link", "--topology", file));
+    assertTrue(err().contains("places its components on"), err());
+    assertTrue(err().contains("--placement single"), err());
+  }
+
+  @Test
+  void shouldExitTwoWhenTheTopologyFileIsMissing() {
+    assertEquals(2, rack("failover", "link", "--topology", dir.resolve("absent.conf").toString()));
+    assertTrue(err().contains("absent.conf: file not found"), err());
+  }
+}
