@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
+import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +12,6 @@ import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.harness.NetnsPlan;
 import io.rackfabric.loadtests.scenario.fault.DegradeFault;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class NetworkFaultLoaderErrorsTest {
 
   @Test
   void shouldLoadNamespacesWithEmbeddedDriversAndBothFaultsWhenTheBaseIsUnchanged() throws Exception {
-    Scenario s = ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    Scenario s = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
     assertEquals(Network.NAMESPACES, s.multiJvm().network());
     assertFalse(s.multiJvm().sharedMediaDriver(), "one driver per namespace unless told otherwise");
     assertEquals(List.of(500_000_000L, 3_500_000_000L), s.faults().get(0).steps());
@@ -56,26 +56,26 @@ class NetworkFaultLoaderErrorsTest {
 
   @Test
   void shouldRejectAnUnknownNetwork() throws Exception {
-    assertContains(problems(edit(5, "  multi-jvm { network = vlan }")),
+    assertContains(files().problems(files().edit(5, "  multi-jvm { network = vlan }")),
         "bad.conf:5: scenario.multi-jvm.network: network=vlan not in {loopback, namespaces}");
   }
 
   @Test
   void shouldRejectASharedMediaDriverAcrossNamespaces() throws Exception {
-    assertContains(problems(edit(5, "  multi-jvm { network = namespaces, media-driver = shared }")),
+    assertContains(files().problems(files().edit(5, "  multi-jvm { network = namespaces, media-driver = shared }")),
         "bad.conf:5: scenario.multi-jvm.media-driver: media-driver=shared does not work with network=namespaces");
   }
 
   @Test
   void shouldRejectNamespacesInOneJvm() throws Exception {
-    String m = problems(edit(4, "  mode = single-jvm"));
+    String m = files().problems(files().edit(4, "  mode = single-jvm"));
     assertContains(m, "bad.conf:5: scenario.multi-jvm.network: network=namespaces needs mode = multi-jvm");
     assertContains(m, "bad.conf:8: scenario.faults[0].kind: partition needs a multi-jvm run");
   }
 
   @Test
   void shouldRejectANetworkFaultOnLoopback() throws Exception {
-    String m = problems(edit(5, "  multi-jvm { network = loopback }"));
+    String m = files().problems(files().edit(5, "  multi-jvm { network = loopback }"));
     assertContains(m, "bad.conf:8: scenario.faults[0].kind: partition acts on the network between node JVMs and needs"
         + " them in network namespaces");
     assertContains(m, "bad.conf:9: scenario.faults[1].kind: degrade acts on the network");
@@ -83,51 +83,51 @@ class NetworkFaultLoaderErrorsTest {
 
   @Test
   void shouldRejectAPartitionWithAnUnknownNodeOrWithItself() throws Exception {
-    assertContains(problems(edit(8,
+    assertContains(files().problems(files().edit(8,
         "    { kind = partition, target = node-mmh, from = node-x, for = 3s, at = \"wall 500ms\" }")),
         "bad.conf:8: scenario.faults[0].from: no node 'node-x'");
-    assertContains(problems(edit(8,
+    assertContains(files().problems(files().edit(8,
         "    { kind = partition, target = node-y, from = node-bmh, for = 3s, at = \"wall 500ms\" }")),
         "bad.conf:8: scenario.faults[0].target: no node 'node-y'");
-    assertContains(problems(edit(8,
+    assertContains(files().problems(files().edit(8,
         "    { kind = partition, target = node-mmh, from = node-mmh, for = 3s, at = \"wall 500ms\" }")),
         "bad.conf:8: scenario.faults[0].from: from=node-mmh is the target itself");
   }
 
   @Test
   void shouldRejectAPartitionAtAModelTimeOrWithoutItsLength() throws Exception {
-    List<String> model = edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, for = 3s, at = 5us }");
+    List<String> model = files().edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, for = 3s, at = 5us }");
     model.set(5, "  run { duration = 10s, wall-limit = 1m }");
-    assertContains(problems(model), "bad.conf:8: scenario.faults[0].at: a network cut happens in wall time");
-    assertContains(problems(edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, at = \"wall 1s\" }")),
+    assertContains(files().problems(model), "bad.conf:8: scenario.faults[0].at: a network cut happens in wall time");
+    assertContains(files().problems(files().edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, at = \"wall 1s\" }")),
         "bad.conf:8: scenario.faults[0].for: missing (required)");
   }
 
   @Test
   void shouldRejectALossOutsideZeroToOneOrNotANumber() throws Exception {
-    assertContains(problems(edit(9,
+    assertContains(files().problems(files().edit(9,
         "    { kind = degrade, target = node-ch1, loss = 1.5, for = 1s, at = \"wall 1s\" }")),
         "bad.conf:9: scenario.faults[1].loss: loss=1.5 not in [0, 1]");
-    assertContains(problems(edit(9,
+    assertContains(files().problems(files().edit(9,
         "    { kind = degrade, target = node-ch1, loss = \"120%\", for = 1s, at = \"wall 1s\" }")),
         "bad.conf:9: scenario.faults[1].loss: loss=120% not in [0, 1]");
-    assertContains(problems(edit(9,
+    assertContains(files().problems(files().edit(9,
         "    { kind = degrade, target = node-ch1, loss = some, for = 1s, at = \"wall 1s\" }")),
         "bad.conf:9: scenario.faults[1].loss: loss=some is not a number");
   }
 
   @Test
   void shouldRejectABadRateOrADegradeThatChangesNothing() throws Exception {
-    assertContains(problems(edit(9,
+    assertContains(files().problems(files().edit(9,
         "    { kind = degrade, target = node-ch1, rate = fast, for = 1s, at = \"wall 1s\" }")),
         "bad.conf:9: scenario.faults[1].rate: rate=fast is not a rate such as \"10mbit\"");
-    assertContains(problems(edit(9, "    { kind = degrade, target = node-ch1, for = 1s, at = \"wall 1s\" }")),
+    assertContains(files().problems(files().edit(9, "    { kind = degrade, target = node-ch1, for = 1s, at = \"wall 1s\" }")),
         "bad.conf:9: scenario.faults[1].kind: degrade needs delay, loss or rate");
   }
 
   @Test
   void shouldNeedNoNetemWhenADegradeOnlyPaces() throws Exception {
-    Scenario s = ScenarioLoader.load(write("rate.conf", edit(9,
+    Scenario s = ScenarioLoader.load(files().write("rate.conf", files().edit(9,
         "    { kind = degrade, target = node-ch1, rate = \"10mbit\", for = 1s, at = \"wall 1s\" }")),
         ScenarioKinds.standard(), ScenarioOptions.NONE);
     assertEquals(10_000_000, DegradeFault.degradation(s.faults().get(1)).rateBitsPerS());
@@ -135,19 +135,7 @@ class NetworkFaultLoaderErrorsTest {
     assertEquals(Mode.MULTI_JVM, s.mode());
   }
 
-  private List<String> edit(int line, String replacement) {
-    return new ScenarioFiles(dir, BASE).edit(line, replacement);
-  }
-
-  private Path write(String name, List<String> lines) throws IOException {
-    return new ScenarioFiles(dir, BASE).write(name, lines);
-  }
-
-  private String problems(List<String> lines) throws IOException {
-    return new ScenarioFiles(dir, BASE).problems(lines);
-  }
-
-  private static void assertContains(String text, String part) {
-    ScenarioFiles.assertContains(text, part);
+  private ScenarioFiles files() {
+    return new ScenarioFiles(dir, BASE);
   }
 }

@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
+import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +15,6 @@ import io.rackfabric.host.nic.FaultCategory;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.loadtests.scenario.ScenarioFiles;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ class FtgmCampaignLoaderErrorsTest {
 
   @Test
   void shouldReadTheCampaignWithTheScenariosSeedWhenTheSectionIsValid() throws Exception {
-    Scenario s = ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    Scenario s = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
     FtgmCampaign c = s.ftgmCampaign();
     assertTrue(s.inProcess());
     assertEquals("nic", c.spec().nic());
@@ -61,52 +61,52 @@ class FtgmCampaignLoaderErrorsTest {
     assertEquals(List.of(1, 2), c.recoveryPorts());
     assertEquals(List.of(FtgmCampaign.FIGURES), s.figures(), "a campaign's figures unless told otherwise");
     assertEquals(dir.resolve("good.conf") + ":5", c.where());
-    Scenario seeded = ScenarioLoader.load(write("good.conf", BASE), ScenarioKinds.standard(),
+    Scenario seeded = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(),
         new ScenarioOptions(null, 99L, null));
     assertEquals(99, seeded.ftgmCampaign().spec().seed(), "--seed reaches the campaign");
   }
 
   @Test
   void shouldRejectANicTheTopologyDoesNotHave() throws Exception {
-    assertContains(problems(edit(6, "    nic = nic2")),
+    assertContains(files().problems(files().edit(6, "    nic = nic2")),
         "bad.conf:6: scenario.ftgm-campaign.nic: nic=nic2 is not a NIC of topology ladon-testbed (NICs: nic)");
   }
 
   @Test
   void shouldRejectACampaignOnARackWithoutANic() throws Exception {
-    assertContains(problems(edit(3, "  topology = demo")),
+    assertContains(files().problems(files().edit(3, "  topology = demo")),
         "bad.conf:6: scenario.ftgm-campaign.nic: topology demo has no NIC");
   }
 
   @Test
   void shouldRejectAnUnknownCategoryNamingTheKnownOnes() throws Exception {
-    assertContains(problems(edit(11, "      messages-lost = 0.2")),
+    assertContains(files().problems(files().edit(11, "      messages-lost = 0.2")),
         "bad.conf:11: scenario.ftgm-campaign.rates.messages-lost: category=messages-lost not in {interface-hang,"
             + "messages-corrupted,remote-interface-hang,mcp-restart,no-impact}");
   }
 
   @Test
   void shouldRejectARateOutsideZeroToOne() throws Exception {
-    assertContains(problems(edit(10, "      interface-hang = 1.5")),
+    assertContains(files().problems(files().edit(10, "      interface-hang = 1.5")),
         "bad.conf:10: scenario.ftgm-campaign.rates.interface-hang: rate interface-hang=1.5 not in [0,1]");
-    assertContains(problems(edit(10, "      interface-hang = -0.1")),
+    assertContains(files().problems(files().edit(10, "      interface-hang = -0.1")),
         "bad.conf:10: scenario.ftgm-campaign.rates.interface-hang: rate interface-hang=-0.1 not in [0,1]");
-    assertContains(problems(edit(10, "      interface-hang = often")),
+    assertContains(files().problems(files().edit(10, "      interface-hang = often")),
         "bad.conf:10: scenario.ftgm-campaign.rates.interface-hang: expected a probability in [0,1], got");
   }
 
   @Test
   void shouldRejectRatesThatSumAboveOne() throws Exception {
-    assertContains(problems(edit(10, "      interface-hang = 0.9")),
+    assertContains(files().problems(files().edit(10, "      interface-hang = 0.9")),
         "bad.conf:9: scenario.ftgm-campaign.rates: rates sum=1.1 exceeds 1");
   }
 
   @Test
   void shouldRejectAnUnknownModeAFaultCountBelowOneAndTooManyPorts() throws Exception {
-    List<String> lines = edit(8, "    modes = [gm, tcp]");
+    List<String> lines = files().edit(8, "    modes = [gm, tcp]");
     lines.set(6, "    faults = 0");
     lines.set(12, "    recovery-ports = [1, 9]");
-    String m = problems(lines);
+    String m = files().problems(lines);
     assertContains(m, "bad.conf:8: scenario.ftgm-campaign.modes[1]: mode=tcp not in {gm, ftgm}");
     assertContains(m, "bad.conf:7: scenario.ftgm-campaign.faults: faults=0 not in [1,1000000]");
     assertContains(m, "bad.conf:13: scenario.ftgm-campaign.recovery-ports[1]: recovery-ports=9 not in [1,8]");
@@ -117,34 +117,22 @@ class FtgmCampaignLoaderErrorsTest {
     List<String> lines = new ArrayList<>(BASE);
     lines.add(4, "  mode = multi-jvm");
     lines.add(5, "  traffic = [ { from = ch1, to = ch2, count = 10 } ]");
-    String m = problems(lines);
+    String m = files().problems(lines);
     assertContains(m, "bad.conf:5: scenario.mode: mode=multi-jvm does not apply: an ftgm-campaign runs in the"
         + " runner's JVM");
     assertContains(m, "bad.conf:6: scenario.traffic: not with ftgm-campaign: the campaign runs on the NIC's model");
-    ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(write("cli.conf", BASE),
+    ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(files().write("cli.conf", BASE),
         ScenarioKinds.standard(), new ScenarioOptions(Mode.MULTI_JVM, null, null)));
     assertTrue(e.getMessage().contains("--mode multi-jvm does not apply"), e.getMessage());
   }
 
   @Test
   void shouldRejectAnUnknownKeyInTheSection() throws Exception {
-    assertContains(problems(edit(7, "    fault = 20")),
+    assertContains(files().problems(files().edit(7, "    fault = 20")),
         "bad.conf:7: scenario.ftgm-campaign.fault: unknown key (did you mean 'faults'?)");
   }
 
-  private List<String> edit(int line, String replacement) {
-    return new ScenarioFiles(dir, BASE).edit(line, replacement);
-  }
-
-  private Path write(String name, List<String> lines) throws IOException {
-    return new ScenarioFiles(dir, BASE).write(name, lines);
-  }
-
-  private String problems(List<String> lines) throws IOException {
-    return new ScenarioFiles(dir, BASE).problems(lines);
-  }
-
-  private static void assertContains(String text, String part) {
-    ScenarioFiles.assertContains(text, part);
+  private ScenarioFiles files() {
+    return new ScenarioFiles(dir, BASE);
   }
 }
