@@ -87,7 +87,6 @@ public final class FailoverCoordinator {
   private final LadonAddresses addresses;
   private final HostSettings settings;
   private final LongSupplier wallNanos;
-  private final long ackGraceNanos;
   private final RouteList dmaTargets;
   private final Deque<Report> pending = new ArrayDeque<>();
   private NotificationMode mode;
@@ -114,7 +113,6 @@ public final class FailoverCoordinator {
     this.settings = settings;
     this.mode = mode;
     this.wallNanos = wallNanos;
-    this.ackGraceNanos = settings.ackGrace().toNanos();
     this.dmaTargets = new RouteList(addresses.computeHosts());
   }
 
@@ -188,7 +186,8 @@ public final class FailoverCoordinator {
 
   /**
    * The retransmission rule, on the wall clock: if the running round has waited {@code ack-grace}
-   * since its last progress, every CH still unacknowledged gets its notification again, or, after
+   * (doubled with each resend of the round: {@link HostSettings#ackGraceNanos}) since its last
+   * progress, every CH still unacknowledged gets its notification again, or, after
    * {@code max-resends}, is given up on. Call it periodically while {@link #awaitingAcks}.
    */
   public Outcome checkAcks() {
@@ -197,7 +196,9 @@ public final class FailoverCoordinator {
       return out.outcome();
     }
     long wall = wallNanos.getAsLong();
-    if (wall - progressWall < ackGraceNanos) {
+    int resends = round.notifier().waiting().stream().mapToInt(ch -> round.attempts().get(ch).resends()).max()
+        .orElse(0);
+    if (wall - progressWall < settings.ackGraceNanos(resends)) {
       return out.outcome();
     }
     progressWall = wall;

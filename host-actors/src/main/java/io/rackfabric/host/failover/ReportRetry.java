@@ -5,7 +5,8 @@ import java.util.function.LongSupplier;
 
 /**
  * A CH's retransmission of its failure report: the MH answers every report it reads with a
- * response, so a report with no response after {@code ack-grace} of wall time was lost (or its
+ * response, so a report with no response after {@code ack-grace} of wall time (doubled with each
+ * resend: {@link HostSettings#ackGraceNanos}) was lost (or its
  * response was) and is written again, stamped at least {@code ack-timeout} of model time after
  * the previous copy; after {@code max-resends} the CH gives up. The MH takes a repeated report of
  * a plane it already failed over as a question and only answers it. A lost report produces no
@@ -65,7 +66,7 @@ public final class ReportRetry {
    * knows of, the least a resend is stamped with. A RESEND is recorded as sent.
    */
   public Decision check(long latest) {
-    if (!waiting || wallNanos.getAsLong() - sentWall < settings.ackGrace().toNanos()) {
+    if (!waiting || wallNanos.getAsLong() - sentWall < settings.ackGraceNanos(resends)) {
       return Decision.WAIT;
     }
     long at = Math.max(latest, sentAt + settings.ackTimeoutNs());

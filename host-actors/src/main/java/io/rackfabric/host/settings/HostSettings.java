@@ -58,6 +58,16 @@ public record HostSettings(
   }
 
   /**
+   * The wall-clock grace before the next resend after {@code resends} resends: {@code ack-grace},
+   * doubled with each resend (at most 32 times), so a machine that stalls for a while (a loaded
+   * machine, a long GC) does not use up {@code max-resends} on writes that were only slow: with
+   * the defaults a CH is given up on after about 6 s of silence, not 1 s.
+   */
+  public long ackGraceNanos(int resends) {
+    return ackGrace.toNanos() << Math.min(Math.max(resends, 0), 5);
+  }
+
+  /**
    * How often a retransmission rule (the MH's for notifications, a CH's for its report) is
    * checked on the wall clock: a quarter of the grace, at least 1 ms, so it fires close to it.
    */

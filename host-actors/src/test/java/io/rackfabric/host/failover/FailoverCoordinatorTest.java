@@ -385,10 +385,12 @@ class FailoverCoordinatorTest {
     wallPasses(GRACE);
     Write first = only(c.checkAcks());
     wallPasses(GRACE);
+    assertEquals(NOTHING, c.checkAcks(), "the grace doubled with the resend");
+    wallPasses(GRACE);
     Write second = only(c.checkAcks());
     assertEquals(toCh2.at() + ACK_TIMEOUT, first.at());
     assertEquals(first.at() + ACK_TIMEOUT, second.at());
-    wallPasses(GRACE);
+    wallPasses(GRACE.multipliedBy(4));
     Outcome gaveUp = c.checkAcks();
 
     long at = second.at() + ACK_TIMEOUT;

@@ -41,7 +41,7 @@ class ReportRetryTest {
     r.sent(10_000);
     wall += GRACE.toNanos();
     assertEquals(90_000, r.check(90_000).at());
-    wall += GRACE.toNanos();
+    wall += 2 * GRACE.toNanos(); // the grace doubles after a resend
     assertEquals(90_000 + TIMEOUT, r.check(0).at(), "the next one counts from the resend");
   }
 
@@ -49,11 +49,16 @@ class ReportRetryTest {
   void shouldGiveUpAfterMaxResendsWhenNothingEverAnswers() {
     ReportRetry r = retry(2);
     r.sent(0);
-    for (int i = 1; i <= 2; i++) {
-      wall += GRACE.toNanos();
-      assertEquals(new Decision(Decision.Kind.RESEND, i * TIMEOUT), r.check(0));
-    }
     wall += GRACE.toNanos();
+    assertEquals(new Decision(Decision.Kind.RESEND, TIMEOUT), r.check(0));
+    // Each resend doubles the grace: a stalled machine does not use up the resends in a second.
+    wall += GRACE.toNanos();
+    assertEquals(Decision.Kind.WAIT, r.check(0).kind(), "one grace after the first resend");
+    wall += GRACE.toNanos();
+    assertEquals(new Decision(Decision.Kind.RESEND, 2 * TIMEOUT), r.check(0));
+    wall += 4 * GRACE.toNanos() - 1;
+    assertEquals(Decision.Kind.WAIT, r.check(0).kind());
+    wall += 1;
     assertEquals(new Decision(Decision.Kind.GIVE_UP, 3 * TIMEOUT), r.check(0));
     assertFalse(r.waiting());
     wall += GRACE.toNanos();
