@@ -283,6 +283,7 @@ class NotificationRetransmitTest {
     rack.failCh1Primary(10_000);
     rack.loseOneAndWaitOut(); // the notification
     rack.loseOneAndWaitOut(); // its one resend (max-resends = 1)
+    rack.letGracePass(); // the grace doubled with the resend
     ManagementHost.FailoverCompleted done = rack.rounds.receiveMessage(WAIT);
 
     assertEquals(List.of(2), done.unacknowledged());
