@@ -196,9 +196,14 @@ public final class BenchCommand implements RackCommand {
           "controller/bare", "wall"));
       figures.add(new Figure(p + "takeover_total", t.totalNs(), "ns", "model"));
     }
+    return section(Map.of("events", counts, "window", ControllerBench.WINDOW), figures, out);
+  }
+
+  /** Prints a benchmark's figures and returns its JSON section: parameters, figures, and the list for the totals. */
+  private static Map<String, Object> section(Map<String, Object> parameters, List<Figure> figures, PrintStream out) {
     printFigures(out, figures);
     Map<String, Object> section = new LinkedHashMap<>();
-    section.put("parameters", Map.of("events", counts, "window", ControllerBench.WINDOW));
+    section.put("parameters", parameters);
     section.put("figures", figures.stream().map(Figure::toMap).toList());
     section.put("list", figures);
     return section;
@@ -240,13 +245,8 @@ public final class BenchCommand implements RackCommand {
     figures.add(new Figure(p + "rounds", every.rounds(), "rounds", "count"));
     figures.add(new Figure(p + "total", every.lastCompletedAt() - every.breakdown().faultAt(), "ns", "model"));
     figures.add(new Figure(p + "ch1_detection", every.breakdown().detectionNs(), "ns", "model"));
-    printFigures(out, figures);
-    Map<String, Object> section = new LinkedHashMap<>();
-    section.put("parameters", Map.of("hosts", hosts, "faults", "ch1-rp.pri link down; every chI-rp.pri link down",
-        "notification", "unicast"));
-    section.put("figures", figures.stream().map(Figure::toMap).toList());
-    section.put("list", figures);
-    return section;
+    return section(Map.of("hosts", hosts, "faults", "ch1-rp.pri link down; every chI-rp.pri link down",
+        "notification", "unicast"), figures, out);
   }
 
   /** {@code rack bench startup}: see {@link StartupBench}. */
@@ -272,12 +272,7 @@ public final class BenchCommand implements RackCommand {
       figures.add(new Figure(p + "bare_spawn_wall", r.bareNanos() / 1e9, "s", "wall"));
       figures.add(new Figure(p + "ratio", r.ratio(), "rack/bare", "wall"));
     }
-    printFigures(out, figures);
-    Map<String, Object> section = new LinkedHashMap<>();
-    section.put("parameters", Map.of("racks", racks, "multirack_link_timers", StartupBench.SCALE_TIMERS));
-    section.put("figures", figures.stream().map(Figure::toMap).toList());
-    section.put("list", figures);
-    return section;
+    return section(Map.of("racks", racks, "multirack_link_timers", StartupBench.SCALE_TIMERS), figures, out);
   }
 
   /**

@@ -246,13 +246,7 @@ public final class Controller
         context.getLog().warn("Events from [{}] not replicated, {} operations not persisted: {}",
             firstSeqNr, dropped.size(), failure.toString());
       }
-      long last = lastSequenceNumber(context);
-      for (PendingOperations.Entry e : dropped) {
-        OperationResult refused = new OperationResult(Status.NOT_REPLICATED, last, e.at(),
-            "replication failed: " + failure + "; nothing persisted here", List.of());
-        e.operation.replyTo().tell(refused);
-        e.repeats.forEach(r -> r.tell(refused));
-      }
+      refuse(dropped, lastSequenceNumber(context), "replication failed: " + failure + "; nothing persisted here");
       return Effect().none();
     }
     List<PendingOperations.Entry> ready = pending.replicated(firstSeqNr);
@@ -265,9 +259,13 @@ public final class Controller
       long persisted = lastSequenceNumber(context);
       long expected = ready.get(ready.size() - 1).lastSeqNr();
       if (persisted != expected) {
-        // Numbered ahead wrongly: the backup holds them under other numbers. Never acknowledge that.
-        throw new IllegalStateException("persisted up to seqNr " + persisted + " but numbered up to "
-            + expected + " for the backup");
+        // Numbered ahead wrongly: the backup holds these events under other numbers. Never
+        // acknowledge that; answer NOT_REPLICATED (the host fences itself) and take nothing more.
+        String why = "persisted up to seqNr " + persisted + " but numbered up to " + expected + " for the backup";
+        context.getLog().error("Controller journal and backup disagree: {}", why);
+        refuse(ready, persisted, why);
+        refuse(pending.failAll(why), persisted, why);
+        return;
       }
       for (PendingOperations.Entry e : ready) {
         e.operation.replyTo().tell(
@@ -276,6 +274,15 @@ public final class Controller
             "already applied: the resend waited for the original", List.of())));
       }
     });
+  }
+
+  /** Answers each entry (and the resends waiting with it) NOT_REPLICATED: nothing of it is persisted here. */
+  private static void refuse(List<PendingOperations.Entry> entries, long seqNr, String detail) {
+    for (PendingOperations.Entry e : entries) {
+      OperationResult r = new OperationResult(Status.NOT_REPLICATED, seqNr, e.at(), detail, List.of());
+      e.operation.replyTo().tell(r);
+      e.repeats.forEach(x -> x.tell(r));
+    }
   }
 
   private Effect<ControllerEvent, ControllerState> onGetState(

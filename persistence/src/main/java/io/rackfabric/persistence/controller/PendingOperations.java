@@ -136,7 +136,12 @@ final class PendingOperations {
     if (!pending) {
       return List.of();
     }
-    failure = "seqNr " + firstSeqNr + ": " + why;
+    return failAll("seqNr " + firstSeqNr + ": " + why);
+  }
+
+  /** Takes nothing more, for {@code why}; returns every pending entry, none of which may be persisted. */
+  List<Entry> failAll(String why) {
+    failure = why;
     List<Entry> dropped = new ArrayList<>(queue);
     queue.clear();
     projected = null;

@@ -70,6 +70,19 @@ class PendingOperationsTest {
   }
 
   @Test
+  void shouldDropEverythingAndRefuseMoreWhenTheJournalDisagreesWithTheNumbering() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState s = ControllerState.empty();
+    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1)), s, 0);
+
+    assertEquals(List.of(a), pending.failAll("persisted up to seqNr 2 but numbered up to 1"));
+    assertEquals(0, pending.size());
+    assertEquals("persisted up to seqNr 2 but numbered up to 1", pending.failure());
+    assertThrows(IllegalStateException.class,
+        () -> pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2)), s, 2));
+  }
+
+  @Test
   void shouldFindThePendingRequestWhenItIsResent() {
     PendingOperations pending = new PendingOperations();
     ControllerState s = ControllerState.empty();
