@@ -33,6 +33,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.TimeKeeper;
 
 /**
  * The guardian of one node: spawns the components the topology places on this node, registers
@@ -43,7 +48,7 @@ import java.util.Map;
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
-  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady {}
+  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady, KeeperListing {}
 
   /** Asks which components this node runs. */
   public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
@@ -67,10 +72,17 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
   }
 
+  /** The run's time keeper appeared (or went) in the Receptionist. */
+  private record KeeperListing(Receptionist.Listing listing) implements Command, NoSerializationVerificationNeeded {}
+
   /** The journal's tables exist (or could not be made: {@code failure}). */
   private record JournalReady(Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
   private final List<String> running = new ArrayList<>();
+  /** What joins the run's time keeper when one appears: this node's chips and endpoints. */
+  private final List<ActorRef<SwitchChip.Command>> chips = new ArrayList<>();
+  private final List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
+  private ActorRef<TimeKeeper.Command> keeper;
   private final Topology topology;
   private final String nodeName;
   private final long baselineHeap;
@@ -112,12 +124,14 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         ActorRef<SwitchChip.Command> chip =
             context.spawn(SwitchChip.create(s.id(), requesterIds.routingTable(s.id()), links, settings), s.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.switchChip(s.id()), chip));
+        chips.add(chip);
       } else if (c instanceof EndpointSpec e) {
         LinkSpec link = topology.linkAt(e.id()).orElse(null);
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
             link == null ? null : link.other(e.id()), settings), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
+        endpoints.add(ep);
         roots.put(e.id(), ep);
       }
       running.add(c.id());
@@ -125,6 +139,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     spawnHostSoftware(context, topology, roots, requesterIds);
     running.addAll(NicNode.spawn(context, topology, nodeName, roots, settings));
     context.getLog().info("Node [{}] runs {}", nodeName, running);
+    context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY,
+        context.messageAdapter(Receptionist.Listing.class, KeeperListing::new)));
     prepareControlPlane(context, roots);
   }
 
@@ -220,7 +236,37 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         .onMessage(ListComponents.class, this::onListComponents)
         .onMessage(MeasureHeap.class, this::onMeasureHeap)
         .onMessage(JournalReady.class, this::onJournalReady)
+        .onMessage(KeeperListing.class, this::onKeeperListing)
         .build();
+  }
+
+  /**
+   * The run's time keeper: this node's fabric components join it, and from then on handle their
+   * model-time events in its rounds (see {@link TimeKeeper}). Without one they run free.
+   */
+  private Behavior<Command> onKeeperListing(KeeperListing msg) {
+    var found = msg.listing().getServiceInstances(TimeKeeper.KEY);
+    if (keeper != null || found.isEmpty()) {
+      return this;
+    }
+    keeper = found.iterator().next();
+    getContext().getLog().info("Node [{}]: {} chip(s) and {} endpoint(s) join the time keeper", nodeName,
+        chips.size(), endpoints.size());
+    chips.forEach(c -> c.tell(new SwitchChip.Synchronize(keeper)));
+    JoinKeeper join = new JoinKeeper(keeper);
+    endpoints.forEach(e -> e.<PortMessage>unsafeUpcast().tell(join));
+    return this;
+  }
+
+  /**
+   * The components of {@code topology} that join a time keeper, by the ids they join under: every
+   * endpoint and every port of every switch ("switchId.portName").
+   */
+  public static Set<String> timeMembers(Topology topology) {
+    Set<String> ids = new TreeSet<>();
+    topology.switches().forEach(s -> s.ports().forEach(p -> ids.add(LinkSpec.end(s.id(), p.name()))));
+    topology.endpoints().forEach(e -> ids.add(e.id()));
+    return ids;
   }
 
   private Behavior<Command> onListComponents(ListComponents msg) {

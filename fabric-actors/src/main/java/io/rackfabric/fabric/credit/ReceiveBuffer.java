@@ -11,8 +11,8 @@ import io.rackfabric.fabric.tlp.Tlps;
  * unadvertised, so once the receiver has freed everything more than (size - d) are unadvertised.
  * The data threshold is therefore capped at (size - largest TLP + 1), the largest TLP being the
  * smaller of the buffer and a {@link Tlps#MAX_LENGTH}-byte payload; a quarter alone would strand
- * a sender whose next TLP is more than three quarters of the buffer. The periodic keepalive
- * re-advertises whatever is left below the thresholds.
+ * a sender whose next TLP is more than three quarters of the buffer. Keepalives advertise
+ * nothing new ({@link #advertised}): credit moves only when space is freed, in model time.
  */
 public final class ReceiveBuffer {
 
@@ -90,6 +90,18 @@ public final class ReceiveBuffer {
       advertisedFreed[h + 1] = freed[h + 1];
       header[c.ordinal()] = size.header(c) + freed[h];
       data[c.ordinal()] = size.data(c) + freed[h + 1];
+    }
+    return FcCredits.of(header, data);
+  }
+
+  /** The cumulative limits advertised last, without advertising anything new (a keepalive). */
+  public FcCredits advertised() {
+    long[] header = new long[3];
+    long[] data = new long[3];
+    for (TlpClass c : TlpClass.ALL) {
+      int h = 2 * c.ordinal();
+      header[c.ordinal()] = size.header(c) + advertisedFreed[h];
+      data[c.ordinal()] = size.data(c) + advertisedFreed[h + 1];
     }
     return FcCredits.of(header, data);
   }

@@ -37,6 +37,9 @@ import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.Synchronizer;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -182,6 +185,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
+  /** The endpoint's own model-time event: a traffic plan's first request is due. */
+  private enum PlanStart implements PortMessage, NoSerializationVerificationNeeded { INSTANCE }
+
 
   private final String id;
   /** Its ID; PCIe functions capture bus and device from the type-0 configuration writes they get. */
@@ -195,6 +201,10 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final ActorRef<LinkFrame> self;
   private final PartnerLink partner = new PartnerLink();
   private final Cancellable ticks;
+  /** Model-time order of what arrives from the link and of the endpoint's own events. */
+  private final Synchronizer<PortMessage> sync;
+  private final String partnerEnd;
+  private int partnerChannel = -1;
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
   private final Histogram writeLatency = Latencies.newHistogram();
@@ -228,6 +238,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private long planStartModel;
   private long planStartWall;
   private boolean pumping;
+  /** The running plan's first request has come due in model time (see {@link PlanStart}). */
+  private boolean planStarted;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -268,13 +280,20 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
+    this.partnerEnd = partnerEnd;
+    ActorRef<PortMessage> me = context.getSelf();
+    this.sync = new Synchronizer<>(id, this::onTimed, () -> me.tell(TimeKeeper.Flush.INSTANCE));
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
 
   @Override
   public Receive<PortMessage> createReceive() {
     return newReceiveBuilder()
-        .onMessage(LinkFrame.class, this::onFrame)
+        .onMessage(LinkFrame.class, this::onLinkFrame)
+        .onMessage(TimeKeeper.Grant.class, this::onGrant)
+        .onMessage(TimeKeeper.Flush.class, this::onFlush)
+        .onMessage(TimeKeeper.Confirm.class, this::onConfirm)
+        .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
         .onMessage(Read.class, this::onRead)
@@ -296,6 +315,54 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
+  }
+
+  /** A frame from the link: a model-time event, or link management handled at once. */
+  private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
+    long at = link.modelArrival(frame);
+    if (at < 0) {
+      onFrame(frame);
+    } else {
+      sync.receive(at, 0, frame);
+    }
+    return this;
+  }
+
+  /** Handles one model-time event, in the synchronizer's order. */
+  private void onTimed(PortMessage event, long time) {
+    link.eventAt(time);
+    if (event instanceof LinkFrame f) {
+      onFrame(f);
+    } else if (event == PlanStart.INSTANCE && plan != null) {
+      planStarted = true;
+      pumpTraffic();
+    }
+  }
+
+  private Behavior<PortMessage> onGrant(TimeKeeper.Grant grant) {
+    sync.onGrant(grant);
+    return this;
+  }
+
+  private Behavior<PortMessage> onFlush(TimeKeeper.Flush flush) {
+    sync.flush();
+    return this;
+  }
+
+  private Behavior<PortMessage> onConfirm(TimeKeeper.Confirm msg) {
+    sync.confirm(msg);
+    return this;
+  }
+
+  /** Joins the run's time keeper; the one channel is the link (a DLLP's flight at the least). */
+  private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
+    if (!sync.joined()) {
+      if (partnerEnd != null) {
+        partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
+      }
+      sync.join(msg.keeper(), getContext().getSelf().narrow());
+    }
+    return this;
   }
 
   private Behavior<PortMessage> onFrame(LinkFrame frame) {
@@ -551,13 +618,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     planIssued = planDone = planFailed = 0;
     planStartModel = plan.startAt() >= 0 ? plan.startAt() : link.modelNow();
     planStartWall = System.nanoTime();
-    pumpTraffic();
+    // The first request is a model-time event of its own, in order with what the link brings.
+    sync.schedule(planStartModel, PlanStart.INSTANCE);
     return this;
   }
 
   /** Issues the plan's next requests while the local transmit queue is short. */
   private void pumpTraffic() {
-    if (plan == null || pumping) {
+    if (plan == null || !planStarted || pumping) {
       return; // offer() transmits synchronously and calls back in here
     }
     pumping = true;
@@ -596,6 +664,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       long end = Math.max(link.modelNow(), planStartModel + plan.count() * plan.intervalNs());
       planReplyTo.tell(new TrafficDone(id, planDone, planFailed, planStartModel, end, System.nanoTime() - planStartWall));
       plan = null;
+      planStarted = false;
     }
   }
 
@@ -732,7 +801,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      partner.send(frame);
+      if (partner.send(frame) && partnerChannel >= 0 && link.modelArrival(frame) >= 0) {
+        sync.sent(partnerChannel);
+      }
     }
 
     @Override

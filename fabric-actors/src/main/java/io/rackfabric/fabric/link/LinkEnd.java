@@ -68,6 +68,8 @@ public final class LinkEnd {
   private boolean txActivity;
   private long lastFreedAt;
   private long modelNow;
+  /** The model time of the event the owner is handling: nothing can start on the wire before it. */
+  private long eventAt = Long.MIN_VALUE;
   /** TLPs that would start at or after this model time wait here (see {@link #holdFrom}). */
   private long horizon = Long.MAX_VALUE;
   private long order;
@@ -135,6 +137,16 @@ public final class LinkEnd {
 
   public int queued() {
     return queues[0].size() + queues[1].size() + queues[2].size();
+  }
+
+  /**
+   * The owner is handling an event at model {@code time}: what this end transmits from now on
+   * starts no earlier (a TLP that was due earlier but waited, say for credit, leaves now, not in
+   * a gap of the wire's past). Without it a frame could reach the partner earlier than anything
+   * the partner was told to wait for.
+   */
+  public void eventAt(long time) {
+    eventAt = Math.max(eventAt, time);
   }
 
   /** Advances the end's model clock (a fault or command stamped with model time). */
@@ -250,6 +262,39 @@ public final class LinkEnd {
     return true;
   }
 
+  /**
+   * When a frame from the partner takes effect here in model time, or -1 for a frame of link
+   * management that is not a model-time event: training (InitFC), the physical layer going down,
+   * and keepalives. Those run on the link's wall-clock timers and carry no credit or data, so they
+   * never change a model figure; everything else is handled in model-time order.
+   */
+  public long modelArrival(LinkFrame frame) {
+    if (frame instanceof TlpFrame f) {
+      return f.sentAt() + params.flightNs(Tlps.wireBytes(f.tlp()));
+    }
+    if (frame instanceof SequencedTlp s) {
+      return s.sentAt() + params.flightNs(Tlps.wireBytes(s.tlp()));
+    }
+    if (frame instanceof CorruptTlp c) {
+      return c.sentAt() + params.flightNs(c.wireBytes());
+    }
+    if (frame instanceof AckNak a) {
+      return a.sentAt() + params.flightNs(DLLP_BYTES);
+    }
+    if (frame instanceof UpdateFc u && !u.keepalive()) {
+      return u.sentAt() + params.flightNs(DLLP_BYTES);
+    }
+    return -1;
+  }
+
+  /**
+   * The least model time between this end handling an event and any model-time frame it sends
+   * arriving at the partner: the flight of the smallest frame, a DLLP.
+   */
+  public long lookaheadNs() {
+    return params.flightNs(DLLP_BYTES);
+  }
+
   /** The TLP of a frame {@link #onFrame} accepted (a plain or a sequenced TLP frame). */
   public static Tlp tlpOf(LinkFrame accepted) {
     return accepted instanceof TlpFrame f ? f.tlp() : ((SequencedTlp) accepted).tlp();
@@ -291,6 +336,10 @@ public final class LinkEnd {
 
   private void onUpdateFc(UpdateFc u, long wall) {
     counters.dllpsReceived++;
+    if (u.keepalive()) {
+      apply(machine.onUpdateFc(wall), null); // liveness only: its limits were advertised before
+      return;
+    }
     long arrival = u.sentAt() + params.flightNs(DLLP_BYTES);
     observe(arrival);
     apply(machine.onUpdateFc(wall), null);
@@ -308,7 +357,8 @@ public final class LinkEnd {
 
   private void onInitFc(InitFc i, long wall) {
     counters.dllpsReceived++;
-    observe(i.sentAt() + params.flightNs(DLLP_BYTES));
+    // Training runs on the link's wall-clock timers; how many InitFCs it took must not move the
+    // model clock.
     int actions = machine.onInitFc(i, wall);
     if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
       goDown(ErrorMessage.Cause.SURPRISE_DOWN, modelNow);
@@ -589,7 +639,7 @@ public final class LinkEnd {
     int c = tlp.tlpClass().ordinal();
     ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
     long start = wire.reserve(
-        Math.max(readyAt, creditReadyAt[c]), params.serializationNs(Tlps.wireBytes(tlp)));
+        Math.max(Math.max(readyAt, creditReadyAt[c]), eventAt), params.serializationNs(Tlps.wireBytes(tlp)));
     observe(start);
     counters.tlpsSent++;
     txActivity = true;
@@ -629,6 +679,17 @@ public final class LinkEnd {
     listener.send(new UpdateFc(receive.advertise(), lastFreedAt));
   }
 
+  /**
+   * A keepalive: the limits last advertised, nothing newly freed. Credit reaches the partner only
+   * through {@link #sendUpdate}, at the model time the space was freed; a keepalive sent when the
+   * wall-clock timer fires must not hand it over earlier or later than that.
+   */
+  private void sendKeepalive() {
+    counters.dllpsSent++;
+    machine.onSent(wallNanos.getAsLong());
+    listener.send(new UpdateFc(receive.advertised(), lastFreedAt, true));
+  }
+
   private void apply(int actions, ErrorMessage.Cause downCause) {
     apply(actions, downCause, modelNow);
   }
@@ -648,7 +709,7 @@ public final class LinkEnd {
           new InitFc(receive.size(), machine.training(), machine.partnerTraining(), modelNow));
     }
     if ((actions & LinkStateMachine.SEND_UPDATE) != 0) {
-      sendUpdate();
+      sendKeepalive();
     }
     if ((actions & LinkStateMachine.LINK_UP) != 0) {
       counters.linkUps++;

@@ -10,11 +10,16 @@ public final class PartnerLink {
 
   private ActorRef<LinkFrame> partner;
 
-  /** Sends a frame to the partner; before a partner is known there is no wire to send on. */
-  public void send(LinkFrame frame) {
+  /**
+   * Sends a frame to the partner; before a partner is known there is no wire to send on. Returns
+   * whether it was sent.
+   */
+  public boolean send(LinkFrame frame) {
     if (partner != null) {
       partner.tell(frame);
+      return true;
     }
+    return false;
   }
 
   /** A (new) partner was found: train the link with it. */

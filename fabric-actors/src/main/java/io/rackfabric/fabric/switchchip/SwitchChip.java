@@ -27,7 +27,12 @@ import java.util.Map;
 public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
   public sealed interface Command
-      permits PortConfigured, NtbReprogrammed, ReassignPorts, GetRoutingTable, PortRef, ProgramRequesterId {}
+      permits PortConfigured, NtbReprogrammed, ReassignPorts, GetRoutingTable, PortRef, ProgramRequesterId,
+          Synchronize {}
+
+  /** Every port of the chip joins the run's time keeper (see {@link io.rackfabric.fabric.time.JoinKeeper}). */
+  public record Synchronize(ActorRef<io.rackfabric.fabric.time.TimeKeeper.Command> keeper)
+      implements Command, WireMessage {}
 
   /** A port's registers changed through a configuration write. */
   record PortConfigured(PortConfig config) implements Command, NoSerializationVerificationNeeded {}
@@ -105,7 +110,23 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
         .onMessage(ReassignPorts.class, this::onReassignPorts)
         .onMessage(GetRoutingTable.class, this::onGetRoutingTable)
         .onMessage(PortRef.class, this::onPortRef)
+        .onMessage(Synchronize.class, this::onSynchronize)
         .build();
+  }
+
+  private Behavior<Command> onSynchronize(Synchronize msg) {
+    io.rackfabric.fabric.time.JoinKeeper join = new io.rackfabric.fabric.time.JoinKeeper(msg.keeper());
+    ports.values().forEach(p -> p.<io.rackfabric.fabric.link.PortMessage>unsafeUpcast().tell(join));
+    return this;
+  }
+
+  /** The ids the ports of a chip join a time keeper under: "switchId.portName". */
+  public static List<String> memberIds(String switchId, RoutingTable table, List<PortLink> links) {
+    List<String> ids = new java.util.ArrayList<>();
+    for (PortLink l : links) {
+      ids.add(switchId + "." + table.port(l.number()).name());
+    }
+    return ids;
   }
 
   private Behavior<Command> onPortConfigured(PortConfigured msg) {

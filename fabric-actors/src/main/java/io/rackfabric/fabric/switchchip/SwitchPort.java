@@ -43,6 +43,9 @@ import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.tlp.Tlps;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.Synchronizer;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -124,16 +127,22 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
 
-  /** A sibling hands over a TLP to leave through this port; {@code ingress} -1 if generated. */
-  record Forward(Tlp tlp, long readyAt, int ingress)
+  /**
+   * Sibling {@code from} hands over a TLP to leave through this port; {@code ingress} is the port
+   * whose buffer holds it, -1 if the sibling generated it.
+   */
+  record Forward(Tlp tlp, long readyAt, int ingress, int from)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** A sibling received a configuration request for this port's own registers. */
   record ConfigAccess(Tlp request, long readyAt, int ingress)
       implements Command, NoSerializationVerificationNeeded {}
 
-  /** An egress sibling returns buffer space of TLPs that came in through this port. */
-  record CreditsReleased(int[] headers, int[] data, long at)
+  /**
+   * Egress sibling {@code from} returns buffer space of TLPs that came in through this port; it
+   * is free here at model time {@code at} (across the chip, a switch latency after it was freed).
+   */
+  record CreditsReleased(int[] headers, int[] data, long at, int from)
       implements Command, NoSerializationVerificationNeeded {}
 
   record TableChanged(RoutingTable table) implements Command, NoSerializationVerificationNeeded {}
@@ -163,6 +172,12 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private ActorRef<Command>[] siblings = new ActorRef[32];
   private final PartnerLink partner = new PartnerLink();
   private final Cancellable ticks;
+  /** Model-time order of everything that arrives from the link and from siblings. */
+  private final Synchronizer<PortMessage> sync;
+  private final String partnerEnd;
+  private final String switchId;
+  private int partnerChannel = -1;
+  private final int[] siblingChannel = new int[32];
   private final EgressReleases releases;
   private final MulticastShadow shadow = new MulticastShadow();
   private long unsupported;
@@ -203,6 +218,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
+    this.switchId = switchId;
+    this.partnerEnd = partnerEnd;
+    ActorRef<PortMessage> me = context.getSelf();
+    this.sync = new Synchronizer<>(name, this::onTimed, () -> me.tell(TimeKeeper.Flush.INSTANCE));
+    java.util.Arrays.fill(siblingChannel, -1);
     LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
 
@@ -236,10 +256,14 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   @Override
   public Receive<PortMessage> createReceive() {
     return newReceiveBuilder()
-        .onMessage(LinkFrame.class, this::onFrame)
-        .onMessage(Forward.class, this::onForward)
-        .onMessage(CreditsReleased.class, this::onCreditsReleased)
-        .onMessage(ConfigAccess.class, this::onConfigAccess)
+        .onMessage(LinkFrame.class, this::onLinkFrame)
+        .onMessage(Forward.class, msg -> timed(msg.readyAt(), msg.from(), msg))
+        .onMessage(CreditsReleased.class, msg -> timed(msg.at(), msg.from(), msg))
+        .onMessage(ConfigAccess.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
+        .onMessage(TimeKeeper.Grant.class, this::onGrant)
+        .onMessage(TimeKeeper.Flush.class, this::onFlush)
+        .onMessage(TimeKeeper.Confirm.class, this::onConfirm)
+        .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Connect.class, this::onConnect)
         .onMessage(SetLink.class, this::onSetLink)
@@ -252,6 +276,83 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(Siblings.class, this::onSiblings)
         .onSignal(PostStop.class, this::onPostStop)
         .build();
+  }
+
+  /** A frame from the link: a model-time event, or link management handled at once. */
+  private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
+    long at = link.modelArrival(frame);
+    if (at < 0) {
+      onFrame(frame);
+    } else {
+      sync.receive(at, 0, frame);
+    }
+    return this;
+  }
+
+  /** A message from sibling {@code from} due at model time {@code at}. */
+  private Behavior<PortMessage> timed(long at, int from, PortMessage msg) {
+    sync.receive(at, 1 + from, msg);
+    return this;
+  }
+
+  /** Handles one model-time event, in the synchronizer's order. */
+  private void onTimed(PortMessage event, long time) {
+    link.eventAt(time);
+    if (event instanceof LinkFrame f) {
+      onFrame(f);
+    } else if (event instanceof Forward f) {
+      onForward(f);
+    } else if (event instanceof CreditsReleased c) {
+      onCreditsReleased(c);
+    } else if (event instanceof ConfigAccess c) {
+      onConfigAccess(c);
+    }
+  }
+
+  private Behavior<PortMessage> onGrant(TimeKeeper.Grant grant) {
+    sync.onGrant(grant);
+    return this;
+  }
+
+  private Behavior<PortMessage> onFlush(TimeKeeper.Flush flush) {
+    sync.flush();
+    return this;
+  }
+
+  private Behavior<PortMessage> onConfirm(TimeKeeper.Confirm msg) {
+    sync.confirm(msg);
+    return this;
+  }
+
+  /**
+   * Joins the run's time keeper: the channels are the link (a DLLP's flight is the least any
+   * frame takes) and every sibling (a switch latency: TLPs and released credit cross the chip).
+   */
+  private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
+    if (!sync.joined()) {
+      if (partnerEnd != null) {
+        partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
+      }
+      for (int n = 0; n < siblings.length; n++) {
+        if (siblings[n] != null && n != number) {
+          siblingChannel[n] = sync.declare(siblingName(n), settings.switchLatencyNs());
+        }
+      }
+      sync.join(msg.keeper(), getContext().getSelf().narrow());
+    }
+    return this;
+  }
+
+  private String siblingName(int n) {
+    return switchId + "." + view.port(n).name();
+  }
+
+  /** Tells sibling {@code port} a model-time message, counted for the time keeper. */
+  private void tellSibling(int port, Command msg) {
+    siblings[port].tell(msg);
+    if (siblingChannel[port] >= 0) {
+      sync.sent(siblingChannel[port]);
+    }
   }
 
   private Behavior<PortMessage> onFrame(LinkFrame frame) {
@@ -278,12 +379,12 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     }
     RouteDecision decision = SwitchRouter.route(view, number, tlp);
     if (decision instanceof RouteDecision.Forward f) {
-      sendToSibling(f.port(), new Forward(tlp, ready, number), received, arrival);
+      sendToSibling(f.port(), new Forward(tlp, ready, number, number), received, arrival);
     } else if (decision instanceof RouteDecision.Multicast m) {
       int copies = 0;
       for (int port : m.ports()) {
         if (siblings[port] != null) {
-          siblings[port].tell(new Forward(tlp, ready, number));
+          tellSibling(port, new Forward(tlp, ready, number, number));
           copies++;
         }
       }
@@ -314,7 +415,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       reject(received, arrival, "port " + port + " is not running");
       link.free(received, arrival);
     } else {
-      siblings[port].tell(msg);
+      tellSibling(port, msg);
     }
   }
 
@@ -384,7 +485,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private void routeGenerated(Tlp tlp, long at) {
     RouteDecision d = SwitchRouter.route(view, number, tlp);
     if (d instanceof RouteDecision.Forward f && siblings[f.port()] != null) {
-      siblings[f.port()].tell(new Forward(tlp, at + settings.switchLatencyNs(), -1));
+      tellSibling(f.port(), new Forward(tlp, at + settings.switchLatencyNs(), -1, number));
     } else if (config.role() != PortRole.UPSTREAM || !(tlp instanceof ErrorMessage)) {
       if (!link.offer(tlp, at, -1)) {
         lostOnLinkDown++;
@@ -403,10 +504,14 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     return tlp;
   }
 
-  /** Sends a batch of freed buffer space back to the ingress port it belongs to. */
+  /**
+   * Sends a batch of freed buffer space back to the ingress port it belongs to, across the chip:
+   * it is free there a switch latency after it was freed here (never before now).
+   */
   private void returnSpace(EgressReleases.Batch batch) {
     if (batch != null && siblings[batch.ingress()] != null) {
-      siblings[batch.ingress()].tell(new CreditsReleased(batch.headers(), batch.data(), batch.at()));
+      long at = Math.max(batch.at(), sync.now()) + settings.switchLatencyNs();
+      tellSibling(batch.ingress(), new CreditsReleased(batch.headers(), batch.data(), at, number));
     }
   }
 
@@ -428,7 +533,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     Completion cpl = configCompletion(request, msg.readyAt(), false);
     ActorRef<Command> ingress = siblings[msg.ingress()];
     if (ingress != null) {
-      sendWhenPublished(() -> ingress.tell(new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1)));
+      sendWhenPublished(() -> tellSibling(msg.ingress(),
+          new Forward(cpl, msg.readyAt() + settings.switchLatencyNs(), -1, number)));
     }
     returnSpace(releases.consumed(msg.ingress(), request, msg.readyAt()));
     return this;
@@ -578,7 +684,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      partner.send(frame);
+      if (partner.send(frame) && partnerChannel >= 0 && link.modelArrival(frame) >= 0) {
+        sync.sent(partnerChannel);
+      }
     }
 
     @Override

@@ -167,9 +167,25 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(903, io.rackfabric.fabric.link.LinkErrors.class),
       Entry.of(904, io.rackfabric.fabric.stats.LinkRetryStats.class),
       Entry.of(905, io.rackfabric.fabric.switchchip.SwitchPort.InjectLinkErrors.class),
-      Entry.of(906, io.rackfabric.fabric.endpoint.MemoryEndpoint.InjectLinkErrors.class)
+      Entry.of(906, io.rackfabric.fabric.endpoint.MemoryEndpoint.InjectLinkErrors.class),
 
-      // next free block: 300
+      // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
+      Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),
+      Entry.of(301, io.rackfabric.fabric.time.TimeKeeper.Register.class),
+      Entry.of(302, io.rackfabric.fabric.time.TimeKeeper.Report.class),
+      Entry.of(303, io.rackfabric.fabric.time.TimeKeeper.Channel.class),
+      Entry.of(304, io.rackfabric.fabric.time.TimeKeeper.GetStatus.class),
+      Entry.of(305, io.rackfabric.fabric.time.TimeKeeper.Status.class),
+      Entry.of(306, io.rackfabric.fabric.time.TimeKeeper.AwaitIdle.class),
+      Entry.of(307, io.rackfabric.fabric.time.JoinKeeper.class),
+      Entry.of(308, long[].class),
+      Entry.of(309, io.rackfabric.fabric.switchchip.SwitchChip.Synchronize.class),
+      Entry.of(310, io.rackfabric.fabric.time.TimeKeeper.Confirm.class),
+      Entry.of(311, io.rackfabric.fabric.time.TimeKeeper.Confirmed.class),
+      Entry.of(312, io.rackfabric.fabric.time.TimeKeeper.HoldBefore.class),
+      Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class)
+
+      // next free block: 320
       );
 
   @Override

@@ -82,6 +82,7 @@ final class WireSamples {
     put(new WireTestMessages.Checked(42));
     put(new WireTestMessages.Envelope(new MemRead(Bdf.of(2, 0, 0), 1, 0, 0x10, 4, 0, 0)));
     put(byte[].class, four);
+    put(long[].class, new long[] {3, 0, Long.MAX_VALUE});
     // Each List implementation the registry names, as its own class.
     for (List<?> list : List.of(
         List.of(), List.of(1), List.of(1, 2, 3).subList(0, 2), new ArrayList<>(List.of("a")),
@@ -149,6 +150,9 @@ final class WireSamples {
     }
     if (type == byte[].class) {
       return new byte[] {1, 2, 3};
+    }
+    if (type == long[].class) {
+      return new long[] {7, 9};
     }
     if (type.isEnum()) {
       return type.getEnumConstants()[0];

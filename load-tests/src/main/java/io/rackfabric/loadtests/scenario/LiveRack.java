@@ -11,6 +11,9 @@ import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.fabric.link.PortMessage;
+import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.topology.Component;
@@ -67,6 +70,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   /** A PhysicalDown is one message away; this much wall time means the partner is stuck. */
   private static final Duration LINK_DOWN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** The run's model-time kernel, when the rack runs under one. */
+  private ActorRef<TimeKeeper.Command> keeper;
   private final Topology topology;
   private final Mode mode;
   private final ActorSystem<?> system;
@@ -115,6 +120,9 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     // The guardian spawns the nodes when told, so that the heap can be measured with the actor
     // system up and no component yet: the difference is what the rack's components hold.
     ActorSystem<SpawnNodes> system = ActorSystem.create(Behaviors.receive((ActorContext<SpawnNodes> ctx, SpawnNodes msg) -> {
+      // The run's model-time kernel: every fabric component joins it once its node finds it.
+      ActorRef<TimeKeeper.Command> keeper = ctx.spawn(TimeKeeper.create(RackNode.timeMembers(topology)), "time-keeper");
+      ctx.getSystem().receptionist().tell(Receptionist.register(TimeKeeper.KEY, keeper));
       for (NodeSpec n : topology.nodes()) {
         ctx.spawn(RackNode.create(topology, n.name(), settings), n.name());
       }
@@ -125,7 +133,10 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       long before = usedHeapAfterGc();
       system.tell(SpawnNodes.INSTANCE);
       rack.findAll();
-      progress.printf("  %d nodes in this JVM, every endpoint's link trained%n", topology.nodes().size());
+      rack.keeper = Asks.find(system, TimeKeeper.KEY, FIND);
+      TimeKeeper.Status joined = Asks.ask(system, rack.keeper, TimeKeeper.AwaitIdle::new, FIND);
+      progress.printf("  %d nodes in this JVM, every endpoint's link trained, %d components in model-time"
+          + " synchronization%n", topology.nodes().size(), joined.joined());
       rack.awaitControlPlane(progress);
       rack.heapGrowth = usedHeapAfterGc() - before;
       return rack;
@@ -211,6 +222,41 @@ public final class LiveRack implements RunningRack, AutoCloseable {
    */
   public java.util.OptionalLong heapGrowth() {
     return heapGrowth == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(heapGrowth);
+  }
+
+  @Override
+  public void holdModelTime(long until) throws Exception {
+    if (keeper != null) {
+      // Everything before the hold runs to completion first; the run's wall limit bounds it.
+      Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, r -> new TimeKeeper.HoldBefore(until, r),
+          Duration.ofMinutes(30));
+    }
+  }
+
+  @Override
+  public void confirmInputs(java.util.Collection<String> endpointIds) throws Exception {
+    if (keeper == null) {
+      return;
+    }
+    for (String id : endpointIds) {
+      ActorRef<PortMessage> ep = endpoint(id).unsafeUpcast();
+      Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ep, TimeKeeper.Confirm::new, ASK);
+    }
+  }
+
+  @Override
+  public void releaseModelTime() {
+    if (keeper != null) {
+      keeper.tell(new TimeKeeper.Release());
+    }
+  }
+
+  @Override
+  public Optional<TimeKeeper.Status> timeStatus() throws Exception {
+    if (keeper == null) {
+      return Optional.empty();
+    }
+    return Optional.of(Asks.ask(system, keeper, TimeKeeper.GetStatus::new, FIND));
   }
 
   private void findAll() throws Exception {

@@ -40,6 +40,25 @@ public interface RunningRack {
 
   ActorRef<MemoryEndpoint.Command> endpoint(String id);
 
+  /**
+   * Holds the model-time kernel before {@code until} and returns once everything before it is
+   * done; {@link #releaseModelTime} lets it go on. Without a kernel, nothing happens.
+   */
+  default void holdModelTime(long until) throws Exception {}
+
+  /**
+   * Returns once the kernel knows every model-time event that the commands just sent to these
+   * endpoints scheduled (see {@link io.rackfabric.fabric.time.TimeKeeper.Confirm}).
+   */
+  default void confirmInputs(java.util.Collection<String> endpointIds) throws Exception {}
+
+  default void releaseModelTime() throws Exception {}
+
+  /** The model-time kernel's account of the run so far, when the rack runs under one. */
+  default Optional<io.rackfabric.fabric.time.TimeKeeper.Status> timeStatus() throws Exception {
+    return Optional.empty();
+  }
+
   ActorRef<SwitchChip.Command> switchChip(String id);
 
   /** The actor of a switch port, {@code "switch.port"}. */

@@ -297,6 +297,9 @@ public final class ScenarioRunner {
       }
       Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running = new LinkedHashMap<>();
       Map<Job, Long> issuedBefore = new HashMap<>();
+      // The stretch's generators enter the model together at its start, however the commands
+      // travel: the kernel holds there until every source has its plan.
+      rack.holdModelTime(phase.from());
       for (Job job : phase.jobs()) {
         TrafficSpec g = job.spec();
         Tally t = tally.get(g.name());
@@ -312,6 +315,8 @@ public final class ScenarioRunner {
         running.put(job, Asks.<MemoryEndpoint.Command, MemoryEndpoint.TrafficDone>askAsync(rack.system(),
             rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
       }
+      rack.confirmInputs(running.keySet().stream().map(j -> j.spec().from()).distinct().toList());
+      rack.releaseModelTime();
       progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", index + 1, of, window, running.size(),
           running.keySet().stream().mapToLong(Job::count).sum());
       CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));

@@ -6,10 +6,13 @@ import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.RunResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import io.rackfabric.fabric.time.TimeKeeper;
 
 /**
  * {@code run}: how long the rack took to start and the run took (wall), how far model time got
- * (the latest endpoint clock), and the rate writes arrived at while traffic ran (wall).
+ * (the latest endpoint clock), the rate writes arrived at while traffic ran (wall), and what the
+ * model-time synchronization cost (counts).
  */
 public final class RunFigures implements FigureType {
 
@@ -39,6 +42,33 @@ public final class RunFigures implements FigureType {
     out.add(new Figure("write_rate", delivered / seconds, "writes/s", "wall"));
     long received = run.endpointsAtEnd().values().stream().mapToLong(EndpointStats::writesReceived).sum();
     out.add(new Figure("writes_received_by_endpoints", received, "writes", "count"));
+    synchronization(run, out);
     return out;
+  }
+
+  /**
+   * The model-time kernel's own cost: rounds, its messages per TLP received, and stragglers
+   * (events that reached a component after it had handled a later one: inputs from outside the
+   * synchronization, such as host software that still runs on wall-clock timers).
+   */
+  private static void synchronization(RunResult run, List<Figure> out) {
+    if (run.rack() == null) {
+      return;
+    }
+    Optional<TimeKeeper.Status> status;
+    try {
+      status = run.rack().timeStatus();
+    } catch (Exception e) {
+      return; // the keeper's JVM is gone: no account to give
+    }
+    status.ifPresent(s -> {
+      long tlps = run.endpointsAtEnd().values().stream().mapToLong(e -> e.link().tlpsReceived()).sum();
+      out.add(new Figure("sync.rounds", s.rounds(), "rounds", "count"));
+      // How many reports a round takes depends on how the actors' mailboxes were batched on this
+      // machine, so this one is a figure of the run's wall-clock execution, not of the model.
+      out.add(new Figure("sync.messages_per_tlp", tlps == 0 ? 0 : (double) s.syncMessages() / tlps, "messages",
+          "wall"));
+      out.add(new Figure("sync.stragglers", s.stragglers(), "events", "count"));
+    });
   }
 }

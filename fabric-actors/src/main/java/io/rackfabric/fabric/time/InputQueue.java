@@ -1,0 +1,74 @@
+package io.rackfabric.fabric.time;
+
+import java.util.Arrays;
+import java.util.PriorityQueue;
+
+/**
+ * The model-time events a component has received and not yet handled, in the one order that
+ * does not depend on which thread ran first: by model time, then by input channel (a fixed
+ * number: the link is 0, a switch port's sibling n is 1 + n), then by arrival order within the
+ * channel. Akka keeps the order of messages between one sender and one receiver, and a sender
+ * that handles its own events in this order sends in a deterministic order, so the per-channel
+ * sequence number is deterministic too.
+ *
+ * <p>Not thread-safe: one owner (the component's actor).
+ */
+public final class InputQueue<E> {
+
+  /** One queued event. */
+  public record Entry<E>(long time, int channel, long seq, E event) {}
+
+  private final PriorityQueue<Entry<E>> queue = new PriorityQueue<>((a, b) -> {
+    int byTime = Long.compare(a.time, b.time);
+    if (byTime != 0) {
+      return byTime;
+    }
+    int byChannel = Integer.compare(a.channel, b.channel);
+    return byChannel != 0 ? byChannel : Long.compare(a.seq, b.seq);
+  });
+  private long[] channelSeq = new long[8];
+  /** Sequence numbers of channels below 0 (the component's own timers, a driver). */
+  private long[] internalSeq = new long[4];
+
+  /** Queues {@code event}, due at model time {@code time}, received on {@code channel}. */
+  public void add(long time, int channel, E event) {
+    queue.add(new Entry<>(time, channel, nextSeq(channel), event));
+  }
+
+  private long nextSeq(int channel) {
+    if (channel >= 0) {
+      if (channel >= channelSeq.length) {
+        channelSeq = Arrays.copyOf(channelSeq, Math.max(channel + 1, 2 * channelSeq.length));
+      }
+      return channelSeq[channel]++;
+    }
+    int i = -channel - 1;
+    if (i >= internalSeq.length) {
+      internalSeq = Arrays.copyOf(internalSeq, Math.max(i + 1, 2 * internalSeq.length));
+    }
+    return internalSeq[i]++;
+  }
+
+  /** The model time of the earliest queued event, or {@code Long.MAX_VALUE} when none is. */
+  public long nextTime() {
+    Entry<E> head = queue.peek();
+    return head == null ? Long.MAX_VALUE : head.time;
+  }
+
+  /** Removes and returns the first event due strictly before {@code limit}, or null. */
+  public Entry<E> pollBefore(long limit) {
+    Entry<E> head = queue.peek();
+    if (head == null || head.time >= limit) {
+      return null;
+    }
+    return queue.poll();
+  }
+
+  public int size() {
+    return queue.size();
+  }
+
+  public boolean isEmpty() {
+    return queue.isEmpty();
+  }
+}

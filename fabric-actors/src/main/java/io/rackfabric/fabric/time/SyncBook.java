@@ -1,0 +1,263 @@
+package io.rackfabric.fabric.time;
+
+import akka.actor.typed.ActorRef;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The time keeper's books, as a plain class: who joined, what each has sent on each channel and
+ * received, each one's earliest pending event, which grants are outstanding, and the decision of
+ * the next round. The actor ({@link TimeKeeper}) only delivers messages.
+ *
+ * <p>Nothing is in flight when every running component has received exactly what was sent to
+ * it. Counts are cumulative from each component's start, so messages sent before a component
+ * joined balance once it has. What a stopped component had sent before it stopped may still
+ * arrive: a receiver that has more than the live senders account for, and a stopped sender,
+ * takes the surplus as the stopped one's.
+ */
+final class SyncBook {
+
+  /** A grant to send. */
+  record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until) {}
+
+  private static final class Member {
+    final int index;
+    final ActorRef<TimeKeeper.Grant> ref;
+    final int[] targets;
+    long[] sentTo;
+    long received;
+    long next;
+    long stragglers;
+    boolean running = true;
+    boolean outstanding;
+    long grantRound = -2;
+    /** Arrivals from stopped senders beyond their last report. */
+    long fromStopped;
+
+    Member(int index, ActorRef<TimeKeeper.Grant> ref, int[] targets) {
+      this.index = index;
+      this.ref = ref;
+      this.targets = targets;
+    }
+  }
+
+  private final SyncGraph graph = new SyncGraph();
+  private final Map<String, Member> members = new HashMap<>();
+  /** Members by graph index (null where the graph names a component that has not joined). */
+  private Member[] byIndex = new Member[0];
+  private long rounds;
+  private long grants;
+  private long reports;
+  private long nextRound;
+  /** A run driver's hold: nothing at or after it is granted. */
+  private long hold = Long.MAX_VALUE;
+
+  /** Admits a component; returns why not, or null. */
+  String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
+      long received, long next, long stragglers) {
+    if (members.containsKey(member)) {
+      return "a component named " + member + " has joined already";
+    }
+    if (sentTo.length != channels.size()) {
+      return "sentTo has " + sentTo.length + " counts for " + channels.size() + " channels";
+    }
+    for (TimeKeeper.Channel c : channels) {
+      if (c.lookaheadNs() < 0) {
+        return "channel to " + c.to() + " has lookahead " + c.lookaheadNs() + " ns";
+      }
+    }
+    int index = graph.add(member);
+    int[] targets = new int[channels.size()];
+    for (int k = 0; k < channels.size(); k++) {
+      graph.channel(member, channels.get(k).to(), channels.get(k).lookaheadNs());
+      targets[k] = graph.indexOf(channels.get(k).to());
+    }
+    Member m = new Member(index, ref, targets);
+    m.sentTo = sentTo.clone();
+    m.received = received;
+    m.next = next;
+    m.stragglers = stragglers;
+    members.put(member, m);
+    if (byIndex.length < graph.size()) {
+      byIndex = Arrays.copyOf(byIndex, Math.max(graph.size(), 2 * byIndex.length));
+    }
+    byIndex[index] = m;
+    reports++;
+    return null;
+  }
+
+  void report(String member, long round, long[] sentTo, long received, long next, long stragglers) {
+    Member m = members.get(member);
+    if (m == null || !m.running) {
+      return;
+    }
+    reports++;
+    if (sentTo.length == m.sentTo.length) {
+      m.sentTo = sentTo;
+    }
+    m.received = received;
+    m.next = next;
+    m.stragglers = stragglers;
+    if (round == m.grantRound) {
+      m.outstanding = false;
+    }
+  }
+
+  void remove(String member) {
+    Member m = members.get(member);
+    if (m != null) {
+      m.running = false;
+      m.outstanding = false;
+      m.next = Long.MAX_VALUE;
+    }
+  }
+
+  boolean joinedAll(Collection<String> expected) {
+    for (String id : expected) {
+      if (!members.containsKey(id)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  int joined() {
+    int n = 0;
+    for (Member m : members.values()) {
+      if (m.running) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The grants of the next round, or none while a grant is outstanding or a message in flight. */
+  List<Granted> nextRound() {
+    if (anyOutstanding() || !balanced()) {
+      return List.of();
+    }
+    int n = graph.size();
+    long[] next = new long[n];
+    for (int i = 0; i < n; i++) {
+      Member m = i < byIndex.length ? byIndex[i] : null;
+      next[i] = m == null || !m.running ? Long.MAX_VALUE : m.next;
+    }
+    long[] safe = graph.safeTimes(next);
+    for (int i = 0; i < n; i++) {
+      safe[i] = Math.min(safe[i], hold);
+    }
+    List<Granted> out = new ArrayList<>();
+    long round = nextRound++;
+    for (int i = 0; i < n; i++) {
+      Member m = i < byIndex.length ? byIndex[i] : null;
+      if (m != null && m.running && m.next < safe[i]) {
+        m.outstanding = true;
+        m.grantRound = round;
+        out.add(new Granted(m.ref, round, safe[i]));
+      }
+    }
+    if (!out.isEmpty()) {
+      rounds++;
+      grants += out.size();
+    }
+    return out;
+  }
+
+  private boolean anyOutstanding() {
+    for (Member m : members.values()) {
+      if (m.outstanding) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every running member has received what was sent to it. */
+  boolean balanced() {
+    long[] inflow = new long[graph.size()];
+    boolean[] stoppedSender = new boolean[graph.size()];
+    for (Member u : members.values()) {
+      for (int k = 0; k < u.targets.length; k++) {
+        inflow[u.targets[k]] += u.sentTo[k];
+        if (!u.running) {
+          stoppedSender[u.targets[k]] = true;
+        }
+      }
+    }
+    boolean balanced = true;
+    for (Member v : members.values()) {
+      if (!v.running) {
+        continue;
+      }
+      long expected = inflow[v.index] + v.fromStopped;
+      if (v.received > expected && stoppedSender[v.index]) {
+        v.fromStopped += v.received - expected;
+      } else if (v.received != expected) {
+        balanced = false;
+      }
+    }
+    return balanced;
+  }
+
+  void holdBefore(long until) {
+    hold = until;
+  }
+
+  long hold() {
+    return hold;
+  }
+
+  /** Nothing pending before {@code until}, nothing in flight, no grant outstanding. */
+  boolean quietBefore(long until) {
+    return !anyOutstanding() && earliest() >= until && balanced();
+  }
+
+  /** Nothing pending anywhere, nothing in flight, no grant outstanding. */
+  boolean idle() {
+    return !anyOutstanding() && earliest() == Long.MAX_VALUE && balanced();
+  }
+
+  long earliest() {
+    long min = Long.MAX_VALUE;
+    for (Member m : members.values()) {
+      if (m.running) {
+        min = Math.min(min, m.next);
+      }
+    }
+    return min;
+  }
+
+  long stragglers() {
+    long s = 0;
+    for (Member m : members.values()) {
+      s += m.stragglers;
+    }
+    return s;
+  }
+
+  long rounds() {
+    return rounds;
+  }
+
+  long grants() {
+    return grants;
+  }
+
+  long reports() {
+    return reports;
+  }
+
+  List<String> zeroCycle() {
+    return graph.zeroCycle();
+  }
+
+  Map<String, Long> nextByMember() {
+    Map<String, Long> out = new HashMap<>();
+    members.forEach((id, m) -> out.put(id, m.next));
+    return out;
+  }
+}

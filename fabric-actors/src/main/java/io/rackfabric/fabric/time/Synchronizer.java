@@ -1,0 +1,195 @@
+package io.rackfabric.fabric.time;
+
+import akka.actor.typed.ActorRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A component's side of the conservative synchronization, embedded in its actor: model-time
+ * events (frames from its link partner, messages from sibling ports, its own scheduled events)
+ * go into an {@link InputQueue} and are handled, in that queue's order, only up to what the
+ * {@link TimeKeeper} grants; what the component sends to other components is counted per
+ * channel so that the keeper knows when nothing is in flight. Until the component has joined a
+ * keeper it runs free: every event is handled as it arrives, in arrival order (tests of one
+ * actor, a node started without a run driver).
+ *
+ * <p>The owning actor calls {@link #receive} for each model-time message, {@link #sent} for each
+ * it sends, {@link #onGrant} for a {@link TimeKeeper.Grant} and {@link #flush} for the
+ * {@link TimeKeeper.Flush} it is asked to send itself (see {@code requestFlush}).
+ *
+ * <p>Not thread-safe: one owner.
+ */
+public final class Synchronizer<E> {
+
+  /** Handles one event at its model time. */
+  @FunctionalInterface
+  public interface Handler<E> {
+    void handle(E event, long time);
+  }
+
+  /** Channel keys below 0 are the component's own. */
+  public static final int SELF = -1;
+
+  private final String member;
+  private final Handler<E> handler;
+  private final Runnable requestFlush;
+  private final InputQueue<E> queue = new InputQueue<>();
+  private final Map<String, Integer> channelIndex = new HashMap<>();
+  private final List<TimeKeeper.Channel> channels = new ArrayList<>();
+  private long[] sentTo = new long[0];
+  private ActorRef<TimeKeeper.Command> keeper;
+  private long received;
+  private long stragglers;
+  /** Model time of the event being handled, or of the last one. */
+  private long now;
+  private boolean inGrant;
+  private boolean dirty;
+  private boolean flushPending;
+
+  /**
+   * @param member the component's id in the keeper's graph (its link end name)
+   * @param requestFlush makes the owner send itself {@link TimeKeeper.Flush} (once per request)
+   */
+  public Synchronizer(String member, Handler<E> handler, Runnable requestFlush) {
+    this.member = member;
+    this.handler = handler;
+    this.requestFlush = requestFlush;
+  }
+
+  /**
+   * Declares a channel this component sends on, with its lookahead; returns the index to pass to
+   * {@link #sent}. Declaring the same target again returns the same index (smaller lookahead kept).
+   */
+  public int declare(String to, long lookaheadNs) {
+    Integer i = channelIndex.get(to);
+    if (i != null) {
+      TimeKeeper.Channel c = channels.get(i);
+      channels.set(i, new TimeKeeper.Channel(to, Math.min(c.lookaheadNs(), lookaheadNs)));
+      return i;
+    }
+    if (keeper != null) {
+      throw new IllegalStateException(member + ": channel to " + to + " declared after joining the keeper");
+    }
+    channels.add(new TimeKeeper.Channel(to, lookaheadNs));
+    sentTo = java.util.Arrays.copyOf(sentTo, channels.size());
+    channelIndex.put(to, channels.size() - 1);
+    return channels.size() - 1;
+  }
+
+  /** Joins {@code keeper}: from now on events wait for its grants. */
+  public void join(ActorRef<TimeKeeper.Command> keeper, ActorRef<TimeKeeper.Grant> self) {
+    if (this.keeper != null) {
+      return;
+    }
+    this.keeper = keeper;
+    keeper.tell(new TimeKeeper.Register(member, self, List.copyOf(channels), sentTo.clone(), received,
+        queue.nextTime(), stragglers));
+  }
+
+  public boolean joined() {
+    return keeper != null;
+  }
+
+  /** A model-time message arrived on input channel {@code channel}, due at {@code time}. */
+  public void receive(long time, int channel, E event) {
+    received++;
+    if (keeper == null) {
+      now = Math.max(now, time);
+      handler.handle(event, time);
+      return;
+    }
+    if (time < now) {
+      stragglers++; // an input that no grant foresaw: a source outside the synchronization
+    }
+    queue.add(time, channel, event);
+    changed();
+  }
+
+  /**
+   * Schedules one of the component's own events at model {@code time} (a generator's next
+   * request). Free-running, it is handled at once.
+   */
+  public void schedule(long time, E event) {
+    if (keeper == null) {
+      now = Math.max(now, time);
+      handler.handle(event, time);
+      return;
+    }
+    queue.add(Math.max(time, now), SELF, event);
+    changed();
+  }
+
+  /** A model-time message went out on declared channel {@code channel}. */
+  public void sent(int channel) {
+    sentTo[channel]++;
+    changed();
+  }
+
+  /** Handles every queued event before the grant's limit, in order, then reports. */
+  public void onGrant(TimeKeeper.Grant grant) {
+    inGrant = true;
+    try {
+      InputQueue.Entry<E> e;
+      while ((e = queue.pollBefore(grant.until())) != null) {
+        now = Math.max(now, e.time());
+        handler.handle(e.event(), e.time());
+      }
+    } finally {
+      inGrant = false;
+    }
+    report(grant.round());
+  }
+
+  /**
+   * A driver's {@link TimeKeeper.Confirm}: reports now, with the confirmation for the keeper to
+   * pass on. Free-running, the driver is answered at once.
+   */
+  public void confirm(TimeKeeper.Confirm msg) {
+    if (keeper == null) {
+      msg.replyTo().tell(new TimeKeeper.Confirmed(member));
+      return;
+    }
+    dirty = false;
+    keeper.tell(new TimeKeeper.Report(member, -1, sentTo.clone(), received, queue.nextTime(), stragglers,
+        msg.replyTo()));
+  }
+
+  /** The owner's {@link TimeKeeper.Flush}: reports what changed since the last report. */
+  public void flush() {
+    flushPending = false;
+    if (dirty && keeper != null) {
+      report(-1);
+    }
+  }
+
+  private void changed() {
+    if (inGrant || keeper == null) {
+      return; // a grant reports when it is done; free-running there is nobody to tell
+    }
+    dirty = true;
+    if (!flushPending) {
+      flushPending = true;
+      requestFlush.run();
+    }
+  }
+
+  private void report(long round) {
+    dirty = false;
+    keeper.tell(new TimeKeeper.Report(member, round, sentTo.clone(), received, queue.nextTime(), stragglers, null));
+  }
+
+  /** Model time of the event being handled (or of the last one handled). */
+  public long now() {
+    return now;
+  }
+
+  public long stragglers() {
+    return stragglers;
+  }
+
+  public int pending() {
+    return queue.size();
+  }
+}

@@ -1,0 +1,227 @@
+package io.rackfabric.fabric.time;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.receptionist.ServiceKey;
+import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The run's model-time kernel: it decides, for every component that joined it, up to which model
+ * time it may handle its events, so that no component ever handles an event while something
+ * stamped earlier could still reach it. The outcome of a run is then a function of its inputs and
+ * not of thread scheduling or machine load.
+ *
+ * <p>Each round: once every component has reported since its last grant and every counted
+ * message sent has been received (nothing is in flight), {@link SyncBook} computes each
+ * component's safe time from every component's earliest pending event and the channels'
+ * lookaheads ({@link SyncGraph#safeTimes}), and each component with an event before its safe
+ * time gets a {@link Grant}. Idle time costs nothing: when the earliest event anywhere is at T,
+ * the next round starts at T however far away it is. Components that joined run in rounds
+ * only after every expected component has joined.
+ */
+public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
+
+  /** Where components and run drivers find the keeper, on any node. */
+  public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "rackfabric-time-keeper");
+
+  public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Release, MemberStopped {}
+
+  /** A channel a component sends on: to component {@code to}, at least {@code lookaheadNs} later. */
+  public record Channel(String to, long lookaheadNs) implements WireMessage {}
+
+  /**
+   * A component joins: its channels, and its counts so far ({@code sentTo} per channel, in the
+   * order of {@code channels}).
+   */
+  public record Register(String member, ActorRef<Grant> ref, List<Channel> channels, long[] sentTo, long received,
+      long next, long stragglers) implements Command, WireMessage {}
+
+  /**
+   * A component's counts and earliest pending event: after a grant ({@code round} = the grant's)
+   * or when a message arrived or left outside one ({@code round} = -1).
+   */
+  public record Report(String member, long round, long[] sentTo, long received, long next, long stragglers,
+      ActorRef<Confirmed> confirm) implements Command, WireMessage {}
+
+  /**
+   * To a component, from a run driver that has just sent it commands that schedule model-time
+   * events (a traffic plan): report to the keeper, which then answers {@link Confirmed}. The
+   * component handles its messages in order, so once the driver has the answer the keeper knows
+   * every event those commands scheduled.
+   */
+  public record Confirm(ActorRef<Confirmed> replyTo) implements PortMessage, WireMessage {}
+
+  public record Confirmed(String member) implements WireMessage {}
+
+  /**
+   * From a run driver: grant nothing at or after model time {@code until} until {@link Release};
+   * answered with {@link Status} once everything before it is done. A driver holds the rack at
+   * the model time it will act at (start traffic, apply a fault), acts, has its commands
+   * {@link Confirm}ed, and releases: its actions then enter the model exactly at that time,
+   * whatever the machine's load.
+   */
+  public record HoldBefore(long until, ActorRef<Status> replyTo) implements Command, WireMessage {}
+
+  public record Release() implements Command, WireMessage {}
+
+  /** To a component: handle every event before model time {@code until}, then report. */
+  public record Grant(long round, long until) implements PortMessage, WireMessage {}
+
+  /** What a component sends itself to report once after a burst of arrivals (see {@link Synchronizer}). */
+  public enum Flush implements PortMessage, NoSerializationVerificationNeeded { INSTANCE }
+
+  public record GetStatus(ActorRef<Status> replyTo) implements Command, WireMessage {}
+
+  /**
+   * @param expected components the keeper waits for before the first round
+   * @param joined components that joined (and are still running)
+   * @param rounds rounds run so far
+   * @param grants grants sent so far
+   * @param reports reports received so far
+   * @param earliest the earliest pending event anywhere, {@code Long.MAX_VALUE} when none
+   * @param stragglers events that arrived at a component stamped before one it had handled
+   * @param idle nothing pending, nothing in flight, no grant outstanding
+   */
+  public record Status(int expected, int joined, long rounds, long grants, long reports, long earliest,
+      long stragglers, boolean idle) implements WireMessage {
+
+    /** Messages of the synchronization itself: a grant and its report, plus reports outside rounds. */
+    public long syncMessages() {
+      return grants + reports;
+    }
+  }
+
+  /** Answered with {@link Status} once the rack is idle (at once if it is). */
+  public record AwaitIdle(ActorRef<Status> replyTo) implements Command, WireMessage {}
+
+  private record MemberStopped(String member) implements Command, NoSerializationVerificationNeeded {}
+
+  private final SyncBook book;
+  private final Set<String> expected;
+  private final List<AwaitIdle> idleWaiters = new ArrayList<>();
+  private final List<HoldBefore> holdWaiters = new ArrayList<>();
+
+  /**
+   * @param expected the components that will join; rounds start when all have (empty: start with
+   *     the first)
+   */
+  public static Behavior<Command> create(Set<String> expected) {
+    return Behaviors.setup(ctx -> new TimeKeeper(ctx, expected));
+  }
+
+  private TimeKeeper(ActorContext<Command> context, Set<String> expected) {
+    super(context);
+    this.expected = new TreeSet<>(expected);
+    this.book = new SyncBook();
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Register.class, this::onRegister)
+        .onMessage(Report.class, this::onReport)
+        .onMessage(GetStatus.class, this::onGetStatus)
+        .onMessage(AwaitIdle.class, this::onAwaitIdle)
+        .onMessage(HoldBefore.class, this::onHoldBefore)
+        .onMessage(Release.class, this::onRelease)
+        .onMessage(MemberStopped.class, this::onMemberStopped)
+        .build();
+  }
+
+  private Behavior<Command> onRegister(Register msg) {
+    String problem = book.register(msg.member(), msg.ref(), msg.channels(), msg.sentTo(), msg.received(), msg.next(),
+        msg.stragglers());
+    if (problem != null) {
+      getContext().getLog().error("Time keeper: {} not admitted: {}", msg.member(), problem);
+      return this;
+    }
+    getContext().watchWith(msg.ref(), new MemberStopped(msg.member()));
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    book.report(msg.member(), msg.round(), msg.sentTo(), msg.received(), msg.next(), msg.stragglers());
+    if (msg.confirm() != null) {
+      msg.confirm().tell(new Confirmed(msg.member()));
+    }
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onMemberStopped(MemberStopped msg) {
+    getContext().getLog().info("Time keeper: member [{}] stopped; the rounds go on without it", msg.member());
+    book.remove(msg.member());
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onGetStatus(GetStatus msg) {
+    msg.replyTo().tell(status());
+    return this;
+  }
+
+  private Behavior<Command> onAwaitIdle(AwaitIdle msg) {
+    idleWaiters.add(msg);
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onHoldBefore(HoldBefore msg) {
+    book.holdBefore(msg.until());
+    holdWaiters.add(msg);
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onRelease(Release msg) {
+    book.holdBefore(Long.MAX_VALUE);
+    advance();
+    return this;
+  }
+
+  private Status status() {
+    return new Status(expected.size(), book.joined(), book.rounds(), book.grants(), book.reports(), book.earliest(),
+        book.stragglers(), book.idle() && allJoined());
+  }
+
+  private boolean allJoined() {
+    return book.joinedAll(expected);
+  }
+
+  private void advance() {
+    if (!allJoined()) {
+      return;
+    }
+    List<SyncBook.Granted> grants = book.nextRound();
+    for (SyncBook.Granted g : grants) {
+      g.ref().tell(new Grant(g.round(), g.until()));
+    }
+    if (grants.isEmpty() && book.idle() && !idleWaiters.isEmpty()) {
+      Status s = status();
+      idleWaiters.forEach(w -> w.replyTo().tell(s));
+      idleWaiters.clear();
+    }
+    if (grants.isEmpty() && book.quietBefore(book.hold()) && !holdWaiters.isEmpty()) {
+      Status s = status();
+      holdWaiters.forEach(w -> w.replyTo().tell(s));
+      holdWaiters.clear();
+    }
+  }
+
+  /** Lists what {@link #create} expects for a rack: every id once, sorted. */
+  public static Set<String> members(java.util.Collection<String> ids) {
+    return new TreeSet<>(ids);
+  }
+}

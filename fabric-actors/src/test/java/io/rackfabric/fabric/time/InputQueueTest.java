@@ -1,0 +1,58 @@
+package io.rackfabric.fabric.time;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InputQueueTest {
+
+  private static List<String> drain(InputQueue<String> q, long limit) {
+    List<String> out = new ArrayList<>();
+    InputQueue.Entry<String> e;
+    while ((e = q.pollBefore(limit)) != null) {
+      out.add(e.event());
+    }
+    return out;
+  }
+
+  @Test
+  void shouldOrderByTimeThenChannelThenArrivalWhenEventsArriveInAnyOrder() {
+    InputQueue<String> q = new InputQueue<>();
+    q.add(50, 2, "c2-50");
+    q.add(10, 3, "c3-10");
+    q.add(50, 1, "c1-50a");
+    q.add(50, 1, "c1-50b");
+    q.add(10, 0, "link-10");
+    q.add(50, Synchronizer.SELF, "self-50");
+    assertEquals(List.of("link-10", "c3-10", "self-50", "c1-50a", "c1-50b", "c2-50"), drain(q, Long.MAX_VALUE));
+  }
+
+  @Test
+  void shouldGiveTheSameOrderWhenTwoChannelsInterleaveDifferently() {
+    InputQueue<String> a = new InputQueue<>();
+    a.add(100, 1, "x1");
+    a.add(100, 2, "y1");
+    a.add(100, 1, "x2");
+    InputQueue<String> b = new InputQueue<>();
+    b.add(100, 2, "y1");
+    b.add(100, 1, "x1");
+    b.add(100, 1, "x2");
+    assertEquals(drain(a, Long.MAX_VALUE), drain(b, Long.MAX_VALUE));
+  }
+
+  @Test
+  void shouldHoldEventsAtOrAfterTheLimitWhenPolled() {
+    InputQueue<String> q = new InputQueue<>();
+    q.add(10, 0, "a");
+    q.add(20, 0, "b");
+    assertEquals(List.of("a"), drain(q, 20));
+    assertEquals(20, q.nextTime());
+    assertNull(q.pollBefore(20));
+    assertEquals(1, q.size());
+    assertEquals(List.of("b"), drain(q, 21));
+    assertEquals(Long.MAX_VALUE, q.nextTime());
+  }
+}

@@ -1,0 +1,98 @@
+package io.rackfabric.fabric.time;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The keeper's decisions, driven step by step without actors (the refs are never used). */
+class SyncBookTest {
+
+  private static final long NONE = Long.MAX_VALUE;
+
+  /** a and b on one link, 10 ns each way. */
+  private static SyncBook pair(long nextA, long nextB) {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 10)), new long[] {0}, 0, nextA, 0));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 0, nextB, 0));
+    return book;
+  }
+
+  @Test
+  void shouldGrantOnlyWhatIsSafeWhenBothHaveEvents() {
+    SyncBook book = pair(100, 105);
+    List<SyncBook.Granted> grants = book.nextRound();
+    assertEquals(2, grants.size());
+    assertEquals(115, grants.get(0).until()); // a: b's event could reach it at 115
+    assertEquals(110, grants.get(1).until()); // b: a's at 110
+  }
+
+  @Test
+  void shouldStartNoRoundWhileAGrantIsOutstanding() {
+    SyncBook book = pair(100, NONE);
+    List<SyncBook.Granted> grants = book.nextRound();
+    assertEquals(1, grants.size());
+    assertTrue(book.nextRound().isEmpty(), "a has not reported");
+    book.report("a", grants.get(0).round(), new long[] {0}, 0, NONE, 0);
+    assertTrue(book.idle());
+  }
+
+  @Test
+  void shouldWaitForMessagesInFlightWhenCountsDoNotBalance() {
+    SyncBook book = pair(100, NONE);
+    SyncBook.Granted g = book.nextRound().get(0);
+    book.report("a", g.round(), new long[] {1}, 0, NONE, 0); // a sent b one message
+    assertFalse(book.balanced());
+    assertTrue(book.nextRound().isEmpty());
+    assertFalse(book.idle());
+    book.report("b", -1, new long[] {0}, 1, 118, 0); // b received it, due at 118
+    List<SyncBook.Granted> next = book.nextRound();
+    assertEquals(1, next.size());
+    assertEquals(138, next.get(0).until(), "its own event's echo through a: 118 + 10 + 10");
+  }
+
+  @Test
+  void shouldIgnoreAReportOfAnOlderRoundWhenAGrantIsOutstanding() {
+    SyncBook book = pair(100, NONE);
+    SyncBook.Granted g = book.nextRound().get(0);
+    book.report("a", -1, new long[] {0}, 0, 100, 0); // spontaneous, before the grant was handled
+    assertTrue(book.nextRound().isEmpty());
+    book.report("a", g.round(), new long[] {0}, 0, NONE, 0);
+    assertTrue(book.idle());
+  }
+
+  @Test
+  void shouldGoOnWithoutAStoppedMemberWhenItsLastMessagesArriveLate() {
+    SyncBook book = pair(100, NONE);
+    SyncBook.Granted g = book.nextRound().get(0);
+    book.report("a", g.round(), new long[] {1}, 0, NONE, 0);
+    book.remove("b"); // stopped before it received a's message
+    assertTrue(book.balanced());
+    assertTrue(book.idle());
+    book.remove("a");
+    assertEquals(0, book.joined());
+  }
+
+  @Test
+  void shouldTakeArrivalsFromAStoppedSenderBeyondItsLastReportWhenBalancing() {
+    SyncBook book = pair(NONE, NONE);
+    book.remove("a"); // it had sent two more before stopping, unreported
+    book.report("b", -1, new long[] {0}, 2, NONE, 0);
+    assertTrue(book.balanced());
+  }
+
+  @Test
+  void shouldRefuseASecondComponentOfTheSameNameWhenItRegisters() {
+    SyncBook book = pair(NONE, NONE);
+    String problem = book.register("a", null, List.of(), new long[0], 0, NONE, 0);
+    assertNotNull(problem);
+    assertTrue(problem.contains("a"), problem);
+    assertTrue(book.joinedAll(Set.of("a", "b")));
+    assertFalse(book.joinedAll(Set.of("a", "b", "c")));
+  }
+}
