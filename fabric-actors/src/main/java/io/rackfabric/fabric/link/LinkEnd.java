@@ -140,13 +140,18 @@ public final class LinkEnd {
   }
 
   /**
-   * The owner is handling an event at model {@code time}: what this end transmits from now on
-   * starts no earlier (a TLP that was due earlier but waited, say for credit, leaves now, not in
-   * a gap of the wire's past). Without it a frame could reach the partner earlier than anything
-   * the partner was told to wait for.
+   * The owner is handling an event at model {@code time}, until {@link #endEvent}: what this end
+   * transmits meanwhile starts no earlier (a TLP that was due earlier but waited, say for credit,
+   * leaves now, not in a gap of the wire's past). Without it a frame could reach the partner
+   * earlier than anything the partner was told to wait for. Commands from outside the model
+   * (host software on wall-clock timers) are not floored: they carry their own stamps.
    */
-  public void eventAt(long time) {
-    eventAt = Math.max(eventAt, time);
+  public void beginEvent(long time) {
+    eventAt = time;
+  }
+
+  public void endEvent() {
+    eventAt = Long.MIN_VALUE;
   }
 
   /** Advances the end's model clock (a fault or command stamped with model time). */

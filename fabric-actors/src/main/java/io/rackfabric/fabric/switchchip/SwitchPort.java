@@ -297,7 +297,15 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** Handles one model-time event, in the synchronizer's order. */
   private void onTimed(PortMessage event, long time) {
-    link.eventAt(time);
+    link.beginEvent(time);
+    try {
+      dispatchTimed(event);
+    } finally {
+      link.endEvent();
+    }
+  }
+
+  private void dispatchTimed(PortMessage event) {
     if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event instanceof Forward f) {
