@@ -231,8 +231,8 @@ public final class RunCommand implements RackCommand {
     return ScenarioKinds.standard();
   }
 
-  /** The text {@link #load} read the scenario from, for the run's copy. */
-  private static String text(String arg) throws IOException {
+  /** The text {@link #load} reads the scenario from, for the run's copy. */
+  public static String text(String arg) throws IOException {
     Path path = Path.of(arg);
     if (Files.exists(path)) {
       return Files.readString(path);
