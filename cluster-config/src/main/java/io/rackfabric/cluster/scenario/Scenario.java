@@ -21,6 +21,10 @@ import java.util.Optional;
  * @param controlRequests control-plane requests from compute hosts during the run, or null
  * @param ftgmCampaign fault injection into a NIC's firmware, run without starting the rack, or
  *     null for none (a scenario with one has no traffic, faults or NIC stream of the rack)
+ * @param reproducible {@code run.reproducible}: the run is asked to be a pure function of the
+ *     scenario, its seed and its fault record (default true)
+ * @param wallTimeFaults one message per fault (or random schedule) on the wall clock, {@code
+ *     file:line: key: reason}: what keeps a run from being reproducible
  */
 public record Scenario(
     String name,
@@ -39,13 +43,35 @@ public record Scenario(
     Takeover takeover,
     Takeover baseline,
     ControlRequests controlRequests,
-    FtgmCampaign ftgmCampaign) {
+    FtgmCampaign ftgmCampaign,
+    boolean reproducible,
+    List<String> wallTimeFaults) {
 
   public Scenario {
     traffic = List.copyOf(traffic);
     faults = List.copyOf(faults);
     invariants = List.copyOf(invariants);
     figures = List.copyOf(figures);
+    wallTimeFaults = List.copyOf(wallTimeFaults);
+  }
+
+  /**
+   * What {@code rack run --check} refuses: the wall-time faults of a scenario that asks to be
+   * reproducible ({@code run.reproducible = true}, the default); empty when it does not ask.
+   */
+  public List<String> reproducibilityProblems() {
+    return reproducible ? wallTimeFaults : List.of();
+  }
+
+  /**
+   * The same scenario with {@code replacement} as its whole fault schedule (a replay's, taken from
+   * a run's fault record); it has no wall-time fault unless the replacement has.
+   */
+  public Scenario withFaults(List<FaultSpec> replacement) {
+    List<String> wall = replacement.stream().filter(f -> !f.at().isModel())
+        .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
+    return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
+        invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall);
   }
 
   /**
@@ -74,7 +100,7 @@ public record Scenario(
       throw new IllegalStateException("scenario " + name + " names no control-plane.baseline");
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
-        figures, nicStream, baseline, null, controlRequests, ftgmCampaign);
+        figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -65,6 +65,8 @@ final class ScenarioParser {
   private final Path baseDir;
   private final String display;
   private SplittableRandom random;
+  /** Faults on the wall clock, reported by {@code --check} of a run asked to be reproducible. */
+  private final Problems wallTime;
   /** Every traffic name the file declares, valid or not: a reference to a broken one is not news. */
   private final Set<String> declaredTraffic = new HashSet<>();
 
@@ -78,6 +80,7 @@ final class ScenarioParser {
     this.options = options;
     this.baseDir = baseDir;
     this.display = problems.display();
+    this.wallTime = problems.sibling();
   }
 
   /** The problems of the topology file the scenario names, in that file's terms. */
@@ -119,8 +122,10 @@ final class ScenarioParser {
     Scenario.MultiJvm multiJvm = multiJvm(f, mode);
     Fields run = f.object("run", false);
     if (run != null) {
-      run.allowOnly("duration", "wall-limit", "settle", "link-timers");
+      run.allowOnly("duration", "wall-limit", "settle", "link-timers", "reproducible");
     }
+    Boolean asked = run == null ? null : run.bool("reproducible", true);
+    boolean reproducible = asked == null || asked;
     Map<String, String> linkTimers = linkTimers(run == null ? null : run.object("link-timers", false));
     Long duration = run == null ? null : run.durationNs("duration", null);
     long wallLimit = positive(run, "wall-limit", DEFAULT_WALL_LIMIT_NS);
@@ -157,7 +162,7 @@ final class ScenarioParser {
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
-        campaign);
+        campaign, reproducible, wallTime.sorted());
   }
 
   // ---------------------------------------------------------------- control plane and NIC
@@ -828,7 +833,29 @@ final class ScenarioParser {
     FaultSpec spec = new FaultSpec(kindName, target, at, params, steps, display + ":" + line(f));
     int before = problems.size();
     kind.check(spec, context, f::error);
-    return problems.size() == before ? spec : null;
+    if (problems.size() != before) {
+      return null;
+    }
+    if (!at.isModel()) {
+      wallTimeFault(f, kind, spec, context);
+    }
+    return spec;
+  }
+
+  /**
+   * Notes a fault on the wall clock for {@code --check}: when it happens in model time depends on
+   * how fast this machine runs the rack. The advice depends on whether the kind takes a model time
+   * (its own check is asked about the same fault at the same number on the model clock).
+   */
+  private void wallTimeFault(Fields f, FaultKind kind, FaultSpec spec, ScenarioContext context) {
+    long t = spec.at().nanos();
+    FaultSpec probe = new FaultSpec(spec.kind(), spec.target(), new At(Clock.MODEL, t, Durations.text(t)),
+        spec.params(), kind.steps(t, spec.params()), spec.where());
+    boolean[] wallOnly = {false};
+    kind.check(probe, context, (key, reason) -> wallOnly[0] |= "at".equals(key));
+    wallTime.add(f.origin("at"), f.key("at"), spec.label() + ": a wall-time fault makes the run irreproducible; "
+        + (wallOnly[0] ? kind.name() + " takes only wall times for now, so set run.reproducible = false"
+            : "give it a model time (at = \"" + Durations.text(t) + "\") or set run.reproducible = false"));
   }
 
   private boolean withinRun(Fields f, String kindName, At at, List<Long> steps, RunLength run) {
@@ -941,6 +968,10 @@ final class ScenarioParser {
     }
     if (problems.size() != before) {
       return List.of();
+    }
+    if (window.clock() == Clock.WALL) {
+      wallTime.add(r.origin(), r.path(), "random-faults draws its faults on wall time: a wall-time fault makes the"
+          + " run irreproducible; give from and until model times or set run.reproducible = false");
     }
     RandomFaults.Expansion drawn = RandomFaults.expand(seed, window, per, plans, context, busy);
     List<FaultSpec> out = new ArrayList<>();

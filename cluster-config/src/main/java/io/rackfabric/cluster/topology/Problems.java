@@ -32,6 +32,11 @@ public final class Problems {
     return display;
   }
 
+  /** An empty list for other findings about the same file, named and lined the same way. */
+  public Problems sibling() {
+    return new Problems(display, mainFile);
+  }
+
   public void add(ConfigOrigin origin, String key, String reason) {
     add(fileOf(origin), origin == null ? -1 : origin.lineNumber(), key, reason);
   }

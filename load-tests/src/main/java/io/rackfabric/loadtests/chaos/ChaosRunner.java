@@ -3,9 +3,11 @@ package io.rackfabric.loadtests.chaos;
 import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.scenario.FaultRecord;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.RunFiles;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
@@ -115,6 +117,12 @@ public final class ChaosRunner {
     try (OutputStream log = Files.newOutputStream(dir.resolve("progress.log"));
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
       try {
+        try {
+          // The run's folder replays it alone (rack run --replay), like a run of rack run's.
+          FaultRecord.saveScenario(dir, RunCommand.text(r.argument()), r.scenario());
+        } catch (IOException e) {
+          out.println("no copy of the scenario in the run's folder (it cannot be replayed): " + e);
+        }
         Outcome o = new ScenarioRunner(catalog).run(r.scenario(), dir, out);
         List<String> broken = o.invariants().stream().filter(c -> !c.verdict().pass())
             .map(c -> c.spec().label()).toList();

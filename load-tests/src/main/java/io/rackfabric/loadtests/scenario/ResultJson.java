@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The JSON result of a scenario run: the scenario's parameters and seed, the topology and mode,
  * every fault step applied with its times, every figure with its unit and clock, every invariant
- * with pass or fail and what was seen. Written with {@link io.rackfabric.loadtests.report.Json}.
+ * with pass or fail and what was seen, and the {@link FaultRecord} a replay runs from. Written with {@link io.rackfabric.loadtests.report.Json}.
  */
 public final class ResultJson {
 
@@ -57,11 +57,16 @@ public final class ResultJson {
       fm.put("clock", f.spec().at().clock().text());
       fm.put("scheduled_ns", f.spec().steps().get(f.step()));
       fm.put("model_ns", f.modelAt() < 0 ? null : f.modelAt());
+      fm.put("entered_model_ns", f.recordedModelNs() < 0 ? null : f.recordedModelNs());
+      fm.put("entered_model_from", f.modelSource());
       fm.put("applied_after_wall_s", f.wallAtNanos() / 1e9);
       fm.put("note", f.note());
       faults.add(fm);
     }
     m.put("faults_applied", faults);
+    if (!s.inProcess()) {
+      m.put(FaultRecord.KEY, FaultRecord.of(run));
+    }
     m.put("figures", outcome.figures().stream().map(Figure::toMap).toList());
     List<Object> invariants = new ArrayList<>();
     for (Checked c : outcome.invariants()) {
@@ -99,6 +104,7 @@ public final class ResultJson {
     run.put("model_end_ns", s.run().modelEndNs());
     run.put("wall_limit_s", s.run().wallLimitNs() / 1e9);
     run.put("settle_s", s.run().settleNs() / 1e9);
+    run.put("reproducible", s.reproducible());
     p.put("run", run);
     if (s.mode() == io.rackfabric.cluster.scenario.Mode.MULTI_JVM) {
       Map<String, Object> multi = new LinkedHashMap<>();

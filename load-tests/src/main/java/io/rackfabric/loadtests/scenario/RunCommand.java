@@ -14,7 +14,9 @@ import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.harness.NetnsUnavailableException;
+import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
@@ -34,8 +36,12 @@ import java.util.Set;
  * invariants, and exits 0 when every invariant held, 1 when one failed, 3 when the run needs network
  * namespaces this machine cannot make. A scenario that names a
  * {@code control-plane.baseline} runs once more with that take-over mode ({@link BaselineRun}): its
- * figures beside the main ones, in the table and the JSON. The run's folder gets {@code result.json}
- * and the HTML report {@code report.html} ({@link RunFiles}). Progress goes to stderr.
+ * figures beside the main ones, in the table and the JSON. The run's folder gets a copy of the
+ * scenario, {@code result.json} with the run's {@link FaultRecord}, and the HTML report
+ * {@code report.html} ({@link RunFiles}). {@code --replay RUN_DIR} runs a recorded run again from
+ * its folder ({@link Replay}). {@code --check} also refuses a scenario asked to be reproducible
+ * ({@code run.reproducible}, default true) that has a wall-time fault; a run of one says so and
+ * goes on. Progress goes to stderr.
  */
 public final class RunCommand implements RackCommand {
 
@@ -53,16 +59,21 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]";
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds];"
+        + " or --replay RUN_DIR [--json OUT] [--run-dir DIR] [--check]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates"), Set.of("check", "kinds"));
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates", "replay"),
+        Set.of("check", "kinds"));
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     if (args.has("kinds")) {
       printKinds(catalog, out);
       return 0;
+    }
+    if (args.has("replay")) {
+      return replay(args, catalog, out, err);
     }
     if (args.positional().size() != 1) {
       throw new UsageException("expected one scenario file or bundled name (bundled: " + String.join(", ", BUNDLED)
@@ -94,6 +105,10 @@ public final class RunCommand implements RackCommand {
       e.problems().forEach(err::println);
       return 2;
     }
+    if (args.has("check") && !scenario.reproducibilityProblems().isEmpty()) {
+      scenario.reproducibilityProblems().forEach(err::println);
+      return 2;
+    }
     if (args.has("check") && scenario.inProcess()) {
       out.println(scenario.source() + ": ok (ftgm-campaign of " + scenario.ftgmCampaign().spec().faults()
           + " faults, modes " + scenario.ftgmCampaign().modes() + ", " + scenario.invariants().size()
@@ -108,9 +123,72 @@ public final class RunCommand implements RackCommand {
       scenario.faultSchedule().forEach(out::println);
       return 0;
     }
+    scenario.reproducibilityProblems().forEach(p -> err.println("warning: " + p));
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
         : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
-    ScenarioRunner runner = new ScenarioRunner(catalog);
+    String text = null;
+    if (!scenario.inProcess()) {
+      try {
+        text = text(args.positional().get(0));
+      } catch (IOException e) {
+        err.println("could not read the scenario again to copy it into the run's folder (the run cannot be"
+            + " replayed): " + e.getMessage());
+      }
+    }
+    return runAndReport(scenario, text, runDir, json, null, null, out, err);
+  }
+
+  /** {@code --replay RUN_DIR}: the recorded run again, into a folder of its own. */
+  private int replay(Args args, KindCatalog<FaultType, InvariantType, FigureType> catalog, PrintStream out,
+      PrintStream err) throws Exception {
+    for (String taken : List.of("mode", "seed", "transport", "fault-rates")) {
+      if (args.has(taken)) {
+        throw new UsageException("--replay takes the mode, seed, transport and faults from the record; drop --"
+            + taken);
+      }
+    }
+    if (!args.positional().isEmpty()) {
+      throw new UsageException("--replay takes the scenario from the run's folder; drop " + args.positional());
+    }
+    Replay.Loaded replay;
+    try {
+      replay = Replay.load(args.get("replay", null), catalog);
+    } catch (ScenarioException e) {
+      err.println("rack run --replay: the run's copy of its scenario does not load in this build:");
+      e.problems().forEach(err::println);
+      return 2;
+    }
+    Scenario scenario = replay.scenario();
+    if (args.has("check")) {
+      out.println(replay.dir() + ": ok (replay of " + scenario.name() + ", " + scenario.mode() + ", seed "
+          + scenario.seed() + ", " + scenario.faults().size() + " recorded faults at their model times)");
+      scenario.faultSchedule().forEach(out::println);
+      return 0;
+    }
+    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+        : Path.of("target", "rack-runs", scenario.name() + "-replay-" + Instant.now().toString().replace(':', '-'));
+    if (runDir.toAbsolutePath().normalize().equals(replay.dir())) {
+      throw new UsageException("--run-dir is the folder being replayed; give the replay a folder of its own");
+    }
+    out.println("replay of " + replay.dir());
+    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
+    return runAndReport(scenario, replay.text(), runDir, json, replay.dir(), replay.recorded(), out, err);
+  }
+
+  /**
+   * Runs a loaded scenario (its text copied into the run's folder first), prints and writes its
+   * results; for a replay ({@code replayOf} not null) also how its figures compare with the record's.
+   */
+  private int runAndReport(Scenario scenario, String text, Path runDir, Path json, Path replayOf,
+      Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
+    if (text != null) {
+      try {
+        FaultRecord.saveScenario(runDir, text, scenario);
+      } catch (IOException e) {
+        err.println("could not copy the scenario into " + runDir + " (the run cannot be replayed): " + e);
+      }
+    }
+    ScenarioRunner runner = new ScenarioRunner(catalog());
     Outcome outcome;
     try {
       outcome = runner.run(scenario, runDir, err);
@@ -125,8 +203,14 @@ public final class RunCommand implements RackCommand {
       out.println();
       out.print(baseline.table(outcome.figures()));
     }
+    if (recorded != null) {
+      List<String> differ = Replay.differences(recorded, outcome.figures());
+      out.println(differ.isEmpty() ? "replay: every model-time and count figure as recorded"
+          : "replay: " + differ.size() + " model-time or count figure(s) differ from the record:");
+      differ.forEach(d -> out.println("  " + d));
+    }
     try {
-      Path report = RunFiles.write(runDir, outcome, baseline);
+      Path report = RunFiles.write(runDir, outcome, baseline, replayOf);
       out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
     } catch (IOException | RuntimeException e) {
       // The verdict stands without the files; say what is missing rather than lose the run's output.
@@ -137,10 +221,28 @@ public final class RunCommand implements RackCommand {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(json, RunFiles.json(outcome, baseline));
+      Files.writeString(json, RunFiles.json(outcome, baseline, runDir, replayOf));
       out.println("wrote " + json);
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
+  }
+
+  private static KindCatalog<FaultType, InvariantType, FigureType> catalog() {
+    return ScenarioKinds.standard();
+  }
+
+  /** The text {@link #load} reads the scenario from, for the run's copy. */
+  public static String text(String arg) throws IOException {
+    Path path = Path.of(arg);
+    if (Files.exists(path)) {
+      return Files.readString(path);
+    }
+    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
+    try {
+      return HoconFile.resource(ScenarioLoader.RESOURCE_DIR + name + ".conf", name + ".conf");
+    } catch (HoconFile.Unusable e) {
+      throw new IOException(String.join("; ", e.problems()));
+    }
   }
 
   /** A file if one exists at the path, else a bundled scenario of that name. */
@@ -165,6 +267,14 @@ public final class RunCommand implements RackCommand {
     out.printf("%-52s %16s  %-9s %s%n", "figure", "value", "unit", "clock");
     for (Figure f : outcome.figures()) {
       out.printf("%-52s %16s  %-9s %s%n", f.name(), Figure.text(f.value()), f.unit(), f.clock());
+    }
+    if (!outcome.result().faults().isEmpty()) {
+      out.println();
+      out.printf("%-44s %-6s %-28s %10s  %s%n", "fault applied", "step", "model time", "wall", "note");
+      for (AppliedFault f : outcome.result().faults()) {
+        out.printf("%-44s %-6s %-28s %10s  %s%n", f.spec().label(), (f.step() + 1) + "/" + f.spec().steps().size(),
+            f.modelText(), String.format("%.3f s", f.wallAtNanos() / 1e9), f.note());
+      }
     }
     out.println();
     for (Checked c : outcome.invariants()) {

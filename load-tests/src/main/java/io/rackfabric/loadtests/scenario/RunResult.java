@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.TrafficSpec;
@@ -95,9 +96,61 @@ public record RunResult(
    * @param wallAtNanos wall time since the first request when it was applied
    * @param takesLinkDown whether it took a link down (AER is due)
    * @param note what was done, or why it failed
+   * @param rackModelNs the model time the rack had reached when the step was applied (the largest
+   *     model clock among the endpoints that answered), measured for a wall-time step and for a
+   *     model-time step that stamps nothing (once the rack got there); -1 otherwise or when none
+   *     answered
    */
   public record AppliedFault(FaultSpec spec, int step, long modelAt, long wallAtNanos, boolean takesLinkDown,
-      String note) {}
+      String note, long rackModelNs) {
+
+    /** A step whose model time is its stamp or its schedule's. */
+    public AppliedFault(FaultSpec spec, int step, long modelAt, long wallAtNanos, boolean takesLinkDown,
+        String note) {
+      this(spec, step, modelAt, wallAtNanos, takesLinkDown, note, -1);
+    }
+
+    /**
+     * The model time the step entered the model at, as the fault record keeps it: its stamp; for
+     * a model-time step that stamps nothing (a killed JVM), the time it was applied at (the run
+     * cuts its traffic there); for a wall-time step, the model time the rack had reached. -1 when
+     * not known.
+     */
+    public long recordedModelNs() {
+      if (modelAt >= 0) {
+        return modelAt;
+      }
+      return spec.at().isModel() ? spec.steps().get(step) : rackModelNs;
+    }
+
+    /** Where {@link #recordedModelNs} comes from: "stamped", "scheduled", "rack-clock", or null. */
+    public String modelSource() {
+      if (modelAt >= 0) {
+        return "stamped";
+      }
+      if (spec.at().isModel()) {
+        return "scheduled";
+      }
+      return rackModelNs >= 0 ? "rack-clock" : null;
+    }
+
+    /**
+     * The model time for reports: the stamp; a scheduled time or the rack's clock marked as such;
+     * "-" when not known.
+     */
+    public String modelText() {
+      long t = recordedModelNs();
+      if (t < 0) {
+        return "-";
+      }
+      String text = Durations.text(t);
+      return modelAt >= 0 ? text : spec.at().isModel() ? text + " (scheduled)" : text + " (rack's clock)";
+    }
+
+    public AppliedFault withRackModelNs(long reached) {
+      return new AppliedFault(spec, step, modelAt, wallAtNanos, takesLinkDown, note, reached);
+    }
+  }
 
   /**
    * The faults at {@code modelAt}, seen from both sides: endpoint statistics just before they were

@@ -57,6 +57,10 @@ public final class ScenarioRunner {
 
   private static final long POLL_MS = 100;
   private static final long PROGRESS_NS = 2_000_000_000L;
+  /** How long an endpoint has to tell its model clock when a wall-time fault is applied. */
+  private static final Duration CLOCK_ASK = Duration.ofSeconds(2);
+  /** How often the rack's clocks are read while a step that stamps nothing waits for its time. */
+  private static final long CLOCK_POLL_MS = 5;
 
   /**
    * A run's outcome: what it recorded, the figures, each invariant with its verdict, and the
@@ -163,6 +167,11 @@ public final class ScenarioRunner {
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
     private final List<AppliedFault> applied = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * Per applied step (same index, under {@code applied}'s lock), the model time the rack had
+     * reached when it was applied, -1 when not measured; a wall-time step's is still being asked.
+     */
+    private final List<CompletableFuture<Long>> rackClocks = new ArrayList<>();
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> stalledSources = new HashSet<>();
     private long wallStart;
@@ -180,6 +189,7 @@ public final class ScenarioRunner {
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
       scenario.traffic().forEach(t -> tally.put(t.name(), new Tally()));
+      scenario.reproducibilityProblems().forEach(p -> notes.add("not reproducible as asked: " + p));
     }
 
     Outcome run() throws Exception {
@@ -250,7 +260,7 @@ public final class ScenarioRunner {
             + "; what was not finished by then is counted as it stood");
       }
       RunResult result = new RunResult(scenario, atStart, endpointSnapshot(), portsAtStart, portSnapshot(), boundaries,
-          trafficResults(), List.copyOf(applied), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
+          trafficResults(), appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(), rackUpNanos,
           trafficNanos, wallNanos, !timedOut, List.copyOf(notes), streamResults, requestResults, rack, null);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       List<Checked> checked = new ArrayList<>();
@@ -553,17 +563,64 @@ public final class ScenarioRunner {
       return arrived;
     }
 
-    private void applyModelFaults(long at) {
+    private void applyModelFaults(long at) throws Exception {
+      long reached = -1;
       for (FaultSpec f : scenario.faults()) {
         if (!f.at().isModel()) {
           continue;
         }
         for (int step = 0; step < f.steps().size(); step++) {
           if (f.steps().get(step) == at) {
-            apply(f, step, at);
+            if (!catalog.fault(f.kind()).orElseThrow().stampsModelTime() && reached < 0) {
+              reached = awaitRackClock(at);
+            }
+            apply(f, step, at, reached);
           }
         }
       }
+    }
+
+    /**
+     * A step that stamps no model time (a killed JVM, a switchover) happens where the rack's clocks
+     * are: before it, waits until they reach {@code at} (the largest model clock of the rack's
+     * endpoints), or stand still for run.settle, or the run's wall limit passes. Returns the
+     * clock reached. What a replay needs for a wall-time step of the original it runs at a model time.
+     */
+    private long awaitRackClock(long at) throws Exception {
+      long lastChange = System.nanoTime();
+      long last = -1;
+      while (true) {
+        long clock = rackClock();
+        long now = System.nanoTime();
+        if (clock >= at) {
+          return clock;
+        }
+        if (now > deadline) {
+          timedOut = true;
+          return clock;
+        }
+        if (clock != last) {
+          last = clock;
+          lastChange = now;
+        } else if (now - lastChange > scenario.run().settleNs()) {
+          notes.add("the rack's model clocks stood at " + Durations.text(Math.max(0, clock)) + " for run.settle; what"
+              + " was due at " + Durations.text(at) + " was applied then");
+          return clock;
+        }
+        Thread.sleep(CLOCK_POLL_MS); // polling clocks: nothing in the rack says when it passes a time
+      }
+    }
+
+    /** The largest model clock among the reachable endpoints that answer now; -1 for none. */
+    private long rackClock() {
+      long max = -1;
+      for (CompletableFuture<EndpointStats> ask : askClocks()) {
+        EndpointStats stats = ask.handle((st, e) -> e == null ? st : null).join();
+        if (stats != null) {
+          max = Math.max(max, stats.link().modelNow());
+        }
+      }
+      return max;
     }
 
     private List<ScheduledFuture<?>> scheduleWallFaults(ScheduledExecutorService timer) {
@@ -575,15 +632,20 @@ public final class ScenarioRunner {
         for (int step = 0; step < f.steps().size(); step++) {
           int s = step;
           long delay = wallStart + f.steps().get(step) - System.nanoTime();
-          scheduled.add(timer.schedule(() -> apply(f, s, -1), Math.max(0, delay), TimeUnit.NANOSECONDS));
+          scheduled.add(timer.schedule(() -> apply(f, s, -1, -1), Math.max(0, delay), TimeUnit.NANOSECONDS));
         }
       }
       return scheduled;
     }
 
-    private void apply(FaultSpec f, int step, long modelAt) {
+    /** @param rackClock the rack's model time when known (measured before), else -1 */
+    private void apply(FaultSpec f, int step, long modelAt, long rackClock) {
       FaultType kind = catalog.fault(f.kind()).orElseThrow();
       long wallAt = System.nanoTime() - wallStart;
+      // A wall-time step enters the model where the rack's clocks are now: asked before it is
+      // applied (a killed node answers no more), read once the run is over, so nothing waits here.
+      CompletableFuture<Long> clock = f.at().isModel() ? CompletableFuture.completedFuture(rackClock)
+          : largest(askClocks());
       String note;
       try {
         note = kind.apply(f, step, modelAt, rack);
@@ -592,9 +654,50 @@ public final class ScenarioRunner {
         notes.add(f.label() + " step " + (step + 1) + " failed: " + note);
       }
       long stamped = kind.stampsModelTime() ? modelAt : -1;
-      applied.add(new AppliedFault(f, step, stamped, wallAt, kind.takesLinkDown(f, step), note));
+      synchronized (applied) {
+        applied.add(new AppliedFault(f, step, stamped, wallAt, kind.takesLinkDown(f, step), note));
+        rackClocks.add(clock);
+      }
       progress.printf("  %s%s: %s (%s)%n", modelAt >= 0 ? Durations.text(modelAt) : "wall " + Durations.seconds(wallAt),
           f.steps().size() > 1 ? " step " + (step + 1) + "/" + f.steps().size() : "", f.kind() + " " + f.target(), note);
+    }
+
+    /** Every reachable endpoint's statistics (its link's model clock), asked without waiting. */
+    private List<CompletableFuture<EndpointStats>> askClocks() {
+      List<CompletableFuture<EndpointStats>> asks = new ArrayList<>();
+      for (var e : rack.topology().endpoints()) {
+        if (rack.reachable(e.id())) {
+          try {
+            asks.add(Asks.askAsync(rack.system(), rack.endpoint(e.id()), MemoryEndpoint.GetStats::new, CLOCK_ASK));
+          } catch (RuntimeException ex) {
+            // not found (its node just went): it tells no clock
+          }
+        }
+      }
+      return asks;
+    }
+
+    /**
+     * The largest model clock the asks tell; each ends by CLOCK_ASK, and one unanswered (a killed
+     * or frozen JVM) counts for nothing. -1 when none answers.
+     */
+    private CompletableFuture<Long> largest(List<CompletableFuture<EndpointStats>> asks) {
+      List<CompletableFuture<Long>> clocks = asks.stream()
+          .map(a -> a.handle((st, e) -> e == null ? st.link().modelNow() : -1L)).toList();
+      return CompletableFuture.allOf(clocks.toArray(CompletableFuture[]::new))
+          .thenApply(done -> clocks.stream().mapToLong(CompletableFuture::join).max().orElse(-1));
+    }
+
+    /** The applied steps, each with the model time the rack had reached then where it was measured. */
+    private List<AppliedFault> appliedWithRackClocks() {
+      synchronized (applied) {
+        List<AppliedFault> out = new ArrayList<>();
+        for (int i = 0; i < applied.size(); i++) {
+          long reached = rackClocks.get(i).join();
+          out.add(reached < 0 ? applied.get(i) : applied.get(i).withRackModelNs(reached));
+        }
+        return out;
+      }
     }
 
     // ------------------------------------------------------------ snapshots

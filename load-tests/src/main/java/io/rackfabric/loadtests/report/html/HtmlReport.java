@@ -173,7 +173,7 @@ public final class HtmlReport {
     List<Row> rows = new ArrayList<>();
     for (AppliedFault f : run.faults()) {
       rows.add(new Row(List.of(Cell.of(f.spec().label()), Cell.of((f.step() + 1) + "/" + f.spec().steps().size()),
-          Cell.of(f.modelAt() < 0 ? "-" : Durations.text(f.modelAt())),
+          Cell.of(f.modelText()),
           Cell.of(String.format("%.3f s", f.wallAtNanos() / 1e9)), Cell.of(f.note())),
           f.note() != null && f.note().startsWith("FAILED")));
     }
