@@ -158,10 +158,28 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   /** Fault injection: a master that holds its heartbeats keeps serving but looks dead. */
   public record HoldHeartbeats(boolean hold) implements Command, WireMessage {}
 
+  /**
+   * From the run's harness: the MMH-BMH link is cut ({@code cut}) or mended. Nothing from the
+   * master reaches this host while it is cut, so a backup suspects it once the heartbeat deadline
+   * has passed (the harness that cuts the network between node JVMs says so at once, as it downs
+   * a node it killed).
+   */
+  public record PeerCut(boolean cut) implements Command, WireMessage {}
+
   // ---- the MMH-BMH link
 
-  public record Heartbeat(String from, long sentAt, ActorRef<Command> master)
-      implements Command, WireMessage {}
+  /**
+   * A heartbeat at the master's model time {@code sentAt}; with {@code held}, one the master did
+   * not send (a held heartbeat): it only carries the master's clock, so the backup's suspicion
+   * comes at the deadline in model time, not when the wall clock says so.
+   */
+  public record Heartbeat(String from, long sentAt, ActorRef<Command> master, boolean held)
+      implements Command, WireMessage {
+
+    public Heartbeat(String from, long sentAt, ActorRef<Command> master) {
+      this(from, sentAt, master, false);
+    }
+  }
 
   /** One operation's events, numbered from {@code firstSeqNr}, for the backup's journal. */
   public record Replicate(long firstSeqNr, List<ControllerEvent> events, long sentAt,
@@ -198,7 +216,8 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
 
   private enum HeartbeatTick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
-  private enum SuspicionCheck implements Command, NoSerializationVerificationNeeded { INSTANCE }
+  /** The master this backup watches has stopped (its actor, or its node left the cluster). */
+  private record MasterGone(ActorRef<Command> master) implements Command, NoSerializationVerificationNeeded {}
 
   /** A state read from the controller or the replica, and what to do with it (null: failed). */
   private record StateRead(CurrentState state, Throwable failure, Consumer<CurrentState> then)
@@ -217,7 +236,6 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration CHIP_TIMEOUT = Duration.ofSeconds(10);
   private static final Object HEARTBEAT_KEY = "heartbeat";
-  private static final Object SUSPICION_KEY = "suspicion";
 
   private final String name;
   private final PersistenceId persistenceId;
@@ -238,6 +256,10 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   private ActorRef<Controller.Command> controller;
   private ActorRef<ControllerReplica.Command> replica;
   private ActorRef<Command> peer;
+  /** The master whose end this backup learns of by death watch. */
+  private ActorRef<Command> watchedMaster;
+  /** The harness has cut the link to the peer (see {@link PeerCut}). */
+  private boolean cut;
   private int incarnation;
   private long now;
   private long lastBeatAt;
@@ -284,8 +306,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     this.fenceTargets = fenceTargets;
     this.wallNanos = wallNanos;
     this.admission = new Admission<>(settings.maxInFlight(), settings.takeoverQueue());
-    this.monitor = new HeartbeatMonitor(settings.heartbeatIntervalNs(), settings.missedHeartbeats(),
-        settings.tdf(), settings.suspicionGrace().toNanos());
+    this.monitor = new HeartbeatMonitor(settings.heartbeatIntervalNs(), settings.missedHeartbeats());
     this.role = initial;
     if (initial == Role.BOOTING) {
       startController(Replication.none(), ready -> {
@@ -319,7 +340,8 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
         .onMessage(Heartbeat.class, this::onHeartbeat)
-        .onMessage(SuspicionCheck.class, this::onSuspicionCheck)
+        .onMessage(MasterGone.class, this::onMasterGone)
+        .onMessage(PeerCut.class, this::onPeerCut)
         .onMessage(Replicate.class, this::onReplicate)
         .onMessage(ReplicaAnswered.class, this::onReplicaAnswered)
         .onMessage(Fenced.class, this::onFenced)
@@ -523,6 +545,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
       lastSeqNr = state.lastSeqNr();
       peer = msg.master();
       monitor.reset();
+      watchMaster();
       watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
       msg.master().tell(new Paired(true, lastSeqNr, now, "paired"));
     });
@@ -583,8 +606,8 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     // A timer's deadline is its model time: beats stay an interval apart whatever the wall jitter.
     now = Math.max(now, lastBeatAt + settings.heartbeatIntervalNs());
     lastBeatAt = now;
-    if (!holdHeartbeats && peer != null) {
-      peer.tell(new Heartbeat(name, now, getContext().getSelf()));
+    if (peer != null) {
+      peer.tell(new Heartbeat(name, now, getContext().getSelf(), holdHeartbeats));
     }
     return this;
   }
@@ -593,35 +616,69 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     if (role != Role.BACKUP) {
       return this; // a take-over or a hand-over is under way: the old master's beats mean nothing
     }
-    peer = msg.master();
-    watchHeartbeat(msg.sentAt());
+    if (cut) {
+      return this; // sent before the cut, arrived after it: the harness's word comes first
+    }
+    if (!msg.master().equals(peer)) {
+      peer = msg.master();
+      watchMaster();
+    }
+    long arrivedAt = msg.sentAt() + settings.linkLatencyNs();
+    if (!msg.held()) {
+      watchHeartbeat(msg.sentAt());
+    }
+    monitor.tick(arrivedAt);
+    checkSuspicion();
     return this;
   }
 
   private void watchHeartbeat(long sentAt) {
     long arrivedAt = sentAt + settings.linkLatencyNs();
     now = Math.max(now, arrivedAt);
-    monitor.heartbeat(sentAt, arrivedAt, wallNanos.getAsLong());
-    armSuspicion();
+    monitor.heartbeat(sentAt, arrivedAt);
   }
 
-  private void armSuspicion() {
-    timers.startSingleTimer(SUSPICION_KEY, SuspicionCheck.INSTANCE,
-        Duration.ofNanos(Math.max(1, monitor.wallUntilDeadline(wallNanos.getAsLong()))));
-  }
-
-  private Behavior<Command> onSuspicionCheck(SuspicionCheck check) {
-    if (role != Role.BACKUP) {
-      return this;
+  /** Learns of the master's end from death watch: a stopped actor, or its node downed. */
+  private void watchMaster() {
+    if (peer != null && !peer.equals(watchedMaster)) {
+      watchedMaster = peer;
+      getContext().watchWith(peer, new MasterGone(peer));
     }
-    monitor.check(wallNanos.getAsLong()).ifPresentOrElse(this::takeOver, this::armSuspicion);
+  }
+
+  private Behavior<Command> onMasterGone(MasterGone msg) {
+    if (role == Role.BACKUP && msg.master().equals(peer)) {
+      getContext().getLog().info("Host [{}]: the master stopped; it is suspected at the heartbeat deadline", name);
+      monitor.masterGone();
+      checkSuspicion();
+    }
     return this;
+  }
+
+  private Behavior<Command> onPeerCut(PeerCut msg) {
+    cut = msg.cut();
+    getContext().getLog().info("Host [{}]: link to the peer {}", name, cut ? "cut" : "mended");
+    if (cut && role == Role.BACKUP) {
+      monitor.masterGone();
+      checkSuspicion();
+    }
+    return this;
+  }
+
+  private void checkSuspicion() {
+    if (role == Role.BACKUP) {
+      monitor.check().ifPresent(this::takeOver);
+    }
   }
 
   private void takeOver(HeartbeatMonitor.Suspicion suspicion) {
     role = Role.TAKING_OVER; // from here on the backup refuses every replication
     now = Math.max(now, suspicion.suspectedAt());
     takeover = new TakeoverRecorder(name, settings.takeover(), suspicion, wallNanos.getAsLong());
+    if (watchedMaster != null) {
+      getContext().unwatch(watchedMaster);
+      watchedMaster = null;
+    }
     getContext().getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
         + "({}) at {} ns", name, suspicion.lastSentAt(), settings.takeover(), now);
     fenceOn(0);
@@ -785,7 +842,6 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
       return this;
     }
     role = Role.TAKING_OVER;
-    timers.cancel(SUSPICION_KEY);
     monitor.reset();
     drainReplica(state -> {
       if (state == null || state.lastSeqNr() != msg.lastSeqNr()) {

@@ -25,9 +25,6 @@ import java.util.Locale;
  * @param takeoverQueue requests held while no controller serves (take-over, switchover)
  * @param tdf time-dilation factor: a model second lasts this many wall seconds
  * @param replicationTimeout wall time the master waits for the backup to persist
- * @param suspicionGrace the least wall time without a heartbeat before the backup acts on a
- *     suspicion: the emulator's own margin (a loaded machine can hold a JVM back for a while);
- *     the suspicion's model time is still the heartbeat deadline
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -40,8 +37,7 @@ public record ControlPlaneSettings(
     int maxInFlight,
     int takeoverQueue,
     double tdf,
-    Duration replicationTimeout,
-    Duration suspicionGrace) {
+    Duration replicationTimeout) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -50,8 +46,8 @@ public record ControlPlaneSettings(
     if (heartbeatIntervalNs <= 0) {
       errors.add("heartbeat-interval=" + heartbeatIntervalNs + "ns must be positive");
     }
-    if (!(missedHeartbeats >= 1) || Double.isInfinite(missedHeartbeats)) {
-      errors.add("missed-heartbeats=" + missedHeartbeats + " must be at least 1");
+    if (!(missedHeartbeats > 1) || Double.isInfinite(missedHeartbeats)) {
+      errors.add("missed-heartbeats=" + missedHeartbeats + " must be more than 1");
     }
     if (portReassignmentNs < 0) {
       errors.add("port-reassignment=" + portReassignmentNs + "ns is negative");
@@ -82,9 +78,6 @@ public record ControlPlaneSettings(
     if (replicationTimeout == null || replicationTimeout.isNegative() || replicationTimeout.isZero()) {
       errors.add("replication-timeout=" + replicationTimeout + " must be positive");
     }
-    if (suspicionGrace == null || suspicionGrace.isNegative()) {
-      errors.add("suspicion-grace=" + suspicionGrace + " must not be negative");
-    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(PREFIX + String.join("; ", errors));
     }
@@ -112,7 +105,7 @@ public record ControlPlaneSettings(
     return new ControlPlaneSettings(interval, c.getDouble("missed-heartbeats"), reassign, reboot,
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
-        root.getDuration("rackfabric.persistence.replication-timeout"), c.getDuration("suspicion-grace"));
+        root.getDuration("rackfabric.persistence.replication-timeout"));
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -128,7 +121,7 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, suspicionGrace);
+        replicationTimeout);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

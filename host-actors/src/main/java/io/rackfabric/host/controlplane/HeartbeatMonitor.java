@@ -3,15 +3,19 @@ package io.rackfabric.host.controlplane;
 import java.util.Optional;
 
 /**
- * The backup's view of the master's heartbeats. Heartbeats carry the master's model send time;
- * one arrives at that time plus the link's latency. The master is suspected when no heartbeat
- * arrived for {@code interval x missed} of model time after the last one: a timer whose deadline
- * is a model time, due on the wall clock once that much model time has passed through the
- * time-dilation factor since the heartbeat was received. The suspicion's model time is the
- * deadline itself, so wall-clock jitter in noticing it never enters a model-time figure.
+ * The backup's view of the master's heartbeats, in model time only. Heartbeats carry the master's
+ * model send time; one arrives at that time plus the link's latency. The master is suspected when
+ * no heartbeat arrived for {@code interval x missed} of model time after the last one, and the
+ * backup knows that only once the master's channel has moved past that deadline without one: each
+ * message on the channel (a heartbeat, or the master's clock when its heartbeats are held) promises
+ * that nothing arrives before its own arrival plus an interval, and a master known to be gone
+ * (stopped, its JVM dead or cut off for good) promises that nothing ever arrives.
  *
- * <p>Not thread-safe: one owner (the backup's actor). Wall times are whatever clock the owner
- * injects (System::nanoTime, or a test's).
+ * <p>So a backup whose JVM, or whose master's JVM, is slowed down or stopped for a while by the
+ * machine suspects nothing: the promise that would let it stops coming too. The wall clock plays
+ * no part; the suspicion's model time is the deadline.
+ *
+ * <p>Not thread-safe: one owner (the backup's actor).
  */
 public final class HeartbeatMonitor {
 
@@ -22,80 +26,78 @@ public final class HeartbeatMonitor {
    */
   public record Suspicion(long lastSentAt, long lastArrivedAt, long suspectedAt) {}
 
+  private final long intervalNs;
   private final long suspicionAfterNs;
-  private final double tdf;
-  private final long minWallNanos;
   private boolean watching;
   private boolean suspected;
   private long lastSentAt;
   private long lastArrivedAt;
-  private long lastWall;
+  /** Nothing from the master arrives before this model time. */
+  private long promisedUntil;
   private long heartbeats;
 
   /**
    * @param intervalNs the master's heartbeat interval, model ns
-   * @param missed intervals without a heartbeat that count as death, at least 1
-   * @param tdf time-dilation factor: a model second lasts this many wall seconds
+   * @param missed intervals without a heartbeat that count as death, more than 1
    */
-  public HeartbeatMonitor(long intervalNs, double missed, double tdf) {
-    this(intervalNs, missed, tdf, 0);
-  }
-
-  /**
-   * @param minWallNanos the least wall time after the last heartbeat before a suspicion: a margin
-   *     for the emulator's own delays, which never shows in the suspicion's model time
-   */
-  public HeartbeatMonitor(long intervalNs, double missed, double tdf, long minWallNanos) {
+  public HeartbeatMonitor(long intervalNs, double missed) {
     if (intervalNs <= 0) {
       throw new IllegalArgumentException("intervalNs=" + intervalNs + " must be positive");
     }
-    if (!(missed >= 1)) {
-      throw new IllegalArgumentException("missed=" + missed + " must be at least 1");
+    if (!(missed > 1) || Double.isInfinite(missed)) {
+      // At 1 the next regular heartbeat would arrive exactly at the deadline.
+      throw new IllegalArgumentException("missed=" + missed + " must be more than 1");
     }
-    if (!(tdf > 0)) {
-      throw new IllegalArgumentException("tdf=" + tdf + " must be positive");
-    }
-    if (minWallNanos < 0) {
-      throw new IllegalArgumentException("minWallNanos=" + minWallNanos + " is negative");
-    }
+    this.intervalNs = intervalNs;
     this.suspicionAfterNs = (long) (intervalNs * missed);
-    this.tdf = tdf;
-    this.minWallNanos = minWallNanos;
   }
 
   /**
    * A heartbeat (or another sign of life that counts as one) sent at model time {@code sentAt},
-   * arriving at {@code arrivedAt}, received at wall time {@code wallNanos}. A heartbeat older than
-   * the last one (reordered) changes nothing. After a suspicion, heartbeats are ignored until
-   * {@link #reset}: the take-over has begun.
+   * arriving at {@code arrivedAt}. A heartbeat older than the last one (reordered) changes
+   * nothing. After a suspicion, heartbeats are ignored until {@link #reset}: the take-over has
+   * begun.
    */
-  public void heartbeat(long sentAt, long arrivedAt, long wallNanos) {
+  public void heartbeat(long sentAt, long arrivedAt) {
     if (suspected || (watching && sentAt < lastSentAt)) {
       return;
     }
     watching = true;
     lastSentAt = sentAt;
     lastArrivedAt = Math.max(lastArrivedAt, arrivedAt);
-    lastWall = wallNanos;
+    promisedUntil = Math.max(promisedUntil, arrivedAt);
     heartbeats++;
   }
 
-  /** The suspicion, once, if its deadline has passed on the wall clock; empty otherwise. */
-  public Optional<Suspicion> check(long wallNanos) {
-    if (!watching || suspected || wallNanos < wallDeadline()) {
+  /**
+   * The master's clock on the heartbeat channel: a message it sent at {@code sentAt} arrived at
+   * {@code arrivedAt} (a heartbeat, or one in place of a held heartbeat); its next one leaves an
+   * interval later, so nothing arrives before {@code arrivedAt + interval}.
+   */
+  public void tick(long arrivedAt) {
+    promisedUntil = Math.max(promisedUntil, arrivedAt + intervalNs);
+  }
+
+  /** The master is gone for good: nothing will ever arrive from it. */
+  public void masterGone() {
+    promisedUntil = Long.MAX_VALUE;
+  }
+
+  /**
+   * The suspicion, once, when the channel has moved past the deadline without a heartbeat;
+   * empty otherwise.
+   */
+  public Optional<Suspicion> check() {
+    if (!watching || suspected || promisedUntil <= deadline()) {
       return Optional.empty();
     }
     suspected = true;
-    return Optional.of(new Suspicion(lastSentAt, lastArrivedAt, lastArrivedAt + suspicionAfterNs));
+    return Optional.of(new Suspicion(lastSentAt, lastArrivedAt, deadline()));
   }
 
-  /** Wall nanoseconds from {@code wallNanos} until a check can suspect, at least 0. */
-  public long wallUntilDeadline(long wallNanos) {
-    return Math.max(0, wallDeadline() - wallNanos);
-  }
-
-  private long wallDeadline() {
-    return lastWall + Math.max((long) (suspicionAfterNs * tdf), minWallNanos);
+  /** Model time at which the master counts as dead unless a heartbeat arrives first. */
+  public long deadline() {
+    return lastArrivedAt + suspicionAfterNs;
   }
 
   /** Stops watching (this host is no longer the backup, or a new master is to be watched). */
@@ -104,6 +106,7 @@ public final class HeartbeatMonitor {
     suspected = false;
     lastSentAt = 0;
     lastArrivedAt = 0;
+    promisedUntil = 0;
   }
 
   public boolean watching() {

@@ -119,6 +119,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2416, ControlPlaneHost.HoldHeartbeats.class),
       Entry.of(2417, ControlPlaneHost.GetTakeovers.class),
       Entry.of(2418, ControlPlaneHost.Takeovers.class),
+      Entry.of(2419, ControlPlaneHost.PeerCut.class),
       Entry.of(2420, ControlPlaneHost.Heartbeat.class),
       Entry.of(2421, ControlPlaneHost.Replicate.class),
       Entry.of(2422, ControlPlaneHost.Replicated.class),

@@ -71,9 +71,7 @@ class ControlPlaneHostTest {
   @BeforeAll
   static void start() throws Exception {
     testKit = ActorTestKit.create("controlplane", ConfigFactory.parseString(
-            "akka.actor.serialize-messages = on\n"
-            // Suspicions as soon as the model deadline passes: these tests stop heartbeats on purpose.
-            + "rackfabric.host.controlplane.suspicion-grace = 0s")
+            "akka.actor.serialize-messages = on\n")
         .withFallback(JournalConfig.h2(dataDir, "controlplane", 2))
         .withFallback(ConfigFactory.load()));
     JournalConfig.createSchema(testKit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -174,7 +172,7 @@ class ControlPlaneHostTest {
     ControlPlaneSettings d = defaults;
     return new ControlPlaneSettings(intervalNs, missed, d.portReassignmentNs(), rebootNs,
         d.restartTimeNs(), d.linkLatencyNs(), mode, d.maxInFlight(), d.takeoverQueue(), d.tdf(),
-        d.replicationTimeout(), d.suspicionGrace());
+        d.replicationTimeout());
   }
 
   /** The events of one persistence id, as stored in the journal. */
@@ -237,7 +235,7 @@ class ControlPlaneHostTest {
   void shouldAnswerOverloadedAndLoseNothingWhenTheBackupIsSlow() {
     // The backup is a probe that answers when the test says so; heartbeats too rare to interfere.
     ControlPlaneSettings s = new ControlPlaneSettings(60_000 * MS, 2.5, MS, MS, MS, 30_000,
-        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), Duration.ZERO);
+        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20));
     TestProbe<Command> backup = testKit.createTestProbe();
     ActorRef<Command> mmh = host("slow-mmh", Role.BOOTING, s, List.of());
     boot().forEach(op -> accepted(mmh, op));
@@ -399,6 +397,32 @@ class ControlPlaneHostTest {
     for (OperationResult r : acked) {
       assertEquals(r.events(), backup.subList((int) (r.seqNr() - r.events().size()), (int) r.seqNr()));
     }
+  }
+
+  @Test
+  void shouldSuspectNoSilentMasterUntilItsChannelIsCutAndThenAtTheModelDeadline() {
+    ActorRef<SwitchChip.Command> chip = torChip("tor-silent");
+    ActorRef<Command> bmh = host("silent-bmh", Role.BACKUP, defaults, List.of(new FenceTarget(chip, List.of(0))));
+    TestProbe<Command> master = testKit.createTestProbe();
+    TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
+    bmh.tell(new ControlPlaneHost.SubscribeTakeovers(breakdowns.getRef()));
+    long sentAt = 700 * MS;
+    bmh.tell(new ControlPlaneHost.Heartbeat("silent-mmh", sentAt, master.getRef()));
+    bmh.tell(new ControlPlaneHost.Heartbeat("silent-mmh", sentAt + defaults.heartbeatIntervalNs(), master.getRef(),
+        true)); // held: only the master's clock, still short of the deadline
+    // A master held back by its machine sends nothing at all; however long in wall time (longer
+    // than the heartbeat deadline, and than the wall-clock grace there used to be), no suspicion.
+    breakdowns.expectNoMessage(Duration.ofSeconds(2));
+    assertEquals(Role.BACKUP, status(bmh).role());
+    // The harness cuts the link: the master is suspected at the deadline after its last heartbeat.
+    long deadline = sentAt + defaults.linkLatencyNs() + defaults.suspicionAfterNs();
+    bmh.tell(new ControlPlaneHost.PeerCut(true));
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      ControlPlaneHost.HostStatus st = status(bmh);
+      assertNotEquals(Role.BACKUP, st.role());
+      assertTrue(st.modelNow() >= deadline, "the take-over starts at the deadline: " + st.modelNow());
+      return null;
+    });
   }
 
   @Test

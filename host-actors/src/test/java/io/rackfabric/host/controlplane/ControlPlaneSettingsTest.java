@@ -28,7 +28,6 @@ class ControlPlaneSettingsTest {
     assertEquals(Takeover.LADON, s.takeover());
     assertEquals(64, s.maxInFlight());
     assertEquals(1024, s.takeoverQueue());
-    assertEquals(Duration.ofSeconds(1), s.suspicionGrace());
     assertEquals(1.0, s.tdf());
     assertEquals(Duration.ofSeconds(5), s.replicationTimeout());
   }

@@ -95,7 +95,7 @@ class HostWireRegistrationsTest {
         ControlPlaneHost.UseFenceTargets.class, ControlPlaneHost.FenceTarget.class,
         ControlPlaneHost.SubscribeTakeovers.class, ControlPlaneHost.SubscribeDataPlane.class,
         ControlPlaneHost.ResetForRestart.class, ControlPlaneHost.HoldHeartbeats.class,
-        ControlPlaneHost.GetTakeovers.class, ControlPlaneHost.Takeovers.class);
+        ControlPlaneHost.GetTakeovers.class, ControlPlaneHost.Takeovers.class, ControlPlaneHost.PeerCut.class);
     for (int i = 0; i < inOrder.size(); i++) {
       assertEquals(2400 + i, registry.idOf(inOrder.get(i)), inOrder.get(i).getName());
     }
@@ -146,6 +146,7 @@ class HostWireRegistrationsTest {
         testKit.<ControlPlaneHost.ResetForRestart>createTestProbe().ref()));
     out.add(new ControlPlaneHost.ResetForRestart("bmh", 251_031_000, 85_251_031_000L));
     out.add(new ControlPlaneHost.HoldHeartbeats(true));
+    out.add(new ControlPlaneHost.PeerCut(true));
     out.add(new ControlPlaneHost.GetTakeovers(testKit.<ControlPlaneHost.Takeovers>createTestProbe().ref()));
     out.add(new ControlPlaneHost.Takeovers("bmh", List.of(new TakeoverBreakdown("bmh", Takeover.LADON, 1_000,
         250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 52_000_000, 50_000_000, 2))));

@@ -11,6 +11,8 @@ import io.rackfabric.cluster.enumeration.RackEnumeration;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.HostWiring;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.node.RackTime;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.Topology;
@@ -133,6 +135,9 @@ public final class LinkFailover {
     ActorSystem<RackNode.Command> system = ActorSystem.create(
         RackNode.create(topology, topology.seed().name(), settings), "failover", config);
     try {
+      // Under the same model-time kernel as a scenario's rack, so the two measure alike.
+      ActorRef<TimeKeeper.Command> keeper = RackTime.start(system, topology);
+      Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new, STEP);
       int breakdownHost = fault == Fault.CH_LINK ? failedHost : fault == Fault.EVERY_CH_LINK ? 1 : 0;
       return failOver(system, topology, spec, fault, breakdownHost, mode, streams, progress);
     } finally {

@@ -11,9 +11,10 @@ import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.node.RackTime;
 import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.fabric.link.PortMessage;
-import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.topology.Component;
@@ -121,8 +122,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     // system up and no component yet: the difference is what the rack's components hold.
     ActorSystem<SpawnNodes> system = ActorSystem.create(Behaviors.receive((ActorContext<SpawnNodes> ctx, SpawnNodes msg) -> {
       // The run's model-time kernel: every fabric component joins it once its node finds it.
-      ActorRef<TimeKeeper.Command> keeper = ctx.spawn(TimeKeeper.create(RackNode.timeMembers(topology)), "time-keeper");
-      ctx.getSystem().receptionist().tell(Receptionist.register(TimeKeeper.KEY, keeper));
+      RackTime.start(ctx.getSystem(), topology);
       for (NodeSpec n : topology.nodes()) {
         ctx.spawn(RackNode.create(topology, n.name(), settings), n.name());
       }
@@ -532,6 +532,35 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       }
     }
     cluster.nodes().kill(node);
+    // The harness that killed it downs it at once, rather than leave it to the split-brain
+    // resolver's stable-after: membership is how its partners learn of the death (a backup's
+    // death watch on a dead master), and a death is not to be confused with a stall.
+    akka.cluster.typed.Cluster membership = akka.cluster.typed.Cluster.get(cluster.driver());
+    for (akka.cluster.Member m : membership.state().getMembers()) {
+      if (m.getRoles().contains(node)) { // every node JVM carries its node name as a role
+        membership.manager().tell(akka.cluster.typed.Down.apply(m.address()));
+      }
+    }
+  }
+
+  /**
+   * A cut between the nodes of the management-host pair reaches the model at once: the harness
+   * made it, so the hosts hear it from the harness rather than guess it from the wall clock.
+   */
+  private void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+    var pair = topology.controlPlane();
+    if (pair == null) {
+      return;
+    }
+    String masterNode = topology.endpoint(pair.master()).map(e -> e.node()).orElse("");
+    String backupNode = topology.endpoint(pair.backup()).map(e -> e.node()).orElse("");
+    boolean between = (a.equals(masterNode) && b.equals(backupNode)) || (a.equals(backupNode) && b.equals(masterNode));
+    if (!between) {
+      return;
+    }
+    for (String host : List.of(pair.master(), pair.backup())) {
+      Asks.find(system, ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut));
+    }
   }
 
   @Override
@@ -558,6 +587,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     } else {
       netns.heal(a, b);
     }
+    tellPairOfCut(a, b, cut);
   }
 
   @Override
