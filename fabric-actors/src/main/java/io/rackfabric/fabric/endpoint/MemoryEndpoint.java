@@ -38,8 +38,7 @@ import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.Synchronizer;
-import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -202,9 +201,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final PartnerLink partner = new PartnerLink();
   private final Cancellable ticks;
   /** Model-time order of what arrives from the link and of the endpoint's own events. */
-  private final Synchronizer<PortMessage> sync;
-  private final String partnerEnd;
-  private int partnerChannel = -1;
+  private final PortTime time;
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
   private final Histogram writeLatency = Latencies.newHistogram();
@@ -280,19 +277,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
-    this.partnerEnd = partnerEnd;
-    ActorRef<PortMessage> me = context.getSelf();
-    this.sync = new Synchronizer<>(id, this::onTimed, () -> me.tell(TimeKeeper.Flush.INSTANCE));
+    this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
 
   @Override
   public Receive<PortMessage> createReceive() {
-    return newReceiveBuilder()
+    return time.kernelMessages(newReceiveBuilder(), () -> this)
         .onMessage(LinkFrame.class, this::onLinkFrame)
-        .onMessage(TimeKeeper.Grant.class, this::onGrant)
-        .onMessage(TimeKeeper.Flush.class, this::onFlush)
-        .onMessage(TimeKeeper.Confirm.class, this::onConfirm)
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Write.class, this::onWrite)
@@ -319,26 +311,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** A frame from the link: a model-time event, or link management handled at once. */
   private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
-    long at = link.modelArrival(frame);
-    if (at < 0) {
-      onFrame(frame);
-    } else {
-      sync.receive(at, 0, frame);
-    }
+    time.frame(frame, this::onFrame);
     return this;
   }
 
   /** Handles one model-time event, in the synchronizer's order. */
-  private void onTimed(PortMessage event, long time) {
-    link.beginEvent(time);
-    try {
-      dispatchTimed(event);
-    } finally {
-      link.endEvent();
-    }
-  }
-
-  private void dispatchTimed(PortMessage event) {
+  private void onTimed(PortMessage event) {
     if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event == PlanStart.INSTANCE && plan != null) {
@@ -347,29 +325,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     }
   }
 
-  private Behavior<PortMessage> onGrant(TimeKeeper.Grant grant) {
-    sync.onGrant(grant);
-    return this;
-  }
-
-  private Behavior<PortMessage> onFlush(TimeKeeper.Flush flush) {
-    sync.flush();
-    return this;
-  }
-
-  private Behavior<PortMessage> onConfirm(TimeKeeper.Confirm msg) {
-    sync.confirm(msg);
-    return this;
-  }
-
-  /** Joins the run's time keeper; the one channel is the link (a DLLP's flight at the least). */
+  /** Joins the run's time keeper; the one channel is the link. */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
-    if (!sync.joined()) {
-      if (partnerEnd != null) {
-        partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
-      }
-      sync.join(msg.keeper(), getContext().getSelf().narrow());
-    }
+    time.join(msg, getContext().getSelf().narrow());
     return this;
   }
 
@@ -627,7 +585,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     planStartModel = plan.startAt() >= 0 ? plan.startAt() : link.modelNow();
     planStartWall = System.nanoTime();
     // The first request is a model-time event of its own, in order with what the link brings.
-    sync.schedule(planStartModel, PlanStart.INSTANCE);
+    time.schedule(planStartModel, PlanStart.INSTANCE);
     return this;
   }
 
@@ -809,8 +767,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner.send(frame) && partnerChannel >= 0 && link.modelArrival(frame) >= 0) {
-        sync.sent(partnerChannel);
+      if (partner.send(frame)) {
+        time.sentOnLink(frame);
       }
     }
 

@@ -44,8 +44,7 @@ import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.tlp.Tlps;
 import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.Synchronizer;
-import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -173,10 +172,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final PartnerLink partner = new PartnerLink();
   private final Cancellable ticks;
   /** Model-time order of everything that arrives from the link and from siblings. */
-  private final Synchronizer<PortMessage> sync;
-  private final String partnerEnd;
+  private final PortTime time;
   private final String switchId;
-  private int partnerChannel = -1;
   private final int[] siblingChannel = new int[32];
   private final EgressReleases releases;
   private final MulticastShadow shadow = new MulticastShadow();
@@ -219,9 +216,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
     this.switchId = switchId;
-    this.partnerEnd = partnerEnd;
-    ActorRef<PortMessage> me = context.getSelf();
-    this.sync = new Synchronizer<>(name, this::onTimed, () -> me.tell(TimeKeeper.Flush.INSTANCE));
+    this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     java.util.Arrays.fill(siblingChannel, -1);
     LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
@@ -255,14 +250,11 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   @Override
   public Receive<PortMessage> createReceive() {
-    return newReceiveBuilder()
+    return time.kernelMessages(newReceiveBuilder(), () -> this)
         .onMessage(LinkFrame.class, this::onLinkFrame)
         .onMessage(Forward.class, msg -> timed(msg.readyAt(), msg.from(), msg))
         .onMessage(CreditsReleased.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(ConfigAccess.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
-        .onMessage(TimeKeeper.Grant.class, this::onGrant)
-        .onMessage(TimeKeeper.Flush.class, this::onFlush)
-        .onMessage(TimeKeeper.Confirm.class, this::onConfirm)
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Connect.class, this::onConnect)
@@ -280,32 +272,18 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** A frame from the link: a model-time event, or link management handled at once. */
   private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
-    long at = link.modelArrival(frame);
-    if (at < 0) {
-      onFrame(frame);
-    } else {
-      sync.receive(at, 0, frame);
-    }
+    time.frame(frame, this::onFrame);
     return this;
   }
 
   /** A message from sibling {@code from} due at model time {@code at}. */
   private Behavior<PortMessage> timed(long at, int from, PortMessage msg) {
-    sync.receive(at, 1 + from, msg);
+    time.receive(at, 1 + from, msg);
     return this;
   }
 
   /** Handles one model-time event, in the synchronizer's order. */
-  private void onTimed(PortMessage event, long time) {
-    link.beginEvent(time);
-    try {
-      dispatchTimed(event);
-    } finally {
-      link.endEvent();
-    }
-  }
-
-  private void dispatchTimed(PortMessage event) {
+  private void onTimed(PortMessage event) {
     if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event instanceof Forward f) {
@@ -317,36 +295,18 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     }
   }
 
-  private Behavior<PortMessage> onGrant(TimeKeeper.Grant grant) {
-    sync.onGrant(grant);
-    return this;
-  }
-
-  private Behavior<PortMessage> onFlush(TimeKeeper.Flush flush) {
-    sync.flush();
-    return this;
-  }
-
-  private Behavior<PortMessage> onConfirm(TimeKeeper.Confirm msg) {
-    sync.confirm(msg);
-    return this;
-  }
-
   /**
-   * Joins the run's time keeper: the channels are the link (a DLLP's flight is the least any
-   * frame takes) and every sibling (a switch latency: TLPs and released credit cross the chip).
+   * Joins the run's time keeper: the channels are the link and every sibling (a switch latency:
+   * TLPs and released credit cross the chip).
    */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
-    if (!sync.joined()) {
-      if (partnerEnd != null) {
-        partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
-      }
+    if (!time.joined()) {
       for (int n = 0; n < siblings.length; n++) {
         if (siblings[n] != null && n != number) {
-          siblingChannel[n] = sync.declare(siblingName(n), settings.switchLatencyNs());
+          siblingChannel[n] = time.declare(siblingName(n), settings.switchLatencyNs());
         }
       }
-      sync.join(msg.keeper(), getContext().getSelf().narrow());
+      time.join(msg, getContext().getSelf().narrow());
     }
     return this;
   }
@@ -359,7 +319,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private void tellSibling(int port, Command msg) {
     siblings[port].tell(msg);
     if (siblingChannel[port] >= 0) {
-      sync.sent(siblingChannel[port]);
+      time.sent(siblingChannel[port]);
     }
   }
 
@@ -518,7 +478,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
    */
   private void returnSpace(EgressReleases.Batch batch) {
     if (batch != null && siblings[batch.ingress()] != null) {
-      long at = Math.max(batch.at(), sync.now()) + settings.switchLatencyNs();
+      long at = Math.max(batch.at(), time.now()) + settings.switchLatencyNs();
       tellSibling(batch.ingress(), new CreditsReleased(batch.headers(), batch.data(), at, number));
     }
   }
@@ -692,8 +652,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner.send(frame) && partnerChannel >= 0 && link.modelArrival(frame) >= 0) {
-        sync.sent(partnerChannel);
+      if (partner.send(frame)) {
+        time.sentOnLink(frame);
       }
     }
 
