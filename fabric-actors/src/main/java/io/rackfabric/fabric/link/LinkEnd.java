@@ -68,6 +68,18 @@ public final class LinkEnd {
   private boolean txActivity;
   private long lastFreedAt;
   private long modelNow;
+  /** Schedules an action as a model-time event of the owner's (see {@link #useModelTimers}). */
+  @FunctionalInterface
+  public interface ModelTimers {
+    void schedule(long at, Runnable action);
+  }
+
+  /** Set once the owner's events run in model time: the retry's timers are then events too. */
+  private ModelTimers modelTimers;
+  /** The replay timer deadline an event is scheduled for, so each is scheduled once. */
+  private long armedReplayDeadline = -1;
+  private boolean ackTimerArmed;
+
   /** The model time of the event the owner is handling: nothing can start on the wire before it. */
   private long eventAt = Long.MIN_VALUE;
   /** TLPs that would start at or after this model time wait here (see {@link #holdFrom}). */
@@ -154,6 +166,55 @@ public final class LinkEnd {
     eventAt = Long.MIN_VALUE;
   }
 
+  /**
+   * From now on the data link retry's timers (the replay timer, the coalesced Ack) are model-time
+   * events scheduled through {@code timers}, not looked at on the wall-clock tick: an Ack is then
+   * never late in wall time, and a replay happens exactly when the model says.
+   */
+  public void useModelTimers(ModelTimers timers) {
+    this.modelTimers = timers;
+  }
+
+  /** Arms the model-time replay timer for its current deadline, once per deadline. */
+  private void armReplayTimer() {
+    if (modelTimers == null || replay == null) {
+      return;
+    }
+    long d = replay.deadline();
+    if (d >= 0 && d != armedReplayDeadline) {
+      armedReplayDeadline = d;
+      modelTimers.schedule(d, () -> onReplayTimer(d));
+    }
+  }
+
+  private void onReplayTimer(long at) {
+    if (replay == null || !machine.isUp()) {
+      return;
+    }
+    long expired = replay.expire(at);
+    if (expired >= 0) {
+      counters.replayTimeouts++;
+      observe(expired);
+      startReplay(expired);
+    }
+    armReplayTimer();
+  }
+
+  /** The receiver owes an Ack: sent a third of the replay timeout later (PCIe's Ack latency). */
+  private void armAckTimer(long from) {
+    if (modelTimers == null || ackTimerArmed) {
+      return;
+    }
+    ackTimerArmed = true;
+    long at = from + Math.max(1, replayParams.timeoutNs() / 3);
+    modelTimers.schedule(at, () -> {
+      ackTimerArmed = false;
+      if (replayRx != null && replayRx.owesAck() && machine.isUp()) {
+        sendAckNak(false, at);
+      }
+    });
+  }
+
   /** Advances the end's model clock (a fault or command stamped with model time). */
   public void observe(long modelAt) {
     modelNow = Math.max(modelNow, modelAt);
@@ -228,7 +289,7 @@ public final class LinkEnd {
     }
     int actions = machine.tick(now);
     apply(actions, ErrorMessage.Cause.DLLP_TIMEOUT);
-    if (machine.isUp()) {
+    if (machine.isUp() && modelTimers == null) {
       tickReplay();
     }
   }
@@ -431,6 +492,9 @@ public final class LinkEnd {
     lastAcceptedAt = Math.max(lastAcceptedAt, arrival);
     long accepted = intoReceiveBuffer(s.tlp(), arrival);
     answer(actions, arrival);
+    if (replayRx.owesAck()) {
+      armAckTimer(arrival);
+    }
     return accepted;
   }
 
@@ -485,6 +549,7 @@ public final class LinkEnd {
     } else if (replay.onAck(a.seq(), arrival) > 0) {
       pump(); // the buffer may have been full
     }
+    armReplayTimer();
   }
 
   /** A Nak or the timer at model {@code at}: sends every kept TLP again, or gives up the link. */
@@ -520,6 +585,7 @@ public final class LinkEnd {
     }
     txActivity = true;
     replay.replayed(cursor);
+    armReplayTimer();
   }
 
   /** Sends a sequenced TLP through the error injection (if any). */
@@ -653,6 +719,7 @@ public final class LinkEnd {
     }
     if (sequencing()) {
       transmitSequenced(tlp, replay.retain(tlp, start), start);
+      armReplayTimer();
     } else {
       listener.send(new TlpFrame(tlp, start));
     }
@@ -726,6 +793,7 @@ public final class LinkEnd {
   }
 
   private void goDown(ErrorMessage.Cause cause, long downAt) {
+    armedReplayDeadline = -1;
     List<Queued> purged = new ArrayList<>(queued());
     for (ArrayDeque<Queued> q : queues) {
       purged.addAll(q);

@@ -169,6 +169,23 @@ public final class ReplayBuffer {
     return timerStart + timeoutNs;
   }
 
+  /**
+   * When the replay timer runs out in model time, or -1 when it is not running (for an owner
+   * whose timers are model-time events).
+   */
+  public long deadline() {
+    return timerRunning && count > 0 ? timerStart + timeoutNs : -1;
+  }
+
+  /**
+   * The model-time replay timer's event at {@code now}: the time it ran out when it has (then call
+   * {@link #replay}), or -1 when it was restarted or stopped since.
+   */
+  public long expire(long now) {
+    long d = deadline();
+    return d >= 0 && d <= now ? d : -1;
+  }
+
   /** Decides a replay at model {@code at}: counts it, or refuses it once REPLAY_NUM is spent. */
   public int replay(long at) {
     if (count == 0) {

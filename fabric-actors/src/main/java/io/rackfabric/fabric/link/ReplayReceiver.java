@@ -59,6 +59,11 @@ public final class ReplayReceiver {
     return nak();
   }
 
+  /** Whether TLPs were accepted since the last Ack. */
+  public boolean owesAck() {
+    return unacked > 0;
+  }
+
   /** The owner's tick: acknowledges what was accepted since the last Ack. */
   public int tick() {
     return unacked > 0 ? SEND_ACK : 0;

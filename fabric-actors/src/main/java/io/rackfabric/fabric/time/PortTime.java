@@ -17,6 +17,9 @@ import java.util.function.Supplier;
  */
 public final class PortTime {
 
+  /** One of the link end's own timers (the data link retry's), due as a model-time event. */
+  private record LinkTimer(Runnable action) implements PortMessage {}
+
   private final LinkEnd link;
   private final String partnerEnd;
   private final Synchronizer<PortMessage> sync;
@@ -35,7 +38,11 @@ public final class PortTime {
     this.sync = new Synchronizer<>(member, (event, time) -> {
       link.beginEvent(time);
       try {
-        dispatch.accept(event);
+        if (event instanceof LinkTimer t) {
+          t.action().run();
+        } else {
+          dispatch.accept(event);
+        }
       } finally {
         link.endEvent();
       }
@@ -90,6 +97,7 @@ public final class PortTime {
     if (partnerEnd != null) {
       partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
     }
+    link.useModelTimers((at, action) -> sync.schedule(at, new LinkTimer(action)));
     sync.join(msg.keeper(), self);
   }
 

@@ -37,6 +37,8 @@ final class SyncBook {
     long grantRound = -2;
     /** Arrivals from stopped senders beyond their last report. */
     long fromStopped;
+    /** Whether it has received exactly what was sent to it (see {@link #recheck}). */
+    boolean balanced = true;
 
     Member(int index, ActorRef<TimeKeeper.Grant> ref, int[] targets) {
       this.index = index;
@@ -53,6 +55,13 @@ final class SyncBook {
   private long grants;
   private long reports;
   private long nextRound;
+  /** Messages sent to each component (by graph index), as reported by the senders. */
+  private long[] inflow = new long[0];
+  /** Components with a sender that stopped (their late arrivals may outnumber its reports). */
+  private boolean[] stoppedSender = new boolean[0];
+  /** Running members that have not received what was sent to them. */
+  private int unbalanced;
+  private int outstanding;
   /** A run driver's hold: nothing at or after it is granted. */
   private long hold = Long.MAX_VALUE;
 
@@ -86,6 +95,12 @@ final class SyncBook {
       byIndex = Arrays.copyOf(byIndex, Math.max(graph.size(), 2 * byIndex.length));
     }
     byIndex[index] = m;
+    grow();
+    for (int k = 0; k < targets.length; k++) {
+      inflow[targets[k]] += m.sentTo[k];
+      recheck(targets[k]);
+    }
+    recheck(index);
     reports++;
     return null;
   }
@@ -97,22 +112,68 @@ final class SyncBook {
     }
     reports++;
     if (sentTo.length == m.sentTo.length) {
+      for (int k = 0; k < sentTo.length; k++) {
+        long delta = sentTo[k] - m.sentTo[k];
+        if (delta != 0) {
+          inflow[m.targets[k]] += delta;
+          recheck(m.targets[k]);
+        }
+      }
       m.sentTo = sentTo;
     }
     m.received = received;
+    recheck(m.index);
     m.next = next;
     m.stragglers = stragglers;
-    if (round == m.grantRound) {
+    if (round == m.grantRound && m.outstanding) {
       m.outstanding = false;
+      outstanding--;
+    }
+  }
+
+  private void grow() {
+    if (inflow.length < graph.size()) {
+      int n = Math.max(graph.size(), 2 * inflow.length);
+      inflow = Arrays.copyOf(inflow, n);
+      stoppedSender = Arrays.copyOf(stoppedSender, n);
+    }
+  }
+
+  /** Updates whether component {@code index} has received what was sent to it. */
+  private void recheck(int index) {
+    grow();
+    Member v = index < byIndex.length ? byIndex[index] : null;
+    if (v == null || !v.running) {
+      return;
+    }
+    long expected = inflow[index] + v.fromStopped;
+    if (v.received > expected && stoppedSender[index]) {
+      v.fromStopped += v.received - expected;
+      expected = v.received;
+    }
+    boolean now = v.received == expected;
+    if (now != v.balanced) {
+      unbalanced += now ? -1 : 1;
+      v.balanced = now;
     }
   }
 
   void remove(String member) {
     Member m = members.get(member);
-    if (m != null) {
+    if (m != null && m.running) {
+      if (!m.balanced) {
+        unbalanced--;
+      }
+      if (m.outstanding) {
+        outstanding--;
+      }
       m.running = false;
       m.outstanding = false;
       m.next = Long.MAX_VALUE;
+      for (int t : m.targets) {
+        stoppedSender[t] = true;
+        recheck(t);
+      }
     }
   }
 
@@ -156,6 +217,7 @@ final class SyncBook {
       Member m = i < byIndex.length ? byIndex[i] : null;
       if (m != null && m.running && m.next < safe[i]) {
         m.outstanding = true;
+        outstanding++;
         m.grantRound = round;
         out.add(new Granted(m.ref, round, safe[i]));
       }
@@ -168,39 +230,12 @@ final class SyncBook {
   }
 
   private boolean anyOutstanding() {
-    for (Member m : members.values()) {
-      if (m.outstanding) {
-        return true;
-      }
-    }
-    return false;
+    return outstanding > 0;
   }
 
   /** Every running member has received what was sent to it. */
   boolean balanced() {
-    long[] inflow = new long[graph.size()];
-    boolean[] stoppedSender = new boolean[graph.size()];
-    for (Member u : members.values()) {
-      for (int k = 0; k < u.targets.length; k++) {
-        inflow[u.targets[k]] += u.sentTo[k];
-        if (!u.running) {
-          stoppedSender[u.targets[k]] = true;
-        }
-      }
-    }
-    boolean balanced = true;
-    for (Member v : members.values()) {
-      if (!v.running) {
-        continue;
-      }
-      long expected = inflow[v.index] + v.fromStopped;
-      if (v.received > expected && stoppedSender[v.index]) {
-        v.fromStopped += v.received - expected;
-      } else if (v.received != expected) {
-        balanced = false;
-      }
-    }
-    return balanced;
+    return unbalanced == 0;
   }
 
   void holdBefore(long until) {

@@ -35,7 +35,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   /** Where components and run drivers find the keeper, on any node. */
   public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "rackfabric-time-keeper");
 
-  public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Release, MemberStopped {}
+  public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Limit, Release, MemberStopped {}
 
   /** A channel a component sends on: to component {@code to}, at least {@code lookaheadNs} later. */
   public record Channel(String to, long lookaheadNs) implements WireMessage {}
@@ -75,6 +75,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   public record Release() implements Command, WireMessage {}
 
+  /**
+   * From a run driver: grant nothing at or after {@code until} from now on, without waiting for
+   * an answer (the driver's next act is at {@code until}; it holds there with {@link HoldBefore}).
+   */
+  public record Limit(long until) implements Command, WireMessage {}
+
   /** To a component: handle every event before model time {@code until}, then report. */
   public record Grant(long round, long until) implements PortMessage, WireMessage {}
 
@@ -111,6 +117,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   private final Set<String> expected;
   private final List<AwaitIdle> idleWaiters = new ArrayList<>();
   private final List<HoldBefore> holdWaiters = new ArrayList<>();
+  private boolean allJoined;
 
   /**
    * @param expected the components that will join; rounds start when all have (empty: start with
@@ -135,6 +142,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
         .onMessage(AwaitIdle.class, this::onAwaitIdle)
         .onMessage(HoldBefore.class, this::onHoldBefore)
         .onMessage(Release.class, this::onRelease)
+        .onMessage(Limit.class, this::onLimit)
         .onMessage(MemberStopped.class, this::onMemberStopped)
         .build();
   }
@@ -185,6 +193,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
     return this;
   }
 
+  private Behavior<Command> onLimit(Limit msg) {
+    book.holdBefore(msg.until());
+    advance();
+    return this;
+  }
+
   private Behavior<Command> onRelease(Release msg) {
     book.holdBefore(Long.MAX_VALUE);
     advance();
@@ -197,7 +211,10 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   }
 
   private boolean allJoined() {
-    return book.joinedAll(expected);
+    if (!allJoined) {
+      allJoined = book.joinedAll(expected); // checked on each message only until it holds
+    }
+    return allJoined;
   }
 
   private void advance() {
@@ -208,12 +225,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
     for (SyncBook.Granted g : grants) {
       g.ref().tell(new Grant(g.round(), g.until()));
     }
-    if (grants.isEmpty() && book.idle() && !idleWaiters.isEmpty()) {
+    if (grants.isEmpty() && !idleWaiters.isEmpty() && book.idle()) {
       Status s = status();
       idleWaiters.forEach(w -> w.replyTo().tell(s));
       idleWaiters.clear();
     }
-    if (grants.isEmpty() && book.quietBefore(book.hold()) && !holdWaiters.isEmpty()) {
+    if (grants.isEmpty() && !holdWaiters.isEmpty() && book.quietBefore(book.hold())) {
       Status s = status();
       holdWaiters.forEach(w -> w.replyTo().tell(s));
       holdWaiters.clear();

@@ -183,7 +183,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(310, io.rackfabric.fabric.time.TimeKeeper.Confirm.class),
       Entry.of(311, io.rackfabric.fabric.time.TimeKeeper.Confirmed.class),
       Entry.of(312, io.rackfabric.fabric.time.TimeKeeper.HoldBefore.class),
-      Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class)
+      Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class),
+      Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class)
 
       // next free block: 320
       );

@@ -252,6 +252,13 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
+  public void limitModelTime(long until) {
+    if (keeper != null) {
+      keeper.tell(new TimeKeeper.Limit(until));
+    }
+  }
+
+  @Override
   public Optional<TimeKeeper.Status> timeStatus() throws Exception {
     if (keeper == null) {
       return Optional.empty();
@@ -417,7 +424,16 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   public void holdFrom(long modelAt) throws Exception {
     List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
     List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
-    for (LinkSpec l : topology.links()) {
+    if (keeper != null) {
+      // The fabric runs under the kernel: holding it at a model time is the kernel's limit (a
+      // link-level horizon would release held TLPs outside the kernel's rounds).
+      if (modelAt == Long.MAX_VALUE) {
+        keeper.tell(new TimeKeeper.Release());
+      } else {
+        keeper.tell(new TimeKeeper.Limit(modelAt));
+      }
+    }
+    for (LinkSpec l : keeper != null ? List.<LinkSpec>of() : topology.links()) {
       for (String end : List.of(l.a(), l.b())) {
         if (!reachable(LinkSpec.componentOf(end))) {
           continue; // a stopped end or one on a killed node sends nothing

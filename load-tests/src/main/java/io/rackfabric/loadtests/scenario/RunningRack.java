@@ -54,6 +54,9 @@ public interface RunningRack {
 
   default void releaseModelTime() throws Exception {}
 
+  /** Lets the kernel run up to {@code until} and no further, without waiting. */
+  default void limitModelTime(long until) throws Exception {}
+
   /** The model-time kernel's account of the run so far, when the rack runs under one. */
   default Optional<io.rackfabric.fabric.time.TimeKeeper.Status> timeStatus() throws Exception {
     return Optional.empty();

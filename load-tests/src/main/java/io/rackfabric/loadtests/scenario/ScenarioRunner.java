@@ -217,7 +217,16 @@ public final class ScenarioRunner {
             Map<String, EndpointStats> endpointsBefore = endpointSnapshot();
             Map<String, PortStats> portsBefore = portSnapshot();
             Map<String, Long> sentBefore = sentSoFar();
+            // Everything before the cut is done in model time, nothing at or after it has begun:
+            // the faults enter the model exactly at the cut.
+            rack.holdModelTime(cuts.get(i));
             applyModelFaults(cuts.get(i));
+            // What the faults cause runs on, up to the next cut (or to the end).
+            if (i + 1 < cuts.size()) {
+              rack.limitModelTime(cuts.get(i + 1));
+            } else {
+              rack.releaseModelTime();
+            }
             holdForReactions(cuts.get(i), portsBefore, endpointsBefore);
             holdAfter(cuts.get(i));
             // What was in flight at the fault (held at the horizon) now arrives or is lost.
@@ -326,7 +335,12 @@ public final class ScenarioRunner {
             rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
       }
       rack.confirmInputs(running.keySet().stream().map(j -> j.spec().from()).distinct().toList());
-      rack.releaseModelTime();
+      // The kernel runs on to the stretch's end, where the next faults are applied, and no further.
+      if (phase.isLast()) {
+        rack.releaseModelTime();
+      } else {
+        rack.limitModelTime(phase.until());
+      }
       progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", index + 1, of, window, running.size(),
           running.keySet().stream().mapToLong(Job::count).sum());
       CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));

@@ -63,9 +63,9 @@ public final class RunFigures implements FigureType {
     }
     status.ifPresent(s -> {
       long tlps = run.endpointsAtEnd().values().stream().mapToLong(e -> e.link().tlpsReceived()).sum();
-      out.add(new Figure("sync.rounds", s.rounds(), "rounds", "count"));
-      // How many reports a round takes depends on how the actors' mailboxes were batched on this
-      // machine, so this one is a figure of the run's wall-clock execution, not of the model.
+      // Rounds and messages are the kernel's work on this run, not model figures: a fault or a
+      // host's write applied from outside the kernel can split a round in two.
+      out.add(new Figure("sync.rounds", s.rounds(), "rounds", "wall"));
       out.add(new Figure("sync.messages_per_tlp", tlps == 0 ? 0 : (double) s.syncMessages() / tlps, "messages",
           "wall"));
       out.add(new Figure("sync.stragglers", s.stragglers(), "events", "count"));
