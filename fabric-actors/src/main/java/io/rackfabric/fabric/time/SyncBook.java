@@ -289,10 +289,4 @@ final class SyncBook {
   List<String> zeroCycle() {
     return graph.zeroCycle();
   }
-
-  Map<String, Long> nextByMember() {
-    Map<String, Long> out = new HashMap<>();
-    members.forEach((id, m) -> out.put(id, m.next));
-    return out;
-  }
 }

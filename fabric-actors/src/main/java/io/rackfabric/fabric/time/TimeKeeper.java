@@ -213,6 +213,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   private boolean allJoined() {
     if (!allJoined) {
       allJoined = book.joinedAll(expected); // checked on each message only until it holds
+      List<String> cycle = allJoined ? book.zeroCycle() : List.of();
+      if (!cycle.isEmpty()) {
+        // No conservative scheme can order events on such a cycle: a setting made a latency 0.
+        getContext().getLog().error("Time keeper: channels of lookahead 0 form a cycle {}; the rounds may"
+            + " stall (give switch-latency a positive value)", cycle);
+      }
     }
     return allJoined;
   }
@@ -235,10 +241,5 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
       holdWaiters.forEach(w -> w.replyTo().tell(s));
       holdWaiters.clear();
     }
-  }
-
-  /** Lists what {@link #create} expects for a rack: every id once, sorted. */
-  public static Set<String> members(java.util.Collection<String> ids) {
-    return new TreeSet<>(ids);
   }
 }
