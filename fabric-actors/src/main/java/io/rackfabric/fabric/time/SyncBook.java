@@ -15,9 +15,14 @@ import java.util.Map;
  *
  * <p>Nothing is in flight when every running component has received exactly what was sent to
  * it. Counts are cumulative from each component's start, so messages sent before a component
- * joined balance once it has. What a stopped component had sent before it stopped may still
- * arrive: a receiver that has more than the live senders account for, and a stopped sender,
- * takes the surplus as the stopped one's.
+ * joined balance once it has.
+ *
+ * <p>A component leaves in one of two ways. Retired by a run driver ({@link #retire}) after a
+ * quiet hold, in which it reported its last sends and they all arrived, it leaves its counts
+ * exact. Dead unannounced ({@link #remove}: its JVM died at a wall-time moment), what it sent
+ * last may be lost or may still arrive, so each of its receivers is balanced from then on once it
+ * has at least what the live senders account for: rounds go on rather than stall, and what such
+ * a receiver is handed late counts as a straggler.
  */
 final class SyncBook {
 
@@ -35,8 +40,6 @@ final class SyncBook {
     boolean running = true;
     boolean outstanding;
     long grantRound = -2;
-    /** Arrivals from stopped senders beyond their last report. */
-    long fromStopped;
     /** Whether it has received exactly what was sent to it (see {@link #recheck}). */
     boolean balanced = true;
 
@@ -57,8 +60,10 @@ final class SyncBook {
   private long nextRound;
   /** Messages sent to each component (by graph index), as reported by the senders. */
   private long[] inflow = new long[0];
-  /** Components with a sender that stopped (their late arrivals may outnumber its reports). */
-  private boolean[] stoppedSender = new boolean[0];
+  /** Messages sent to each component by senders that died unannounced, as they last reported. */
+  private long[] fromDead = new long[0];
+  /** Components with a sender that died unannounced: balanced by at-least from then on. */
+  private boolean[] lenient = new boolean[0];
   /** Running members that have not received what was sent to them. */
   private int unbalanced;
   private int outstanding;
@@ -135,7 +140,8 @@ final class SyncBook {
     if (inflow.length < graph.size()) {
       int n = Math.max(graph.size(), 2 * inflow.length);
       inflow = Arrays.copyOf(inflow, n);
-      stoppedSender = Arrays.copyOf(stoppedSender, n);
+      fromDead = Arrays.copyOf(fromDead, n);
+      lenient = Arrays.copyOf(lenient, n);
     }
   }
 
@@ -146,19 +152,27 @@ final class SyncBook {
     if (v == null || !v.running) {
       return;
     }
-    long expected = inflow[index] + v.fromStopped;
-    if (v.received > expected && stoppedSender[index]) {
-      v.fromStopped += v.received - expected;
-      expected = v.received;
-    }
-    boolean now = v.received == expected;
+    boolean now = lenient[index] ? v.received >= inflow[index] - fromDead[index] : v.received == inflow[index];
     if (now != v.balanced) {
       unbalanced += now ? -1 : 1;
       v.balanced = now;
     }
   }
 
+  /**
+   * A member a run driver took out after a quiet hold (see {@link TimeKeeper.Forget}): everything
+   * it reported sending has arrived and it sends nothing more, so its receivers' counts stay exact.
+   */
+  void retire(String member) {
+    stop(member, false);
+  }
+
+  /** A member that died unannounced: its last sends may be lost or still arrive (see above). */
   void remove(String member) {
+    stop(member, true);
+  }
+
+  private void stop(String member, boolean unannounced) {
     Member m = members.get(member);
     if (m != null && m.running) {
       if (!m.balanced) {
@@ -170,9 +184,13 @@ final class SyncBook {
       m.running = false;
       m.outstanding = false;
       m.next = Long.MAX_VALUE;
-      for (int t : m.targets) {
-        stoppedSender[t] = true;
-        recheck(t);
+      if (unannounced) {
+        for (int k = 0; k < m.targets.length; k++) {
+          int t = m.targets[k];
+          fromDead[t] += m.sentTo[k];
+          lenient[t] = true;
+          recheck(t);
+        }
       }
     }
   }
@@ -227,6 +245,44 @@ final class SyncBook {
       grants += out.size();
     }
     return out;
+  }
+
+  /** Who the next round waits for: members owing a report, else members owed messages; "" for none. */
+  String waiting() {
+    List<String> owing = new ArrayList<>();
+    List<String> owed = new ArrayList<>();
+    for (Map.Entry<String, Member> e : new java.util.TreeMap<>(members).entrySet()) {
+      Member m = e.getValue();
+      if (m.running && m.outstanding) {
+        owing.add(e.getKey());
+      } else if (m.running && !m.balanced) {
+        owed.add(e.getKey() + " (received " + m.received + " of " + inflow[m.index] + ": " + sendersTo(m.index)
+            + ")");
+      }
+    }
+    if (!owing.isEmpty()) {
+      return "reports from " + String.join(", ", owing.subList(0, Math.min(4, owing.size())))
+          + (owing.size() > 4 ? " and " + (owing.size() - 4) + " more" : "");
+    }
+    if (!owed.isEmpty()) {
+      return "messages in flight to " + String.join(", ", owed.subList(0, Math.min(4, owed.size())))
+          + (owed.size() > 4 ? " and " + (owed.size() - 4) + " more" : "");
+    }
+    return "";
+  }
+
+  /** What each member says it sent to member {@code index}, and the stopped senders' surplus. */
+  private String sendersTo(int index) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Member> e : new java.util.TreeMap<>(members).entrySet()) {
+      Member s = e.getValue();
+      for (int k = 0; k < s.targets.length; k++) {
+        if (s.targets[k] == index && s.sentTo[k] > 0) {
+          out.add(s.sentTo[k] + " from " + e.getKey() + (s.running ? "" : " (stopped)"));
+        }
+      }
+    }
+    return String.join(", ", out);
   }
 
   private boolean anyOutstanding() {

@@ -35,7 +35,8 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   /** Where components and run drivers find the keeper, on any node. */
   public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "rackfabric-time-keeper");
 
-  public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Limit, Release, MemberStopped {}
+  public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Limit, Release, Forget,
+      MemberStopped {}
 
   /** A channel a component sends on: to component {@code to}, at least {@code lookaheadNs} later. */
   public record Channel(String to, long lookaheadNs) implements WireMessage {}
@@ -81,6 +82,14 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    */
   public record Limit(long until) implements Command, WireMessage {}
 
+  /**
+   * From a run driver that has just killed the JVM of these components, after taking their links
+   * down at the kill's model time and holding the rack quiet there (each reported its last sends
+   * and they arrived): the rounds go on without them at once, with every count still exact,
+   * rather than when cluster membership reports their death, a wall-time moment.
+   */
+  public record Forget(List<String> members) implements Command, WireMessage {}
+
   /** To a component: handle every event before model time {@code until}, then report. */
   public record Grant(long round, long until) implements PortMessage, WireMessage {}
 
@@ -98,9 +107,11 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    * @param earliest the earliest pending event anywhere, {@code Long.MAX_VALUE} when none
    * @param stragglers events that arrived at a component stamped before one it had handled
    * @param idle nothing pending, nothing in flight, no grant outstanding
+   * @param waiting what the next round waits for, for a person reading a stuck run: the members
+   *     yet to report on their grant, then those owed messages in flight (at most a few of each)
    */
   public record Status(int expected, int joined, long rounds, long grants, long reports, long earliest,
-      long stragglers, boolean idle) implements WireMessage {
+      long stragglers, boolean idle, String waiting) implements WireMessage {
 
     /** Messages of the synchronization itself: a grant and its report, plus reports outside rounds. */
     public long syncMessages() {
@@ -143,6 +154,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
         .onMessage(HoldBefore.class, this::onHoldBefore)
         .onMessage(Release.class, this::onRelease)
         .onMessage(Limit.class, this::onLimit)
+        .onMessage(Forget.class, this::onForget)
         .onMessage(MemberStopped.class, this::onMemberStopped)
         .build();
   }
@@ -164,6 +176,13 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
     if (msg.confirm() != null) {
       msg.confirm().tell(new Confirmed(msg.member()));
     }
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onForget(Forget msg) {
+    getContext().getLog().info("Time keeper: members {} forgotten; the rounds go on without them", msg.members());
+    msg.members().forEach(book::retire);
     advance();
     return this;
   }
@@ -207,7 +226,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   private Status status() {
     return new Status(expected.size(), book.joined(), book.rounds(), book.grants(), book.reports(), book.earliest(),
-        book.stragglers(), book.idle() && allJoined());
+        book.stragglers(), book.idle() && allJoined(), book.waiting());
   }
 
   private boolean allJoined() {

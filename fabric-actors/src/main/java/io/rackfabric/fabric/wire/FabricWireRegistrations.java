@@ -184,7 +184,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(311, io.rackfabric.fabric.time.TimeKeeper.Confirmed.class),
       Entry.of(312, io.rackfabric.fabric.time.TimeKeeper.HoldBefore.class),
       Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class),
-      Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class)
+      Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class),
+      Entry.of(315, io.rackfabric.fabric.time.TimeKeeper.Forget.class)
 
       // next free block: 320
       );

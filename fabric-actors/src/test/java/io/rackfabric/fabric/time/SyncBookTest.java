@@ -79,11 +79,37 @@ class SyncBookTest {
   }
 
   @Test
-  void shouldTakeArrivalsFromAStoppedSenderBeyondItsLastReportWhenBalancing() {
+  void shouldTakeArrivalsFromADeadSenderBeyondItsLastReportWhenBalancing() {
     SyncBook book = pair(NONE, NONE);
-    book.remove("a"); // it had sent two more before stopping, unreported
+    book.remove("a"); // it had sent two more before dying, unreported
     book.report("b", -1, new long[] {0}, 2, NONE, 0);
     assertTrue(book.balanced());
+  }
+
+  @Test
+  void shouldNotWaitForTheLastReportedSendsOfADeadSenderWhenTheyAreLost() {
+    SyncBook book = pair(NONE, NONE);
+    book.report("a", -1, new long[] {3}, 0, NONE, 0);
+    book.report("b", -1, new long[] {0}, 2, NONE, 0);
+    assertFalse(book.balanced());
+    book.remove("a"); // the third died with its JVM
+    assertTrue(book.balanced());
+  }
+
+  /** x and y both send to r; x dies; y's message reaches r before y's report says it sent it. */
+  @Test
+  void shouldStillWaitForALiveSendersMessageWhenARetiredSenderLeftExactCounts() {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("x", null, List.of(new TimeKeeper.Channel("r", 10)), new long[] {3}, 0, NONE, 0));
+    assertNull(book.register("y", null, List.of(new TimeKeeper.Channel("r", 10)), new long[] {0}, 0, NONE, 0));
+    assertNull(book.register("r", null, List.of(), new long[0], 3, NONE, 0));
+    book.retire("x");
+    book.report("r", -1, new long[0], 4, NONE, 0); // y's first, before y reported it
+    assertFalse(book.balanced(), "r has one more than the counts say: y's report is still coming");
+    book.report("y", -1, new long[] {1}, 0, NONE, 0);
+    assertTrue(book.balanced());
+    book.report("y", -1, new long[] {2}, 0, NONE, 0); // y's second is in flight
+    assertFalse(book.balanced(), "a retired sender's old messages do not stand in for a live one's");
   }
 
   @Test

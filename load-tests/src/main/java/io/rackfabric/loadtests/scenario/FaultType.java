@@ -16,8 +16,8 @@ public interface FaultType extends FaultKind {
   String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception;
 
   /**
-   * Whether the step happens at a model time the rack can see. A killed JVM stamps nothing: its
-   * partners notice by timeout on their own clocks, so its step is recorded without a model time.
+   * Whether the step happens at a model time the rack can see. A switchover stamps nothing: the
+   * pair's hosts act on it on their own clocks, so its step is recorded without a model time.
    */
   default boolean stampsModelTime() {
     return true;

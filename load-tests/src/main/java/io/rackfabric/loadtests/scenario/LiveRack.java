@@ -168,6 +168,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
    */
   public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
       Map<String, String> overrides, boolean needsNetem) throws Exception {
+    return multiJvm(topology, settings, runDir, progress, overrides, needsNetem, true);
+  }
+
+  /**
+   * @param synchronize whether the fabric runs under the model-time kernel (the run is to be
+   *     reproducible). Across JVMs a kernel round costs Artery round trips, about one per TLP hop,
+   *     so a run that gave up reproducibility ({@code run.reproducible = false}) runs its fabric
+   *     free instead: each component's clock moves on its own, in the order messages arrive.
+   */
+  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
+      Map<String, String> overrides, boolean needsNetem, boolean synchronize) throws Exception {
     Files.createDirectories(runDir);
     Path file = runDir.resolve("topology.conf");
     Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
@@ -175,7 +186,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
         settings.sharedMediaDriver(), runDir, progress, overrides, settings.network(), needsNetem);
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
+      // The kernel runs in this driver JVM; every node's components find it and join over Artery,
+      // so the node JVMs' model time is one, whatever each JVM's speed.
+      rack.keeper = synchronize ? RackTime.start(cluster.driver(), topology) : null;
       rack.findAll();
+      if (rack.keeper != null) {
+        TimeKeeper.Status joined = Asks.ask(rack.system, rack.keeper, TimeKeeper.AwaitIdle::new, FIND);
+        progress.printf("  %d components on %d node JVMs in model-time synchronization%n", joined.joined(),
+            topology.nodes().size());
+      } else {
+        progress.printf("  the fabric runs free of the model-time kernel (run.reproducible = false)%n");
+      }
       rack.awaitControlPlane(progress);
       rack.heapGrowth = rack.nodesHeapGrowth(progress);
       return rack;
@@ -536,18 +557,39 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
-  public void killNode(String node) {
+  public void killNode(String node, long modelAt) throws Exception {
     if (cluster == null) {
       throw new IllegalStateException("kill-node needs a multi-jvm run: this rack runs in one JVM");
     }
     killedNodes.add(node);
+    List<String> members = new ArrayList<>();
     for (Component c : topology.placedOn(node)) {
       for (String end : endsOf(c.id())) {
+        // At a model time the links go down then, as the power of the node's hosts and switches
+        // fails: each partner takes the down at that time, on every run alike. At a wall time
+        // they notice the silence by DLLP timeout.
+        if (modelAt >= 0 && topology.linkAt(end).isPresent()) {
+          setLink(end, false, modelAt);
+        }
         everDown.add(end);
         topology.linkAt(end).ifPresent(l -> everDown.add(l.other(end)));
       }
+      members.addAll(endsOf(c.id())); // the ids it joined the kernel under
+    }
+    if (modelAt >= 0 && keeper != null) {
+      // Each dying member reports its last sends, and the rack is held until they have all
+      // arrived: the kernel then forgets the members with every count exact.
+      for (String member : members) {
+        ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
+            : port(member).unsafeUpcast();
+        Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
+      }
+      holdModelTime(modelAt);
     }
     cluster.nodes().kill(node);
+    if (keeper != null) {
+      keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
+    }
     // The harness that killed it downs it at once, rather than leave it to the split-brain
     // resolver's stable-after: membership is how its partners learn of the death (a backup's
     // death watch on a dead master), and a death is not to be confused with a stall.

@@ -169,12 +169,30 @@ public record RunResult(
   }
 
   /**
-   * TLPs each link end dropped or lost between two snapshots of the rack (ends in both, nonzero
-   * only): what {@link #drops} counts, over a shorter window.
+   * TLPs each link end dropped or lost between two snapshots of the rack (nonzero only): what
+   * {@link #drops} counts, over a shorter window. An end that was there before and is gone after
+   * (its component died at the fault, held quiet, so it took nothing in between) lost every TLP
+   * its live partner put on the wire to it that it had not taken by then: the dead end cannot
+   * tell, but its partner's count of TLPs sent, less what it had counted arriving, can.
+   *
+   * @param partners each link end's partner end
    */
   public static Map<String, Long> dropsBetween(Map<String, EndpointStats> endpointsBefore,
-      Map<String, PortStats> portsBefore, Map<String, EndpointStats> endpointsAfter, Map<String, PortStats> portsAfter) {
+      Map<String, PortStats> portsBefore, Map<String, EndpointStats> endpointsAfter, Map<String, PortStats> portsAfter,
+      Map<String, String> partners) {
     Map<String, Long> out = new TreeMap<>();
+    Map<String, PortStats> linksBefore = new TreeMap<>(portsBefore);
+    endpointsBefore.forEach((end, st) -> linksBefore.put(end, st.link()));
+    Map<String, PortStats> linksAfter = new TreeMap<>(portsAfter);
+    endpointsAfter.forEach((end, st) -> linksAfter.put(end, st.link()));
+    linksBefore.keySet().stream().filter(end -> !linksAfter.containsKey(end)).forEach(dead -> {
+      String partner = partners.get(dead);
+      PortStats took = linksBefore.get(dead);
+      PortStats sent = partner == null ? null : linksAfter.get(partner);
+      if (sent != null) {
+        putNonZero(out, dead, sent.tlpsSent() - took.tlpsReceived() - took.droppedLinkDown() - took.receiverOverflows());
+      }
+    });
     endpointsAfter.forEach((end, after) -> {
       EndpointStats before = endpointsBefore.get(end);
       if (before != null) {

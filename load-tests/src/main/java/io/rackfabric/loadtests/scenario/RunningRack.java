@@ -107,8 +107,12 @@ public interface RunningRack {
    */
   void stop(String id, long modelAt) throws Exception;
 
-  /** Kills a node's JVM at once (SIGKILL). Multi-JVM only. */
-  void killNode(String node);
+  /**
+   * Kills a node's JVM at once (SIGKILL). Multi-JVM only. At a model time ({@code modelAt >= 0})
+   * the links of its components go down at that time first; at a wall time ({@code -1}) their
+   * partners notice the silence.
+   */
+  void killNode(String node, long modelAt) throws Exception;
 
   /** Freezes a node's JVM (SIGSTOP) until {@link #resumeNode}. Multi-JVM only. */
   void pauseNode(String node) throws Exception;

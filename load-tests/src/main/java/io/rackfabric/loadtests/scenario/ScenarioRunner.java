@@ -112,7 +112,7 @@ public final class ScenarioRunner {
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
         : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
-            needsNetem(scenario))) {
+            needsNetem(scenario), scenario.reproducible())) {
       rack.seed(scenario.seed());
       long rackUp = System.nanoTime() - t0;
       progress.printf("  rack up in %.1f s%n", rackUp / 1e9);
@@ -233,7 +233,7 @@ public final class ScenarioRunner {
             awaitQuiet(true);
             Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
             boundaries.add(new Boundary(cuts.get(i), endpointsBefore, sentBefore, endpointsAfter,
-                RunResult.dropsBetween(endpointsBefore, portsBefore, endpointsAfter, portSnapshot())));
+                RunResult.dropsBetween(endpointsBefore, portsBefore, endpointsAfter, portSnapshot(), partners())));
           }
         }
         trafficNanos = System.nanoTime() - wallStart;
@@ -490,8 +490,30 @@ public final class ScenarioRunner {
       }
       lastProgress = now;
       long sent = tally.values().stream().mapToLong(t -> t.sent).sum();
-      progress.printf("    %.1f s: %,d requests done by finished jobs, %d fault step(s) applied%n",
-          (now - wallStart) / 1e9, sent, applied.size());
+      progress.printf("    %.1f s: %,d requests done by finished jobs, %d fault step(s) applied%s%n",
+          (now - wallStart) / 1e9, sent, applied.size(), kernelProgress());
+    }
+
+    /** Each link end's partner end. */
+    private Map<String, String> partners() {
+      Map<String, String> out = new HashMap<>();
+      rack.topology().links().forEach(l -> {
+        out.put(l.a(), l.b());
+        out.put(l.b(), l.a());
+      });
+      return out;
+    }
+
+    /** Where the model-time kernel stands, for a progress line: a stuck run shows why here. */
+    private String kernelProgress() {
+      try {
+        return rack.timeStatus().map(st -> String.format("; kernel: %,d rounds, next event at %s, %d of %d"
+            + " components%s", st.rounds(), st.earliest() == Long.MAX_VALUE ? "none" : Durations.text(st.earliest()),
+            st.joined(), st.expected(), st.idle() ? ", idle" : st.waiting().isEmpty() ? "" : ", waiting for "
+            + st.waiting())).orElse("");
+      } catch (Exception e) {
+        return "; kernel: no answer (" + e.getMessage() + ")";
+      }
     }
 
     // ------------------------------------------------------------ faults
@@ -501,8 +523,7 @@ public final class ScenarioRunner {
      * rack, or lifts the hold after the last. Until a fault at T is applied, nothing stamped T or
      * later crosses a link: host software and the fabric run ahead of the runner in wall time, and
      * a TLP that crossed the failing link early would carry its ends' clocks past T, delaying what
-     * the fault causes. A fault that stamps nothing (a killed JVM) gets no hold: its partners
-     * notice it on their own clocks, and what was sent to it is not lost at any link end.
+     * the fault causes. A fault that stamps nothing (a switchover) gets no hold.
      */
     private void holdAfter(long modelAt) throws Exception {
       List<Long> stamped = scenario.faults().stream()

@@ -6,9 +6,11 @@ import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.RunningRack;
 
 /**
- * {@code kill-node}: a node's JVM is killed (SIGKILL). Nothing it runs says goodbye: the partners
- * of its components notice the silence by DLLP timeout (wall time, rackfabric.fabric.link-timers),
- * so give run.settle more than that timeout.
+ * {@code kill-node}: a node's JVM is killed (SIGKILL). At a model time the links of the node's
+ * components go down at that time, as when a node loses power, and the model-time kernel goes on
+ * without them: the run stays a function of its scenario. At a wall time nothing says goodbye:
+ * the partners notice the silence by DLLP timeout (wall time, rackfabric.fabric.link-timers), so
+ * give run.settle more than that timeout.
  */
 public final class KillNodeFault implements FaultType {
 
@@ -33,13 +35,8 @@ public final class KillNodeFault implements FaultType {
   }
 
   @Override
-  public boolean stampsModelTime() {
-    return false;
-  }
-
-  @Override
-  public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) {
-    rack.killNode(fault.target());
+  public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
+    rack.killNode(fault.target(), modelAt);
     return "JVM of " + fault.target() + " killed; it ran " + rack.topology().placedOn(fault.target()).stream()
         .map(c -> c.id()).toList();
   }
