@@ -301,11 +301,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
    */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
     if (!time.joined()) {
-      for (int n = 0; n < siblings.length; n++) {
-        if (siblings[n] != null && n != number) {
-          siblingChannel[n] = time.declare(siblingName(n), settings.switchLatencyNs());
-        }
-      }
+      declareSiblings();
       time.join(msg, getContext().getSelf().narrow());
     }
     return this;
@@ -639,7 +635,19 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onSiblings(Siblings msg) {
     msg.ports().forEach((n, ref) -> siblings[n] = ref);
+    declareSiblings(); // counted from the first message, as the link is (see PortTime)
     return this;
+  }
+
+  private void declareSiblings() {
+    if (time.joined()) {
+      return;
+    }
+    for (int n = 0; n < siblings.length; n++) {
+      if (siblings[n] != null && n != number && siblingChannel[n] < 0) {
+        siblingChannel[n] = time.declare(siblingName(n), settings.switchLatencyNs());
+      }
+    }
   }
 
   private Behavior<PortMessage> onPostStop(PostStop signal) {

@@ -47,6 +47,12 @@ public final class PortTime {
         link.endEvent();
       }
     }, () -> self.tell(TimeKeeper.Flush.INSTANCE));
+    // Declared from the start, so that what goes out on the link before a keeper is joined is
+    // counted like what comes in: a late join then balances (a benchmark that joins after
+    // free-running rounds, a node that finds the keeper after its links trained).
+    if (partnerEnd != null) {
+      partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
+    }
   }
 
   /** A frame from the link: a model-time event, or link management handled at once by {@code now}. */
@@ -93,9 +99,6 @@ public final class PortTime {
   public void join(JoinKeeper msg, ActorRef<TimeKeeper.Grant> self) {
     if (sync.joined()) {
       return;
-    }
-    if (partnerEnd != null) {
-      partnerChannel = sync.declare(partnerEnd, link.lookaheadNs());
     }
     link.useModelTimers((at, action) -> sync.schedule(at, new LinkTimer(action)));
     sync.join(msg.keeper(), self);

@@ -11,6 +11,8 @@ import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.node.RackTime;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.address.AddressRange;
@@ -38,7 +40,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The data-plane benchmark: the fabric against the bare runtime it stands on, in the same run.
- * Single JVM: posted writes through a two-switch path (6 actors, 5 hops per TLP) against a bare
+ * Single JVM, under the model-time kernel as every run is: posted writes through a two-switch
+ * path (6 actors, 5 hops per TLP) against a bare
  * tell chain of 6 actors with an end-to-end window. Across JVMs: posted writes over one link
  * between two node JVMs with credit flow control against bare Artery sends of the same payload
  * size with the same window. Rates are wall-clock; every round is kept.
@@ -71,9 +74,16 @@ public final class DataplaneBench {
     }
   }
 
+  /**
+   * The same path measured twice in one run: free-running (each component handles its events as
+   * they arrive, as before there was a kernel), then under the model-time kernel as every run is.
+   * The difference is what synchronization costs.
+   */
+  public record Runs(Comparison free, Comparison synchronized_) {}
+
   private DataplaneBench() {}
 
-  public static Comparison singleJvm(long tlps, int rounds, PrintStream progress) throws Exception {
+  public static Runs singleJvm(long tlps, int rounds, PrintStream progress) throws Exception {
     Config base = ConfigFactory.load();
     Config config = ConfigFactory.parseString("akka.actor.provider = local")
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
@@ -91,13 +101,34 @@ public final class DataplaneBench {
       int window = (int) settings.receiveBuffers().postedHeader() * PATH_HOPS;
       int ackEvery = settings.releaseBatch();
       int[] chain = {0};
-      return compare(rounds, progress, "hops/s", "bare", "hops/s",
+      progress.println("  free-running:");
+      Comparison free = compare(rounds, progress, "hops/s", "bare", "hops/s",
           () -> PATH_HOPS * stream(system, rc, ep2, tlps, 0xA0000, 0x10000, false),
           () -> bareChain(system, tlps, window, ackEvery, chain[0]++));
+      synchronize(system, fig1);
+      progress.println("  under the model-time kernel:");
+      Comparison synced = compare(rounds, progress, "hops/s", "bare", "hops/s",
+          () -> PATH_HOPS * stream(system, rc, ep2, tlps, 0xA0000, 0x10000, false),
+          () -> bareChain(system, tlps, window, ackEvery, chain[0]++));
+      return new Runs(free, synced);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
+  }
+
+  /** Starts the run's kernel here; every node's components join it; returns once they all have. */
+  private static void synchronize(ActorSystem<?> system, Topology topology) throws Exception {
+    ActorRef<TimeKeeper.Command> keeper = RackTime.start(system, topology);
+    Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new, Duration.ofSeconds(30));
+  }
+
+  /**
+   * TLPs per synchronized round across JVMs: a kernel round there costs Artery round trips, so
+   * the full count would take hours; a hundredth, at least 1,000, measures the same rate.
+   */
+  static long synchronizedCrossTlps(long tlps) {
+    return Math.max(1_000, tlps / 100);
   }
 
   /** A measurement that may fail. */
@@ -142,7 +173,7 @@ public final class DataplaneBench {
   }
 
   /** A bare chain of six actors; returns message hops per second. */
-  private static double bareChain(ActorSystem<?> system, long count, int window, int ackEvery, int round)
+  static double bareChain(ActorSystem<?> system, long count, int window, int ackEvery, int round)
       throws Exception {
     CompletableFuture<Long> done = new CompletableFuture<>();
     Behavior<String> parent = Behaviors.setup(ctx -> {
@@ -166,7 +197,7 @@ public final class DataplaneBench {
   }
 
   /** The cross-JVM comparison; starts and always stops one peer JVM. */
-  public static Comparison crossJvm(long tlps, int rounds, String transport, Path runDir, PrintStream progress)
+  public static Runs crossJvm(long tlps, int rounds, String transport, Path runDir, PrintStream progress)
       throws Exception {
     Config base = ConfigFactory.load();
     ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
@@ -193,9 +224,18 @@ public final class DataplaneBench {
       int window = (int) settings.receiveBuffers().postedHeader();
       int ackEvery = Math.max(1, window / 4);
       int[] round = {0};
-      return compare(rounds, progress, "TLPs/s", "bare Artery", "msgs/s",
+      progress.println("  free-running:");
+      Comparison free = compare(rounds, progress, "TLPs/s", "bare Artery", "msgs/s",
           () -> stream(system, a, b, tlps, 0x8000_0000L, 0x40000, true),
           () -> bareRemote(system, sink, tlps, window, ackEvery, round[0]++));
+      // Both JVMs' components under one model-time kernel, here, as in a multi-JVM run.
+      synchronize(system, topology);
+      long fewer = synchronizedCrossTlps(tlps);
+      progress.printf("  under the model-time kernel (%,d TLPs per round):%n", fewer);
+      Comparison synced = compare(rounds, progress, "TLPs/s", "bare Artery", "msgs/s",
+          () -> stream(system, a, b, fewer, 0x8000_0000L, 0x40000, true),
+          () -> bareRemote(system, sink, fewer, window, ackEvery, round[0]++));
+      return new Runs(free, synced);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -53,6 +53,18 @@ class BenchCommandArgsTest {
   }
 
   @Test
+  void shouldExitTwoNamingTheValueWhenTheLoadedRackIsAskedForTooFewTlpsOrAWrongFlag() {
+    assertEquals(2, bench("loaded", "--tlps", "10"));
+    assertTrue(err().contains("tlps"), err());
+    errBytes.reset();
+    assertEquals(2, bench("loaded", "--rounds", "3"));
+    assertTrue(err().contains("--rounds does not apply to 'bench loaded'"), err());
+    errBytes.reset();
+    assertEquals(2, bench("loaded", "--only", "both"));
+    assertTrue(err().contains("--only=both not in {single, cross}"), err());
+  }
+
+  @Test
   void shouldExitTwoBeforeAnythingRunsWhenTheAllRunHasABadValue() {
     assertEquals(2, bench("--racks", "40"));
     assertTrue(err().contains("racks"), err());
