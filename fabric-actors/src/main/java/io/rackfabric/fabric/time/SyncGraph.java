@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * The rack as the synchronization sees it: components and the directed channels between them,
@@ -94,25 +93,46 @@ public final class SyncGraph {
       throw new IllegalArgumentException("next has " + next.length + " entries for " + n + " components");
     }
     long[] earliest = next.clone();
-    PriorityQueue<long[]> frontier = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    // Dijkstra from every pending event at once, on an indexed binary heap of primitives: the
+    // keeper runs this every round, so it is the kernel's hottest loop.
+    int[] heap = heapOf(n);
+    int[] pos = posOf(n);
+    int size = 0;
     for (int i = 0; i < n; i++) {
+      pos[i] = -1;
       if (earliest[i] != Long.MAX_VALUE) {
-        frontier.add(new long[] {earliest[i], i});
+        heap[size] = i;
+        pos[i] = size;
+        size++;
       }
     }
-    while (!frontier.isEmpty()) {
-      long[] head = frontier.poll();
-      int u = (int) head[1];
-      if (head[0] > earliest[u]) {
-        continue;
+    for (int k = size / 2 - 1; k >= 0; k--) {
+      siftDown(heap, pos, earliest, k, size);
+    }
+    while (size > 0) {
+      int u = heap[0];
+      size--;
+      pos[u] = -2; // settled
+      if (size > 0) {
+        heap[0] = heap[size];
+        pos[heap[0]] = 0;
+        siftDown(heap, pos, earliest, 0, size);
       }
       int[] targets = outTargets.get(u);
       long[] la = out.get(u);
+      long from = earliest[u];
       for (int k = 0; k < targets.length; k++) {
-        long reach = saturatingAdd(earliest[u], la[k]);
-        if (reach < earliest[targets[k]]) {
-          earliest[targets[k]] = reach;
-          frontier.add(new long[] {reach, targets[k]});
+        int v = targets[k];
+        long reach = saturatingAdd(from, la[k]);
+        if (reach < earliest[v]) {
+          earliest[v] = reach;
+          if (pos[v] == -1) {
+            heap[size] = v;
+            pos[v] = size;
+            size++;
+          }
+          // A settled v cannot improve: lookaheads are never negative.
+          siftUp(heap, pos, earliest, pos[v]);
         }
       }
     }
@@ -129,6 +149,61 @@ public final class SyncGraph {
       }
     }
     return safe;
+  }
+
+  private int[] heapScratch = new int[0];
+  private int[] posScratch = new int[0];
+
+  private int[] heapOf(int n) {
+    if (heapScratch.length < n) {
+      heapScratch = new int[n];
+    }
+    return heapScratch;
+  }
+
+  private int[] posOf(int n) {
+    if (posScratch.length < n) {
+      posScratch = new int[n];
+    }
+    return posScratch;
+  }
+
+  private static void siftUp(int[] heap, int[] pos, long[] key, int at) {
+    int v = heap[at];
+    while (at > 0) {
+      int parent = (at - 1) >>> 1;
+      int p = heap[parent];
+      if (key[p] <= key[v]) {
+        break;
+      }
+      heap[at] = p;
+      pos[p] = at;
+      at = parent;
+    }
+    heap[at] = v;
+    pos[v] = at;
+  }
+
+  private static void siftDown(int[] heap, int[] pos, long[] key, int at, int size) {
+    int v = heap[at];
+    while (true) {
+      int child = 2 * at + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && key[heap[child + 1]] < key[heap[child]]) {
+        child++;
+      }
+      int c = heap[child];
+      if (key[v] <= key[c]) {
+        break;
+      }
+      heap[at] = c;
+      pos[c] = at;
+      at = child;
+    }
+    heap[at] = v;
+    pos[v] = at;
   }
 
   /** A cycle whose channels all have lookahead 0, as component names, or an empty list. */
