@@ -167,12 +167,15 @@ public final class LinkEnd {
   }
 
   /**
-   * From now on the data link retry's timers (the replay timer, the coalesced Ack) are model-time
-   * events scheduled through {@code timers}, not looked at on the wall-clock tick: an Ack is then
-   * never late in wall time, and a replay happens exactly when the model says.
+   * From now on the end runs under the model-time kernel: the data link retry's timers (the
+   * replay timer, the coalesced Ack) are model-time events scheduled through {@code timers}, not
+   * looked at on the wall-clock tick, so an Ack is never late in wall time and a replay happens
+   * exactly when the model says; and the partner's silence no longer takes the link down (see
+   * {@link LinkStateMachine#ignoreSilence}).
    */
   public void useModelTimers(ModelTimers timers) {
     this.modelTimers = timers;
+    machine.ignoreSilence();
   }
 
   /** Arms the model-time replay timer for its current deadline, once per deadline. */

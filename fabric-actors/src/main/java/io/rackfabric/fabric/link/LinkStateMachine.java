@@ -26,6 +26,8 @@ public final class LinkStateMachine {
   private final boolean autoActivate;
   private DataLinkState state = DataLinkState.DL_INACTIVE;
   private boolean enabled;
+  /** Whether a partner's silence for the DLLP timeout takes the link down (see {@link #ignoreSilence}). */
+  private boolean silenceDownsLink = true;
   private long stateSince;
   private long lastReceived;
   private long lastSent;
@@ -169,10 +171,19 @@ public final class LinkStateMachine {
   }
 
   /** Timers: keepalive, DLLP timeout, InitFC retries, training timeout, retraining. */
+  /**
+   * A partner's silence no longer takes the link down: under the model-time kernel every death
+   * reaches the link as an event (the partner's PhysicalDown, from a fault, a stop or a kill the
+   * run driver made), and silence in wall time only says how loaded the machine is.
+   */
+  public void ignoreSilence() {
+    silenceDownsLink = false;
+  }
+
   public int tick(long now) {
     switch (state) {
       case DL_ACTIVE, DL_PROTECTED -> {
-        if (now - lastReceived > timers.dllpTimeout().toNanos()) {
+        if (silenceDownsLink && now - lastReceived > timers.dllpTimeout().toNanos()) {
           enter(DataLinkState.DL_INACTIVE, now);
           return LINK_DOWN | TIMED_OUT;
         }

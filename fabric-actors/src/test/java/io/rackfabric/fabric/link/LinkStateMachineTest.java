@@ -361,6 +361,19 @@ class LinkStateMachineTest {
   }
 
   @Test
+  void shouldStayUpThroughSilenceButStillAskForKeepalivesWhenSilenceIsIgnored() {
+    End a = new End(true, 1);
+    End b = new End(true, 2);
+    long now = trainUp(a, b, 0);
+    a.m.ignoreSilence(); // under the model-time kernel: a stalled JVM is not a dead partner
+    long late = now + 10 * TIMERS.dllpTimeout().toNanos();
+    int actions = a.tick(late);
+    assertFalse(has(actions, LINK_DOWN));
+    assertTrue(has(actions, SEND_UPDATE), "it still sends its own keepalives");
+    assertEquals(DataLinkState.DL_ACTIVE, a.m.state());
+  }
+
+  @Test
   void shouldStayUpWhenDllpsOrTlpsKeepArriving() {
     End a = new End(true, 1);
     End b = new End(true, 2);

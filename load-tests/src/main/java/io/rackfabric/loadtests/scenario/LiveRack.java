@@ -482,6 +482,24 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of(), mhs, chs), modelAt, ASK);
   }
 
+  /** Waits until the link partners of these dying ends have taken their links down. */
+  private void awaitDownAll(List<String> dying) throws Exception {
+    long deadline = System.nanoTime() + LINK_DOWN_TIMEOUT.toNanos();
+    for (String end : dying) {
+      String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+      if (partner == null || !reachable(LinkSpec.portOf(partner) == null ? partner : LinkSpec.componentOf(partner))) {
+        continue;
+      }
+      while (stateOf(partner) == DataLinkState.DL_ACTIVE) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the partner " + partner + " of stopped " + end + " did not take the link"
+              + " down within " + LINK_DOWN_TIMEOUT);
+        }
+        Thread.sleep(5); // polling a port's state: a link end has no request that answers on down
+      }
+    }
+  }
+
   /**
    * Waits until neither end of the link is active: the partner has taken the down. Without this,
    * requests the run issues next (stamped after the fault) could cross the link ahead of the
@@ -585,9 +603,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
         Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
       }
       holdModelTime(modelAt);
+    } else if (keeper != null) {
+      // At a wall time under the kernel, where no silence takes a link down: the node's
+      // components are stopped first, so each link goes down at its end's own clock (a stopping
+      // port says so to its partner), and the keeper goes on without them as they stop.
+      for (Component c : topology.placedOn(node)) {
+        actor(c.id()).ifPresent(ref -> system.classicSystem().stop(Adapter.toClassic(ref)));
+      }
+      awaitDownAll(members);
     }
     cluster.nodes().kill(node);
-    if (keeper != null) {
+    if (keeper != null && modelAt >= 0) {
       keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
     }
     // The harness that killed it downs it at once, rather than leave it to the split-brain
