@@ -9,6 +9,7 @@ import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.persistence.journal.JournalConfig;
+import io.rackfabric.persistence.journal.JournalPaths;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -87,7 +88,14 @@ public final class NodeCommand implements RackCommand {
     // A node that runs a management host of the control-plane pair keeps its controller in a
     // journal file of its own, <data-dir>/<node>.mv.db.
     if (NodeRunner.runsControlPlane(topology, nodeName)) {
-      base = JournalConfig.h2(Path.of(args.get("data-dir", DEFAULT_DATA_DIR)), nodeName, 2).withFallback(base);
+      String dataDir = args.get("data-dir", DEFAULT_DATA_DIR);
+      try {
+        base = JournalConfig.h2(Path.of(dataDir), nodeName, 2).withFallback(base);
+      } catch (IllegalArgumentException e) {
+        // A folder H2 would misread in the journal's URL: refused before the node starts. (Topology
+        // node names are always plain journal names.)
+        throw new UsageException("--data-dir=" + JournalPaths.printable(dataDir) + ": " + e.getMessage());
+      }
     }
     return NodeRunner.start(topology, nodeName, new NodeRunner.Address(host, port, seedHost, seedPort),
         List.of("fabric", nodeName), cluster, base);

@@ -21,6 +21,7 @@ import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.host.nic.UdpFrames;
 import io.rackfabric.host.memory.MemorySizes;
+import io.rackfabric.persistence.journal.JournalPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,6 +114,13 @@ final class ScenarioParser {
     if (name == null) {
       String base = Path.of(display).getFileName().toString();
       name = base.endsWith(".conf") ? base.substring(0, base.length() - 5) : base;
+      // The file's name names the run's folder, and the folder goes into the journal's H2 URL:
+      // a name such as "x;INIT=..." would be read as SQL to run.
+      if (!NAME.matcher(name).matches()) {
+        problems.add(display, -1, "name", "missing, and the file name '" + JournalPaths.printable(name)
+            + "' cannot stand for it: a scenario's name must be letters, digits, '_', '-' or '.' (it names"
+            + " the run's folder); add name = ... or rename the file");
+      }
     }
     String description = f.string("description", false);
     TopologyRef topology = topology(f);

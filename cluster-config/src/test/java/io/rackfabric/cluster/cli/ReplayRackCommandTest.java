@@ -1,6 +1,7 @@
 package io.rackfabric.cluster.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
@@ -140,6 +141,27 @@ class ReplayRackCommandTest {
     assertEquals(2, replay("--journal", mmh(), "--at", "8"));
     assertEquals("rack replay: seqNr=8 not in [0,7]: id=controller-rack1 in "
         + runDir.resolve("mmh/mmh.mv.db") + " ends at event 7\n", err());
+  }
+
+  /**
+   * A data folder holding a copy of a journal named {@code mmh;INIT=CALL FILE_WRITE(...)--.mv.db}:
+   * refused with exit 2 naming the file, before H2 sees it (it used to run the statement).
+   */
+  @Test
+  void shouldExitTwoNamingTheFileWhenAJournalsNameHoldsAnH2Setting() throws Exception {
+    Path folder = Files.createDirectories(runDir.resolve("crafted"));
+    Path written = runDir.resolve("owned");
+    String sql = "CALL FILE_WRITE('owned', REPLACE('" + written.toString().replace('/', '|')
+        + "', '|', CHAR(47)))";
+    Files.copy(runDir.resolve("mmh/mmh.mv.db"), folder.resolve("mmh.mv.db"));
+    Path crafted = Files.copy(runDir.resolve("mmh/mmh.mv.db"),
+        folder.resolve("mmh;INIT=" + sql + "--.mv.db"));
+    assertEquals(2, replay("--journal", folder.toString()));
+    String name = "mmh;INIT=" + sql + "--";
+    assertEquals("rack replay: " + crafted + ": not opened: journal name \"" + name.substring(0, 77)
+        + "...\" holds ';', which an H2 URL would read as the start of a setting\n", err());
+    assertEquals("", out());
+    assertFalse(Files.exists(written), "the statement ran");
   }
 
   @Test

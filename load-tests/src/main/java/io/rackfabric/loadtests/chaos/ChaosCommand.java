@@ -13,6 +13,7 @@ import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -70,6 +71,7 @@ public final class ChaosCommand implements RackCommand {
     }
     Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
         : Path.of("target", "rack-chaos", campaign.name() + "-" + Instant.now().toString().replace(':', '-'));
+    RunCommand.checkRunDir(runDir); // each run's journal folder is under it
     Files.createDirectories(runDir);
     List<RunRecord> records = new ChaosRunner(catalog).run(campaign, runDir, err);
     out.print(summary(records));

@@ -20,6 +20,7 @@ import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
+import io.rackfabric.persistence.journal.JournalPaths;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -181,6 +182,7 @@ public final class RunCommand implements RackCommand {
    */
   private int runAndReport(Scenario scenario, String text, Path runDir, Path json, Path replayOf,
       Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
+    checkRunDir(runDir);
     if (text != null) {
       try {
         FaultRecord.saveScenario(runDir, text, scenario);
@@ -225,6 +227,20 @@ public final class RunCommand implements RackCommand {
       out.println("wrote " + json);
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
+  }
+
+  /**
+   * Refuses a run folder whose journal folder ({@code RUN_DIR/data}) H2 would misread in the
+   * journal's URL ({@link JournalPaths}), before anything is written or started: otherwise the
+   * rack, or each node JVM, would fail on it deep inside the run.
+   */
+  public static void checkRunDir(Path runDir) throws UsageException {
+    try {
+      JournalPaths.folder(runDir.resolve("data"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("run folder " + JournalPaths.printable(runDir.toString()) + " refused: "
+          + e.getMessage() + "; give the run another folder with --run-dir");
+    }
   }
 
   private static KindCatalog<FaultType, InvariantType, FigureType> catalog() {

@@ -1,10 +1,12 @@
 package io.rackfabric.loadtests.chaos;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.scenario.RunCommand;
@@ -144,6 +146,25 @@ class ChaosCommandTest {
     assertEquals(2, new ChaosCommand().run(List.of(unknown.toString()), quiet(),
         new PrintStream(err, true, StandardCharsets.UTF_8)));
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(unknown + ":2:"), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The campaign's name names its folder, under which each run's journal folder goes into an H2 URL. */
+  @Test
+  void shouldRefuseACampaignWhoseRunFolderWouldBeAnH2SettingBeforeAnythingStarts() throws Exception {
+    Path file = campaign("campaign {", "  name = \"c;INIT=CREATE TABLE pwned(id INT)--\"",
+        "  scenarios = [link-down-demo]", "}");
+    UsageException e = assertThrows(UsageException.class,
+        () -> new ChaosCommand().run(List.of(file.toString()), quiet(), quiet()));
+    assertTrue(e.getMessage().contains(": element \"c;INIT=CREATE TABLE pwned(id INT)--"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("\" holds ';', which an H2 URL would read as the start of a setting;"
+        + " give the run another folder with --run-dir"), e.getMessage());
+    Path chaos = Path.of("target", "rack-chaos");
+    assertFalse(Files.exists(chaos.resolve("c.mv.db")), "the statement ran");
+    if (Files.isDirectory(chaos)) {
+      try (var list = Files.list(chaos)) {
+        assertEquals(List.of(), list.filter(p -> p.getFileName().toString().startsWith("c;")).toList());
+      }
+    }
   }
 
   @Test

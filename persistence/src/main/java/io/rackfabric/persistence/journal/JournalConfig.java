@@ -7,21 +7,24 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import io.rackfabric.persistence.PersistenceSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.regex.Pattern;
 
 /**
- * The Akka config of one node's journal: an embedded H2 file {@code <dataDir>/<node>.mv.db}
- * through akka-persistence-jdbc, journal and snapshot store (and the read journal, for the replay
- * debugger) sharing one small connection pool. Put it in front of the node's config:
+ * The Akka config of one node's journal: an embedded H2 file {@code <dataDir>/<node>.mv.db} (its
+ * URL built and checked by {@link JournalPaths}) through akka-persistence-jdbc, journal and
+ * snapshot store (and the read journal, for the replay debugger) sharing one small connection
+ * pool. Put it in front of the node's config:
  * {@code JournalConfig.h2(dir, "node-a", 2).withFallback(ConfigFactory.load())}, then call
  * {@link #createSchema} once after the system starts and before the first persistent actor.
  */
 public final class JournalConfig {
 
-  private static final Pattern NODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  private static final String URL = "akka-persistence-jdbc.shared-databases.slick.db.url";
 
   private JournalConfig() {}
 
@@ -30,15 +33,26 @@ public final class JournalConfig {
     return h2(settings.dataDir(), node, settings.journalConnections());
   }
 
+  /**
+   * Also creates {@code dataDir} owner-only when it is missing ({@link JournalPaths#createFolder}),
+   * so that H2 never makes it with the umask's permissions.
+   *
+   * @throws IllegalArgumentException naming the value when {@code dataDir} or {@code node} cannot
+   *     go into an H2 URL ({@link JournalPaths}), or {@code connections} is below 1
+   * @throws UncheckedIOException when the folder cannot be created
+   */
   public static Config h2(Path dataDir, String node, int connections) {
-    if (node == null || !NODE.matcher(node).matches()) {
-      throw new IllegalArgumentException("node=" + node + " is not a plain file name ([A-Za-z0-9_.-])");
-    }
     if (connections < 1) {
       throw new IllegalArgumentException("connections=" + connections + " must be at least 1");
     }
     // DATABASE_TO_UPPER=false: the plugin's H2 schema quotes lower-case table names.
-    String url = "jdbc:h2:file:" + journalFile(dataDir, node) + ";DATABASE_TO_UPPER=false";
+    String url = JournalPaths.url(dataDir, node, "DATABASE_TO_UPPER=false");
+    Path dir = JournalPaths.folder(dataDir);
+    try {
+      JournalPaths.createFolder(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("journal folder " + dir + ": cannot be created: " + e, e);
+    }
     Config db = ConfigFactory.parseMap(Map.of(
         "profile", "slick.jdbc.H2Profile$",
         "db.url", url,
@@ -59,13 +73,30 @@ public final class JournalConfig {
         .withValue("jdbc-durable-state-store.use-shared-db", ConfigValueFactory.fromAnyRef("slick"));
   }
 
-  /** The journal file's path without H2's {@code .mv.db} suffix, absolute. */
+  /** The journal's path without H2's {@code .mv.db} suffix, absolute; checked as in {@link #h2}. */
   public static Path journalFile(Path dataDir, String node) {
-    return dataDir.toAbsolutePath().normalize().resolve(node);
+    return JournalPaths.journal(dataDir, node);
   }
 
-  /** Creates the journal's tables if they are not there yet (first start of a node). */
+  /**
+   * Creates the journal's tables if they are not there yet (first start of a node), then makes the
+   * journal file owner-only: H2 created it with the umask's permissions. A file whose permissions
+   * cannot be changed (another user's) is logged, not fatal: the node still runs on it.
+   */
   public static CompletionStage<Done> createSchema(ClassicActorSystemProvider system) {
-    return SchemaUtils.createIfNotExists(system);
+    akka.actor.ActorSystem classic = system.classicSystem();
+    Config config = classic.settings().config();
+    Optional<Path> file = config.hasPath(URL) ? JournalPaths.fileOf(config.getString(URL))
+        : Optional.empty();
+    return SchemaUtils.createIfNotExists(system).thenApply(done -> {
+      file.ifPresent(f -> {
+        try {
+          JournalPaths.restrictToOwner(f);
+        } catch (IOException | RuntimeException e) {
+          classic.log().warning("journal file {}: cannot be made owner-only (rw-------): {}", f, e);
+        }
+      });
+      return done;
+    });
   }
 }

@@ -2,6 +2,7 @@ package io.rackfabric.persistence.replay;
 
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.journal.JournalPaths;
 import io.rackfabric.persistence.wire.JournalSerializer;
 import io.rackfabric.persistence.wire.VersionedCodec;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import java.util.TreeMap;
  */
 public final class JournalReader implements AutoCloseable {
 
-  public static final String SUFFIX = ".mv.db";
+  public static final String SUFFIX = JournalPaths.SUFFIX;
 
   private static final int H2_DATABASE_ALREADY_OPEN = 90020;
   private static final int H2_WRONG_USER_OR_PASSWORD = 28000;
@@ -69,11 +70,17 @@ public final class JournalReader implements AutoCloseable {
     if (!Files.isRegularFile(f)) {
       throw new ReplayException(f + ": no such file");
     }
+    String url;
+    try {
+      // Anyone may have named the file: a name holding ";INIT=..." would have H2 run it as SQL.
+      url = JournalPaths.urlOfFile(f, "DATABASE_TO_UPPER=false", "ACCESS_MODE_DATA=r",
+          "IFEXISTS=TRUE", "TRACE_LEVEL_FILE=0");
+    } catch (IllegalArgumentException e) {
+      throw new ReplayException(JournalPaths.printable(path) + ": not opened: " + e.getMessage());
+    }
     if (!OPEN.containsKey(f)) {
       refuseIfLocked(f);
     }
-    String url = "jdbc:h2:file:" + path.substring(0, path.length() - SUFFIX.length())
-        + ";DATABASE_TO_UPPER=false;ACCESS_MODE_DATA=r;IFEXISTS=TRUE;TRACE_LEVEL_FILE=0";
     Connection c;
     try {
       c = DriverManager.getConnection(url);

@@ -2,6 +2,7 @@ package io.rackfabric.persistence.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
@@ -19,6 +20,7 @@ import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.controller.SampleRack;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,26 @@ class H2JournalTest {
       assertEquals(events.size(), state.lastSeqNr());
     } finally {
       second.shutdownTestKit();
+    }
+  }
+
+  /** H2 makes the file with the umask's permissions (022: readable by all); the node narrows both. */
+  @Test
+  void shouldKeepTheJournalOwnerOnlyWhenANodeCreatesIt() throws Exception {
+    assumeTrue(dataDir.getFileSystem().supportedFileAttributeViews().contains("posix"), "no POSIX");
+    Path plain = Files.createFile(dataDir.resolve("plain"));
+    assumeTrue(!Files.getPosixFilePermissions(plain).equals(PosixFilePermissions.fromString("rw-------")),
+        "the umask already makes files owner-only: nothing to show");
+    Path data = dataDir.resolve("run/data");
+    ActorTestKit kit = ActorTestKit.create("h2-owner-only",
+        JournalConfig.h2(data, "node-a", 1).withFallback(ConfigFactory.load()));
+    try {
+      JournalConfig.createSchema(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertEquals(PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(data));
+      assertEquals(PosixFilePermissions.fromString("rw-------"),
+          Files.getPosixFilePermissions(data.resolve("node-a.mv.db")));
+    } finally {
+      kit.shutdownTestKit();
     }
   }
 }

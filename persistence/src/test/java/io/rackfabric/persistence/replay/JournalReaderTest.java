@@ -11,6 +11,7 @@ import io.rackfabric.persistence.controller.ControllerEvent.IommuPageOpened;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.PagePermission;
 import io.rackfabric.persistence.controller.SampleRack;
+import io.rackfabric.persistence.journal.JournalPaths;
 import io.rackfabric.persistence.wire.JournalSerializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,11 +60,59 @@ class JournalReaderTest {
 
   @Test
   void shouldSayForeignWhenTheH2FileHasNoJournalTables() throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("inventory"))) {
+    try (Connection c = DriverManager.getConnection(JournalPaths.url(dir, "inventory"))) {
       c.createStatement().execute("CREATE TABLE parts (id INT PRIMARY KEY, name VARCHAR)");
     }
     assertEquals(dir.resolve("inventory.mv.db") + ": not a controller journal: an H2 database"
         + " without the journal's tables event_journal and snapshot", refused(dir).getMessage());
+  }
+
+  /** SQL that writes {@code target}; its path is spelled without '/', which a file name cannot hold. */
+  private static String fileWrite(Path target) {
+    return "CALL FILE_WRITE('owned', REPLACE('" + target.toString().replace('/', '|')
+        + "', '|', CHAR(47)))";
+  }
+
+  /**
+   * A journal folder holding {@code a;INIT=CALL FILE_WRITE(...)--.mv.db} beside a real journal
+   * {@code a.mv.db}: opening the first used to open the second and run the statement.
+   */
+  @Test
+  void shouldRefuseAJournalFileWhenItsNameHoldsAnInitSetting() throws Exception {
+    new PluginSchemaFile(dir, "a").close();
+    Path written = dir.resolve("owned");
+    Path crafted = Files.copy(dir.resolve("a.mv.db"),
+        dir.resolve("a;INIT=" + fileWrite(written) + "--.mv.db"));
+    String message = refused(dir).getMessage();
+    assertTrue(message.startsWith(crafted + ": not opened: journal name \"a;INIT=CALL FILE_WRITE("),
+        message);
+    assertTrue(message.endsWith("\" holds ';', which an H2 URL would read as the start of a"
+        + " setting"), message);
+    assertFalse(Files.exists(written), "the statement ran");
+    assertEquals(message, refused(crafted).getMessage());
+    assertFalse(Files.exists(written), "the statement ran");
+  }
+
+  @Test
+  void shouldRefuseAJournalFolderWhenItHoldsAnInitSetting() throws Exception {
+    Path written = dir.resolve("owned");
+    Path data = Files.createDirectories(dir.resolve("x;INIT=" + fileWrite(written) + "--/data"));
+    new PluginSchemaFile(dir, "x").close(); // what the URL would open: x.mv.db, above the folder
+    Files.copy(dir.resolve("x.mv.db"), data.resolve("node-a.mv.db"));
+    String message = refused(data).getMessage();
+    assertTrue(message.startsWith(data.resolve("node-a.mv.db") + ": not opened: journal folder \""),
+        message);
+    assertTrue(message.contains("\" holds ';', which an H2 URL would read as the start of a"
+        + " setting"), message);
+    assertFalse(Files.exists(written), "the statement ran");
+  }
+
+  @Test
+  void shouldShowAControlCharacterInAFileNameEscaped() throws Exception {
+    new PluginSchemaFile(dir, "a").close();
+    Path crafted = Files.copy(dir.resolve("a.mv.db"), dir.resolve("a\nb.mv.db"));
+    assertEquals(dir + "/a\\nb.mv.db: not opened: journal name \"a\\nb\" holds control character"
+        + " U+000A", refused(crafted).getMessage());
   }
 
   @Test

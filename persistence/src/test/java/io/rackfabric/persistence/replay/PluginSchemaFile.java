@@ -1,6 +1,7 @@
 package io.rackfabric.persistence.replay;
 
 import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.journal.JournalPaths;
 import io.rackfabric.persistence.wire.JournalSerializer;
 import io.rackfabric.persistence.wire.VersionedCodec;
 import java.io.IOException;
@@ -24,8 +25,7 @@ final class PluginSchemaFile implements AutoCloseable {
 
   /** Creates {@code <dir>/<node>.mv.db} with the plugin's tables, open read-write until closed. */
   PluginSchemaFile(Path dir, String node) throws SQLException, IOException {
-    connection = DriverManager.getConnection(
-        "jdbc:h2:file:" + dir.resolve(node).toAbsolutePath() + ";DATABASE_TO_UPPER=false");
+    connection = DriverManager.getConnection(JournalPaths.url(dir, node, "DATABASE_TO_UPPER=false"));
     String script;
     try (InputStream in = getClass().getClassLoader()
         .getResourceAsStream("schema/h2/h2-create-schema.sql")) {
