@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.cli.Rack;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,18 +29,14 @@ class ReplayCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final RackCall call = new RackCall();
 
   private int rack(String... args) {
-    out.reset();
-    err.reset();
-    return Rack.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return call.run(args);
   }
 
   private String err() {
-    return err.toString(StandardCharsets.UTF_8);
+    return call.err();
   }
 
   /** Figures on the model clock and counts, by name. */
@@ -76,7 +69,7 @@ class ReplayCommandTest {
     assertTrue(Files.isRegularFile(first.resolve(FaultRecord.SCENARIO_COPY)), "the scenario's copy is in the folder");
 
     assertEquals(0, rack("run", "--replay", first.toString(), "--run-dir", again.toString()), err());
-    assertContains(out.toString(StandardCharsets.UTF_8), "replay: every model-time and count figure as recorded");
+    assertContains(call.out(), "replay: every model-time and count figure as recorded");
 
     Map<String, Object> recorded = readJson(first.resolve(RunFiles.RESULT));
     Map<String, Object> replayed = readJson(again.resolve(RunFiles.RESULT));

@@ -4,10 +4,6 @@ import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.rackfabric.cluster.cli.Rack;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,18 +29,14 @@ class RunFolderRefusalTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final RackCall call = new RackCall();
 
   private int rack(String... args) {
-    out.reset();
-    err.reset();
-    return Rack.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return call.run(args);
   }
 
   private String err() {
-    return err.toString(StandardCharsets.UTF_8);
+    return call.err();
   }
 
   @Test
