@@ -250,6 +250,12 @@ public final class LinkEnd {
     apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, modelAt);
   }
 
+  /** The partner is gone without a PhysicalDown (see {@link PartnerLink#gone}): down now, by surprise. */
+  public void partnerLost() {
+    long at = modelNow();
+    apply(machine.onPhysicalDown(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, at);
+  }
+
   public void activate() {
     apply(machine.activate(wallNanos.getAsLong()), null);
   }

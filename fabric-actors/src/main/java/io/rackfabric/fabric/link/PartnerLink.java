@@ -22,11 +22,33 @@ public final class PartnerLink {
     return false;
   }
 
-  /** A (new) partner was found: train the link with it. */
-  public void connect(ActorRef<LinkFrame> ref, LinkEnd link) {
+  /**
+   * What the owning actor's death watch of its partner sends it (a message it sends itself):
+   * the partner's actor is gone without a word, its JVM killed or crashed.
+   */
+  public record Gone(ActorRef<LinkFrame> ref) implements PortMessage, akka.actor.NoSerializationVerificationNeeded {}
+
+  /**
+   * A (new) partner was found: train the link with it. Returns whether it is new, so that the
+   * owner watches it (and hands this class its {@link Gone} as a model-time event).
+   */
+  public boolean connect(ActorRef<LinkFrame> ref, LinkEnd link) {
     if (!ref.equals(partner)) {
       partner = ref;
       link.enable();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The partner's actor is gone: this end sees the physical layer go down now, as when the
+   * partner's power fails. Under the model-time kernel, where a partner's silence takes no link
+   * down, this is how an unannounced death reaches the model (a stopping partner says so itself).
+   */
+  public void gone(Gone msg, LinkEnd link) {
+    if (msg.ref().equals(partner) && link.isUp()) {
+      link.partnerLost();
     }
   }
 

@@ -258,6 +258,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Tick.class, this::onTick)
         .onMessage(Connect.class, this::onConnect)
+        .onMessage(PartnerLink.Gone.class, this::onPartnerGone)
         .onMessage(SetLink.class, this::onSetLink)
         .onMessage(InjectLinkErrors.class, this::onInjectLinkErrors)
         .onMessage(HoldFrom.class, this::onHoldFrom)
@@ -284,7 +285,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** Handles one model-time event, in the synchronizer's order. */
   private void onTimed(PortMessage event) {
-    if (event instanceof LinkFrame f) {
+    if (event instanceof PartnerLink.Gone g) {
+      partner.gone(g, link);
+    } else if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event instanceof Forward f) {
       onForward(f);
@@ -557,7 +560,15 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onConnect(Connect msg) {
-    partner.connect(msg.partner(), link);
+    if (partner.connect(msg.partner(), link)) {
+      getContext().watchWith(msg.partner(), new PartnerLink.Gone(msg.partner()));
+    }
+    return this;
+  }
+
+  /** The partner's death enters the model as one of this end's events, at its clock now. */
+  private Behavior<PortMessage> onPartnerGone(PartnerLink.Gone msg) {
+    time.schedule(time.now(), msg);
     return this;
   }
 

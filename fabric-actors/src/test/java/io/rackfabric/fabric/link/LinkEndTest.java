@@ -918,4 +918,17 @@ class LinkEndTest {
     assertEquals(0, b.end.counters().acksSent);
     assertEquals(40, b.received.size());
   }
+
+  @Test
+  void shouldGoDownBySurpriseAndTellNobodyWhenThePartnerIsLost() {
+    trainUp(ROOMY, ROOMY);
+    int onWire = wire.size();
+    a.end.partnerLost(); // its actor died unannounced (see PartnerLink.gone)
+    assertEquals(DataLinkState.DL_INACTIVE, a.end.state());
+    assertEquals(1, a.downs.size());
+    assertEquals(ErrorMessage.Cause.SURPRISE_DOWN, a.downs.get(0).cause());
+    assertEquals(1, a.end.counters().linkDowns);
+    assertEquals(onWire, wire.size(), "nothing sent: there is nobody to tell");
+    assertFalse(a.end.offer(write(1, 64), 0, "refused"), "a down link takes nothing");
+  }
 }
