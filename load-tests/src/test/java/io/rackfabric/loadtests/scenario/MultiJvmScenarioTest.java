@@ -153,6 +153,83 @@ class MultiJvmScenarioTest {
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p2 -> p2.info().commandLine().orElse("?")).toList());
   }
+  /**
+   * A node JVM the scenario does not touch is frozen (SIGSTOP) for 3 s of wall time as its first
+   * stretch begins, from outside the run, as a starved machine would: the run waits for it, and
+   * not one model-time or count figure changes against the same scenario in one JVM.
+   */
+  @Test
+  void shouldGiveTheSameFiguresAsOneJvmWhenANodeJvmIsFrozenForThreeSecondsUnasked() throws Exception {
+    Scenario multi = ScenarioLoader.loadBundled("ch-link-failover", KINDS,
+        new ScenarioOptions(Mode.MULTI_JVM, null, null));
+    Path runDir = Path.of("target", "multi-jvm", "frozen-" + System.currentTimeMillis());
+    java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    java.util.concurrent.CompletableFuture<Long> frozen = new java.util.concurrent.CompletableFuture<>();
+    java.io.OutputStream watch = new java.io.OutputStream() {
+      private final StringBuilder line = new StringBuilder();
+
+      @Override
+      public void write(int b) {
+        System.out.write(b);
+        if (b != '\n') {
+          line.append((char) b);
+          return;
+        }
+        if (line.toString().startsWith("  stretch 1/") && !frozen.isDone()) {
+          long pid = nodePid("node-ch2");
+          signal("STOP", pid);
+          frozen.complete(pid);
+          timer.schedule(() -> signal("CONT", pid), 3, TimeUnit.SECONDS);
+        }
+        line.setLength(0);
+      }
+    };
+    Outcome o;
+    try {
+      o = new ScenarioRunner(KINDS).run(multi, runDir, new java.io.PrintStream(watch, true));
+    } finally {
+      timer.shutdown();
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    assertTrue(frozen.isDone(), "node-ch2 was frozen during the run");
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    Scenario single = ScenarioLoader.loadBundled("ch-link-failover", KINDS, ScenarioOptions.NONE);
+    Outcome one = new ScenarioRunner(KINDS).run(single, runDir.resolve("single"), System.out);
+    assertEquals(modelAndCount(one), modelAndCount(o));
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p2 -> p2.info().commandLine().orElse("?")).toList());
+  }
+
+  /** The figures on the model clock and the counts, by name. */
+  private static java.util.Map<String, Double> modelAndCount(Outcome o) {
+    java.util.Map<String, Double> out = new java.util.TreeMap<>();
+    o.figures().stream().filter(f -> !f.clock().equals("wall")).forEach(f -> out.put(f.name(), f.value()));
+    return out;
+  }
+
+  /** The process id of this test's node JVM {@code node} (a child started with --node NODE). */
+  private static long nodePid(String node) {
+    // /proc has the whole command line; ProcessHandle.Info may not (a long class path).
+    return ProcessHandle.current().descendants().filter(p -> {
+      try {
+        String cmd = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).replace('\0', ' ');
+        return cmd.contains(" --node " + node + " ");
+      } catch (java.io.IOException e) {
+        return false;
+      }
+    }).findFirst().orElseThrow(() -> new AssertionError("no JVM of " + node)).pid();
+  }
+
+  private static void signal(String signal, long pid) {
+    try {
+      new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
+    } catch (Exception e) {
+      throw new IllegalStateException("kill -" + signal + " " + pid + ": " + e, e);
+    }
+  }
+
   @Test
   void shouldFailFortyEightHostsOverWhenTheFullRackRunsOnThreeJvms() throws Exception {
     Scenario s = ScenarioLoader.loadBundled("rack-48", KINDS, ScenarioOptions.NONE);
