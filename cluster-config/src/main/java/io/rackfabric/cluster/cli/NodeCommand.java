@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.topology.HostCheck;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -58,8 +59,11 @@ public final class NodeCommand implements RackCommand {
    * form (the system is terminated then: nothing half-started is left).
    */
   public static ActorSystem<RackNode.Command> startNode(Args args) throws Exception {
-    Topology topology = TopologyArgs.load(args.require("topology"));
     String nodeName = args.require("node");
+    // The hosts this node binds and joins are looked up now, so that a name that does not resolve
+    // is refused with its line in the file rather than by Akka with an exception.
+    Topology topology = TopologyArgs.load(args.require("topology"),
+        new HostCheck(false, !args.has("seed"), args.has("host") ? null : nodeName));
     NodeSpec spec = topology.node(nodeName).orElseThrow(() -> new UsageException(
         "no node '" + nodeName + "' in " + topology.source() + " (nodes: "
             + topology.nodes().stream().map(NodeSpec::name).toList() + ")"));
@@ -71,6 +75,13 @@ public final class NodeCommand implements RackCommand {
       throw new UsageException("--seed=" + seed + " is not host:port");
     }
     String seedHost = seed.substring(0, colon);
+    for (String flag : List.of("host", "seed")) {
+      String given = flag.equals("host") ? host : seedHost;
+      if (args.has(flag) && !HostCheck.resolves(given)) {
+        throw new UsageException("--" + flag + "=" + args.get(flag, null) + ": host \"" + given
+            + "\" does not resolve to an address");
+      }
+    }
     int seedPort;
     try {
       seedPort = Integer.parseInt(seed.substring(colon + 1));

@@ -239,11 +239,9 @@ final class ScenarioParser {
     if (hosts.size() > NicSettings.MAX_VFS) {
       n.error("from", "from names " + hosts.size() + " hosts, more than the NIC's " + NicSettings.MAX_VFS + " VFs");
     }
-    Integer count = n.integer("count", null);
+    Integer count = n.integerIn("count", null, 1, Integer.MAX_VALUE);
     if (count == null && !n.has("count")) {
       n.error("count", "missing (required): packets each host sends");
-    } else if (count != null && count < 1) {
-      n.error("count", "count=" + count + " must be at least 1");
     }
     Integer size = n.integer("size", DEFAULT_SIZE);
     if (size != null && (size < UdpFrames.MIN_PAYLOAD || size > UdpFrames.MAX_PAYLOAD)) {
@@ -308,11 +306,9 @@ final class ScenarioParser {
           + " has no control-plane section: control requests need a management-host pair");
     }
     List<String> hosts = computeHosts(n, topology);
-    Integer count = n.integer("count", null);
+    Integer count = n.integerIn("count", null, 1, ControlRequests.MAX_COUNT);
     if (count == null && !n.has("count")) {
       n.error("count", "missing (required): requests each host issues");
-    } else if (count != null && (count < 1 || count > ControlRequests.MAX_COUNT)) {
-      n.error("count", "count=" + count + " not in [1," + ControlRequests.MAX_COUNT + "]");
     }
     Long interval = n.durationNs("interval", 100_000_000L);
     if (interval != null && interval < 1) {
@@ -623,11 +619,8 @@ final class ScenarioParser {
       d.interval = t.durationNs("interval", DEFAULT_INTERVAL_NS);
     }
     if (t.has("count")) {
-      Integer c = t.integer("count", null);
-      if (c != null && c < 1) {
-        t.error("count", "count=" + c + " must be at least 1");
-        c = null;
-      }
+      // The count is parsed as an int (the longs below are for products of it); that is its range.
+      Integer c = t.integerIn("count", null, 1, Integer.MAX_VALUE);
       d.count = c == null ? null : c.longValue();
       d.valid &= c != null;
     }
@@ -1313,11 +1306,7 @@ final class ScenarioParser {
       case DURATION:
         return f.durationNs(n, null);
       case COUNT: {
-        Integer c = f.integer(n, null);
-        if (c != null && c < 1) {
-          f.error(n, n + "=" + c + " must be at least 1");
-          return null;
-        }
+        Integer c = f.integerIn(n, null, 1, Integer.MAX_VALUE);
         return c == null ? null : c.longValue();
       }
       case PROBABILITY: {

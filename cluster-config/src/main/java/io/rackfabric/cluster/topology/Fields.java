@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -131,6 +132,37 @@ public final class Fields {
       return dflt;
     }
     return integerValue(v, key(name));
+  }
+
+  /**
+   * An integer in [{@code min}, {@code max}], or {@code dflt} when absent (null dflt: required).
+   * A whole number out of range, however large, is reported with the range rather than as "not
+   * an integer": {@code count=1000000000000 not in [1,2147483647]}.
+   */
+  public Integer integerIn(String name, Integer dflt, int min, int max) {
+    ConfigValue v = dflt == null ? required(name) : object.get(name);
+    if (v == null || v.valueType() == ConfigValueType.NULL) {
+      return dflt;
+    }
+    String text = v.valueType() == ConfigValueType.NUMBER ? v.render()
+        : v.valueType() == ConfigValueType.STRING ? ((String) v.unwrapped()).trim() : null;
+    BigDecimal number = null;
+    if (text != null) {
+      try {
+        number = new BigDecimal(text);
+      } catch (NumberFormatException e) {
+        // not a number at all: said below
+      }
+    }
+    if (number == null || number.stripTrailingZeros().scale() > 0) {
+      error(name, "expected an integer, got " + describe(v));
+      return null;
+    }
+    if (number.compareTo(BigDecimal.valueOf(min)) < 0 || number.compareTo(BigDecimal.valueOf(max)) > 0) {
+      error(name, name + "=" + text + " not in [" + min + "," + max + "]");
+      return null;
+    }
+    return number.intValueExact();
   }
 
   public Integer integerValue(ConfigValue v, String fullKey) {

@@ -22,6 +22,13 @@ import java.util.List;
 public final class HoconFile {
 
   /**
+   * How deep objects, lists and dotted key paths may nest. Typesafe Config parses and resolves
+   * recursively, so a file nested some thousands deep ends its thread in a StackOverflowError;
+   * no topology or scenario needs a tenth of this.
+   */
+  public static final int MAX_DEPTH = 64;
+
+  /**
    * A parsed and resolved file with the {@link Problems} its checks report to.
    *
    * @param config the whole file, substitutions resolved
@@ -69,6 +76,11 @@ public final class HoconFile {
     }
     Problems problems = new Problems(display, file);
     try {
+      refuseDeepNesting(Files.readString(file), problems);
+    } catch (IOException e) {
+      // Typesafe Config reads the file again below and says what is wrong with it.
+    }
+    try {
       return resolved(ConfigFactory.parseFile(file.toFile(), options(display)), problems);
     } catch (ConfigException e) {
       throw syntaxError(problems, e);
@@ -78,6 +90,7 @@ public final class HoconFile {
   /** Text; {@code display} names it in messages. */
   public static Parsed parse(String text, String display) throws Unusable {
     Problems problems = new Problems(display, null);
+    refuseDeepNesting(text, problems);
     try {
       return resolved(ConfigFactory.parseString(text, options(display)), problems);
     } catch (ConfigException e) {
@@ -100,6 +113,74 @@ public final class HoconFile {
     } catch (IOException e) {
       throw new Unusable(display + ": cannot read the bundled file: " + e.getMessage());
     }
+  }
+
+  /**
+   * Refuses text that nests deeper than {@link #MAX_DEPTH} before Typesafe Config recurses into
+   * it. A light scan, not a parser: it skips comments and quoted strings, counts the depth of
+   * braces and brackets, and adds the dots of a path ({@code a.b.c = 1} nests as deep as three
+   * objects). Files pulled in by {@code include} are not scanned.
+   */
+  static void refuseDeepNesting(String text, Problems problems) throws Unusable {
+    java.util.ArrayDeque<Integer> outer = new java.util.ArrayDeque<>();
+    int depth = 0;
+    int dots = 0;
+    int line = 1;
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c == '#' || c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
+        while (i + 1 < n && text.charAt(i + 1) != '\n') {
+          i++;
+        }
+        continue;
+      }
+      if (c == '"') {
+        int end = endOfString(text, i);
+        for (int j = i; j < end; j++) {
+          line += text.charAt(j) == '\n' ? 1 : 0;
+        }
+        i = end;
+        continue;
+      }
+      if (c == '.') {
+        dots++;
+      } else if (c == '{' || c == '[') {
+        outer.push(depth);
+        depth += dots + 1;
+        dots = 0;
+      } else if (c == '}' || c == ']') {
+        depth = outer.isEmpty() ? 0 : outer.pop();
+        dots = 0;
+      } else if (c == '\n' || c == ',') {
+        dots = 0;
+      }
+      if (depth + dots > MAX_DEPTH) {
+        problems.add(problems.display(), line, "syntax", "nested deeper than " + MAX_DEPTH
+            + " levels (objects, lists and dotted paths counted together); refused before parsing");
+        throw new Unusable(problems.sorted());
+      }
+      if (c == '\n') {
+        line++;
+      }
+    }
+  }
+
+  /** The index of the closing quote of the string opening at {@code start} ("..." or """..."""). */
+  private static int endOfString(String text, int start) {
+    if (text.startsWith("\"\"\"", start)) {
+      int close = text.indexOf("\"\"\"", start + 3);
+      return close < 0 ? text.length() : close + 2;
+    }
+    for (int i = start + 1; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '"' || c == '\n') {
+        return c == '\n' ? i - 1 : i;
+      }
+    }
+    return text.length();
   }
 
   private static Parsed resolved(Config config, Problems problems) {

@@ -14,6 +14,13 @@ public final class Problems {
 
   private record Problem(String file, int line, int order, String text) {}
 
+  /** Longest run of one word of a message shown whole; user values longer than this are cut. */
+  static final int MAX_WORD = 60;
+  /** What ends a word: a value is quoted, or follows "=", so it is measured on its own. */
+  private static final String WORD_BREAKS = " '\"=,()[]{}";
+  /** Longest reason shown whole: a value with spaces in it is cut here. */
+  static final int MAX_REASON = 1000;
+
   private final String display;
   private final Path mainFile;
   private final List<Problem> problems = new ArrayList<>();
@@ -48,9 +55,9 @@ public final class Problems {
     }
     text.append(": ");
     if (key != null && !key.isEmpty()) {
-      text.append(key).append(": ");
+      text.append(bounded(key, MAX_WORD)).append(": ");
     }
-    text.append(reason);
+    text.append(bounded(reason, MAX_REASON));
     problems.add(new Problem(file, line, problems.size(), text.toString()));
   }
 
@@ -71,6 +78,64 @@ public final class Problems {
             .thenComparingInt(Problem::order))
         .map(Problem::text)
         .toList();
+  }
+
+  /**
+   * What a message may show of a text that holds user values: every message of a file passes
+   * here, so no caller can echo a 10MB name whole or put a control character on a user's terminal.
+   * Non-printable characters are escaped ({@code \n}, {@code \u0007}), each word longer than
+   * {@value #MAX_WORD} characters is cut to its start and its length, and so is the whole text
+   * beyond {@code max}.
+   */
+  static String bounded(String text, int max) {
+    StringBuilder out = new StringBuilder(Math.min(text.length(), max + 40));
+    int word = 0;
+    int wordStart = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (WORD_BREAKS.indexOf(c) >= 0) {
+        word = 0;
+        out.append(c);
+      } else if (word == MAX_WORD) {
+        int end = i;
+        while (end < text.length() && WORD_BREAKS.indexOf(text.charAt(end)) < 0) {
+          end++;
+        }
+        out.append("... (").append(end - wordStart).append(" chars)");
+        word = 0;
+        i = end - 1;
+      } else {
+        if (word == 0) {
+          wordStart = i;
+        }
+        word++;
+        appendPrintable(out, c);
+      }
+      if (out.length() > max) {
+        out.setLength(max);
+        out.append("... (").append(text.length()).append(" chars)");
+        break;
+      }
+    }
+    return out.toString();
+  }
+
+  private static void appendPrintable(StringBuilder out, char c) {
+    switch (c) {
+      case '\n' -> out.append("\\n");
+      case '\r' -> out.append("\\r");
+      case '\t' -> out.append("\\t");
+      default -> {
+        int type = Character.getType(c);
+        if (Character.isISOControl(c) || type == Character.FORMAT || type == Character.UNASSIGNED
+            || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
+            || type == Character.PRIVATE_USE) {
+          out.append(String.format("\\u%04X", (int) c));
+        } else {
+          out.append(c);
+        }
+      }
+    }
   }
 
   /** Values that came from an included file are reported against that file. */

@@ -19,9 +19,11 @@ import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Follows a memory request through a topology's initial state, using the data plane's own
@@ -99,6 +101,8 @@ public final class RouteExplainer {
     private final Map<String, NtbTranslation> ntbs = new HashMap<>();
     private int requester;
     private int hopCount;
+    /** The ends this path arrived at: a request arriving at one again is going round a loop. */
+    private Set<String> arrivedAt = new HashSet<>();
 
     Walk(String from, long address, boolean read) {
       this.from = from;
@@ -150,6 +154,12 @@ public final class RouteExplainer {
         }
         String comp = LinkSpec.componentOf(end);
         String portName = LinkSpec.portOf(end);
+        if (!arrivedAt.add(end)) {
+          String why = "arrives at " + end + " a second time (at " + Addresses.hex(address(tlp))
+              + "): the links and windows form a loop; stopped there";
+          hops.add(hop(comp, portName, null, why, List.of(), tlp));
+          return result(hops, new Outcome(Kind.DROPPED, comp, -1, null, address(tlp), why));
+        }
         if (portName == null) {
           return atEndpoint(topology.endpoint(comp).orElseThrow(), tlp, hops);
         }
@@ -251,8 +261,10 @@ public final class RouteExplainer {
       List<RouteExplanation> copies = new ArrayList<>();
       // The hop limit guards each path, not the sum of a multicast's copies.
       int hopsSoFar = hopCount;
+      Set<String> arrivedSoFar = arrivedAt;
       for (int p : m.ports()) {
         hopCount = hopsSoFar;
+        arrivedAt = new HashSet<>(arrivedSoFar);
         List<Hop> copyHops = new ArrayList<>();
         Step step = leave(sw, null, table.port(p), "copy for group " + m.group(), List.of(), tlp,
             copyHops);

@@ -54,7 +54,8 @@ public final class TopologyCheckCommand {
     }
     Topology topology;
     try {
-      topology = TopologyLoader.loadFileOrBundled(args[0]);
+      // The check is where a node's host name is looked up: rack node would fail on it later.
+      topology = TopologyLoader.loadFileOrBundled(args[0], HostCheck.ALL);
     } catch (TopologyException e) {
       e.problems().forEach(err::println);
       int n = e.problems().size();

@@ -22,8 +22,13 @@ public final class TopologyLoader {
 
   /** Loads a topology file from disk; the path as given names it in messages. */
   public static Topology load(Path file) throws TopologyException {
+    return load(file, HostCheck.NONE);
+  }
+
+  /** As {@link #load(Path)}, looking up the node hosts {@code hosts} names. */
+  public static Topology load(Path file, HostCheck hosts) throws TopologyException {
     try {
-      return check(HoconFile.load(file, "topology"));
+      return check(HoconFile.load(file, "topology"), hosts);
     } catch (HoconFile.Unusable e) {
       throw new TopologyException(e.problems());
     }
@@ -34,6 +39,11 @@ public final class TopologyLoader {
    * "fig1.conf"}); messages name it {@code fig1.conf}.
    */
   public static Topology load(String resourceName) throws TopologyException {
+    return load(resourceName, HostCheck.NONE);
+  }
+
+  /** As {@link #load(String)}, looking up the node hosts {@code hosts} names. */
+  public static Topology load(String resourceName, HostCheck hosts) throws TopologyException {
     String file = resourceName.endsWith(".conf") ? resourceName : resourceName + ".conf";
     String text;
     try {
@@ -46,13 +56,18 @@ public final class TopologyLoader {
           file + ": no bundled topology '" + resourceName + "' (bundled: "
               + String.join(", ", BUNDLED) + ")");
     }
-    return parse(text, file);
+    return parse(text, file, hosts);
   }
 
   /** Parses topology text; {@code display} names it in messages. Used for tests and stdin. */
   public static Topology parse(String text, String display) throws TopologyException {
+    return parse(text, display, HostCheck.NONE);
+  }
+
+  /** As {@link #parse(String, String)}, looking up the node hosts {@code hosts} names. */
+  public static Topology parse(String text, String display, HostCheck hosts) throws TopologyException {
     try {
-      return check(HoconFile.parse(text, display));
+      return check(HoconFile.parse(text, display), hosts);
     } catch (HoconFile.Unusable e) {
       throw new TopologyException(e.problems());
     }
@@ -63,14 +78,19 @@ public final class TopologyLoader {
    * a path ({@code /} or {@code .conf}) but does not exist is reported as a missing file.
    */
   public static Topology loadFileOrBundled(String arg) throws TopologyException {
+    return loadFileOrBundled(arg, HostCheck.NONE);
+  }
+
+  /** As {@link #loadFileOrBundled(String)}, looking up the node hosts {@code hosts} names. */
+  public static Topology loadFileOrBundled(String arg, HostCheck hosts) throws TopologyException {
     Path path = Path.of(arg);
     if (Files.exists(path)) {
-      return load(path);
+      return load(path, hosts);
     }
     String lower = arg.toLowerCase(Locale.ROOT);
     String name = lower.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
     if (BUNDLED.contains(name)) {
-      return load(name);
+      return load(name, hosts);
     }
     if (arg.contains("/") || arg.contains(java.io.File.separator) || lower.endsWith(".conf")) {
       throw new TopologyException(arg + ": file not found");
@@ -80,12 +100,12 @@ public final class TopologyLoader {
             + String.join(", ", BUNDLED) + ")");
   }
 
-  private static Topology check(HoconFile.Parsed parsed) throws TopologyException {
+  private static Topology check(HoconFile.Parsed parsed, HostCheck hosts) throws TopologyException {
     Problems problems = parsed.problems();
     String display = problems.display();
     Topology topology;
     try {
-      topology = new TopologyParser(problems).parse(parsed.config().root(), display);
+      topology = new TopologyParser(problems, hosts).parse(parsed.config().root(), display);
     } catch (RuntimeException e) {
       // A bug in the checker must still not greet the user with a stack trace.
       problems.add(display, -1, null, "internal error while checking the file ("

@@ -49,9 +49,12 @@ final class TopologyParser {
   /** Below a root complex's root port: what an endpoint or NTB attached directly to a root gets. */
   private static final int BELOW_ROOT_PORT = Bdf.of(1, 0, 0);
   private static final int MAX_HINTS = 12;
+  /** The smallest memory BAR: 16 bytes, bits 3..0 being the BAR's type. */
+  private static final long MIN_BAR = 16;
   private static final String GLOBAL_MEMORY = "global-memory";
 
   private final Problems problems;
+  private final HostCheck hostCheck;
 
   private final Map<String, NodeDraft> nodes = new LinkedHashMap<>();
   private final List<SwitchDraft> switches = new ArrayList<>();
@@ -72,7 +75,12 @@ final class TopologyParser {
   private String[][] ntbPorts;
 
   TopologyParser(Problems problems) {
+    this(problems, HostCheck.NONE);
+  }
+
+  TopologyParser(Problems problems, HostCheck hostCheck) {
     this.problems = problems;
+    this.hostCheck = hostCheck;
   }
 
   // ---------------------------------------------------------------- drafts
@@ -187,6 +195,10 @@ final class TopologyParser {
       ControlPlaneSpec pair = controlPlane.check(topology);
       topology = pair == null ? null : topology.withControlPlane(pair);
     }
+    if (problems.isEmpty()) {
+      // Last, and only for a sound file: a look-up can take seconds, and says nothing of a typo.
+      resolveHosts();
+    }
     return problems.isEmpty() ? topology : null;
   }
 
@@ -245,6 +257,16 @@ final class TopologyParser {
       }
     }
     nodes.put(name, new NodeDraft(host != null && port != null ? new NodeSpec(name, host, port) : null, f));
+  }
+
+  private void resolveHosts() {
+    int index = 0;
+    for (NodeDraft n : nodes.values()) {
+      NodeSpec spec = n.spec();
+      if (hostCheck.covers(index++, spec.name()) && !HostCheck.resolves(spec.host())) {
+        n.at().error("host", "host = \"" + spec.host() + "\" does not resolve to an address");
+      }
+    }
   }
 
   private void parseSwitch(Fields f) {
@@ -485,6 +507,9 @@ final class TopologyParser {
       if (bar == null) {
         continue;
       }
+      if (Boolean.FALSE.equals(ep.root)) {
+        checkBarShape(b, bar); // reported; overlaps are still worth reporting too
+      }
       for (int i = 0; i < ep.bars.size(); i++) {
         if (ep.bars.get(i).overlaps(bar)) {
           b.error("base", "BAR" + ep.bars.size() + " " + bar + " of " + ep.id + " overlaps its BAR"
@@ -496,6 +521,34 @@ final class TopologyParser {
     }
     if (ep.id != null) {
       endpoints.add(ep);
+    }
+  }
+
+  /**
+   * A device's memory BAR decodes a power of two of at least {@value #MIN_BAR} bytes (the low
+   * four bits of the register hold its type) at a multiple of that size: configuration sizes it
+   * by the address bits it ignores. A root's "bars" are its memory, not BARs, and NTB windows
+   * may be unaligned on purpose (see BarRegisters), so only endpoints that are not roots are held
+   * to this.
+   */
+  private static void checkBarShape(Fields b, AddressRange bar) {
+    long size = bar.size();
+    boolean sizeGiven = b.has("size");
+    String sizeKey = sizeGiven ? "size" : "limit";
+    String sizeText = sizeGiven ? "size = " + b.raw("size").unwrapped()
+        : "limit = " + b.raw("limit").unwrapped() + " makes size " + size + " and it";
+    if (Long.compareUnsigned(size, MIN_BAR) < 0) {
+      b.error(sizeKey, sizeText + " is below " + MIN_BAR + " bytes, the smallest memory BAR");
+      return;
+    }
+    long decoded = size;
+    if (Long.bitCount(size) != 1) {
+      b.error(sizeKey, sizeText + " is not a power of two");
+      decoded = Long.highestOneBit(size) << 1;
+    }
+    if (decoded != 0 && Long.remainderUnsigned(bar.base(), decoded) != 0) {
+      b.error("base", "base = " + Addresses.hex(bar.base()) + " is not aligned to its size "
+          + Addresses.hex(decoded) + " (a BAR's base is a multiple of its size)");
     }
   }
 
@@ -811,6 +864,11 @@ final class TopologyParser {
             + " already connected in one PCIe domain, which must be a tree");
       }
     }
+    for (LinkDraft link : links) {
+      if (link.aValid && link.bValid) {
+        checkNtbToNtb(link);
+      }
+    }
     for (int i = 0; i < endpoints.size(); i++) {
       EndpointDraft later = endpoints.get(i);
       for (int j = 0; j < i; j++) {
@@ -829,6 +887,28 @@ final class TopologyParser {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Two NTB ports cabled back to back join the domains behind their switches. When those are one
+   * domain already, a request that one port relays comes back into that domain through the other,
+   * and is relayed again: the route circles until a requester-ID table fills.
+   */
+  private void checkNtbToNtb(LinkDraft link) {
+    PortDraft p = portDraft(link.a);
+    PortDraft q = portDraft(link.b);
+    if (p == null || q == null || p.role != PortRole.NTB || q.role != PortRole.NTB
+        || p.virtualSwitch == null || q.virtualSwitch == null) {
+      return;
+    }
+    String a = "vs:" + LinkSpec.componentOf(link.a) + ":" + p.virtualSwitch;
+    String b = "vs:" + LinkSpec.componentOf(link.b) + ":" + q.virtualSwitch;
+    if (domains.find(a).equals(domains.find(b))) {
+      link.at.error("b", "link " + link.a + " -- " + link.b + " joins two ntb ports of one PCIe"
+          + " domain (virtual switch " + p.virtualSwitch + " of " + LinkSpec.componentOf(link.a)
+          + " and virtual switch " + q.virtualSwitch + " of " + LinkSpec.componentOf(link.b)
+          + "): what one relays would come back through the other, in a loop");
     }
   }
 
