@@ -1,19 +1,26 @@
 package io.rackfabric.fabric.endpoint;
 
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a receiver saw of each sender's numbered stream: unique deliveries, duplicates, and
  * arrivals behind a later sequence number (reordering). Loss is what the sender sent minus the
  * unique deliveries, once the run has quiesced.
+ *
+ * <p>Each stream is kept as the ranges of sequence numbers that arrived, so its memory grows with
+ * the gaps (losses, reordering) and not with what was sent: a stream of a hundred million writes
+ * in order is two numbers. In-order arrivals only extend the highest range.
  */
 public final class StreamTracker {
 
   private static final class Stream {
-    final BitSet seen = new BitSet();
-    long highest = -1;
+    /** The highest range of arrived numbers, [tailStart, tailEnd); empty before the first. */
+    long tailStart;
+    long tailEnd;
+    /** The ranges below the tail, start to end (exclusive), none touching another. */
+    final TreeMap<Long, Long> below = new TreeMap<>();
   }
 
   private final Map<Integer, Stream> streams = new HashMap<>();
@@ -24,7 +31,7 @@ public final class StreamTracker {
   private long reordered;
 
   public void arrived(int source, long seq) {
-    if (seq < 0 || seq > Integer.MAX_VALUE) {
+    if (seq < 0) {
       return; // not a numbered stream
     }
     // Writes come in runs from one source: skip the map (and boxing the key) while it repeats.
@@ -36,17 +43,51 @@ public final class StreamTracker {
       lastSource = source;
       lastStream = s;
     }
-    int i = (int) seq;
-    if (s.seen.get(i)) {
+    if (seq == s.tailEnd && s.tailEnd > s.tailStart) {
+      s.tailEnd++; // the common case: the next in order
+      unique++;
+      return;
+    }
+    if (s.tailEnd == s.tailStart) { // the first of its stream
+      s.tailStart = seq;
+      s.tailEnd = seq + 1;
+      unique++;
+      return;
+    }
+    if (seq > s.tailEnd) { // a gap: the tail goes below, a new tail begins
+      s.below.put(s.tailStart, s.tailEnd);
+      s.tailStart = seq;
+      s.tailEnd = seq + 1;
+      unique++;
+      return;
+    }
+    if (seq >= s.tailStart) {
       duplicates++;
       return;
     }
-    s.seen.set(i);
-    unique++;
-    if (seq < s.highest) {
-      reordered++;
+    // Behind the highest number seen: a duplicate if a range below holds it, else a late arrival.
+    Map.Entry<Long, Long> floor = s.below.floorEntry(seq);
+    if (floor != null && seq < floor.getValue()) {
+      duplicates++;
+      return;
     }
-    s.highest = Math.max(s.highest, seq);
+    unique++;
+    reordered++;
+    long start = seq;
+    long end = seq + 1;
+    if (floor != null && floor.getValue() == seq) { // joins the range below it
+      start = floor.getKey();
+      s.below.remove(start);
+    }
+    if (end == s.tailStart) { // and the tail above it
+      s.tailStart = start;
+      return;
+    }
+    Long next = s.below.higherKey(seq);
+    if (next != null && next == end) {
+      end = s.below.remove(next);
+    }
+    s.below.put(start, end);
   }
 
   public long unique() {
@@ -63,5 +104,11 @@ public final class StreamTracker {
 
   public int streams() {
     return streams.size();
+  }
+
+  /** Ranges kept for {@code source}'s stream (its gaps plus one): what its memory grows with. */
+  int ranges(int source) {
+    Stream s = streams.get(source);
+    return s == null ? 0 : s.below.size() + (s.tailEnd > s.tailStart ? 1 : 0);
   }
 }
