@@ -1,13 +1,14 @@
-package io.rackfabric.host.ftgm;
+package io.rackfabric.fabric.time;
 
-import io.rackfabric.host.messaging.ModelClock;
 import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
 
 /**
- * Model time for a testbed of message interfaces and their hosts: a discrete-event queue. Every
- * event runs at its model time, in time order (equal times in the order scheduled), so a run is
- * deterministic; long passive durations (a firmware reload) are simply events further on, the
- * clock advancing to them without any waiting. Not thread-safe: one owner.
+ * A discrete-event queue: every event runs at its model time, in time order (equal times in the
+ * order scheduled), so a run is deterministic; long passive durations (a firmware reload) are
+ * simply events further on, the clock advancing to them without any waiting. The one queue of
+ * timed tasks in the project: the FTGM testbed runs on it, and host software's
+ * {@code EventClock} keeps its timers in one. Not thread-safe: one owner.
  */
 public final class EventQueue implements ModelClock {
 
@@ -39,13 +40,36 @@ public final class EventQueue implements ModelClock {
 
   /** Runs every event due at or before {@code time}, then sets the clock to it. */
   public void runUntil(long time) {
-    while (!events.isEmpty() && events.peek().time() <= time) {
-      Event e = events.poll();
-      now = e.time();
-      executed++;
-      e.task().run();
+    while (nextTime() <= time) {
+      runNext();
     }
     now = Math.max(now, time);
+  }
+
+  /** Runs events in order until {@code done} holds or the next is past {@code limit}; returns {@code done}. */
+  public boolean runUntil(BooleanSupplier done, long limit) {
+    while (!done.getAsBoolean() && nextTime() <= limit) {
+      runNext();
+    }
+    return done.getAsBoolean();
+  }
+
+  /** The time of the earliest pending event, {@code Long.MAX_VALUE} when none. */
+  public long nextTime() {
+    Event e = events.peek();
+    return e == null ? Long.MAX_VALUE : e.time();
+  }
+
+  /** Runs the earliest pending event, the clock set to its time; false when none was pending. */
+  public boolean runNext() {
+    Event e = events.poll();
+    if (e == null) {
+      return false;
+    }
+    now = e.time();
+    executed++;
+    e.task().run();
+    return true;
   }
 
   public int pending() {

@@ -1,8 +1,9 @@
-package io.rackfabric.host.messaging;
+package io.rackfabric.fabric.time;
 
 /**
- * Model time, in nanoseconds, and timers on it. Injected so that tests step the protocol
- * deterministically and the fabric's actors can later drive it from their own scheduler.
+ * Model time, in nanoseconds, and timers on it, as host software and firmware see it. Injected so
+ * that tests step a protocol deterministically ({@link EventQueue}) and actors drive it from
+ * their own events.
  */
 public interface ModelClock {
 

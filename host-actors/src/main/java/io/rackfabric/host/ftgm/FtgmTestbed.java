@@ -1,5 +1,6 @@
 package io.rackfabric.host.ftgm;
 
+import io.rackfabric.fabric.time.EventQueue;
 import io.rackfabric.host.nic.EthernetLink;
 import io.rackfabric.host.nic.FaultCategory;
 import io.rackfabric.host.nic.FaultPoint;

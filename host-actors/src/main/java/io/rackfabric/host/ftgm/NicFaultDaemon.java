@@ -12,7 +12,7 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
-import io.rackfabric.host.messaging.ModelClock;
+import io.rackfabric.fabric.time.ModelClock;
 import io.rackfabric.host.nic.McpFirmware;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.PortEvent;

@@ -1,6 +1,6 @@
 package io.rackfabric.host.ftgm;
 
-import io.rackfabric.host.messaging.ModelClock;
+import io.rackfabric.fabric.time.ModelClock;
 import io.rackfabric.host.nic.McpFirmware;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.PortEvent;

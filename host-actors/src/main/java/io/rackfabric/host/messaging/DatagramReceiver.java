@@ -1,6 +1,7 @@
 package io.rackfabric.host.messaging;
 
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.time.ModelClock;
 import java.util.ArrayDeque;
 import java.util.Objects;
 

@@ -1,6 +1,7 @@
 package io.rackfabric.host.messaging;
 
-import java.util.PriorityQueue;
+import io.rackfabric.fabric.time.EventQueue;
+import io.rackfabric.fabric.time.ModelClock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
@@ -29,16 +30,10 @@ import java.util.function.LongSupplier;
  */
 public final class EventClock implements ModelClock {
 
-  private record Timer(long deadline, long order, Runnable task) {}
-
-  private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) ->
-      a.deadline() != b.deadline()
-          ? Long.compare(a.deadline(), b.deadline())
-          : Long.compare(a.order(), b.order()));
+  /** The timers, in the project's one discrete-event queue: deadline order, ties as scheduled. */
+  private final EventQueue timers = new EventQueue();
   private final LongSupplier wallNanos;
   private final double tdf;
-  private long now;
-  private long order;
   /** The model and wall time of the last activity: the idle rule measures from here. */
   private long anchorModel;
   private long anchorWall;
@@ -61,15 +56,12 @@ public final class EventClock implements ModelClock {
 
   @Override
   public long now() {
-    return now;
+    return timers.now();
   }
 
   @Override
   public void schedule(long delayNs, Runnable task) {
-    if (delayNs < 0) {
-      throw new IllegalArgumentException("delayNs=" + delayNs + " is negative");
-    }
-    timers.add(new Timer(now + delayNs, order++, task));
+    timers.schedule(delayNs, task);
   }
 
   /**
@@ -78,11 +70,7 @@ public final class EventClock implements ModelClock {
    * clock to that time.
    */
   public void advanceTo(long at) {
-    long target = Math.max(now, at); // an event from the past is handled now
-    while (!timers.isEmpty() && timers.peek().deadline() <= target) {
-      runNext();
-    }
-    now = target;
+    timers.runUntil(Math.max(timers.now(), at)); // an event from the past is handled now
     touch();
   }
 
@@ -98,7 +86,7 @@ public final class EventClock implements ModelClock {
 
   /** Activity without a model time of its own (a command, something sent): restarts the grace. */
   public void touch() {
-    anchorModel = now;
+    anchorModel = timers.now();
     anchorWall = wallNanos.getAsLong();
   }
 
@@ -109,16 +97,16 @@ public final class EventClock implements ModelClock {
    */
   public int runIdle(long graceNanos, BooleanSupplier progressed) {
     long wall = wallNanos.getAsLong();
-    if (timers.isEmpty() || wall - anchorWall < graceNanos) {
+    if (timers.pending() == 0 || wall - anchorWall < graceNanos) {
       return 0;
     }
     long reachable = Math.min(anchorModel + (long) ((wall - anchorWall) / tdf), horizon - 1);
     int ran = 0;
-    while (!timers.isEmpty() && timers.peek().deadline() <= reachable) {
-      runNext();
+    while (timers.nextTime() <= reachable) {
+      timers.runNext();
       ran++;
       if (progressed.getAsBoolean()) {
-        anchorModel = now;
+        anchorModel = timers.now();
         anchorWall = wall;
         break;
       }
@@ -129,15 +117,9 @@ public final class EventClock implements ModelClock {
     return ran;
   }
 
-  private void runNext() {
-    Timer t = timers.poll();
-    now = Math.max(now, t.deadline());
-    t.task().run();
-  }
-
   /** Timers waiting, stale ones included (owners ignore those when they run). */
   public int pendingTimers() {
-    return timers.size();
+    return timers.pending();
   }
 
   /** How many times the idle rule ran timers. */

@@ -1,6 +1,6 @@
 package io.rackfabric.host.nic;
 
-import io.rackfabric.host.messaging.ModelClock;
+import io.rackfabric.fabric.time.ModelClock;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -9,7 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
-import io.rackfabric.host.ftgm.EventQueue;
+import io.rackfabric.fabric.time.EventQueue;
 import java.util.Set;
 
 /**

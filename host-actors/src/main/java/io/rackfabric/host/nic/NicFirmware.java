@@ -1,6 +1,6 @@
 package io.rackfabric.host.nic;
 
-import io.rackfabric.host.ftgm.EventQueue;
+import io.rackfabric.fabric.time.EventQueue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
-import io.rackfabric.host.ftgm.EventQueue;
+import io.rackfabric.fabric.time.EventQueue;
 import java.time.Duration;
 import java.util.List;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.fabric.time.EventQueue;
 import io.rackfabric.host.messaging.QueueLayout.Region;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ class DatagramProtocolTest {
 
   /** One sender, one receiver, the lossy link between them, and what was sent and delivered. */
   private static final class Rig {
-    final ManualClock clock = new ManualClock();
+    final EventQueue clock = new EventQueue();
     final QueueLayout layout;
     final LossyMemory link;
     final DatagramSender sender;

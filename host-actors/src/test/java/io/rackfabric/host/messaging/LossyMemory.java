@@ -1,6 +1,7 @@
 package io.rackfabric.host.messaging;
 
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.time.EventQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.function.LongPredicate;
  */
 final class LossyMemory {
 
-  private final ManualClock clock;
+  private final EventQueue clock;
   private final long delayNs;
   private final long[] bases;
   private final byte[][] memories;
@@ -37,7 +38,7 @@ final class LossyMemory {
   private long readsFailed;
 
   /** Host 0 at {@code base0}, host 1 at {@code base1}, each {@code size} bytes. */
-  LossyMemory(ManualClock clock, long delayNs, long base0, long base1, int size) {
+  LossyMemory(EventQueue clock, long delayNs, long base0, long base1, int size) {
     this.clock = clock;
     this.delayNs = delayNs;
     this.bases = new long[] {base0, base1};

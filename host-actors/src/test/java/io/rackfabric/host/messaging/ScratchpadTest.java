@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.fabric.time.EventQueue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class ScratchpadTest {
   private static final long A = 0x1_0000_0000L;
   private static final long B = 0x2_0000_0000L;
 
-  private final ManualClock clock = new ManualClock();
+  private final EventQueue clock = new EventQueue();
   private final LossyMemory link = new LossyMemory(clock, 500, A, B, 4096);
   private final Scratchpad pad = new Scratchpad(B + 0x200, 8);
   private final List<int[]> messages = new ArrayList<>();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.host.ftgm.EventQueue;
+import io.rackfabric.fabric.time.EventQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
