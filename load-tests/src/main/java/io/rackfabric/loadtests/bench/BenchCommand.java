@@ -323,7 +323,7 @@ public final class BenchCommand implements RackCommand {
       figures.add(new Figure(p + "components", r.components(), "actors", "count"));
       figures.add(new Figure(p + "compute_hosts", r.computeHosts(), "hosts", "count"));
       if (r.heapBytes() >= 0) {
-        figures.add(new Figure(p + "heap_per_component", (double) r.heapBytes() / r.components(), "bytes", "count"));
+        figures.add(new Figure(p + "heap_per_component", (double) r.heapBytes() / r.components(), "bytes", "wall"));
       }
       figures.add(new Figure(p + "bare_spawn_wall", r.bareNanos() / 1e9, "s", "wall"));
       figures.add(new Figure(p + "ratio", r.ratio(), "rack/bare", "wall"));
