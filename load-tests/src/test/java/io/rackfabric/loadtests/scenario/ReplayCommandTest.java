@@ -31,14 +31,6 @@ class ReplayCommandTest {
 
   private final RackCall call = new RackCall();
 
-  private int rack(String... args) {
-    return call.run(args);
-  }
-
-  private String err() {
-    return call.err();
-  }
-
   /** Figures on the model clock and counts, by name. */
   private static Map<String, Object> modelAndCountFigures(Map<String, Object> result) {
     Map<String, Object> out = new TreeMap<>();
@@ -65,10 +57,10 @@ class ReplayCommandTest {
   void shouldGiveTheSameModelTimeAndCountFiguresWhenALinkDownDemoRunIsReplayed() throws Exception {
     Path first = dir.resolve("first");
     Path again = dir.resolve("again");
-    assertEquals(0, rack("run", "link-down-demo", "--run-dir", first.toString()), err());
+    assertEquals(0, call.run("run", "link-down-demo", "--run-dir", first.toString()), call.err());
     assertTrue(Files.isRegularFile(first.resolve(FaultRecord.SCENARIO_COPY)), "the scenario's copy is in the folder");
 
-    assertEquals(0, rack("run", "--replay", first.toString(), "--run-dir", again.toString()), err());
+    assertEquals(0, call.run("run", "--replay", first.toString(), "--run-dir", again.toString()), call.err());
     assertContains(call.out(), "replay: every model-time and count figure as recorded");
 
     Map<String, Object> recorded = readJson(first.resolve(RunFiles.RESULT));
@@ -101,11 +93,11 @@ class ReplayCommandTest {
         "}"));
     Path first = dir.resolve("first");
     Path again = dir.resolve("again");
-    assertEquals(0, rack("run", scenario.toString(), "--run-dir", first.toString()), err());
+    assertEquals(0, call.run("run", scenario.toString(), "--run-dir", first.toString()), call.err());
     assertTrue(Files.isRegularFile(first.resolve(FaultRecord.TOPOLOGY_COPY)), "the topology file's copy");
     Files.delete(topology); // the folder alone replays the run
 
-    assertEquals(0, rack("run", "--replay", first.toString(), "--run-dir", again.toString()), err());
+    assertEquals(0, call.run("run", "--replay", first.toString(), "--run-dir", again.toString()), call.err());
 
     List<Map<String, Object>> recorded = recordedSteps(readJson(first.resolve(RunFiles.RESULT)));
     Map<String, Object> replayed = map(((List<?>) map(readJson(again.resolve(RunFiles.RESULT)).get(FaultRecord.KEY))
@@ -123,46 +115,46 @@ class ReplayCommandTest {
   @Test
   void shouldRefuseAPathThatIsNotADirectory() throws Exception {
     Path file = Files.writeString(dir.resolve("result.json"), "{}");
-    assertEquals(2, rack("run", "--replay", file.toString()));
-    assertContains(err(), "refused: not a directory");
-    assertEquals(2, rack("run", "--replay", dir.resolve("nowhere; rm -rf x\n").toString()));
-    assertContains(err(), "nowhere; rm -rf x\\u000a: refused: not a directory");
+    assertEquals(2, call.run("run", "--replay", file.toString()));
+    assertContains(call.err(), "refused: not a directory");
+    assertEquals(2, call.run("run", "--replay", dir.resolve("nowhere; rm -rf x\n").toString()));
+    assertContains(call.err(), "nowhere; rm -rf x\\u000a: refused: not a directory");
   }
 
   @Test
   void shouldRefuseAFolderWithoutResultJson() throws Exception {
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "rack run: --replay " + dir + ": refused: no result.json in it");
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "rack run: --replay " + dir + ": refused: no result.json in it");
   }
 
   @Test
   void shouldRefuseAResultWithoutAFaultRecord() throws Exception {
     Files.writeString(dir.resolve(RunFiles.RESULT), "{ \"scenario\": \"old\", \"faults_applied\": [] }");
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "refused: result.json has no fault record (\"fault_record\")");
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "refused: result.json has no fault record (\"fault_record\")");
   }
 
   @Test
   void shouldRefuseAResultThatIsNotJson() throws Exception {
     Files.writeString(dir.resolve(RunFiles.RESULT), "not json at all {");
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "refused: result.json is not readable JSON");
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "refused: result.json is not readable JSON");
   }
 
   @Test
   void shouldRefuseARecordOfAnotherFormat() throws Exception {
     Files.writeString(dir.resolve(RunFiles.RESULT), "{ \"fault_record\": { \"record_version\": 2, \"rackfabric_version\": \""
         + FaultRecord.projectVersion() + "\" } }");
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "refused: its fault record is of record_version 2, and this build replays 1 only");
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "refused: its fault record is of record_version 2, and this build replays 1 only");
   }
 
   @Test
   void shouldRefuseARecordOfAnotherBuild() throws Exception {
     Files.writeString(dir.resolve(RunFiles.RESULT),
         "{ \"fault_record\": { \"record_version\": 1, \"rackfabric_version\": \"0.0.1-elsewhere\" } }");
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "refused: recorded by rackfabric 0.0.1-elsewhere, and this is rackfabric "
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "refused: recorded by rackfabric 0.0.1-elsewhere, and this is rackfabric "
         + FaultRecord.projectVersion());
   }
 
@@ -170,14 +162,14 @@ class ReplayCommandTest {
   void shouldRefuseARecordWhoseScenarioCopyIsMissing() throws Exception {
     Files.writeString(dir.resolve(RunFiles.RESULT), "{ \"fault_record\": { \"record_version\": 1, \"rackfabric_version\": \""
         + FaultRecord.projectVersion() + "\", \"scenario_copy\": \"../../etc/passwd\" } }");
-    assertEquals(2, rack("run", "--replay", dir.toString()));
-    assertContains(err(), "refused: no copy of the scenario (scenario.conf) beside its result.json");
+    assertEquals(2, call.run("run", "--replay", dir.toString()));
+    assertContains(call.err(), "refused: no copy of the scenario (scenario.conf) beside its result.json");
   }
 
   @Test
   void shouldRefuseASeedOrModeGivenWithReplay() throws Exception {
-    assertEquals(2, rack("run", "--replay", dir.toString(), "--seed", "3"));
-    assertContains(err(), "--replay takes the mode, seed, transport and faults from the record; drop --seed");
-    assertFalse(err().contains("Exception"), err());
+    assertEquals(2, call.run("run", "--replay", dir.toString(), "--seed", "3"));
+    assertContains(call.err(), "--replay takes the mode, seed, transport and faults from the record; drop --seed");
+    assertFalse(call.err().contains("Exception"), call.err());
   }
 }

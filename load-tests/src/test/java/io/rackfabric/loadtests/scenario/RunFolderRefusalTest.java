@@ -31,24 +31,16 @@ class RunFolderRefusalTest {
 
   private final RackCall call = new RackCall();
 
-  private int rack(String... args) {
-    return call.run(args);
-  }
-
-  private String err() {
-    return call.err();
-  }
-
   @Test
   void shouldRefuseAScenarioFileNameThatWouldBeAnH2SettingWhenTheScenarioHasNoName() throws Exception {
     Path plain = Files.writeString(dir.resolve("plain.conf"), SCENARIO);
-    assertEquals(0, rack("run", plain.toString(), "--check"), err()); // the text itself is fine
+    assertEquals(0, call.run("run", plain.toString(), "--check"), call.err()); // the text itself is fine
 
     Path crafted = Files.writeString(dir.resolve("x;INIT=CREATE TABLE pwned(id INT)--.conf"), SCENARIO);
-    assertEquals(2, rack("run", crafted.toString()), err());
+    assertEquals(2, call.run("run", crafted.toString()), call.err());
     assertEquals(crafted + ": name: missing, and the file name 'x;INIT=CREATE TABLE pwned(id INT)--' cannot"
         + " stand for it: a scenario's name must be letters, digits, '_', '-' or '.' (it names the run's"
-        + " folder); add name = ... or rename the file\n", err());
+        + " folder); add name = ... or rename the file\n", call.err());
     // The default run folder is target/rack-runs/<name>-<time>; the statement's database was
     // target/rack-runs/x.mv.db.
     Path runs = Path.of("target", "rack-runs");
@@ -64,9 +56,9 @@ class RunFolderRefusalTest {
   void shouldRefuseARunFolderThatWouldBeAnH2SettingBeforeWritingAnything() throws Exception {
     Path scenario = Files.writeString(dir.resolve("plain.conf"), SCENARIO);
     Path runDir = dir.resolve("r;INIT=CREATE TABLE pwned(id INT)--");
-    assertEquals(2, rack("run", scenario.toString(), "--run-dir", runDir.toString()), err());
-    assertContains(err(), "rack run: run folder " + runDir + " refused: journal folder ");
-    assertContains(err(), ": element \"r;INIT=CREATE TABLE pwned(id INT)--\" holds ';', which an H2 URL would"
+    assertEquals(2, call.run("run", scenario.toString(), "--run-dir", runDir.toString()), call.err());
+    assertContains(call.err(), "rack run: run folder " + runDir + " refused: journal folder ");
+    assertContains(call.err(), ": element \"r;INIT=CREATE TABLE pwned(id INT)--\" holds ';', which an H2 URL would"
         + " read as the start of a setting; give the run another folder with --run-dir\n");
     try (Stream<Path> list = Files.list(dir)) {
       assertEquals(List.of(scenario), list.toList(), "no run folder, no r.mv.db");
