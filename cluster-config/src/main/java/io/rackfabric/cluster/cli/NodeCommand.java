@@ -60,6 +60,12 @@ public final class NodeCommand implements RackCommand {
    */
   public static ActorSystem<RackNode.Command> startNode(Args args) throws Exception {
     String nodeName = args.require("node");
+    // Refused as a usage error here, before anything starts; ClusterSettings would refuse it too,
+    // but with an IllegalArgumentException, which the command line reports as a failure (exit 1).
+    if (args.has("transport") && !ClusterSettings.TRANSPORTS.contains(args.get("transport", null))) {
+      throw new UsageException("--transport=" + args.get("transport", null) + " not in {"
+          + String.join(", ", ClusterSettings.TRANSPORTS) + "}");
+    }
     // The hosts this node binds and joins are looked up now, so that a name that does not resolve
     // is refused with its line in the file rather than by Akka with an exception.
     Topology topology = TopologyArgs.load(args.require("topology"),

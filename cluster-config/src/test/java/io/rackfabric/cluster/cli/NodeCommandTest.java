@@ -41,4 +41,19 @@ class NodeCommandTest {
       assertEquals(List.of(), left.toList(), "no data folder, no d.mv.db");
     }
   }
+
+  @Test
+  void shouldExitTwoNamingTheValueWhenTheTransportIsUnknown() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Rack.run(List.of("node", "--topology", "ladon-testbed", "--node", "node-mmh",
+            "--transport", "foo", "--data-dir", dir.resolve("data").toString()),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, status, text);
+    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp}\n", text);
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(), left.toList(), "no data folder");
+    }
+  }
 }
