@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.cli;
 
+import akka.actor.CoordinatedShutdown;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -14,6 +15,7 @@ import io.rackfabric.persistence.journal.JournalPaths;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,7 +51,24 @@ public final class NodeCommand implements RackCommand {
     out.println("node " + node + " runs " + TopologyArgs.load(args.require("topology")).placedOn(node).stream()
         .map(c -> c.id()).toList() + "; stop it with Ctrl-C (it leaves the cluster first)");
     out.flush();
+    return awaitExit(system, "rack node " + node, err);
+  }
+
+  /**
+   * Blocks until the node's system has terminated and returns the command's exit status: 0 when
+   * the shutdown was asked for (Ctrl-C, SIGTERM, leaving), 1 with one line on {@code err} when the
+   * cluster downed this member, e.g. after the others found it unreachable. {@code who} starts
+   * that line, e.g. {@code rack node node-b}.
+   */
+  public static int awaitExit(ActorSystem<?> system, String who, PrintStream err) throws Exception {
     system.getWhenTerminated().toCompletableFuture().get();
+    Optional<CoordinatedShutdown.Reason> reason = CoordinatedShutdown.get(system.classicSystem()).getShutdownReason();
+    if (reason.isPresent() && reason.get() == CoordinatedShutdown.clusterDowningReason()) {
+      err.println(who + ": downed by the cluster (the other members removed this one, e.g. after"
+          + " it was unreachable; start it again to rejoin)");
+      err.flush();
+      return 1;
+    }
     return 0;
   }
 
@@ -60,6 +79,12 @@ public final class NodeCommand implements RackCommand {
    */
   public static ActorSystem<RackNode.Command> startNode(Args args) throws Exception {
     String nodeName = args.require("node");
+    // Refused as a usage error here, before anything starts; ClusterSettings would refuse it too,
+    // but with an IllegalArgumentException, which the command line reports as a failure (exit 1).
+    if (args.has("transport") && !ClusterSettings.TRANSPORTS.contains(args.get("transport", null))) {
+      throw new UsageException("--transport=" + args.get("transport", null) + " not in {"
+          + String.join(", ", ClusterSettings.TRANSPORTS) + "}");
+    }
     // The hosts this node binds and joins are looked up now, so that a name that does not resolve
     // is refused with its line in the file rather than by Akka with an exception.
     Topology topology = TopologyArgs.load(args.require("topology"),

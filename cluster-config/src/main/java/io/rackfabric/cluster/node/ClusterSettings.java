@@ -3,6 +3,7 @@ package io.rackfabric.cluster.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * {@code rackfabric.cluster}: how node JVMs talk to each other.
@@ -18,9 +19,12 @@ public record ClusterSettings(
     String transport, int aeronIdleCpuLevel, String aeronDir, Duration joinTimeout, int outboundQueue,
     int dispatcherThreads) {
 
+  /** The Artery transports a node can use. */
+  public static final List<String> TRANSPORTS = List.of("aeron-udp", "tcp");
+
   public ClusterSettings {
-    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
-      throw new IllegalArgumentException("transport=" + transport + " not in {aeron-udp, tcp}");
+    if (!TRANSPORTS.contains(transport)) {
+      throw new IllegalArgumentException("transport=" + transport + " not in {" + String.join(", ", TRANSPORTS) + "}");
     }
     if (aeronIdleCpuLevel < 1 || aeronIdleCpuLevel > 10) {
       throw new IllegalArgumentException("aeron-idle-cpu-level=" + aeronIdleCpuLevel + " not in [1,10]");

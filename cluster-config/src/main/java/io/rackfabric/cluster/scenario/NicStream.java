@@ -14,6 +14,16 @@ import java.util.List;
  */
 public record NicStream(List<String> from, int count, int payload, long intervalNs) {
 
+  /**
+   * The most frames a run's streams send in all, so also the most one host sends. The run's
+   * receiver keeps every arrival until the run ends (a {@code ReceiverReport.Arrival}, about 60
+   * bytes with its list slot) and a stream's result boxes three more longs per arrival: about 150
+   * bytes a frame, so 10 million frames take some 1.5 GB of heap, what a run's JVM has on the
+   * default heap of a machine with 8 GB or more. Integer.MAX_VALUE, the bound before, was far past
+   * any heap.
+   */
+  public static final int MAX_FRAMES = 10_000_000;
+
   public NicStream {
     from = List.copyOf(from);
   }

@@ -239,9 +239,12 @@ final class ScenarioParser {
     if (hosts.size() > NicSettings.MAX_VFS) {
       n.error("from", "from names " + hosts.size() + " hosts, more than the NIC's " + NicSettings.MAX_VFS + " VFs");
     }
-    Integer count = n.integerIn("count", null, 1, Integer.MAX_VALUE);
+    Integer count = n.integerIn("count", null, 1, NicStream.MAX_FRAMES);
     if (count == null && !n.has("count")) {
       n.error("count", "missing (required): packets each host sends");
+    } else if (count != null && (long) count * hosts.size() > NicStream.MAX_FRAMES) {
+      n.error("count", "count=" + count + " from " + hosts.size() + " hosts is " + (long) count * hosts.size()
+          + " frames, more than the " + NicStream.MAX_FRAMES + " a run keeps (the receiver holds every arrival)");
     }
     Integer size = n.integer("size", DEFAULT_SIZE);
     if (size != null && (size < UdpFrames.MIN_PAYLOAD || size > UdpFrames.MAX_PAYLOAD)) {

@@ -5,12 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,5 +47,55 @@ class NodeCommandTest {
     try (Stream<Path> left = Files.list(dir)) {
       assertEquals(List.of(), left.toList(), "no data folder, no d.mv.db");
     }
+  }
+
+  @Test
+  void shouldExitTwoNamingTheValueWhenTheTransportIsUnknown() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Rack.run(List.of("node", "--topology", "ladon-testbed", "--node", "node-mmh",
+            "--transport", "foo", "--data-dir", dir.resolve("data").toString()),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, status, text);
+    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp}\n", text);
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(), left.toList(), "no data folder");
+    }
+  }
+
+  /** The only member, its own seed, downed through the cluster's JMX bean as an operator would. */
+  @Test
+  void shouldExitOneSayingWhyWhenTheClusterDownsTheNode() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    CountDownLatch ready = new CountDownLatch(1);
+    ByteArrayOutputStream outBytes = new ByteArrayOutputStream() {
+      @Override
+      public synchronized void write(byte[] b, int off, int len) {
+        super.write(b, off, len);
+        if (toString(StandardCharsets.UTF_8).contains("READY")) {
+          ready.countDown();
+        }
+      }
+    };
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> Rack.run(List.of("node",
+            "--topology", "ladon-testbed", "--node", "node-ch1", "--host", "127.0.0.1", "--port", "" + port,
+            "--seed", "127.0.0.1:" + port, "--transport", "tcp", "--data-dir", dir.resolve("data").toString()),
+        new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(ready.await(40, TimeUnit.SECONDS), () -> "no READY: " + err.toString(StandardCharsets.UTF_8));
+    MBeanServer beans = ManagementFactory.getPlatformMBeanServer();
+    ObjectName cluster = new ObjectName("akka:type=Cluster,port=" + port);
+    beans.invoke(cluster, "down", new Object[] {"akka://rack@127.0.0.1:" + port}, new String[] {"java.lang.String"});
+    String text;
+    int code = status.get(30, TimeUnit.SECONDS);
+    text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(1, code, text);
+    assertEquals(List.of("rack node node-ch1: downed by the cluster (the other members removed this one, e.g. after"
+        + " it was unreachable; start it again to rejoin)"), text.lines().filter(l -> l.startsWith("rack ")).toList(),
+        text);
   }
 }

@@ -39,7 +39,6 @@ public final class BenchPeerCommand implements RackCommand {
     system.receptionist().tell(Receptionist.register(SINK_KEY, sink));
     out.println("READY " + args.require("node"));
     out.flush();
-    system.getWhenTerminated().toCompletableFuture().get();
-    return 0;
+    return NodeCommand.awaitExit(system, "rack " + name() + " " + args.require("node"), err);
   }
 }

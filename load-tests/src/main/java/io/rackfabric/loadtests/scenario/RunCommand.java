@@ -30,6 +30,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
@@ -42,7 +44,8 @@ import java.util.Set;
  * {@code report.html} ({@link RunFiles}). {@code --replay RUN_DIR} runs a recorded run again from
  * its folder ({@link Replay}). {@code --check} also refuses a scenario asked to be reproducible
  * ({@code run.reproducible}, default true) that has a wall-time fault; a run of one says so and
- * goes on. Progress goes to stderr.
+ * goes on. A {@code --run-dir} that holds a journal from an earlier run is refused (exit 2) unless
+ * {@code --reuse-run-dir} asks to delete it first. Progress goes to stderr.
  */
 public final class RunCommand implements RackCommand {
 
@@ -60,14 +63,18 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds];"
-        + " or --replay RUN_DIR [--json OUT] [--run-dir DIR] [--check]";
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]"
+        + " [--run-dir DIR [--reuse-run-dir]]; or --replay RUN_DIR [--json OUT] [--run-dir DIR [--reuse-run-dir]]"
+        + " [--check]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates", "replay"),
-        Set.of("check", "kinds"));
+        Set.of("check", "kinds", "reuse-run-dir"));
+    if (args.has("reuse-run-dir") && !args.has("run-dir")) {
+      throw new UsageException("--reuse-run-dir needs --run-dir DIR (the folder whose journal to delete)");
+    }
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     if (args.has("kinds")) {
       printKinds(catalog, out);
@@ -136,7 +143,7 @@ public final class RunCommand implements RackCommand {
             + " replayed): " + e.getMessage());
       }
     }
-    return runAndReport(scenario, text, runDir, json, null, null, out, err);
+    return runAndReport(scenario, text, runDir, args.has("reuse-run-dir"), json, null, null, out, err);
   }
 
   /** {@code --replay RUN_DIR}: the recorded run again, into a folder of its own. */
@@ -173,16 +180,18 @@ public final class RunCommand implements RackCommand {
     }
     out.println("replay of " + replay.dir());
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
-    return runAndReport(scenario, replay.text(), runDir, json, replay.dir(), replay.recorded(), out, err);
+    return runAndReport(scenario, replay.text(), runDir, args.has("reuse-run-dir"), json, replay.dir(),
+        replay.recorded(), out, err);
   }
 
   /**
    * Runs a loaded scenario (its text copied into the run's folder first), prints and writes its
    * results; for a replay ({@code replayOf} not null) also how its figures compare with the record's.
    */
-  private int runAndReport(Scenario scenario, String text, Path runDir, Path json, Path replayOf,
-      Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
+  private int runAndReport(Scenario scenario, String text, Path runDir, boolean reuseRunDir, Path json,
+      Path replayOf, Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
     checkRunDir(runDir);
+    checkJournal(runDir, reuseRunDir, err);
     if (text != null) {
       try {
         FaultRecord.saveScenario(runDir, text, scenario);
@@ -241,6 +250,37 @@ public final class RunCommand implements RackCommand {
       throw new UsageException("run folder " + JournalPaths.printable(runDir.toString()) + " refused: "
           + e.getMessage() + "; give the run another folder with --run-dir");
     }
+  }
+
+  /**
+   * Refuses a run folder that already holds a journal ({@code RUN_DIR/data/*.mv.db}) from an
+   * earlier run, before anything is written or started: the run would reopen it and fail later
+   * (its hosts "already known"). With {@code reuse}, deletes those files, and nothing else of the
+   * folder, so that the run starts from an empty journal.
+   */
+  static void checkJournal(Path runDir, boolean reuse, PrintStream err) throws IOException, UsageException {
+    Path data = runDir.resolve("data");
+    if (!Files.isDirectory(data)) {
+      return;
+    }
+    List<Path> journal;
+    try (Stream<Path> files = Files.list(data)) {
+      journal = files.filter(f -> f.getFileName().toString().endsWith(".mv.db") && Files.isRegularFile(f))
+          .sorted().toList();
+    }
+    if (journal.isEmpty()) {
+      return;
+    }
+    String names = journal.stream().map(f -> runDir.relativize(f).toString()).collect(Collectors.joining(", "));
+    if (!reuse) {
+      throw new UsageException("run folder " + runDir + " already holds a journal from an earlier run (" + names
+          + "), which the run would reopen; choose another --run-dir, or pass --reuse-run-dir to delete its"
+          + " data/*.mv.db and start from an empty journal");
+    }
+    for (Path f : journal) {
+      Files.delete(f);
+    }
+    err.println("rack run: --reuse-run-dir: deleted the journal of " + runDir + " (" + names + ")");
   }
 
   private static KindCatalog<FaultType, InvariantType, FigureType> catalog() {

@@ -443,6 +443,20 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
+  void shouldRejectANicStreamCountAboveWhatTheReceiverCanKeepWhenItIsTooLarge() throws Exception {
+    List<String> lines = new ArrayList<>(NIC);
+    lines.set(3, "  nic-stream { from = [ch1], count = 10000001 }");
+    assertContains(files().problems(lines), "bad.conf:4: scenario.nic-stream.count: count=10000001 not in"
+        + " [1,10000000]");
+    lines.set(3, "  nic-stream { from = [ch1, ch2], count = 5000001 }");
+    assertContains(files().problems(lines), "bad.conf:4: scenario.nic-stream.count: count=5000001 from 2 hosts"
+        + " is 10000002 frames, more than the 10000000 a run keeps (the receiver holds every arrival)");
+    lines.set(3, "  nic-stream { from = [ch1], count = 10000000 }");
+    assertEquals(10_000_000, ScenarioLoader.load(files().write("max.conf", lines), ScenarioKinds.standard(),
+        ScenarioOptions.NONE).nicStream().count());
+  }
+
+  @Test
   void shouldReadControlRequestsWhenValidAndRejectThemWhenNot() throws Exception {
     List<String> lines = new ArrayList<>(NIC);
     lines.set(3, "  control-requests { from = [ch2], count = 5, interval = 20ms }");
