@@ -9,6 +9,13 @@ import java.util.List;
 /** Runs {@code rack} in this JVM as a user would from a shell, keeping what the last call printed. */
 final class RackCall {
 
+  /** A short scenario on a rack with a control plane, so that a run of it keeps a journal. */
+  static final String JOURNALED_SCENARIO = String.join("\n",
+      "scenario {",
+      "  topology = ladon-testbed",
+      "  run { duration = 10us, wall-limit = 1m }",
+      "}") + "\n";
+
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 

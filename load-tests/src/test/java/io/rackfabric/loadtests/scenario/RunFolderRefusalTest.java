@@ -20,12 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunFolderRefusalTest {
 
-  /** A rack with a control plane, so that a run of it keeps a journal. */
-  private static final String SCENARIO = String.join("\n",
-      "scenario {",
-      "  topology = ladon-testbed",
-      "  run { duration = 10us, wall-limit = 1m }",
-      "}") + "\n";
+  private static final String SCENARIO = RackCall.JOURNALED_SCENARIO;
 
   @TempDir Path dir;
 
