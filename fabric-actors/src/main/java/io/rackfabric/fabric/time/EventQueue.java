@@ -40,7 +40,7 @@ public final class EventQueue implements ModelClock {
 
   /** Runs every event due at or before {@code time}, then sets the clock to it. */
   public void runUntil(long time) {
-    while (nextTime() <= time) {
+    while (!events.isEmpty() && nextTime() <= time) { // an empty queue's nextTime() may equal time
       runNext();
     }
     now = Math.max(now, time);
@@ -48,7 +48,7 @@ public final class EventQueue implements ModelClock {
 
   /** Runs events in order until {@code done} holds or the next is past {@code limit}; returns {@code done}. */
   public boolean runUntil(BooleanSupplier done, long limit) {
-    while (!done.getAsBoolean() && nextTime() <= limit) {
+    while (!done.getAsBoolean() && !events.isEmpty() && nextTime() <= limit) {
       runNext();
     }
     return done.getAsBoolean();

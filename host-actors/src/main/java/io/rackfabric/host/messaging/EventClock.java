@@ -102,7 +102,7 @@ public final class EventClock implements ModelClock {
     }
     long reachable = Math.min(anchorModel + (long) ((wall - anchorWall) / tdf), horizon - 1);
     int ran = 0;
-    while (timers.nextTime() <= reachable) {
+    while (timers.pending() > 0 && timers.nextTime() <= reachable) {
       timers.runNext();
       ran++;
       if (progressed.getAsBoolean()) {

@@ -260,9 +260,15 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       return;
     }
     for (String id : endpointIds) {
-      ActorRef<PortMessage> ep = endpoint(id).unsafeUpcast();
-      Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ep, TimeKeeper.Confirm::new, ASK);
+      confirm(id);
     }
+  }
+
+  /** Has kernel member {@code member} (an endpoint, or a port "switch.port") report to the keeper. */
+  private void confirm(String member) throws Exception {
+    ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
+        : port(member).unsafeUpcast();
+    Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
   }
 
   @Override
@@ -482,24 +488,6 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of(), mhs, chs), modelAt, ASK);
   }
 
-  /** Waits until the link partners of these dying ends have taken their links down. */
-  private void awaitDownAll(List<String> dying) throws Exception {
-    long deadline = System.nanoTime() + LINK_DOWN_TIMEOUT.toNanos();
-    for (String end : dying) {
-      String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
-      if (partner == null || !reachable(LinkSpec.portOf(partner) == null ? partner : LinkSpec.componentOf(partner))) {
-        continue;
-      }
-      while (stateOf(partner) == DataLinkState.DL_ACTIVE) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the partner " + partner + " of stopped " + end + " did not take the link"
-              + " down within " + LINK_DOWN_TIMEOUT);
-        }
-        Thread.sleep(5); // polling a port's state: a link end has no request that answers on down
-      }
-    }
-  }
-
   /**
    * Waits until neither end of the link is active: the partner has taken the down. Without this,
    * requests the run issues next (stamped after the fault) could cross the link ahead of the
@@ -585,7 +573,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       for (String end : endsOf(c.id())) {
         // At a model time the links go down then, as the power of the node's hosts and switches
         // fails: each partner takes the down at that time, on every run alike. At a wall time
-        // they notice the silence by DLLP timeout.
+        // see below (without a kernel the partners notice the silence by DLLP timeout).
         if (modelAt >= 0 && topology.linkAt(end).isPresent()) {
           setLink(end, false, modelAt);
         }
@@ -598,9 +586,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       // Each dying member reports its last sends, and the rack is held until they have all
       // arrived: the kernel then forgets the members with every count exact.
       for (String member : members) {
-        ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
-            : port(member).unsafeUpcast();
-        Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
+        confirm(member);
       }
       holdModelTime(modelAt);
     } else if (keeper != null) {
@@ -610,7 +596,13 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       for (Component c : topology.placedOn(node)) {
         actor(c.id()).ifPresent(ref -> system.classicSystem().stop(Adapter.toClassic(ref)));
       }
-      awaitDownAll(members);
+      for (String end : members) {
+        // The dying ends count as down (their node is marked killed): this waits for the partners.
+        String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+        if (partner != null) {
+          awaitDown(end, partner, LINK_DOWN_TIMEOUT);
+        }
+      }
     }
     cluster.nodes().kill(node);
     if (keeper != null && modelAt >= 0) {
