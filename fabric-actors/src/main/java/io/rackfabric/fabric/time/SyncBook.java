@@ -230,21 +230,56 @@ final class SyncBook {
       safe[i] = Math.min(safe[i], hold);
     }
     List<Granted> out = new ArrayList<>();
-    long round = nextRound++;
+    long round = nextRound;
     for (int i = 0; i < n; i++) {
       Member m = i < byIndex.length ? byIndex[i] : null;
       if (m != null && m.running && m.next < safe[i]) {
-        m.outstanding = true;
-        outstanding++;
-        m.grantRound = round;
-        out.add(new Granted(m.ref, round, safe[i]));
+        out.add(grant(m, round, safe[i]));
+      }
+    }
+    if (out.isEmpty()) {
+      Member tie = zeroLookaheadTie();
+      if (tie != null) {
+        out.add(grant(tie, round, tie.next + 1));
       }
     }
     if (!out.isEmpty()) {
+      nextRound++;
       rounds++;
       grants += out.size();
     }
     return out;
+  }
+
+  private Granted grant(Member m, long round, long until) {
+    m.outstanding = true;
+    outstanding++;
+    m.grantRound = round;
+    return new Granted(m.ref, round, until);
+  }
+
+  /**
+   * When no component may go on by the rule, every one waits on a chain of lookahead 0 from an
+   * event at the earliest time T (two pieces of host software that answer each other at once, a
+   * switch latency set to 0). Nothing can then reach anyone before T, so one component holding an
+   * event at T may handle its events at T: the one whose name sorts first, never the one whose
+   * report came first. What others send it stamped T later is handled at T too, after them. Null
+   * when nothing is pending before the hold.
+   */
+  private Member zeroLookaheadTie() {
+    String first = null;
+    Member tie = null;
+    for (Map.Entry<String, Member> e : members.entrySet()) {
+      Member m = e.getValue();
+      if (!m.running || m.next == Long.MAX_VALUE || m.next >= hold) {
+        continue;
+      }
+      if (tie == null || m.next < tie.next || (m.next == tie.next && e.getKey().compareTo(first) < 0)) {
+        tie = m;
+        first = e.getKey();
+      }
+    }
+    return tie;
   }
 
   /** Who the next round waits for: members owing a report, else members owed messages; "" for none. */

@@ -18,8 +18,9 @@ import java.util.Map;
  * every chain of channels that could carry its consequences to u (a shortest-path computation
  * from all pending events at once). Nothing stamped earlier can still reach v. A component's own
  * pending event does not hold it back, but an echo of it through a partner does. Channels of
- * lookahead 0 are allowed as long as no cycle has a total lookahead of 0, which would deadlock
- * any conservative scheme; {@link #zeroCycle} finds one.
+ * lookahead 0 are allowed; a cycle of total lookahead 0 gives no component a window by this rule
+ * alone (the keeper's books then let one component at a time handle its events at the earliest
+ * time), and {@link #zeroCycle} finds one so that the keeper can say so.
  *
  * <p>Not thread-safe: one owner (the time keeper).
  */

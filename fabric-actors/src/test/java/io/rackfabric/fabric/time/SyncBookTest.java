@@ -121,4 +121,37 @@ class SyncBookTest {
     assertTrue(book.joinedAll(Set.of("a", "b")));
     assertFalse(book.joinedAll(Set.of("a", "b", "c")));
   }
+
+  @Test
+  void shouldLetTheFirstNamedComponentHandleItsEarliestEventsWhenACycleHasLookaheadZero() {
+    SyncBook book = new SyncBook();
+    // Registered in the opposite order of their names: the tie must not follow arrival order.
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 0)), new long[] {0}, 0, 100, 0));
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 0)), new long[] {0}, 0, 100, 0));
+
+    List<SyncBook.Granted> first = book.nextRound();
+    assertEquals(1, first.size(), "one component at a time on a cycle of lookahead 0");
+    assertEquals(101, first.get(0).until(), "only its events at the earliest time");
+    assertEquals("reports from a", book.waiting(), "a: its name sorts first");
+    assertEquals(1, book.rounds());
+    assertTrue(book.nextRound().isEmpty(), "a has not reported");
+
+    book.report("a", first.get(0).round(), new long[] {1}, 0, NONE, 0); // a sent b one message, at 100
+    book.report("b", -1, new long[] {0}, 1, 100, 0);
+    List<SyncBook.Granted> second = book.nextRound();
+    assertEquals(1, second.size());
+    assertEquals(101, second.get(0).until(), "b's events at 100, now with what a sent it");
+    book.report("b", second.get(0).round(), new long[] {0}, 1, NONE, 0);
+    assertTrue(book.idle());
+  }
+
+  @Test
+  void shouldNotStepPastTheHoldWhenACycleHasLookaheadZero() {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 0)), new long[] {0}, 0, 100, 0));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 0)), new long[] {0}, 0, 100, 0));
+    book.holdBefore(100);
+    assertTrue(book.nextRound().isEmpty());
+    assertTrue(book.quietBefore(100));
+  }
 }
