@@ -55,7 +55,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Connect, SetLink, InjectLinkErrors, HoldFrom, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick {}
+          AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick, AttachGuest, GuestDone, WakeGuest {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -181,6 +181,28 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record Store(long address, byte[] data) implements Command, WireMessage {}
 
 
+  /**
+   * Host software next to this endpoint becomes its guest (see {@link GuestCall}): what the
+   * endpoint would send to one of {@code replyRefs} (the adapters the guest watches and reads
+   * with) goes to {@code guest} as a call instead. Answered with {@link GuestCall.Attached}.
+   */
+  public record AttachGuest(ActorRef<GuestCall> guest, List<ActorRef<?>> replyRefs)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** A guest has done what call {@code call} asked of it (sent every write and read it caused). */
+  public record GuestDone(long call) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * A guest's timer: a {@link GuestCall.Wake} at model time {@code at} (a device's clock running
+   * on while its firmware is hung). Due at once when the endpoint is not under the kernel.
+   */
+  public record WakeGuest(ActorRef<GuestCall> guest, long at, long token)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** A guest's wake, due as one of the endpoint's model-time events. */
+  private record GuestWake(ActorRef<GuestCall> guest, long token) implements PortMessage,
+      NoSerializationVerificationNeeded {}
+
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
@@ -213,6 +235,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<Watch> watches = new ArrayList<>();
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
   private final AccessDenials denials = new AccessDenials();
+  private final EndpointGuests guests = new EndpointGuests();
   private InboundAccessCheck accessCheck;
   private long nextWaiter = Long.MAX_VALUE;
   private long writesReceived;
@@ -298,6 +321,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(AwaitWrites.class, this::onAwaitWrites)
         .onMessage(AwaitLinkUp.class, this::onAwaitLinkUp)
         .onMessage(Watch.class, this::onWatch)
+        .onMessage(AttachGuest.class, this::onAttachGuest)
+        .onMessage(GuestDone.class, this::onGuestDone)
+        .onMessage(WakeGuest.class, this::onWakeGuest)
         .onMessage(WatchErrors.class, this::onWatchErrors)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Store.class, this::onStore)
@@ -325,13 +351,66 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     } else if (event == PlanStart.INSTANCE && plan != null) {
       planStarted = true;
       pumpTraffic();
+    } else if (event instanceof GuestWake w) {
+      w.guest().tell(new GuestCall.Wake(guests.open(), time.now(), w.token()));
+      time.suspend();
+    } else if (event instanceof Write w) {
+      onWrite(w);
+    } else if (event instanceof Read r) {
+      onRead(r);
     }
   }
 
   /** Joins the run's time keeper; the one channel is the link. */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
     time.join(msg, getContext().getSelf().narrow());
+    guests.all().forEach(g -> g.tell(new GuestCall.Attached(true)));
     return this;
+  }
+
+  private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
+    guests.attach(msg.guest(), msg.replyRefs());
+    msg.guest().tell(new GuestCall.Attached(time.joined()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onGuestDone(GuestDone msg) {
+    if (guests.answered(msg.call())) {
+      time.resume();
+    }
+    return this;
+  }
+
+  private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
+    time.schedule(msg.at(), new GuestWake(msg.guest(), msg.token()));
+    return this;
+  }
+
+  /**
+   * Tells {@code to} {@code msg}, or, when {@code to} is a guest's, calls the guest with it: the
+   * endpoint's next events then wait for its answer (see {@link GuestCall}).
+   */
+  private <T> void tellOrCall(ActorRef<T> to, T msg, java.util.function.LongFunction<GuestCall> asCall) {
+    ActorRef<GuestCall> guest = guests.guestOf(to);
+    if (guest == null) {
+      to.tell(msg);
+      return;
+    }
+    guest.tell(asCall.apply(guests.open()));
+    time.suspend();
+  }
+
+  /**
+   * Under the kernel a write or read stamped later than the endpoint's clock (a guest's next
+   * packet, a host's delayed answer) is one of its model-time events at that time, so that it
+   * takes the link in model-time order with everything else; true when it was put off so.
+   */
+  private boolean putOff(PortMessage msg, long at) {
+    if (!time.joined() || at <= time.now()) {
+      return false;
+    }
+    time.schedule(at, msg);
+    return true;
   }
 
   private Behavior<PortMessage> onFrame(LinkFrame frame) {
@@ -388,7 +467,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       Watch watch = watches.get(i);
       if (watch.range().overlaps(new AddressRange(w.address(), w.address() + w.length() - 1))) {
         watched = true;
-        watch.replyTo().tell(new EndpointEvent.MemoryWritten(id, w.address(), w.length(), w.data(), w.requester(), arrival));
+        EndpointEvent event = new EndpointEvent.MemoryWritten(id, w.address(), w.length(), w.data(), w.requester(),
+            arrival);
+        tellOrCall(watch.replyTo(), event, call -> new GuestCall.Event(call, event));
       }
     }
     if (!watched) {
@@ -454,7 +535,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       readsFailed++;
     }
     if (done.context() instanceof Read r) {
-      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
+      ReadResult result = new ReadResult(c.seq(), done.status(), done.data(), latency);
+      tellOrCall(r.replyTo(), result, call -> new GuestCall.ReadDone(call, result));
     } else if (done.context() instanceof ReadAs r) {
       r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
     } else if (plan != null) {
@@ -495,6 +577,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onWrite(Write msg) {
+    if (putOff(msg, msg.at())) {
+      return this;
+    }
     if (root && claims(msg.address(), msg.data().length)) {
       // A root's own memory (a host's CPU storing to its DRAM): it never reaches the link, as
       // RouteExplainer says, and is not reported to watchers, which follow inbound writes. A
@@ -509,6 +594,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
+    if (putOff(msg, msg.at())) {
+      return this;
+    }
     if (root && claims(msg.address(), msg.length())) {
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.SUCCESSFUL,
           memory.read(msg.address(), msg.length()), 0)); // own memory, as for Write
@@ -689,7 +777,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private void reportError(EndpointStats.AerRecord error) {
     aer.add(error);
-    errorWatchers.forEach(w -> w.tell(new EndpointEvent.ErrorReported(id, error)));
+    EndpointEvent event = new EndpointEvent.ErrorReported(id, error);
+    errorWatchers.forEach(w -> tellOrCall(w, event, call -> new GuestCall.Event(call, event)));
   }
 
   private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {

@@ -104,6 +104,15 @@ public final class PortTime {
     sync.join(msg.keeper(), self);
   }
 
+  /** See {@link Synchronizer#suspend}: the port's next events wait for {@link #resume}. */
+  public void suspend() {
+    sync.suspend();
+  }
+
+  public void resume() {
+    sync.resume();
+  }
+
   /** Model time of the event being handled (or of the last one). */
   public long now() {
     return sync.now();

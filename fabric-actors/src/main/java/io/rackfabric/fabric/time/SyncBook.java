@@ -37,6 +37,7 @@ final class SyncBook {
     long received;
     long next;
     long stragglers;
+    long now = Long.MIN_VALUE;
     boolean running = true;
     boolean outstanding;
     long grantRound = -2;
@@ -73,6 +74,12 @@ final class SyncBook {
   /** Admits a component; returns why not, or null. */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
       long received, long next, long stragglers) {
+    return register(member, ref, channels, sentTo, received, next, stragglers, Long.MIN_VALUE);
+  }
+
+  /** As above, with the model time of the last event the component handled ({@code now}). */
+  String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
+      long received, long next, long stragglers, long now) {
     if (members.containsKey(member)) {
       return "a component named " + member + " has joined already";
     }
@@ -95,6 +102,7 @@ final class SyncBook {
     m.received = received;
     m.next = next;
     m.stragglers = stragglers;
+    m.now = now;
     members.put(member, m);
     if (byIndex.length < graph.size()) {
       byIndex = Arrays.copyOf(byIndex, Math.max(graph.size(), 2 * byIndex.length));
@@ -111,6 +119,11 @@ final class SyncBook {
   }
 
   void report(String member, long round, long[] sentTo, long received, long next, long stragglers) {
+    report(member, round, sentTo, received, next, stragglers, Long.MIN_VALUE);
+  }
+
+  /** As above, with the model time of the last event the component handled ({@code now}). */
+  void report(String member, long round, long[] sentTo, long received, long next, long stragglers, long now) {
     Member m = members.get(member);
     if (m == null || !m.running) {
       return;
@@ -130,6 +143,7 @@ final class SyncBook {
     recheck(m.index);
     m.next = next;
     m.stragglers = stragglers;
+    m.now = Math.max(m.now, now);
     if (round == m.grantRound && m.outstanding) {
       m.outstanding = false;
       outstanding--;
@@ -355,6 +369,15 @@ final class SyncBook {
       }
     }
     return min;
+  }
+
+  /** The latest model time any component (running or not) reported handling an event at. */
+  long reached() {
+    long max = 0;
+    for (Member m : members.values()) {
+      max = Math.max(max, m.now);
+    }
+    return max;
   }
 
   long stragglers() {

@@ -45,6 +45,9 @@ public final class Synchronizer<E> {
   /** Model time of the event being handled, or of the last one. */
   private long now;
   private boolean inGrant;
+  /** The grant whose events wait, after the one being handled, for {@link #resume}. */
+  private TimeKeeper.Grant suspended;
+  private boolean suspendAsked;
   private boolean dirty;
   private boolean flushPending;
 
@@ -85,7 +88,7 @@ public final class Synchronizer<E> {
     }
     this.keeper = keeper;
     keeper.tell(new TimeKeeper.Register(member, self, List.copyOf(channels), sentTo.clone(), received,
-        queue.nextTime(), stragglers));
+        queue.nextTime(), stragglers, now));
   }
 
   public boolean joined() {
@@ -129,17 +132,53 @@ public final class Synchronizer<E> {
 
   /** Handles every queued event before the grant's limit, in order, then reports. */
   public void onGrant(TimeKeeper.Grant grant) {
+    run(grant);
+  }
+
+  private void run(TimeKeeper.Grant grant) {
     inGrant = true;
-    try {
-      InputQueue.Entry<E> e;
-      while ((e = queue.pollBefore(grant.until())) != null) {
-        now = Math.max(now, e.time());
+    InputQueue.Entry<E> e;
+    while ((e = queue.pollBefore(grant.until())) != null) {
+      now = Math.max(now, e.time());
+      try {
         handler.handle(e.event(), e.time());
+      } catch (RuntimeException failure) {
+        inGrant = false;
+        throw failure;
       }
-    } finally {
-      inGrant = false;
+      if (suspendAsked) {
+        suspendAsked = false;
+        suspended = grant; // still in the grant: what arrives meanwhile waits for it, unreported
+        return;
+      }
     }
+    inGrant = false;
     report(grant.round());
+  }
+
+  /**
+   * Called by the handler while it handles a granted event: the events after it wait until
+   * {@link #resume}, because software outside the component (host software running next to it)
+   * must act on this event first, at its model time. Outside a grant (free-running, or an event
+   * handled as it arrived) there is nothing to hold back, and nothing happens.
+   */
+  public void suspend() {
+    if (inGrant && suspended == null) {
+      suspendAsked = true;
+    }
+  }
+
+  /** Goes on with the suspended grant's events, then reports; nothing when none is suspended. */
+  public void resume() {
+    TimeKeeper.Grant grant = suspended;
+    if (grant != null) {
+      suspended = null;
+      run(grant);
+    }
+  }
+
+  public boolean suspended() {
+    return suspended != null;
   }
 
   /**
@@ -153,7 +192,7 @@ public final class Synchronizer<E> {
     }
     dirty = false;
     keeper.tell(new TimeKeeper.Report(member, -1, sentTo.clone(), received, queue.nextTime(), stragglers,
-        msg.replyTo()));
+        msg.replyTo(), now));
   }
 
   /** The owner's {@link TimeKeeper.Flush}: reports what changed since the last report. */
@@ -177,7 +216,8 @@ public final class Synchronizer<E> {
 
   private void report(long round) {
     dirty = false;
-    keeper.tell(new TimeKeeper.Report(member, round, sentTo.clone(), received, queue.nextTime(), stragglers, null));
+    keeper.tell(new TimeKeeper.Report(member, round, sentTo.clone(), received, queue.nextTime(), stragglers, null,
+        now));
   }
 
   /** Model time of the event being handled (or of the last one handled). */

@@ -46,14 +46,15 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    * order of {@code channels}).
    */
   public record Register(String member, ActorRef<Grant> ref, List<Channel> channels, long[] sentTo, long received,
-      long next, long stragglers) implements Command, WireMessage {}
+      long next, long stragglers, long now) implements Command, WireMessage {}
 
   /**
    * A component's counts and earliest pending event: after a grant ({@code round} = the grant's)
-   * or when a message arrived or left outside one ({@code round} = -1).
+   * or when a message arrived or left outside one ({@code round} = -1). {@code now}: the model
+   * time of the last event it handled.
    */
   public record Report(String member, long round, long[] sentTo, long received, long next, long stragglers,
-      ActorRef<Confirmed> confirm) implements Command, WireMessage {}
+      ActorRef<Confirmed> confirm, long now) implements Command, WireMessage {}
 
   /**
    * To a component, from a run driver that has just sent it commands that schedule model-time
@@ -109,9 +110,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    * @param idle nothing pending, nothing in flight, no grant outstanding
    * @param waiting what the next round waits for, for a person reading a stuck run: the members
    *     yet to report on their grant, then those owed messages in flight (at most a few of each)
+   * @param reached the latest model time any component has handled an event at, as reported: a
+   *     run driver that puts something into a quiet rack stamps it no earlier, or it would reach
+   *     components past their clocks
    */
   public record Status(int expected, int joined, long rounds, long grants, long reports, long earliest,
-      long stragglers, boolean idle, String waiting) implements WireMessage {
+      long stragglers, boolean idle, String waiting, long reached) implements WireMessage {
 
     /** Messages of the synchronization itself: a grant and its report, plus reports outside rounds. */
     public long syncMessages() {
@@ -161,7 +165,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   private Behavior<Command> onRegister(Register msg) {
     String problem = book.register(msg.member(), msg.ref(), msg.channels(), msg.sentTo(), msg.received(), msg.next(),
-        msg.stragglers());
+        msg.stragglers(), msg.now());
     if (problem != null) {
       getContext().getLog().error("Time keeper: {} not admitted: {}", msg.member(), problem);
       return this;
@@ -172,7 +176,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    book.report(msg.member(), msg.round(), msg.sentTo(), msg.received(), msg.next(), msg.stragglers());
+    book.report(msg.member(), msg.round(), msg.sentTo(), msg.received(), msg.next(), msg.stragglers(), msg.now());
     if (msg.confirm() != null) {
       msg.confirm().tell(new Confirmed(msg.member()));
     }
@@ -226,7 +230,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   private Status status() {
     return new Status(expected.size(), book.joined(), book.rounds(), book.grants(), book.reports(), book.earliest(),
-        book.stragglers(), book.idle() && allJoined(), book.waiting());
+        book.stragglers(), book.idle() && allJoined(), book.waiting(), book.reached());
   }
 
   private boolean allJoined() {

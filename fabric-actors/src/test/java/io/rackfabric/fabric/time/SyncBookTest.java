@@ -154,4 +154,15 @@ class SyncBookTest {
     assertTrue(book.nextRound().isEmpty());
     assertTrue(book.quietBefore(100));
   }
+
+  @Test
+  void shouldReportTheLatestModelTimeAnyComponentHandledWhenAsked() {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 10)), new long[] {0}, 0, NONE, 0, 40));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 0, NONE, 0, 70));
+    assertEquals(70, book.reached());
+    book.report("a", -1, new long[] {0}, 0, NONE, 0, 90);
+    book.report("b", -1, new long[] {0}, 0, NONE, 0, 60); // a late report never moves it back
+    assertEquals(90, book.reached());
+  }
 }

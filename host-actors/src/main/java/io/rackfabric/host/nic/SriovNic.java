@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -27,7 +28,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   public sealed interface Command permits ConnectWire, GetStats, ExpectStream, StreamEnded, RegisterWritten,
       DmaCompleted, HangFirmware, SetInterrupt, ResetCard, ReloadFirmware, RestoreVfs, CheckMagicWord, GetFtgmState,
-      ClockTick {}
+      ClockTick, Called {}
 
   // ------------------------------------------------------------------ FTGM (seeds/002 4.2-4.3)
 
@@ -97,6 +98,9 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   private record DmaCompleted(MemoryEndpoint.ReadResult result) implements Command, NoSerializationVerificationNeeded {}
 
+  /** The endpoint calls its guest (see {@link GuestCall}): the NIC answers once it has acted. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
+
   private final String id;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
   private final ActorRef<MemoryEndpoint.ReadResult> dmaReplies;
@@ -113,6 +117,17 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private long interruptsRaised;
   private long lastInterruptAt = -1;
   private boolean ticking;
+  /**
+   * The spare watchdog has raised its interrupt for this hang: the card's clock no longer matters
+   * until the daemon resets it, so nothing (a late DMA completion) starts it ticking again, and
+   * one hang is detected once whatever the order the daemon's commands come in.
+   */
+  private boolean watchdogFired;
+  /** The endpoint runs under the model-time kernel: the hung card's clock runs on in model-time wakes. */
+  private boolean underKernel;
+  /** Tells wakes of an earlier stall from the current one's. */
+  private long stall;
+  private final ActorRef<GuestCall> calls;
 
   /**
    * @param endpoint the NIC's PCIe endpoint
@@ -147,11 +162,13 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     this.endpoint = endpoint;
     this.receiver = receiver;
     this.dmaReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, DmaCompleted::new);
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
     this.map = map;
     this.firmware = timing == null ? new NicFirmware(map, pfOwner, settings, new Hardware())
         : new NicFirmware(map, pfOwner, settings, new Hardware(), timing, new EventQueue());
     firmware.boot(0);
     ActorRef<EndpointEvent> registers = context.messageAdapter(EndpointEvent.class, RegisterWritten::new);
+    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(registers, dmaReplies)));
     endpoint.tell(new MemoryEndpoint.Watch(map.pfBar(), registers));
     endpoint.tell(new MemoryEndpoint.Watch(map.vfRegion(), registers));
   }
@@ -173,7 +190,25 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
         .onMessage(CheckMagicWord.class, this::onCheckMagicWord)
         .onMessage(GetFtgmState.class, this::onGetFtgmState)
         .onMessage(ClockTick.class, this::onClockTick)
+        .onMessage(Called.class, this::onCalled)
         .build();
+  }
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      onRegisterWritten(new RegisterWritten(e.event()));
+    } else if (call instanceof GuestCall.ReadDone r) {
+      onDmaCompleted(new DmaCompleted(r.result()));
+    } else if (call instanceof GuestCall.Wake w) {
+      onWake(w);
+    } else if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+    }
+    if (msg.call().call() != 0) {
+      endpoint.tell(new MemoryEndpoint.GuestDone(msg.call().call())); // after every read and write it caused
+    }
+    return this;
   }
 
   private Behavior<Command> onRegisterWritten(RegisterWritten msg) {
@@ -242,11 +277,15 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
    * must not overtake, in wall time, what the loop serves before the hang.
    */
   private void tickWhenStalled() {
-    if (timing == null || ticking || !firmware.stalled()) {
+    if (timing == null || ticking || watchdogFired || !firmware.stalled()) {
       return;
     }
     ticking = true;
     firmware.advanceClock(firmware.hungAt());
+    if (underKernel) {
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, firmware.clockNow() + timing.lTimerIntervalNs(), ++stall));
+      return;
+    }
     long wallNanos = Math.max(1, (long) (timing.lTimerIntervalNs() * tdf));
     timers.startTimerAtFixedRate(ClockTick.INSTANCE, Duration.ofNanos(wallNanos));
   }
@@ -254,6 +293,21 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private void stopTicking() {
     ticking = false;
     timers.cancel(ClockTick.INSTANCE);
+  }
+
+  /** Under the kernel, the hung card's clock ticks in model time, one L_timer interval at a time. */
+  private void onWake(GuestCall.Wake w) {
+    if (!ticking || w.token() != stall) {
+      return; // a wake of an earlier stall
+    }
+    if (!firmware.hung() || !firmware.loaded()) {
+      stopTicking();
+      return;
+    }
+    firmware.advanceClock(w.at());
+    if (ticking) { // the watchdog's interrupt stops the ticks
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, w.at() + timing.lTimerIntervalNs(), stall));
+    }
   }
 
   private Behavior<Command> onClockTick(ClockTick msg) {
@@ -273,6 +327,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   private Behavior<Command> onResetCard(ResetCard msg) {
     stopTicking();
+    watchdogFired = false;
     firmware.reset(msg.at());
     getContext().getLog().info("NIC [{}] card reset at {} ns", id, msg.at());
     return this;
@@ -342,6 +397,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     @Override
     public void interrupt(long at) {
       stopTicking();
+      watchdogFired = true;
       interruptsRaised++;
       lastInterruptAt = at;
       if (msiAddress == 0) {

@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
@@ -34,7 +35,7 @@ import java.util.List;
 public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   public sealed interface Command permits Start, GetStatus, FollowRestarts, Tick, WriteBackLanded,
-      RestartAnnounced, FaultDetected {}
+      RestartAnnounced, FaultDetected, Called {}
 
   /**
    * The NIC's card was recovered (seeds/002 4.3): FAULT_DETECTED posted to this VF's owner at
@@ -84,6 +85,9 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   private record WriteBackLanded(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
+  /** Its endpoint calls it as a guest (see {@link GuestCall}): answered once it has sent what it may. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
+
   private record RestartAnnounced(ControlPlaneHost.ResetForRestart reset)
       implements Command, NoSerializationVerificationNeeded {}
 
@@ -100,6 +104,12 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
   private ActorRef<SendDone> replyTo;
   /** Sends the wall clock allows so far. */
   private long due;
+  /**
+   * The endpoint runs under the model-time kernel: every send is due at its slot's model time and
+   * goes as soon as the in-flight limit allows, with no wall pacing (the endpoint puts a write
+   * stamped later than its clock off to that time).
+   */
+  private boolean underKernel;
 
   /**
    * @param host the compute host's root endpoint
@@ -120,6 +130,8 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     this.timers = timers;
     this.writeBacks = context.messageAdapter(EndpointEvent.class, WriteBackLanded::new);
     this.restarts = context.messageAdapter(ControlPlaneHost.ResetForRestart.class, RestartAnnounced::new);
+    host.tell(new MemoryEndpoint.AttachGuest(context.messageAdapter(GuestCall.class, Called::new),
+        List.of(writeBacks)));
   }
 
   @Override
@@ -132,6 +144,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
         .onMessage(FollowRestarts.class, this::onFollowRestarts)
         .onMessage(RestartAnnounced.class, this::onRestartAnnounced)
         .onMessage(FaultDetected.class, this::onFaultDetected)
+        .onMessage(Called.class, this::onCalled)
         .build();
   }
 
@@ -146,9 +159,28 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     host.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(driver.writeBackLocal(), 4), writeBacks));
     driver.setUp();
     due = 1;
-    long wallNanos = Math.max(1, (long) (msg.plan().intervalNs() * tdf));
-    timers.startTimerAtFixedRate(Tick.INSTANCE, Duration.ofNanos(wallNanos));
+    if (!underKernel) {
+      long wallNanos = Math.max(1, (long) (msg.plan().intervalNs() * tdf));
+      timers.startTimerAtFixedRate(Tick.INSTANCE, Duration.ofNanos(wallNanos));
+    }
     pump();
+    return this;
+  }
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      onWriteBackLanded(new WriteBackLanded(e.event()));
+    } else if (call instanceof GuestCall.Attached a && a.underKernel() && !underKernel) {
+      underKernel = true;
+      timers.cancel(Tick.INSTANCE);
+      if (driver != null && replyTo != null) {
+        pump();
+      }
+    }
+    if (call.call() != 0) {
+      host.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
+    }
     return this;
   }
 
@@ -210,7 +242,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
   }
 
   private void pump() {
-    while (driver.sent() < due && driver.maySend()) {
+    while ((underKernel || driver.sent() < due) && driver.maySend()) {
       driver.send();
     }
     if (driver.finished() && replyTo != null) {

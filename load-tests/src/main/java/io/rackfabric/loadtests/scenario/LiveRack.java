@@ -272,6 +272,15 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
+  public long quietModelTime() throws Exception {
+    if (keeper == null) {
+      return -1;
+    }
+    return Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new,
+        Duration.ofMinutes(30)).reached();
+  }
+
+  @Override
   public void releaseModelTime() {
     if (keeper != null) {
       keeper.tell(new TimeKeeper.Release());

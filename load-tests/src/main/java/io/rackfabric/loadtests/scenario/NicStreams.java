@@ -85,6 +85,9 @@ public final class NicStreams {
         ASK);
 
     List<ActorRef<ControlPlaneHost.Command>> pair = new ArrayList<>();
+    // Under the model-time kernel the set-up enters a quiet rack at the model time it reached:
+    // the control plane's clock is paced on the wall clock, so its answers' times are not used.
+    long quiet = rack.quietModelTime();
     long at = -1; // the MH endpoint's own clock
     ControlPlaneSpec cp = topology.controlPlane();
     if (cp != null) {
@@ -105,6 +108,7 @@ public final class NicStreams {
     List<RequesterMatch> owners = new ArrayList<>();
     RouteExplainer routes = new RouteExplainer(topology);
     List<Integer> vfs = new ArrayList<>();
+    List<MemoryEndpoint.Write> assigns = new ArrayList<>();
     for (String host : spec.from()) {
       int ch = computeHosts.indexOf(host) + 1;
       // With a control plane the master's controller lends the VF (AssignVf: persisted, replicated,
@@ -119,7 +123,7 @@ public final class NicStreams {
         }
         vf = lent.events().stream().filter(e -> e instanceof VfAssigned).map(e -> ((VfAssigned) e).vf())
             .findFirst().orElseThrow();
-        at = Math.max(at, lent.at());
+        at = quiet >= 0 ? quiet : Math.max(at, lent.at());
       }
       vfs.add(vf);
       RouteExplanation bell = routes.explain(host, layout.chAddress(ch, 0, map.vfBar(vf) + RegisterMap.TDT,
@@ -132,9 +136,16 @@ public final class NicStreams {
       int requester = bell.hops().get(bell.hops().size() - 1).requester();
       RegisterMap.Poke assign = map.assignVf(vf, RequesterMatch.throughNtb(requester), RequesterMatch.NONE);
       owners.add(RequesterMatch.throughNtb(requester));
-      rack.endpoint(mh).tell(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
+      assigns.add(new MemoryEndpoint.Write(assign.address(), assign.data(), at));
     }
+    // Held there, the writes enter the model together, in this order.
+    rack.holdModelTime(quiet >= 0 ? quiet : 0);
+    assigns.forEach(rack.endpoint(mh)::tell);
+    rack.confirmInputs(List.of(mh));
+    rack.releaseModelTime();
     NicStats assigned = awaitAssigned(rack, nic, vfs);
+    long startBase = quiet >= 0 ? rack.quietModelTime() : -1;
+    rack.holdModelTime(Math.max(0, startBase));
 
     List<Stream> streams = new ArrayList<>();
     for (int i = 0; i < spec.from().size(); i++) {
@@ -147,7 +158,7 @@ public final class NicStreams {
       }
       SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
-          spec.payload(), assigned.vf(vf).assignedAt() + i * spec.intervalNs() / spec.from().size(),
+          spec.payload(), Math.max(startBase, assigned.vf(vf).assignedAt()) + i * spec.intervalNs() / spec.from().size(),
           settings.senderMaxOutstanding());
       // Declared before the first doorbell: the NIC then serves the streams in model-time order.
       nic.tell(new SriovNic.ExpectStream(vf, plan.startAt(), plan.intervalNs(), plan.count()));
@@ -157,10 +168,14 @@ public final class NicStreams {
           sender, r -> new UdpSender.Start(plan, r), Duration.ofDays(1));
       done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(declared)));
       streams.add(new Stream(host, vf, done));
+      // Its first writes have reached its endpoint once it answers (it sends them on Start).
+      Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(), sender, UdpSender.GetStatus::new, ASK);
+      rack.confirmInputs(List.of(host));
       progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",
           host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
     }
+    rack.releaseModelTime();
     return new NicStreams(rack, receiver, streams, progress, spec.count());
   }
 

@@ -57,6 +57,15 @@ public interface RunningRack {
   /** Lets the kernel run up to {@code until} and no further, without waiting. */
   default void limitModelTime(long until) throws Exception {}
 
+  /**
+   * Under the model-time kernel: waits until nothing is pending anywhere and returns the latest
+   * model time a component has handled an event at, the least a driver may stamp what it puts
+   * into the rack next. -1 without a kernel.
+   */
+  default long quietModelTime() throws Exception {
+    return -1;
+  }
+
   /** The model-time kernel's account of the run so far, when the rack runs under one. */
   default Optional<io.rackfabric.fabric.time.TimeKeeper.Status> timeStatus() throws Exception {
     return Optional.empty();

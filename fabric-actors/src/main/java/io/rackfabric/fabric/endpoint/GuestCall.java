@@ -1,0 +1,40 @@
+package io.rackfabric.fabric.endpoint;
+
+import akka.actor.NoSerializationVerificationNeeded;
+
+/**
+ * What an endpoint tells host software attached to it as a guest ({@link MemoryEndpoint.AttachGuest}):
+ * the driver of a device behind it, a host's sender. Under the model-time kernel the endpoint
+ * handles nothing after an event it called a guest about until the guest answered
+ * {@link MemoryEndpoint.GuestDone}, so what the guest does in reply (its writes and reads, its
+ * next wake) enters the model at that event's time, however long the guest took in wall time.
+ * Free-running, the endpoint calls and goes on.
+ *
+ * <p>Local only: a guest runs next to its endpoint.
+ */
+public sealed interface GuestCall extends NoSerializationVerificationNeeded
+    permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.Attached {
+
+  /** The number to answer with {@link MemoryEndpoint.GuestDone}; 0 for a notice that needs none. */
+  long call();
+
+  /** A write into a range the guest watches, or an error report (as a watcher would get it). */
+  record Event(long call, EndpointEvent event) implements GuestCall {}
+
+  /** The result of a read the guest issued. */
+  record ReadDone(long call, MemoryEndpoint.ReadResult result) implements GuestCall {}
+
+  /** The wake the guest asked for ({@link MemoryEndpoint.WakeGuest}), at model time {@code at}. */
+  record Wake(long call, long at, long token) implements GuestCall {}
+
+  /**
+   * Whether the endpoint runs under the kernel: told on attaching and again when it joins. A
+   * guest paces itself on the wall clock only while it does not (wakes are then due at once).
+   */
+  record Attached(boolean underKernel) implements GuestCall {
+    @Override
+    public long call() {
+      return 0;
+    }
+  }
+}

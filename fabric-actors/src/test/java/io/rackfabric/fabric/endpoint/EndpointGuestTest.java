@@ -1,0 +1,134 @@
+package io.rackfabric.fabric.endpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.testing.FabricProbes;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.fabric.tlp.Bdf;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Host software attached to an endpoint as its guest, under the model-time kernel: the endpoint
+ * waits for the guest's answer before its next event, so what the guest does in reply enters the
+ * model at the event's time. A root and a device endpoint face each other on a bare link.
+ */
+class EndpointGuestTest {
+
+  static final ActorTestKit testKit = FabricProbes.dataPlaneTestKit();
+  static final FabricSettings settings = FabricSettings.create(testKit.system().settings().config());
+  static final LinkParameters gen3x4 = LinkParameters.gen3x4();
+  static final AddressRange BAR = new AddressRange(0x4000_0000L, 0x400F_FFFFL);
+  static final AddressRange MAILBOX = new AddressRange(0x4008_0000L, 0x4008_00FFL);
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  /** A root {@code p}rc and a device {@code p}ep under one keeper. */
+  record Rack(ActorRef<MemoryEndpoint.Command> rc, ActorRef<MemoryEndpoint.Command> ep,
+      ActorRef<TimeKeeper.Command> keeper) {}
+
+  static Rack rack(String p) {
+    ActorRef<MemoryEndpoint.Command> rc = testKit.spawn(MemoryEndpoint.create(p + "rc", Bdf.of(0, 0, 0), true,
+        List.of(new AddressRange(0, 0xF_FFFFL)), gen3x4, p + "ep", settings), p + "rc");
+    ActorRef<MemoryEndpoint.Command> ep = testKit.spawn(MemoryEndpoint.create(p + "ep", Bdf.of(1, 0, 0), false,
+        List.of(BAR), gen3x4, p + "rc", settings), p + "ep");
+    FabricProbes.awaitActive(testKit, rc);
+    FabricProbes.awaitActive(testKit, ep);
+    ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of(p + "rc", p + "ep")), p + "keeper");
+    for (ActorRef<MemoryEndpoint.Command> e : List.of(rc, ep)) {
+      e.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
+    }
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(2, idle.receiveMessage(Duration.ofSeconds(10)).joined());
+    return new Rack(rc, ep, keeper);
+  }
+
+  /** Attaches {@code guest} with a watch on the mailbox; returns the watch's reply address. */
+  static void attach(Rack r, TestProbe<GuestCall> guest) {
+    TestProbe<EndpointEvent> watchRef = testKit.createTestProbe(); // a guest's adapter: never told directly
+    r.ep().tell(new MemoryEndpoint.AttachGuest(guest.ref(), List.of(watchRef.ref())));
+    assertEquals(new GuestCall.Attached(true), guest.receiveMessage());
+    r.ep().tell(new MemoryEndpoint.Watch(MAILBOX, watchRef.ref()));
+  }
+
+  @Test
+  void shouldHandleNothingAfterACallUntilTheGuestAnswersWhenUnderTheKernel() {
+    Rack r = rack("g1");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    r.rc().tell(new MemoryEndpoint.Write(0x4008_0000L, new byte[] {1, 2, 3, 4}, 10_000));
+    r.rc().tell(new MemoryEndpoint.Write(0x4008_0010L, new byte[] {5, 6, 7, 8}, 20_000));
+
+    GuestCall.Event first = assertInstanceOf(GuestCall.Event.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(10_000 + gen3x4.flightNs(12 + 4 + 8),
+        ((EndpointEvent.MemoryWritten) first.event()).arrivedAt());
+    // The second write waits, and so does the rack: it is not idle while the guest has the call.
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    guest.expectNoMessage(Duration.ofMillis(300));
+    idle.expectNoMessage(Duration.ZERO);
+
+    r.ep().tell(new MemoryEndpoint.GuestDone(first.call()));
+    GuestCall.Event second = assertInstanceOf(GuestCall.Event.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(0x4008_0010L, ((EndpointEvent.MemoryWritten) second.event()).address());
+    r.ep().tell(new MemoryEndpoint.GuestDone(second.call()));
+    assertEquals(0, idle.receiveMessage(Duration.ofSeconds(10)).stragglers());
+  }
+
+  @Test
+  void shouldPutAGuestsLaterWriteOffToItsModelTimeWhenAnsweringACall() {
+    Rack r = rack("g2");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    TestProbe<EndpointEvent> rcWatch = testKit.createTestProbe();
+    r.rc().tell(new MemoryEndpoint.Watch(new AddressRange(0x1000, 0x10FF), rcWatch.ref()));
+    r.rc().tell(new MemoryEndpoint.Write(0x4008_0000L, new byte[] {1, 2, 3, 4}, 10_000));
+
+    GuestCall.Event call = assertInstanceOf(GuestCall.Event.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    long seen = ((EndpointEvent.MemoryWritten) call.event()).arrivedAt();
+    // The guest's driver answers 2 us after the doorbell: a write stamped then, and the answer.
+    r.ep().tell(new MemoryEndpoint.Write(0x1000, new byte[] {9, 9, 9, 9}, seen + 2_000));
+    r.ep().tell(new MemoryEndpoint.GuestDone(call.call()));
+
+    EndpointEvent.MemoryWritten back = (EndpointEvent.MemoryWritten) rcWatch.receiveMessage(Duration.ofSeconds(10));
+    assertEquals(seen + 2_000 + gen3x4.flightNs(12 + 4 + 8), back.arrivedAt(), "left at its own model time");
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(0, idle.receiveMessage(Duration.ofSeconds(10)).stragglers());
+  }
+
+  @Test
+  void shouldWakeTheGuestAtItsModelTimeWhenNothingElseIsPending() {
+    Rack r = rack("g3");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 5_000_000_000L, 7));
+
+    // Five model seconds of nothing: the rack jumps there.
+    GuestCall.Wake wake = assertInstanceOf(GuestCall.Wake.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(5_000_000_000L, wake.at());
+    assertEquals(7, wake.token());
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    idle.expectNoMessage(Duration.ofMillis(200)); // the wake's call is open
+    r.ep().tell(new MemoryEndpoint.GuestDone(wake.call()));
+    assertTrue(idle.receiveMessage(Duration.ofSeconds(10)).idle());
+  }
+}
