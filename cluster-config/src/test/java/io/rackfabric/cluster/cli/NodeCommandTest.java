@@ -58,7 +58,7 @@ class NodeCommandTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
     String text = err.toString(StandardCharsets.UTF_8);
     assertEquals(2, status, text);
-    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp}\n", text);
+    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp, tls-tcp}\n", text);
     try (Stream<Path> left = Files.list(dir)) {
       assertEquals(List.of(), left.toList(), "no data folder");
     }

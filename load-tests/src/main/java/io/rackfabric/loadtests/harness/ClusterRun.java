@@ -7,6 +7,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.MembershipLog;
 import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.scenario.Network;
@@ -116,6 +117,7 @@ public final class ClusterRun implements AutoCloseable {
     ActorSystem<Void> driver;
     try {
       driver = ActorSystem.create(Behaviors.empty(), "rack", config);
+      MembershipLog.start(driver);
     } catch (Exception | Error e) {
       nodes.close();
       if (netns != null) {
