@@ -135,13 +135,21 @@ public final class NodeCommand implements RackCommand {
    * naming the path, before any actor system starts.
    */
   public static ClusterSettings clusterSettings(Config base, Args args) throws UsageException {
-    String transport = args.get("transport", null);
+    return clusterSettings(base, args.get("transport", null), args.get("tls-dir", null));
+  }
+
+  /**
+   * {@link #clusterSettings(Config, Args)} for a command whose transport may come from elsewhere (a
+   * scenario file): {@code transport} null means the configured one, {@code tlsDir} null the
+   * configured stores.
+   */
+  public static ClusterSettings clusterSettings(Config base, String transport, String tlsDir) throws UsageException {
     if (transport != null && !ClusterSettings.TRANSPORTS.contains(transport)) {
       throw new UsageException(ClusterSettings.transportNotKnown("--transport", transport));
     }
     try {
-      ClusterSettings cluster = ClusterSettings.create(base, transport, args.get("tls-dir", null));
-      if (args.has("tls-dir") && cluster.tls() == null) {
+      ClusterSettings cluster = ClusterSettings.create(base, transport, tlsDir);
+      if (tlsDir != null && cluster.tls() == null) {
         throw new UsageException("--tls-dir is for --transport tls-tcp (the transport is " + cluster.transport() + ")");
       }
       return cluster;
