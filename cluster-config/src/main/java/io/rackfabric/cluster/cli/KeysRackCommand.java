@@ -34,14 +34,13 @@ public final class KeysRackCommand implements RackCommand {
     try {
       made = RackKeys.create(TlsSettings.path("--out", dir), args.has("force"));
     } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage().startsWith("--out=") ? e.getMessage() : "--out=" + dir + ": "
-          + e.getMessage());
+      throw new UsageException(e.getMessage()); // it names the folder, as given or made absolute
     }
     out.println("keys for one rack in " + made.dir() + " (owner-only):");
-    out.println("  " + made.keyStore().getFileName() + "      the nodes' key and certificate, signed by "
-        + made.ca().getSubjectX500Principal().getName());
-    out.println("  " + made.trustStore().getFileName() + " the rack's CA, the only issuer a node trusts");
-    out.println("  " + made.passwordFile().getFileName() + "        the stores' password");
+    out.printf("  %-15s the nodes' key and certificate, signed by %s%n", made.keyStore().getFileName(),
+        made.ca().getSubjectX500Principal().getName());
+    out.printf("  %-15s the rack's CA, the only issuer a node trusts%n", made.trustStore().getFileName());
+    out.printf("  %-15s the stores' password%n", made.passwordFile().getFileName());
     out.println("certificates valid until " + made.node().getNotAfter().toInstant() + "; copy the folder to every"
         + " machine of the rack and run each node with --transport tls-tcp --tls-dir " + made.dir());
     return 0;

@@ -84,7 +84,7 @@ class RackKeysCommandTest {
     assertEquals(0, rack("keys", "--out", dir.toString()), err());
     byte[] before = Files.readAllBytes(dir.resolve("node.p12"));
     assertEquals(2, rack("keys", "--out", dir.toString()));
-    assertEquals("rack keys: --out=" + dir + ": " + dir + ": already holds [node.p12, password, truststore.p12];"
+    assertEquals("rack keys: " + dir + ": already holds [node.p12, password, truststore.p12];"
         + " --force replaces its keys\n", err());
     assertTrue(Arrays.equals(before, Files.readAllBytes(dir.resolve("node.p12"))), "left as it was");
     assertEquals(0, rack("keys", "--out", dir.toString(), "--force"), err());
@@ -95,7 +95,7 @@ class RackKeysCommandTest {
   void shouldExitTwoNamingThePathWhenTheFolderIsAFileOrAUrl() throws Exception {
     Path file = Files.writeString(tmp.resolve("plain"), "x");
     assertEquals(2, rack("keys", "--out", file.toString()));
-    assertEquals("rack keys: --out=" + file + ": " + file + ": exists and is not a folder\n", err());
+    assertEquals("rack keys: " + file + ": exists and is not a folder\n", err());
     assertEquals(2, rack("keys", "--out", "file:/tmp/k"));
     assertEquals("rack keys: --out=file:/tmp/k: a URL, not a file path\n", err());
     assertEquals(2, rack("keys"));
