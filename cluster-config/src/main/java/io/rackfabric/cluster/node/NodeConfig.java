@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Builds the ActorSystem configuration of one cluster member: Artery on the chosen transport at
- * the member's address (with tls-tcp, the rack's stores and TLS 1.3 with mutual authentication), the seed node, split-brain resolver, Kryo already bound by reference.conf.
+ * the member's address (with tls-tcp, the rack's stores and TLS 1.3 with mutual authentication),
+ * the seed node, split-brain resolver, Kryo already bound by reference.conf.
  */
 public final class NodeConfig {
 

@@ -47,7 +47,8 @@ public final class BenchCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T [--tls-dir KEYS]] [--json OUT];"
+    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T [--tls-dir KEYS]]"
+        + " [--json OUT];"
         + " controller [--events N[,M...]] [--json OUT]; failover [--hosts N] [--json OUT];"
         + " startup [--racks N] [--json OUT]; loaded [--hosts N] [--tlps N] [--only single|cross] [--json OUT];"
         + " no name: the first four into one --json;"
@@ -60,7 +61,8 @@ public final class BenchCommand implements RackCommand {
       List<String> rest = argList.subList(1, argList.size());
       return argList.get(0).equals("jmh") ? JmhBench.run(rest, out) : BenchCompare.run(rest, out);
     }
-    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "tls-dir", "json", "only", "events", "hosts", "racks"),
+    Args args = Args.parse(argList,
+        Set.of("tlps", "rounds", "transport", "tls-dir", "json", "only", "events", "hosts", "racks"),
         Set.of());
     List<String> what = args.positional();
     if (what.equals(List.of("loaded"))) {
