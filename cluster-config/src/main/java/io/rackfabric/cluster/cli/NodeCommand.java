@@ -31,13 +31,13 @@ public final class NodeCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "run one node of a topology (--topology F --node N [--port P] [--seed host:port] [--transport tcp]"
-        + " [--data-dir D])";
+    return "run one node of a topology (--topology F --node N [--port P] [--seed host:port]"
+        + " [--transport aeron-udp|tcp|tls-tcp] [--tls-dir KEYS] [--data-dir D])";
   }
 
   /** The flags of {@code rack node}, for commands that start a node the same way. */
   public static final Set<String> FLAGS = Set.of("topology", "node", "port", "host", "seed", "transport", "aeron-dir",
-      "data-dir");
+      "data-dir", "tls-dir");
 
   /** Where a node keeps its journal (the control plane's controller state) unless --data-dir says. */
   public static final String DEFAULT_DATA_DIR = "rack-data";
@@ -79,12 +79,9 @@ public final class NodeCommand implements RackCommand {
    */
   public static ActorSystem<RackNode.Command> startNode(Args args) throws Exception {
     String nodeName = args.require("node");
-    // Refused as a usage error here, before anything starts; ClusterSettings would refuse it too,
-    // but with an IllegalArgumentException, which the command line reports as a failure (exit 1).
-    if (args.has("transport") && !ClusterSettings.TRANSPORTS.contains(args.get("transport", null))) {
-      throw new UsageException("--transport=" + args.get("transport", null) + " not in {"
-          + String.join(", ", ClusterSettings.TRANSPORTS) + "}");
-    }
+    // Transport and TLS stores are checked here, before anything starts: a bad one is a usage error.
+    Config base = ConfigFactory.load();
+    ClusterSettings cluster = clusterSettings(base, args);
     // The hosts this node binds and joins are looked up now, so that a name that does not resolve
     // is refused with its line in the file rather than by Akka with an exception.
     Topology topology = TopologyArgs.load(args.require("topology"),
@@ -113,11 +110,6 @@ public final class NodeCommand implements RackCommand {
     } catch (NumberFormatException e) {
       throw new UsageException("--seed=" + seed + " is not host:port");
     }
-    Config base = ConfigFactory.load();
-    ClusterSettings cluster = ClusterSettings.create(base);
-    if (args.has("transport")) {
-      cluster = cluster.withTransport(args.get("transport", null));
-    }
     if (args.has("aeron-dir")) {
       cluster = cluster.withAeronDir(args.get("aeron-dir", null));
     }
@@ -135,5 +127,34 @@ public final class NodeCommand implements RackCommand {
     }
     return NodeRunner.start(topology, nodeName, new NodeRunner.Address(host, port, seedHost, seedPort),
         List.of("fabric", nodeName), cluster, base);
+  }
+
+  /**
+   * The cluster settings with {@code --transport} and {@code --tls-dir} applied; with tls-tcp the
+   * stores are opened now, so that a missing file or a wrong password is a usage error (exit 2)
+   * naming the path, before any actor system starts.
+   */
+  public static ClusterSettings clusterSettings(Config base, Args args) throws UsageException {
+    return clusterSettings(base, args.get("transport", null), args.get("tls-dir", null));
+  }
+
+  /**
+   * {@link #clusterSettings(Config, Args)} for a command whose transport may come from elsewhere (a
+   * scenario file): {@code transport} null means the configured one, {@code tlsDir} null the
+   * configured stores.
+   */
+  public static ClusterSettings clusterSettings(Config base, String transport, String tlsDir) throws UsageException {
+    if (transport != null && !ClusterSettings.TRANSPORTS.contains(transport)) {
+      throw new UsageException(ClusterSettings.transportNotKnown("--transport", transport));
+    }
+    try {
+      ClusterSettings cluster = ClusterSettings.create(base, transport, tlsDir);
+      if (tlsDir != null && cluster.tls() == null) {
+        throw new UsageException("--tls-dir is for --transport tls-tcp (the transport is " + cluster.transport() + ")");
+      }
+      return cluster;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
   }
 }

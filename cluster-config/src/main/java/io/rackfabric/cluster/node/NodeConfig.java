@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Builds the ActorSystem configuration of one cluster member: Artery on the chosen transport at
- * the member's address, the seed node, split-brain resolver, Kryo already bound by reference.conf.
+ * the member's address (with tls-tcp, the rack's stores and TLS 1.3 with mutual authentication),
+ * the seed node, split-brain resolver, Kryo already bound by reference.conf.
  */
 public final class NodeConfig {
 
@@ -42,6 +43,9 @@ public final class NodeConfig {
     if (!cluster.aeronDir().isEmpty()) {
       c = c.withValue("akka.remote.artery.advanced.aeron.embedded-media-driver", ConfigValueFactory.fromAnyRef("off"))
           .withValue("akka.remote.artery.advanced.aeron.aeron-dir", ConfigValueFactory.fromAnyRef(cluster.aeronDir()));
+    }
+    if (cluster.tls() != null) {
+      c = c.withFallback(cluster.tls().artery());
     }
     return c.withFallback(cluster.dispatcher()).withFallback(base);
   }

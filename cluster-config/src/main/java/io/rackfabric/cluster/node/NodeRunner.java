@@ -43,6 +43,7 @@ public final class NodeRunner {
         roles, cluster, base);
     ActorSystem<RackNode.Command> system =
         ActorSystem.create(RackNode.create(topology, nodeName, fabric, true), "rack", config);
+    MembershipLog.start(system);
     awaitUp(system, cluster.joinTimeout(), nodeName + " at " + address.seedHost() + ":" + address.seedPort());
     return system;
   }

@@ -77,15 +77,21 @@ public record Scenario(
   /**
    * How a multi-JVM run starts its node JVMs.
    *
-   * @param transport Artery transport: aeron-udp or tcp
+   * @param transport Artery transport: aeron-udp, tcp or tls-tcp
    * @param sharedMediaDriver with aeron-udp: one media driver process for every JVM
    * @param network loopback, or a network namespace per node JVM (partitions can be cut)
+   * @param tlsDir with tls-tcp: the rack's keys folder from the command line, or null for the
+   *     stores in the settings
    */
-  public record MultiJvm(String transport, boolean sharedMediaDriver, Network network) {
+  public record MultiJvm(String transport, boolean sharedMediaDriver, Network network, String tlsDir) {
 
     /** Loopback, as before there was a choice. */
     public MultiJvm(String transport, boolean sharedMediaDriver) {
       this(transport, sharedMediaDriver, Network.LOOPBACK);
+    }
+
+    public MultiJvm(String transport, boolean sharedMediaDriver, Network network) {
+      this(transport, sharedMediaDriver, network, null);
     }
   }
 

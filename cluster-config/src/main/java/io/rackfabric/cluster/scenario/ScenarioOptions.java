@@ -12,8 +12,11 @@ import java.util.TreeMap;
  * @param transport replaces {@code multi-jvm.transport}, or null
  * @param faultRates the chance per fault kind that each fault of it happens ({@link FaultRates});
  *     kinds not named keep every fault
+ * @param tlsDir with transport tls-tcp: the rack's keys folder ({@code --tls-dir}), or null for the
+ *     stores in the settings; never taken from a scenario file, whose runs go from machine to machine
  */
-public record ScenarioOptions(Mode mode, Long seed, String transport, Map<String, Double> faultRates) {
+public record ScenarioOptions(Mode mode, Long seed, String transport, Map<String, Double> faultRates,
+    String tlsDir) {
 
   public static final ScenarioOptions NONE = new ScenarioOptions(null, null, null);
 
@@ -23,5 +26,9 @@ public record ScenarioOptions(Mode mode, Long seed, String transport, Map<String
 
   public ScenarioOptions(Mode mode, Long seed, String transport) {
     this(mode, seed, transport, Map.of());
+  }
+
+  public ScenarioOptions(Mode mode, Long seed, String transport, Map<String, Double> faultRates) {
+    this(mode, seed, transport, faultRates, null);
   }
 }

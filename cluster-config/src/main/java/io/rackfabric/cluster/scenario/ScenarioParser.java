@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.scenario.TrafficRoutes.Route;
+import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.NicNode;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
@@ -415,8 +416,8 @@ final class ScenarioParser {
       transport = Optional.ofNullable(m.string("transport", false)).orElse(transport);
       mediaDriver = m.string("media-driver", false);
       String net = m.string("network", false);
-      if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
-        m.error("transport", "transport=" + transport + " not in {aeron-udp, tcp}");
+      if (!ClusterSettings.TRANSPORTS.contains(transport)) {
+        m.error("transport", ClusterSettings.transportNotKnown("transport", transport));
       }
       if (mediaDriver != null && !mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
         m.error("media-driver", "media-driver=" + mediaDriver + " not in {shared, embedded}");
@@ -444,7 +445,7 @@ final class ScenarioParser {
     }
     // Default: one shared driver on loopback (frugal on 2 cores); one per JVM in namespaces.
     boolean shared = mediaDriver == null ? network == Network.LOOPBACK : mediaDriver.equals("shared");
-    return new Scenario.MultiJvm(transport, shared, network);
+    return new Scenario.MultiJvm(transport, shared, network, options.tlsDir());
   }
 
   // ---------------------------------------------------------------- topology

@@ -58,10 +58,38 @@ class NodeCommandTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
     String text = err.toString(StandardCharsets.UTF_8);
     assertEquals(2, status, text);
-    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp}\n", text);
+    assertEquals("rack node: --transport=foo not in {aeron-udp, tcp, tls-tcp}\n", text);
     try (Stream<Path> left = Files.list(dir)) {
       assertEquals(List.of(), left.toList(), "no data folder");
     }
+  }
+
+  @Test
+  void shouldExitTwoNamingTheStoreAndStartNothingWhenTheTlsFolderHasNoKeyStore() throws Exception {
+    Path keys = dir.resolve("keys");
+    io.rackfabric.cluster.keys.RackKeys.create(keys, false);
+    Files.delete(keys.resolve("node.p12"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Rack.run(List.of("node", "--topology", "ladon-testbed", "--node", "node-mmh",
+            "--transport", "tls-tcp", "--tls-dir", keys.toString(), "--data-dir", dir.resolve("data").toString()),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, status, text);
+    assertEquals("rack node: tls key-store " + keys.resolve("node.p12") + ": no such file\n", text);
+    assertTrue(Files.notExists(dir.resolve("data")), "no data folder");
+  }
+
+  @Test
+  void shouldExitTwoWhenATlsFolderIsGivenForAnotherTransport() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Rack.run(List.of("node", "--topology", "ladon-testbed", "--node", "node-mmh",
+            "--transport", "tcp", "--tls-dir", dir.toString(), "--data-dir", dir.resolve("data").toString()),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, status);
+    assertEquals("rack node: --tls-dir is for --transport tls-tcp (the transport is tcp)\n",
+        err.toString(StandardCharsets.UTF_8));
   }
 
   /** The only member, its own seed, downed through the cluster's JMX bean as an operator would. */

@@ -1,6 +1,7 @@
 package io.rackfabric.loadtests.bench;
 
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.NodeCommand;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.MultiRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
@@ -46,7 +47,8 @@ public final class BenchCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT];"
+    return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T [--tls-dir KEYS]]"
+        + " [--json OUT];"
         + " controller [--events N[,M...]] [--json OUT]; failover [--hosts N] [--json OUT];"
         + " startup [--racks N] [--json OUT]; loaded [--hosts N] [--tlps N] [--only single|cross] [--json OUT];"
         + " no name: the first four into one --json;"
@@ -59,7 +61,8 @@ public final class BenchCommand implements RackCommand {
       List<String> rest = argList.subList(1, argList.size());
       return argList.get(0).equals("jmh") ? JmhBench.run(rest, out) : BenchCompare.run(rest, out);
     }
-    Args args = Args.parse(argList, Set.of("tlps", "rounds", "transport", "json", "only", "events", "hosts", "racks"),
+    Args args = Args.parse(argList,
+        Set.of("tlps", "rounds", "transport", "tls-dir", "json", "only", "events", "hosts", "racks"),
         Set.of());
     List<String> what = args.positional();
     if (what.equals(List.of("loaded"))) {
@@ -85,13 +88,12 @@ public final class BenchCommand implements RackCommand {
       onlyFlags(args, "startup", "racks", "json");
       return startup(args, out);
     }
-    onlyFlags(args, "dataplane", "tlps", "rounds", "transport", "json", "only");
+    onlyFlags(args, "dataplane", "tlps", "rounds", "transport", "tls-dir", "json", "only");
     long tlps = args.getLong("tlps", 200_000, 1_000, 100_000_000);
     int rounds = (int) args.getLong("rounds", 5, 1, 50);
     String transport = args.get("transport", "aeron-udp");
-    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
-      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
-    }
+    // The transport and, with tls-tcp, the rack's stores: checked before anything starts.
+    NodeCommand.clusterSettings(ConfigFactory.load(), transport, args.get("tls-dir", null));
     String only = args.get("only", "all");
     if (!only.equals("all") && !only.equals("single") && !only.equals("cross")) {
       throw new UsageException("--only=" + only + " not in {single, cross}");
@@ -112,7 +114,8 @@ public final class BenchCommand implements RackCommand {
     }
     if (!only.equals("single")) {
       out.println("across JVMs: one link between two node JVMs vs bare Artery sends, same window");
-      DataplaneBench.Runs remote = DataplaneBench.crossJvm(tlps, rounds, transport, runDir, out);
+      DataplaneBench.Runs remote = DataplaneBench.crossJvm(tlps, rounds, transport, args.get("tls-dir", null), runDir,
+          out);
       add(figures, samples, "cross_jvm.", "fabric_tlps_per_s", "TLPs/s", "bare_artery_msgs_per_s", "msgs/s", remote);
       verdicts.add("cross-JVM ratio under the kernel >= 0.8 (" + (remote.synchronized_().ratio() >= 0.8 ? "met"
           : "NOT met") + ")");
@@ -336,7 +339,7 @@ public final class BenchCommand implements RackCommand {
    * (48 CHs) and startup, one JSON with a section per benchmark and every figure.
    */
   private static int all(Args args, PrintStream out) throws Exception {
-    onlyFlags(args, "(all)", "tlps", "rounds", "transport", "events", "hosts", "racks", "json");
+    onlyFlags(args, "(all)", "tlps", "rounds", "transport", "tls-dir", "events", "hosts", "racks", "json");
     // Every value checked before the first benchmark runs for minutes.
     List<Integer> events = eventCounts(args);
     int hosts = (int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX);
@@ -344,14 +347,13 @@ public final class BenchCommand implements RackCommand {
     args.getLong("tlps", 200_000, 1_000, 100_000_000);
     args.getLong("rounds", 5, 1, 50);
     String transport = args.get("transport", "aeron-udp");
-    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
-      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
-    }
+    // The transport and, with tls-tcp, the rack's stores: checked before anything starts.
+    NodeCommand.clusterSettings(ConfigFactory.load(), transport, args.get("tls-dir", null));
     Map<String, Object> sections = new LinkedHashMap<>();
     List<Object> every = new ArrayList<>();
     Path dataplaneJson = Files.createTempFile("bench-dataplane", ".json");
     List<String> dataplaneArgs = new ArrayList<>(List.of("dataplane", "--json", dataplaneJson.toString()));
-    for (String k : List.of("tlps", "rounds", "transport")) {
+    for (String k : List.of("tlps", "rounds", "transport", "tls-dir")) {
       if (args.has(k)) {
         dataplaneArgs.addAll(List.of("--" + k, args.get(k, null)));
       }
@@ -387,7 +389,7 @@ public final class BenchCommand implements RackCommand {
   /** A flag of another benchmark is a mistake worth naming, not something to ignore. */
   private static void onlyFlags(Args args, String benchmark, String... allowed) throws UsageException {
     List<String> ok = List.of(allowed);
-    for (String flag : List.of("tlps", "rounds", "transport", "only", "events", "hosts", "racks", "json")) {
+    for (String flag : List.of("tlps", "rounds", "transport", "tls-dir", "only", "events", "hosts", "racks", "json")) {
       if (args.has(flag) && !ok.contains(flag)) {
         throw new UsageException("--" + flag + " does not apply to 'bench " + benchmark + "' (its flags: --"
             + String.join(", --", ok) + ")");

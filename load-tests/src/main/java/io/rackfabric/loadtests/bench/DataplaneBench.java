@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -199,8 +200,14 @@ public final class DataplaneBench {
   /** The cross-JVM comparison; starts and always stops one peer JVM. */
   public static Runs crossJvm(long tlps, int rounds, String transport, Path runDir, PrintStream progress)
       throws Exception {
+    return crossJvm(tlps, rounds, transport, null, runDir, progress);
+  }
+
+  /** @param tlsDir with tls-tcp: the rack's keys folder, or null for the stores in the settings */
+  public static Runs crossJvm(long tlps, int rounds, String transport, String tlsDir, Path runDir,
+      PrintStream progress) throws Exception {
     Config base = ConfigFactory.load();
-    ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
+    ClusterSettings cluster = ClusterSettings.create(base, transport, tlsDir);
     FabricSettings settings = FabricSettings.create(base);
     Topology topology = TopologyLoader.load("bench-pair");
     Path topologyFile = runDir.resolve("bench-pair.conf");
@@ -216,7 +223,7 @@ public final class DataplaneBench {
       progress.println("  starting the peer JVM (" + transport + ")...");
       peers.start("node-b", "bench-peer", List.of("--topology", topologyFile.toString(), "--node", "node-b",
           "--port", String.valueOf(portB), "--seed", "127.0.0.1:" + portA, "--transport", transport),
-          "512m", Duration.ofSeconds(60));
+          cluster.tls() == null ? Map.of() : cluster.tls().childSettings(), "512m", Duration.ofSeconds(60));
       ActorRef<MemoryEndpoint.Command> a = Asks.find(system, ComponentKeys.endpoint("ep-a"), Duration.ofSeconds(30));
       ActorRef<MemoryEndpoint.Command> b = Asks.find(system, ComponentKeys.endpoint("ep-b"), Duration.ofSeconds(30));
       ActorRef<BareSink.Command> sink = Asks.find(system, BenchPeerCommand.SINK_KEY, Duration.ofSeconds(30));

@@ -3,6 +3,8 @@ package io.rackfabric.loadtests.demo;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.NodeCommand;
+import io.rackfabric.cluster.scenario.Network;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
@@ -65,12 +67,13 @@ public final class DemoCommand implements RackCommand {
   @Override
   public String summary() {
     return "run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs, then a data-plane"
-        + " fail-over and an MMH/BMH take-over [--tlps N] [--json OUT]";
+        + " fail-over and an MMH/BMH take-over [--tlps N] [--transport T [--tls-dir KEYS]] [--json OUT]";
   }
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("tlps", "size", "interval", "transport", "json", "media-driver"), Set.of());
+    Args args = Args.parse(argList, Set.of("tlps", "size", "interval", "transport", "tls-dir", "json",
+        "media-driver"), Set.of());
     if (!args.positional().isEmpty()) {
       throw new UsageException("unexpected argument " + args.positional());
     }
@@ -78,9 +81,8 @@ public final class DemoCommand implements RackCommand {
     int size = (int) args.getLong("size", 64, 1, 4096);
     long interval = args.getLong("interval", 1_000, 0, 1_000_000_000L);
     String transport = args.get("transport", "aeron-udp");
-    if (!transport.equals("aeron-udp") && !transport.equals("tcp")) {
-      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
-    }
+    // The transport and, with tls-tcp, the rack's stores: checked before anything starts.
+    NodeCommand.clusterSettings(ConfigFactory.load(), transport, args.get("tls-dir", null));
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     // One shared media driver measured about 15% faster than embedded ones on 2 cores (README).
     String mediaDriver = args.get("media-driver", "shared");
@@ -92,9 +94,10 @@ public final class DemoCommand implements RackCommand {
     List<Flow> flows = checkedFlows(topology, out);
     Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
     out.printf("rack demo: %d node JVMs over %s (%s media driver), node logs in %s%n", topology.nodes().size(),
-        transport, transport.equals("tcp") ? "no" : mediaDriver, runDir);
+        transport, transport.equals("aeron-udp") ? mediaDriver : "no", runDir);
     int traffic;
-    try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out)) {
+    try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out,
+        Map.of(), Network.LOOPBACK, false, args.get("tls-dir", null))) {
       Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
       topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
       traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, transport, json, out);

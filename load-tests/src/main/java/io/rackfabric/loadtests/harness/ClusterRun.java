@@ -7,6 +7,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.MembershipLog;
 import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.node.NodeRunner;
 import io.rackfabric.cluster.scenario.Network;
@@ -75,9 +76,26 @@ public final class ClusterRun implements AutoCloseable {
   public static ClusterRun start(Topology topology, String topologyArg, String transport,
       boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides, Network network,
       boolean needsNetem) throws Exception {
-    AeronDirs.sweep(); // what earlier runs' killed JVMs left in /dev/shm
+    return start(topology, topologyArg, transport, sharedMediaDriver, runDir, progress, overrides, network, needsNetem,
+        null);
+  }
+
+  /**
+   * @param tlsDir with tls-tcp: the rack's keys folder ({@code rack keys}), or null for the stores in
+   *     the settings; they are opened before anything starts, and every node JVM is given the same
+   *     paths (never the password)
+   */
+  public static ClusterRun start(Topology topology, String topologyArg, String transport,
+      boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides, Network network,
+      boolean needsNetem, String tlsDir) throws Exception {
     Config base = ConfigFactory.load();
-    ClusterSettings cluster = ClusterSettings.create(base).withTransport(transport);
+    ClusterSettings cluster = ClusterSettings.create(base, transport, tlsDir);
+    if (cluster.tls() != null) {
+      Map<String, String> withTls = new HashMap<>(overrides);
+      withTls.putAll(cluster.tls().childSettings());
+      overrides = withTls;
+    }
+    AeronDirs.sweep(); // what earlier runs' killed JVMs left in /dev/shm
     Netns netns = null;
     String driverHost = "127.0.0.1";
     if (network == Network.NAMESPACES) {
@@ -116,6 +134,7 @@ public final class ClusterRun implements AutoCloseable {
     ActorSystem<Void> driver;
     try {
       driver = ActorSystem.create(Behaviors.empty(), "rack", config);
+      MembershipLog.start(driver);
     } catch (Exception | Error e) {
       nodes.close();
       if (netns != null) {

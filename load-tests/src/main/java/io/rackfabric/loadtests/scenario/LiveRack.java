@@ -183,7 +183,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     Path file = runDir.resolve("topology.conf");
     Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
     ClusterRun cluster = ClusterRun.start(topology, file.toAbsolutePath().toString(), settings.transport(),
-        settings.sharedMediaDriver(), runDir, progress, overrides, settings.network(), needsNetem);
+        settings.sharedMediaDriver(), runDir, progress, overrides, settings.network(), needsNetem, settings.tlsDir());
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
       // The kernel runs in this driver JVM; every node's components find it and join over Artery,

@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.scenario.At;
 import io.rackfabric.cluster.scenario.Clock;
 import io.rackfabric.cluster.scenario.Durations;
@@ -68,6 +69,12 @@ public final class Replay {
    */
   public static Loaded load(String arg, KindCatalog<FaultType, ?, ?> catalog) throws UsageException,
       ScenarioException {
+    return load(arg, catalog, null);
+  }
+
+  /** @param tlsDir for a run over tls-tcp: the rack's keys folder, or null for the stores in the settings */
+  public static Loaded load(String arg, KindCatalog<FaultType, ?, ?> catalog, String tlsDir) throws UsageException,
+      ScenarioException {
     Path dir;
     try {
       dir = Path.of(arg).toAbsolutePath().normalize();
@@ -116,9 +123,9 @@ public final class Replay {
         + printable(modeText) + " not in {single-jvm, multi-jvm}"));
     long seed = number(arg, record, "seed", "seed").longValue();
     Object transport = record.get("transport");
-    if (transport != null && !"aeron-udp".equals(transport) && !"tcp".equals(transport)) {
+    if (transport != null && !ClusterSettings.TRANSPORTS.contains(transport)) {
       throw refuse(arg, "the fault record is damaged: transport " + printable(String.valueOf(transport))
-          + " not in {aeron-udp, tcp}");
+          + " not in {" + String.join(", ", ClusterSettings.TRANSPORTS) + "}");
     }
 
     Path copy = dir.resolve(FaultRecord.SCENARIO_COPY);
@@ -132,7 +139,7 @@ public final class Replay {
     // (A later key wins in HOCON; the value is this class's constant, not text from the folder.)
     String parsed = topologyCopy ? text + "\nscenario.topology = \"" + FaultRecord.TOPOLOGY_COPY + "\"\n" : text;
     Scenario base = ScenarioLoader.parse(parsed, copy.toString(), dir, catalog,
-        new ScenarioOptions(mode, seed, (String) transport));
+        new ScenarioOptions(mode, seed, (String) transport, Map.of(), tlsDir));
     List<FaultSpec> faults = faults(arg, record, base, catalog);
     Scenario s = base.withFaults(faults);
     if (!s.name().equals(name)) {

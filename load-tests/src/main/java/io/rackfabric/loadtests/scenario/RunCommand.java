@@ -1,8 +1,11 @@
 package io.rackfabric.loadtests.scenario;
 
+import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Args;
+import io.rackfabric.cluster.cli.NodeCommand;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.scenario.FaultKind;
 import io.rackfabric.cluster.scenario.FaultRates;
 import io.rackfabric.cluster.scenario.KindCatalog;
@@ -70,7 +73,8 @@ public final class RunCommand implements RackCommand {
 
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "run-dir", "fault-rates", "replay"),
+    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "tls-dir", "run-dir", "fault-rates",
+        "replay"),
         Set.of("check", "kinds", "reuse-run-dir"));
     if (args.has("reuse-run-dir") && !args.has("run-dir")) {
       throw new UsageException("--reuse-run-dir needs --run-dir DIR (the folder whose journal to delete)");
@@ -94,8 +98,8 @@ public final class RunCommand implements RackCommand {
     }
     Long seed = args.has("seed") ? args.getLong("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE) : null;
     String transport = args.get("transport", null);
-    if (transport != null && !transport.equals("aeron-udp") && !transport.equals("tcp")) {
-      throw new UsageException("--transport=" + transport + " not in {aeron-udp, tcp}");
+    if (transport != null && !ClusterSettings.TRANSPORTS.contains(transport)) {
+      throw new UsageException(ClusterSettings.transportNotKnown("--transport", transport));
     }
     Map<String, Double> faultRates = Map.of();
     if (args.has("fault-rates")) {
@@ -108,11 +112,13 @@ public final class RunCommand implements RackCommand {
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     Scenario scenario;
     try {
-      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates));
+      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates,
+          args.get("tls-dir", null)));
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
     }
+    checkTls(scenario, args.has("tls-dir"));
     if (args.has("check") && !scenario.reproducibilityProblems().isEmpty()) {
       scenario.reproducibilityProblems().forEach(err::println);
       return 2;
@@ -160,13 +166,14 @@ public final class RunCommand implements RackCommand {
     }
     Replay.Loaded replay;
     try {
-      replay = Replay.load(args.get("replay", null), catalog);
+      replay = Replay.load(args.get("replay", null), catalog, args.get("tls-dir", null));
     } catch (ScenarioException e) {
       err.println("rack run --replay: the run's copy of its scenario does not load in this build:");
       e.problems().forEach(err::println);
       return 2;
     }
     Scenario scenario = replay.scenario();
+    checkTls(scenario, args.has("tls-dir"));
     if (args.has("check")) {
       out.println(replay.dir() + ": ok (replay of " + scenario.name() + ", " + scenario.mode() + ", seed "
           + scenario.seed() + ", " + scenario.faults().size() + " recorded faults at their model times)");
@@ -182,6 +189,21 @@ public final class RunCommand implements RackCommand {
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     return runAndReport(scenario, replay.text(), runDir, args.has("reuse-run-dir"), json, replay.dir(),
         replay.recorded(), out, err);
+  }
+
+  /**
+   * A multi-JVM run over tls-tcp opens the rack's stores now, so that a missing one or a wrong
+   * password is refused (exit 2, naming the path) before any JVM starts; {@code --tls-dir} for any
+   * other run is refused as meaningless.
+   */
+  private static void checkTls(Scenario scenario, boolean tlsDirGiven) throws UsageException {
+    boolean tls = scenario.mode() == Mode.MULTI_JVM && scenario.multiJvm().transport().equals(ClusterSettings.TLS);
+    if (tls) {
+      NodeCommand.clusterSettings(ConfigFactory.load(), ClusterSettings.TLS, scenario.multiJvm().tlsDir());
+    } else if (tlsDirGiven) {
+      throw new UsageException("--tls-dir is for multi-JVM runs over tls-tcp (this run: " + scenario.mode()
+          + (scenario.mode() == Mode.MULTI_JVM ? " over " + scenario.multiJvm().transport() : "") + ")");
+    }
   }
 
   /**

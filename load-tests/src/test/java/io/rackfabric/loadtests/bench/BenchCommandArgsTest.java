@@ -73,7 +73,7 @@ class BenchCommandArgsTest {
     assertTrue(err().contains("hosts"), err());
     errBytes.reset();
     assertEquals(2, bench("--transport", "smoke-signals"));
-    assertTrue(err().contains("--transport=smoke-signals not in {aeron-udp, tcp}"), err());
+    assertTrue(err().contains("--transport=smoke-signals not in {aeron-udp, tcp, tls-tcp}"), err());
     assertEquals("", outBytes.toString(StandardCharsets.UTF_8), "nothing ran");
   }
 
