@@ -33,7 +33,7 @@ public final class EnumerateRackCommand implements RackCommand {
           + "  through the switches, BARs sized by writing all ones, bus numbers, BARs and bridge\n"
           + "  windows programmed. Prints each root's tree and its buses, windows, BARs and slots.\n"
           + "  --mode dynamic (default) packs everything depth first; --mode slot keeps a bus range\n"
-          + "  and address block per slot whether occupied or not (seeds/001 Figs. 4, 6): with a\n"
+          + "  and address block per slot whether occupied or not (Multi-peer Figs. 4, 6): with a\n"
           + "  global-memory section the compute hosts' NTB ports and root ports are the slots;\n"
           + "  otherwise the switch on the root's link has one slot per port, --slot-size each\n"
           + "  (default 1MiB) from its memory window, --buses-per-slot buses each (default 1).\n";

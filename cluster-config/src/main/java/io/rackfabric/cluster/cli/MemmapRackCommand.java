@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code rack memmap}: prints Ladon's global memory space (seeds/000 4.1-4.2) as Figure 3 draws
+ * {@code rack memmap}: prints Ladon's global memory space (Ladon sections 4.1-4.2) as Figure 3 draws
  * it, from flags or from a topology file's {@code global-memory} section. Exit 0, or 2 with
  * {@code rack memmap: ...} when a flag or the layout's numbers are bad.
  */

@@ -32,7 +32,7 @@ import java.util.Optional;
  *   <li>Apertures are the platform's: they start where the topology's window on the root's
  *       upstream port starts (memory up to 4 GiB, prefetchable up to the address width), or
  *       {@link Apertures#DEFAULT} where it has none.
- *   <li>Slots, for a rack with a {@code global-memory} section (Ladon, seeds/000 4.1-4.2): in the
+ *   <li>Slots, for a rack with a {@code global-memory} section (Ladon sections 4.1-4.2): in the
  *       management host's domain, every switch holding compute hosts' NTB ports is a group whose
  *       slot i is CH i's port there, with CH i's range of that plane ({@link
  *       GlobalMemoryLayout#mhRangeOf}) and, when the rack runs Ladon's fail-over, the plane's
@@ -40,14 +40,14 @@ import java.util.Optional;
  *       side translates into (PMS1 or PMS2). In a compute host's own domain its two root ports are
  *       slots 1 (primary) and 2 (secondary) with the CH's views of PMS1 and PMS2 ({@link
  *       GlobalMemoryLayout#chView}).
- *   <li>Slots otherwise (seeds/001 Fig. 4): the downstream and NTB ports of the switch on the
+ *   <li>Slots otherwise (Multi-peer Fig. 4): the downstream and NTB ports of the switch on the
  *       root's link, in port order, {@code slotSize} each from the memory aperture's base, {@code
  *       busesPerSlot} buses each.
  * </ul>
  */
 public final class EnumerationPlans {
 
-  /** seeds/001 Fig. 4: one bus and 1 MiB per slot. */
+  /** Multi-peer Fig. 4: one bus and 1 MiB per slot. */
   public static final SlotParameters SEEDS_001 = new SlotParameters(1L << 20, 1);
 
   private EnumerationPlans() {}

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The boot of the management-host pair in the order of Figure 4 (seeds/000 4.3.2), as a plain
+ * The boot of the management-host pair in the order of Figure 4 (Ladon section 4.3.2), as a plain
  * state machine: the devices move to VS2 and the backup enumerates them and takes its template
  * image, then stands by as backup; the devices move back to VS1 and the master enumerates the same
  * devices, takes its own template image and pairs with the backup. Each answer it is given returns

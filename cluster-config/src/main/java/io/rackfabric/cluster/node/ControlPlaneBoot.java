@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Boots the management-host pair in the order of Figure 4 (seeds/000 4.3.2), on the master's
+ * Boots the management-host pair in the order of Figure 4 (Ladon section 4.3.2), on the master's
  * node, once both hosts (each started BOOTING) and the fencing chip are registered: every VS1
  * port of the fencing chip but the master's moves to VS2; the backup enumerates the devices with
  * {@link ControlPlaneBootPlan} (one operation at a time, up to its template image) and becomes

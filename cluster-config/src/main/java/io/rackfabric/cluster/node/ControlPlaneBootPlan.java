@@ -83,7 +83,7 @@ public final class ControlPlaneBootPlan {
     // chip rather than the enumerating host: the two template images are then equal, as pairing
     // requires and as the backup's reboot from its own running image assumes.
     ops.add(r -> new Controller.CompleteEnumeration(pair.fencingSwitch(), 0, r));
-    // The NIC's PF driver is part of the template image (seeds/000 4.3: the image is taken after
+    // The NIC's PF driver is part of the template image (Ladon section 4.3: the image is taken after
     // driver initialisation), so a take-over never re-initialises it under the CHs' VFs.
     if (NicNode.nicOf(topology).isPresent()) {
       ops.add(r -> new Controller.InitPfDriver(NicNode.NIC_ID, nicVfs, 0, r));

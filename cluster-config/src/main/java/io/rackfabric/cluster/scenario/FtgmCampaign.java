@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A scenario's {@code ftgm-campaign}: fault injection into the firmware of one of the rack's NICs
- * (seeds/002 sections 2 and 5), run in the runner's own JVM on the NIC's model testbed without
+ * (FTGM sections 2 and 5), run in the runner's own JVM on the NIC's model testbed without
  * starting the rack. Each mode runs the same campaign of {@code spec.faults()} faults under
  * steady traffic; the recovery time is also measured once per number of open ports, and the
  * normal-operation overhead of FTGM against GM.

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A scenario's {@code nic-stream}: compute hosts that send UDP through a VF of the rack's NIC to
- * the server outside the rack for the run (seeds/000 section 5.2). Host {@code from.get(i)} gets
+ * the server outside the rack for the run (Ladon section 5.2). Host {@code from.get(i)} gets
  * VF {@code i}, assigned by the management host's PF driver before traffic starts.
  *
  * @param from the sending compute hosts, each once

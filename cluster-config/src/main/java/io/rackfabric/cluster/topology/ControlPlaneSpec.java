@@ -3,7 +3,7 @@ package io.rackfabric.cluster.topology;
 import java.util.List;
 
 /**
- * The management-host pair of seeds/000 4.3: the master (MMH), root of virtual switch 1, runs the
+ * The management-host pair of Ladon section 4.3: the master (MMH), root of virtual switch 1, runs the
  * event-sourced controller and replicates every change to the backup (BMH), root of virtual
  * switch 2, which takes over by fencing the master: every port of {@code fencingSwitch} but
  * {@code masterPort} moves to virtual switch 2.

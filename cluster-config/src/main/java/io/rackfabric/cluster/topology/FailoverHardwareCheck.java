@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * What the data-plane fail-over software (seeds/000 5.3) relies on in a rack that names a
+ * What the data-plane fail-over software (Ladon section 5.3) relies on in a rack that names a
  * management host, checked on the built topology so that a rack that loads is one the software
  * runs on: each host's root ports toward both planes (their AER is how a failure is seen), the
  * MH's copy of its control page in the top slot of PMS2, each plane's multicast group and every

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds a Ladon rack (seeds/000 4.1, 4.2, 5.1) of any size the hardware allows, with exactly the
+ * Builds a Ladon rack (Ladon sections 4.1, 4.2, 5.1) of any size the hardware allows, with exactly the
  * structure of the hand-written {@code ladon-testbed.conf}: a {@code tor} switch whose VS1 has the
  * MMH upstream and the NIC, {@code to-pri} and {@code to-sec} downstream, whose VS2 has the BMH;
  * two NTB switch chips {@code nt-pri} and {@code nt-sec} holding every CH's primary and secondary
@@ -148,7 +148,7 @@ public final class LadonRackGenerator {
     int secBus = ch.next();
     int chSubordinate = ch.last();
 
-    // Data-plane fail-over (seeds/000 5.3) needs two more things of the hardware: a copy of the
+    // Data-plane fail-over (Ladon section 5.3) needs two more things of the hardware: a copy of the
     // MH's control page in the top slot of PMS2, so that a CH whose primary link is down can reach
     // the MH's mailbox, and each plane's multicast page after its last CH slot, replicated by the
     // NTB chip to every CH's control page. Racks too large for those slots go without.
@@ -162,7 +162,7 @@ public final class LadonRackGenerator {
     List<SwitchSpec> switches = new ArrayList<>();
     List<PortConfig> torPorts = new ArrayList<>(List.of(
         bridge("mmh", 0, PortRole.UPSTREAM, 1, 0, torInternal, mhSubordinate, NIC_WINDOW, bothPlanes),
-        // VS2 holds only the BMH until a take-over moves ports to it (seeds/000 4.3).
+        // VS2 holds only the BMH until a take-over moves ports to it (Ladon section 4.3).
         bridge("bmh", 1, PortRole.UPSTREAM, 2, 0, torInternal, torInternal, null, null),
         bridge("nic", 2, PortRole.DOWNSTREAM, 1, torInternal, nicBus, nicBus, NIC_WINDOW, null)));
     List<MulticastGroup> torMulticast = new ArrayList<>();

@@ -832,7 +832,7 @@ final class TopologyParser {
   /**
    * Two NTB ports may claim the same range when it is a multicast window of their switch and both
    * are members: the switch copies a write there to each of them, and each translates its copy
-   * (an overlay BAR, as multicast into NTB ports is done; seeds/000 5.3's multicast notification).
+   * (an overlay BAR, as multicast into NTB ports is done; Ladon section 5.3's multicast notification).
    */
   private static boolean multicastOverlay(SwitchDraft s, PortDraft a, PortDraft b, AddressRange ra, AddressRange rb) {
     for (MulticastGroup g : s.multicast) {
@@ -858,7 +858,7 @@ final class TopologyParser {
       String a = domainKey(link.a);
       String b = domainKey(link.b);
       if (a != null && b != null && !domains.union(a, b)) {
-        // A PCIe domain is a tree (seeds/000 3.2: "only one path between any two end-points");
+        // A PCIe domain is a tree (Ladon section 3.2: "only one path between any two end-points");
         // a second path would make requests circle between the switches.
         link.at.error("b", "link " + link.a + " -- " + link.b + " closes a loop: its two sides are"
             + " already connected in one PCIe domain, which must be a tree");
@@ -953,7 +953,7 @@ final class TopologyParser {
   // ---------------------------------------------------------------- global-memory
 
   /**
-   * The optional top-level {@code global-memory} section (seeds/000 4.1-4.2): the layout's
+   * The optional top-level {@code global-memory} section (Ladon sections 4.1-4.2): the layout's
    * numbers, reported against the section's line when they do not fit; its compute hosts, which
    * must be root endpoints of the rack; each CH's memory inside its local subspace; and the NTB
    * ports linked to each CH's domain programmed as the layout says.
@@ -1017,7 +1017,7 @@ final class TopologyParser {
   }
 
   /**
-   * Ladon's control page, at the same local address in every host (seeds/000 5.3): a 4KiB-aligned
+   * Ladon's control page, at the same local address in every host (Ladon section 5.3): a 4KiB-aligned
    * page of the local subspace, in the memory of the MH and of every CH, and claimed by no
    * downstream port's window in that host's domain, which would take the protocol's words
    * arriving from the fabric before the root does. Reported at {@code control-page}, or at the

@@ -42,7 +42,7 @@ class EnumerateRackCommandTest {
   @Test
   void shouldExitOneListingProblemsWhenASlotHasTooFewBuses() {
     assertEquals(1, enumerate("--topology", "fig1", "--host", "rc", "--mode", "slot"));
-    // Slot 2 keeps one bus (seeds/001's default), but Sw2 behind it needs three.
+    // Slot 2 keeps one bus (Multi-peer's default), but Sw2 behind it needs three.
     assertTrue(out().contains("Problems\n  03:00.0 [00.0/02.0/00.0]: no bus number left (last 3): not scanned\n"), out());
     assertTrue(out().contains("  03:00.0   00.0/02.0/00.0  upstream port    3/4/5"), "left as it was: " + out());
   }

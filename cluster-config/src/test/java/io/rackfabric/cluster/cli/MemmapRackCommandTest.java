@@ -36,7 +36,7 @@ class MemmapRackCommandTest {
     assertEquals(0, memmap("--hosts=3", "--local-subspace=4GiB", "--pms2-base=0x4_0000_0000",
         "--address-bits", "40", "--host", "2"), err());
     String o = out();
-    assertTrue(o.startsWith("Global memory space (seeds/000 4.1-4.2, Figure 3): 3 compute hosts,"
+    assertTrue(o.startsWith("Global memory space (Ladon sections 4.1-4.2, Figure 3): 3 compute hosts,"
         + " local subspace L = 4GiB, PMS2 base P = 16GiB, 40-bit physical addresses (1TiB)"), o);
     assertTrue(o.contains("(b) CH2 physical memory space"), o);
     assertFalse(o.contains("(b) CH1 physical memory space"), o);

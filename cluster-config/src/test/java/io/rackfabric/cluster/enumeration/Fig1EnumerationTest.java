@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * fig1.conf (seeds/000 Fig. 1) enumerated by its root complex: the file's bus numbers are the
+ * fig1.conf (Ladon Fig. 1) enumerated by its root complex: the file's bus numbers are the
  * depth-first ones, and every BAR sizes as the file declares it. Its windows are below PCIe's
  * 1 MiB window granule, which configuration registers cannot express, so enumeration moves them
  * (and the BARs behind them) to 1 MiB granules; the data plane follows what was written.

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * ladon-testbed.conf run as actors, every node in one system. The MMH enumerates VS1 and finds
  * the compute hosts' NTB ports as endpoints; each CH enumerates only its own root ports and the
  * NTBs' virtual sides; the BMH finds VS2's lone upstream port. In slot mode, with the slots of
- * the global memory layout (seeds/000 4.1-4.2) and each plane's multicast page, everything comes
+ * the global memory layout (Ladon sections 4.1-4.2) and each plane's multicast page, everything comes
  * out as the file programs it, and the data plane still carries CH-to-CH traffic through both
  * planes and the MH's one-write notification afterwards.
  */
@@ -76,7 +76,7 @@ class LadonTestbedEnumerationTest {
       assertEquals(LADON.multicastPage(plane), port.bars().get(1).range(), "every port's second BAR on the page");
     }
     assertEquals(11, r.all().size(), "tor: mmh, nic, to-pri, to-sec; the NIC; nt-pri and nt-sec: up and 2 NTB ports");
-    // Slot i of each plane is CH i's range there (seeds/000 4.2).
+    // Slot i of each plane is CH i's range there (Ladon section 4.2).
     SlotReservation ch2Secondary = r.slots().stream().filter(s -> s.group().equals("nt-sec/pms2") && s.slot() == 2)
         .findFirst().orElseThrow();
     assertEquals(LAYOUT.mhRangeOf(2, Plane.SECONDARY), ch2Secondary.block());
@@ -91,7 +91,7 @@ class LadonTestbedEnumerationTest {
       assertEquals(List.of(), TopologyExpectations.mismatches(TOPOLOGY, ch, r, true), r.render());
       assertEquals(List.of(FunctionKind.UPSTREAM_PORT, FunctionKind.DOWNSTREAM_PORT, FunctionKind.NTB_ENDPOINT,
           FunctionKind.DOWNSTREAM_PORT, FunctionKind.NTB_ENDPOINT), r.all().stream().map(FunctionNode::kind).toList());
-      // Its root ports' windows are its views of PMS1 and PMS2 (seeds/000 Fig. 3b).
+      // Its root ports' windows are its views of PMS1 and PMS2 (Ladon Fig. 3b).
       assertEquals(LAYOUT.chView(Plane.PRIMARY), r.at("00.0/01.0").orElseThrow().bridge().prefetchable());
       assertEquals(LAYOUT.chView(Plane.SECONDARY), r.at("00.0/02.0").orElseThrow().bridge().prefetchable());
     }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * multipeer16.conf (seeds/001 Figs. 4 and 6) run as actors: the RC enumerates its 16-slot switch
+ * multipeer16.conf (Multi-peer Figs. 4 and 6) run as actors: the RC enumerates its 16-slot switch
  * through the data plane, and in slot mode gets exactly the bus numbers and windows the figures
  * (and the file) give, empty slots included; a processor plugged into slot 5 gets bus 6 and
  * 0x80400000 without anything else changing.

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Section 5.2 of seeds/000 on the bundled ladon-testbed rack, every node's components in one JVM:
+ * Section 5.2 of Ladon on the bundled ladon-testbed rack, every node's components in one JVM:
  * the MMH assigns VF 0 of the NIC on the switch's TB port to CH1, CH1 sends 64-byte UDP packets
  * every millisecond of model time through it (doorbells through its primary NTB, descriptor and
  * packet reads back through the same NTB into its memory), and the fifth server receives them.

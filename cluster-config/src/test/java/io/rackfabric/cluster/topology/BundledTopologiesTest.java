@@ -35,7 +35,7 @@ class BundledTopologiesTest {
     t.endpoints().forEach(e -> assertTrue(t.linkAt(e.id()).isPresent(), e.id()));
   }
 
-  // ---- seeds/000 Fig. 1(b), address routing
+  // ---- Ladon Fig. 1(b), address routing
 
   @Test
   void shouldRouteB0040ToEp2Bar1WhenSentFromRcInFig1() throws TopologyException {
@@ -68,7 +68,7 @@ class BundledTopologiesTest {
     assertEquals("01:00.0", Bdf.format(ntb.ntb().virtualSideBdf()));
   }
 
-  // ---- seeds/000 Fig. 1(b), the NTB
+  // ---- Ladon Fig. 1(b), the NTB
 
   @Test
   void shouldLand0x90000At0x0OnTheRightServerWhenSentFromTheLeft() throws TopologyException {
@@ -105,7 +105,7 @@ class BundledTopologiesTest {
     assertNull(read.hopAt("sw1"));
   }
 
-  // ---- seeds/001 Fig. 4 and 6
+  // ---- Multi-peer Fig. 4 and 6
 
   @Test
   void shouldPutSlot3OnBus4At0x80200000WhenLoadingMultipeer16() throws TopologyException {
@@ -185,7 +185,7 @@ class BundledTopologiesTest {
     assertEquals("node-c", t.endpoint("ch2").orElseThrow().node());
   }
 
-  // ---- ladon-testbed: the global memory space of seeds/000 4.1-4.2
+  // ---- ladon-testbed: the global memory space of Ladon sections 4.1-4.2
 
   @Test
   void shouldReachCh2InTwoNtbHopsWhenCh1WritesThroughEitherPlane() throws TopologyException {

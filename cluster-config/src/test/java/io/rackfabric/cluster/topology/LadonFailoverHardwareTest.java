@@ -20,7 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hardware data-plane fail-over needs in a generated Ladon rack (seeds/000 5.3): the MH's
+ * The hardware data-plane fail-over needs in a generated Ladon rack (Ladon section 5.3): the MH's
  * PMS2 mailbox page, each plane's multicast group and overlay BARs, and windows over them; and
  * that the fabric routes the protocol's words where {@link LadonAddresses} says they are.
  */

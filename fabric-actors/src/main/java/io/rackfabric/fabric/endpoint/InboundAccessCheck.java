@@ -2,7 +2,7 @@ package io.rackfabric.fabric.endpoint;
 
 /**
  * What a target's hardware checks on every inbound memory request before serving it, by the
- * requester ID the request arrives with (after any NTB proxying): the IOMMU of seeds/000 3.4 and
+ * requester ID the request arrives with (after any NTB proxying): the IOMMU of Ladon section 3.4 and
  * 4.1, implemented outside fabric-actors (host-actors' {@code IommuAccessCheck}).
  *
  * <p>A check belongs to exactly one {@link MemoryEndpoint} actor: it is handed over at {@code

@@ -121,7 +121,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
    * Issues one configuration request (a write when {@code writeValue} is set, else a read) of
    * {@code type} 0 or 1 to function {@code target}, as a root complex enumerating its domain does.
    * The answer is a {@link ConfigResult}. A switch drops configuration requests that arrive from
-   * below a downstream port without an answer (seeds/001), so such a request is never answered.
+   * below a downstream port without an answer (Multi-peer), so such a request is never answered.
    */
   public record ConfigRequest(int target, int type, int register, Integer writeValue, ActorRef<ConfigResult> replyTo)
       implements Command, WireMessage {}

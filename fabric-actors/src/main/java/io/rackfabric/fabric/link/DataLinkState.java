@@ -1,6 +1,6 @@
 package io.rackfabric.fabric.link;
 
-/** Port states of seeds/004 Fig. 3 (the AS port state machine, a superset of PCIe's DL states). */
+/** Port states of AS-FM Fig. 3 (the AS port state machine, a superset of PCIe's DL states). */
 public enum DataLinkState {
   /** No partner, or the link is down. */
   DL_INACTIVE,

@@ -20,7 +20,7 @@ public record LinkParameters(int generation, int lanes, long propagationNs) impl
     }
   }
 
-  /** Gen3 x4 with 5 ns of cable: the Ladon prototype's CH and NIC links (seeds/000 5.1). */
+  /** Gen3 x4 with 5 ns of cable: the Ladon prototype's CH and NIC links (Ladon section 5.1). */
   public static LinkParameters gen3x4() {
     return new LinkParameters(3, 4, 5);
   }

@@ -107,7 +107,7 @@ public final class LinkStateMachine {
     return actions;
   }
 
-  /** Activation by management (the FM's PI-4 write in seeds/004). */
+  /** Activation by management (the FM's PI-4 write in AS-FM). */
   public int activate(long now) {
     if (state == DataLinkState.DL_PROTECTED) {
       enter(DataLinkState.DL_ACTIVE, now);

@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * An NTB port's two endpoints. The link side sits in the switch's (master) domain, the virtual
- * side in the slave domain across the NTB's own link (seeds/000 section 3.3). Each side's BARs
+ * side in the slave domain across the NTB's own link (Ladon section 3.3). Each side's BARs
  * translate toward the other side only: translation is one-way per BAR.
  *
- * <p>Requester IDs (seeds/001 "the Requester ID and Completer ID ... have to be translated"):
+ * <p>Requester IDs (Multi-peer "the Requester ID and Completer ID ... have to be translated"):
  * requests crossing get proxy IDs of the endpoint on the side they enter, see {@link
  * ProxyIdSpace}. The virtual-side endpoint sits alone below the slave domain's port, so with
  * device number 0 it numbers its proxies ARI-style, 256 of them. The link-side endpoint lives on

@@ -11,7 +11,7 @@ import java.util.function.LongFunction;
 
 /**
  * Address and requester-ID translation through one NTB port, in both directions. A memory request
- * crosses only if it hits a BAR on the side it arrives at (the one-way rule of seeds/000 3.3):
+ * crosses only if it hits a BAR on the side it arrives at (the one-way rule of Ladon section 3.3):
  * a write to the translated address on the far side is serviced there and never comes back.
  * Requests get a proxy requester ID in the domain they enter (see {@link ProxyIdSpace});
  * completions coming back through the NTB are given their original requester ID again.

@@ -12,7 +12,7 @@ import java.util.List;
  * computes to know under which ID one host's accesses arrive at another (the ID its IOMMU entries
  * must name), without asking the switch.
  *
- * <p>A request from host B to host C crosses two NTBs (seeds/000 4.1): B's NTB toward the switch
+ * <p>A request from host B to host C crosses two NTBs (Ladon section 4.1): B's NTB toward the switch
  * ({@link NtbDirection#TO_LINK}) and C's NTB into C's domain ({@link NtbDirection#TO_VIRTUAL}). The
  * ID it arrives under at C is therefore {@code proxyId(C's NTB, TO_VIRTUAL, proxyId(B's NTB,
  * TO_LINK, B's own ID))}, each of them programmed.

@@ -7,7 +7,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * The routing state of a type-1 bridge: primary/secondary/subordinate bus numbers and the memory
  * and prefetchable memory windows (null when disabled). Windows are kept exactly as configured;
  * the emulator does not force the 1 MiB granularity of real base/limit registers so that the
- * papers' small worked examples (seeds/000 Fig. 1) can be expressed as written.
+ * papers' small worked examples (Ladon Fig. 1) can be expressed as written.
  */
 public record BridgeRegisters(
     int primaryBus,

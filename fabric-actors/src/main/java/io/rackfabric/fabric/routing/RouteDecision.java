@@ -21,6 +21,6 @@ public sealed interface RouteDecision {
    */
   record Unsupported(String why) implements RouteDecision {}
 
-  /** Dropped without an answer, as PCIe requires (config requests from below, seeds/001). */
+  /** Dropped without an answer, as PCIe requires (config requests from below, Multi-peer). */
   record SilentDrop(String why) implements RouteDecision {}
 }

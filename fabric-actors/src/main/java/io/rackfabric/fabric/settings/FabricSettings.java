@@ -14,7 +14,7 @@ import java.util.List;
  * by the time-dilation factor (a model second lasts {@code tdf} wall seconds).
  *
  * @param switchLatencyNs ingress-to-egress latency of a switch chip (model ns)
- * @param ntbLatencyNs what crossing an NTB adds on top of the switch (model ns, seeds/003: ~350)
+ * @param ntbLatencyNs what crossing an NTB adds on top of the switch (model ns, Device Lending: ~350)
  * @param completionLatencyNs a memory endpoint's time from request to first completion (model ns)
  * @param maxPayload Max_Payload_Size: larger reads are answered by several completions (bytes)
  * @param receiveBuffers every port's receive buffer, in credits

@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * A switch chip: parent of its port actors and owner of the chip-wide routing state. A change to
  * one port's registers or a virtual-switch reassignment becomes a new immutable routing table
- * that every port receives. Routing state survives reassignment untouched (seeds/000 4.3.1).
+ * that every port receives. Routing state survives reassignment untouched (Ladon section 4.3.1).
  */
 public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 

@@ -31,7 +31,7 @@ class NtbTranslationTest {
   private static final int LEFT_HOST = Bdf.of(0, 0, 0);
   private static final int RIGHT_HOST = Bdf.of(0, 0, 0);
 
-  /** seeds/000 Fig. 1(b): link-side BAR at 0x90000, translation register 0x0. */
+  /** Ladon Fig. 1(b): link-side BAR at 0x90000, translation register 0x0. */
   private static final NtbBar FIG1B = new NtbBar(AddressRange.ofSize(0x90000L, 0x10000L), 0x0L);
 
   private static NtbTranslation fig1b() {

@@ -67,7 +67,7 @@ class SwitchRouterTest {
     return assertInstanceOf(RouteDecision.Forward.class, d, String.valueOf(d)).port();
   }
 
-  // ------------------------------------------------------------------ seeds/000 Fig. 1
+  // ------------------------------------------------------------------ Ladon Fig. 1
 
   /** Sw1: the root complex above, "right" toward Sw2. */
   private static final RoutingTable SW1 = new RoutingTable(List.of(
@@ -218,7 +218,7 @@ class SwitchRouterTest {
 
   @Test
   void shouldSilentlyDropConfigWhenItArrivesOnADownstreamPort() {
-    // seeds/001: a second root complex below a downstream port must not enumerate the tree.
+    // Multi-peer: a second root complex below a downstream port must not enumerate the tree.
     Tlp[] cfgs = {
       cfgRead(1, 2, 1),
       cfgRead(0, 0, 0),
@@ -287,7 +287,7 @@ class SwitchRouterTest {
 
   @Test
   void shouldKeepPeerToPeerRoutesWhenBackupTakesOverEveryPortButTheMasters() {
-    // seeds/000 4.3.1: reassign every VS1 port except the MMH's to VS2; routing state is unchanged.
+    // Ladon section 4.3.1: reassign every VS1 port except the MMH's to VS2; routing state is unchanged.
     RoutingTable t = RACK;
     for (int n : new int[] {1, 2, 3}) {
       t = t.withPort(t.port(n).withVirtualSwitch(2));

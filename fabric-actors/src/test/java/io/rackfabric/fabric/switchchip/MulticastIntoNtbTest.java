@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Table 2's multicast notification (seeds/000 4.2): one posted write from the management host
+ * Table 2's multicast notification (Ladon section 4.2): one posted write from the management host
  * reaches every compute host's mailbox. Two levels as in the Ladon rack: the MH mcMh on tor's
  * upstream port; tor's downstream port to-nt leads to the NTB chip nt, whose upstream port up and
  * NTB ports ch1..ch3 (to the hosts' roots mcCh1..mcCh3) form multicast group 5 for the window

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * One switch chip partitioned as in seeds/000 4.3.1: VS1 has the master root (scRc) on port 0 and
+ * One switch chip partitioned as in Ladon section 4.3.1: VS1 has the master root (scRc) on port 0 and
  * three downstream ports with an endpoint each; VS2 has only its upstream port 4 with the backup
  * root (scBmh). Both upstream ports carry the same bus numbers and window, as the BMH mirrors the
  * MMH's enumeration. Windows are 1 MiB aligned so configuration writes can express them.

@@ -140,7 +140,7 @@ class SwitchPortTest {
     long before = portStats(chip, 1).silentDrops();
     long urBefore = portStats(chip, 1).unsupported();
     TestProbe<MemoryEndpoint.ConfigResult> answers = testKit.createTestProbe();
-    // A second root below port 1 tries to enumerate (seeds/001): type 0 and type 1, read and write.
+    // A second root below port 1 tries to enumerate (Multi-peer): type 0 and type 1, read and write.
     epA.tell(new MemoryEndpoint.ConfigRequest(Bdf.of(1, 1, 0), 0, ConfigSpace.REG_ID, null, answers.ref()));
     epA.tell(new MemoryEndpoint.ConfigRequest(Bdf.of(1, 2, 0), 1, ConfigSpace.REG_ID, null, answers.ref()));
     epA.tell(new MemoryEndpoint.ConfigRequest(Bdf.of(1, 2, 0), 1, ConfigSpace.REG_MEMORY, 0, answers.ref()));
@@ -254,7 +254,7 @@ class SwitchPortTest {
     MemoryEndpoint.ReadResult r = read(host, 0x8000_0100L, 8);
     assertEquals(CompletionStatus.SUCCESSFUL, r.status());
     assertArrayEquals(data, r.data());
-    // seeds/003: the NTB adds its latency to the round trip of the crossing.
+    // Device Lending: the NTB adds its latency to the round trip of the crossing.
     assertTrue(r.latencyNs() >= 2 * (settings.switchLatencyNs() + settings.ntbLatencyNs()),
         "round trip " + r.latencyNs() + " ns must include two switch and NTB crossings");
     // And the other way: the master root writes the link-side BAR, landing in the host's memory.

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seeds/000 Fig. 1(a) shape as actors: RC - sw1(up, right) - sw2(up, down) - EP2, where
+ * The Ladon Fig. 1(a) shape as actors: RC - sw1(up, right) - sw2(up, down) - EP2, where
  * sw1.right's window [0x90000, 0xEFFFF] covers sw2 and sw2.down's [0xA0000, 0xEFFFF] covers EP2.
  */
 class TwoSwitchPathTest {

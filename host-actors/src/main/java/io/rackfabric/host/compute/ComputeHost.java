@@ -28,7 +28,7 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * A compute host's software (seeds/000 4.2, 5.3): its AER driver and the polling thread on its
+ * A compute host's software (Ladon sections 4.2, 5.3): its AER driver and the polling thread on its
  * control page, next to its root complex (a {@link MemoryEndpoint}) and talking to the rest of
  * the rack only through it. When one of its root ports reports a fatal error, the AER driver
  * writes a failure report into the MH's mailbox through the other plane; when the MH's

@@ -34,7 +34,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * One management host's control-plane software (seeds/000 4.3, seeds/001 "Redundancy"). The
+ * One management host's control-plane software (Ladon section 4.3, Multi-peer "Redundancy"). The
  * master runs the event-sourced {@link Controller}, serves control-plane requests with a bounded
  * number in flight, replicates every operation's events to the backup before acknowledging it,
  * and sends heartbeats over the same link. The backup persists what it is sent in a
@@ -819,7 +819,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     return this;
   }
 
-  // ---- managed switchover (seeds/001)
+  // ---- managed switchover (Multi-peer)
 
   private Behavior<Command> onSwitchover(Switchover msg) {
     if (role != Role.MASTER || peer == null || pendingSwitchover != null) {

@@ -2,7 +2,7 @@ package io.rackfabric.host.controlplane;
 
 import io.rackfabric.fabric.wire.WireMessage;
 
-/** How the backup management host takes over from a failed master (seeds/000 5.2). */
+/** How the backup management host takes over from a failed master (Ladon section 5.2). */
 public enum Takeover implements WireMessage {
   /**
    * Ladon's mechanism: fence the master by moving every port but its own to VS2, reboot from the

@@ -3,7 +3,7 @@ package io.rackfabric.host.controlplane;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /**
- * One take-over of the control plane by the backup, seeds/000 Table 1. The model times are the
+ * One take-over of the control plane by the backup, Ladon Table 1. The model times are the
  * ones the take-over's own steps carried: the master's last heartbeat, the suspicion's deadline,
  * the switch chips' answers to the port reassignment (plus their service time), the reboot's
  * advance of the backup's clock. The steps are differences of those times.

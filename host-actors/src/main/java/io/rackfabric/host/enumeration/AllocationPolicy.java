@@ -7,7 +7,7 @@ import java.util.Optional;
  * How an {@link Enumerator} hands out bus numbers and addresses. {@link DynamicAllocation} is the
  * classic depth-first assignment: buses in the order bridges are found, addresses packed in the
  * apertures, so plugging a device in moves everything after it. {@link SlotAllocation} reserves
- * bus ranges and address blocks per slot (seeds/001 Figs. 4 and 6) and packs only what is outside
+ * bus ranges and address blocks per slot (Multi-peer Figs. 4 and 6) and packs only what is outside
  * the slots.
  */
 public sealed interface AllocationPolicy permits DynamicAllocation, SlotAllocation {

@@ -21,7 +21,7 @@ import java.util.Deque;
  * EnumerationResult}, whose problems say what went wrong (bad input included).
  *
  * <p>A root sees only its own domain: a switch drops configuration requests that come up through a
- * downstream port (seeds/001), and an NTB port answers for its own side only, so a compute host
+ * downstream port (Multi-peer), and an NTB port answers for its own side only, so a compute host
  * enumerating finds its root ports and the NTBs' virtual sides, and the management host finds the
  * NTB ports as endpoints.
  */

@@ -86,7 +86,7 @@ public final class Enumerator {
 
   /**
    * Re-enumerates only slot {@code slot} of every group that has it, after a host was plugged
-   * into it or pulled out (seeds/001: the pre-assigned bus number reaches the new processor, its
+   * into it or pulled out (Multi-peer: the pre-assigned bus number reaches the new processor, its
    * BAR gets the slot's block, nothing else is touched). Returns {@code previous} with that slot's
    * functions replaced; its request count and model time are this rescan's.
    *

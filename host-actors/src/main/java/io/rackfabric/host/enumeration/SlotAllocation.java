@@ -3,7 +3,7 @@ package io.rackfabric.host.enumeration;
 import java.util.List;
 
 /**
- * Slot-based assignment (seeds/001): each group's slots keep their bus range and address block
+ * Slot-based assignment (Multi-peer): each group's slots keep their bus range and address block
  * whether occupied or not; whatever lies outside the groups is assigned as {@link
  * DynamicAllocation} does, around the blocks.
  */

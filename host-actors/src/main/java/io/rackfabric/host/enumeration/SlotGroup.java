@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Slots with pre-assigned resources (seeds/001 Figs. 4 and 6): the functions at the listed device
+ * Slots with pre-assigned resources (Multi-peer Figs. 4 and 6): the functions at the listed device
  * numbers on the secondary bus of the bridge at {@code location} (a switch's internal bus). Each
  * slot keeps its address block, and when it is a downstream port {@code busesPerSlot} bus numbers,
  * whether or not anything is plugged in, so adding or removing a host never renumbers another.
@@ -96,7 +96,7 @@ public record SlotGroup(String name, String location, int busesPerSlot, boolean 
 
   /**
    * {@code count} slots numbered 1.. at devices {@code firstDevice}.., block k at {@code base +
-   * (k-1) * blockSize}: the layout of seeds/001 Fig. 4 (16 slots of 1 MiB from 0x80000000).
+   * (k-1) * blockSize}: the layout of Multi-peer Fig. 4 (16 slots of 1 MiB from 0x80000000).
    */
   public static SlotGroup uniform(String name, String location, int firstDevice, int count, int busesPerSlot,
       long base, long blockSize, boolean prefetchable) {

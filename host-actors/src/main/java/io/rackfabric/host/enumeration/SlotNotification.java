@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What the management host tells every other host when a host is plugged into a slot or pulled
- * out of it (seeds/001: "the RC processor notifies all other EP processors"): the slot, the host,
+ * out of it (Multi-peer: "the RC processor notifies all other EP processors"): the slot, the host,
  * what the slot keeps in each group (bus range and address block, unchanged by the event), and
  * who must be told, in slot order.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Table 2 of seeds/000 for one fail-over, read off the hosts' logs: each figure is the difference
+ * Table 2 of Ladon for one fail-over, read off the hosts' logs: each figure is the difference
  * of two model times that messages carried through the fabric, nothing else.
  *
  * <p>{@code failedHost} 0 is a whole plane lost (its switch, or the MH's link to it), which the MH's

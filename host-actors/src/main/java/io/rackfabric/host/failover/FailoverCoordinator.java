@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The MH's data-plane fail-over software (seeds/000 4.2, 5.3) without the actor around it: the
+ * The MH's data-plane fail-over software (Ladon sections 4.2, 5.3) without the actor around it: the
  * polling thread's reports, queued while a notification round runs; the verdict, the response to
  * the reporting CH and the redirection of the MH's own DMA targets; the notification round, one
  * CH at a time or one multicast write, resent over the other plane when the plane it went over is

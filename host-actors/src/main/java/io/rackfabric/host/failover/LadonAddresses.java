@@ -6,7 +6,7 @@ import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 
 /**
- * Where Ladon's fail-over protocol keeps its words (seeds/000 5.3), derived from the global memory
+ * Where Ladon's fail-over protocol keeps its words (Ladon section 5.3), derived from the global memory
  * layout and the control page's local address.
  *
  * <p>Every host has a control page at the same local address. The MH's page holds one 4-byte

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 /**
  * The MH's side of a route-change notification round, as a state machine driven by model times:
  * it says which writes to issue and when, and learns from each CH's acknowledgement. Unicast
- * notifies the CHs one by one, each after the previous one acknowledged (seeds/000 5.3: "one by
+ * notifies the CHs one by one, each after the previous one acknowledged (Ladon section 5.3: "one by
  * one"); multicast sends one write that reaches them all and waits for every acknowledgement. A CH
  * the MH gave up on ({@link #abandon}) ends its wait as an acknowledgement would, so the round
  * still reaches every other CH.

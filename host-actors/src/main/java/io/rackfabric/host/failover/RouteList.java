@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A host's list of which plane it uses to reach each other host (seeds/000 4.2): a CH's view of
+ * A host's list of which plane it uses to reach each other host (Ladon section 4.2): a CH's view of
  * the MH (target 0) and of every other CH, or the MH's DMA targets. Only one of a target's two
  * ranges is active at a time; a fail-over moves it to the other.
  */

@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Fault injection as seeds/002 section 2 did it: each fault into a fresh testbed under steady
+ * Fault injection as FTGM section 2 did it: each fault into a fresh testbed under steady
  * traffic, its category drawn from the spec's rates, its point drawn from the send path, its
  * moment drawn within the traffic. Every fault has its own seed, derived from the campaign's in
  * order, so the same spec gives the same table and any one fault can be replayed alone.

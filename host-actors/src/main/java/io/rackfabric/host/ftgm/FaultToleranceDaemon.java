@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The fault-tolerance daemon (FTD) on the host owning a card (seeds/002 4.3). The driver wakes it
+ * The fault-tolerance daemon (FTD) on the host owning a card (FTGM section 4.3). The driver wakes it
  * on the card's interrupt; it confirms a hang with the magic word, resets the card, reloads the
  * firmware, restores the page hash and routing tables, and posts FAULT_DETECTED to every open
  * port. Under GM the same driver path reloads the card (the baseline: reload only); what differs

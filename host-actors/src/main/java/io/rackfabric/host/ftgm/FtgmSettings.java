@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * Everything under {@code rackfabric.host.ftgm}, read once and validated. Durations are model
- * nanoseconds. The recovery steps' defaults add up to seeds/002 Table 3; the host costs are its
+ * nanoseconds. The recovery steps' defaults add up to FTGM Table 3; the host costs are its
  * Table 2.
  *
  * @param mode the protocol a NIC runs unless told otherwise

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one FTGM process keeps of its port's card state (seeds/002 4.1): a copy of every send token
+ * What one FTGM process keeps of its port's card state (FTGM section 4.1): a copy of every send token
  * until its callback, a copy of every receive token until its message arrived, the next sequence
  * number of every stream it sends on (generated here, not on the card), and the last acknowledged
  * sequence number of every stream it receives on.

@@ -29,7 +29,7 @@ import java.util.function.Consumer;
 
 /**
  * The fault-tolerance daemon for the rack's SR-IOV NIC, on the management host that owns its PF
- * (seeds/002 4.3 applied to {@link SriovNic}). The steps and their model times are those of
+ * (FTGM section 4.3 applied to {@link SriovNic}). The steps and their model times are those of
  * {@link FaultToleranceDaemon}; this actor is its driver: the NIC's watchdog interrupt arrives as
  * a posted MSI-X write in the MH's memory (watched on the MH's root endpoint, so the fabric's
  * latency is in it), the card's reset, reload, magic word and VF table go to the NIC's actor, and

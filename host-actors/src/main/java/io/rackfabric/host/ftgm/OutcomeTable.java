@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A campaign's outcomes by category, as seeds/002 Table 1, with what FTGM adds: how many hangs were
+ * A campaign's outcomes by category, as FTGM Table 1, with what FTGM adds: how many hangs were
  * detected and recovered, and the messages lost, duplicated or out of order. Hangs that were not
  * recovered are listed with their seeds for replay.
  */

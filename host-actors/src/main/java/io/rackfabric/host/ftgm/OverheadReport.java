@@ -6,7 +6,7 @@ import io.rackfabric.host.nic.NicSettings;
 
 /**
  * What FTGM's host copies and delayed ACK cost in normal operation, against GM in the same run
- * (seeds/002 Table 2): mean one-way latency from the sending application's call to the receiving
+ * (FTGM Table 2): mean one-way latency from the sending application's call to the receiving
  * application having the message, and host CPU per send and per receive, model ns, out of a
  * fault-free testbed of each.
  */

@@ -14,7 +14,7 @@ import java.util.function.LongConsumer;
 /**
  * The message library of one process owning one port of a card (a CH owning a VF, the MH owning
  * the PF, or the server outside the rack). Under FTGM it keeps the {@link HostCopies} and its
- * FAULT_DETECTED handler restores the card from them (seeds/002 4.4); under GM it keeps nothing,
+ * FAULT_DETECTED handler restores the card from them (FTGM section 4.4); under GM it keeps nothing,
  * and after a reload it can only tell the application that its port was reset.
  *
  * <p>Model time: each call is stamped with the process's CPU clock; its host cost (Table 2) is

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One card's recovery in model time, the components of seeds/002 Table 3 and Figure 9, read off
+ * One card's recovery in model time, the components of FTGM Table 3 and Figure 9, read off
  * the events of the run: the fault taking effect, the daemon woken by the watchdog's interrupt,
  * FAULT_DETECTED posted to the last port, and each port's handler having reopened its port.
  *

@@ -3,7 +3,7 @@ package io.rackfabric.host.ftgm;
 /**
  * The FAULT_DETECTED handlers of one card's ports restore its state through the device driver,
  * which lets one at a time at the card: the per-process recovery times add up with the number of
- * open ports (seeds/002 5.2).
+ * open ports (FTGM section 5.2).
  */
 public final class RecoveryLane {
 

@@ -17,7 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The IOMMU of one host (seeds/000 3.4 and 4.1): for each requester, the 4 KiB pages of this host's
+ * The IOMMU of one host (Ladon sections 3.4 and 4.1): for each requester, the 4 KiB pages of this host's
  * memory that it may read, write or both. A page of host C is reachable by host B only while C's
  * table for B has it; every other access is denied ({@link IommuDecision#DENY}) and, through {@link
  * #checkAndCount}, counted per requester, reads and writes apart.

@@ -1,7 +1,7 @@
 package io.rackfabric.host.iommu;
 
 /**
- * The access-control bits of one IOMMU entry (a TCE of seeds/000 3.4): may the requester read the
+ * The access-control bits of one IOMMU entry (a TCE of Ladon section 3.4): may the requester read the
  * page, write it, or both.
  *
  * <p>An enum of the three non-empty combinations rather than a flag set: an entry with neither bit

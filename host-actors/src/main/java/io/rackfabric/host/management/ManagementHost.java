@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The management host's fail-over software (seeds/000 4.2, 5.3): a polling thread on the
+ * The management host's fail-over software (Ladon sections 4.2, 5.3): a polling thread on the
  * failure-report mailboxes of its control page, the verdict, the response to the reporting CH,
  * the redirection of its own DMA targets, and the route-change notification of every CH, one by
  * one or by one multicast write, with retransmission of notifications left unacknowledged. The

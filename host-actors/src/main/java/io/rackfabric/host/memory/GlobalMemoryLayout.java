@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Ladon's global memory space (seeds/000 4.1-4.2, Figure 3). The MH's physical memory space is
+ * Ladon's global memory space (Ladon sections 4.1-4.2, Figure 3). The MH's physical memory space is
  * split at {@code pms2Base} (P) into PMS1 = [0, P) and PMS2 = [P, 2P). The MH's own local
  * subspace is [0, L); compute host i (1-based) is mapped at [L + (i-1)L, L + iL) in PMS1 through
  * its primary NTB port and at P plus that in PMS2 through its secondary NTB port. Every CH keeps
@@ -30,7 +30,7 @@ public record GlobalMemoryLayout(long localSubspace, int computeHosts, long pms2
 
   /** Local subspaces are whole pages, so that IOMMU entries and BARs line up with them. */
   public static final long PAGE_SIZE = 4096;
-  /** "Modern 64-bit X86 servers are at least 48 bits long" (seeds/000 4.1). */
+  /** "Modern 64-bit X86 servers are at least 48 bits long" (Ladon section 4.1). */
   public static final int DEFAULT_ADDRESS_BITS = 48;
   public static final long PAPER_LOCAL_SUBSPACE = 32L << 30;
   public static final long PAPER_PMS2_BASE = 1L << 40;

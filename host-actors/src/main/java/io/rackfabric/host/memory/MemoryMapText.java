@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints a {@link GlobalMemoryLayout} the way seeds/000 Figure 3 draws it: (a) the MH's physical
+ * Prints a {@link GlobalMemoryLayout} the way Ladon Figure 3 draws it: (a) the MH's physical
  * memory space, PMS1 and PMS2 with the MH's local subspace and every CH's range; (b) a CH's
  * physical memory space, its local subspace below the MH's two halves and, inside them, where
  * every host sits; then the NTB BARs that make it so. Ranges are half-open in the paper's units
@@ -55,7 +55,7 @@ public final class MemoryMapText {
   private String text(int host) {
     long l = layout.localSubspace();
     StringBuilder sb = new StringBuilder();
-    sb.append("Global memory space (seeds/000 4.1-4.2, Figure 3): ")
+    sb.append("Global memory space (Ladon sections 4.1-4.2, Figure 3): ")
         .append(count(layout.computeHosts(), "compute host")).append(", local subspace L = ")
         .append(MemorySizes.size(l)).append(", PMS2 base P = ")
         .append(MemorySizes.size(layout.pms2Base())).append(", ").append(layout.addressBits())

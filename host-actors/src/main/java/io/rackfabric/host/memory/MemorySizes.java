@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * Byte counts and addresses as people write them about memory maps: sizes in the largest unit
- * that divides them ({@code 1600GiB}), addresses as a sum of units the way seeds/000 writes them
+ * that divides them ({@code 1600GiB}), addresses as a sum of units the way Ladon writes them
  * ({@code 1TiB + 96GiB} for "1T + 96GB"), and hex grouped by four digits ({@code 0x118_0000_0000})
  * as the topology files write it. Values are unsigned; BigInteger overloads exist because a
  * rejected layout may add up to more than 64 bits.
@@ -74,7 +74,7 @@ public final class MemorySizes {
     return "0x" + sb;
   }
 
-  /** {@code [1TiB + 96GiB, 1TiB + 128GiB)}: a range half-open, as seeds/000 writes them. */
+  /** {@code [1TiB + 96GiB, 1TiB + 128GiB)}: a range half-open, as Ladon writes them. */
   public static String halfOpen(AddressRange r) {
     return "[" + position(r.base()) + ", " + position(unsigned(r.limit()).add(BigInteger.ONE)) + ")";
   }

@@ -1,7 +1,7 @@
 package io.rackfabric.host.memory;
 
 /**
- * One of the two paths to a compute host (seeds/000 4.2): its primary NTB port and the MH's PMS1,
+ * One of the two paths to a compute host (Ladon section 4.2): its primary NTB port and the MH's PMS1,
  * or its secondary NTB port and PMS2. Only one is active for a given target at a time; a CH
  * switches its view of host X to the secondary plane when X's primary link fails.
  */

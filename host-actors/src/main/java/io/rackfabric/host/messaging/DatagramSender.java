@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The sending end of one queue pair (seeds/001, Figure 10), made reliable: take a free buffer from
+ * The sending end of one queue pair (Multi-peer, Figure 10), made reliable: take a free buffer from
  * the receiver's FreeQ (a read), write the datagram into it, write its PostQ entry and the PostQ
  * tail, ring the doorbell (four posted writes). Datagram {@code s} always goes into PostQ slot
  * {@code s mod N}, so the sequence number is the post count.

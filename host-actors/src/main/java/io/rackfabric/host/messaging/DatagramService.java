@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A host's FreeQ/PostQ datagram service (seeds/001) over its root endpoint: host software beside
+ * A host's FreeQ/PostQ datagram service (Multi-peer) over its root endpoint: host software beside
  * the hardware, reaching its peers' memory with the endpoint's writes and reads and learning of
  * writes into its own memory by watching it. The protocol lives in {@link DatagramHost}; this
  * actor only carries messages to and from it.

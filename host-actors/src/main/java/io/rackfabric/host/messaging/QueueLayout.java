@@ -3,7 +3,7 @@ package io.rackfabric.host.messaging;
 import io.rackfabric.fabric.address.Addresses;
 
 /**
- * Where one receiver keeps its software-based inbound queue structure (seeds/001, Figures 8-10):
+ * Where one receiver keeps its software-based inbound queue structure (Multi-peer, Figures 8-10):
  * for each sender a FreeQ and a PostQ, rings of {@code buffers} entries, and {@code buffers} data
  * buffers of {@code bufferSize} bytes (4 KiB, a page). Every address derives from {@code base}.
  *

@@ -11,7 +11,7 @@ import io.rackfabric.host.compute.ComputeHost;
 
 /**
  * Carries a compute host's route changes to its datagram service: when the fail-over software
- * moves a target to the other plane (seeds/000 5.3), the service reaches that peer through the
+ * moves a target to the other plane (Ladon section 5.3), the service reaches that peer through the
  * other plane's range from the same model time and resends what the old path may have lost.
  */
 public final class RouteFollower extends AbstractBehavior<RouteFollower.Command> {

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Scratchpad registers and a doorbell for small messages (seeds/001: "the RC processor writes the
+ * Scratchpad registers and a doorbell for small messages (Multi-peer: "the RC processor writes the
  * data to the scratchpad registers. It then writes to the Doorbell register to interrupt the EP
  * processor"). {@code registers} 32-bit registers at {@code base}, then a 32-bit doorbell register
  * at {@code base + 64}, in the receiving host's memory.

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The receiving server's record of the stream: every frame's model arrival time, size and source
- * VF, duplicates and reordering per VF, and the inter-arrival times (Fig. 6 of seeds/000).
+ * VF, duplicates and reordering per VF, and the inter-arrival times (Fig. 6 of Ladon).
  */
 public final class ArrivalLog {
 

@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The server outside the rack at the far end of the NIC's 10 GbE link (the fifth server of
- * seeds/000 section 5.1): it records every frame's model arrival time, size and source VF, and
+ * Ladon section 5.1): it records every frame's model arrival time, size and source VF, and
  * its own wall clock when it took the frame (for wall-clock inter-arrival times).
  */
 public final class ExternalReceiver extends AbstractBehavior<ExternalReceiver.Command> {

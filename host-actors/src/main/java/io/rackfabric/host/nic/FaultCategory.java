@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 
 /**
  * What a fault in the firmware's send code does once it is executed: the failure categories of
- * seeds/002 Table 1 that concern the interface (host crashes and "other errors" are not modeled).
+ * FTGM Table 1 that concern the interface (host crashes and "other errors" are not modeled).
  */
 public enum FaultCategory implements WireMessage {
   /** The loop stops: no event is handled, L_timer is no longer called. */

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Where in the firmware an injected fault is executed. The first four are the send path (what
- * seeds/002 injected into: send_chunk runs for every message sent); the last is the receive path
+ * FTGM injected into: send_chunk runs for every message sent); the last is the receive path
  * of Figure 5.
  */
 public enum FaultPoint implements WireMessage {

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A message interface's firmware, run like Myrinet's MCP (seeds/002 sections 3 and 4): send and
+ * A message interface's firmware, run like Myrinet's MCP (FTGM sections 3 and 4): send and
  * receive token queues per open port, one sequence-number stream per connection (GM) or per
  * (connection, port) pair (FTGM), Go-Back-N with ACK and NACK over the link, DMA of messages
  * between host memory and the card, and the interval-timer routine L_timer, which the loop calls

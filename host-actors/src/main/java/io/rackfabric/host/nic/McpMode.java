@@ -3,7 +3,7 @@ package io.rackfabric.host.nic;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /**
- * Which protocol the message firmware runs (seeds/002 sections 3 and 4).
+ * Which protocol the message firmware runs (FTGM sections 3 and 4).
  *
  * <ul>
  *   <li>{@link #GM}: the baseline. The firmware numbers each connection's packets itself, the

@@ -18,7 +18,7 @@ import java.util.Set;
  * through the fabric: a send DMA is a memory read of the send buffer from the owning host's
  * memory through the NIC's {@link MemoryEndpoint}; a receive DMA is a posted write into the
  * receive buffer followed by a read of it, which PCIe orders behind the write, so the read's
- * completion is the model time the message is in host memory (the commit point of seeds/002 4.1).
+ * completion is the model time the message is in host memory (the commit point of FTGM section 4.1).
  *
  * <p>Model time: every command carries its model time; the clock first runs what was due before
  * it (L_timer calls, the watchdog), then the firmware takes the command at that time. {@link

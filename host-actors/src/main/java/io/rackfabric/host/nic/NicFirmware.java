@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The NIC's transmit firmware: an event-driven loop like Myrinet's MCP (seeds/002 section 4.2).
+ * The NIC's transmit firmware: an event-driven loop like Myrinet's MCP (FTGM section 4.2).
  * Register writes and DMA results are queued as events; each dispatch cycle handles one event, or,
  * when there is none and the DMA engine is idle, starts the next descriptor (VFs round robin).
  * A descriptor is two DMA reads (the descriptor, then the frame's buffer), then the frame goes to
@@ -69,7 +69,7 @@ public final class NicFirmware {
   private long otherRegisterWrites;
   private long strayDma;
 
-  // FTGM (seeds/002 4.2): null timing = a card without the watchdog machinery
+  // FTGM (section 4.2 of its paper): null timing = a card without the watchdog machinery
   private final McpTiming timing;
   private final EventQueue clock;
   private final Watchdog watchdog;

@@ -10,6 +10,6 @@ public sealed interface PortEvent {
   record MessageReceived(ReceiveToken token, StreamKey stream, long seq, long payload, int length)
       implements PortEvent {}
 
-  /** The card failed and was reloaded (seeds/002 4.3); the port's handler takes over. */
+  /** The card failed and was reloaded (FTGM section 4.3); the port's handler takes over. */
   record FaultDetected() implements PortEvent {}
 }

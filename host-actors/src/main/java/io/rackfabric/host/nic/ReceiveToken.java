@@ -1,4 +1,4 @@
 package io.rackfabric.host.nic;
 
-/** A receive token (seeds/002 3.1): a pinned host buffer a port offers for one message. */
+/** A receive token (FTGM section 3.1): a pinned host buffer a port offers for one message. */
 public record ReceiveToken(int port, long buffer, int size) {}

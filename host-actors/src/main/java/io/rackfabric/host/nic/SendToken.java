@@ -1,7 +1,7 @@
 package io.rackfabric.host.nic;
 
 /**
- * A send token (seeds/002 3.1): where the message is in host memory, its size, and where it goes.
+ * A send token (FTGM section 3.1): where the message is in host memory, its size, and where it goes.
  *
  * @param port the sending port
  * @param remoteNode destination interface

@@ -30,7 +30,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       DmaCompleted, HangFirmware, SetInterrupt, ResetCard, ReloadFirmware, RestoreVfs, CheckMagicWord, GetFtgmState,
       ClockTick, Called {}
 
-  // ------------------------------------------------------------------ FTGM (seeds/002 4.2-4.3)
+  // ------------------------------------------------------------------ FTGM (its paper's sections 4.2-4.3)
 
   /** Fault: the firmware loop hangs at model time {@code at} (L_timer stops with it). */
   public record HangFirmware(long at) implements Command, WireMessage {}

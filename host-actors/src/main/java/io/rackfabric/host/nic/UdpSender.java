@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The test sender of seeds/000 section 5.2 on a compute host: UDP packets at a fixed model-time
+ * The test sender of Ladon section 5.2 on a compute host: UDP packets at a fixed model-time
  * interval through the host's VF, driven by a {@link TxDriver} over the host's root endpoint.
  * Each send is a {@link MemoryEndpoint.Write} stamped with its model time. Like every traffic
  * generator it is paced by the wall clock through the time-dilation factor (one send per interval
@@ -38,7 +38,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
       RestartAnnounced, FaultDetected, Called {}
 
   /**
-   * The NIC's card was recovered (seeds/002 4.3): FAULT_DETECTED posted to this VF's owner at
+   * The NIC's card was recovered (FTGM section 4.3): FAULT_DETECTED posted to this VF's owner at
    * model time {@code at}. The handler takes {@code handlerNs} plus {@code perTokenNs} per
    * descriptor it restores, then reprograms the ring ({@link TxDriver#reopen}): from the host's
    * copy under FTGM, empty under GM. The answer says when the port reopened.

@@ -4,7 +4,7 @@ import io.rackfabric.fabric.time.ModelClock;
 import java.util.function.LongConsumer;
 
 /**
- * The spare interval timer (IT1) of seeds/002 4.2: set slightly above the longest gap between two
+ * The spare interval timer (IT1) of FTGM section 4.2: set slightly above the longest gap between two
  * L_timer calls, reset by every call, and raising an interrupt when it runs out. It is card
  * hardware: a hung firmware loop does not stop it. It expires exactly {@code intervalNs} after the
  * last reset; it keeps one check pending on the clock, moved on when a reset came in between.

@@ -137,7 +137,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2435, ControlPlaneClient.PagesDone.class),
       Entry.of(2436, ControlPlaneClient.GetRequests.class),
 
-      // 2500..2599 NIC message firmware and its host-side fault tolerance (seeds/002)
+      // 2500..2599 NIC message firmware and its host-side fault tolerance (FTGM)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),
       Entry.of(2501, io.rackfabric.host.nic.FaultCategory.class),
       Entry.of(2502, io.rackfabric.host.nic.FaultPoint.class),

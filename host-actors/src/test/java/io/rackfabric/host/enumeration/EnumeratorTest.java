@@ -25,7 +25,7 @@ class EnumeratorTest {
       new Apertures(new AddressRange(0x8000_0000L, 0xFFFF_FFFFL), new AddressRange(32 * GIB, (1L << 48) - 1));
   static final DynamicAllocation DYNAMIC = new DynamicAllocation(APERTURES);
 
-  /** seeds/000 Fig. 1's shape: sw1 (left: ep1; right: sw2 (down: ep2; NTB port 2)). */
+  /** Ladon Fig. 1's shape: sw1 (left: ep1; right: sw2 (down: ep2; NTB port 2)). */
   static FakeDomain fig1() {
     FakeDomain.Switch sw2 = new FakeDomain.Switch().port(1, memory(64 * KIB, 64 * KIB)).ntb(2, ntbSide(64 * KIB));
     return new FakeDomain(new FakeDomain.Switch().port(1, memory(64 * KIB)).port(2, sw2));
@@ -36,7 +36,7 @@ class EnumeratorTest {
     FakeDomain d = fig1();
     EnumerationResult r = d.run(Enumerator.enumerate("rc", DYNAMIC));
     assertEquals(List.of(), r.problems());
-    // Bus numbers as seeds/000 Fig. 1 (and fig1.conf) have them.
+    // Bus numbers as Ladon Fig. 1 (and fig1.conf) have them.
     assertEquals(buses(0, 1, 5), bridgeAt(r, "00.0"));
     assertEquals(buses(1, 2, 2), bridgeAt(r, "00.0/01.0"));
     assertEquals(buses(1, 3, 5), bridgeAt(r, "00.0/02.0"));

@@ -21,10 +21,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Slot-based allocation (seeds/001 Figs. 4 and 6) and hot add/remove over fake domains. */
+/** Slot-based allocation (Multi-peer Figs. 4 and 6) and hot add/remove over fake domains. */
 class SlotEnumerationTest {
 
-  /** seeds/001 Fig. 4: 16 slots of 1 MiB from 0x80000000, one bus each (Fig. 6). */
+  /** Multi-peer Fig. 4: 16 slots of 1 MiB from 0x80000000, one bus each (Fig. 6). */
   static final SlotGroup FIG4 = SlotGroup.uniform("slots", "00.0", 1, 16, 1, 0x8000_0000L, MIB, false);
   static final SlotAllocation SLOTS = new SlotAllocation(APERTURES, List.of(FIG4));
 
@@ -135,7 +135,7 @@ class SlotEnumerationTest {
 
   /**
    * Ladon's MH domain in miniature: a top switch whose port 3 leads to an NTB switch holding each
-   * CH's primary NTB port (slots 1 and 2, no buses), 32 GiB blocks from 32 GiB (seeds/000 4.1).
+   * CH's primary NTB port (slots 1 and 2, no buses), 32 GiB blocks from 32 GiB (Ladon section 4.1).
    */
   @Test
   void shouldPlaceNtbPortsOfComputeHostsInTheirSlotBlocksWhenTheGroupIsBelowAnotherSwitch() {

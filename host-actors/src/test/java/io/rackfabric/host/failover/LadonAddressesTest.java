@@ -94,7 +94,7 @@ class LadonAddressesTest {
         assertEquals(layout.mhAddress(ch, PAGE + 0x804, plane), a.responseOf(ch, plane), ch + " " + plane);
       }
     }
-    // CH2 in PMS2 is at 1TiB + 64GiB (seeds/000 4.2)
+    // CH2 in PMS2 is at 1TiB + 64GiB (Ladon section 4.2)
     assertEquals(T + 64 * G + PAGE + 0x800, a.notificationOf(2, SECONDARY));
     assertEquals(32 * G + PAGE + 0x804, a.responseOf(1, PRIMARY));
   }

@@ -11,7 +11,7 @@ import io.rackfabric.host.memory.Plane;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A host's list of which plane reaches each target (seeds/000 4.2). */
+/** A host's list of which plane reaches each target (Ladon section 4.2). */
 class RouteListTest {
 
   @Test

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** Detection and recovery of a hung NIC, and seeds/002 Table 3 out of the run's events. */
+/** Detection and recovery of a hung NIC, and FTGM Table 3 out of the run's events. */
 class FtgmRecoveryTest {
 
   static final FtgmSettings S = FtgmScenarioTest.SETTINGS;

@@ -10,7 +10,7 @@ import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.NicSettings;
 import org.junit.jupiter.api.Test;
 
-/** seeds/002 Figures 4 and 5: what GM's reload loses or duplicates, and FTGM does not. */
+/** FTGM Figures 4 and 5: what GM's reload loses or duplicates, and FTGM does not. */
 class FtgmScenarioTest {
 
   static final FtgmSettings SETTINGS = FtgmSettings.create(ConfigFactory.load()).withTraffic(1, 5, 100_000);

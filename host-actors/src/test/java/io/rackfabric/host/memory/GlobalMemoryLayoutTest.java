@@ -13,7 +13,7 @@ import io.rackfabric.host.memory.Resolution.Kind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The global memory space against the worked examples of seeds/000 sections 4.1 and 4.2. */
+/** The global memory space against the worked examples of Ladon sections 4.1 and 4.2. */
 class GlobalMemoryLayoutTest {
 
   private static final long G = 1L << 30;

@@ -108,13 +108,13 @@ public final class DemoCommand implements RackCommand {
   }
 
   /**
-   * The third part: seeds/000 4.3 and 5.2, the bundled mmh-takeover scenario: the MMH's JVM is
+   * The third part: Ladon sections 4.3 and 5.2, the bundled mmh-takeover scenario: the MMH's JVM is
    * killed mid-traffic on the Ladon testbed rack (five JVMs) and the BMH takes over; then the same
    * with the scenario's baseline (the whole system restarted), the two side by side.
    */
   private static int takeOver(Path runDir, PrintStream out) throws Exception {
     out.println();
-    out.println("Control-plane take-over (seeds/000 4.3, Table 1): the Ladon testbed rack, one JVM per node;"
+    out.println("Control-plane take-over (Ladon section 4.3, Table 1): the Ladon testbed rack, one JVM per node;"
         + " the MMH's JVM is killed (SIGKILL) during traffic");
     var kinds = ScenarioKinds.standard();
     Scenario scenario = ScenarioLoader.loadBundled("mmh-takeover", kinds, ScenarioOptions.NONE);
@@ -149,18 +149,18 @@ public final class DemoCommand implements RackCommand {
   }
 
   /**
-   * The second half: seeds/000 5.3's data-plane fail-over in a generated Ladon rack of 8 compute
+   * The second half: Ladon section 5.3's data-plane fail-over in a generated Ladon rack of 8 compute
    * hosts (in this JVM; `rack failover` has the options), notified one by one and by multicast.
    */
   private static int failOver(PrintStream out) throws Exception {
     out.println();
-    out.println("Data-plane fail-over (seeds/000 5.3): a Ladon rack of 8 compute hosts in this JVM; CH1's primary link fails");
+    out.println("Data-plane fail-over (Ladon section 5.3): a Ladon rack of 8 compute hosts in this JVM; CH1's primary link fails");
     Topology rack = LadonRackGenerator.generate(GlobalMemoryLayout.paper(8), LadonRackGenerator.Placement.SINGLE_NODE);
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     LinkFailover.Result unicast = LinkFailover.run(rack, 1, NotificationMode.UNICAST, ConfigFactory.empty(), quiet);
     out.print(FailoverCommand.render(unicast.breakdown()));
     LinkFailover.Result multicast = LinkFailover.run(rack, 1, NotificationMode.MULTICAST, ConfigFactory.empty(), quiet);
-    out.printf("With one multicast write instead (the saving seeds/000 5.3 predicts): notification and processing"
+    out.printf("With one multicast write instead (the saving Ladon section 5.3 predicts): notification and processing"
         + " %.2f us, total %.2f us (model time)%n", multicast.breakdown().notificationNs() / 1000.0,
         multicast.breakdown().totalNs() / 1000.0);
     boolean switched = unicast.routes().entrySet().stream().allMatch(e -> e.getValue().get(1) == Plane.SECONDARY);

@@ -26,7 +26,7 @@ import java.util.Set;
 
 /**
  * {@code rack failover link}: one compute host's primary link fails in a Ladon rack of N compute
- * hosts, and the fail-over's breakdown (seeds/000 Table 2) is printed from the model times the
+ * hosts, and the fail-over's breakdown (Ladon Table 2) is printed from the model times the
  * hosts' messages carried.
  */
 public final class FailoverCommand implements RackCommand {
@@ -35,7 +35,7 @@ public final class FailoverCommand implements RackCommand {
   private static final long STREAM_INTERVAL_NS = 1_000;
   private static final long STREAM_LEAD_NS = 10_000;
 
-  /** seeds/000 Table 2, for comparison only: never used to compute anything. */
+  /** Ladon Table 2, for comparison only: never used to compute anything. */
   private static final String[] PAPER = {
       "2.4 us", "8.5 us", "76 us (8 CHs: 8 x (8.5 + 1))", "86.9 us", "17 us"};
 
@@ -46,7 +46,7 @@ public final class FailoverCommand implements RackCommand {
 
   @Override
   public String summary() {
-    return "data-plane fail-over breakdown (seeds/000 Table 2): link|uplink|switch --hosts N [--multicast] [--host X]"
+    return "data-plane fail-over breakdown (Ladon Table 2): link|uplink|switch --hosts N [--multicast] [--host X]"
         + " [--stream COUNT] [--json OUT]";
   }
 
@@ -208,7 +208,7 @@ public final class FailoverCommand implements RackCommand {
     List<String[]> t = new ArrayList<>();
     // The paper leaves switch failures for future work: it has no figures to set beside a plane's.
     String[] paper = plane ? new String[] {"-", "-", "-", "-", "-"} : PAPER;
-    t.add(new String[] {"step", "emulated", plane ? "seeds/000 (no switch failures)" : "seeds/000 Table 2"});
+    t.add(new String[] {"step", "emulated", plane ? "Ladon (no switch failures)" : "Ladon Table 2"});
     t.add(new String[] {"link failure detection", us(b.detectionNs()), paper[0]});
     t.add(new String[] {"failure determination", us(b.determinationNs()), paper[1]});
     t.add(new String[] {"route change notification and processing", us(b.notificationNs()), paper[2]});

@@ -27,8 +27,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Two datagram streams across a fail-over (seeds/001 over seeds/000 5.3): the failing CH and a
- * peer CH each run the FreeQ/PostQ service next to their root endpoint, following their host's
+ * Two datagram streams across a fail-over (the Multi-peer datagram service over Ladon section
+ * 5.3): the failing CH and a peer CH each run the FreeQ/PostQ service next to their root endpoint, following their host's
  * route changes, and send each other one datagram per interval of model time from before the
  * fault until after it. What the fabric loses on the failed link is sent again over the other
  * plane; the result says how much that took and checks that each stream arrived once and in order.

@@ -47,7 +47,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One data-plane fail-over (seeds/000 5.3) in one JVM: a Ladon rack with its host software, the
+ * One data-plane fail-over (Ladon section 5.3) in one JVM: a Ladon rack with its host software, the
  * primary link of one compute host taken down at a model time, and the breakdown of Table 2 read
  * off the hosts' logs once the MH reports every CH acknowledged.
  */
@@ -61,7 +61,7 @@ public final class LinkFailover {
 
   /** What fails, at the primary plane: one CH's link, the MH side's link to the plane's switch, or that switch. */
   public enum Fault {
-    /** CH X's primary PCIe cable (its root port's link): X's AER driver reports it (seeds/000 5.3). */
+    /** CH X's primary PCIe cable (its root port's link): X's AER driver reports it (Ladon section 5.3). */
     CH_LINK,
     /** The link between the MH's switch and the primary plane's switch: every CH loses PMS1. */
     UPLINK,

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * What the management hosts' control plane did in a run, read from the hosts that still answer:
- * each one's role now and the take-overs it made (Table 1 of seeds/000 per take-over).
+ * each one's role now and the take-overs it made (Table 1 of Ladon per take-over).
  *
  * @param hosts each reachable host of the pair, master first
  */

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the rack's data-plane fail-over software did in a run (seeds/000 5.3), read from its
+ * What the rack's data-plane fail-over software did in a run (Ladon section 5.3), read from its
  * actors while the rack still runs: the notification rounds the MH ended, its log, and each
  * compute host's log and route list. For invariants and figures of racks whose topology names a
  * management host.

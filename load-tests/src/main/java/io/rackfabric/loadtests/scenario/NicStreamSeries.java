@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A NIC stream's arrivals over time, for plots, bounded in memory whatever the packet count: the
- * inter-arrival gaps (seeds/000 Fig. 6) in model time and in the receiver's wall clock, arrivals
+ * inter-arrival gaps (Ladon Fig. 6) in model time and in the receiver's wall clock, arrivals
  * per time bucket (throughput), and a histogram of the packets' one-way model latency.
  *
  * <p>Beyond {@link #MAX_POINTS} gaps, consecutive gaps are grouped and each group keeps its largest

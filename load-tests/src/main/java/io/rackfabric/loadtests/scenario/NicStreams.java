@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A scenario's {@code nic-stream} on a running rack (seeds/000 section 5.2): the management host's
+ * A scenario's {@code nic-stream} on a running rack (Ladon section 5.2): the management host's
  * PF driver assigns VF i to the i-th sending compute host (one posted write into the PF's
  * registers, as {@code LadonTestbedNicTest} does), then each host's {@link UdpSender} (started by
  * its node) sends through its VF to the server outside the rack. With a management-host pair,

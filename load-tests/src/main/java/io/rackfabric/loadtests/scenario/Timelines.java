@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * What happened in a run as model-time steps, read while its rack is still up: each control-plane
- * take-over (seeds/000 Table 1) and each data-plane fail-over round (Table 2). The figures say
+ * take-over (Ladon Table 1) and each data-plane fail-over round (Table 2). The figures say
  * how long each step took; these say when, for the report's timelines.
  */
 public record Timelines(List<TakeoverBreakdown> takeovers, List<FailoverFigures.Round> failovers) {

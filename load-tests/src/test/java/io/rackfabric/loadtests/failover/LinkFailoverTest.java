@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Table 2 of seeds/000 out of the causal chain: a primary link fails in generated Ladon racks and
+ * Table 2 of Ladon out of the causal chain: a primary link fails in generated Ladon racks and
  * the breakdown must follow the host count, the notification mode and the parameters.
  */
 class LinkFailoverTest {

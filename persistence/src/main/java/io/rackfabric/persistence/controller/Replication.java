@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionStage;
  * The step between "operation decided" and "persisted in the controller's own journal": the
  * controller persists an operation's events only after this step completes for them (and for
  * every operation before). The MMH plugs in one that completes when the BMH has persisted the
- * events (synchronous replication, seeds/000 4.3); a lone controller uses {@link #none()}, an
+ * events (synchronous replication, Ladon section 4.3); a lone controller uses {@link #none()}, an
  * already completed stage, and then persists at once. Called on the controller's thread, once per
  * operation, in sequence-number order.
  */

@@ -27,7 +27,7 @@ import org.HdrHistogram.HistogramIterationValue;
  * The HTML report of one {@code rack run}: summary, invariants, faults applied, plots of what the
  * run recorded, figures and notes, and for a scenario with a baseline the baseline's figures and
  * plots beside the run's. Each plot is there only when the run has its data: the NIC stream's
- * inter-arrival times (seeds/000 Fig. 6) and throughput, the take-over and fail-over timelines,
+ * inter-arrival times (Ladon Fig. 6) and throughput, the take-over and fail-over timelines,
  * latency histograms of the NIC stream and of each write sink. Every plot's axes say model or
  * wall time; every value plotted was recorded by the run, none is computed here.
  */
@@ -209,14 +209,14 @@ public final class HtmlReport {
           series.latency(), -1, -1, "packets");
     }
     if (!takeovers.isEmpty()) {
-      page.markup(takeoverTimeline(prefix + "-takeovers", label + "control-plane take-overs (seeds/000 Table 1)",
+      page.markup(takeoverTimeline(prefix + "-takeovers", label + "control-plane take-overs (Ladon Table 1)",
           takeovers).render());
     }
     List<FailoverFigures.Round> rounds = outcome.timelines().failovers().stream()
         .filter(r -> r.breakdown() != null).toList();
     for (int i = 0; i < rounds.size(); i++) {
       page.markup(failoverTimeline(prefix + "-failover-" + (i + 1), label + "data-plane fail-over: "
-          + rounds.get(i).prefix().replaceAll("\\.$", "") + " (seeds/000 Table 2)", rounds.get(i).breakdown())
+          + rounds.get(i).prefix().replaceAll("\\.$", "") + " (Ladon Table 2)", rounds.get(i).breakdown())
           .render());
     }
     for (String sink : run.sinksOf(run.traffic())) {

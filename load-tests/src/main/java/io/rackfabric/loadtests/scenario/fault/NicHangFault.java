@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code nic-hang}: the firmware loop of the rack's NIC hangs (seeds/002 Table 1, "interface
+ * {@code nic-hang}: the firmware loop of the rack's NIC hangs (FTGM Table 1, "interface
  * hang"): its L_timer stops, its watchdog runs out, and the MH's fault-tolerance daemon recovers
  * the card, under {@code mode}: {@code ftgm} (the CHs' drivers restore their rings from their host
  * copies) or {@code gm} (reload only: what the NIC had not sent is lost).

@@ -10,7 +10,7 @@ import io.rackfabric.loadtests.scenario.RunningRack;
 import java.time.Duration;
 
 /**
- * {@code switchover}: a managed switchover of the control plane (seeds/001 "Redundancy"), asked of
+ * {@code switchover}: a managed switchover of the control plane (Multi-peer "Redundancy"), asked of
  * the master TARGET: it quiesces, lets every outstanding operation be acknowledged, hands over to
  * its backup, forwards what queued meanwhile, and becomes the new master's backup. An operator's
  * act, so it happens in wall time; the new master goes on from the model time the hand-over

@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * {@code failover}: for each model-time fault that took a link down, each data-plane fail-over
- * the MH ran in answer, as Table 2 of seeds/000 breaks it down (detection, determination,
+ * the MH ran in answer, as Table 2 of Ladon breaks it down (detection, determination,
  * notification and processing, total, the reporter's round trip), read off the hosts' logs: each
  * figure is the difference of two model times their messages carried. Nothing for a rack without
  * a management host.

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code nic-recovery}: for each recovery of a hung NIC, seeds/002 Table 3's components in model
+ * {@code nic-recovery}: for each recovery of a hung NIC, FTGM Table 3's components in model
  * time, read off the daemon's record of the run: fault detection (hang to daemon woken), FTD
  * recovery (woken to FAULT_DETECTED in every open VF's queue), each port's recovery (its handler,
  * one at a time) and the complete recovery; with the open ports. Nothing without a nic-hang.

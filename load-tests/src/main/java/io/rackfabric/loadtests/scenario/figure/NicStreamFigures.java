@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code nic-stream}: per stream of the scenario's nic-stream (seeds/000 section 5.2, Fig. 6):
+ * {@code nic-stream}: per stream of the scenario's nic-stream (Ladon section 5.2, Fig. 6):
  * packets sent, skipped (data plane down), received, lost, duplicates, out of order, and the
  * inter-arrival times at the server outside the rack, min/p50/max in model time (from the frames'
  * arrival times) and in the receiver's wall clock. Nothing without a nic-stream.

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code takeover}: each control-plane take-over of the run as Table 1 of seeds/000 breaks it down
+ * {@code takeover}: each control-plane take-over of the run as Table 1 of Ladon breaks it down
  * (detection, port reassignment, reboot, total: model times the take-over's own steps carried),
  * the data plane's outage (0 with Ladon's mechanism, the restart without it), and what the
  * emulator itself took: the wall time from detection to service resumed (the modeled reboot

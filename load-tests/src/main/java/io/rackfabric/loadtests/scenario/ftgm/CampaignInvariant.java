@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
- * What FTGM promises, judged on the FTGM campaign of an ftgm-campaign scenario (seeds/002 5.2):
+ * What FTGM promises, judged on the FTGM campaign of an ftgm-campaign scenario (FTGM section 5.2):
  * every hang detected, every hang recovered, and across all of them no message lost, duplicated or
  * delivered out of order. A failure names each fault that broke it with its seed and a replay line.
  * The GM baseline is not judged: its losses and duplicates are what the campaign shows.

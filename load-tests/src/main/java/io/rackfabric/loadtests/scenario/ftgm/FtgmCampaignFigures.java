@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /**
- * {@code ftgm-campaign}: per mode, seeds/002 Table 1 (injections and percent per category) with
+ * {@code ftgm-campaign}: per mode, FTGM Table 1 (injections and percent per category) with
  * hangs detected and recovered and the messages lost, duplicated and out of order; Table 3 (fault
  * detection, daemon recovery, per-process recovery) as the mean over the campaign's FTGM recoveries
  * and for each number of open ports measured; Table 2's latency and host CPU per message, GM

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /**
- * The campaign as {@code rack run} prints it: seeds/002 Table 1 per mode with what FTGM adds,
+ * The campaign as {@code rack run} prints it: FTGM Table 1 per mode with what FTGM adds,
  * the faults that broke delivery with their replay lines (every one under FTGM, the first few of
  * the baseline), Table 3 from the FTGM campaign and per number of open ports, and Table 2's
  * overhead. Model times are from the runs' events.
@@ -49,7 +49,7 @@ public final class FtgmReport {
       List<RecoveryBreakdown> bs = m.table().outcomes().stream().flatMap(o -> o.breakdowns().stream()).toList();
       if (!bs.isEmpty()) {
         out.println();
-        out.printf("Recovery (seeds/002 Table 3), model time, mean of the FTGM campaign's %d recoveries (%d open"
+        out.printf("Recovery (FTGM Table 3), model time, mean of the FTGM campaign's %d recoveries (%d open"
             + " ports each side):%n", bs.size(), r.campaign().ports());
         out.printf("  fault detection time     %12.1f us (max %.1f us)%n", mean(bs, RecoveryBreakdown::detectionNs),
             bs.stream().mapToLong(RecoveryBreakdown::detectionNs).max().orElse(0) / 1e3);

@@ -12,7 +12,7 @@ import java.util.List;
  * {@code control-requests-answered}: every control-plane request of the scenario's
  * control-requests was answered and accepted, none given up, and the master's controller at the
  * end holds each requested page once and the driver's last request: nothing was lost across a
- * take-over and nothing applied twice (seeds/000 4.3: requests during the outage are served after
+ * take-over and nothing applied twice (Ladon section 4.3: requests during the outage are served after
  * the backup took over).
  */
 public final class ControlRequestsAnswered implements InvariantType {

@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * {@code failover-completed}: every model-time fault that took a link down was answered by a
- * data-plane fail-over (seeds/000 5.3) that every CH acknowledged, within {@code within} of the
+ * data-plane fail-over (Ladon section 5.3) that every CH acknowledged, within {@code within} of the
  * fault when given, and at the end every CH reaches what failed over through the healthy plane:
  * the failed CH everything, the others the failed CH (all of them everything, for a lost plane).
  * A fault that finds its path already failed over (a flapping cable going down again) needs no

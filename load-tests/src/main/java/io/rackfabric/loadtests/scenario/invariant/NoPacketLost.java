@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * {@code no-packet-lost}: every packet of every stream of the scenario's nic-stream reached the
  * server outside the rack once and in order, and no sender skipped a packet for a data-plane
- * outage (seeds/000 5.2: "no packet was lost" across the MMH's failure).
+ * outage (Ladon section 5.2: "no packet was lost" across the MMH's failure).
  */
 public final class NoPacketLost implements InvariantType {
 

@@ -13,7 +13,7 @@ import io.rackfabric.loadtests.scenario.Verdict;
 import java.util.List;
 
 /**
- * {@code takeover-completed}: the backup management host took over (seeds/000 4.3, 5.2) and serves
+ * {@code takeover-completed}: the backup management host took over (Ladon sections 4.3, 5.2) and serves
  * as master from the recovered controller (template image plus change log, as many events as it
  * had persisted for the pair); with {@code within}, its control-plane outage (last heartbeat to
  * service resumed, model time, the modeled reboot included) was at most that.

@@ -59,7 +59,7 @@ class JmhBenchmarksTest {
         methods++;
       }
     }
-    assertEquals(18, methods, "benchmark methods; the README's table lists each");
+    assertEquals(18, methods, "benchmark methods; the table in docs/benchmarks.md lists each");
   }
 
   @Test
