@@ -153,6 +153,11 @@ public final class NicFirmware {
     }
   }
 
+  /** The model time of the card's next timer (L_timer, the watchdog), {@code Long.MAX_VALUE} if none. */
+  public long nextTimerAt() {
+    return clock == null ? Long.MAX_VALUE : clock.nextTime();
+  }
+
   /** The hardware clock (model time the card's timers have reached). */
   public long clockNow() {
     return clock == null ? now : clock.now();

@@ -125,8 +125,10 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private boolean watchdogFired;
   /** The endpoint runs under the model-time kernel: the hung card's clock runs on in model-time wakes. */
   private boolean underKernel;
-  /** Tells wakes of an earlier stall from the current one's. */
+  /** Tells wakes of an earlier stall from the current one's (from 1 up). */
   private long stall;
+  /** The token of the wake at a hang's model time. */
+  private static final long HANG_TAKES_EFFECT = 0;
   private final ActorRef<GuestCall> calls;
 
   /**
@@ -266,6 +268,11 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     }
     long at = firmware.hang(msg.at());
     getContext().getLog().info("NIC [{}] firmware loop hangs at {} ns", id, at);
+    if (underKernel) {
+      // The hang takes effect at its model time, in order with everything else the card does.
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, at, HANG_TAKES_EFFECT));
+      return this;
+    }
     tickWhenStalled();
     return this;
   }
@@ -283,7 +290,8 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     ticking = true;
     firmware.advanceClock(firmware.hungAt());
     if (underKernel) {
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, firmware.clockNow() + timing.lTimerIntervalNs(), ++stall));
+      stall++;
+      wakeAtNextTimer();
       return;
     }
     long wallNanos = Math.max(1, (long) (timing.lTimerIntervalNs() * tdf));
@@ -297,6 +305,15 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   /** Under the kernel, the hung card's clock ticks in model time, one L_timer interval at a time. */
   private void onWake(GuestCall.Wake w) {
+    if (w.token() == HANG_TAKES_EFFECT) {
+      if (!ticking && !watchdogFired && firmware.hung() && firmware.loaded()) {
+        firmware.advanceClock(w.at()); // what the loop served before the hang
+        ticking = true;
+        stall++;
+        wakeAtNextTimer();
+      }
+      return;
+    }
     if (!ticking || w.token() != stall) {
       return; // a wake of an earlier stall
     }
@@ -306,7 +323,18 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     }
     firmware.advanceClock(w.at());
     if (ticking) { // the watchdog's interrupt stops the ticks
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, w.at() + timing.lTimerIntervalNs(), stall));
+      wakeAtNextTimer();
+    }
+  }
+
+  /**
+   * The card's clock, under the kernel, wakes exactly at its next timer (the watchdog's expiry):
+   * its interrupt then leaves at its own model time, never behind the endpoint's clock.
+   */
+  private void wakeAtNextTimer() {
+    long next = firmware.nextTimerAt();
+    if (next != Long.MAX_VALUE) {
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, next, stall));
     }
   }
 

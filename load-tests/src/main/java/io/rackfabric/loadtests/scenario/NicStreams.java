@@ -70,7 +70,10 @@ public final class NicStreams {
     this.count = count;
   }
 
-  /** Assigns the VFs and starts every host's sender; returns once each sender has its plan. */
+  /**
+   * Assigns the VFs and starts every host's sender; returns once each sender has its plan, under
+   * the model-time kernel with the rack held at the streams' start (the run's stretches release it).
+   */
   public static NicStreams start(RunningRack rack, NicStream spec, PrintStream progress) throws Exception {
     Topology topology = rack.topology();
     EndpointSpec nicSpec = NicNode.nicOf(topology).orElseThrow(() -> new IllegalStateException(
@@ -175,7 +178,7 @@ public final class NicStreams {
           host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
     }
-    rack.releaseModelTime();
+    // Still held at the streams' start: the run's first stretch says how far the rack may go.
     return new NicStreams(rack, receiver, streams, progress, spec.count());
   }
 

@@ -311,6 +311,12 @@ public final class ScenarioRunner {
       String window = "[" + Durations.text(phase.from()) + ", " + (phase.isLast() ? "end" : Durations.text(phase.until()))
           + ")";
       if (phase.jobs().isEmpty()) {
+        // Host software may still be at work (a NIC stream): it runs to the stretch's end and no further.
+        if (phase.isLast()) {
+          rack.releaseModelTime();
+        } else {
+          rack.limitModelTime(phase.until());
+        }
         progress.printf("  stretch %d/%d %s: no requests%n", index + 1, of, window);
         return;
       }

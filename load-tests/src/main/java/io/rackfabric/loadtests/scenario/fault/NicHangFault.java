@@ -96,6 +96,10 @@ public final class NicHangFault implements FaultType {
     daemon.tell(new NicFaultDaemon.SetMode(mode));
     // 0: at once, wherever the loop stands (a wall-time fault)
     nic.tell(new SriovNic.HangFirmware(Math.max(0, modelAt)));
+    // Under the model-time kernel the hang enters the model at its time: once the NIC has taken it
+    // (its answer comes after), what it sent its endpoint meanwhile is in the endpoint's books.
+    Asks.<SriovNic.Command, SriovNic.FtgmState>ask(rack.system(), nic, SriovNic.GetFtgmState::new, ASK);
+    rack.confirmInputs(List.of(fault.target()));
     return "NIC " + fault.target() + "'s firmware loop hung (" + mode.name().toLowerCase(Locale.ROOT) + " recovery)";
   }
 
