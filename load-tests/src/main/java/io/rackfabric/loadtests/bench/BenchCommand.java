@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.bench;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.MultiRackGenerator;
@@ -138,7 +139,7 @@ public final class BenchCommand implements RackCommand {
       result.put("figures", figures.stream().map(Figure::toMap).toList());
       result.put("rounds", samples);
       Path json = Path.of(args.get("json", null));
-      Files.writeString(json, Json.write(result));
+      AtomicFiles.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return 0;
@@ -378,7 +379,7 @@ public final class BenchCommand implements RackCommand {
       result.put("figures", every);
       result.put("sections", sections);
       Path json = Path.of(args.get("json", null));
-      Files.writeString(json, Json.write(result));
+      AtomicFiles.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return 0;
@@ -416,7 +417,7 @@ public final class BenchCommand implements RackCommand {
       }
     });
     Path json = Path.of(args.get("json", null));
-    Files.writeString(json, Json.write(result));
+    AtomicFiles.writeString(json, Json.write(result));
     out.println("wrote " + json);
   }
 

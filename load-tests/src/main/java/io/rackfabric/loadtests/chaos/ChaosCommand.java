@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.chaos;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
@@ -79,12 +80,12 @@ public final class ChaosCommand implements RackCommand {
     List<String> replay = records.stream().filter(r -> !r.passed())
         .map(r -> "rack run " + r.argument() + " --seed " + r.seed() + rates).toList();
     Path failing = runDir.resolve("failing-runs.txt");
-    Files.write(failing, replay);
+    AtomicFiles.writeLines(failing, replay);
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
         + failing);
     Path report = runDir.resolve(HtmlReport.REPORT);
     try {
-      Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      AtomicFiles.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
       out.println("wrote " + report);
     } catch (java.io.IOException | RuntimeException e) {
       err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
@@ -95,7 +96,7 @@ public final class ChaosCommand implements RackCommand {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(json, Json.write(json(campaign, records)));
+      AtomicFiles.writeString(json, Json.write(json(campaign, records)));
       out.println("wrote " + json);
     }
     return replay.isEmpty() ? 0 : 1;

@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.demo;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.ConfigFactory;
@@ -299,7 +300,7 @@ public final class DemoCommand implements RackCommand {
       result.put("parameters", params);
       result.put("figures", figures.stream().map(Figure::toMap).toList());
       result.put("invariants", List.of(Map.of("name", "every TLP delivered exactly once", "pass", ok)));
-      Files.writeString(json, Json.write(result));
+      AtomicFiles.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return ok ? 0 : 1;

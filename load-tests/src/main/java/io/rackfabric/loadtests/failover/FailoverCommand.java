@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.failover;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Args;
@@ -138,7 +139,7 @@ public final class FailoverCommand implements RackCommand {
         figures.add(f.toMap());
       }
       json.put("figures", figures);
-      Files.writeString(file, Json.write(json));
+      AtomicFiles.writeString(file, Json.write(json));
       out.println("wrote " + file);
     }
     return 0;

@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -45,9 +46,9 @@ public final class RunFiles {
   /** {@link #write(Path, Outcome, BaselineRun)} for a replay of {@code replayOf} (or null). */
   public static Path write(Path runDir, Outcome outcome, BaselineRun baseline, Path replayOf) throws IOException {
     Files.createDirectories(runDir);
-    Files.writeString(runDir.resolve(RESULT), json(outcome, baseline, runDir, replayOf));
+    AtomicFiles.writeString(runDir.resolve(RESULT), json(outcome, baseline, runDir, replayOf));
     Path report = runDir.resolve(HtmlReport.REPORT);
-    Files.writeString(report, HtmlReport.of(outcome, baseline));
+    AtomicFiles.writeString(report, HtmlReport.of(outcome, baseline));
     return report;
   }
 }

@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
+import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -47,7 +48,7 @@ public final class FtgmEventLog {
       }
     }
     b.append(first ? "]}\n" : "\n]}\n");
-    Files.writeString(file, b);
+    AtomicFiles.writeString(file, b.toString());
   }
 
   private static String quote(String s) {
