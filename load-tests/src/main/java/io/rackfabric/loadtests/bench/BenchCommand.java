@@ -50,6 +50,7 @@ public final class BenchCommand implements RackCommand {
     return "benchmarks against the bare runtime: dataplane [--tlps N] [--rounds R] [--transport T] [--json OUT];"
         + " controller [--events N[,M...]] [--json OUT]; failover [--hosts N] [--json OUT];"
         + " startup [--racks N] [--json OUT]; loaded [--hosts N] [--tlps N] [--only single|cross] [--json OUT];"
+        + " soak [--tlps N] [--json OUT];"
         + " no name: the first four into one --json;"
         + " jmh [--quick] [--only REGEX] [--json OUT]; compare A.json B.json";
   }
@@ -67,9 +68,13 @@ public final class BenchCommand implements RackCommand {
       onlyFlags(args, "loaded", "hosts", "tlps", "only", "json");
       return loaded(args, out);
     }
+    if (what.equals(List.of("soak"))) {
+      onlyFlags(args, "soak", "tlps", "json");
+      return soak(args, out);
+    }
     if (what.size() > 1 || (what.size() == 1 && !BENCHMARKS.contains(what.get(0)))) {
       throw new UsageException("unknown benchmark " + what + " (benchmarks: " + String.join(", ", BENCHMARKS)
-          + ", loaded, jmh, compare; none: the first four)");
+          + ", loaded, soak, jmh, compare; none: the first four)");
     }
     if (what.isEmpty()) {
       return all(args, out);
@@ -263,6 +268,23 @@ public final class BenchCommand implements RackCommand {
         "interval_ns", LoadedRackBench.INTERVAL_NS), figures, out);
     out.println("targets: " + String.join(", ", verdicts));
     writeJson(args, out, "loaded", section);
+    return 0;
+  }
+
+  /** {@code rack bench soak}: see {@link SoakBench}. */
+  private static int soak(Args args, PrintStream out) throws Exception {
+    long tlps = args.getLong("tlps", 100_000_000, 100_000, 10_000_000_000L);
+    Path runDir = Path.of("target", "rack-runs", "bench-soak-" + Instant.now().toString().replace(':', '-'));
+    out.printf("rack bench soak: %,d posted writes %s -> %s in one JVM, one every %d ns of model time; heap after"
+        + " GC every %d s, its slope after the first %.0f%%%n", tlps, SoakBench.SOURCE, SoakBench.SINK,
+        SoakBench.INTERVAL_NS, SoakBench.PROGRESS_S, SoakBench.WARM_UP * 100);
+    SoakBench.Result r = SoakBench.run(tlps, runDir, out);
+    if (Double.isNaN(r.bytesPerMillion())) {
+      out.println("too few heap samples after the warm-up for a slope: give more --tlps");
+    }
+    writeJson(args, out, "soak", section(Map.of("tlps", tlps, "size_bytes", 64, "interval_ns", SoakBench.INTERVAL_NS,
+        "warm_up_fraction", SoakBench.WARM_UP, "samples", r.samples().stream().map(x -> List.of(x.wallS(), x.tlps(),
+            x.heapBytes())).toList()), r.figures(), out));
     return 0;
   }
 
