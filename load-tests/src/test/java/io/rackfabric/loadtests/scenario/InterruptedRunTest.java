@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +40,7 @@ class InterruptedRunTest {
       "scenario {",
       "  name = interrupted",
       "  topology = ladon-testbed",
-      "  mode = single-jvm",
+      "  mode = MODE",
       "  run { duration = 1s, wall-limit = 5m }",
       "  traffic = [ { name = w, from = ch1, to = \"0x18_0010_0000\", size = 64, interval = 1us } ]",
       "}") + "\n";
@@ -50,7 +52,24 @@ class InterruptedRunTest {
   @ParameterizedTest(name = "signalled at \"{0}\"")
   @ValueSource(strings = {"rack run interrupted: topology", "  stretch 1/1"})
   void shouldSayInterruptedAndLeaveAnUnfinishedResultWhenStoppedBySignal(String when) throws Exception {
-    Path scenario = Files.writeString(dir.resolve("interrupted.conf"), LONG_RUN);
+    List<ProcessHandle> children = interrupt("single-jvm", when);
+    assertEquals(List.of(), children, "a rack in one JVM starts no process");
+  }
+
+  /** The rack's five node JVMs (and their media driver) go with the run's JVM. */
+  @Test
+  @Tag("multi-jvm")
+  void shouldStopEveryNodeJvmWhenAMultiJvmRunIsStoppedBySignal() throws Exception {
+    List<ProcessHandle> children = interrupt("multi-jvm", "  stretch 1/1");
+    assertFalse(children.isEmpty(), "the run had started its node JVMs");
+  }
+
+  /**
+   * Runs the long scenario in {@code mode}, stops it by SIGTERM at the first line starting with
+   * {@code when}, checks what it left; returns the processes it had started (all gone by then).
+   */
+  private List<ProcessHandle> interrupt(String mode, String when) throws Exception {
+    Path scenario = Files.writeString(dir.resolve("interrupted.conf"), LONG_RUN.replace("MODE", mode));
     Path runDir = dir.resolve("run");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -92,6 +111,7 @@ class InterruptedRunTest {
         assertEquals(List.of(), files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".tmp"))
             .toList(), "no temporary file of an atomic write left behind");
       }
+      return started;
     } finally {
       rack.descendants().forEach(ProcessHandle::destroyForcibly);
       rack.destroyForcibly();
