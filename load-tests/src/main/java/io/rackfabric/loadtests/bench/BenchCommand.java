@@ -1,23 +1,23 @@
 package io.rackfabric.loadtests.bench;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.topology.LadonRackGenerator;
-import io.rackfabric.cluster.topology.MultiRackGenerator;
-import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.host.failover.FailoverBreakdown;
-import io.rackfabric.host.failover.NotificationMode;
-import io.rackfabric.host.memory.GlobalMemoryLayout;
-import io.rackfabric.loadtests.failover.LinkFailover;
-import io.rackfabric.loadtests.scale.ComponentCensus;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.MultiRackGenerator;
+import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.host.failover.FailoverBreakdown;
+import io.rackfabric.host.failover.NotificationMode;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.loadtests.bench.jmh.JmhBench;
+import io.rackfabric.loadtests.failover.LinkFailover;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
+import io.rackfabric.loadtests.scale.ComponentCensus;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -275,13 +275,7 @@ public final class BenchCommand implements RackCommand {
   private static int soak(Args args, PrintStream out) throws Exception {
     long tlps = args.getLong("tlps", 100_000_000, 100_000, 10_000_000_000L);
     Path runDir = Path.of("target", "rack-runs", "bench-soak-" + Instant.now().toString().replace(':', '-'));
-    out.printf("rack bench soak: %,d posted writes %s -> %s in one JVM, one every %d ns of model time; heap after"
-        + " GC every %d s, its slope after the first %.0f%%%n", tlps, SoakBench.SOURCE, SoakBench.SINK,
-        SoakBench.INTERVAL_NS, SoakBench.PROGRESS_S, SoakBench.WARM_UP * 100);
     SoakBench.Result r = SoakBench.run(tlps, runDir, out);
-    if (Double.isNaN(r.bytesPerMillion())) {
-      out.println("too few heap samples after the warm-up for a slope: give more --tlps");
-    }
     writeJson(args, out, "soak", section(Map.of("tlps", tlps, "size_bytes", 64, "interval_ns", SoakBench.INTERVAL_NS,
         "warm_up_fraction", SoakBench.WARM_UP, "samples", r.samples().stream().map(x -> List.of(x.wallS(), x.tlps(),
             x.heapBytes())).toList()), r.figures(), out));

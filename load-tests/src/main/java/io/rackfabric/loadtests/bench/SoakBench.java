@@ -55,6 +55,17 @@ final class SoakBench {
   private SoakBench() {}
 
   static Result run(long tlps, Path runDir, PrintStream out) throws Exception {
+    out.printf("rack bench soak: %,d posted writes %s -> %s in one JVM, one every %d ns of model time; heap after"
+        + " GC every %d s, its slope after the first %.0f%%%n", tlps, SOURCE, SINK, INTERVAL_NS, PROGRESS_S,
+        WARM_UP * 100);
+    Result r = stream(tlps, runDir, out);
+    if (Double.isNaN(r.bytesPerMillion())) {
+      out.println("too few heap samples after the warm-up for a slope: give more --tlps");
+    }
+    return r;
+  }
+
+  private static Result stream(long tlps, Path runDir, PrintStream out) throws Exception {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     try (LiveRack rack = LiveRack.singleJvm(TopologyLoader.load("demo"), runDir, quiet)) {
       long before = rack.endpointStats(SINK).uniqueWrites();

@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.chaos;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
@@ -10,6 +9,7 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.FaultType;

@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.demo;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.ConfigFactory;
@@ -27,6 +26,7 @@ import io.rackfabric.loadtests.failover.LinkFailover;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;

@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.failover;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Args;
@@ -14,6 +13,7 @@ import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.host.failover.FailoverBreakdown;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import java.io.PrintStream;

@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
@@ -14,11 +13,10 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
-import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.harness.NetnsUnavailableException;
-import io.rackfabric.loadtests.report.Json;
-import io.rackfabric.cluster.topology.HoconFile;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
@@ -213,7 +211,8 @@ public final class RunCommand implements RackCommand {
   private int runAndReport(Scenario scenario, String text, Path runDir, Path json, Path replayOf,
       Map<String, Object> recorded, Interruption interruption, PrintStream out, PrintStream err) throws Exception {
     RunProgress watch = new RunProgress();
-    Interruption.Partial partial = interruption.onInterrupt(() -> writeInterrupted(scenario, watch, runDir, json, err));
+    Interruption.Partial partial = interruption.onInterrupt(
+        () -> RunFiles.writeInterrupted(scenario, watch, runDir, json, err));
     if (text != null) {
       try {
         FaultRecord.saveScenario(runDir, text, scenario);
@@ -261,23 +260,6 @@ public final class RunCommand implements RackCommand {
       return INTERRUPTED; // the JVM is stopping; its exit status is the signal's
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
-  }
-
-  /**
-   * An interrupted run's {@code result.json} (and {@code --json} file): unfinished, no verdict,
-   * the model time reached and what was measured so far ({@link ResultJson#interrupted}).
-   */
-  private static void writeInterrupted(Scenario scenario, RunProgress watch, Path runDir, Path json,
-      PrintStream err) throws IOException {
-    long reached = watch.modelReachedNs();
-    String text = Json.write(ResultJson.interrupted(scenario, watch));
-    Path result = AtomicFiles.writeString(runDir.resolve(RunFiles.RESULT), text);
-    if (json != null) {
-      AtomicFiles.writeString(json, text);
-    }
-    err.println("rack run " + scenario.name() + ": " + (reached < 0 ? "stopped before the model began"
-        : "the model had reached " + Durations.text(reached)) + "; unfinished result in " + result
-        + (json == null ? "" : " and " + json));
   }
 
   /**

@@ -1,17 +1,22 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * What every run leaves in its folder: {@code result.json} and, next to it, {@code report.html}
- * ({@code rack run} has put the scenario's copy there before the run, see {@link FaultRecord}).
+ * ({@code rack run} has put the scenario's copy there before the run, see {@link FaultRecord}); an
+ * interrupted run only its unfinished {@code result.json}. Each is written whole or not at all
+ * ({@link AtomicFiles}).
  */
 public final class RunFiles {
 
@@ -50,5 +55,22 @@ public final class RunFiles {
     Path report = runDir.resolve(HtmlReport.REPORT);
     AtomicFiles.writeString(report, HtmlReport.of(outcome, baseline));
     return report;
+  }
+
+  /**
+   * An interrupted run's {@code result.json} (and {@code --json} file): unfinished, no verdict,
+   * the model time reached and what was measured so far ({@link ResultJson#interrupted}).
+   */
+  static void writeInterrupted(Scenario scenario, RunProgress watch, Path runDir, Path json,
+      PrintStream err) throws IOException {
+    long reached = watch.modelReachedNs();
+    String text = Json.write(ResultJson.interrupted(scenario, watch));
+    Path result = AtomicFiles.writeString(runDir.resolve(RunFiles.RESULT), text);
+    if (json != null) {
+      AtomicFiles.writeString(json, text);
+    }
+    err.println("rack run " + scenario.name() + ": " + (reached < 0 ? "stopped before the model began"
+        : "the model had reached " + Durations.text(reached)) + "; unfinished result in " + result
+        + (json == null ? "" : " and " + json));
   }
 }

@@ -1,8 +1,8 @@
 package io.rackfabric.loadtests.bench.jmh;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;

@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
-import io.rackfabric.loadtests.report.AtomicFiles;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -8,6 +7,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.RecoveryEvent;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import java.io.IOException;
 import java.nio.file.Files;
