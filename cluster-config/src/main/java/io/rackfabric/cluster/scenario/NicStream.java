@@ -15,12 +15,10 @@ import java.util.List;
 public record NicStream(List<String> from, int count, int payload, long intervalNs) {
 
   /**
-   * The most frames a run's streams send in all, so also the most one host sends. The run's
-   * receiver keeps every arrival until the run ends (a {@code ReceiverReport.Arrival}, about 60
-   * bytes with its list slot) and a stream's result boxes three more longs per arrival: about 150
-   * bytes a frame, so 10 million frames take some 1.5 GB of heap, what a run's JVM has on the
-   * default heap of a machine with 8 GB or more. Integer.MAX_VALUE, the bound before, was far past
-   * any heap.
+   * The most frames a run's streams send in all, so also the most one host sends: a stated bound on
+   * a stream's length, hours of wall time on a small machine. The heap does not set it any more:
+   * the run's receiver folds each frame into fixed-size statistics per VF
+   * ({@code io.rackfabric.host.nic.ArrivalStream}) instead of keeping it.
    */
   public static final int MAX_FRAMES = 10_000_000;
 

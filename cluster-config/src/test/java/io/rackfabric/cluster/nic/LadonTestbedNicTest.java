@@ -30,6 +30,7 @@ import io.rackfabric.host.nic.ExternalReceiver;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.host.nic.NicStats;
 import io.rackfabric.host.nic.ReceiverReport;
+import io.rackfabric.host.nic.StreamSummary;
 import io.rackfabric.host.nic.RegisterMap;
 import io.rackfabric.host.nic.RequesterMatch;
 import io.rackfabric.host.nic.SendPlan;
@@ -162,19 +163,20 @@ class LadonTestbedNicTest {
     receiver.tell(new ExternalReceiver.GetReport(reportProbe.ref()));
     ReceiverReport report = reportProbe.receiveMessage();
 
+    TestProbe<StreamSummary> streamProbe = testKit.createTestProbe();
+    receiver.tell(new ExternalReceiver.GetStream(0, COUNT, streamProbe.ref()));
+    StreamSummary stream = streamProbe.receiveMessage();
+
     // All arrive, once, in order, from VF 0.
     assertEquals(COUNT, report.frames());
     assertEquals(0, report.duplicates());
     assertEquals(0, report.outOfOrder());
-    for (int i = 0; i < COUNT; i++) {
-      assertEquals(i, report.arrivals().get(i).seq());
-      assertEquals(0, report.arrivals().get(i).sourceVf());
-    }
+    assertEquals(List.of(0), report.sources());
+    assertEquals(COUNT, stream.uniqueBelowDue());
     // Inter-arrival times are the sender's interval: the rack adds the same delay to every packet.
-    assertEquals(COUNT - 1, report.interArrivalNs().size());
-    for (long gap : report.interArrivalNs()) {
-      assertEquals(NIC.senderIntervalNs(), gap, "inter-arrival times " + report.interArrivalNs());
-    }
+    assertEquals(COUNT - 1, stream.model().gapCount());
+    assertEquals(NIC.senderIntervalNs(), stream.model().gapMin());
+    assertEquals(NIC.senderIntervalNs(), stream.model().gapMax());
 
     // One-way latency: the doorbell's path, two read round trips from the NIC to CH1's memory,
     // the firmware's service times and the 10 GbE wire, each from its own parameter. Link flights
@@ -185,17 +187,15 @@ class LadonTestbedNicTest {
     long oneWay = switches * FABRIC.switchLatencyNs() + ntbs * FABRIC.ntbLatencyNs();
     long fixed = 5 * oneWay + 2 * FABRIC.completionLatencyNs()
         + NIC.doorbellProcessingNs() + NIC.descriptorProcessingNs() + NIC.txLatencyNs()
-        + new EthernetLink(NIC.linkRateBitsPerSecond(), NIC.propagationNs()).transmit(report.arrivals().get(0).bytes(), 0)
-            .arrivesAt();
+        + new EthernetLink(NIC.linkRateBitsPerSecond(), NIC.propagationNs())
+            .transmit(UdpFrames.HEADERS + NIC.senderPayload(), 0).arrivesAt();
     LinkParameters link = LinkParameters.gen3x4(); // every link of the testbed
     int largestTlp = 16 + UdpFrames.HEADERS + NIC.senderPayload() + Tlps.LINK_OVERHEAD_BYTES;
     long low = fixed + 5L * links * link.propagationNs();
     long high = fixed + 5L * links * link.flightNs(largestTlp);
-    for (ReceiverReport.Arrival a : report.arrivals()) {
-      assertTrue(a.latencyNs() > low && a.latencyNs() <= high,
-          "latency " + a.latencyNs() + " ns not in (" + low + ", " + high + "]");
-    }
-    assertEquals(report.arrivals().get(0).latencyNs(), report.arrivals().get(COUNT - 1).latencyNs());
+    assertTrue(stream.latencyMin() > low && stream.latencyMax() <= high,
+        "latency " + stream.latencyMin() + " to " + stream.latencyMax() + " ns not in (" + low + ", " + high + "]");
+    assertEquals(stream.latencyMin(), stream.latencyMax(), "one latency for every packet");
 
     NicStats s = awaitNic(x -> assertEquals(COUNT, x.frames()));
     assertEquals(COUNT, s.vf(0).doorbells());

@@ -154,6 +154,18 @@ class BadInputCatalogTest {
     assertFalse(e.contains("Exception") || e.contains("\tat "), e);
   }
 
+  @Test
+  void shouldRefuseAnEmptyJournalByNameWhenReplayIsGivenOne() throws IOException {
+    Path file = Files.createFile(dir.resolve("node-a.mv.db"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Rack.run(List.of("replay", "--journal", file.toString()),
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, status, e);
+    assertContains(e, "rack replay: journal " + file.toAbsolutePath().normalize() + " is empty");
+    assertFalse(e.contains("Exception") || e.contains("\tat ") || e.contains("H2 error"), e);
+  }
+
   // ---- the catalog's one-liners
 
   private static Case topology(String what, List<String> input, String... expected) {

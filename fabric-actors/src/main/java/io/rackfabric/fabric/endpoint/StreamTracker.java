@@ -106,6 +106,22 @@ public final class StreamTracker {
     return streams.size();
   }
 
+  /**
+   * How many distinct sequence numbers below {@code bound} arrived from {@code source}: what of a
+   * stream numbered from 0 to {@code bound - 1} was delivered. In time proportional to the ranges.
+   */
+  public long uniqueBelow(int source, long bound) {
+    Stream s = streams.get(source);
+    if (s == null) {
+      return 0;
+    }
+    long n = Math.max(0, Math.min(bound, s.tailEnd) - s.tailStart);
+    for (Map.Entry<Long, Long> r : s.below.headMap(bound).entrySet()) {
+      n += Math.min(bound, r.getValue()) - r.getKey();
+    }
+    return n;
+  }
+
   /** Ranges kept for {@code source}'s stream (its gaps plus one): what its memory grows with. */
   int ranges(int source) {
     Stream s = streams.get(source);

@@ -75,6 +75,10 @@ class StreamTrackerTest {
     assertEquals(unique, t.unique());
     assertEquals(duplicates, t.duplicates());
     assertEquals(reordered, t.reordered());
+    for (int bound : new int[] {0, 1, 2_500, 4_999, 5_000, 6_000}) {
+      assertEquals(seen.get(0, bound).cardinality(), t.uniqueBelow(9, bound), "below " + bound);
+    }
+    assertEquals(0, t.uniqueBelow(10, 100), "a source never seen");
   }
 
   @Test

@@ -1,25 +1,20 @@
 package io.rackfabric.host.nic;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * The receiving server's record of the stream: every frame's model arrival time, size and source
- * VF, duplicates and reordering per VF, and the inter-arrival times (Fig. 6 of Ladon).
+ * The receiving server's record of the stream (Fig. 6 of Ladon): per source VF an
+ * {@link ArrivalStream}, which folds each frame into fixed-size statistics, and the counts over
+ * all frames. Its memory grows with the number of VFs and with what arrived out of order, not with
+ * the number of frames, so a stream may run as long as the rack does.
  */
 public final class ArrivalLog {
 
-  private final List<ReceiverReport.Arrival> arrivals = new ArrayList<>();
-  private final List<Long> interArrivals = new ArrayList<>();
-  private final Map<Integer, Set<Long>> seen = new HashMap<>();
-  private final Map<Integer, Long> highest = new HashMap<>();
+  private final Map<Integer, ArrivalStream> streams = new TreeMap<>();
+  private long frames;
   private long now;
-  private long duplicates;
-  private long outOfOrder;
   private long nonTest;
 
   /** Records one frame without a wall time; the receiver's clock moves to its arrival. */
@@ -30,39 +25,41 @@ public final class ArrivalLog {
   /** Records one frame taken at wall time {@code wallNanos}; the receiver's clock moves to its arrival. */
   public ReceiverReport.Arrival record(EthernetFrame frame, long wallNanos) {
     now = Math.max(now, frame.arrivesAt());
+    frames++;
     UdpFrames.Parsed p = UdpFrames.parse(frame.data());
     ReceiverReport.Arrival a = new ReceiverReport.Arrival(frame.sourceVf(), p == null ? -1 : p.seq(),
         frame.data().length, p == null ? -1 : p.sentAt(), frame.arrivesAt(), wallNanos);
     if (p == null) {
       nonTest++;
     } else {
-      if (!seen.computeIfAbsent(frame.sourceVf(), vf -> new HashSet<>()).add(p.seq())) {
-        duplicates++;
-      }
-      Long top = highest.get(frame.sourceVf());
-      if (top != null && p.seq() < top) {
-        outOfOrder++;
-      } else {
-        highest.put(frame.sourceVf(), p.seq());
-      }
+      streams.computeIfAbsent(frame.sourceVf(), ArrivalStream::new).arrived(a);
     }
-    if (!arrivals.isEmpty()) {
-      interArrivals.add(frame.arrivesAt() - arrivals.get(arrivals.size() - 1).arrivedAt());
-    }
-    arrivals.add(a);
     return a;
   }
 
   public long frames() {
-    return arrivals.size();
+    return frames;
   }
 
   public long now() {
     return now;
   }
 
+  /** The counts over all frames and the VFs that sent test frames; each stream is {@link #stream}. */
   public ReceiverReport report(String receiver) {
-    return new ReceiverReport(receiver, now, arrivals.size(), duplicates, outOfOrder, nonTest, arrivals,
-        interArrivals);
+    long duplicates = 0;
+    long outOfOrder = 0;
+    for (ArrivalStream s : streams.values()) {
+      duplicates += s.duplicates();
+      outOfOrder += s.outOfOrder();
+    }
+    return new ReceiverReport(receiver, now, frames, duplicates, outOfOrder, nonTest,
+        new ArrayList<>(streams.keySet()));
+  }
+
+  /** VF {@code vf}'s stream so far, {@code due} packets numbered from 0 expected of it. */
+  public StreamSummary stream(int vf, long due) {
+    ArrivalStream s = streams.get(vf);
+    return (s == null ? new ArrivalStream(vf) : s).summary(due);
   }
 }

@@ -4,14 +4,15 @@ import io.rackfabric.fabric.wire.WireMessage;
 import java.util.List;
 
 /**
- * What the receiving server saw, in model time.
+ * What the receiving server saw, in model time, over all frames; each VF's stream is asked for
+ * on its own ({@code ExternalReceiver.GetStream}, a {@link StreamSummary}), so that no reply grows
+ * with the number of frames.
  *
  * @param frames frames received
  * @param duplicates test frames whose (VF, sequence number) had been received before
- * @param outOfOrder test frames with a lower sequence number than an earlier one of their VF
+ * @param outOfOrder test frames behind a higher sequence number of their VF, duplicates not counted
  * @param nonTest frames that are not test frames (no sequence number)
- * @param arrivals every frame, in arrival order
- * @param interArrivalNs time between consecutive arrivals, one fewer than {@code arrivals}
+ * @param sources the VFs that sent test frames, in order
  */
 public record ReceiverReport(
     String receiver,
@@ -20,16 +21,15 @@ public record ReceiverReport(
     long duplicates,
     long outOfOrder,
     long nonTest,
-    List<Arrival> arrivals,
-    List<Long> interArrivalNs) implements WireMessage {
+    List<Integer> sources) implements WireMessage {
 
   public ReceiverReport {
-    arrivals = List.copyOf(arrivals);
-    interArrivalNs = List.copyOf(interArrivalNs);
+    sources = List.copyOf(sources);
   }
 
   /**
-   * One frame.
+   * One frame as the receiver takes it (not sent anywhere: folded into its VF's
+   * {@link StreamSummary}).
    *
    * @param sourceVf the VF that sent it
    * @param seq its test sequence number, -1 for a frame that is not a test frame

@@ -17,6 +17,7 @@ import io.rackfabric.host.nic.NicStats;
 import io.rackfabric.host.nic.ReceiverReport;
 import io.rackfabric.host.nic.SendPlan;
 import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.StreamSummary;
 import io.rackfabric.host.nic.UdpSender;
 import java.util.List;
 
@@ -77,6 +78,9 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2214, ExternalReceiver.FramesReached.class),
       Entry.of(2215, ReceiverReport.class),
       Entry.of(2216, ReceiverReport.Arrival.class),
+      Entry.of(2217, ExternalReceiver.GetStream.class),
+      Entry.of(2218, StreamSummary.class),
+      Entry.of(2219, StreamSummary.Clock.class),
       Entry.of(2220, SendPlan.class),
       Entry.of(2221, UdpSender.Start.class),
       Entry.of(2222, UdpSender.GetStatus.class),

@@ -18,6 +18,7 @@ import io.rackfabric.host.nic.NicStats;
 import io.rackfabric.host.nic.ReceiverReport;
 import io.rackfabric.host.nic.SendPlan;
 import io.rackfabric.host.nic.SriovNic;
+import io.rackfabric.host.nic.StreamSummary;
 import io.rackfabric.host.nic.UdpFrames;
 import io.rackfabric.host.nic.UdpSender;
 import java.lang.reflect.RecordComponent;
@@ -61,7 +62,12 @@ class NicWireTest {
     m.put(ExternalReceiver.GetReport.class, new ExternalReceiver.GetReport(ref.narrow()));
     m.put(ExternalReceiver.AwaitFrames.class, new ExternalReceiver.AwaitFrames(5, ref.narrow()));
     m.put(ExternalReceiver.FramesReached.class, new ExternalReceiver.FramesReached("rx", 5));
-    m.put(ReceiverReport.class, new ReceiverReport("rx", 9, 2, 0, 0, 0, List.of(arrival, arrival), List.of(1_000L)));
+    m.put(ReceiverReport.class, new ReceiverReport("rx", 9, 2, 0, 0, 0, List.of(0, 3)));
+    m.put(ExternalReceiver.GetStream.class, new ExternalReceiver.GetStream(3, 40, ref.narrow()));
+    StreamSummary.Clock clock = new StreamSummary.Clock(10, 90, 2, new byte[] {1, 2}, 5, new long[] {10, 100},
+        new long[] {10, 90}, 2, new long[] {1, 0, 1});
+    m.put(StreamSummary.Clock.class, clock);
+    m.put(StreamSummary.class, new StreamSummary(3, 3, 3, 3, 0, 0, clock, clock, 100, 120, new byte[] {3}));
     m.put(ReceiverReport.Arrival.class, arrival);
     m.put(SendPlan.class, plan);
     m.put(UdpSender.Start.class, new UdpSender.Start(plan, ref.narrow()));
@@ -135,6 +141,9 @@ class NicWireTest {
     }
     if (a instanceof byte[] x) {
       return Arrays.equals(x, (byte[]) b);
+    }
+    if (a instanceof long[] x) {
+      return Arrays.equals(x, (long[]) b);
     }
     if (a instanceof List<?> x) {
       List<?> y = (List<?>) b;

@@ -2,22 +2,23 @@ package io.rackfabric.loadtests.bench;
 
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.NodeCommand;
-import io.rackfabric.cluster.topology.LadonRackGenerator;
-import io.rackfabric.cluster.topology.MultiRackGenerator;
-import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.host.failover.FailoverBreakdown;
-import io.rackfabric.host.failover.NotificationMode;
-import io.rackfabric.host.memory.GlobalMemoryLayout;
-import io.rackfabric.loadtests.failover.LinkFailover;
-import io.rackfabric.loadtests.scale.ComponentCensus;
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.cluster.topology.LadonRackGenerator;
+import io.rackfabric.cluster.topology.MultiRackGenerator;
+import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.host.failover.FailoverBreakdown;
+import io.rackfabric.host.failover.NotificationMode;
+import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.loadtests.bench.jmh.JmhBench;
+import io.rackfabric.loadtests.failover.LinkFailover;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
+import io.rackfabric.loadtests.scale.ComponentCensus;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,7 @@ public final class BenchCommand implements RackCommand {
         + " [--json OUT];"
         + " controller [--events N[,M...]] [--json OUT]; failover [--hosts N] [--json OUT];"
         + " startup [--racks N] [--json OUT]; loaded [--hosts N] [--tlps N] [--only single|cross] [--json OUT];"
+        + " soak [--tlps N] [--json OUT];"
         + " no name: the first four into one --json;"
         + " jmh [--quick] [--only REGEX] [--json OUT]; compare A.json B.json";
   }
@@ -69,9 +71,13 @@ public final class BenchCommand implements RackCommand {
       onlyFlags(args, "loaded", "hosts", "tlps", "only", "json");
       return loaded(args, out);
     }
+    if (what.equals(List.of("soak"))) {
+      onlyFlags(args, "soak", "tlps", "json");
+      return soak(args, out);
+    }
     if (what.size() > 1 || (what.size() == 1 && !BENCHMARKS.contains(what.get(0)))) {
       throw new UsageException("unknown benchmark " + what + " (benchmarks: " + String.join(", ", BENCHMARKS)
-          + ", loaded, jmh, compare; none: the first four)");
+          + ", loaded, soak, jmh, compare; none: the first four)");
     }
     if (what.isEmpty()) {
       return all(args, out);
@@ -141,7 +147,7 @@ public final class BenchCommand implements RackCommand {
       result.put("figures", figures.stream().map(Figure::toMap).toList());
       result.put("rounds", samples);
       Path json = Path.of(args.get("json", null));
-      Files.writeString(json, Json.write(result));
+      AtomicFiles.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return 0;
@@ -268,6 +274,17 @@ public final class BenchCommand implements RackCommand {
     return 0;
   }
 
+  /** {@code rack bench soak}: see {@link SoakBench}. */
+  private static int soak(Args args, PrintStream out) throws Exception {
+    long tlps = args.getLong("tlps", 100_000_000, 100_000, 10_000_000_000L);
+    Path runDir = Path.of("target", "rack-runs", "bench-soak-" + Instant.now().toString().replace(':', '-'));
+    SoakBench.Result r = SoakBench.run(tlps, runDir, out);
+    writeJson(args, out, "soak", section(Map.of("tlps", tlps, "size_bytes", 64, "interval_ns", SoakBench.INTERVAL_NS,
+        "warm_up_fraction", SoakBench.WARM_UP, "samples", r.samples().stream().map(x -> List.of(x.wallS(), x.tlps(),
+            x.heapBytes())).toList()), r.figures(), out));
+    return 0;
+  }
+
   /** {@code rack bench failover}: see {@link #failoverSection}. */
   private static int failover(Args args, PrintStream out) throws Exception {
     int hosts = (int) args.getLong("hosts", 48, 2, LadonAddressesLimit.MAX);
@@ -380,7 +397,7 @@ public final class BenchCommand implements RackCommand {
       result.put("figures", every);
       result.put("sections", sections);
       Path json = Path.of(args.get("json", null));
-      Files.writeString(json, Json.write(result));
+      AtomicFiles.writeString(json, Json.write(result));
       out.println("wrote " + json);
     }
     return 0;
@@ -418,7 +435,7 @@ public final class BenchCommand implements RackCommand {
       }
     });
     Path json = Path.of(args.get("json", null));
-    Files.writeString(json, Json.write(result));
+    AtomicFiles.writeString(json, Json.write(result));
     out.println("wrote " + json);
   }
 

@@ -8,6 +8,8 @@ import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
+import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.FaultType;
@@ -30,7 +32,9 @@ import java.util.Set;
  * runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder with
  * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly, and the
  * campaign's {@code report.html} linking each run's own report. Exit 0
- * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started).
+ * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started). Ctrl-C or
+ * SIGTERM: "interrupted", each unfinished run's {@code result.json} marked so (as {@code rack run}
+ * does), exit 130 or 143.
  */
 public final class ChaosCommand implements RackCommand {
 
@@ -73,18 +77,24 @@ public final class ChaosCommand implements RackCommand {
         : Path.of("target", "rack-chaos", campaign.name() + "-" + Instant.now().toString().replace(':', '-'));
     RunCommand.checkRunDir(runDir); // each run's journal folder is under it
     Files.createDirectories(runDir);
-    List<RunRecord> records = new ChaosRunner(catalog).run(campaign, runDir, err);
+    List<RunRecord> records;
+    try (Interruption interruption = Interruption.install("rack chaos " + campaign.name(), err)) {
+      records = new ChaosRunner(catalog, interruption).run(campaign, runDir, err);
+      if (interruption.interrupted()) {
+        return 130; // the JVM is stopping; each unfinished run wrote its result.json as such
+      }
+    }
     out.print(summary(records));
     String rates = campaign.faultRates().isEmpty() ? "" : " --fault-rates " + FaultRates.text(campaign.faultRates());
     List<String> replay = records.stream().filter(r -> !r.passed())
         .map(r -> "rack run " + r.argument() + " --seed " + r.seed() + rates).toList();
     Path failing = runDir.resolve("failing-runs.txt");
-    Files.write(failing, replay);
+    AtomicFiles.writeLines(failing, replay);
     out.println(replay.isEmpty() ? "every run passed" : replay.size() + " run(s) failed; replay them with the lines in "
         + failing);
     Path report = runDir.resolve(HtmlReport.REPORT);
     try {
-      Files.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      AtomicFiles.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
       out.println("wrote " + report);
     } catch (java.io.IOException | RuntimeException e) {
       err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
@@ -95,7 +105,7 @@ public final class ChaosCommand implements RackCommand {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(json, Json.write(json(campaign, records)));
+      AtomicFiles.writeString(json, Json.write(json(campaign, records)));
       out.println("wrote " + json);
     }
     return replay.isEmpty() ? 0 : 1;

@@ -3,12 +3,17 @@ package io.rackfabric.loadtests.chaos;
 import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.report.AtomicFiles;
+import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.FaultRecord;
 import io.rackfabric.loadtests.scenario.FaultType;
 import io.rackfabric.loadtests.scenario.FigureType;
 import io.rackfabric.loadtests.scenario.InvariantType;
 import io.rackfabric.loadtests.scenario.RunCommand;
+import io.rackfabric.loadtests.scenario.ResultJson;
 import io.rackfabric.loadtests.scenario.RunFiles;
+import io.rackfabric.loadtests.scenario.RunProgress;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -57,9 +62,16 @@ public final class ChaosRunner {
   private static final long PROGRESS_S = 15;
 
   private final KindCatalog<FaultType, InvariantType, FigureType> catalog;
+  private final Interruption interruption;
 
   public ChaosRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog) {
+    this(catalog, Interruption.none());
+  }
+
+  /** Each run's {@code result.json} is written unfinished if {@code interruption} comes first. */
+  public ChaosRunner(KindCatalog<FaultType, InvariantType, FigureType> catalog, Interruption interruption) {
     this.catalog = catalog;
+    this.interruption = interruption;
   }
 
   /** Runs every run of {@code campaign}; the records in the campaign's order. */
@@ -123,17 +135,28 @@ public final class ChaosRunner {
         } catch (IOException e) {
           out.println("no copy of the scenario in the run's folder (it cannot be replayed): " + e);
         }
-        Outcome o = new ScenarioRunner(catalog).run(r.scenario(), dir, out);
+        RunProgress watch = new RunProgress();
+        Interruption.Partial partial = interruption.onInterrupt(() -> AtomicFiles.writeString(
+            dir.resolve(RunFiles.RESULT), Json.write(ResultJson.interrupted(r.scenario(), watch))));
+        Outcome o;
+        try {
+          o = new ScenarioRunner(catalog).run(r.scenario(), dir, out, watch);
+        } catch (Exception e) {
+          partial.cancel();
+          throw e;
+        }
         List<String> broken = o.invariants().stream().filter(c -> !c.verdict().pass())
             .map(c -> c.spec().label()).toList();
         for (Checked c : o.invariants()) {
           out.printf("%s  %s: %s%n", c.verdict().pass() ? "pass" : "FAIL", c.spec().label(), c.verdict().detail());
         }
-        try {
-          out.println("wrote " + RunFiles.write(dir, o, null));
-        } catch (IOException | RuntimeException e) {
-          out.println("no result.json or report.html: " + e);
-        }
+        partial.complete(() -> {
+          try {
+            out.println("wrote " + RunFiles.write(dir, o, null));
+          } catch (IOException | RuntimeException e) {
+            out.println("no result.json or report.html: " + e);
+          }
+        });
         return new RunRecord(r.scenario().name(), r.argument(), r.seed(), firstFault(r), o.passed(),
             o.result().finished(),
             o.result().faults().size(), broken, (System.nanoTime() - t0) / 1e9, dir, null);

@@ -27,6 +27,8 @@ import io.rackfabric.loadtests.failover.FailoverCommand;
 import io.rackfabric.loadtests.failover.LinkFailover;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
+import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
@@ -47,12 +49,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
  * {@code rack demo}: the bundled demo rack on three node JVMs over aeron-udp, with traffic that
  * crosses JVMs, switches and NTBs. This process is the cluster's seed and drives and measures the
  * run without hosting any component; every node JVM it starts is stopped again, also on failure.
+ * Ctrl-C or SIGTERM says "interrupted" and writes the {@code --json} file unfinished
+ * ({@code "finished": false, "interrupted": true}) with the TLPs delivered so far; exit 130 or 143.
  */
 public final class DemoCommand implements RackCommand {
 
@@ -95,16 +100,45 @@ public final class DemoCommand implements RackCommand {
     Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
     out.printf("rack demo: %d node JVMs over %s (%s media driver), node logs in %s%n", topology.nodes().size(),
         transport, transport.equals("aeron-udp") ? mediaDriver : "no", runDir);
-    int traffic;
-    try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out,
-        Map.of(), Network.LOOPBACK, false, args.get("tls-dir", null))) {
-      Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
-      topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
-      traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, transport, json, out);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("topology", "demo");
+    params.put("transport", transport);
+    params.put("tlps_per_flow", tlps);
+    params.put("payload_bytes", size);
+    params.put("interval_ns_model", interval);
+    params.put("flows", flows.stream().map(Flow::path).toList());
+    try (Interruption interruption = Interruption.install("rack demo", err)) {
+      AtomicLong delivered = new AtomicLong(-1);
+      Interruption.Partial partial = interruption.onInterrupt(() -> {
+        if (json != null) {
+          Map<String, Object> result = result(params, false);
+          result.put("measured_so_far", delivered.get() < 0 ? Map.of() : Map.of("tlps_delivered", delivered.get()));
+          AtomicFiles.writeString(json, Json.write(result));
+          err.println("rack demo: unfinished result in " + json);
+        }
+      });
+      int traffic;
+      try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out,
+          Map.of(), Network.LOOPBACK, false, args.get("tls-dir", null))) {
+        Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
+        topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
+        traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, params, json, partial, delivered, out);
+      }
+      int dataPlane = failOver(out);
+      return Math.max(Math.max(traffic, dataPlane), takeOver(runDir.resolveSibling(runDir.getFileName() + "-takeover"),
+          out));
     }
-    int dataPlane = failOver(out);
-    return Math.max(Math.max(traffic, dataPlane), takeOver(runDir.resolveSibling(runDir.getFileName() + "-takeover"),
-        out));
+  }
+
+  /** The JSON result's frame: run, machine, parameters, whether it ran to its end. */
+  private static Map<String, Object> result(Map<String, Object> params, boolean finished) {
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("run", "demo");
+    result.put("finished", finished);
+    result.put("interrupted", !finished);
+    result.put("machine", Machine.describe());
+    result.put("parameters", params);
+    return result;
   }
 
   /**
@@ -200,8 +234,8 @@ public final class DemoCommand implements RackCommand {
   }
 
   private static int runTraffic(ActorSystem<Void> driver, Map<String, ActorRef<MemoryEndpoint.Command>> eps,
-      List<Flow> flows, long tlps, int size, long interval, String transport, Path json, PrintStream out)
-      throws Exception {
+      List<Flow> flows, long tlps, int size, long interval, Map<String, Object> params, Path json,
+      Interruption.Partial partial, AtomicLong deliveredSoFar, PrintStream out) throws Exception {
     Map<String, Long> before = new HashMap<>();
     List<CompletableFuture<MemoryEndpoint.WritesReached>> reached = new ArrayList<>();
     for (Flow f : flows) {
@@ -233,6 +267,7 @@ public final class DemoCommand implements RackCommand {
         for (Flow f : flows) {
           delivered += Asks.stats(driver, eps.get(f.sink())).uniqueWrites() - before.get(f.sink());
         }
+        deliveredSoFar.set(delivered);
         out.printf("  %,d of %,d delivered (%.0f%%)%n", delivered, expected, 100.0 * delivered / expected);
         if (delivered != lastDelivered) {
           lastDelivered = delivered;
@@ -288,23 +323,15 @@ public final class DemoCommand implements RackCommand {
     boolean ok = lost == 0 && duplicates == 0;
     out.println(ok ? "invariants: every TLP delivered exactly once"
         : "INVARIANT BROKEN: " + lost + " lost, " + duplicates + " duplicated");
-    if (json != null) {
-      Map<String, Object> result = new LinkedHashMap<>();
-      result.put("run", "demo");
-      result.put("machine", Machine.describe());
-      Map<String, Object> params = new LinkedHashMap<>();
-      params.put("topology", "demo");
-      params.put("transport", transport);
-      params.put("tlps_per_flow", tlps);
-      params.put("payload_bytes", size);
-      params.put("interval_ns_model", interval);
-      params.put("flows", flows.stream().map(Flow::path).toList());
-      result.put("parameters", params);
-      result.put("figures", figures.stream().map(Figure::toMap).toList());
-      result.put("invariants", List.of(Map.of("name", "every TLP delivered exactly once", "pass", ok)));
-      Files.writeString(json, Json.write(result));
-      out.println("wrote " + json);
-    }
+    partial.complete(() -> {
+      if (json != null) {
+        Map<String, Object> result = result(params, true);
+        result.put("figures", figures.stream().map(Figure::toMap).toList());
+        result.put("invariants", List.of(Map.of("name", "every TLP delivered exactly once", "pass", ok)));
+        AtomicFiles.writeString(json, Json.write(result));
+        out.println("wrote " + json);
+      }
+    });
     return ok ? 0 : 1;
   }
 }

@@ -13,6 +13,7 @@ import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.host.failover.FailoverBreakdown;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import java.io.PrintStream;
@@ -138,7 +139,7 @@ public final class FailoverCommand implements RackCommand {
         figures.add(f.toMap());
       }
       json.put("figures", figures);
-      Files.writeString(file, Json.write(json));
+      AtomicFiles.writeString(file, Json.write(json));
       out.println("wrote " + file);
     }
     return 0;

@@ -1,25 +1,28 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.host.nic.ArrivalStream;
 import io.rackfabric.host.nic.ReceiverReport;
+import io.rackfabric.host.nic.StreamSummary;
 import io.rackfabric.host.nic.UdpSender;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import org.HdrHistogram.Histogram;
 
 /**
  * One compute host's UDP stream through its VF, as the server outside the rack saw it. Every
- * figure comes from the sender's own count and the receiver's arrivals (model times the frames
- * carried through the fabric and the wire; wall times the receiver took them at).
+ * figure comes from the sender's own count and the receiver's summary of the stream (model times
+ * the frames carried through the fabric and the wire; wall times the receiver took them at),
+ * which it folds as the frames arrive ({@link ArrivalStream}): nothing per packet is kept or sent.
  *
  * @param sent packets the sender sent
  * @param skipped packets the sender did not send because their slot fell while the data plane was
  *     down (a whole-system restart): lost to the stream
  * @param received test frames from this VF, duplicates included
  * @param lost packets due (sent + skipped) whose sequence number never arrived
- * @param modelGaps model time between consecutive arrivals of this stream: min, p50, max (ns;
- *     all -1 with fewer than two arrivals)
+ * @param outOfOrder frames that arrived behind a higher sequence number, duplicates not counted
+ * @param modelGaps model time between consecutive arrivals of this stream: min and max exact, p50
+ *     from a 2-digit histogram (within 1%, and within [min, max]) (ns; all -1 with fewer than two
+ *     arrivals)
  * @param wallGaps the same in the receiver's wall clock (ns)
  * @param error the sender's refusal, empty when it ran
  * @param series the arrivals over time, bounded, for the HTML report's plots
@@ -32,55 +35,30 @@ public record NicStreamResult(String host, int vf, long sent, long skipped, long
 
     static final Spread NONE = new Spread(-1, -1, -1);
 
-    static Spread of(List<Long> values) {
-      if (values.isEmpty()) {
+    static Spread of(StreamSummary.Clock clock) {
+      if (clock.gapCount() == 0) {
         return NONE;
       }
-      long[] v = values.stream().mapToLong(Long::longValue).toArray();
-      Arrays.sort(v);
-      return new Spread(v[0], v[(v.length - 1) / 2], v[v.length - 1]);
+      Histogram h = Latencies.decode(clock.gaps());
+      // The lower median, as of a sorted list: the value at half the count, rounded down.
+      double percentile = 100.0 * ((clock.gapCount() + 1) / 2) / clock.gapCount();
+      long p50 = Math.max(clock.gapMin(), Math.min(clock.gapMax(), h.getValueAtPercentile(percentile)));
+      return new Spread(clock.gapMin(), p50, clock.gapMax());
     }
   }
 
-  /** The stream of VF {@code vf} from {@code arrivals} (every frame the receiver took, in order). */
-  public static NicStreamResult of(String host, int vf, UdpSender.SendDone done, List<ReceiverReport.Arrival> arrivals) {
+  /** The stream of VF {@code vf} from the receiver's summary of it. */
+  public static NicStreamResult of(String host, int vf, UdpSender.SendDone done, StreamSummary s) {
     long due = (long) done.sent() + done.skipped();
-    Set<Long> seen = new HashSet<>();
-    long received = 0;
-    long duplicates = 0;
-    long outOfOrder = 0;
-    long highest = -1;
-    List<Long> model = new ArrayList<>();
-    List<Long> wall = new ArrayList<>();
-    List<Long> modelAt = new ArrayList<>();
-    List<Long> wallAt = new ArrayList<>();
-    List<Long> latencies = new ArrayList<>();
-    ReceiverReport.Arrival previous = null;
-    for (ReceiverReport.Arrival a : arrivals) {
-      if (a.sourceVf() != vf || a.seq() < 0) {
-        continue;
-      }
-      received++;
-      if (!seen.add(a.seq())) {
-        duplicates++;
-      }
-      if (a.seq() < highest) {
-        outOfOrder++;
-      }
-      highest = Math.max(highest, a.seq());
-      modelAt.add(a.arrivedAt());
-      wallAt.add(a.wallAt());
-      latencies.add(a.latencyNs());
-      if (previous != null) {
-        model.add(a.arrivedAt() - previous.arrivedAt());
-        if (a.wallAt() >= 0 && previous.wallAt() >= 0) {
-          wall.add(a.wallAt() - previous.wallAt());
-        }
-      }
-      previous = a;
-    }
-    long arrivedDue = seen.stream().filter(s -> s < due).count();
-    return new NicStreamResult(host, vf, done.sent(), done.skipped(), received, due - arrivedDue, duplicates,
-        outOfOrder, Spread.of(model), Spread.of(wall), done.error(), NicStreamSeries.of(modelAt, wallAt, latencies));
+    return new NicStreamResult(host, vf, done.sent(), done.skipped(), s.received(), due - s.uniqueBelowDue(),
+        s.duplicates(), s.outOfOrder(), Spread.of(s.model()), Spread.of(s.wall()), done.error(),
+        NicStreamSeries.of(s));
+  }
+
+  /** The stream of VF {@code vf} from {@code arrivals} (frames in arrival order), folded as the receiver does. */
+  public static NicStreamResult of(String host, int vf, UdpSender.SendDone done, List<ReceiverReport.Arrival> arrivals) {
+    ArrivalStream stream = new ArrivalStream(vf);
+    arrivals.stream().filter(a -> a.sourceVf() == vf && a.seq() >= 0).forEach(stream::arrived);
+    return of(host, vf, done, stream.summary((long) done.sent() + done.skipped()));
   }
 }

@@ -1,7 +1,9 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.fabric.stats.Latencies;
+import io.rackfabric.host.nic.ArrivalStream;
+import io.rackfabric.host.nic.StreamSummary;
 import java.util.Arrays;
-import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -9,8 +11,9 @@ import org.HdrHistogram.Histogram;
  * inter-arrival gaps (Ladon Fig. 6) in model time and in the receiver's wall clock, arrivals
  * per time bucket (throughput), and a histogram of the packets' one-way model latency.
  *
- * <p>Beyond {@link #MAX_POINTS} gaps, consecutive gaps are grouped and each group keeps its largest
- * gap (with its time), so that a single stall still shows: a plot of Fig. 6 is about the spikes.
+ * <p>The receiver builds it as frames arrive ({@link ArrivalStream}): beyond {@link #MAX_POINTS}
+ * gaps, consecutive gaps are grouped and each group keeps its largest gap (with its time), so that
+ * a single stall still shows: a plot of Fig. 6 is about the spikes.
  *
  * @param modelGaps model time of each arrival (ns, since the stream's first arrival) and the gap
  *     before it
@@ -24,9 +27,9 @@ public record NicStreamSeries(Gaps modelGaps, Gaps wallGaps, Buckets modelThroug
     Histogram latency) {
 
   /** Gaps kept at most, per clock. */
-  public static final int MAX_POINTS = 4000;
-  /** Buckets of a throughput series. */
-  public static final int BUCKETS = 100;
+  public static final int MAX_POINTS = ArrivalStream.MAX_POINTS;
+  /** Buckets of a throughput series, at most. */
+  public static final int BUCKETS = ArrivalStream.BUCKETS;
 
   /**
    * Times (ns since {@code origin}, the first arrival on its clock) and the gap before each, ns;
@@ -39,29 +42,6 @@ public record NicStreamSeries(Gaps modelGaps, Gaps wallGaps, Buckets modelThroug
     public int size() {
       return at.length;
     }
-
-    /** Every gap, or for each group of consecutive gaps the largest, at most {@code max} kept. */
-    static Gaps of(long origin, long[] at, long[] gap, int max) {
-      int n = at.length;
-      if (n <= max) {
-        return new Gaps(origin, at, gap);
-      }
-      int group = (n + max - 1) / max;
-      int kept = (n + group - 1) / group;
-      long[] a = new long[kept];
-      long[] g = new long[kept];
-      for (int k = 0; k < kept; k++) {
-        int best = k * group;
-        for (int i = best + 1; i < Math.min(n, (k + 1) * group); i++) {
-          if (gap[i] > gap[best]) {
-            best = i;
-          }
-        }
-        a[k] = at[best];
-        g[k] = gap[best];
-      }
-      return new Gaps(origin, a, g);
-    }
   }
 
   /**
@@ -72,57 +52,29 @@ public record NicStreamSeries(Gaps modelGaps, Gaps wallGaps, Buckets modelThroug
 
     static final Buckets NONE = new Buckets(1, new long[0]);
 
-    static Buckets of(long[] times, int buckets) {
-      if (times.length < 2) {
-        return NONE;
-      }
-      long first = Arrays.stream(times).min().orElseThrow();
-      long last = Arrays.stream(times).max().orElseThrow();
-      long width = Math.max(1, (last - first) / buckets + 1);
-      long[] counts = new long[(int) ((last - first) / width) + 1];
-      for (long t : times) {
-        counts[(int) ((t - first) / width)]++;
-      }
-      return new Buckets(width, counts);
-    }
-
     /** Arrivals per second in each bucket of its clock. */
     public double rate(int i) {
       return counts[i] * 1e9 / widthNs;
     }
   }
 
-  /**
-   * The series of arrivals given in arrival order: model arrival times, wall times (-1 where not
-   * recorded) and one-way model latencies (-1 where unknown).
-   */
-  static NicStreamSeries of(List<Long> modelAt, List<Long> wallAt, List<Long> latencies) {
-    Histogram latency = new Histogram(3_600_000_000_000L, 2);
-    latencies.stream().filter(l -> l >= 0).forEach(latency::recordValue);
-    return new NicStreamSeries(gaps(modelAt), gaps(wallAt), Buckets.of(times(modelAt), BUCKETS),
-        Buckets.of(times(wallAt), BUCKETS), latency);
+  /** The series of the receiver's summary of a stream. */
+  static NicStreamSeries of(StreamSummary s) {
+    return new NicStreamSeries(gaps(s.model()), gaps(s.wall()), buckets(s.model()), buckets(s.wall()),
+        Latencies.decode(s.latencies()));
   }
 
   /** No arrivals. */
   static NicStreamSeries empty() {
-    return of(List.of(), List.of(), List.of());
+    return of(new ArrivalStream(0).summary(0));
   }
 
-  private static long[] times(List<Long> at) {
-    return at.stream().filter(t -> t >= 0).mapToLong(Long::longValue).toArray();
+  private static Gaps gaps(StreamSummary.Clock c) {
+    return c.at().length == 0 ? Gaps.NONE : new Gaps(c.origin(), c.at(), c.gap());
   }
 
-  private static Gaps gaps(List<Long> times) {
-    long[] t = times(times);
-    if (t.length < 2 || t.length != times.size()) {
-      return Gaps.NONE; // a clock the receiver did not keep for every frame has no gap series
-    }
-    long[] at = new long[t.length - 1];
-    long[] gap = new long[t.length - 1];
-    for (int i = 1; i < t.length; i++) {
-      at[i - 1] = t[i] - t[0];
-      gap[i - 1] = t[i] - t[i - 1];
-    }
-    return Gaps.of(t[0], at, gap, MAX_POINTS);
+  /** A clock with fewer than two arrivals has no throughput to show. */
+  private static Buckets buckets(StreamSummary.Clock c) {
+    return Arrays.stream(c.buckets()).sum() < 2 ? Buckets.NONE : new Buckets(c.bucketWidthNs(), c.buckets());
   }
 }

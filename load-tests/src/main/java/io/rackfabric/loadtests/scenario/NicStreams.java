@@ -17,7 +17,7 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.nic.ExternalReceiver;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.host.nic.NicStats;
-import io.rackfabric.host.nic.ReceiverReport;
+import io.rackfabric.host.nic.StreamSummary;
 import io.rackfabric.host.nic.RegisterMap;
 import io.rackfabric.host.nic.RequesterMatch;
 import io.rackfabric.host.nic.SendPlan;
@@ -253,11 +253,14 @@ public final class NicStreams {
     } catch (Exception stillMissing) {
       // some never arrive: the report counts them as lost
     }
-    ReceiverReport report = Asks.<ExternalReceiver.Command, ReceiverReport>ask(rack.system(), receiver,
-        ExternalReceiver.GetReport::new, ASK);
+    // One reply per stream: each is bounded (StreamSummary), however many packets it carried.
     List<NicStreamResult> out = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
-      out.add(NicStreamResult.of(streams.get(i).host(), streams.get(i).vf(), done.get(i), report.arrivals()));
+      Stream s = streams.get(i);
+      long due = (long) done.get(i).sent() + done.get(i).skipped();
+      StreamSummary summary = Asks.<ExternalReceiver.Command, StreamSummary>ask(rack.system(), receiver,
+          r -> new ExternalReceiver.GetStream(s.vf(), due, r), ASK);
+      out.add(NicStreamResult.of(s.host(), s.vf(), done.get(i), summary));
     }
     return out;
   }

@@ -30,21 +30,10 @@ public final class ResultJson {
   public static Map<String, Object> of(Outcome outcome) {
     RunResult run = outcome.result();
     Scenario s = run.scenario();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("scenario", s.name());
-    if (s.description() != null) {
-      m.put("description", s.description());
-    }
-    m.put("source", s.source());
-    Map<String, Object> topology = new LinkedHashMap<>();
-    topology.put("name", s.topology().topology().name());
-    topology.put("from", s.topology().written());
-    topology.put("origin", s.topology().origin().name().toLowerCase(Locale.ROOT));
-    m.put("topology", topology);
-    m.put("mode", s.inProcess() ? "in-process" : s.mode().text());
-    m.put("seed", s.seed());
+    Map<String, Object> m = header(s);
     m.put("passed", outcome.passed());
     m.put("finished", run.finished());
+    m.put("interrupted", false);
     m.put("parameters", parameters(s));
     List<Object> faults = new ArrayList<>();
     for (AppliedFault f : run.faults()) {
@@ -84,6 +73,44 @@ public final class ResultJson {
     }
     m.put("notes", run.notes());
     m.put("machine", Machine.describe());
+    return m;
+  }
+
+  /**
+   * The result of a run stopped by an interruption (Ctrl-C, SIGTERM) before its end: no verdict
+   * ({@code passed} null), {@code finished} false, {@code interrupted} true, the model time the rack
+   * was known to have reached (null when not known) and what was measured so far; no figures and
+   * no invariants, which are computed only at a run's end.
+   */
+  public static Map<String, Object> interrupted(Scenario s, RunProgress progress) {
+    Map<String, Object> m = header(s);
+    m.put("passed", null);
+    m.put("finished", false);
+    m.put("interrupted", true);
+    long reached = progress.modelReachedNs();
+    m.put("model_reached_ns", reached < 0 ? null : reached);
+    m.put("parameters", parameters(s));
+    m.put("measured_so_far", progress.measured());
+    m.put("figures", List.of());
+    m.put("invariants", List.of());
+    m.put("machine", Machine.describe());
+    return m;
+  }
+
+  private static Map<String, Object> header(Scenario s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("scenario", s.name());
+    if (s.description() != null) {
+      m.put("description", s.description());
+    }
+    m.put("source", s.source());
+    Map<String, Object> topology = new LinkedHashMap<>();
+    topology.put("name", s.topology().topology().name());
+    topology.put("from", s.topology().written());
+    topology.put("origin", s.topology().origin().name().toLowerCase(Locale.ROOT));
+    m.put("topology", topology);
+    m.put("mode", s.inProcess() ? "in-process" : s.mode().text());
+    m.put("seed", s.seed());
     return m;
   }
 

@@ -16,8 +16,10 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
-import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import io.rackfabric.cluster.topology.HoconFile;
+import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.harness.NetnsUnavailableException;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
@@ -49,8 +51,17 @@ import java.util.stream.Stream;
  * ({@code run.reproducible}, default true) that has a wall-time fault; a run of one says so and
  * goes on. A {@code --run-dir} that holds a journal from an earlier run is refused (exit 2) unless
  * {@code --reuse-run-dir} asks to delete it first. Progress goes to stderr.
+ *
+ * <p>Ctrl-C (SIGINT) or SIGTERM during a run prints "interrupted" with the model time reached and
+ * writes {@code result.json} (and the {@code --json} file) marked {@code "finished": false,
+ * "interrupted": true} with what was measured so far ({@link Interruption}); the exit status is
+ * the signal's, 130 for SIGINT and 143 for SIGTERM. Every result file is written atomically
+ * ({@link AtomicFiles}): a reader sees the old file, the whole new one or none.
  */
 public final class RunCommand implements RackCommand {
+
+  /** What {@code rack run} returns when the JVM is being stopped under it (Ctrl-C: exit 130). */
+  static final int INTERRUPTED = 130;
 
   /** Scenarios shipped in this module, loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
@@ -214,6 +225,16 @@ public final class RunCommand implements RackCommand {
       Path replayOf, Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
     checkRunDir(runDir);
     checkJournal(runDir, reuseRunDir, err);
+    try (Interruption interruption = Interruption.install("rack run " + scenario.name(), err)) {
+      return runAndReport(scenario, text, runDir, json, replayOf, recorded, interruption, out, err);
+    }
+  }
+
+  private int runAndReport(Scenario scenario, String text, Path runDir, Path json, Path replayOf,
+      Map<String, Object> recorded, Interruption interruption, PrintStream out, PrintStream err) throws Exception {
+    RunProgress watch = new RunProgress();
+    Interruption.Partial partial = interruption.onInterrupt(
+        () -> RunFiles.writeInterrupted(scenario, watch, runDir, json, err));
     if (text != null) {
       try {
         FaultRecord.saveScenario(runDir, text, scenario);
@@ -224,8 +245,9 @@ public final class RunCommand implements RackCommand {
     ScenarioRunner runner = new ScenarioRunner(catalog());
     Outcome outcome;
     try {
-      outcome = runner.run(scenario, runDir, err);
+      outcome = runner.run(scenario, runDir, err, watch);
     } catch (NetnsUnavailableException e) {
+      partial.cancel();
       err.println("rack run " + scenario.name() + ": refused: " + e.getMessage());
       return 3;
     }
@@ -242,20 +264,22 @@ public final class RunCommand implements RackCommand {
           : "replay: " + differ.size() + " model-time or count figure(s) differ from the record:");
       differ.forEach(d -> out.println("  " + d));
     }
-    try {
-      Path report = RunFiles.write(runDir, outcome, baseline, replayOf);
-      out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
-    } catch (IOException | RuntimeException e) {
-      // The verdict stands without the files; say what is missing rather than lose the run's output.
-      err.println("could not write " + runDir.resolve(RunFiles.RESULT) + " or its report.html: " + e);
-    }
-    if (json != null) {
-      Path parent = json.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
+    BaselineRun base = baseline;
+    boolean whole = partial.complete(() -> {
+      try {
+        Path report = RunFiles.write(runDir, outcome, base, replayOf);
+        out.println("wrote " + runDir.resolve(RunFiles.RESULT) + " and " + report);
+      } catch (IOException | RuntimeException e) {
+        // The verdict stands without the files; say what is missing rather than lose the run's output.
+        err.println("could not write " + runDir.resolve(RunFiles.RESULT) + " or its report.html: " + e);
       }
-      Files.writeString(json, RunFiles.json(outcome, baseline, runDir, replayOf));
-      out.println("wrote " + json);
+      if (json != null) {
+        AtomicFiles.writeString(json, RunFiles.json(outcome, base, runDir, replayOf));
+        out.println("wrote " + json);
+      }
+    });
+    if (!whole) {
+      return INTERRUPTED; // the JVM is stopping; its exit status is the signal's
     }
     return outcome.passed() && (baseline == null || !baseline.failed()) ? 0 : 1;
   }

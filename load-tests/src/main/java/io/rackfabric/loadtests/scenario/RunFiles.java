@@ -1,16 +1,22 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * What every run leaves in its folder: {@code result.json} and, next to it, {@code report.html}
- * ({@code rack run} has put the scenario's copy there before the run, see {@link FaultRecord}).
+ * ({@code rack run} has put the scenario's copy there before the run, see {@link FaultRecord}); an
+ * interrupted run only its unfinished {@code result.json}. Each is written whole or not at all
+ * ({@link AtomicFiles}).
  */
 public final class RunFiles {
 
@@ -45,9 +51,26 @@ public final class RunFiles {
   /** {@link #write(Path, Outcome, BaselineRun)} for a replay of {@code replayOf} (or null). */
   public static Path write(Path runDir, Outcome outcome, BaselineRun baseline, Path replayOf) throws IOException {
     Files.createDirectories(runDir);
-    Files.writeString(runDir.resolve(RESULT), json(outcome, baseline, runDir, replayOf));
+    AtomicFiles.writeString(runDir.resolve(RESULT), json(outcome, baseline, runDir, replayOf));
     Path report = runDir.resolve(HtmlReport.REPORT);
-    Files.writeString(report, HtmlReport.of(outcome, baseline));
+    AtomicFiles.writeString(report, HtmlReport.of(outcome, baseline));
     return report;
+  }
+
+  /**
+   * An interrupted run's {@code result.json} (and {@code --json} file): unfinished, no verdict,
+   * the model time reached and what was measured so far ({@link ResultJson#interrupted}).
+   */
+  static void writeInterrupted(Scenario scenario, RunProgress watch, Path runDir, Path json,
+      PrintStream err) throws IOException {
+    long reached = watch.modelReachedNs();
+    String text = Json.write(ResultJson.interrupted(scenario, watch));
+    Path result = AtomicFiles.writeString(runDir.resolve(RunFiles.RESULT), text);
+    if (json != null) {
+      AtomicFiles.writeString(json, text);
+    }
+    err.println("rack run " + scenario.name() + ": " + (reached < 0 ? "stopped before the model began"
+        : "the model had reached " + Durations.text(reached)) + "; unfinished result in " + result
+        + (json == null ? "" : " and " + json));
   }
 }

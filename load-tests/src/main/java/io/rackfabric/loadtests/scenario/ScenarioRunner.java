@@ -98,6 +98,15 @@ public final class ScenarioRunner {
    * @param runDir the run's folder: node logs, the topology file for node JVMs
    */
   public Outcome run(Scenario scenario, Path runDir, PrintStream progress) throws Exception {
+    return run(scenario, runDir, progress, new RunProgress());
+  }
+
+  /**
+   * {@link #run(Scenario, Path, PrintStream)}, telling {@code watch} how far the run has come (the
+   * model time reached, requests sent, fault steps applied): what an interrupted run's partial
+   * result holds.
+   */
+  public Outcome run(Scenario scenario, Path runDir, PrintStream progress, RunProgress watch) throws Exception {
     if (scenario.inProcess()) {
       return new FtgmCampaignRun(catalog).run(scenario, runDir, progress); // no rack to start
     }
@@ -126,7 +135,7 @@ public final class ScenarioRunner {
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null
             : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests).run();
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -161,6 +170,7 @@ public final class ScenarioRunner {
     private final NicStreams streams;
     private List<NicStreamResult> streamResults = List.of();
     private final ControlRequestsRun requests;
+    private final RunProgress watch;
     private List<ControlRequestsResult> requestResults = List.of();
     private final Map<String, Tally> tally = new LinkedHashMap<>();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
@@ -181,8 +191,9 @@ public final class ScenarioRunner {
     private long trafficNanos;
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests) {
+        ControlRequestsRun requests, RunProgress watch) {
       this.scenario = scenario;
+      this.watch = watch;
       this.streams = streams;
       this.requests = requests;
       this.rack = rack;
@@ -220,6 +231,7 @@ public final class ScenarioRunner {
             // Everything before the cut is done in model time, nothing at or after it has begun:
             // the faults enter the model exactly at the cut.
             rack.holdModelTime(cuts.get(i));
+            watch.reached(cuts.get(i));
             applyModelFaults(cuts.get(i));
             // What the faults cause runs on, up to the next cut (or to the end).
             if (i + 1 < cuts.size()) {
@@ -237,6 +249,7 @@ public final class ScenarioRunner {
           }
         }
         trafficNanos = System.nanoTime() - wallStart;
+        tellWatch();
         for (ScheduledFuture<?> f : wallFaults) {
           long left = deadline - System.nanoTime();
           try {
@@ -347,6 +360,7 @@ public final class ScenarioRunner {
       } else {
         rack.limitModelTime(phase.until());
       }
+      watch.reached(phase.from());
       progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", index + 1, of, window, running.size(),
           running.keySet().stream().mapToLong(Job::count).sum());
       CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));
@@ -495,9 +509,19 @@ public final class ScenarioRunner {
         return;
       }
       lastProgress = now;
+      tellWatch();
       long sent = tally.values().stream().mapToLong(t -> t.sent).sum();
       progress.printf("    %.1f s: %,d requests done by finished jobs, %d fault step(s) applied%s%n",
           (now - wallStart) / 1e9, sent, applied.size(), kernelProgress());
+    }
+
+    /** What an interruption now would report: requests done and fault steps applied so far. */
+    private void tellWatch() {
+      watch.measured("requests_done", sentSoFar());
+      synchronized (applied) {
+        watch.measured("fault_steps_applied", applied.stream()
+            .map(f -> f.spec().label() + " step " + (f.step() + 1) + "/" + f.spec().steps().size()).toList());
+      }
     }
 
     /** Each link end's partner end. */
@@ -513,7 +537,10 @@ public final class ScenarioRunner {
     /** Where the model-time kernel stands, for a progress line: a stuck run shows why here. */
     private String kernelProgress() {
       try {
-        return rack.timeStatus().map(st -> String.format("; kernel: %,d rounds, next event at %s, %d of %d"
+        var status = rack.timeStatus();
+        // Every event before the earliest pending one is done: the model has reached it.
+        status.filter(st -> st.earliest() != Long.MAX_VALUE).ifPresent(st -> watch.reached(st.earliest()));
+        return status.map(st -> String.format("; kernel: %,d rounds, next event at %s, %d of %d"
             + " components%s", st.rounds(), st.earliest() == Long.MAX_VALUE ? "none" : Durations.text(st.earliest()),
             st.joined(), st.expected(), st.idle() ? ", idle" : st.waiting().isEmpty() ? "" : ", waiting for "
             + st.waiting())).orElse("");

@@ -65,6 +65,20 @@ class BenchCommandArgsTest {
   }
 
   @Test
+  void shouldExitTwoNamingTheValueWhenTheSoakIsAskedForTooFewTlpsOrAWrongFlag() {
+    assertEquals(2, bench("soak", "--tlps", "10"));
+    assertTrue(err().contains("tlps"), err());
+    assertTrue(err().contains("10"), err());
+    errBytes.reset();
+    assertEquals(2, bench("soak", "--tlps", "lots"));
+    assertTrue(err().contains("lots"), err());
+    errBytes.reset();
+    assertEquals(2, bench("soak", "--hosts", "4"));
+    assertTrue(err().contains("--hosts does not apply to 'bench soak' (its flags: --tlps, --json)"), err());
+    assertEquals("", outBytes.toString(StandardCharsets.UTF_8), "nothing ran");
+  }
+
+  @Test
   void shouldExitTwoBeforeAnythingRunsWhenTheAllRunHasABadValue() {
     assertEquals(2, bench("--racks", "40"));
     assertTrue(err().contains("racks"), err());

@@ -2,6 +2,9 @@ package io.rackfabric.persistence.journal;
 
 import akka.Done;
 import akka.actor.ClassicActorSystemProvider;
+import akka.actor.CoordinatedShutdown;
+import akka.persistence.jdbc.db.SlickExtension;
+import akka.persistence.jdbc.db.SlickExtensionImpl;
 import akka.persistence.jdbc.testkit.javadsl.SchemaUtils;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -12,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -46,7 +50,10 @@ public final class JournalConfig {
       throw new IllegalArgumentException("connections=" + connections + " must be at least 1");
     }
     // DATABASE_TO_UPPER=false: the plugin's H2 schema quotes lower-case table names.
-    String url = JournalPaths.url(dataDir, node, "DATABASE_TO_UPPER=false");
+    // DB_CLOSE_ON_EXIT=FALSE: H2's own JVM shutdown hook would close the database under the actor
+    // system still writing to it ("Database is already closed"); the node's coordinated shutdown
+    // closes it instead, in order (closeOnShutdown).
+    String url = JournalPaths.url(dataDir, node, "DATABASE_TO_UPPER=false", "DB_CLOSE_ON_EXIT=FALSE");
     Path dir = JournalPaths.folder(dataDir);
     try {
       JournalPaths.createFolder(dir);
@@ -86,6 +93,7 @@ public final class JournalConfig {
   public static CompletionStage<Done> createSchema(ClassicActorSystemProvider system) {
     akka.actor.ActorSystem classic = system.classicSystem();
     Config config = classic.settings().config();
+    closeOnShutdown(classic);
     Optional<Path> file = config.hasPath(URL) ? JournalPaths.fileOf(config.getString(URL))
         : Optional.empty();
     return SchemaUtils.createIfNotExists(system).thenApply(done -> {
@@ -98,5 +106,25 @@ public final class JournalConfig {
       });
       return done;
     });
+  }
+
+  /**
+   * Closes the journal's connection pool, and so the H2 database (its last connection gone), in
+   * the coordinated shutdown's phase before the actor system terminates: after the cluster has
+   * let the node go and before its actors are stopped, whether the shutdown came from the code,
+   * the cluster or the JVM's exit (Ctrl-C). The plugin closes the pool again on termination,
+   * which is then a no-op. Registered once per system by {@link #createSchema}.
+   */
+  static void closeOnShutdown(akka.actor.ActorSystem system) {
+    Config config = system.settings().config();
+    if (!config.hasPath(URL)) {
+      return; // not a journal of this class: the plugin closes its own database
+    }
+    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+        "close-journal", () -> {
+          SlickExtensionImpl slick = (SlickExtensionImpl) SlickExtension.get(system);
+          slick.database(config.getConfig("jdbc-journal")).database().close();
+          return CompletableFuture.completedFuture(Done.getInstance());
+        });
   }
 }

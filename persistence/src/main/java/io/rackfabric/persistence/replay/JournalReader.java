@@ -70,6 +70,7 @@ public final class JournalReader implements AutoCloseable {
     if (!Files.isRegularFile(f)) {
       throw new ReplayException(f + ": no such file");
     }
+    refuseIfEmpty(f);
     String url;
     try {
       // Anyone may have named the file: a name holding ";INIT=..." would have H2 run it as SQL.
@@ -98,6 +99,17 @@ public final class JournalReader implements AutoCloseable {
         throw r;
       }
       throw new ReplayException(f + ": cannot be read as a journal: " + oneLine(e));
+    }
+  }
+
+  /** H2 reads a 0-byte file as a broken store and answers with a channel error naming none. */
+  private static void refuseIfEmpty(Path f) throws ReplayException {
+    try {
+      if (Files.size(f) == 0) {
+        throw new ReplayException("journal " + f + " is empty (0 bytes): not an H2 database");
+      }
+    } catch (IOException e) {
+      throw new ReplayException(f + ": cannot be read: " + oneLine(e));
     }
   }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import akka.Done;
+import akka.actor.CoordinatedShutdown;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
@@ -18,11 +20,17 @@ import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.controller.SampleRack;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +105,45 @@ class H2JournalTest {
           Files.getPosixFilePermissions(data.resolve("node-a.mv.db")));
     } finally {
       kit.shutdownTestKit();
+    }
+  }
+
+  /**
+   * The journal is closed by the coordinated shutdown before the actor system terminates, not by
+   * H2's JVM hook (which raced Akka's: "Database is already closed") nor only on termination: in
+   * the next phase the file's lock, which H2 holds while the database is open, is free.
+   */
+  @Test
+  void shouldCloseTheJournalInCoordinatedShutdownBeforeTheSystemTerminates() throws Exception {
+    ActorTestKit kit = start("h2-closed-in-order");
+    Path file = dataDir.resolve("node-a.mv.db");
+    CompletableFuture<String> seen = new CompletableFuture<>();
+    try {
+      assertEquals("open", lockState(file), "H2 holds the file's lock while the journal is open");
+      CoordinatedShutdown.get(kit.system()).addTask(CoordinatedShutdown.PhaseActorSystemTerminate(),
+          "look-at-journal", () -> {
+            seen.complete(lockState(file));
+            return CompletableFuture.completedFuture(Done.getInstance());
+          });
+    } finally {
+      kit.shutdownTestKit();
+    }
+    assertEquals("closed", seen.get(30, TimeUnit.SECONDS));
+  }
+
+  /** "open" while a connection of this JVM (H2) holds the file's lock, else "closed". */
+  private static String lockState(Path file) {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      FileLock lock = channel.tryLock(0, Long.MAX_VALUE, true);
+      if (lock == null) {
+        return "open";
+      }
+      lock.release();
+      return "closed";
+    } catch (OverlappingFileLockException e) {
+      return "open";
+    } catch (IOException e) {
+      return "unreadable: " + e;
     }
   }
 }

@@ -2,6 +2,7 @@ package io.rackfabric.loadtests.bench.jmh;
 
 import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.report.Machine;
@@ -129,7 +130,7 @@ public final class JmhBench {
     out.printf(Locale.ROOT, "system load average %.1f before, %.1f after, on %d cores%s%n", load[0], load[1], cores,
         Math.max(load[0], load[1]) > cores ? ": other processes shared the CPUs, so the figures vary more than usual" : "");
     if (json != null) {
-      Files.writeString(json, Json.write(document(figures, timing, args.get("only", null), Instant.now(), load)));
+      AtomicFiles.writeString(json, Json.write(document(figures, timing, args.get("only", null), Instant.now(), load)));
       out.println("wrote " + json);
     }
     return 0;

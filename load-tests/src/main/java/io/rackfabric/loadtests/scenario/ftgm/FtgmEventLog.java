@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.RecoveryEvent;
+import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +48,7 @@ public final class FtgmEventLog {
       }
     }
     b.append(first ? "]}\n" : "\n]}\n");
-    Files.writeString(file, b);
+    AtomicFiles.writeString(file, b.toString());
   }
 
   private static String quote(String s) {
