@@ -7,7 +7,8 @@ import org.HdrHistogram.Histogram;
 /**
  * One clock's view of one stream's arrivals (model time, or the receiver's wall clock), in memory
  * that does not grow with the packet count: the gaps between consecutive arrivals (exact minimum
- * and maximum, a 2-digit histogram for percentiles), a plot series of at most {@code maxPoints}
+ * and maximum, the exact median while the gaps take at most 1,024 values and a 2-digit histogram
+ * for percentiles otherwise), a plot series of at most {@code maxPoints}
  * gaps and arrivals counted in at most {@code buckets} time buckets.
  *
  * <p>The plot series keeps every gap until it is full; then each two neighbouring points become
@@ -20,6 +21,8 @@ final class ArrivalClock {
   private final int maxPoints;
   private final int buckets;
   private final Histogram gaps = new Histogram(2);
+  /** Exact while the gaps take few values (a paced stream): a median of 1 ms stays 1 ms. */
+  private final DistinctCounts distinctGaps = new DistinctCounts(1024);
   private long gapMin = Long.MAX_VALUE;
   private long gapMax = -1;
   private long origin = -1;
@@ -65,6 +68,7 @@ final class ArrivalClock {
       gapMin = Math.min(gapMin, g);
       gapMax = Math.max(gapMax, g);
       gaps.recordValue(Math.max(0, g));
+      distinctGaps.record(g);
       plot(t - origin, g);
     }
     previous = t;
@@ -137,6 +141,7 @@ final class ArrivalClock {
     }
     boolean noGaps = gapMax < 0;
     return new StreamSummary.Clock(noGaps ? -1 : gapMin, gapMax, gaps.getTotalCount(), Latencies.encode(gaps),
-        Math.max(0, origin), a, g, width, first < 0 ? new long[0] : Arrays.copyOf(counts, used));
+        Math.max(0, origin), a, g, width, first < 0 ? new long[0] : Arrays.copyOf(counts, used),
+        distinctGaps.valueAtPercentile(50));
   }
 }

@@ -38,8 +38,10 @@ public record StreamSummary(int vf, long received, long unique, long uniqueBelow
    * @param gap the plotted gaps, ns, one per {@code at}: every gap, or the largest of each group
    *     of consecutive gaps once there are too many; empty when a frame came without this clock
    * @param bucketWidthNs the width of each throughput bucket, ns
+   * @param exactP50 the gaps' median, exact, or -1 when they took too many values to keep (then
+   *     the histogram's)
    * @param buckets arrivals per bucket: bucket i covers [i, i + 1) x width from the first arrival
    */
   public record Clock(long gapMin, long gapMax, long gapCount, byte[] gaps, long origin, long[] at, long[] gap,
-      long bucketWidthNs, long[] buckets) implements WireMessage {}
+      long bucketWidthNs, long[] buckets, long exactP50) implements WireMessage {}
 }

@@ -65,7 +65,7 @@ class NicWireTest {
     m.put(ReceiverReport.class, new ReceiverReport("rx", 9, 2, 0, 0, 0, List.of(0, 3)));
     m.put(ExternalReceiver.GetStream.class, new ExternalReceiver.GetStream(3, 40, ref.narrow()));
     StreamSummary.Clock clock = new StreamSummary.Clock(10, 90, 2, new byte[] {1, 2}, 5, new long[] {10, 100},
-        new long[] {10, 90}, 2, new long[] {1, 0, 1});
+        new long[] {10, 90}, 2, new long[] {1, 0, 1}, 10);
     m.put(StreamSummary.Clock.class, clock);
     m.put(StreamSummary.class, new StreamSummary(3, 3, 3, 3, 0, 0, clock, clock, 100, 120, new byte[] {3}));
     m.put(ReceiverReport.Arrival.class, arrival);

@@ -39,6 +39,9 @@ public record NicStreamResult(String host, int vf, long sent, long skipped, long
       if (clock.gapCount() == 0) {
         return NONE;
       }
+      if (clock.exactP50() >= 0) {
+        return new Spread(clock.gapMin(), clock.exactP50(), clock.gapMax());
+      }
       Histogram h = Latencies.decode(clock.gaps());
       // The lower median, as of a sorted list: the value at half the count, rounded down.
       double percentile = 100.0 * ((clock.gapCount() + 1) / 2) / clock.gapCount();
