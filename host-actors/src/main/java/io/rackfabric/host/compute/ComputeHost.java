@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -38,7 +39,7 @@ import java.util.function.LongSupplier;
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
-  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, HoldFrom, Observed, CheckReport {}
+  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, HoldFrom, Observed, CheckReport, Called {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -62,6 +63,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   public record RouteChanged(String host, int target, Plane plane, long modelAt) implements WireMessage {}
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has written. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
   /** The wall-clock tick of the report's retransmission, while no response has come. */
   private enum CheckReport implements Command, NoSerializationVerificationNeeded { INSTANCE }
@@ -90,6 +94,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private long latest;
   /** When the polling thread is free again: it reads one word at a time. */
   private long pollerFreeAt;
+  private final ActorRef<GuestCall> calls;
+  /** The endpoint runs under the model-time kernel: the report's retransmission is a model-time wake. */
+  private boolean underKernel;
+  /** Tells the current retransmission wake from earlier ones. */
+  private long retryWake;
 
   /**
    * @param index this CH's number, 1..N, in the global memory layout
@@ -125,6 +134,8 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     this.endpoint = endpoint;
     this.routes = new RouteList(addresses.computeHosts());
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events)));
     endpoint.tell(new MemoryEndpoint.Watch(addresses.chWords(), events));
     endpoint.tell(new MemoryEndpoint.WatchErrors(events));
   }
@@ -138,7 +149,23 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
         .onMessage(CheckReport.class, this::onCheckReport)
         .onMessage(HoldFrom.class, this::onHoldFrom)
+        .onMessage(Called.class, this::onCalled)
         .build();
+  }
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      onObserved(new Observed(e.event()));
+    } else if (call instanceof GuestCall.Wake w && w.token() == retryWake) {
+      act(reportRetry.checkAt(w.at(), latest));
+    } else if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+    }
+    if (call.call() != 0) {
+      endpoint.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
+    }
+    return this;
   }
 
   private Behavior<Command> onObserved(Observed msg) {
@@ -179,7 +206,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     reportRetry.sent(handled);
     sendReport(handled);
     record(Step.REPORT_SENT, index, handled);
-    timers.startTimerWithFixedDelay(CHECK_REPORT, CheckReport.INSTANCE, settings.retransmitCheckInterval());
+    armRetry();
     getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
         id, plane.ntb(), arrived, plane.other().pms());
   }
@@ -208,11 +235,28 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     }
     reportRetry.answered();
     timers.cancel(CHECK_REPORT);
+    retryWake++; // any wake already asked for is stale
+  }
+
+  /** The report's retransmission: a model-time wake at its deadline under the kernel, else the wall tick. */
+  private void armRetry() {
+    if (underKernel) {
+      long deadline = reportRetry.deadline();
+      if (deadline != Long.MAX_VALUE) {
+        endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ++retryWake));
+      }
+    } else {
+      timers.startTimerWithFixedDelay(CHECK_REPORT, CheckReport.INSTANCE, settings.retransmitCheckInterval());
+    }
   }
 
   /** The report's retransmission rule: no response within the grace, so the report went missing. */
   private Behavior<Command> onCheckReport(CheckReport msg) {
-    ReportRetry.Decision d = reportRetry.check(latest);
+    act(reportRetry.check(latest));
+    return this;
+  }
+
+  private void act(ReportRetry.Decision d) {
     switch (d.kind()) {
       case RESEND -> {
         latest = Math.max(latest, d.at());
@@ -220,6 +264,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         record(Step.REPORT_RESENT, index, d.at());
         getContext().getLog().info("Host [{}] no response from the MH: failure report resent at model {} ns",
             id, d.at());
+        if (underKernel) {
+          armRetry();
+        }
       }
       case GIVE_UP -> {
         record(Step.REPORT_ABANDONED, index, d.at());
@@ -229,7 +276,6 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       }
       default -> { }
     }
-    return this;
   }
 
   private Behavior<Command> onHoldFrom(HoldFrom msg) {

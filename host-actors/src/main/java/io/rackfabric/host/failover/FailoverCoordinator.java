@@ -207,12 +207,50 @@ public final class FailoverCoordinator {
     if (held) {
       return out.outcome(); // the acknowledgement's model time has not come for the rack yet
     }
+    resendOrAbandon(out, Long.MAX_VALUE);
+    return out.outcome();
+  }
+
+  /**
+   * The retransmission rule in model time, for a run under the model-time kernel, where a lost
+   * notification's silence is itself a model-time event: at {@code now} (a wake at
+   * {@link #nextAckDeadline}), every CH whose acknowledgement is {@code ack-timeout} overdue gets
+   * its notification again, or, after {@code max-resends}, is given up on.
+   */
+  public Outcome checkAcksAt(long now) {
+    Steps out = new Steps();
+    if (awaitingAcks()) {
+      resendOrAbandon(out, now);
+    }
+    return out.outcome();
+  }
+
+  /** When the model-time rule next has something to check, {@code Long.MAX_VALUE} for never. */
+  public long nextAckDeadline() {
+    if (!awaitingAcks()) {
+      return Long.MAX_VALUE;
+    }
+    long next = Long.MAX_VALUE;
+    for (int ch : round.notifier().waiting()) {
+      Attempt a = round.attempts().get(ch);
+      if (a != null) {
+        next = Math.min(next, a.sentAt() + settings.ackTimeoutNs());
+      }
+    }
+    return next;
+  }
+
+  /** Resends to (or gives up on) each CH still waiting whose ack timeout ran out by {@code now}. */
+  private void resendOrAbandon(Steps out, long now) {
     Round checked = round;
-    for (int ch : checked.notifier().waiting()) {
+    for (int ch : List.copyOf(checked.notifier().waiting())) {
       if (round != checked) {
         break; // giving up on the last one ended the round (and may have started the next)
       }
       Attempt attempt = checked.attempts().get(ch);
+      if (attempt == null || attempt.sentAt() + settings.ackTimeoutNs() > now) {
+        continue;
+      }
       long at = Math.max(latest, attempt.sentAt() + settings.ackTimeoutNs());
       if (attempt.resends() < settings.maxResends()) {
         resend(out, ch, at);
@@ -223,7 +261,6 @@ public final class FailoverCoordinator {
         endIfDone(out);
       }
     }
-    return out.outcome();
   }
 
   /**

@@ -61,6 +61,23 @@ public final class ReportRetry {
     return waiting;
   }
 
+  /** When the model-time rule next has something to decide, {@code Long.MAX_VALUE} for never. */
+  public long deadline() {
+    return waiting ? sentAt + settings.ackTimeoutNs() : Long.MAX_VALUE;
+  }
+
+  /**
+   * The rule in model time, for a run under the model-time kernel (where a lost report's silence
+   * is itself a model-time event): at {@code now} (a wake at {@link #deadline}), a report still
+   * unanswered {@code ack-timeout} after its copy was sent is written again, or given up on.
+   */
+  public Decision checkAt(long now, long latest) {
+    if (!waiting || now < deadline()) {
+      return Decision.WAIT;
+    }
+    return decide(Math.max(latest, deadline()));
+  }
+
   /**
    * Called periodically while {@link #waiting}; {@code latest} is the latest model time the CH
    * knows of, the least a resend is stamped with. A RESEND is recorded as sent.
@@ -74,6 +91,10 @@ public final class ReportRetry {
       sentWall = wallNanos.getAsLong(); // held: the response's model time has not come for the rack
       return Decision.WAIT;
     }
+    return decide(at);
+  }
+
+  private Decision decide(long at) {
     if (resends >= settings.maxResends()) {
       waiting = false;
       return new Decision(Decision.Kind.GIVE_UP, at);

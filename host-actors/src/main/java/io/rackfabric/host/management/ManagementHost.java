@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -44,7 +45,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, HoldFrom,
       Observed,
-      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
+      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, Called {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -93,6 +94,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
+  /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has written. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
+
   /** The wall-clock tick of the retransmission rule, while a round waits for acknowledgements. */
   private enum CheckAcks implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
@@ -128,6 +132,13 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(10);
 
   private static final String CHECK_ACKS = "check-acks";
+
+  private final ActorRef<GuestCall> calls;
+  /** The endpoint runs under the model-time kernel: the retransmission rule runs on model-time wakes. */
+  private boolean underKernel;
+  /** The current wake's token and model time ({@code Long.MAX_VALUE}: none asked for). */
+  private long ackWake;
+  private long ackWakeAt = Long.MAX_VALUE;
 
   private final String id;
   private final Map<String, Plane> planePorts;
@@ -191,6 +202,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     this.failover = new FailoverCoordinator(addresses, settings, mode, wallNanos);
     this.checkInterval = settings.retransmitCheckInterval();
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events)));
     for (Plane plane : Plane.values()) {
       endpoint.tell(new MemoryEndpoint.Watch(addresses.mhMailboxes(plane), events));
     }
@@ -202,6 +215,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     return newReceiveBuilder()
         .onMessage(Observed.class, this::onObserved)
         .onMessage(CheckAcks.class, this::onCheckAcks)
+        .onMessage(Called.class, this::onCalled)
         .onMessage(UseNotificationMode.class, this::onUseNotificationMode)
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
@@ -253,6 +267,22 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     apply(failover.planeLost(plane, e.error().modelAt()));
   }
 
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      onObserved(new Observed(e.event()));
+    } else if (call instanceof GuestCall.Wake w && w.token() == ackWake) {
+      ackWakeAt = Long.MAX_VALUE;
+      apply(failover.checkAcksAt(w.at()));
+    } else if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+    }
+    if (call.call() != 0) {
+      endpoint.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
+    }
+    return this;
+  }
+
   private Behavior<Command> onCheckAcks(CheckAcks msg) {
     apply(failover.checkAcks());
     return this;
@@ -286,7 +316,17 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       ended.add(done);
       watchers.forEach(w -> w.tell(done));
     }
-    if (!failover.awaitingAcks()) {
+    if (underKernel) {
+      // The retransmission rule in model time: one wake at the earliest overdue acknowledgement.
+      long deadline = failover.nextAckDeadline();
+      if (deadline != ackWakeAt) {
+        ackWakeAt = deadline;
+        ackWake++; // a wake asked for earlier is stale
+        if (deadline != Long.MAX_VALUE) {
+          endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ackWake));
+        }
+      }
+    } else if (!failover.awaitingAcks()) {
       timers.cancel(CHECK_ACKS);
     } else if (!timers.isTimerActive(CHECK_ACKS)) {
       timers.startTimerWithFixedDelay(CHECK_ACKS, CheckAcks.INSTANCE, checkInterval);

@@ -438,4 +438,29 @@ class FailoverCoordinatorTest {
     assertFalse(c.awaitingAcks());
     assertEquals(NOTHING, c.checkAcks());
   }
+
+  // ---- retransmission in model time, under the kernel
+
+  @Test
+  void shouldResendAtTheAckDeadlineInModelTimeWithoutWallTimePassing() {
+    FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
+    Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
+    long deadline = toCh1.at() + ACK_TIMEOUT;
+    assertEquals(deadline, c.nextAckDeadline());
+    assertEquals(NOTHING, c.checkAcksAt(deadline - 1), "not yet overdue");
+
+    Outcome resent = c.checkAcksAt(deadline);
+    assertEquals(List.of(entry(Step.NOTIFICATION_RESENT, 1, deadline)), resent.log());
+    assertEquals(deadline + ACK_TIMEOUT, c.nextAckDeadline(), "the copy's own deadline");
+
+    Outcome ack = c.ackLanded(1, ackOf(only(resent)), deadline + 5_000);
+    assertTrue(ack.log().stream().anyMatch(e -> e.step() == Step.ACK_SEEN));
+  }
+
+  @Test
+  void shouldHaveNoAckDeadlineWhenNoRoundWaits() {
+    FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
+    assertEquals(Long.MAX_VALUE, c.nextAckDeadline());
+    assertEquals(NOTHING, c.checkAcksAt(Long.MAX_VALUE - 1));
+  }
 }

@@ -87,4 +87,29 @@ class ReportRetryTest {
     assertEquals(Decision.Kind.WAIT, r.check(0).kind());
     assertFalse(r.waiting());
   }
+
+  // ---- in model time, under the kernel
+
+  @Test
+  void shouldResendAtTheModelDeadlineWhateverTheWallClockSaysWhenUnderTheKernel() {
+    ReportRetry r = retry(1);
+    assertEquals(Long.MAX_VALUE, r.deadline(), "nothing sent");
+    r.sent(10_000);
+    assertEquals(10_000 + TIMEOUT, r.deadline());
+    assertEquals(Decision.Kind.WAIT, r.checkAt(10_000 + TIMEOUT - 1, 0).kind(), "one ns early");
+    // No wall time passed at all: the model says the response is overdue.
+    assertEquals(new Decision(Decision.Kind.RESEND, 10_000 + TIMEOUT), r.checkAt(10_000 + TIMEOUT, 0));
+    assertEquals(10_000 + 2 * TIMEOUT, r.deadline(), "the next copy's deadline");
+    assertEquals(new Decision(Decision.Kind.GIVE_UP, 10_000 + 2 * TIMEOUT), r.checkAt(10_000 + 2 * TIMEOUT, 0));
+    assertFalse(r.waiting());
+    assertEquals(Long.MAX_VALUE, r.deadline());
+  }
+
+  @Test
+  void shouldDecideNothingInModelTimeWhenTheResponseCame() {
+    ReportRetry r = retry(5);
+    r.sent(0);
+    r.answered();
+    assertEquals(Decision.Kind.WAIT, r.checkAt(TIMEOUT, 0).kind());
+  }
 }
