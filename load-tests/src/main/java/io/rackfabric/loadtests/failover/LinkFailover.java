@@ -139,14 +139,15 @@ public final class LinkFailover {
       ActorRef<TimeKeeper.Command> keeper = RackTime.start(system, topology);
       Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new, STEP);
       int breakdownHost = fault == Fault.CH_LINK ? failedHost : fault == Fault.EVERY_CH_LINK ? 1 : 0;
-      return failOver(system, topology, spec, fault, breakdownHost, mode, streams, progress);
+      return failOver(system, keeper, topology, spec, fault, breakdownHost, mode, streams, progress);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
 
-  private static Result failOver(ActorSystem<?> system, Topology topology, GlobalMemorySpec spec, Fault fault,
+  private static Result failOver(ActorSystem<?> system, ActorRef<TimeKeeper.Command> keeper, Topology topology,
+      GlobalMemorySpec spec, Fault fault,
       int failedHost, NotificationMode mode, Streams streams, PrintStream progress) throws Exception {
     int n = spec.computeHosts().size();
     // Every link, not only the roots': a report sent into a secondary path still training is lost.
@@ -233,8 +234,12 @@ public final class LinkFailover {
     }
     // Actors run concurrently: the rack is held at the fault until every failed link is down at
     // both ends, so nothing stamped after the fault crosses a link that is already dead.
-    RackHorizon.Members members = members(system, topology,
-        datagrams == null ? List.of() : datagrams.services(), mh, List.copyOf(chs.values()));
+    // The fabric runs under the kernel: holding it is the keeper's limit (a link-level horizon would
+    // hold TLPs while the hosts' model-time timers ran on). Host software still on wall-clock
+    // timers (the datagram services) is told the horizon too.
+    RackHorizon.Members members = new RackHorizon.Members(List.of(), List.of(),
+        datagrams == null ? List.of() : datagrams.services(), List.of(mh), List.copyOf(chs.values()));
+    keeper.tell(new TimeKeeper.Limit(faultAt));
     RackHorizon.holdFrom(system, members, faultAt, STEP);
     if (datagrams != null) {
       datagrams.send(faultAt - streams.leadNs(), streams.intervalNs(), STEP);
@@ -246,6 +251,7 @@ public final class LinkFailover {
         what, faultAt, n, mode.name().toLowerCase());
     // Wall time of the fail-over: from the fault to the MH's report that every CH acknowledged.
     long wallAt = System.nanoTime();
+    Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, r -> new TimeKeeper.HoldBefore(faultAt, r), STEP);
     for (ActorRef<SwitchPort.Command> p : ports) {
       p.tell(new SwitchPort.SetLink(false, faultAt));
     }
@@ -253,8 +259,10 @@ public final class LinkFailover {
     // Then up to the earliest any host software can act on the fault: every host whose AER driver
     // runs sees its AER before any reaction (a report, a notification) moves, as in model time.
     long reactions = faultAt + HostSettings.create(system.settings().config()).aerInterruptLatencyNs();
+    keeper.tell(new TimeKeeper.Limit(reactions));
     RackHorizon.holdFrom(system, members, reactions, STEP);
     awaitDetected(system, fault, failedHost, mh, chs, faultAt, progress);
+    keeper.tell(new TimeKeeper.Release());
     RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
     long wallNanos = System.nanoTime() - wallAt;
@@ -279,25 +287,6 @@ public final class LinkFailover {
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
     return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults, wallNanos,
         lastCompletedAt, rounds.size());
-  }
-
-  /** Every endpoint and linked switch port of the rack, the given datagram services and host software. */
-  private static RackHorizon.Members members(ActorSystem<?> system, Topology topology,
-      List<ActorRef<DatagramService.Command>> services, ActorRef<ManagementHost.Command> mh,
-      List<ActorRef<ComputeHost.Command>> chs) throws Exception {
-    List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
-    for (var e : topology.endpoints()) {
-      endpoints.add(Asks.find(system, ComponentKeys.endpoint(e.id()), STEP));
-    }
-    List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
-    for (var sw : topology.switches()) {
-      for (PortConfig p : sw.ports()) {
-        if (topology.linkAt(LinkSpec.end(sw.id(), p.name())).isPresent()) {
-          ports.add(port(system, sw.id(), p.number()));
-        }
-      }
-    }
-    return new RackHorizon.Members(endpoints, ports, services, List.of(mh), chs);
   }
 
   /** Until the services have moved nothing for a while: what is stamped before the fault has crossed. */
