@@ -9,6 +9,7 @@ import akka.cluster.typed.Subscribe;
 import com.typesafe.config.Config;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.settings.FabricSettings;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,9 @@ import java.util.stream.Stream;
 
 /** Starts one rack node in this JVM and waits until it is an Up cluster member. */
 public final class NodeRunner {
+
+  /** The cluster role of the member that drives a run (applies its faults, holds its clocks). */
+  public static final String DRIVER_ROLE = "driver";
 
   private NodeRunner() {}
 
@@ -44,7 +48,31 @@ public final class NodeRunner {
     ActorSystem<RackNode.Command> system =
         ActorSystem.create(RackNode.create(topology, nodeName, fabric, true), "rack", config);
     awaitUp(system, cluster.joinTimeout(), nodeName + " at " + address.seedHost() + ":" + address.seedPort());
+    learnDriver(system, nodeName);
     return system;
+  }
+
+  /**
+   * Tells this node's components who the run's driver is: the one member with the role {@value
+   * #DRIVER_ROLE} when this node came Up (the driver seeds the cluster, so it is there first). Read
+   * once: a member claiming the role later gains nothing. Without exactly one, the components
+   * accept fault and configuration messages from this node only.
+   */
+  static void learnDriver(ActorSystem<?> system, String nodeName) {
+    List<akka.actor.Address> drivers = new java.util.ArrayList<>();
+    Cluster.get(system).state().getMembers().forEach(m -> {
+      if (m.hasRole(DRIVER_ROLE)) {
+        drivers.add(m.address());
+      }
+    });
+    if (drivers.size() == 1) {
+      ControlOrigins.get(system).useDriver(drivers.get(0));
+      system.log().info("Node [{}] takes fault and configuration messages from the driver at [{}] and this node",
+          nodeName, drivers.get(0));
+    } else {
+      system.log().warn("Node [{}] found {} members with role {} ({}): it takes fault and configuration messages"
+          + " from this node only", nodeName, drivers.size(), DRIVER_ROLE, drivers);
+    }
   }
 
   /** Blocks until this member is Up; terminates the system and throws if it does not get there. */

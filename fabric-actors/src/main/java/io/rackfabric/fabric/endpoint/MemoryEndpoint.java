@@ -13,6 +13,7 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.config.BarRegisters;
 import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -59,7 +60,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
-  public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+  /**
+   * Fault injection: takes the link down (or brings it back) at this end, at a model time.
+   * {@code origin} is the sending side: applied only from the run's driver or this node ({@link
+   * io.rackfabric.fabric.control.ControlOrigin}), as are the other fault and access-check messages.
+   */
+  public record SetLink(boolean up, long modelAt, ActorRef<?> origin) implements Command, WireMessage {}
 
   /**
    * Fault injection: drops, corrupts or delays TLPs this endpoint transmits (see {@link
@@ -650,6 +656,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     AccessCheckChange.Result result;
     if (msg.change() == null) {
       result = AccessCheckChange.Result.refused("change is missing");
@@ -752,11 +761,17 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.origin())) {
+      return this;
+    }
     partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
   private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     getContext().getLog().info("Endpoint [{}] injecting link errors {}", id, msg.errors());
     link.injectErrors(msg.errors());
     msg.replyTo().tell(msg.errors());
@@ -764,6 +779,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     link.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

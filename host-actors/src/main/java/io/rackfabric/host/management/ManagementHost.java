@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
@@ -309,6 +310,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     failover.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

@@ -247,7 +247,7 @@ public final class LinkFailover {
     // Wall time of the fail-over: from the fault to the MH's report that every CH acknowledged.
     long wallAt = System.nanoTime();
     for (ActorRef<SwitchPort.Command> p : ports) {
-      p.tell(new SwitchPort.SetLink(false, faultAt));
+      p.tell(new SwitchPort.SetLink(false, faultAt, system));
     }
     awaitDown(system, topology, ends);
     // Then up to the earliest any host software can act on the fault: every host whose AER driver
