@@ -15,6 +15,7 @@ import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -26,6 +27,7 @@ import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.iommu.IsolationControl;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -112,6 +114,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
+    IsolationControl isolation = isolationFromStart(topology, requesterIds);
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -127,9 +130,11 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         chips.add(chip);
       } else if (c instanceof EndpointSpec e) {
         LinkSpec link = topology.linkAt(e.id()).orElse(null);
+        InboundAccessCheck check = isolation == null ? InboundAccessCheck.allowAll()
+            : isolation.initialCheck(e.id()).orElse(InboundAccessCheck.allowAll());
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
-            link == null ? null : link.other(e.id()), settings), e.id());
+            link == null ? null : link.other(e.id()), settings, check), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);
@@ -142,6 +147,20 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY,
         context.messageAdapter(Receptionist.Listing.class, KeeperListing::new)));
     prepareControlPlane(context, roots);
+  }
+
+  /**
+   * In a rack with a management host its compute hosts deny inbound DMA from each other by default:
+   * their root endpoints start with the IOMMU {@link IsolationControl#initialCheck} gives, and only
+   * the management host's page operations open them. Null (every endpoint serves everyone) without
+   * one.
+   */
+  private static IsolationControl isolationFromStart(Topology topology, RequesterIdPlan requesterIds) {
+    GlobalMemorySpec spec = topology.globalMemorySpec();
+    if (spec == null || spec.managementHost() == null) {
+      return null;
+    }
+    return new IsolationControl(requesterIds.isolationPlan(), spec.ladonAddresses().controlPage(), true);
   }
 
   /**

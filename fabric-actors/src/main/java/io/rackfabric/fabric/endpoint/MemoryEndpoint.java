@@ -253,7 +253,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * An endpoint that checks every inbound memory request with {@code accessCheck} (a host's IOMMU):
-   * a denied read is answered with Completer Abort, a denied write dropped, both counted per
+   * a denied read is answered with Unsupported Request, a denied write dropped, both counted per
    * requester in {@link EndpointStats#accessDenied()}. The endpoint owns the check from now on:
    * pass a fresh one, keep no reference, change it with {@link ChangeAccessCheck}.
    */
@@ -414,11 +414,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private void onMemRead(MemRead r, long arrival) {
     long at = arrival + settings.completionLatencyNs();
     if (accessCheck.decide(r.requester(), r.address(), r.length(), false) == InboundAccessCheck.Decision.DENY) {
-      // The page exists but is not open to this requester: Completer Abort, as the plan decided.
+      // Blocked by the IOMMU: Unsupported Request, as a root complex answers a translation fault.
       denials.count(r.requester(), false);
       getContext().getLog().debug("Endpoint [{}] denied read of {} bytes at {} by {}", id, r.length(),
           Addresses.hex(r.address()), Bdf.format(r.requester()));
-      link.offer(Completion.error(bdf, r, CompletionStatus.COMPLETER_ABORT, at), at, -1);
+      link.offer(Completion.error(bdf, r, CompletionStatus.UNSUPPORTED_REQUEST, at), at, -1);
       return;
     }
     if (!claims(r.address(), r.length())) {

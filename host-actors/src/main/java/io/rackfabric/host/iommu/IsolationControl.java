@@ -2,6 +2,7 @@ package io.rackfabric.host.iommu;
 
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.endpoint.AccessCheckChange;
+import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,8 +14,10 @@ import java.util.TreeMap;
  * requests ("open this page of C to B") into the changes its root endpoint applies, one per
  * requester ID B arrives under at C, and remembers which hosts have an IOMMU.
  *
- * <p>A host gets its IOMMU only when isolation is first asked for it, so hosts nobody isolates
- * keep serving everyone. Installing it opens the host's control page read/write to every other
+ * <p>In a rack whose hosts start isolated ({@link #initialCheck}, the rack's nodes create the
+ * hosts' root endpoints with it), every host denies the others until pages are opened. Otherwise a
+ * host gets its IOMMU only when isolation is first asked for it, so hosts nobody isolates keep
+ * serving everyone. Installing it opens the host's control page read/write to every other
  * host at once, in the same all-or-nothing change: the fail-over protocol writes there (the MH's
  * notifications and responses, the multicast copies) and must never be blocked by isolation.
  *
@@ -36,8 +39,54 @@ public final class IsolationControl {
 
   /** @param controlPage the address of every host's control page, or -1 when there is none */
   public IsolationControl(IsolationPlan plan, long controlPage) {
+    this(plan, controlPage, false);
+  }
+
+  /**
+   * @param isolatedFromStart every host of the plan already has the IOMMU {@link #initialCheck}
+   *     gives (its root endpoint was created with it): opens go straight to it, nothing installs
+   */
+  public IsolationControl(IsolationPlan plan, long controlPage, boolean isolatedFromStart) {
     this.plan = plan == null ? IsolationPlan.none() : plan;
     this.controlPage = controlPage;
+    if (isolatedFromStart) {
+      isolated.addAll(this.plan.hosts());
+    }
+  }
+
+  /**
+   * The inbound check {@code host}'s root endpoint starts with in a rack whose hosts deny by
+   * default: an IOMMU over its memory governing every ID another host of the plan arrives under,
+   * with only the control page open to them; requesters the plan does not place (the host's own
+   * devices) are served. Empty when the plan does not know the host.
+   */
+  public java.util.Optional<InboundAccessCheck> initialCheck(String host) {
+    IsolationPlan.Target t = plan.target(host).orElse(null);
+    if (t == null) {
+      return java.util.Optional.empty();
+    }
+    int[] governed = t.arrivalIds().values().stream().flatMap(List::stream).mapToInt(Integer::intValue)
+        .distinct().toArray();
+    InboundAccessCheck check = new IommuAccessCheck(new IommuTable(host, t.memory()), governed);
+    List<AccessCheckChange> opens = controlPageOpens(t);
+    if (!opens.isEmpty()) {
+      AccessCheckChange.Result r = new IommuChanges(opens).applyTo(host, check);
+      if (!r.accepted()) {
+        throw new IllegalStateException("host " + host + ": its control page cannot be opened: " + r.detail());
+      }
+      check = r.check();
+    }
+    return java.util.Optional.of(check);
+  }
+
+  /** The control page open read/write to every ID of every other host, sorted so every MH builds the same. */
+  private List<AccessCheckChange> controlPageOpens(IsolationPlan.Target t) {
+    List<AccessCheckChange> changes = new ArrayList<>();
+    if (controlPage >= 0) {
+      new TreeMap<>(t.arrivalIds()).forEach((requester, ids) -> ids.forEach(id ->
+          changes.add(new OpenIommuPages(id, controlPage, 1, Permission.READ_WRITE))));
+    }
+    return changes;
   }
 
   public boolean isolated(String host) {
@@ -59,11 +108,7 @@ public final class IsolationControl {
     }
     List<AccessCheckChange> changes = new ArrayList<>();
     changes.add(new InstallIommu(host, t.memory()));
-    if (controlPage >= 0) {
-      // Sorted by requester host so that every MH builds the same change for the same plan.
-      new TreeMap<>(t.arrivalIds()).forEach((requester, ids) -> ids.forEach(id ->
-          changes.add(new OpenIommuPages(id, controlPage, 1, Permission.READ_WRITE))));
-    }
+    changes.addAll(controlPageOpens(t));
     isolated.add(host);
     return new Request(t, new IommuChanges(changes), null);
   }

@@ -156,7 +156,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   /**
    * @param isolation the hosts the MH can isolate with their IOMMUs, their root endpoints' keys,
-   *     and the requester IDs each host arrives under at each other host
+   *     and the requester IDs each host arrives under at each other host. They start isolated:
+   *     their root endpoints were created with {@link IsolationControl#initialCheck}, so the rack
+   *     denies by default and the MH's opens go straight to their IOMMUs
    */
   public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
@@ -177,7 +179,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos) {
     super(context);
     this.plan = isolation == null ? IsolationPlan.none() : isolation;
-    this.isolation = new IsolationControl(plan, addresses.controlPage());
+    this.isolation = new IsolationControl(plan, addresses.controlPage(), !plan.targets().isEmpty());
     // The hosts' root endpoints may run on other nodes: find them wherever they register. One
     // adapter for all (an actor keeps one per message class); the listing's key names the host.
     ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, RootListed::new);

@@ -47,6 +47,24 @@ class IsolationControlTest {
   }
 
   @Test
+  void shouldDenyOtherHostsButServeTheHostsOwnDevicesWhenTheHostStartsIsolated() {
+    IsolationControl control = new IsolationControl(PLAN, CONTROL, true);
+    assertTrue(control.isolated("ch3"), "isolated from the start: opens need no install");
+    InboundAccessCheck check = control.initialCheck("ch3").orElseThrow();
+    for (int id : List.of(MH_PRI, MH_SEC, CH1_PRI, CH1_SEC)) {
+      assertEquals(Decision.ALLOW, check.decide(id, CONTROL + 0x800, 4, true), "control page, " + id);
+      assertEquals(Decision.DENY, check.decide(id, 0x40000, 4, true), "any other page, " + id);
+    }
+    int ownNicVf = 0x0201;
+    assertEquals(Decision.ALLOW, check.decide(ownNicVf, 0x40000, 64, true), "a requester the plan does not place");
+    check = apply(control.open("ch3", "ch1", 0x40000, 1, Permission.READ_WRITE), check);
+    assertEquals(Decision.ALLOW, check.decide(CH1_PRI, 0x40000, 8, true));
+    assertEquals(Decision.DENY, check.decide(MH_PRI, 0x40000, 8, true));
+    assertEquals(Decision.ALLOW, check.decide(ownNicVf, 0x50000, 8, false), "still served after a change");
+    assertTrue(control.initialCheck("ch9").isEmpty(), "a host the plan does not know");
+  }
+
+  @Test
   void shouldOpenAPageUnderEveryIdOfTheRequesterAndNoOtherWhenAsked() {
     IsolationControl control = new IsolationControl(PLAN, CONTROL);
     InboundAccessCheck check = apply(control.enable("ch3"), InboundAccessCheck.allowAll());
