@@ -15,6 +15,7 @@ import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkParameters;
@@ -28,6 +29,8 @@ import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.iommu.IsolationControl;
+import io.rackfabric.host.messaging.MessagingLayout;
+import io.rackfabric.host.messaging.MessagingSettings;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -114,7 +117,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
-    IsolationControl isolation = isolationFromStart(topology, requesterIds);
+    IsolationControl isolation = isolationFromStart(topology, requesterIds, context.getSystem().settings().config());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -152,15 +155,23 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   /**
    * In a rack with a management host its compute hosts deny inbound DMA from each other by default:
    * their root endpoints start with the IOMMU {@link IsolationControl#initialCheck} gives, and only
-   * the management host's page operations open them. Null (every endpoint serves everyone) without
-   * one.
+   * the management host's page operations open them, besides the pages host software shares with
+   * every host (the control page, the datagram service's queues). Null (every endpoint serves
+   * everyone) without one.
    */
-  private static IsolationControl isolationFromStart(Topology topology, RequesterIdPlan requesterIds) {
+  private static IsolationControl isolationFromStart(Topology topology, RequesterIdPlan requesterIds,
+      com.typesafe.config.Config config) {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
       return null;
     }
-    return new IsolationControl(requesterIds.isolationPlan(), spec.ladonAddresses().controlPage(), true);
+    List<AddressRange> shared = new ArrayList<>();
+    try {
+      shared.add(MessagingLayout.of(spec.layout(), 0, MessagingSettings.create(config)).region());
+    } catch (IllegalArgumentException e) {
+      // This rack's hosts cannot hold the datagram service's queues: nothing of it to open.
+    }
+    return new IsolationControl(requesterIds.isolationPlan(), spec.ladonAddresses().controlPage(), true, shared);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.rackfabric.host.iommu;
 
+import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.endpoint.AccessCheckChange;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
@@ -35,6 +36,8 @@ public final class IsolationControl {
 
   private final IsolationPlan plan;
   private final long controlPage;
+  /** Local ranges every host's pages are open in to every other host from the start. */
+  private final List<AddressRange> shared;
   private final Set<String> isolated = new HashSet<>();
 
   /** @param controlPage the address of every host's control page, or -1 when there is none */
@@ -47,8 +50,19 @@ public final class IsolationControl {
    *     gives (its root endpoint was created with it): opens go straight to it, nothing installs
    */
   public IsolationControl(IsolationPlan plan, long controlPage, boolean isolatedFromStart) {
+    this(plan, controlPage, isolatedFromStart, List.of());
+  }
+
+  /**
+   * @param shared ranges of every host's local memory that host software of all hosts shares (the
+   *     datagram service's queues): {@link #initialCheck} opens their pages, as far as they lie
+   *     in the host's memory, read/write to every other host, as it does the control page
+   */
+  public IsolationControl(IsolationPlan plan, long controlPage, boolean isolatedFromStart,
+      List<AddressRange> shared) {
     this.plan = plan == null ? IsolationPlan.none() : plan;
     this.controlPage = controlPage;
+    this.shared = List.copyOf(shared);
     if (isolatedFromStart) {
       isolated.addAll(this.plan.hosts());
     }
@@ -68,7 +82,18 @@ public final class IsolationControl {
     int[] governed = t.arrivalIds().values().stream().flatMap(List::stream).mapToInt(Integer::intValue)
         .distinct().toArray();
     InboundAccessCheck check = new IommuAccessCheck(new IommuTable(host, t.memory()), governed);
-    List<AccessCheckChange> opens = controlPageOpens(t);
+    List<AccessCheckChange> opens = new ArrayList<>(controlPageOpens(t));
+    for (AddressRange range : shared) {
+      for (AddressRange memory : t.memory()) {
+        long first = Math.max(range.base(), memory.base()) & ~(IommuTable.PAGE_SIZE - 1);
+        long last = Math.min(range.limit(), memory.limit());
+        if (Long.compareUnsigned(first, last) <= 0) {
+          long pages = (last - first) / IommuTable.PAGE_SIZE + 1;
+          new TreeMap<>(t.arrivalIds()).forEach((requester, ids) -> ids.forEach(id ->
+              opens.add(new OpenIommuPages(id, first, pages, Permission.READ_WRITE))));
+        }
+      }
+    }
     if (!opens.isEmpty()) {
       AccessCheckChange.Result r = new IommuChanges(opens).applyTo(host, check);
       if (!r.accepted()) {
