@@ -3,6 +3,7 @@ package io.rackfabric.cluster.node;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.Behaviors;
+import akka.cluster.ClusterEvent;
 import akka.cluster.typed.Cluster;
 import akka.cluster.typed.SelfUp;
 import akka.cluster.typed.Subscribe;
@@ -12,7 +13,10 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.settings.FabricSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -47,9 +51,49 @@ public final class NodeRunner {
         roles, cluster, base);
     ActorSystem<RackNode.Command> system =
         ActorSystem.create(RackNode.create(topology, nodeName, fabric, true), "rack", config);
+    watchManagementNodes(system, topology, nodeName);
     awaitUp(system, cluster.joinTimeout(), nodeName + " at " + address.seedHost() + ":" + address.seedPort());
     learnDriver(system, nodeName);
     return system;
+  }
+
+  /**
+   * The nodes running a management host (the topology's {@code management-host} and its
+   * control-plane pair): their software opens and closes the hosts' IOMMU pages, so this node's
+   * endpoints take IOMMU changes from them. A member is taken as such a node when it comes Up with
+   * the node's name as a role, the first one only: a later member claiming the name gains nothing.
+   */
+  static void watchManagementNodes(ActorSystem<?> system, Topology topology, String nodeName) {
+    Set<String> names = new HashSet<>();
+    List<String> hosts = new ArrayList<>();
+    if (topology.globalMemorySpec() != null && topology.globalMemorySpec().managementHost() != null) {
+      hosts.add(topology.globalMemorySpec().managementHost());
+    }
+    if (topology.controlPlane() != null) {
+      hosts.add(topology.controlPlane().master());
+      hosts.add(topology.controlPlane().backup());
+    }
+    hosts.forEach(h -> topology.endpoint(h).ifPresent(e -> names.add(e.node())));
+    if (names.isEmpty()) {
+      return;
+    }
+    system.systemActorOf(Behaviors.<ClusterEvent.MemberUp>setup(ctx -> {
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(ctx.getSelf(), ClusterEvent.MemberUp.class));
+      Set<String> taken = new HashSet<>();
+      return Behaviors.receiveMessage(up -> {
+        for (String name : names) {
+          if (up.member().hasRole(name) && taken.add(name)) {
+            ControlOrigins.get(ctx.getSystem()).useManagement(up.member().address());
+            ctx.getLog().info("Node [{}] takes IOMMU changes from [{}] at [{}], a management host's node",
+                nodeName, name, up.member().address());
+          } else if (up.member().hasRole(name)) {
+            ctx.getLog().warn("Node [{}] ignores member [{}]: it claims to be {}, which is already a member",
+                nodeName, up.member().address(), name);
+          }
+        }
+        return Behaviors.same();
+      });
+    }), "management-watch", Props.empty());
   }
 
   /**
@@ -59,7 +103,7 @@ public final class NodeRunner {
    * accept fault and configuration messages from this node only.
    */
   static void learnDriver(ActorSystem<?> system, String nodeName) {
-    List<akka.actor.Address> drivers = new java.util.ArrayList<>();
+    List<akka.actor.Address> drivers = new ArrayList<>();
     Cluster.get(system).state().getMembers().forEach(m -> {
       if (m.hasRole(DRIVER_ROLE)) {
         drivers.add(m.address());

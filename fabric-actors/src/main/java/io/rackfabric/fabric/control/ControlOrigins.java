@@ -38,8 +38,13 @@ public final class ControlOrigins implements Extension {
   }
 
   /** From now on the member at {@code driver} is the run's driver, whose messages are accepted. */
-  public void useDriver(Address driver) {
+  public synchronized void useDriver(Address driver) {
     current = current.withDriver(driver);
+  }
+
+  /** From now on the node at {@code node} runs a management host: its IOMMU changes are accepted. */
+  public synchronized void useManagement(Address node) {
+    current = current.withManagement(node);
   }
 
   public ControlOrigin current() {
@@ -56,7 +61,16 @@ public final class ControlOrigins implements Extension {
    * a fault-injection or configuration message.
    */
   public static boolean admits(ActorContext<?> context, String id, Object msg, ActorRef<?> origin) {
-    if (get(context.getSystem()).accepts(origin)) {
+    return admits(context, id, msg, origin, get(context.getSystem()).accepts(origin));
+  }
+
+  /** {@link #admits} for an IOMMU change: the management hosts' nodes may send it too. */
+  public static boolean admitsConfiguration(ActorContext<?> context, String id, Object msg, ActorRef<?> origin) {
+    return admits(context, id, msg, origin, get(context.getSystem()).current().acceptsConfiguration(origin));
+  }
+
+  private static boolean admits(ActorContext<?> context, String id, Object msg, ActorRef<?> origin, boolean ok) {
+    if (ok) {
       return true;
     }
     context.getLog().warn("Port [{}] dropped {} from [{}]: not the run's driver or this node", id,

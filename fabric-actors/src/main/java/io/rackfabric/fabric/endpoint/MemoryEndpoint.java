@@ -656,7 +656,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+    if (!ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
       return this;
     }
     AccessCheckChange.Result result;

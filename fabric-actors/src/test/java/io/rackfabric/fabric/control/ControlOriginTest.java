@@ -43,6 +43,19 @@ class ControlOriginTest {
   }
 
   @Test
+  void shouldTakeIommuChangesButNoFaultFromAManagementNodeWhenItIsKnown() {
+    Address mmhNode = new Address("akka", "rack", "10.0.0.3", 25520);
+    ControlOrigin origin = new ControlOrigin(SELF, DRIVER).withManagement(mmhNode);
+    var fromMmh = ForeignRefs.at(mmhNode, "mh");
+    var fromStranger = ForeignRefs.at(STRANGER, "mh");
+    assertTrue(origin.acceptsConfiguration(fromMmh), "the MH opens and closes pages");
+    assertFalse(origin.accepts(fromMmh), "a fault from the MH's node is not the driver's");
+    assertFalse(origin.acceptsConfiguration(fromStranger));
+    assertTrue(origin.acceptsConfiguration(ForeignRefs.at(DRIVER, "run")), "the driver may configure too");
+    assertFalse(new ControlOrigin(SELF, DRIVER).acceptsConfiguration(fromMmh), "not before it is known");
+  }
+
+  @Test
   void shouldRefuseWhenTheMessageCarriesNoOrigin() {
     ControlOrigin origin = new ControlOrigin(SELF, DRIVER);
     assertFalse(origin.accepts((Address) null));

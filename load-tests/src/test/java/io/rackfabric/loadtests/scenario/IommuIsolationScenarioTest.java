@@ -1,0 +1,63 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
+import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.quiet;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioLoader;
+import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bundled iommu-isolation scenario: in a rack with a management host the hosts deny each
+ * other by default, the MH opens what the traffic covers, and a rogue CH's writes and reads are
+ * all blocked and counted, per requester, while the traffic arrives untouched.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class IommuIsolationScenarioTest {
+
+  static final KindCatalog<FaultType, InvariantType, FigureType> KINDS = ScenarioKinds.standard();
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldBlockAndCountEveryRogueAccessWhileTheTrafficArrivesWhenARogueHostReachesClosedPages() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("iommu-isolation", KINDS, ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(KINDS).run(s, dir.resolve("run"), quiet());
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    long writes = 0;
+    long reads = 0;
+    String victim = null;
+    String rogue = null;
+    for (FaultSpec f : s.faults()) {
+      RogueDmaFault.Aim a = RogueDmaFault.aim(f, s.topology().topology());
+      writes += a.writes();
+      reads += a.reads();
+      victim = a.victim();
+      rogue = a.rogue();
+    }
+    assertTrue(writes > 0 && reads > 0, "the scenario's rogue both writes and reads");
+    String p = "iommu." + victim + ".blocked." + rogue;
+    assertEquals(writes + reads, figure(o, p).value());
+    assertEquals(writes, figure(o, p + ".writes").value());
+    assertEquals(reads, figure(o, p + ".reads").value());
+    assertEquals(3, o.figures().stream().filter(f -> f.name().startsWith("iommu.")).count(),
+        "nothing but the rogue was blocked: " + o.figures());
+    for (var t : o.result().traffic()) {
+      assertEquals(t.spec().count(), t.sent(), t.spec().name() + " sent all");
+    }
+  }
+}
