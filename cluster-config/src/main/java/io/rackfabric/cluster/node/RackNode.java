@@ -88,6 +88,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   private final List<ActorRef<SwitchChip.Command>> chips = new ArrayList<>();
   private final List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
   private ActorRef<TimeKeeper.Command> keeper;
+  /** The management host's software when it runs on this node: it follows the controller here. */
+  private ActorRef<ManagementHost.Command> managementHost;
   private final Topology topology;
   private final String nodeName;
   private final long baselineHeap;
@@ -212,6 +214,10 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         var ref = getContext().spawn(ControlPlaneHost.create(host, ControlPlaneHost.Role.BOOTING,
             PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of()), "cp-" + host);
         getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
+        if (managementHost != null) {
+          // The controller's page operations reach the hosts' IOMMUs through the MH, once persisted.
+          managementHost.tell(new ManagementHost.FollowController(ref, ControlPlaneBootPlan.hostsByRequester(topology)));
+        }
         running.add("cp-" + host);
         if (host.equals(pair.master())) {
           getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
@@ -246,6 +252,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
           "host-" + spec.managementHost());
       context.getSystem().receptionist().tell(
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));
+      managementHost = mh;
       running.add("host-" + spec.managementHost());
     }
     for (int i = 1; i <= spec.computeHosts().size(); i++) {

@@ -4,9 +4,11 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.endpoint.AccessCheckChange;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
+import io.rackfabric.persistence.controller.ControllerEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -190,6 +192,36 @@ public final class IsolationControl {
       changes.add(new CloseIommuPages(id, pageAddress, pageCount));
     }
     return new Request(t, new IommuChanges(changes), null);
+  }
+
+  /** What a page event of the controller asks of one host's IOMMU. */
+  public record ControllerChange(String host, Request request) {}
+
+  /**
+   * The change for a page the controller opened or closed ({@code IommuPageOpened}, {@code
+   * IommuPageClosed}), whose requester is named by the ID it has in the management host's domain;
+   * empty for another event, or when that requester is not another host of the plan at the target
+   * (the target itself, a device): no IOMMU entry of the plan's to change.
+   *
+   * @param hostsByRequester the host each management-domain requester ID belongs to
+   */
+  public java.util.Optional<ControllerChange> forEvent(ControllerEvent event, Map<Integer, String> hostsByRequester) {
+    if (event instanceof ControllerEvent.IommuPageOpened o) {
+      String requester = hostsByRequester.get(o.requester());
+      if (requester == null || requester.equals(o.host())) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(new ControllerChange(o.host(),
+          open(o.host(), requester, o.pageAddress(), 1, Permission.valueOf(o.permission().name()))));
+    }
+    if (event instanceof ControllerEvent.IommuPageClosed c) {
+      String requester = hostsByRequester.get(c.requester());
+      if (requester == null || requester.equals(c.host())) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(new ControllerChange(c.host(), close(c.host(), requester, c.pageAddress(), 1)));
+    }
+    return java.util.Optional.empty();
   }
 
   private String unknownTarget(String host) {

@@ -14,6 +14,7 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.FailoverCoordinator;
 import io.rackfabric.host.failover.HostLog;
@@ -45,7 +46,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, HoldFrom,
       Observed,
-      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed {}
+      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, FollowController,
+      ControllerPages {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -121,6 +123,23 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
       Throwable failure, ActorRef<IsolationResult> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * Applies to the hosts' IOMMUs every page {@code controller} (the management hosts' event-sourced
+   * controller) opens or closes from now on, once persisted; its requester IDs are those of the
+   * management domain, {@code hostsByRequester} names their hosts. Local only: sent by the node
+   * that runs both.
+   */
+  public record FollowController(ActorRef<ControlPlaneHost.Command> controller, Map<Integer, String> hostsByRequester)
+      implements Command, NoSerializationVerificationNeeded {
+
+    public FollowController {
+      hostsByRequester = Map.copyOf(hostsByRequester);
+    }
+  }
+
+  private record ControllerPages(ControlPlaneHost.PagesChanged changed, Map<Integer, String> hostsByRequester)
+      implements Command, NoSerializationVerificationNeeded {}
 
   private record RootListed(Receptionist.Listing listing)
       implements Command, NoSerializationVerificationNeeded {}
@@ -215,6 +234,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
         .onMessage(IsolationApplied.class, this::onIsolationApplied)
         .onMessage(RootListed.class, this::onRootListed)
+        .onMessage(FollowController.class, this::onFollowController)
+        .onMessage(ControllerPages.class, this::onControllerPages)
         .build();
   }
 
@@ -358,6 +379,28 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     return this;
   }
 
+  private Behavior<Command> onFollowController(FollowController msg) {
+    Map<Integer, String> hosts = msg.hostsByRequester();
+    msg.controller().tell(new ControlPlaneHost.SubscribePageChanges(
+        getContext().messageAdapter(ControlPlaneHost.PagesChanged.class, c -> new ControllerPages(c, hosts))));
+    return this;
+  }
+
+  /** The controller persisted page changes: each goes to its host's IOMMU, as the MH's own requests do. */
+  private Behavior<Command> onControllerPages(ControllerPages msg) {
+    for (var event : msg.changed().events()) {
+      isolation.forEvent(event, msg.hostsByRequester()).ifPresent(c -> {
+        if (c.request().error() != null || !roots.containsKey(c.host())) {
+          getContext().getLog().warn("MH [{}] cannot apply the controller's {}: {}", id, event,
+              c.request().error() != null ? c.request().error() : "the root endpoint of " + c.host() + " has not registered");
+        } else {
+          apply(c.request(), false, c.host(), null);
+        }
+      });
+    }
+    return this;
+  }
+
   private boolean refusedWithoutRoot(String host, ActorRef<IsolationResult> replyTo) {
     if (plan.target(host).isEmpty() || roots.containsKey(host)) {
       return false;
@@ -387,6 +430,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     if (msg.install() && !accepted) {
       isolation.enableFailed(msg.targetHost());
       getContext().getLog().warn("MH [{}] could not install the IOMMU of {}: {}", id, msg.targetHost(), detail);
+    } else if (!accepted && msg.replyTo() == null) {
+      getContext().getLog().warn("MH [{}] IOMMU of {} refused the controller's change: {}", id, msg.targetHost(), detail);
     } else {
       getContext().getLog().debug("MH [{}] IOMMU of {}: {}", id, msg.targetHost(), detail);
     }
