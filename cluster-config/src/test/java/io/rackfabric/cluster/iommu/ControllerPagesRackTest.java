@@ -7,24 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
-import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.cluster.node.JournaledRack;
 import io.rackfabric.cluster.node.RequesterIdPlan;
-import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.PagePermission;
-import io.rackfabric.persistence.journal.JournalConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -40,29 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ControllerPagesRackTest {
 
   static final Duration WAIT = Duration.ofSeconds(30);
-  static final Topology RACK = load();
+  static final Topology RACK = JournaledRack.bundled("ladon-testbed");
   /** A page of CH2's memory, away from its control page and its datagram queues. */
   static final long PAGE = 0x5_0000;
 
   @TempDir static Path data;
   static ActorTestKit testKit;
 
-  static Topology load() {
-    try {
-      return TopologyLoader.load("ladon-testbed");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @BeforeAll
   static void startRack() {
-    testKit = ActorTestKit.create("rack", ConfigFactory.parseString("akka.actor.serialize-messages = on")
-        .withFallback(JournalConfig.h2(data, "rack", 2)).withFallback(ConfigFactory.load()));
-    FabricSettings fabric = FabricSettings.create(testKit.system().settings().config());
-    for (NodeSpec n : RACK.nodes()) {
-      testKit.spawn(RackNode.create(RACK, n.name(), fabric), n.name());
-    }
+    testKit = JournaledRack.start(RACK, data);
   }
 
   @AfterAll
@@ -144,12 +125,6 @@ class ControllerPagesRackTest {
   }
 
   static <T> ActorRef<T> find(ServiceKey<T> key) {
-    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
-    return probe.awaitAssert(WAIT, () -> {
-      testKit.system().receptionist().tell(Receptionist.find(key, probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(key);
-      assertEquals(1, refs.size(), key.id() + " registered");
-      return refs.iterator().next();
-    });
+    return JournaledRack.find(testKit, key, WAIT);
   }
 }
