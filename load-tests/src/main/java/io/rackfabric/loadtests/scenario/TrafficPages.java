@@ -1,24 +1,35 @@
 package io.rackfabric.loadtests.scenario;
 
 import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.ControlPlaneBootPlan;
 import io.rackfabric.cluster.node.RequesterIdPlan;
 import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.iommu.IommuTable;
 import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.PagePermission;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The IOMMU pages a run opens before its traffic: in a rack with a management host the hosts deny
- * each other's DMA by default, so the management host opens, for each generator whose source is
- * a host of the rack and whose sink another, the pages of the sink its requests cover, read/write
- * to the source. What no generator covers stays closed (a {@code rogue-dma} fault's target).
+ * each other's DMA by default, so, for each generator whose source is a host of the rack and whose
+ * sink another, the pages of the sink its requests cover are opened read/write to the source. With
+ * a control-plane pair the master's controller opens them, one journaled operation per page, and
+ * the management host applies them once persisted; the run then has the management host open the
+ * same pages itself, whose answer comes once they are in force at the sink (after the controller's
+ * changes, which reached it first). Without a pair the management host alone opens them. What no
+ * generator covers stays closed (a {@code rogue-dma} fault's target).
  */
 public final class TrafficPages {
 
@@ -58,6 +69,8 @@ public final class TrafficPages {
     if (opens.isEmpty()) {
       return;
     }
+    ControlPlaneSpec pair = rack.topology().controlPlane();
+    long journaled = pair == null ? 0 : throughController(rack, pair, opens);
     String mhId = rack.topology().globalMemorySpec().managementHost();
     var mh = Asks.find(rack.system(), ComponentKeys.managementHost(mhId), FIND_ROOT);
     for (Open o : opens) {
@@ -77,7 +90,39 @@ public final class TrafficPages {
         Thread.sleep(20);
       }
     }
-    progress.printf("  iommu: %s opened %d page run(s) for the traffic; the rest of each host stays closed%n",
-        mhId, opens.size());
+    progress.printf("  iommu: %s opened %d page run(s) for the traffic%s; the rest of each host stays closed%n",
+        mhId, opens.size(), pair == null ? "" : " (" + journaled + " page(s) through " + pair.master()
+            + "'s controller, journaled)");
+  }
+
+  /**
+   * Has the master's controller open every page of {@code opens}; returns the pages it persisted.
+   * A page already open read/write to the requester (two generators sharing one) counts as done.
+   */
+  private static long throughController(RunningRack rack, ControlPlaneSpec pair, List<Open> opens) throws Exception {
+    var controller = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(pair.master()), FIND_ROOT);
+    Map<String, Integer> ids = new HashMap<>();
+    ControlPlaneBootPlan.hostsByRequester(rack.topology()).forEach((id, host) -> ids.put(host, id));
+    long persisted = 0;
+    for (Open o : opens) {
+      Integer requester = ids.get(o.requester());
+      if (requester == null) {
+        throw new IllegalStateException(o.requester() + " is no host of " + pair.master() + "'s controller: the pages"
+            + " of traffic " + o.traffic() + " cannot be opened through it");
+      }
+      for (long k = 0; k < o.pages(); k++) {
+        long page = o.firstPage() + k * IommuTable.PAGE_SIZE;
+        Controller.OperationResult r = Asks.ask(rack.system(), controller, to -> new ControlPlaneHost.Submit(
+            new Controller.OpenIommuPage(o.target(), requester, page, PagePermission.READ_WRITE, 0, to)), ASK);
+        if (r.accepted()) {
+          persisted++;
+        } else if (!r.detail().contains("is already open")) {
+          throw new IllegalStateException(pair.master() + "'s controller did not open page " + Addresses.hex(page)
+              + " of " + o.target() + " to " + o.requester() + " for traffic " + o.traffic() + ": " + r.status()
+              + " " + r.detail());
+        }
+      }
+    }
+    return persisted;
   }
 }

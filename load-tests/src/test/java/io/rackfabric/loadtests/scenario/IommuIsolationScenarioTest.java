@@ -12,7 +12,19 @@ import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.ControlPlaneBootPlan;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.PagePermission;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -34,7 +46,20 @@ class IommuIsolationScenarioTest {
   @Test
   void shouldBlockAndCountEveryRogueAccessWhileTheTrafficArrivesWhenARogueHostReachesClosedPages() throws Exception {
     Scenario s = ScenarioLoader.loadBundled("iommu-isolation", KINDS, ScenarioOptions.NONE);
-    Outcome o = new ScenarioRunner(KINDS).run(s, dir.resolve("run"), quiet());
+    // The master's controller at the end of the run, read while the rack still runs.
+    AtomicReference<Controller.CurrentState> controller = new AtomicReference<>();
+    RackAttachment readController = new RackAttachment() {
+      @Override
+      public void attach(RunningRack rack) {}
+
+      @Override
+      public void detach(RunningRack rack) throws Exception {
+        var cp = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(rack.topology().controlPlane().master()),
+            Duration.ofSeconds(10));
+        controller.set(Asks.ask(rack.system(), cp, ControlPlaneHost.GetControllerState::new, Duration.ofSeconds(10)));
+      }
+    };
+    Outcome o = new ScenarioRunner(KINDS, List.of(readController)).run(s, dir.resolve("run"), quiet());
     for (Checked c : o.invariants()) {
       assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
     }
@@ -56,8 +81,19 @@ class IommuIsolationScenarioTest {
     assertEquals(reads, figure(o, p + ".reads").value());
     assertEquals(3, o.figures().stream().filter(f -> f.name().startsWith("iommu.")).count(),
         "nothing but the rogue was blocked: " + o.figures());
+    Map<String, Integer> ids = new HashMap<>();
+    ControlPlaneBootPlan.hostsByRequester(s.topology().topology()).forEach((id, host) -> ids.put(host, id));
     for (var t : o.result().traffic()) {
       assertEquals(t.spec().count(), t.sent(), t.spec().name() + " sent all");
+      // The traffic's pages were opened through the journaled controller, none more for the rogue.
+      for (long page = t.spec().sinkRegion().base() & ~0xFFFL; page <= t.spec().sinkRegion().limit(); page += 0x1000) {
+        assertEquals(Optional.of(PagePermission.READ_WRITE),
+            controller.get().state().permission(t.spec().sink(), ids.get(t.spec().from()), page),
+            t.spec().name() + " page " + Long.toHexString(page));
+      }
     }
+    RogueDmaFault.Aim aim = RogueDmaFault.aim(s.faults().get(0), s.topology().topology());
+    assertEquals(Optional.empty(), controller.get().state().permission(aim.victim(), ids.get(aim.rogue()),
+        aim.victimAddress() & ~0xFFFL), "nothing opened to the rogue");
   }
 }

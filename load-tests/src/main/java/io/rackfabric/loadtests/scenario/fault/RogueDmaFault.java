@@ -31,8 +31,12 @@ public final class RogueDmaFault implements FaultType {
   /** The byte a rogue write carries: what a write that got through would leave behind. */
   static final byte JUNK = 0x5A;
 
-  /** Where a rogue-dma fault's accesses go: the host it attacks and how many of each kind. */
-  public record Aim(String rogue, String victim, long address, long writes, long reads, int size) {}
+  /**
+   * Where a rogue-dma fault's accesses go: the host it attacks, where the first lands in its memory
+   * ({@code victimAddress}), and how many of each kind.
+   */
+  public record Aim(String rogue, String victim, long address, long victimAddress, long writes, long reads,
+      int size) {}
 
   @Override
   public String name() {
@@ -101,6 +105,7 @@ public final class RogueDmaFault implements FaultType {
     RouteExplainer routes = new RouteExplainer(topology);
     long last = address + (Math.max(writes, reads) - 1) * size + size - 1;
     String victim = null;
+    long victimAddress = -1;
     for (long a : new long[] {address, last}) {
       RouteExplanation e = routes.explain(rogue, a, false);
       if (e.outcome().kind() != RouteExplanation.Kind.DELIVERED || e.target().equals(rogue)) {
@@ -112,13 +117,16 @@ public final class RogueDmaFault implements FaultType {
             + " and end in " + e.target() + "; keep them in one host");
       }
       victim = e.target();
+      if (victimAddress < 0) {
+        victimAddress = e.outcome().address();
+      }
     }
     var target = RequesterIdPlan.of(topology).isolationPlan().target(victim);
     if (target.isEmpty() || !target.get().arrivalIds().containsKey(rogue)) {
       throw new IllegalArgumentException("to=" + Addresses.hex(address) + " reaches " + victim + ", which does not"
           + " deny " + rogue + " by default: both must be hosts of a rack with a management host (global-memory)");
     }
-    return new Aim(rogue, victim, address, writes, reads, (int) size);
+    return new Aim(rogue, victim, address, victimAddress, writes, reads, (int) size);
   }
 
   @Override

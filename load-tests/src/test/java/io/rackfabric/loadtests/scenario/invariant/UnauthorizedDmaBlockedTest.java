@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class UnauthorizedDmaBlockedTest {
 
-  static final Aim ROGUE = new Aim("ch2", "ch1", 0x10_0020_0000L, 32, 16, 64);
+  static final Aim ROGUE = new Aim("ch2", "ch1", 0x10_0020_0000L, 0x20_0000L, 32, 16, 64);
 
   @Test
   void shouldPassWhenEveryRogueAccessWasBlockedAndNothingElse() {
@@ -48,7 +48,7 @@ class UnauthorizedDmaBlockedTest {
 
   @Test
   void shouldAddUpTwoFaultsOfOneRogueWhenBothHitTheSameHost() {
-    Aim more = new Aim("ch2", "ch1", 0x10_0030_0000L, 4, 0, 64);
+    Aim more = new Aim("ch2", "ch1", 0x10_0030_0000L, 0x30_0000L, 4, 0, 64);
     assertTrue(UnauthorizedDmaBlocked.judge(List.of(ROGUE, more), List.of(new Blocked("ch1", "ch2", 16, 36))).pass());
     assertFalse(UnauthorizedDmaBlocked.judge(List.of(ROGUE, more), List.of(new Blocked("ch1", "ch2", 16, 32))).pass());
   }
