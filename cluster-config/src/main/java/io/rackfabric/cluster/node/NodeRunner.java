@@ -64,16 +64,7 @@ public final class NodeRunner {
    * the node's name as a role, the first one only: a later member claiming the name gains nothing.
    */
   static void watchManagementNodes(ActorSystem<?> system, Topology topology, String nodeName) {
-    Set<String> names = new HashSet<>();
-    List<String> hosts = new ArrayList<>();
-    if (topology.globalMemorySpec() != null && topology.globalMemorySpec().managementHost() != null) {
-      hosts.add(topology.globalMemorySpec().managementHost());
-    }
-    if (topology.controlPlane() != null) {
-      hosts.add(topology.controlPlane().master());
-      hosts.add(topology.controlPlane().backup());
-    }
-    hosts.forEach(h -> topology.endpoint(h).ifPresent(e -> names.add(e.node())));
+    Set<String> names = managementNodes(topology);
     if (names.isEmpty()) {
       return;
     }
@@ -94,6 +85,21 @@ public final class NodeRunner {
         return Behaviors.same();
       });
     }), "management-watch", Props.empty());
+  }
+
+  /** The nodes of {@code topology} that run its management host or a host of its control-plane pair. */
+  static Set<String> managementNodes(Topology topology) {
+    List<String> hosts = new ArrayList<>();
+    if (topology.globalMemorySpec() != null && topology.globalMemorySpec().managementHost() != null) {
+      hosts.add(topology.globalMemorySpec().managementHost());
+    }
+    if (topology.controlPlane() != null) {
+      hosts.add(topology.controlPlane().master());
+      hosts.add(topology.controlPlane().backup());
+    }
+    Set<String> names = new HashSet<>();
+    hosts.forEach(h -> topology.endpoint(h).ifPresent(e -> names.add(e.node())));
+    return names;
   }
 
   /**
