@@ -27,7 +27,6 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -121,7 +120,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   /** What an isolation request came to: {@code detail} says what changed, or names the bad value. */
   public record IsolationResult(String targetHost, boolean accepted, String detail) implements WireMessage {}
 
-  private record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
+  record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
       Throwable failure, ActorRef<IsolationResult> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
   /**
@@ -138,14 +137,11 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     }
   }
 
-  private record ControllerPages(ControlPlaneHost.PagesChanged changed, Map<Integer, String> hostsByRequester)
+  record ControllerPages(ControlPlaneHost.PagesChanged changed, Map<Integer, String> hostsByRequester)
       implements Command, NoSerializationVerificationNeeded {}
 
-  private record RootListed(Receptionist.Listing listing)
+  record RootListed(Receptionist.Listing listing)
       implements Command, NoSerializationVerificationNeeded {}
-
-  /** How long the MH waits for a host's root endpoint to apply an IOMMU change (wall time). */
-  private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(10);
 
   private static final String CHECK_ACKS = "check-acks";
 
@@ -160,9 +156,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
   private final List<FailoverCompleted> ended = new ArrayList<>();
-  private final IsolationControl isolation;
-  private final IsolationPlan plan;
-  private final Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
+  private final IsolationRequests isolation;
 
   /**
    * @param planePorts the ports of the MH's own domain that lead to each plane's switch, by
@@ -197,14 +191,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       LadonAddresses addresses, Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
       ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos) {
     super(context);
-    this.plan = isolation == null ? IsolationPlan.none() : isolation;
-    this.isolation = new IsolationControl(plan, addresses.controlPage(), !plan.targets().isEmpty());
-    // The hosts' root endpoints may run on other nodes: find them wherever they register. One
-    // adapter for all (an actor keeps one per message class); the listing's key names the host.
-    ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, RootListed::new);
-    for (IsolationPlan.Target t : plan.targets()) {
-      context.getSystem().receptionist().tell(Receptionist.subscribe(t.root(), listings));
-    }
+    this.isolation = new IsolationRequests(context, id, isolation, addresses.controlPage());
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
@@ -347,107 +334,37 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
-    if (refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
-    apply(isolation.enable(msg.targetHost()), true, msg.targetHost(), msg.replyTo());
+    isolation.onEnableIsolation(msg);
     return this;
   }
 
   private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
-    String target = msg.targetHost();
-    IsolationControl.Request open =
-        isolation.open(target, msg.requesterHost(), msg.pageAddress(), msg.pageCount(), msg.permission());
-    if (open.error() == null && refusedWithoutRoot(target, msg.replyTo())) {
-      return this;
-    }
-    if (open.error() == null && !isolation.isolated(target)) {
-      // The endpoint applies changes in the order the MH sends them: the IOMMU is in before the open.
-      apply(isolation.enable(target), true, target, null);
-    }
-    apply(open, false, target, msg.replyTo());
+    isolation.onOpenIommuPage(msg);
     return this;
   }
 
   private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
-    IsolationControl.Request close =
-        isolation.close(msg.targetHost(), msg.requesterHost(), msg.pageAddress(), msg.pageCount());
-    if (close.error() == null && refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
-    apply(close, false, msg.targetHost(), msg.replyTo());
+    isolation.onCloseIommuPage(msg);
     return this;
   }
 
   private Behavior<Command> onFollowController(FollowController msg) {
-    Map<Integer, String> hosts = msg.hostsByRequester();
-    msg.controller().tell(new ControlPlaneHost.SubscribePageChanges(
-        getContext().messageAdapter(ControlPlaneHost.PagesChanged.class, c -> new ControllerPages(c, hosts))));
+    isolation.onFollowController(msg);
     return this;
   }
 
-  /** The controller persisted page changes: each goes to its host's IOMMU, as the MH's own requests do. */
   private Behavior<Command> onControllerPages(ControllerPages msg) {
-    for (var event : msg.changed().events()) {
-      isolation.forEvent(event, msg.hostsByRequester()).ifPresent(c -> {
-        if (c.request().error() != null || !roots.containsKey(c.host())) {
-          getContext().getLog().warn("MH [{}] cannot apply the controller's {}: {}", id, event,
-              c.request().error() != null ? c.request().error() : "the root endpoint of " + c.host() + " has not registered");
-        } else {
-          apply(c.request(), false, c.host(), null);
-        }
-      });
-    }
+    isolation.onControllerPages(msg);
     return this;
-  }
-
-  private boolean refusedWithoutRoot(String host, ActorRef<IsolationResult> replyTo) {
-    if (plan.target(host).isEmpty() || roots.containsKey(host)) {
-      return false;
-    }
-    replyTo.tell(new IsolationResult(host, false, "the root endpoint of " + host + " has not registered yet"));
-    return true;
-  }
-
-  /** Sends a request's change to its host's root endpoint, or answers with its error. */
-  private void apply(IsolationControl.Request request, boolean install, String host,
-      ActorRef<IsolationResult> replyTo) {
-    if (request.error() != null) {
-      if (replyTo != null) {
-        replyTo.tell(new IsolationResult(host, false, request.error()));
-      }
-      return;
-    }
-    getContext().ask(MemoryEndpoint.AccessCheckResult.class, roots.get(host), CHANGE_TIMEOUT,
-        ref -> new MemoryEndpoint.ChangeAccessCheck(request.change(), ref),
-        (result, failure) -> new IsolationApplied(host, install, result, failure, replyTo));
   }
 
   private Behavior<Command> onIsolationApplied(IsolationApplied msg) {
-    boolean accepted = msg.result() != null && msg.result().accepted();
-    String detail = msg.result() != null ? msg.result().detail()
-        : "no answer from the root endpoint of " + msg.targetHost() + ": " + msg.failure();
-    if (msg.install() && !accepted) {
-      isolation.enableFailed(msg.targetHost());
-      getContext().getLog().warn("MH [{}] could not install the IOMMU of {}: {}", id, msg.targetHost(), detail);
-    } else if (!accepted && msg.replyTo() == null) {
-      getContext().getLog().warn("MH [{}] IOMMU of {} refused the controller's change: {}", id, msg.targetHost(), detail);
-    } else {
-      getContext().getLog().debug("MH [{}] IOMMU of {}: {}", id, msg.targetHost(), detail);
-    }
-    if (msg.replyTo() != null) {
-      msg.replyTo().tell(new IsolationResult(msg.targetHost(), accepted, detail));
-    }
+    isolation.onIsolationApplied(msg);
     return this;
   }
 
   private Behavior<Command> onRootListed(RootListed msg) {
-    for (IsolationPlan.Target t : plan.targets()) {
-      if (msg.listing().isForKey(t.root())) {
-        msg.listing().getServiceInstances(t.root()).stream().findFirst()
-            .ifPresentOrElse(ref -> roots.put(t.host(), ref), () -> roots.remove(t.host()));
-      }
-    }
+    isolation.onRootListed(msg);
     return this;
   }
 }
