@@ -5,36 +5,37 @@ import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.quiet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.node.ControlPlaneBootPlan;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
-import io.rackfabric.cluster.node.ComponentKeys;
-import io.rackfabric.cluster.node.ControlPlaneBootPlan;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.PagePermission;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bundled iommu-isolation scenario: in a rack with a management host the hosts deny each
- * other by default, the MH opens what the traffic covers, and a rogue CH's writes and reads are
- * all blocked and counted, per requester, while the traffic arrives untouched.
+ * other by default, the master's controller opens what the traffic covers (journaled, applied by
+ * the MH), and a rogue CH's writes and reads are all blocked and counted, per requester, while the
+ * traffic arrives untouched.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class IommuIsolationScenarioTest {
