@@ -168,7 +168,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * Changes this endpoint's inbound access check (its IOMMU): opens or closes pages, installs one.
-   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was.
+   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was. Applied
+   * only when {@code replyTo} is on this node, the run's driver or a management host's node; any
+   * other is dropped unanswered (see {@link io.rackfabric.fabric.control.ControlOrigin}).
    */
   public record ChangeAccessCheck(AccessCheckChange change, ActorRef<AccessCheckResult> replyTo)
       implements Command, WireMessage {}
