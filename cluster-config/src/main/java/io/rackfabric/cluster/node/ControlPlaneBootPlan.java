@@ -11,7 +11,9 @@ import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.DeviceKind;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -39,6 +41,24 @@ public final class ControlPlaneBootPlan {
     }
     AddressRange memory = host.bars().get(0);
     return r -> new Controller.AddHost(host.id(), requester, memory.base(), memory.size(), 0, r);
+  }
+
+  /**
+   * The host each requester ID of the controller's hosts belongs to (the master's own ID, each
+   * compute host's in the master's domain), as {@link #operations} adds them.
+   */
+  public static Map<Integer, String> hostsByRequester(Topology topology) {
+    ControlPlaneSpec pair = topology.controlPlane();
+    if (pair == null) {
+      return Map.of();
+    }
+    Map<Integer, String> hosts = new HashMap<>();
+    topology.endpoint(pair.master()).ifPresent(m -> hosts.put(m.bdf(), m.id()));
+    RequesterIdPlan ids = RequesterIdPlan.of(topology);
+    for (String ch : topology.computeHostIds()) {
+      ids.idInManagementDomain(ch).ifPresent(id -> hosts.put(id, ch));
+    }
+    return Map.copyOf(hosts);
   }
 
   /** The persistence id of {@code host}'s controller (or replica) in its journal. */

@@ -15,6 +15,8 @@ import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -26,6 +28,9 @@ import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.iommu.IsolationControl;
+import io.rackfabric.host.messaging.MessagingLayout;
+import io.rackfabric.host.messaging.MessagingSettings;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -83,6 +88,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   private final List<ActorRef<SwitchChip.Command>> chips = new ArrayList<>();
   private final List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
   private ActorRef<TimeKeeper.Command> keeper;
+  /** The management host's software when it runs on this node: it follows the controller here. */
+  private ActorRef<ManagementHost.Command> managementHost;
   private final Topology topology;
   private final String nodeName;
   private final long baselineHeap;
@@ -112,6 +119,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
+    IsolationControl isolation = isolationFromStart(topology, requesterIds, context.getSystem().settings().config());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -127,9 +135,11 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         chips.add(chip);
       } else if (c instanceof EndpointSpec e) {
         LinkSpec link = topology.linkAt(e.id()).orElse(null);
+        InboundAccessCheck check = isolation == null ? InboundAccessCheck.allowAll()
+            : isolation.initialCheck(e.id()).orElse(InboundAccessCheck.allowAll());
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
-            link == null ? null : link.other(e.id()), settings), e.id());
+            link == null ? null : link.other(e.id()), settings, check), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);
@@ -142,6 +152,28 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY,
         context.messageAdapter(Receptionist.Listing.class, KeeperListing::new)));
     prepareControlPlane(context, roots);
+  }
+
+  /**
+   * In a rack with a management host its compute hosts deny inbound DMA from each other by default:
+   * their root endpoints start with the IOMMU {@link IsolationControl#initialCheck} gives, and only
+   * the management host's page operations open them, besides the pages host software shares with
+   * every host (the control page, the datagram service's queues). Null (every endpoint serves
+   * everyone) without one.
+   */
+  private static IsolationControl isolationFromStart(Topology topology, RequesterIdPlan requesterIds,
+      com.typesafe.config.Config config) {
+    GlobalMemorySpec spec = topology.globalMemorySpec();
+    if (spec == null || spec.managementHost() == null) {
+      return null;
+    }
+    List<AddressRange> shared = new ArrayList<>();
+    try {
+      shared.add(MessagingLayout.of(spec.layout(), 0, MessagingSettings.create(config)).region());
+    } catch (IllegalArgumentException e) {
+      // This rack's hosts cannot hold the datagram service's queues: nothing of it to open.
+    }
+    return new IsolationControl(requesterIds.isolationPlan(), spec.ladonAddresses().controlPage(), true, shared);
   }
 
   /**
@@ -182,6 +214,10 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         var ref = getContext().spawn(ControlPlaneHost.create(host, ControlPlaneHost.Role.BOOTING,
             PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of()), "cp-" + host);
         getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
+        if (managementHost != null) {
+          // The controller's page operations reach the hosts' IOMMUs through the MH, once persisted.
+          managementHost.tell(new ManagementHost.FollowController(ref, ControlPlaneBootPlan.hostsByRequester(topology)));
+        }
         running.add("cp-" + host);
         if (host.equals(pair.master())) {
           getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
@@ -216,6 +252,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
           "host-" + spec.managementHost());
       context.getSystem().receptionist().tell(
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));
+      managementHost = mh;
       running.add("host-" + spec.managementHost());
     }
     for (int i = 1; i <= spec.computeHosts().size(); i++) {

@@ -9,6 +9,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.iommu.OpenPages;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -114,6 +115,8 @@ class LadonTestbedEnumerationTest {
     ActorRef<MemoryEndpoint.Command> mmh = RackEnumeration.endpoint(testKit.system(), "mmh");
     ActorRef<MemoryEndpoint.Command> ch1 = RackEnumeration.endpoint(testKit.system(), "ch1");
     ActorRef<MemoryEndpoint.Command> ch2 = RackEnumeration.endpoint(testKit.system(), "ch2");
+    // The rack denies host-to-host DMA by default: the MH opens the two pages to CH1 first.
+    OpenPages.open(testKit, "mmh", "ch2", "ch1", 0x3000, 2);
     for (Plane plane : Plane.values()) {
       long offset = plane == Plane.PRIMARY ? 0x3000 : 0x4000;
       byte[] data = {7, (byte) plane.ordinal(), 7, 7};

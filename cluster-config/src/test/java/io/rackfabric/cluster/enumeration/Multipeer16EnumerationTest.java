@@ -157,8 +157,8 @@ class Multipeer16EnumerationTest {
   }
 
   static void unplug(ActorRef<PortMessage> endpoint, ActorRef<SwitchPort.Command> port) {
-    endpoint.tell(new MemoryEndpoint.SetLink(false, 0));
-    port.tell(new SwitchPort.SetLink(false, 0));
+    endpoint.tell(new MemoryEndpoint.SetLink(false, 0, testKit.system()));
+    port.tell(new SwitchPort.SetLink(false, 0, testKit.system()));
   }
 
   static ActorRef<SwitchPort.Command> port(int number) throws Exception {

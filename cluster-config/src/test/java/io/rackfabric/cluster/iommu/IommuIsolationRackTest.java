@@ -99,10 +99,10 @@ class IommuIsolationRackTest {
 
     byte[] before = peek(ch3, PAGE, 16);
     for (Plane plane : Plane.values()) {
-      assertEquals(CompletionStatus.COMPLETER_ABORT, read(ch2, LAYOUT.chAddress(2, 3, PAGE, plane)).status(),
+      assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, read(ch2, LAYOUT.chAddress(2, 3, PAGE, plane)).status(),
           "CH2's read through the " + plane + " plane");
       ch2.tell(new MemoryEndpoint.Write(LAYOUT.chAddress(2, 3, PAGE, plane), junk()));
-      assertEquals(CompletionStatus.COMPLETER_ABORT, read(mmh, LAYOUT.mhAddress(3, PAGE, plane)).status(),
+      assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, read(mmh, LAYOUT.mhAddress(3, PAGE, plane)).status(),
           "the MH's read through the " + plane + " plane");
       mmh.tell(new MemoryEndpoint.Write(LAYOUT.mhAddress(3, PAGE, plane), junk()));
     }
@@ -133,7 +133,7 @@ class IommuIsolationRackTest {
     IsolationResult closed = result.receiveMessage(WAIT);
     assertTrue(closed.accepted(), closed.detail());
     for (Plane plane : Plane.values()) {
-      assertEquals(CompletionStatus.COMPLETER_ABORT, read(ch1, LAYOUT.chAddress(1, 3, PAGE, plane)).status(),
+      assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, read(ch1, LAYOUT.chAddress(1, 3, PAGE, plane)).status(),
           "CH1's read after the close through the " + plane + " plane");
       ch1.tell(new MemoryEndpoint.Write(LAYOUT.chAddress(1, 3, PAGE, plane), junk()));
     }

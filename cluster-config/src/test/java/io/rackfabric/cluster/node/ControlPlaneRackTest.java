@@ -7,22 +7,17 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.javadsl.Adapter;
-import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import akka.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import akka.persistence.query.EventEnvelope;
 import akka.persistence.query.PersistenceQuery;
 import akka.persistence.query.Sequence;
 import akka.stream.javadsl.Sink;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.BootSequence.Step;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
-import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.RoutingTable;
-import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
@@ -32,7 +27,6 @@ import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
-import io.rackfabric.persistence.journal.JournalConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -53,27 +47,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ControlPlaneRackTest {
 
   static final Duration WAIT = Duration.ofSeconds(30);
-  static final Topology RACK = load();
+  static final Topology RACK = JournaledRack.bundled("ladon-testbed");
 
   @TempDir static Path data;
   static ActorTestKit testKit;
 
-  static Topology load() {
-    try {
-      return TopologyLoader.load("ladon-testbed");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @BeforeAll
   static void startRack() {
-    testKit = ActorTestKit.create("rack", ConfigFactory.parseString("akka.actor.serialize-messages = on")
-        .withFallback(JournalConfig.h2(data, "rack", 2)).withFallback(ConfigFactory.load()));
-    FabricSettings fabric = FabricSettings.create(testKit.system().settings().config());
-    for (NodeSpec n : RACK.nodes()) {
-      testKit.spawn(RackNode.create(RACK, n.name(), fabric), n.name());
-    }
+    testKit = JournaledRack.start(RACK, data);
   }
 
   @AfterAll
@@ -82,13 +63,7 @@ class ControlPlaneRackTest {
   }
 
   static <T> ActorRef<T> find(ServiceKey<T> key) {
-    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
-    return probe.awaitAssert(WAIT, () -> {
-      testKit.system().receptionist().tell(Receptionist.find(key, probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(key);
-      assertEquals(1, refs.size(), key.id() + " registered");
-      return refs.iterator().next();
-    });
+    return JournaledRack.find(testKit, key, WAIT);
   }
 
   static ControlPlaneHost.HostStatus status(ActorRef<ControlPlaneHost.Command> host) {

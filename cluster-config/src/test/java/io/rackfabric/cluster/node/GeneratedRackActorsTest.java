@@ -8,6 +8,7 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.receptionist.Receptionist;
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.iommu.OpenPages;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
@@ -68,6 +69,8 @@ class GeneratedRackActorsTest {
     ActorRef<MemoryEndpoint.Command> ch4 = endpoint("ch4");
     awaitUp(ch3);
     awaitUp(ch4);
+    // The rack denies host-to-host DMA by default: the MH opens the two pages to CH3 first.
+    OpenPages.open(testKit, "mmh", "ch4", "ch3", 0x1000, 2);
     TestProbe<byte[]> peek = testKit.createTestProbe();
     for (Plane plane : Plane.values()) {
       long offset = plane == Plane.PRIMARY ? 0x1000 : 0x2000;

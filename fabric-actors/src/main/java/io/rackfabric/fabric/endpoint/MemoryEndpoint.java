@@ -13,6 +13,7 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.config.BarRegisters;
 import io.rackfabric.fabric.config.ConfigSpace;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
@@ -59,7 +60,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
-  public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+  /**
+   * Fault injection: takes the link down (or brings it back) at this end, at a model time.
+   * {@code origin} is the sending side: applied only from the run's driver or this node ({@link
+   * io.rackfabric.fabric.control.ControlOrigin}), as are the other fault and access-check messages.
+   */
+  public record SetLink(boolean up, long modelAt, ActorRef<?> origin) implements Command, WireMessage {}
 
   /**
    * Fault injection: drops, corrupts or delays TLPs this endpoint transmits (see {@link
@@ -162,7 +168,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * Changes this endpoint's inbound access check (its IOMMU): opens or closes pages, installs one.
-   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was.
+   * Answered with {@link AccessCheckResult}; a refused change leaves the check as it was. Applied
+   * only when {@code replyTo} is on this node, the run's driver or a management host's node; any
+   * other is dropped unanswered (see {@link io.rackfabric.fabric.control.ControlOrigin}).
    */
   public record ChangeAccessCheck(AccessCheckChange change, ActorRef<AccessCheckResult> replyTo)
       implements Command, WireMessage {}
@@ -270,7 +278,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * An endpoint that checks every inbound memory request with {@code accessCheck} (a host's IOMMU):
-   * a denied read is answered with Completer Abort, a denied write dropped, both counted per
+   * a denied read is answered with Unsupported Request, a denied write dropped, both counted per
    * requester in {@link EndpointStats#accessDenied()}. The endpoint owns the check from now on:
    * pass a fresh one, keep no reference, change it with {@link ChangeAccessCheck}.
    */
@@ -489,11 +497,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private void onMemRead(MemRead r, long arrival) {
     long at = arrival + settings.completionLatencyNs();
     if (accessCheck.decide(r.requester(), r.address(), r.length(), false) == InboundAccessCheck.Decision.DENY) {
-      // The page exists but is not open to this requester: Completer Abort, as the plan decided.
+      // Blocked by the IOMMU: Unsupported Request, as a root complex answers a translation fault.
       denials.count(r.requester(), false);
       getContext().getLog().debug("Endpoint [{}] denied read of {} bytes at {} by {}", id, r.length(),
           Addresses.hex(r.address()), Bdf.format(r.requester()));
-      link.offer(Completion.error(bdf, r, CompletionStatus.COMPLETER_ABORT, at), at, -1);
+      link.offer(Completion.error(bdf, r, CompletionStatus.UNSUPPORTED_REQUEST, at), at, -1);
       return;
     }
     if (!claims(r.address(), r.length())) {
@@ -738,6 +746,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
+    if (!ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     AccessCheckChange.Result result;
     if (msg.change() == null) {
       result = AccessCheckChange.Result.refused("change is missing");
@@ -841,11 +852,17 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.origin())) {
+      return this;
+    }
     partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
   private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     getContext().getLog().info("Endpoint [{}] injecting link errors {}", id, msg.errors());
     link.injectErrors(msg.errors());
     msg.replyTo().tell(msg.errors());
@@ -853,6 +870,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     link.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

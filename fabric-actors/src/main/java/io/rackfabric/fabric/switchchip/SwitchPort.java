@@ -11,6 +11,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.PortRegisters;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.credit.EgressReleases;
 import io.rackfabric.fabric.credit.MulticastShadow;
 import io.rackfabric.fabric.link.FaultHorizon;
@@ -66,8 +67,12 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
-  /** Fault injection: takes the link down (or brings it back) at this end, at a model time. */
-  public record SetLink(boolean up, long modelAt) implements Command, WireMessage {}
+  /**
+   * Fault injection: takes the link down (or brings it back) at this end, at a model time.
+   * {@code origin} is the sending side: applied only from the run's driver or this node ({@link
+   * io.rackfabric.fabric.control.ControlOrigin}), as are {@link InjectLinkErrors} and {@link HoldFrom}.
+   */
+  public record SetLink(boolean up, long modelAt, ActorRef<?> origin) implements Command, WireMessage {}
 
   /**
    * Fault injection: drops, corrupts or delays TLPs this port transmits (see {@link LinkErrors});
@@ -573,11 +578,17 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
+    if (!ControlOrigins.admits(getContext(), name, msg, msg.origin())) {
+      return this;
+    }
     partner.setLink(msg.up(), msg.modelAt(), link);
     return this;
   }
 
   private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
+    if (!ControlOrigins.admits(getContext(), name, msg, msg.replyTo())) {
+      return this;
+    }
     getContext().getLog().info("Port [{}] injecting link errors {}", name, msg.errors());
     link.injectErrors(msg.errors());
     msg.replyTo().tell(msg.errors());
@@ -585,6 +596,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), name, msg, msg.replyTo())) {
+      return this;
+    }
     link.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

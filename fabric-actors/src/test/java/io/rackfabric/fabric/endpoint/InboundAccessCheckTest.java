@@ -93,9 +93,9 @@ class InboundAccessCheckTest {
     MemoryEndpoint.ReadResult allowed = readAs(A, PAGE.base() + 4);
     assertEquals(CompletionStatus.SUCCESSFUL, allowed.status());
     assertArrayEquals(new byte[] {2, 2, 2, 2}, allowed.data());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(B, PAGE.base()).status());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(C, PAGE.base() + 4).status());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(A, PAGE.base() + 0x1000).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(B, PAGE.base()).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(C, PAGE.base() + 4).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(A, PAGE.base() + 0x1000).status());
 
     EndpointStats s = FabricProbes.stats(testKit, ep);
     assertEquals(new EndpointStats.AccessDenial(A, 1, 1), s.accessDenied(A));
@@ -112,7 +112,7 @@ class InboundAccessCheckTest {
     assertFalse(refused.accepted());
     assertEquals("range is missing", refused.detail());
     assertEquals(CompletionStatus.SUCCESSFUL, readAs(A, BAR.base()).status(), "A's check still holds");
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(B, BAR.base()).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(B, BAR.base()).status());
     assertFalse(change(null).accepted());
   }
 }

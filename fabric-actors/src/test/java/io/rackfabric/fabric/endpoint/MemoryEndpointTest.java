@@ -268,12 +268,12 @@ class MemoryEndpointTest {
   void shouldReportItsOwnLinkGoingDownToErrorWatchersWhenRoot() {
     TestProbe<EndpointEvent> watcher = testKit.createTestProbe();
     rc.tell(new MemoryEndpoint.WatchErrors(watcher.ref()));
-    ep.tell(new MemoryEndpoint.SetLink(false, 7_000_000));
+    ep.tell(new MemoryEndpoint.SetLink(false, 7_000_000, testKit.system()));
     EndpointEvent.ErrorReported e = (EndpointEvent.ErrorReported) watcher.receiveMessage(Duration.ofSeconds(5));
     assertEquals("meRc", e.endpoint());
     assertEquals("SURPRISE_DOWN", e.error().cause());
     assertTrue(e.error().modelAt() >= 7_000_000, "not before the fault: " + e.error().modelAt());
-    ep.tell(new MemoryEndpoint.SetLink(true, 7_000_000));
+    ep.tell(new MemoryEndpoint.SetLink(true, 7_000_000, testKit.system()));
     awaitActive(rc);
     awaitActive(ep);
   }

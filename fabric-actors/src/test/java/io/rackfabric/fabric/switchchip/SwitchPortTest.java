@@ -188,7 +188,7 @@ class SwitchPortTest {
     int aerBefore = stats(rc).aerReceived().size();
     long downsBefore = portStats(chip, 3).linkDowns();
     long upsBefore = portStats(chip, 3).linkUps();
-    epC.tell(new MemoryEndpoint.SetLink(false, 0));
+    epC.tell(new MemoryEndpoint.SetLink(false, 0, testKit.system()));
 
     TestProbe<EndpointStats> probe = testKit.createTestProbe();
     probe.awaitAssert(Duration.ofSeconds(5), () -> {
@@ -224,7 +224,7 @@ class SwitchPortTest {
     awaitData(epB, 0x1100_0800L, toB);
     assertEquals(droppedBefore + 400, portStats(chip, 3).droppedPosted());
 
-    epC.tell(new MemoryEndpoint.SetLink(true, 0));
+    epC.tell(new MemoryEndpoint.SetLink(true, 0, testKit.system()));
     awaitActive(epC);
     assertEquals(upsBefore + 1, portStats(chip, 3).linkUps());
     byte[] data = {4, 3, 2, 1};

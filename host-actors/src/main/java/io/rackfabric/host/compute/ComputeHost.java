@@ -8,6 +8,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
@@ -279,6 +280,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     reportRetry.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

@@ -150,6 +150,22 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
       implements Command, WireMessage {}
 
   /**
+   * Tells {@code subscriber} of every IOMMU page this host's controller opened or closed from now
+   * on, once persisted (and replicated): the events of each acknowledged operation that has any.
+   * Local only: the management host's software applying them runs on this host's node.
+   */
+  public record SubscribePageChanges(ActorRef<PagesChanged> subscriber)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** The {@code IommuPageOpened} and {@code IommuPageClosed} events of one persisted operation of {@code host}. */
+  public record PagesChanged(String host, List<ControllerEvent> events) implements NoSerializationVerificationNeeded {
+
+    public PagesChanged {
+      events = List.copyOf(events);
+    }
+  }
+
+  /**
    * The baseline's whole-system restart: the participant resets and its data plane is down over
    * [{@code downFrom}, {@code downUntil}) of model time.
    */
@@ -248,6 +264,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
   private final List<ActorRef<TakeoverBreakdown>> takeoverSubscribers = new ArrayList<>();
   private final List<TakeoverBreakdown> takeovers = new ArrayList<>();
   private final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
+  private final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
   private final List<Replicate> heldReplicates = new ArrayList<>();
   private final List<ActorRef<CurrentState>> heldStateQueries = new ArrayList<>();
   private final List<Command> heldBootCommands = new ArrayList<>(); // until the boot recovered
@@ -337,6 +354,7 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
         .onMessage(SubscribeTakeovers.class, this::onSubscribeTakeovers)
         .onMessage(GetTakeovers.class, this::onGetTakeovers)
         .onMessage(SubscribeDataPlane.class, this::onSubscribeDataPlane)
+        .onMessage(SubscribePageChanges.class, this::onSubscribePageChanges)
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
         .onMessage(Heartbeat.class, this::onHeartbeat)
@@ -394,6 +412,12 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
     if (result.accepted()) {
       lastSeqNr = Math.max(lastSeqNr, result.seqNr());
       noteTemplate(result.seqNr() - result.events().size() + 1, result.events());
+      // Acknowledged means persisted: only now may a page change reach the hosts' IOMMUs.
+      List<ControllerEvent> pages = result.events().stream().filter(e -> e instanceof ControllerEvent.IommuPageOpened
+          || e instanceof ControllerEvent.IommuPageClosed).toList();
+      if (!pages.isEmpty()) {
+        pageWatchers.forEach(w -> w.tell(new PagesChanged(name, pages)));
+      }
     }
     msg.original().replyTo().tell(result);
     if (result.status() == Status.NOT_REPLICATED
@@ -928,6 +952,11 @@ public final class ControlPlaneHost extends AbstractBehavior<ControlPlaneHost.Co
 
   private Behavior<Command> onGetTakeovers(GetTakeovers msg) {
     msg.replyTo().tell(new Takeovers(name, takeovers));
+    return this;
+  }
+
+  private Behavior<Command> onSubscribePageChanges(SubscribePageChanges msg) {
+    pageWatchers.add(msg.subscriber());
     return this;
   }
 

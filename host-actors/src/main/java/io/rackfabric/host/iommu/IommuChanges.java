@@ -24,7 +24,7 @@ public record IommuChanges(List<AccessCheckChange> changes) implements AccessChe
     }
     // The changes of this package change a table in place: work on a copy to stay all or nothing.
     InboundAccessCheck check = current instanceof IommuAccessCheck iommu
-        ? new IommuAccessCheck(iommu.table().copy()) : current;
+        ? iommu.copy() : current;
     List<String> details = new ArrayList<>(changes.size());
     for (AccessCheckChange change : changes) {
       Result r = change == null ? Result.refused(endpoint + ": a change of " + changes + " is null")

@@ -9,11 +9,13 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.FailoverCoordinator;
 import io.rackfabric.host.failover.HostLog;
@@ -26,7 +28,6 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -45,7 +46,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, HoldFrom,
       Observed,
-      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, Called {}
+      CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, FollowController,
+      ControllerPages, Called {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -122,14 +124,28 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   /** What an isolation request came to: {@code detail} says what changed, or names the bad value. */
   public record IsolationResult(String targetHost, boolean accepted, String detail) implements WireMessage {}
 
-  private record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
+  record IsolationApplied(String targetHost, boolean install, MemoryEndpoint.AccessCheckResult result,
       Throwable failure, ActorRef<IsolationResult> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
-  private record RootListed(Receptionist.Listing listing)
+  /**
+   * Applies to the hosts' IOMMUs every page {@code controller} (the management hosts' event-sourced
+   * controller) opens or closes from now on, once persisted; its requester IDs are those of the
+   * management domain, {@code hostsByRequester} names their hosts. Local only: sent by the node
+   * that runs both.
+   */
+  public record FollowController(ActorRef<ControlPlaneHost.Command> controller, Map<Integer, String> hostsByRequester)
+      implements Command, NoSerializationVerificationNeeded {
+
+    public FollowController {
+      hostsByRequester = Map.copyOf(hostsByRequester);
+    }
+  }
+
+  record ControllerPages(ControlPlaneHost.PagesChanged changed, Map<Integer, String> hostsByRequester)
       implements Command, NoSerializationVerificationNeeded {}
 
-  /** How long the MH waits for a host's root endpoint to apply an IOMMU change (wall time). */
-  private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(10);
+  record RootListed(Receptionist.Listing listing)
+      implements Command, NoSerializationVerificationNeeded {}
 
   private static final String CHECK_ACKS = "check-acks";
 
@@ -151,9 +167,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
   private final List<FailoverCompleted> ended = new ArrayList<>();
-  private final IsolationControl isolation;
-  private final IsolationPlan plan;
-  private final Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
+  private final IsolationRequests isolation;
 
   /**
    * @param planePorts the ports of the MH's own domain that lead to each plane's switch, by
@@ -166,7 +180,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   /**
    * @param isolation the hosts the MH can isolate with their IOMMUs, their root endpoints' keys,
-   *     and the requester IDs each host arrives under at each other host
+   *     and the requester IDs each host arrives under at each other host. They start isolated:
+   *     their root endpoints were created with {@link IsolationControl#initialCheck}, so the rack
+   *     denies by default and the MH's opens go straight to their IOMMUs
    */
   public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
@@ -186,14 +202,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       LadonAddresses addresses, Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
       ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos) {
     super(context);
-    this.plan = isolation == null ? IsolationPlan.none() : isolation;
-    this.isolation = new IsolationControl(plan, addresses.controlPage());
-    // The hosts' root endpoints may run on other nodes: find them wherever they register. One
-    // adapter for all (an actor keeps one per message class); the listing's key names the host.
-    ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, RootListed::new);
-    for (IsolationPlan.Target t : plan.targets()) {
-      context.getSystem().receptionist().tell(Receptionist.subscribe(t.root(), listings));
-    }
+    this.isolation = new IsolationRequests(context, id, isolation, addresses.controlPage());
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
@@ -226,6 +235,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
         .onMessage(IsolationApplied.class, this::onIsolationApplied)
         .onMessage(RootListed.class, this::onRootListed)
+        .onMessage(FollowController.class, this::onFollowController)
+        .onMessage(ControllerPages.class, this::onControllerPages)
         .build();
   }
 
@@ -349,6 +360,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     failover.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
@@ -360,83 +374,37 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
-    if (refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
-    apply(isolation.enable(msg.targetHost()), true, msg.targetHost(), msg.replyTo());
+    isolation.onEnableIsolation(msg);
     return this;
   }
 
   private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
-    String target = msg.targetHost();
-    IsolationControl.Request open =
-        isolation.open(target, msg.requesterHost(), msg.pageAddress(), msg.pageCount(), msg.permission());
-    if (open.error() == null && refusedWithoutRoot(target, msg.replyTo())) {
-      return this;
-    }
-    if (open.error() == null && !isolation.isolated(target)) {
-      // The endpoint applies changes in the order the MH sends them: the IOMMU is in before the open.
-      apply(isolation.enable(target), true, target, null);
-    }
-    apply(open, false, target, msg.replyTo());
+    isolation.onOpenIommuPage(msg);
     return this;
   }
 
   private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
-    IsolationControl.Request close =
-        isolation.close(msg.targetHost(), msg.requesterHost(), msg.pageAddress(), msg.pageCount());
-    if (close.error() == null && refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
-    apply(close, false, msg.targetHost(), msg.replyTo());
+    isolation.onCloseIommuPage(msg);
     return this;
   }
 
-  private boolean refusedWithoutRoot(String host, ActorRef<IsolationResult> replyTo) {
-    if (plan.target(host).isEmpty() || roots.containsKey(host)) {
-      return false;
-    }
-    replyTo.tell(new IsolationResult(host, false, "the root endpoint of " + host + " has not registered yet"));
-    return true;
+  private Behavior<Command> onFollowController(FollowController msg) {
+    isolation.onFollowController(msg);
+    return this;
   }
 
-  /** Sends a request's change to its host's root endpoint, or answers with its error. */
-  private void apply(IsolationControl.Request request, boolean install, String host,
-      ActorRef<IsolationResult> replyTo) {
-    if (request.error() != null) {
-      if (replyTo != null) {
-        replyTo.tell(new IsolationResult(host, false, request.error()));
-      }
-      return;
-    }
-    getContext().ask(MemoryEndpoint.AccessCheckResult.class, roots.get(host), CHANGE_TIMEOUT,
-        ref -> new MemoryEndpoint.ChangeAccessCheck(request.change(), ref),
-        (result, failure) -> new IsolationApplied(host, install, result, failure, replyTo));
+  private Behavior<Command> onControllerPages(ControllerPages msg) {
+    isolation.onControllerPages(msg);
+    return this;
   }
 
   private Behavior<Command> onIsolationApplied(IsolationApplied msg) {
-    boolean accepted = msg.result() != null && msg.result().accepted();
-    String detail = msg.result() != null ? msg.result().detail()
-        : "no answer from the root endpoint of " + msg.targetHost() + ": " + msg.failure();
-    if (msg.install() && !accepted) {
-      isolation.enableFailed(msg.targetHost());
-      getContext().getLog().warn("MH [{}] could not install the IOMMU of {}: {}", id, msg.targetHost(), detail);
-    } else {
-      getContext().getLog().debug("MH [{}] IOMMU of {}: {}", id, msg.targetHost(), detail);
-    }
-    if (msg.replyTo() != null) {
-      msg.replyTo().tell(new IsolationResult(msg.targetHost(), accepted, detail));
-    }
+    isolation.onIsolationApplied(msg);
     return this;
   }
 
   private Behavior<Command> onRootListed(RootListed msg) {
-    for (IsolationPlan.Target t : plan.targets()) {
-      if (msg.listing().isForKey(t.root())) {
-        msg.listing().getServiceInstances(t.root()).stream().findFirst()
-            .ifPresentOrElse(ref -> roots.put(t.host(), ref), () -> roots.remove(t.host()));
-      }
-    }
+    isolation.onRootListed(msg);
     return this;
   }
 }

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
@@ -227,6 +228,9 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   }
 
   private Behavior<Command> onHoldFrom(HoldFrom msg) {
+    if (!ControlOrigins.admits(getContext(), "datagrams-" + host.layout().self(), msg, msg.replyTo())) {
+      return this;
+    }
     clock.holdFrom(msg.modelAt());
     msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;

@@ -107,8 +107,8 @@ class IommuEnforcementTest {
     MemoryEndpoint.ReadResult a = readAs(A, PAGE + 4);
     assertEquals(CompletionStatus.SUCCESSFUL, a.status());
     assertArrayEquals(new byte[] {1, 2, 3, 4}, a.data());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(B, PAGE + 4).status());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(C, PAGE + 4).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(B, PAGE + 4).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(C, PAGE + 4).status());
     assertArrayEquals(new byte[4], peek(PAGE, 4), "B's write never reached memory");
     assertArrayEquals(new byte[4], peek(PAGE + 8, 4), "nor C's");
 
@@ -121,7 +121,7 @@ class IommuEnforcementTest {
 
     // Closing the page shuts A out as well.
     assertTrue(change(new CloseIommuPages(A, PAGE, 1)).accepted());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(A, PAGE + 4).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(A, PAGE + 4).status());
     assertEquals(before.accessDenied(A).reads() + 1, stats().accessDenied(A).reads());
   }
 
@@ -133,7 +133,7 @@ class IommuEnforcementTest {
     assertTrue(bad.detail().contains("is not open to"), bad.detail());
     MemoryEndpoint.AccessCheckResult outside = change(new OpenIommuPages(B, 1L << 20, 1, Permission.READ));
     assertFalse(outside.accepted());
-    assertEquals(CompletionStatus.COMPLETER_ABORT, readAs(B, 0x7000).status());
+    assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, readAs(B, 0x7000).status());
   }
 
   static byte[] peek(long address, int length) {

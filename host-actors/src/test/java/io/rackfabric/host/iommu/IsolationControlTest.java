@@ -11,6 +11,8 @@ import io.rackfabric.fabric.endpoint.AccessCheckChange;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck.Decision;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.PagePermission;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,45 @@ class IsolationControlTest {
       assertEquals(Decision.DENY, check.decide(id, 0x40000, 4, false), "nothing else is open");
     }
     assertTrue(control.isolated("ch3"));
+  }
+
+  @Test
+  void shouldDenyOtherHostsButServeTheHostsOwnDevicesWhenTheHostStartsIsolated() {
+    IsolationControl control = new IsolationControl(PLAN, CONTROL, true);
+    assertTrue(control.isolated("ch3"), "isolated from the start: opens need no install");
+    InboundAccessCheck check = control.initialCheck("ch3").orElseThrow();
+    for (int id : List.of(MH_PRI, MH_SEC, CH1_PRI, CH1_SEC)) {
+      assertEquals(Decision.ALLOW, check.decide(id, CONTROL + 0x800, 4, true), "control page, " + id);
+      assertEquals(Decision.DENY, check.decide(id, 0x40000, 4, true), "any other page, " + id);
+    }
+    int ownNicVf = 0x0201;
+    assertEquals(Decision.ALLOW, check.decide(ownNicVf, 0x40000, 64, true), "a requester the plan does not place");
+    check = apply(control.open("ch3", "ch1", 0x40000, 1, Permission.READ_WRITE), check);
+    assertEquals(Decision.ALLOW, check.decide(CH1_PRI, 0x40000, 8, true));
+    assertEquals(Decision.DENY, check.decide(MH_PRI, 0x40000, 8, true));
+    assertEquals(Decision.ALLOW, check.decide(ownNicVf, 0x50000, 8, false), "still served after a change");
+    assertTrue(control.initialCheck("ch9").isEmpty(), "a host the plan does not know");
+  }
+
+  @Test
+  void shouldTurnTheControllersPageEventsIntoChangesWhenTheRequesterIsAnotherHost() {
+    IsolationControl control = new IsolationControl(PLAN, CONTROL, true);
+    int ch1InMhDomain = 0x0301;
+    Map<Integer, String> hosts = Map.of(ch1InMhDomain, "ch1", 0x0303, "ch3");
+    InboundAccessCheck check = control.initialCheck("ch3").orElseThrow();
+    var opened = control.forEvent(new ControllerEvent.IommuPageOpened("ch3", ch1InMhDomain, 0x40000,
+        PagePermission.READ_WRITE, 0), hosts).orElseThrow();
+    assertEquals("ch3", opened.host());
+    check = apply(opened.request(), check);
+    assertEquals(Decision.ALLOW, check.decide(CH1_PRI, 0x40000, 8, true));
+    assertEquals(Decision.ALLOW, check.decide(CH1_SEC, 0x40000, 8, false), "through every plane");
+    check = apply(control.forEvent(new ControllerEvent.IommuPageClosed("ch3", ch1InMhDomain, 0x40000, 0), hosts)
+        .orElseThrow().request(), check);
+    assertEquals(Decision.DENY, check.decide(CH1_PRI, 0x40000, 8, true));
+    assertTrue(control.forEvent(new ControllerEvent.IommuPageOpened("ch3", 0x0303, 0x40000,
+        PagePermission.READ, 0), hosts).isEmpty(), "a host opening its own page: no IOMMU entry of the plan's");
+    assertTrue(control.forEvent(new ControllerEvent.IommuPageOpened("ch3", 0x0999, 0x40000,
+        PagePermission.READ, 0), hosts).isEmpty(), "a requester that is no host (a device)");
   }
 
   @Test

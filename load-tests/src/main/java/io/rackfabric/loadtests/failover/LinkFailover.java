@@ -253,7 +253,7 @@ public final class LinkFailover {
     long wallAt = System.nanoTime();
     Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, r -> new TimeKeeper.HoldBefore(faultAt, r), STEP);
     for (ActorRef<SwitchPort.Command> p : ports) {
-      p.tell(new SwitchPort.SetLink(false, faultAt));
+      p.tell(new SwitchPort.SetLink(false, faultAt, system));
     }
     awaitDown(system, topology, ends);
     // Then up to the earliest any host software can act on the fault: every host whose AER driver

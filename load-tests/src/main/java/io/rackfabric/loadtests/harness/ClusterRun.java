@@ -130,7 +130,7 @@ public final class ClusterRun implements AutoCloseable {
       driverArgs = List.of("--aeron-dir", aeronDir.toString());
     }
     int driverPort = NodeProcesses.freePort();
-    Config config = NodeConfig.member(driverHost, driverPort, driverHost, driverPort, List.of("driver"), cluster, base);
+    Config config = NodeConfig.member(driverHost, driverPort, driverHost, driverPort, List.of(NodeRunner.DRIVER_ROLE), cluster, base);
     ActorSystem<Void> driver;
     try {
       driver = ActorSystem.create(Behaviors.empty(), "rack", config);

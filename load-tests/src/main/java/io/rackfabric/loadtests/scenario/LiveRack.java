@@ -416,9 +416,9 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   public void setLink(String end, boolean up, long modelAt) throws Exception {
     long at = Math.max(0, modelAt);
     if (LinkSpec.portOf(end) == null) {
-      endpoint(end).tell(new MemoryEndpoint.SetLink(up, at));
+      endpoint(end).tell(new MemoryEndpoint.SetLink(up, at, system));
     } else {
-      port(end).tell(new SwitchPort.SetLink(up, at));
+      port(end).tell(new SwitchPort.SetLink(up, at, system));
     }
     String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
     if (up) {

@@ -67,7 +67,8 @@ public final class RunCommand implements RackCommand {
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
       "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
-      "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend");
+      "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
+      "iommu-isolation");
 
   @Override
   public String name() {

@@ -12,6 +12,7 @@ import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
+import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
 import io.rackfabric.loadtests.scenario.fault.TlpErrorsFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
@@ -21,6 +22,7 @@ import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
+import io.rackfabric.loadtests.scenario.figure.IommuFigures;
 import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
@@ -37,6 +39,7 @@ import io.rackfabric.loadtests.scenario.invariant.NoPacketLost;
 import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.TakeoverCompleted;
+import io.rackfabric.loadtests.scenario.invariant.UnauthorizedDmaBlocked;
 
 /**
  * The kinds {@code rack run} knows. A new kind is one class implementing {@link FaultType},
@@ -66,6 +69,7 @@ public final class ScenarioKinds {
         .fault(new DegradeFault())
         .fault(new NicHangFault())
         .fault(new TlpErrorsFault())
+        .fault(new RogueDmaFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())
@@ -79,6 +83,7 @@ public final class ScenarioKinds {
         .invariant(new ControlRequestsAnswered())
         .invariant(new MasterIs())
         .invariant(new NicRecovered())
+        .invariant(new UnauthorizedDmaBlocked())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())
@@ -91,6 +96,7 @@ public final class ScenarioKinds {
         .figure(new TakeoverFigures())
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
+        .figure(new IommuFigures())
         .optionalFigure(new FtgmCampaignFigures())
         .optionalFigure(new NicRecoveryFigures())
         .optionalFigure(new ScaleFigures());

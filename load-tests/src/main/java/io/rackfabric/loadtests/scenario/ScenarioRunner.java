@@ -131,6 +131,7 @@ public final class ScenarioRunner {
           a.attach(rack);
           attached.add(a);
         }
+        TrafficPages.open(rack, TrafficPages.of(scenario.topology().topology(), scenario.traffic()), progress);
         NicStreams streams = scenario.nicStream() == null ? null
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null

@@ -1,0 +1,57 @@
+package io.rackfabric.cluster.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.receptionist.Receptionist;
+import akka.actor.typed.receptionist.ServiceKey;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.topology.NodeSpec;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.cluster.topology.TopologyLoader;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.persistence.journal.JournalConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A rack with a control-plane pair in one test kit: every node's share spawned by the node
+ * launcher, the pair's controllers journaled in {@code data}.
+ */
+public final class JournaledRack {
+
+  private JournaledRack() {}
+
+  /** A bundled topology, for a static field. */
+  public static Topology bundled(String name) {
+    try {
+      return TopologyLoader.load(name);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The test kit running every node of {@code rack}; the caller shuts it down. */
+  public static ActorTestKit start(Topology rack, Path data) {
+    ActorTestKit kit = ActorTestKit.create("rack", ConfigFactory.parseString("akka.actor.serialize-messages = on")
+        .withFallback(JournalConfig.h2(data, "rack", 2)).withFallback(ConfigFactory.load()));
+    FabricSettings fabric = FabricSettings.create(kit.system().settings().config());
+    for (NodeSpec n : rack.nodes()) {
+      kit.spawn(RackNode.create(rack, n.name(), fabric), n.name());
+    }
+    return kit;
+  }
+
+  /** The one actor registered under {@code key}, once it is. */
+  public static <T> ActorRef<T> find(ActorTestKit kit, ServiceKey<T> key, Duration wait) {
+    TestProbe<Receptionist.Listing> probe = kit.createTestProbe();
+    return probe.awaitAssert(wait, () -> {
+      kit.system().receptionist().tell(Receptionist.find(key, probe.ref()));
+      var refs = probe.receiveMessage().getServiceInstances(key);
+      assertEquals(1, refs.size(), key.id() + " registered");
+      return refs.iterator().next();
+    });
+  }
+}
