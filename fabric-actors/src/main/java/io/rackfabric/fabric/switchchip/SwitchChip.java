@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.ntb.RequesterIdEntry;
 import io.rackfabric.fabric.ntb.NtbDirection;
@@ -176,6 +177,11 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
   }
 
   private Behavior<Command> onReassignPorts(ReassignPorts msg) {
+    // A partition change (the backup management host fences the master with it): from the run's
+    // driver, this node, or a node of the management hosts only.
+    if (!ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
+      return this;
+    }
     RoutingTable next = table;
     for (int n : msg.ports()) {
       PortConfig p = next.port(n);

@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.control.ControlOrigin;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
@@ -374,16 +375,34 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
+      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
+          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+      return this;
+    }
     isolation.onEnableIsolation(msg);
     return this;
   }
 
   private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
+      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
+          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+      return this;
+    }
     isolation.onOpenIommuPage(msg);
     return this;
   }
 
   private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
+    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
+      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
+      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
+          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+      return this;
+    }
     isolation.onCloseIommuPage(msg);
     return this;
   }
