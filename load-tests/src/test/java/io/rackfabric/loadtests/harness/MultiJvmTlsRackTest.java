@@ -56,9 +56,13 @@ class MultiJvmTlsRackTest {
         assertArrayEquals(data, stored);
         return null;
       });
-      String nodeA = Files.readString(runDir.resolve("node-a.log"));
-      assertTrue(nodeA.contains("up with roles [dc-default, fabric, node-b]"), nodeA);
-      assertTrue(nodeA.contains("up with roles [dc-default, driver]"), nodeA);
+      // node-a hears of node-b's Up by gossip, a little after the rack works: read its log until then.
+      probe.awaitAssert(Duration.ofSeconds(20), () -> {
+        String nodeA = Files.readString(runDir.resolve("node-a.log"));
+        assertTrue(nodeA.contains("up with roles [dc-default, fabric, node-b]"), nodeA);
+        assertTrue(nodeA.contains("up with roles [dc-default, driver]"), nodeA);
+        return null;
+      });
     }
   }
 }
