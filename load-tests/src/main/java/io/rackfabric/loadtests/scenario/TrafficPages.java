@@ -30,6 +30,11 @@ import java.util.Map;
  * same pages itself, whose answer comes once they are in force at the sink (after the controller's
  * changes, which reached it first). Without a pair the management host alone opens them. What no
  * generator covers stays closed (a {@code rogue-dma} fault's target).
+ *
+ * <p>The controller takes one page per journaled operation, each persisted and replicated in turn
+ * (tens of ms across JVMs), so a run whose traffic covers more than {@link #JOURNALED_PAGES} pages
+ * (a million writes of 64 bytes cover 16,384) has the management host open them alone, a run of
+ * pages per request, and says so.
  */
 public final class TrafficPages {
 
@@ -39,6 +44,9 @@ public final class TrafficPages {
   /** How long the management host may take to find a host's root endpoint, once the rack is up. */
   private static final Duration FIND_ROOT = Duration.ofSeconds(30);
   private static final Duration ASK = Duration.ofSeconds(15);
+
+  /** The most pages a run opens through the controller, one journaled operation each. */
+  static final long JOURNALED_PAGES = 256;
 
   private TrafficPages() {}
 
@@ -70,7 +78,9 @@ public final class TrafficPages {
       return;
     }
     ControlPlaneSpec pair = rack.topology().controlPlane();
-    long journaled = pair == null ? 0 : throughController(rack, pair, opens);
+    long pages = opens.stream().mapToLong(Open::pages).sum();
+    boolean journal = pair != null && pages <= JOURNALED_PAGES;
+    long journaled = journal ? throughController(rack, pair, opens) : 0;
     String mhId = rack.topology().globalMemorySpec().managementHost();
     var mh = Asks.find(rack.system(), ComponentKeys.managementHost(mhId), FIND_ROOT);
     for (Open o : opens) {
@@ -91,8 +101,9 @@ public final class TrafficPages {
       }
     }
     progress.printf("  iommu: %s opened %d page run(s) for the traffic%s; the rest of each host stays closed%n",
-        mhId, opens.size(), pair == null ? "" : " (" + journaled + " page(s) through " + pair.master()
-            + "'s controller, journaled)");
+        mhId, opens.size(), journal ? " (" + journaled + " page(s) through " + pair.master()
+            + "'s controller, journaled)" : pair == null ? "" : " (" + pages + " pages, more than the "
+            + JOURNALED_PAGES + " a run journals through " + pair.master() + "'s controller: not journaled)");
   }
 
   /**
