@@ -18,6 +18,16 @@ public sealed interface GuestCall extends NoSerializationVerificationNeeded
   /** The number to answer with {@link MemoryEndpoint.GuestDone}; 0 for a notice that needs none. */
   long call();
 
+  /**
+   * Answers this call to {@code endpoint}, once the guest has sent it every write, read and wake
+   * the call caused (Akka keeps their order: they are handled first); nothing for a notice.
+   */
+  default void answer(akka.actor.typed.ActorRef<MemoryEndpoint.Command> endpoint) {
+    if (call() != 0) {
+      endpoint.tell(new MemoryEndpoint.GuestDone(call()));
+    }
+  }
+
   /** A write into a range the guest watches, or an error report (as a watcher would get it). */
   record Event(long call, EndpointEvent event) implements GuestCall {}
 

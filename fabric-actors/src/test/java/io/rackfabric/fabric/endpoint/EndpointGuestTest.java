@@ -93,7 +93,7 @@ class EndpointGuestTest {
   }
 
   @Test
-  void shouldPutAGuestsLaterWriteOffToItsModelTimeWhenAnsweringACall() {
+  void shouldSendEachOfAGuestsWritesAtItsOwnModelTimeWhenAnsweringACall() {
     Rack r = rack("g2");
     TestProbe<GuestCall> guest = testKit.createTestProbe();
     attach(r, guest);
@@ -103,12 +103,18 @@ class EndpointGuestTest {
 
     GuestCall.Event call = assertInstanceOf(GuestCall.Event.class, guest.receiveMessage(Duration.ofSeconds(10)));
     long seen = ((EndpointEvent.MemoryWritten) call.event()).arrivedAt();
-    // The guest's driver answers 2 us after the doorbell: a write stamped then, and the answer.
+    // The guest answers with two writes, the later-stamped one first: each must leave at its own
+    // model time, the earlier one not queued behind the later on the wire.
     r.ep().tell(new MemoryEndpoint.Write(0x1000, new byte[] {9, 9, 9, 9}, seen + 2_000));
+    r.ep().tell(new MemoryEndpoint.Write(0x1010, new byte[] {7, 7, 7, 7}, seen + 1_000));
     r.ep().tell(new MemoryEndpoint.GuestDone(call.call()));
 
-    EndpointEvent.MemoryWritten back = (EndpointEvent.MemoryWritten) rcWatch.receiveMessage(Duration.ofSeconds(10));
-    assertEquals(seen + 2_000 + gen3x4.flightNs(12 + 4 + 8), back.arrivedAt(), "left at its own model time");
+    long flight = gen3x4.flightNs(12 + 4 + 8);
+    EndpointEvent.MemoryWritten first = (EndpointEvent.MemoryWritten) rcWatch.receiveMessage(Duration.ofSeconds(10));
+    assertEquals(0x1010, first.address(), "the earlier-stamped write arrives first");
+    assertEquals(seen + 1_000 + flight, first.arrivedAt(), "left at its own model time");
+    EndpointEvent.MemoryWritten second = (EndpointEvent.MemoryWritten) rcWatch.receiveMessage(Duration.ofSeconds(10));
+    assertEquals(seen + 2_000 + flight, second.arrivedAt());
     TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
     r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
     assertEquals(0, idle.receiveMessage(Duration.ofSeconds(10)).stragglers());

@@ -163,9 +163,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    if (call.call() != 0) {
-      endpoint.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
-    }
+    call.answer(endpoint);
     return this;
   }
 

@@ -289,9 +289,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    if (call.call() != 0) {
-      endpoint.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
-    }
+    call.answer(endpoint);
     return this;
   }
 

@@ -207,9 +207,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    if (msg.call().call() != 0) {
-      endpoint.tell(new MemoryEndpoint.GuestDone(msg.call().call())); // after every read and write it caused
-    }
+    call.answer(endpoint);
     return this;
   }
 

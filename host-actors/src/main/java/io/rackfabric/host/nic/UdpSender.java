@@ -178,9 +178,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
         pump();
       }
     }
-    if (call.call() != 0) {
-      host.tell(new MemoryEndpoint.GuestDone(call.call())); // after the writes it caused
-    }
+    call.answer(host);
     return this;
   }
 
