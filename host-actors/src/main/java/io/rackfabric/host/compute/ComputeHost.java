@@ -40,7 +40,8 @@ import java.util.function.LongSupplier;
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
-  public sealed interface Command permits GetLog, GetRoutes, SubscribeRoutes, HoldFrom, Observed, CheckReport, Called {}
+  public sealed interface Command
+      permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, HoldFrom, Observed, CheckReport, Called {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -53,6 +54,17 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   /** Tells {@code replyTo} of every change to the route list (a datagram service resending, say). */
   public record SubscribeRoutes(ActorRef<RouteChanged> replyTo) implements Command, WireMessage {}
+
+  /**
+   * Like {@link SubscribeRoutes}, for host software beside this host (a datagram service) that
+   * acts on each change at its model time: it answers every change with {@link RouteFollowed}
+   * once it has acted on it, and under the model-time kernel this host holds its endpoint at the
+   * change until then, so what the follower does enters the model at the change's time. Local only.
+   */
+  public record FollowRoutes(ActorRef<RouteChanged> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  /** A follower ({@link FollowRoutes}) has acted on a route change. */
+  public record RouteFollowed() implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * The run holds the rack at model time {@code modelAt} ({@code Long.MAX_VALUE}: no more): a
@@ -85,6 +97,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final RouteList routes;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
+  private final List<ActorRef<RouteChanged>> routeFollowers = new ArrayList<>();
+  /** Route changes told to followers and not yet followed. */
+  private int unfollowed;
+  /** A call answered once every follower has acted on the changes it caused (under the kernel). */
+  private GuestCall heldCall;
   /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
   private final Set<News> applied = new HashSet<>();
   private final TimerScheduler<Command> timers;
@@ -148,6 +165,8 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(GetRoutes.class, this::onGetRoutes)
         .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
+        .onMessage(FollowRoutes.class, this::onFollowRoutes)
+        .onMessage(RouteFollowed.class, this::onRouteFollowed)
         .onMessage(CheckReport.class, this::onCheckReport)
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Called.class, this::onCalled)
@@ -163,7 +182,20 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    call.answer(endpoint);
+    if (underKernel && unfollowed > 0 && heldCall == null) {
+      heldCall = call; // the endpoint waits until the followers have acted at the change's time
+    } else {
+      call.answer(endpoint);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onRouteFollowed(RouteFollowed msg) {
+    unfollowed = Math.max(0, unfollowed - 1);
+    if (unfollowed == 0 && heldCall != null) {
+      heldCall.answer(endpoint);
+      heldCall = null;
+    }
     return this;
   }
 
@@ -330,7 +362,10 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private void announce(int target, Plane plane, long at) {
-    routeWatchers.forEach(w -> w.tell(new RouteChanged(id, target, plane, at)));
+    RouteChanged change = new RouteChanged(id, target, plane, at);
+    routeWatchers.forEach(w -> w.tell(change));
+    routeFollowers.forEach(w -> w.tell(change));
+    unfollowed += routeFollowers.size();
   }
 
   private void write(long address, ControlWord word, long at) {
@@ -353,6 +388,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   private Behavior<Command> onSubscribeRoutes(SubscribeRoutes msg) {
     routeWatchers.add(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onFollowRoutes(FollowRoutes msg) {
+    routeFollowers.add(msg.replyTo());
     return this;
   }
 }

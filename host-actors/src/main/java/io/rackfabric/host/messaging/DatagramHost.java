@@ -103,6 +103,27 @@ public final class DatagramHost {
    *     a buffer, naming the value
    */
   public long send(int peer, byte[] payload, long at) {
+    long sequence = accept(peer, payload);
+    arrive(at);
+    sender(peer).send(payload);
+    return sequence;
+  }
+
+  /**
+   * Queues a datagram for {@code peer} to be sent by a timer at model time {@code at}: a command
+   * stamped ahead of this host's clock waits for its time, as the fabric's events do, instead of
+   * moving the clock ahead of them. Returns its sequence number; an {@code at} already past is
+   * sent now.
+   *
+   * @throws IllegalArgumentException as {@link #send} does, before anything is queued
+   */
+  public long sendAt(int peer, byte[] payload, long at) {
+    long sequence = accept(peer, payload);
+    clock.schedule(Math.max(0, at - clock.now()), () -> sender(peer).send(payload));
+    return sequence;
+  }
+
+  private long accept(int peer, byte[] payload) {
     checkStarted();
     layout.checkPeer(peer);
     Objects.requireNonNull(payload, "payload");
@@ -110,9 +131,21 @@ public final class DatagramHost {
       throw new IllegalArgumentException("payload of " + payload.length
           + " bytes exceeds a buffer's maximum payload of " + queues.maxPayload());
     }
-    arrive(at);
-    sender(peer).send(payload);
     return queued[peer]++;
+  }
+
+  /** The model time of this host's next timer, {@code Long.MAX_VALUE} if none. */
+  public long nextTimerAt() {
+    return clock.nextDeadline();
+  }
+
+  /**
+   * Runs every timer due by model time {@code at} and moves the clock there: a wake the host asked
+   * for at its next timer.
+   */
+  public void wake(long at) {
+    checkStarted();
+    clock.advanceTo(at);
   }
 
   /**
@@ -124,10 +157,30 @@ public final class DatagramHost {
    *     secondary plane, naming the value
    */
   public int usePlane(int peer, Plane plane, long at) {
+    checkPlane(peer, plane);
+    arrive(at);
+    return switchPlane(peer, plane);
+  }
+
+  /**
+   * {@link #usePlane} by a timer at model time {@code at} (now if already past), as {@link
+   * #sendAt} queues a datagram. Returns whether the switch changes the plane as things stand now.
+   *
+   * @throws IllegalArgumentException as {@link #usePlane} does, before anything is queued
+   */
+  public boolean usePlaneAt(int peer, Plane plane, long at) {
+    checkPlane(peer, plane);
+    clock.schedule(Math.max(0, at - clock.now()), () -> switchPlane(peer, plane));
+    return ports[peer].plane() != plane;
+  }
+
+  private void checkPlane(int peer, Plane plane) {
     checkStarted();
     layout.checkPeer(peer);
     layout.reach(peer, 0, plane);
-    arrive(at);
+  }
+
+  private int switchPlane(int peer, Plane plane) {
     if (!ports[peer].usePlane(plane)) {
       return 0;
     }

@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -19,7 +20,10 @@ import io.rackfabric.host.memory.Plane;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * A host's FreeQ/PostQ datagram service (Multi-peer) over its root endpoint: host software beside
@@ -29,13 +33,16 @@ import java.util.List;
  *
  * <p>Peers are host numbers of the global memory layout (0 = the MH, i = CH i); a peer is reached
  * through its primary range until {@link UsePlane} says otherwise. Model time comes from the
- * endpoint's events and the commands' own model times; timers run as {@link EventClock} explains.
+ * endpoint's events and the commands' own model times. The service is a guest of its endpoint
+ * ({@link GuestCall}): under the model-time kernel its timers, and the sends and plane switches
+ * stamped ahead of its clock, are wakes at their model times; free-running, timers run as
+ * {@link EventClock} explains.
  */
 public final class DatagramService extends AbstractBehavior<DatagramService.Command> {
 
   public sealed interface Command
-      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, HoldFrom, Landed, ReadAnswered, IdleCheck,
-          SubscriberStopped {}
+      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, HoldFrom, Landed, ReadReturned, Called,
+          IdleCheck, SubscriberStopped {}
 
   /**
    * Sends {@code payload} (up to 4080 bytes) to host {@code peer}, issued at model time {@code at}
@@ -78,7 +85,10 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
   public sealed interface PlaneReply extends WireMessage permits PlaneSwitched, PlaneRefused {}
 
-  /** {@code peer} is reached through {@code plane}; {@code changed} false if it already was. */
+  /**
+   * {@code peer} is reached through {@code plane}; {@code changed} false if it already was.
+   * {@code resent} is -1 for a switch that waits for its model time (under the kernel).
+   */
   public record PlaneSwitched(int host, int peer, Plane plane, boolean changed, int resent,
       long modelAt) implements PlaneReply {}
 
@@ -95,26 +105,36 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   // Local only: adapters and timers.
   private record Landed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
-  private record ReadAnswered(HostFabric.ReadDone done, long issuedAt,
-      MemoryEndpoint.ReadResult result, Throwable failure)
+  private record ReadReturned(MemoryEndpoint.ReadResult result)
       implements Command, NoSerializationVerificationNeeded {}
+
+  /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has acted. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
+
+  /** A read issued and not answered yet: what to tell, and its model issue time. */
+  private record PendingRead(HostFabric.ReadDone done, long issuedAt) {}
 
   private enum IdleCheck implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   private record SubscriberStopped(ActorRef<Delivered> subscriber)
       implements Command, NoSerializationVerificationNeeded {}
 
-  /**
-   * A read lost in the fabric is failed by the model-time completion timeout; this wall-clock
-   * limit on the ask only cleans up its temporary actor.
-   */
-  private static final Duration ASK_LIMIT = Duration.ofSeconds(30);
-
   private final ActorRef<MemoryEndpoint.Command> root;
   private final EventClock clock;
   private final DatagramHost host;
   private final List<ActorRef<Delivered>> subscribers = new ArrayList<>();
   private final ArrayDeque<Delivered> waiting = new ArrayDeque<>();
+  private final ActorRef<GuestCall> calls;
+  private final ActorRef<MemoryEndpoint.ReadResult> readReplies;
+  /**
+   * Reads not answered yet, per address, oldest first: the answers to one address come back in
+   * the order the reads were issued (one path, FIFO links, completion timeouts in issue order).
+   */
+  private final Map<Long, ArrayDeque<PendingRead>> pendingReads = new HashMap<>();
+  /** Model times of the wakes asked of the endpoint and not yet called. */
+  private final TreeSet<Long> wakesAsked = new TreeSet<>();
+  /** The endpoint runs under the model-time kernel: timers are wakes, not the wall-clock idle rule. */
+  private boolean underKernel;
 
   /**
    * @param root the host's root endpoint (its memory is the host's local memory)
@@ -143,6 +163,10 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
     this.host = new DatagramHost(layout, settings, fabric.maxPayload(), clock, new EndpointFabric(),
         this::delivered);
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Landed::new);
+    this.readReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, ReadReturned::new);
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    // A guest of the endpoint: what it watches and reads reaches it as calls at their model times.
+    root.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events, readReplies)));
     // Watch first: the endpoint handles it before the stores of start(), so no write is missed.
     root.tell(new MemoryEndpoint.Watch(layout.region(), events));
     host.setConsuming(false);
@@ -162,7 +186,8 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Landed.class, this::onLanded)
-        .onMessage(ReadAnswered.class, this::onReadAnswered)
+        .onMessage(ReadReturned.class, this::onReadReturned)
+        .onMessage(Called.class, this::onCalled)
         .onMessage(IdleCheck.class, this::onIdleCheck)
         .onMessage(SubscriberStopped.class, this::onSubscriberStopped)
         .build();
@@ -170,8 +195,13 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
   private Behavior<Command> onSend(Send msg) {
     try {
-      long sequence = host.send(msg.peer(), msg.payload(), msg.at());
-      msg.replyTo().tell(new Queued(host.self(), msg.peer(), sequence, host.now()));
+      // Under the kernel a stamped datagram waits for its model time in a timer (a wake).
+      boolean later = underKernel && msg.at() >= 0;
+      long sequence = later ? host.sendAt(msg.peer(), msg.payload(), msg.at())
+          : host.send(msg.peer(), msg.payload(), msg.at());
+      msg.replyTo().tell(new Queued(host.self(), msg.peer(), sequence,
+          later ? Math.max(msg.at(), host.now()) : host.now()));
+      armWake();
     } catch (IllegalArgumentException | NullPointerException e) {
       msg.replyTo().tell(new SendRefused(host.self(), msg.peer(), e.getMessage()));
     }
@@ -206,6 +236,13 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
   private Behavior<Command> onUsePlane(UsePlane msg) {
     try {
+      if (underKernel && msg.at() >= 0) {
+        // Under the kernel the switch waits for its model time in a timer (a wake), resends and all.
+        boolean changes = host.usePlaneAt(msg.peer(), msg.plane(), msg.at());
+        msg.replyTo().tell(new PlaneSwitched(host.self(), msg.peer(), msg.plane(), changes, -1, msg.at()));
+        armWake();
+        return this;
+      }
       Plane before = host.plane(msg.peer());
       int resent = host.usePlane(msg.peer(), msg.plane(), msg.at());
       boolean changed = before != msg.plane();
@@ -216,6 +253,7 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
       }
       msg.replyTo().tell(new PlaneSwitched(host.self(), msg.peer(), msg.plane(), changed, resent,
           host.now()));
+      armWake();
     } catch (IllegalArgumentException | NullPointerException e) {
       msg.replyTo().tell(new PlaneRefused(host.self(), msg.peer(), msg.plane(), e.getMessage()));
     }
@@ -239,24 +277,67 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   private Behavior<Command> onLanded(Landed msg) {
     if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
       host.onMemoryWritten(w.address(), w.data(), w.arrivedAt());
+      armWake();
     }
     return this;
   }
 
-  private Behavior<Command> onReadAnswered(ReadAnswered msg) {
+  private Behavior<Command> onReadReturned(ReadReturned msg) {
     MemoryEndpoint.ReadResult r = msg.result();
-    if (r == null) {
-      msg.done().failed("no answer from the root endpoint: " + msg.failure(), msg.issuedAt());
-    } else if (r.status() == CompletionStatus.SUCCESSFUL && r.data() != null) {
-      msg.done().completed(r.data(), msg.issuedAt() + r.latencyNs());
-    } else {
-      msg.done().failed("completion status " + r.status(), msg.issuedAt() + r.latencyNs());
+    ArrayDeque<PendingRead> waitingHere = pendingReads.get(r.address());
+    PendingRead read = waitingHere == null ? null : waitingHere.poll();
+    if (read == null) {
+      getContext().getLog().warn("Host [{}] ignores an answer to a read of {} it did not issue", host.self(),
+          r.address());
+      return this;
     }
+    if (waitingHere.isEmpty()) {
+      pendingReads.remove(r.address());
+    }
+    if (r.status() == CompletionStatus.SUCCESSFUL && r.data() != null) {
+      read.done().completed(r.data(), read.issuedAt() + r.latencyNs());
+    } else {
+      read.done().failed("completion status " + r.status(), read.issuedAt() + r.latencyNs());
+    }
+    armWake();
     return this;
+  }
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      onLanded(new Landed(e.event()));
+    } else if (call instanceof GuestCall.ReadDone r) {
+      onReadReturned(new ReadReturned(r.result()));
+    } else if (call instanceof GuestCall.Wake w) {
+      wakesAsked.remove(w.at());
+      host.wake(w.at());
+      armWake();
+    } else if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+      armWake();
+    }
+    call.answer(root);
+    return this;
+  }
+
+  /** Under the kernel: a wake at the next timer, unless one no later is already asked for. */
+  private void armWake() {
+    if (!underKernel) {
+      return;
+    }
+    long next = host.nextTimerAt();
+    if (next == Long.MAX_VALUE || (!wakesAsked.isEmpty() && wakesAsked.first() <= next)) {
+      return;
+    }
+    wakesAsked.add(next);
+    root.tell(new MemoryEndpoint.WakeGuest(calls, next, 0));
   }
 
   private Behavior<Command> onIdleCheck(IdleCheck msg) {
-    host.idle();
+    if (!underKernel) {
+      host.idle(); // free-running, the wall clock's idle rule runs the timers
+    }
     return this;
   }
 
@@ -278,9 +359,9 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
 
     @Override
     public void read(long address, int length, long at, ReadDone done) {
-      getContext().ask(MemoryEndpoint.ReadResult.class, root, ASK_LIMIT,
-          ref -> new MemoryEndpoint.Read(address, length, ref),
-          (result, failure) -> new ReadAnswered(done, at, result, failure));
+      pendingReads.computeIfAbsent(address, a -> new ArrayDeque<>()).add(new PendingRead(done, at));
+      // Under the kernel the read leaves at its own model time; free-running, at the endpoint's.
+      root.tell(new MemoryEndpoint.Read(address, length, underKernel ? at : -1, readReplies));
     }
 
     @Override

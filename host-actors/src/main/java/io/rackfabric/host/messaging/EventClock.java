@@ -117,6 +117,11 @@ public final class EventClock implements ModelClock {
     return ran;
   }
 
+  /** The deadline of the earliest timer waiting, {@code Long.MAX_VALUE} if none. */
+  public long nextDeadline() {
+    return timers.nextTime();
+  }
+
   /** Timers waiting, stale ones included (owners ignore those when they run). */
   public int pendingTimers() {
     return timers.pending();

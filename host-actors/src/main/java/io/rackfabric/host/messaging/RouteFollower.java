@@ -23,6 +23,7 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
   private record PlaneAnswered(DatagramService.PlaneReply reply) implements Command, NoSerializationVerificationNeeded {}
 
   private final int self;
+  private final ActorRef<ComputeHost.Command> host;
   private final ActorRef<DatagramService.Command> service;
   private final ActorRef<DatagramService.PlaneReply> replies;
 
@@ -41,9 +42,10 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
       ActorRef<DatagramService.Command> service) {
     super(context);
     this.self = self;
+    this.host = host;
     this.service = service;
     this.replies = context.messageAdapter(DatagramService.PlaneReply.class, PlaneAnswered::new);
-    host.tell(new ComputeHost.SubscribeRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new)));
+    host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new)));
   }
 
   @Override
@@ -57,13 +59,16 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
   private Behavior<Command> onRouteChanged(RouteChanged msg) {
     ComputeHost.RouteChanged c = msg.change();
     if (c.target() == self) {
+      host.tell(new ComputeHost.RouteFollowed());
       return this;
     }
+    // Followed once the service answered: whatever it queued for the change is at its endpoint.
     service.tell(new DatagramService.UsePlane(c.target(), c.plane(), c.modelAt(), replies));
     return this;
   }
 
   private Behavior<Command> onPlaneAnswered(PlaneAnswered msg) {
+    host.tell(new ComputeHost.RouteFollowed());
     if (msg.reply() instanceof DatagramService.PlaneRefused r) {
       getContext().getLog().warn("Host [{}] cannot reach host {} through the {} plane: {}",
           r.host(), r.peer(), r.plane().ntb(), r.reason());

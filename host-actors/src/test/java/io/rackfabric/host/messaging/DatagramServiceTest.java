@@ -11,6 +11,7 @@ import akka.actor.typed.ActorRef;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -52,11 +53,17 @@ class DatagramServiceTest {
     final ActorRef<DatagramService.Command> service =
         testKit.spawn(DatagramService.create(root.ref(), MEMORY, 2, SETTINGS, FABRIC));
     final ActorRef<EndpointEvent> events;
+    final ActorRef<GuestCall> guest;
     final List<MemoryEndpoint.Store> stores = new ArrayList<>();
 
     Ch2() {
+      // A guest of its endpoint (here free-running: the probe never answers Attached).
+      MemoryEndpoint.AttachGuest attach = assertInstanceOf(MemoryEndpoint.AttachGuest.class,
+          root.receiveMessage(WAIT), "the service attaches as a guest first");
       MemoryEndpoint.Watch watch = assertInstanceOf(MemoryEndpoint.Watch.class,
-          root.receiveMessage(WAIT), "the watch comes first");
+          root.receiveMessage(WAIT), "then the watch");
+      assertTrue(attach.replyRefs().contains(watch.replyTo()), "what it watches reaches it as calls");
+      guest = attach.guest();
       assertEquals(layout.region(), watch.range());
       events = watch.replyTo();
       // Per sender (the MH and CH1): PostQ head, every FreeQ entry, the FreeQ tail.
@@ -181,6 +188,45 @@ class DatagramServiceTest {
     assertEquals(1, toCh1.transmissions());
     assertEquals(1, toCh1.retransmissions());
     assertEquals(1, toCh1.outstanding());
+  }
+
+  @Test
+  void shouldSendAtItsWakeAndAnswerEachCallWhenADatagramIsStampedAheadUnderTheKernel() {
+    Ch2 ch2 = new Ch2();
+    ch2.guest.tell(new GuestCall.Attached(true));
+    TestProbe<DatagramService.SendReply> replies = testKit.createTestProbe();
+    byte[] payload = "later".getBytes(StandardCharsets.UTF_8);
+    ch2.service.tell(new DatagramService.Send(1, payload, 20_000, replies.ref()));
+    DatagramService.Queued q = assertInstanceOf(DatagramService.Queued.class, replies.receiveMessage(WAIT));
+    assertEquals(0, q.sequence());
+    assertEquals(20_000, q.modelAt());
+    // Nothing leaves before the datagram's model time: the service asks to be woken then.
+    MemoryEndpoint.WakeGuest wake = ch2.next(MemoryEndpoint.WakeGuest.class);
+    assertEquals(20_000, wake.at());
+    assertEquals(ch2.guest, wake.guest());
+    ch2.root.expectNoMessage(Duration.ofMillis(200));
+
+    ch2.guest.tell(new GuestCall.Wake(7, 20_000, wake.token()));
+    assertEquals(ch2.layout.ackAddress(1), ch2.next(MemoryEndpoint.Store.class).address());
+    MemoryEndpoint.Read read = ch2.next(MemoryEndpoint.Read.class);
+    assertEquals(20_000, read.at(), "the FreeQ read leaves at the wake's model time");
+    // The read's model-time completion timeout is a timer too: a wake for it, before the answer.
+    assertTrue(ch2.next(MemoryEndpoint.WakeGuest.class).at() > 20_000, "the read's timeout is later");
+    assertEquals(7, ch2.next(MemoryEndpoint.GuestDone.class).call(), "the wake answered after the read");
+
+    byte[] freeQ = new byte[read.length()];
+    long buffer = ch2.queues.bufferAddress(2, 0);
+    long from = ch2.queues.freeTailAddress(2);
+    System.arraycopy(Words.ofLong(1), 0, freeQ, 0, 8);
+    System.arraycopy(Words.ofLongs(buffer, 0), 0, freeQ, (int) (ch2.queues.freeEntryAddress(2, 0) - from), 16);
+    ch2.guest.tell(new GuestCall.ReadDone(8, new MemoryEndpoint.ReadResult(read.address(),
+        CompletionStatus.SUCCESSFUL, freeQ, 1_500)));
+    MemoryEndpoint.Write data = ch2.next(MemoryEndpoint.Write.class);
+    assertEquals(20_000 + 1_500, data.at());
+    for (int i = 0; i < 3; i++) {
+      ch2.next(MemoryEndpoint.Write.class); // PostQ entry, PostQ tail, doorbell
+    }
+    assertEquals(8, ch2.next(MemoryEndpoint.GuestDone.class).call(), "the read's call answered after its writes");
   }
 
   @Test

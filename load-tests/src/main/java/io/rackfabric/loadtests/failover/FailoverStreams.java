@@ -7,7 +7,9 @@ import akka.actor.typed.javadsl.Behaviors;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.messaging.DatagramService;
 import io.rackfabric.host.messaging.DatagramStats;
@@ -47,16 +49,19 @@ public final class FailoverStreams {
   private final int b;
   private final long count;
   private final Map<Integer, ActorRef<DatagramService.Command>> services;
+  private final Map<Integer, ActorRef<MemoryEndpoint.Command>> roots;
   private final Map<Integer, ConcurrentLinkedQueue<DatagramService.Delivered>> received;
 
   private FailoverStreams(ActorSystem<?> system, int a, int b, long count,
       Map<Integer, ActorRef<DatagramService.Command>> services,
+      Map<Integer, ActorRef<MemoryEndpoint.Command>> roots,
       Map<Integer, ConcurrentLinkedQueue<DatagramService.Delivered>> received) {
     this.system = system;
     this.a = a;
     this.b = b;
     this.count = count;
     this.services = services;
+    this.roots = roots;
     this.received = received;
   }
 
@@ -69,6 +74,7 @@ public final class FailoverStreams {
     MessagingSettings messaging = MessagingSettings.create(system.settings().config());
     FabricSettings fabric = FabricSettings.create(system.settings().config());
     Map<Integer, ActorRef<DatagramService.Command>> services = new LinkedHashMap<>();
+    Map<Integer, ActorRef<MemoryEndpoint.Command>> roots = new LinkedHashMap<>();
     Map<Integer, ConcurrentLinkedQueue<DatagramService.Delivered>> received = new LinkedHashMap<>();
     for (int ch : List.of(a, b)) {
       String id = spec.computeHosts().get(ch - 1);
@@ -84,16 +90,21 @@ public final class FailoverStreams {
           }), "delivered-" + id, Props.empty());
       service.tell(new DatagramService.Subscribe(collector));
       services.put(ch, service);
+      roots.put(ch, root);
       received.put(ch, got);
     }
-    return new FailoverStreams(system, a, b, count, services, received);
+    return new FailoverStreams(system, a, b, count, services, roots, received);
   }
 
   List<ActorRef<DatagramService.Command>> services() {
     return List.copyOf(services.values());
   }
 
-  /** Queues {@code count} datagrams each way, the k-th stamped {@code from + k * interval}. */
+  /**
+   * Queues {@code count} datagrams each way, the k-th stamped {@code from + k * interval}. Under
+   * the model-time kernel each waits in its service for its model time (a wake of the root
+   * endpoint), and the endpoints have reported those wakes to the keeper when this returns.
+   */
   void send(long from, long intervalNs, Duration step) throws Exception {
     List<CompletableFuture<DatagramService.SendReply>> replies = new ArrayList<>();
     for (long k = 0; k < count; k++) {
@@ -109,6 +120,11 @@ public final class FailoverStreams {
         throw new IllegalStateException("host " + refused.host() + " refused a datagram to " + refused.peer()
             + ": " + refused.reason());
       }
+    }
+    // Every service has asked its endpoint for its wakes before it answered (one JVM: the asks are
+    // in the endpoint's mailbox), so the endpoints' reports now include them.
+    for (ActorRef<MemoryEndpoint.Command> root : roots.values()) {
+      Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, root.unsafeUpcast(), TimeKeeper.Confirm::new, step);
     }
   }
 

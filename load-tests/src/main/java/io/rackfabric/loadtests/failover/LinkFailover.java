@@ -271,6 +271,8 @@ public final class LinkFailover {
     progress.printf("  the MH reports every CH acknowledged at model %,d ns%n", done.completedAt());
     List<FailoverStreams.Stream> streamResults = datagrams == null ? List.of()
         : datagrams.await(Duration.ofMinutes(2), STEP);
+    TimeKeeper.Status sync = Asks.ask(system, keeper, TimeKeeper.GetStatus::new, STEP);
+    progress.printf("  model-time kernel: %,d rounds, %,d late events (stragglers)%n", sync.rounds(), sync.stragglers());
 
     HostLog mhLog = Asks.ask(system, mh, ManagementHost.GetLog::new, STEP);
     Map<Integer, HostLog> logs = new LinkedHashMap<>();

@@ -7,6 +7,7 @@ import io.rackfabric.cluster.cli.Rack;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,20 @@ class FailoverCommandTest {
     assertEquals(0, rack("failover", "link", "--topology", file), err());
     assertTrue(out().contains("rack failover link: ladon-3ch"), out());
     assertTrue(out().contains("CH3"), out());
+  }
+
+  @Test
+  void shouldWriteTheSameFiguresTwiceWhenDatagramStreamsCrossTheFailOver() throws Exception {
+    // The datagram services are guests of their endpoints: every send, resend and plane switch is
+    // a model-time event, so how fast the machine runs them changes nothing.
+    Path first = dir.resolve("first.json");
+    Path second = dir.resolve("second.json");
+    assertEquals(0, rack("failover", "link", "--hosts", "3", "--stream", "300", "--json", first.toString()), err());
+    assertEquals(0, rack("failover", "link", "--hosts", "3", "--stream", "300", "--json", second.toString()), err());
+    String figures = Files.readString(first);
+    assertTrue(figures.contains("stream.ch1_to_ch2.delivered"), figures);
+    assertTrue(figures.contains("tlps_lost_on_failed_link"), figures);
+    assertEquals(figures, Files.readString(second));
   }
 
   @Test
