@@ -226,6 +226,9 @@ public final class LinkFailover {
       before += s.lost();
       latest = Math.max(latest, s.modelNow());
     }
+    // Nothing is stamped before what any component has handled (link training ran on the others).
+    latest = Math.max(latest,
+        Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new, STEP).reached());
     long faultAt = latest + 1_000 + (streams.count() > 0 ? streams.leadNs() : 0);
     FailoverStreams datagrams = null;
     int peer = failedHost == 1 ? 2 : 1;
