@@ -36,7 +36,7 @@ import java.util.Map;
 public final class Json {
 
   /** Objects and arrays one entry a line, two spaces a level, and "key": value. */
-  public static final PrettyPrinter PRETTY = printer(false);
+  private static final PrettyPrinter PRETTY = printer(false);
 
   /** Arrays one item a line, each object on one line: {"key": value, "key": value}. */
   public static final PrettyPrinter OBJECTS_ON_ONE_LINE = printer(true);
