@@ -377,7 +377,7 @@ public final class BenchCommand implements RackCommand {
     }
     new BenchCommand().run(dataplaneArgs, out, out);
     // dataplane writes its own result file (its code stays as it is); it goes in whole.
-    sections.put("dataplane", new Json.Raw(Files.readString(dataplaneJson)));
+    sections.put("dataplane", Json.read(dataplaneJson));
     Files.deleteIfExists(dataplaneJson);
     List<Map<String, Object>> parts = List.of(
         controllerSection(events, out),

@@ -1,11 +1,9 @@
 package io.rackfabric.loadtests.bench;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.loadtests.report.Json;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +31,8 @@ public final class BenchCompare {
     }
     Path a = Path.of(args.get(0));
     Path b = Path.of(args.get(1));
-    Config docA = load(a);
-    Config docB = load(b);
+    JsonNode docA = load(a);
+    JsonNode docB = load(b);
     Map<String, Entry> figuresA = figures(docA, a);
     Map<String, Entry> figuresB = figures(docB, b);
     out.println("A: " + a + " " + describe(docA));
@@ -63,54 +61,59 @@ public final class BenchCompare {
     return 0;
   }
 
-  private static Config load(Path file) throws UsageException {
+  private static JsonNode load(Path file) throws UsageException {
     if (!Files.isRegularFile(file)) {
       throw new UsageException("no result file " + file);
     }
     try {
-      return ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
-    } catch (ConfigException e) {
+      return Json.read(file);
+    } catch (IOException e) {
       throw new UsageException(file + " is not a JSON result file: " + e.getMessage());
     }
   }
 
   /** The figures of a result file by name, in file order. */
-  static Map<String, Entry> figures(Config doc, Path file) throws UsageException {
+  static Map<String, Entry> figures(JsonNode doc, Path file) throws UsageException {
+    JsonNode list = doc.path("figures");
+    if (!list.isArray()) {
+      throw new UsageException(file + " has no list of figures with name and value");
+    }
     Map<String, Entry> out = new LinkedHashMap<>();
-    try {
-      List<? extends Config> list = doc.getConfigList("figures");
-      for (int i = 0; i < list.size(); i++) {
-        Config f = list.get(i);
-        String name = f.getString("name");
-        Double value = f.getIsNull("value") ? null : f.getDouble("value");
-        if (out.put(name, new Entry(value, f.hasPath("unit") ? f.getString("unit") : "")) != null) {
-          throw new UsageException(file + ": figure " + name + " appears twice");
-        }
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode f = list.get(i);
+      JsonNode name = f.path("name");
+      JsonNode value = f.path("value");
+      if (!name.isTextual() || !(value.isNumber() || value.isNull())) {
+        throw new UsageException(file + " has no list of figures with name and value: figures[" + i
+            + "] lacks a text name or a number (or null) value");
       }
-    } catch (ConfigException e) {
-      throw new UsageException(file + " has no list of figures with name and value: " + e.getMessage());
+      Double v = value.isNull() ? null : value.asDouble();
+      if (out.put(name.asText(), new Entry(v, f.path("unit").asText(""))) != null) {
+        throw new UsageException(file + ": figure " + name.asText() + " appears twice");
+      }
     }
     return out;
   }
 
-  private static String describe(Config doc) {
+  private static String describe(JsonNode doc) {
+    JsonNode machine = doc.path("machine");
     StringBuilder b = new StringBuilder("(");
-    b.append(doc.hasPath("benchmark") ? doc.getString("benchmark") : "?");
-    if (doc.hasPath("date")) {
-      b.append(", ").append(doc.getString("date"));
+    b.append(doc.path("benchmark").asText("?"));
+    if (doc.hasNonNull("date")) {
+      b.append(", ").append(doc.get("date").asText());
     }
-    if (doc.hasPath("machine.cores")) {
-      b.append(", ").append(doc.getInt("machine.cores")).append(" cores");
+    if (machine.hasNonNull("cores")) {
+      b.append(", ").append(machine.get("cores").asInt()).append(" cores");
     }
-    if (doc.hasPath("machine.cpu")) {
-      b.append(", ").append(doc.getString("machine.cpu"));
+    if (machine.hasNonNull("cpu")) {
+      b.append(", ").append(machine.get("cpu").asText());
     }
-    if (doc.hasPath("machine.load_average_before") && doc.hasPath("machine.load_average_after")) {
-      b.append(String.format(Locale.ROOT, ", load %.1f-%.1f", doc.getDouble("machine.load_average_before"),
-          doc.getDouble("machine.load_average_after")));
+    if (machine.hasNonNull("load_average_before") && machine.hasNonNull("load_average_after")) {
+      b.append(String.format(Locale.ROOT, ", load %.1f-%.1f", machine.get("load_average_before").asDouble(),
+          machine.get("load_average_after").asDouble()));
     }
-    if (doc.hasPath("machine.java")) {
-      b.append(", ").append(doc.getString("machine.java"));
+    if (machine.hasNonNull("java")) {
+      b.append(", ").append(machine.get("java").asText());
     }
     return b.append(')').toString();
   }

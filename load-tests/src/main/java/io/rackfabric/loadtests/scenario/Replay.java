@@ -1,9 +1,5 @@
 package io.rackfabric.loadtests.scenario;
 
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.cluster.scenario.At;
@@ -20,6 +16,7 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -287,9 +284,8 @@ public final class Replay {
 
   private static Map<String, Object> readJson(String arg, Path file) throws UsageException {
     try {
-      return ConfigFactory.parseString(Files.readString(file),
-          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON).setAllowMissing(false)).root().unwrapped();
-    } catch (IOException | ConfigException e) {
+      return Json.readObject(file);
+    } catch (IOException e) {
       throw refuse(arg, RunFiles.RESULT + " is not readable JSON (" + e.getMessage() + ")");
     }
   }

@@ -50,11 +50,14 @@ class BenchCompareTest {
     Path good = write("good.json", "{\"figures\": []}");
     Path notJson = write("bad.json", "figures = [ {");
     Path noFigures = write("none.json", "{\"benchmark\": \"jmh\"}");
+    Path textValue = write("text.json", "{\"figures\": [{\"name\": \"x\", \"value\": \"fast\"}]}");
     Path missing = dir.resolve("missing.json");
 
     assertTrue(refused(good, missing).startsWith("no result file "));
     assertTrue(refused(notJson, good).contains("is not a JSON result file"));
     assertTrue(refused(good, noFigures).contains("has no list of figures"));
+    assertTrue(refused(textValue, good).startsWith(textValue + " has no list of figures with name and value:"
+        + " figures[0]"));
     UsageException one = assertThrows(UsageException.class, () -> BenchCompare.run(List.of(good.toString()),
         new PrintStream(new ByteArrayOutputStream())));
     assertTrue(one.getMessage().startsWith("compare needs two result files"), one.getMessage());

@@ -1,11 +1,14 @@
 package io.rackfabric.persistence.replay;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rackfabric.persistence.replay.Replay.Comparison;
 import io.rackfabric.persistence.replay.Replay.Folded;
 import io.rackfabric.persistence.replay.StateDiff.Change;
 import io.rackfabric.persistence.replay.StateDiff.Kind;
 import io.rackfabric.persistence.replay.StateDiff.SectionChanges;
 import io.rackfabric.persistence.replay.StateSections.Section;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +21,8 @@ import java.util.Map;
  * objects of their components (numbers as numbers, enums by name); absent values are null.
  */
 public final class ReplayJson {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private ReplayJson() {}
 
@@ -56,8 +61,8 @@ public final class ReplayJson {
     doc.put("eventsFolded", f.eventsFolded());
     Map<String, Object> state = new LinkedHashMap<>();
     for (Section s : StateSections.of(f.state())) {
-      state.put(s.name(), s.keyComponents().isEmpty() ? s.entries()
-          : s.entries().values().stream().map(Values::json).toList());
+      Object entries = s.keyComponents().isEmpty() ? s.entries() : new ArrayList<>(s.entries().values());
+      state.put(s.name(), Values.json(entries));
     }
     doc.put("state", state);
     return write(doc);
@@ -124,48 +129,11 @@ public final class ReplayJson {
 
   /** Compact JSON of maps, lists, strings, numbers, booleans and null, with a final newline. */
   static String write(Object value) {
-    StringBuilder b = new StringBuilder();
-    append(b, value);
-    return b.append('\n').toString();
-  }
-
-  private static void append(StringBuilder b, Object v) {
-    if (v == null || v instanceof Number || v instanceof Boolean) {
-      b.append(v);
-    } else if (v instanceof Map<?, ?> m) {
-      b.append('{');
-      String sep = "";
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        b.append(sep);
-        string(b, String.valueOf(e.getKey()));
-        b.append(':');
-        append(b, e.getValue());
-        sep = ",";
-      }
-      b.append('}');
-    } else if (v instanceof List<?> list) {
-      b.append('[');
-      for (int i = 0; i < list.size(); i++) {
-        b.append(i == 0 ? "" : ",");
-        append(b, list.get(i));
-      }
-      b.append(']');
-    } else {
-      string(b, v.toString());
+    try {
+      return MAPPER.writeValueAsString(value) + "\n";
+    } catch (JsonProcessingException e) {
+      // Values.json leaves only maps, lists and plain values; this is a bug in what was passed.
+      throw new UncheckedIOException("cannot write " + value.getClass().getName() + " as JSON", e);
     }
-  }
-
-  private static void string(StringBuilder b, String s) {
-    b.append('"');
-    s.chars().forEach(c -> {
-      if (c == '"' || c == '\\') {
-        b.append('\\').append((char) c);
-      } else if (c < 0x20) {
-        b.append(String.format(Locale.ROOT, "\\u%04x", c));
-      } else {
-        b.append((char) c);
-      }
-    });
-    b.append('"');
   }
 }

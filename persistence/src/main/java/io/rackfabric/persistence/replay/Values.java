@@ -91,17 +91,27 @@ final class Values {
     return String.valueOf(v);
   }
 
-  /** The value as JSON: records as objects of their components, enums by name. */
+  /**
+   * The value as JSON's maps, lists and plain values: records as objects of their components,
+   * enums by name, anything else not a number, boolean or text (a path, an actor) as its text.
+   */
   static Object json(Object v) {
-    if (v instanceof Enum<?> e) {
+    if (v == null || v instanceof Number || v instanceof Boolean || v instanceof String) {
+      return v;
+    } else if (v instanceof Enum<?> e) {
       return e.name();
     } else if (v instanceof Record r) {
+      return json(components(r));
+    } else if (v instanceof Map<?, ?> m) {
       Map<String, Object> out = new LinkedHashMap<>();
-      components(r).forEach((name, value) -> out.put(name, json(value)));
+      m.forEach((k, value) -> out.put(String.valueOf(k), json(value)));
       return out;
-    } else if (v instanceof List<?> list) {
-      return list.stream().map(Values::json).toList();
+    } else if (v instanceof Collection<?> c) {
+      // Not toList(): a JSON null in a list is a value.
+      List<Object> out = new ArrayList<>();
+      c.forEach(x -> out.add(json(x)));
+      return out;
     }
-    return v;
+    return v.toString();
   }
 }

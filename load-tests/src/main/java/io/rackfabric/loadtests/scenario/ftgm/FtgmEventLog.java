@@ -1,10 +1,6 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.loadtests.report.AtomicFiles;
@@ -25,34 +21,28 @@ import java.util.Locale;
 public final class FtgmEventLog {
 
   /** One recorded step. {@code port} is -1 when the step concerns the whole card. */
-  public record Row(String mode, int fault, long seed, String category, long atNs, String nic, String step, int port,
-      String detail) {}
+  public record Row(String mode, int fault, long seed, String category, @JsonProperty("at_ns") long atNs, String nic,
+      String step, int port, String detail) {}
+
+  /** The file's document. */
+  record Events(List<Row> events) {}
 
   private FtgmEventLog() {}
 
   public static void write(Path file, List<FtgmCampaignResult.ModeRun> modes) throws IOException {
-    StringBuilder b = new StringBuilder("{\"events\": [\n");
-    boolean first = true;
+    List<Row> rows = new ArrayList<>();
     for (FtgmCampaignResult.ModeRun m : modes) {
       String mode = m.mode().name().toLowerCase(Locale.ROOT);
       for (FaultOutcome o : m.table().outcomes()) {
         for (RecoveryEvent e : o.events()) {
-          b.append(first ? "  " : ",\n  ");
-          first = false;
-          b.append("{\"mode\": ").append(quote(mode)).append(", \"fault\": ").append(o.index())
-              .append(", \"seed\": ").append(o.seed()).append(", \"category\": ").append(quote(o.category().key()))
-              .append(", \"at_ns\": ").append(e.at()).append(", \"nic\": ").append(quote(e.nic()))
-              .append(", \"step\": ").append(quote(e.step())).append(", \"port\": ").append(e.port())
-              .append(", \"detail\": ").append(quote(e.detail())).append('}');
+          rows.add(new Row(mode, o.index(), o.seed(), o.category().key(), e.at(), e.nic(), e.step(), e.port(),
+              e.detail()));
         }
       }
     }
-    b.append(first ? "]}\n" : "\n]}\n");
-    AtomicFiles.writeString(file, b.toString());
-  }
-
-  private static String quote(String s) {
-    return Json.write(s).strip();
+    // One event a line: a campaign holds thousands, and a line is what grep and diff show.
+    String text = Json.mapper().writer(Json.OBJECTS_ON_ONE_LINE).writeValueAsString(new Events(rows));
+    AtomicFiles.writeString(file, text + "\n");
   }
 
   /** Reads an events file, or the one in a run's folder. */
@@ -62,17 +52,15 @@ public final class FtgmEventLog {
       throw new IOException(file + ": no events file (an ftgm-campaign run writes " + FtgmCampaignRun.EVENTS_FILE
           + " into its run folder)");
     }
-    List<Row> rows = new ArrayList<>();
+    Events events;
     try {
-      Config c = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON)
-          .setAllowMissing(false));
-      for (Config e : c.getConfigList("events")) {
-        rows.add(new Row(e.getString("mode"), e.getInt("fault"), e.getLong("seed"), e.getString("category"),
-            e.getLong("at_ns"), e.getString("nic"), e.getString("step"), e.getInt("port"), e.getString("detail")));
-      }
-    } catch (ConfigException e) {
+      events = Json.read(file, Events.class);
+    } catch (IOException e) {
       throw new IOException(file + ": not an events file: " + e.getMessage(), e);
     }
-    return rows;
+    if (events.events() == null || events.events().contains(null)) {
+      throw new IOException(file + ": not an events file: no list of events under \"events\"");
+    }
+    return events.events();
   }
 }
