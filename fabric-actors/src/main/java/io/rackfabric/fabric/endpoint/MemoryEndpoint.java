@@ -56,7 +56,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Connect, SetLink, InjectLinkErrors, HoldFrom, Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, Watch, WatchErrors, Peek, Store, Tick, AttachGuest, GuestDone, WakeGuest {}
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, Tick, AttachGuest, GuestDone, WakeGuest {}
 
   public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
 
@@ -148,6 +148,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record GetStats(ActorRef<EndpointStats> replyTo) implements Command, WireMessage {}
 
   /**
+   * From now on, counts the unique numbered writes that arrive here issued (stamped) before model
+   * time {@code modelAt}: what a run checks for loss across its first fault, however the traffic
+   * after the fault interleaves with it ({@link EndpointStats#uniqueIssuedBefore}).
+   */
+  public record CountIssuedBefore(long modelAt) implements Command, WireMessage {}
+
+  /**
    * Replies once this endpoint has received {@code uniqueWrites} distinct numbered writes in all
    * (at once if it already has): a cheap way to wait for a stream without polling statistics.
    */
@@ -214,7 +221,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
-  /** The endpoint's own model-time event: a traffic plan's first request is due. */
+  /** The endpoint's own model-time event: a traffic plan's first (or, under the kernel, next) request is due. */
   private enum PlanStart implements PortMessage, NoSerializationVerificationNeeded { INSTANCE }
 
 
@@ -234,6 +241,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final PortTime time;
   private final SparseMemory memory = new SparseMemory();
   private final StreamTracker streams = new StreamTracker();
+  /** Unique writes issued before {@link #issuedBefore} ({@link CountIssuedBefore}). */
+  private long issuedBefore = Long.MIN_VALUE;
+  private long uniqueIssuedBefore;
   private final Histogram writeLatency = Latencies.newHistogram();
   /** Outstanding non-posted requests by tag: the Read or ConfigRequest asking, null for traffic. */
   private final PendingReads<Command> reads = new PendingReads<>();
@@ -268,6 +278,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private boolean pumping;
   /** The running plan's first request has come due in model time (see {@link PlanStart}). */
   private boolean planStarted;
+  /** Under the kernel, the model time of the plan's next request, scheduled as a {@link PlanStart}. */
+  private long planWakeAt = Long.MIN_VALUE;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -326,6 +338,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(CountIssuedBefore.class, this::onCountIssuedBefore)
         .onMessage(AwaitWrites.class, this::onAwaitWrites)
         .onMessage(AwaitLinkUp.class, this::onAwaitLinkUp)
         .onMessage(Watch.class, this::onWatch)
@@ -483,7 +496,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     if (!watched) {
       // Stream accounting (unique, duplicate, reordered) is about data traffic; a write into a
       // watched mailbox belongs to host software's own protocol, which keeps its own books.
-      streams.arrived(w.requester(), w.seq());
+      if (streams.arrived(w.requester(), w.seq()) && w.originAt() < issuedBefore) {
+        uniqueIssuedBefore++;
+      }
     }
     long latency = Math.max(1, arrival - w.originAt());
     writeLatency.recordValue(latency);
@@ -702,9 +717,20 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private void issueTraffic() {
+    // Under the kernel a request is issued at its own model time, never ahead of it: a request
+    // issued early would take flow-control credit and queue places from what the host software
+    // beside it writes meanwhile. Free-running, a few are issued ahead to keep the link busy.
+    boolean paced = time.joined();
     while (planIssued < plan.count() && link.isUp() && link.queuedBeforeHorizon() < 16
         && (!plan.reads() || reads.hasFreeTag())) {
       long at = planStartModel + planIssued * plan.intervalNs();
+      if (paced && at > time.now()) {
+        if (planWakeAt != at) {
+          planWakeAt = at;
+          time.schedule(at, PlanStart.INSTANCE);
+        }
+        break;
+      }
       long address = plan.addressOf(planIssued);
       boolean accepted;
       if (plan.reads()) {
@@ -733,6 +759,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     }
   }
 
+  private Behavior<PortMessage> onCountIssuedBefore(CountIssuedBefore msg) {
+    issuedBefore = msg.modelAt();
+    return this;
+  }
+
   private Behavior<PortMessage> onGetStats(GetStats msg) {
     var c = link.counters();
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
@@ -741,7 +772,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
         streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
         readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
-        List.copyOf(aer), ps, denials.snapshot()));
+        List.copyOf(aer), ps, denials.snapshot(), uniqueIssuedBefore));
     return this;
   }
 

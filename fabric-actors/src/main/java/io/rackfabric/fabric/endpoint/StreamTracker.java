@@ -30,9 +30,10 @@ public final class StreamTracker {
   private long duplicates;
   private long reordered;
 
-  public void arrived(int source, long seq) {
+  /** Returns whether the write was a unique delivery (not a duplicate, not unnumbered). */
+  public boolean arrived(int source, long seq) {
     if (seq < 0) {
-      return; // not a numbered stream
+      return false; // not a numbered stream
     }
     // Writes come in runs from one source: skip the map (and boxing the key) while it repeats.
     Stream s;
@@ -46,30 +47,30 @@ public final class StreamTracker {
     if (seq == s.tailEnd && s.tailEnd > s.tailStart) {
       s.tailEnd++; // the common case: the next in order
       unique++;
-      return;
+      return true;
     }
     if (s.tailEnd == s.tailStart) { // the first of its stream
       s.tailStart = seq;
       s.tailEnd = seq + 1;
       unique++;
-      return;
+      return true;
     }
     if (seq > s.tailEnd) { // a gap: the tail goes below, a new tail begins
       s.below.put(s.tailStart, s.tailEnd);
       s.tailStart = seq;
       s.tailEnd = seq + 1;
       unique++;
-      return;
+      return true;
     }
     if (seq >= s.tailStart) {
       duplicates++;
-      return;
+      return false;
     }
     // Behind the highest number seen: a duplicate if a range below holds it, else a late arrival.
     Map.Entry<Long, Long> floor = s.below.floorEntry(seq);
     if (floor != null && seq < floor.getValue()) {
       duplicates++;
-      return;
+      return false;
     }
     unique++;
     reordered++;
@@ -81,13 +82,14 @@ public final class StreamTracker {
     }
     if (end == s.tailStart) { // and the tail above it
       s.tailStart = start;
-      return;
+      return true;
     }
     Long next = s.below.higherKey(seq);
     if (next != null && next == end) {
       end = s.below.remove(next);
     }
     s.below.put(start, end);
+    return true;
   }
 
   public long unique() {

@@ -10,6 +10,8 @@ import java.util.List;
  * {@code minLatencyNs} and {@code maxLatencyNs} are exact (0 before the first write).
  * {@code accessDenied} lists, per requester ID, the inbound reads (answered with Completer Abort)
  * and writes (dropped) its inbound access check (the host's IOMMU) denied.
+ * {@code uniqueIssuedBefore} counts the unique writes issued before the model time a run asked it
+ * to count up to ({@code MemoryEndpoint.CountIssuedBefore}), 0 if it asked for none.
  */
 public record EndpointStats(
     String id,
@@ -29,7 +31,8 @@ public record EndpointStats(
     long maxLatencyNs,
     List<AerRecord> aerReceived,
     PortStats link,
-    List<AccessDenial> accessDenied)
+    List<AccessDenial> accessDenied,
+    long uniqueIssuedBefore)
     implements WireMessage {
 
   public EndpointStats {
@@ -43,7 +46,7 @@ public record EndpointStats(
       long minLatencyNs, long maxLatencyNs, List<AerRecord> aerReceived, PortStats link) {
     this(id, writesReceived, uniqueWrites, duplicateWrites, reorderedWrites, bytesWritten,
         readsServed, outsideBars, writesSent, readsSent, readsCompleted, readsFailed,
-        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of());
+        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0);
   }
 
   /** Denied inbound reads and writes of every requester together. */

@@ -168,6 +168,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(904, io.rackfabric.fabric.stats.LinkRetryStats.class),
       Entry.of(905, io.rackfabric.fabric.switchchip.SwitchPort.InjectLinkErrors.class),
       Entry.of(906, io.rackfabric.fabric.endpoint.MemoryEndpoint.InjectLinkErrors.class),
+      Entry.of(907, io.rackfabric.fabric.endpoint.MemoryEndpoint.CountIssuedBefore.class),
 
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
       Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),

@@ -185,6 +185,8 @@ public final class ScenarioRunner {
     private final List<CompletableFuture<Long>> rackClocks = new ArrayList<>();
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> stalledSources = new HashSet<>();
+    /** The port statistics before the fault of a boundary that settles after the next stretch. */
+    private Map<String, PortStats> portsAtOpen = Map.of();
     private long wallStart;
     private long deadline;
     private boolean timedOut;
@@ -222,8 +224,26 @@ public final class ScenarioRunner {
       try {
         List<ScheduledFuture<?>> wallFaults = scheduleWallFaults(timer);
         holdAfter(-1);
+        boolean kernel = rack.timeStatus().isPresent();
+        if (!cuts.isEmpty()) {
+          // Loss across the first fault is counted by the writes' own stamps: under the kernel the
+          // next stretch's traffic runs beside what the fault causes.
+          for (var e : rack.topology().endpoints()) {
+            if (rack.reachable(e.id())) {
+              rack.endpoint(e.id()).tell(new MemoryEndpoint.CountIssuedBefore(cuts.get(0)));
+            }
+          }
+        }
+        Started next = startPhase(phases.get(0), 0, phases.size());
+        Boundary open = null;
         for (int i = 0; i < phases.size() && !timedOut; i++) {
-          runPhase(phases.get(i), i, phases.size());
+          finishPhase(next);
+          next = null;
+          if (open != null) {
+            // Under the kernel the fault's aftermath ran with this stretch: settled at its end.
+            boundaries.add(settle(open));
+            open = null;
+          }
           if (i < cuts.size() && !timedOut) {
             awaitQuiet(true);
             Map<String, EndpointStats> endpointsBefore = endpointSnapshot();
@@ -234,6 +254,14 @@ public final class ScenarioRunner {
             rack.holdModelTime(cuts.get(i));
             watch.reached(cuts.get(i));
             applyModelFaults(cuts.get(i));
+            if (kernel) {
+              // The next stretch's traffic enters at the cut itself, beside what the faults cause,
+              // before the kernel may pass it: no request of it arrives behind the rack's clocks.
+              next = startPhase(phases.get(i + 1), i + 1, phases.size());
+              open = new Boundary(cuts.get(i), endpointsBefore, sentBefore, Map.of(), Map.of());
+              portsAtOpen = portsBefore;
+              continue;
+            }
             // What the faults cause runs on, up to the next cut (or to the end).
             if (i + 1 < cuts.size()) {
               rack.limitModelTime(cuts.get(i + 1));
@@ -247,6 +275,7 @@ public final class ScenarioRunner {
             Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
             boundaries.add(new Boundary(cuts.get(i), endpointsBefore, sentBefore, endpointsAfter,
                 RunResult.dropsBetween(endpointsBefore, portsBefore, endpointsAfter, portSnapshot(), partners())));
+            next = startPhase(phases.get(i + 1), i + 1, phases.size());
           }
         }
         trafficNanos = System.nanoTime() - wallStart;
@@ -321,24 +350,23 @@ public final class ScenarioRunner {
 
     // ------------------------------------------------------------ traffic
 
-    private void runPhase(Phase phase, int index, int of) throws Exception {
-      String window = "[" + Durations.text(phase.from()) + ", " + (phase.isLast() ? "end" : Durations.text(phase.until()))
-          + ")";
-      if (phase.jobs().isEmpty()) {
-        // Host software may still be at work (a NIC stream): it runs to the stretch's end and no further.
-        if (phase.isLast()) {
-          rack.releaseModelTime();
-        } else {
-          rack.limitModelTime(phase.until());
-        }
-        progress.printf("  stretch %d/%d %s: no requests%n", index + 1, of, window);
-        return;
-      }
+    /** A stretch whose jobs were handed to their sources (empty when it has none). */
+    private record Started(Phase phase, int index, int of, Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running,
+        Map<Job, Long> issuedBefore) {}
+
+    /**
+     * Hands a stretch's jobs to their sources, the rack held at the stretch's start: its
+     * generators enter the model together there, however the commands travel, once every source
+     * has its plan (confirmed).
+     */
+    private Started startPhase(Phase phase, int index, int of) throws Exception {
       Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running = new LinkedHashMap<>();
       Map<Job, Long> issuedBefore = new HashMap<>();
-      // The stretch's generators enter the model together at its start, however the commands
-      // travel: the kernel holds there until every source has its plan.
+      if (phase.jobs().isEmpty() || timedOut) {
+        return new Started(phase, index, of, running, issuedBefore);
+      }
       rack.holdModelTime(phase.from());
+      String window = window(phase);
       for (Job job : phase.jobs()) {
         TrafficSpec g = job.spec();
         Tally t = tally.get(g.name());
@@ -355,15 +383,32 @@ public final class ScenarioRunner {
             rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
       }
       rack.confirmInputs(running.keySet().stream().map(j -> j.spec().from()).distinct().toList());
+      return new Started(phase, index, of, running, issuedBefore);
+    }
+
+    private static String window(Phase phase) {
+      return "[" + Durations.text(phase.from()) + ", " + (phase.isLast() ? "end" : Durations.text(phase.until()))
+          + ")";
+    }
+
+    /** Lets the kernel run to the stretch's end (and no further) and waits for its jobs. */
+    private void finishPhase(Started started) throws Exception {
+      Phase phase = started.phase();
+      Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running = started.running();
       // The kernel runs on to the stretch's end, where the next faults are applied, and no further.
       if (phase.isLast()) {
         rack.releaseModelTime();
       } else {
         rack.limitModelTime(phase.until());
       }
+      if (phase.jobs().isEmpty()) {
+        // Host software may still be at work (a NIC stream): it runs to the stretch's end and no further.
+        progress.printf("  stretch %d/%d %s: no requests%n", started.index() + 1, started.of(), window(phase));
+        return;
+      }
       watch.reached(phase.from());
-      progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", index + 1, of, window, running.size(),
-          running.keySet().stream().mapToLong(Job::count).sum());
+      progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", started.index() + 1, started.of(),
+          window(phase), running.size(), running.keySet().stream().mapToLong(Job::count).sum());
       CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));
       long lastChange = System.nanoTime();
       long lastMetric = -1;
@@ -404,7 +449,7 @@ public final class ScenarioRunner {
           long issued = 0;
           if (rack.reachable(job.spec().from())) {
             EndpointStats now = rack.endpointStats(job.spec().from());
-            issued = (job.spec().writes() ? now.writesSent() : now.readsSent()) - issuedBefore.get(job);
+            issued = (job.spec().writes() ? now.writesSent() : now.readsSent()) - started.issuedBefore().get(job);
           }
           t.sent += issued;
           t.skipped += job.count() - issued;
@@ -412,6 +457,18 @@ public final class ScenarioRunner {
               + " (its link went down under it); later requests of it are not issued");
         }
       }
+    }
+
+    /**
+     * A boundary of the kernel's path, whose fault's aftermath ran beside the next stretch: the
+     * rack is quiet at that stretch's end, so what was in flight at the fault has arrived or is
+     * lost by now (counted by the writes' stamps, {@link EndpointStats#uniqueIssuedBefore}).
+     */
+    private Boundary settle(Boundary open) throws Exception {
+      awaitQuiet(false);
+      Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
+      return new Boundary(open.modelAt(), open.endpoints(), open.sentByTraffic(), endpointsAfter,
+          RunResult.dropsBetween(open.endpoints(), portsAtOpen, endpointsAfter, portSnapshot(), partners()));
     }
 
     /** Per generator, what it has sent so far. */

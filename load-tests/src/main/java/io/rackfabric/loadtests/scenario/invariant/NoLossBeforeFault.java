@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * {@code no-loss-before-fault}: nothing written before the first model-time fault is lost, except
- * what was in flight across a link that fault broke. Every write stamped before it arrived once
- * the rack settled after it, or is among the TLPs the fault's link ends dropped or purged (writes
+ * what was in flight across a link that fault broke. Every write stamped before it arrived (each
+ * sink counts the unique writes issued before the fault's time) once the rack settled after it,
+ * or is among the TLPs the fault's link ends dropped or purged (writes
  * held at the fault's horizon on their way over the failing link are lost there, as they would be
  * on a real cable). Without a model-time fault: every write arrived by the end of the run.
  */
@@ -70,7 +71,9 @@ public final class NoLossBeforeFault implements InvariantType {
         lines.add(sink + ": no statistics around the fault");
         continue;
       }
-      long delivered = then.uniqueWrites() - start.uniqueWrites();
+      // Counted by the writes' stamps: the next stretch's writes, which may run beside the
+      // fault's aftermath, are not among them.
+      long delivered = then.uniqueIssuedBefore();
       long missing = sent - delivered;
       ok &= missing >= 0 && missing <= lostAtFault;
       String line = sink + ": " + delivered + " of " + sent + " sent before " + Durations.text(b.modelAt())
