@@ -63,6 +63,8 @@ public final class FailoverCoordinator {
   /** A failure report (or the MH's own loss of a plane, host 0) waiting for its round. */
   private record Report(int ch, Plane plane, long seenAt) {}
 
+  private record Judged(Report report, long verdictAt) {}
+
   /** The latest notification write to one CH in the running round. */
   private record Attempt(Plane via, long sentAt, int resends) {}
 
@@ -88,7 +90,8 @@ public final class FailoverCoordinator {
   private final HostSettings settings;
   private final LongSupplier wallNanos;
   private final RouteList dmaTargets;
-  private final Deque<Report> pending = new ArrayDeque<>();
+  /** Reports judged (verdict given, DMA redirected) whose round waits for the notifier. */
+  private final Deque<Judged> pending = new ArrayDeque<>();
   private NotificationMode mode;
   private Round round;
   /** When the polling thread is free again: it reads one report at a time. */
@@ -131,8 +134,7 @@ public final class FailoverCoordinator {
     pollerFreeAt = seen;
     note(seen);
     log(out, Step.REPORT_SEEN, ch, seen);
-    pending.add(new Report(ch, failedPlane, seen));
-    startNext(out);
+    judge(out, new Report(ch, failedPlane, seen));
     return out.outcome();
   }
 
@@ -158,8 +160,7 @@ public final class FailoverCoordinator {
         }
       }
     }
-    pending.add(new Report(ControlWord.EVERY_HOST, plane, handled));
-    startNext(out);
+    judge(out, new Report(ControlWord.EVERY_HOST, plane, handled));
     return out.outcome();
   }
 
@@ -288,36 +289,47 @@ public final class FailoverCoordinator {
     return latest;
   }
 
-  /** The verdict on the oldest report, the response, the DMA redirection and the first notifications. */
+  /**
+   * The verdict on a report the polling thread just read, at its own model time: the response
+   * and the DMA redirection go out at once, while the round of notifications it calls for waits
+   * for the notifier if another round is running. (Judging it only when its round starts would
+   * stamp those writes in the past.)
+   */
+  private void judge(Steps out, Report report) {
+    int x = report.ch();
+    Plane healthy = report.plane().other();
+    long verdictAt = report.seenAt() + settings.verdictLatencyNs();
+    note(verdictAt);
+    if (x != ControlWord.EVERY_HOST && dmaTargets.plane(x) == healthy) {
+      // Already failed over (its plane went down as a whole): answer the report, nothing to redo.
+      respond(out, report, verdictAt);
+      return;
+    }
+    log(out, Step.VERDICT, x, verdictAt);
+    if (x == ControlWord.EVERY_HOST) {
+      for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
+        dmaTargets.use(ch, healthy);
+      }
+    } else {
+      respond(out, report, verdictAt);
+      dmaTargets.use(x, healthy);
+    }
+    log(out, Step.DMA_REDIRECTED, x, verdictAt + settings.routeUpdateLatencyNs());
+    pending.add(new Judged(report, verdictAt));
+    startNext(out);
+  }
+
+  /** The oldest judged report's round of notifications, once the notifier is free. */
   private void startNext(Steps out) {
     while (round == null && !pending.isEmpty()) {
-      Report report = pending.poll();
-      int x = report.ch();
-      Plane healthy = report.plane().other();
-      long verdictAt = report.seenAt() + settings.verdictLatencyNs();
-      note(verdictAt);
-      if (x != ControlWord.EVERY_HOST && dmaTargets.plane(x) == healthy) {
-        // Already failed over (its plane went down as a whole): answer the report, nothing to redo.
-        respond(out, report, verdictAt);
-        continue;
-      }
-      log(out, Step.VERDICT, x, verdictAt);
-      if (x == ControlWord.EVERY_HOST) {
-        for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
-          dmaTargets.use(ch, healthy);
-        }
-      } else {
-        respond(out, report, verdictAt);
-        dmaTargets.use(x, healthy);
-      }
-      log(out, Step.DMA_REDIRECTED, x, verdictAt + settings.routeUpdateLatencyNs());
+      Judged next = pending.poll();
       List<Integer> hosts = new ArrayList<>();
       for (int ch = 1; ch <= addresses.computeHosts(); ch++) {
         hosts.add(ch);
       }
-      round = new Round(report, verdictAt, new Notifier(mode, hosts), new HashMap<>());
+      round = new Round(next.report(), next.verdictAt(), new Notifier(mode, hosts), new HashMap<>());
       // One notifier: a queued round cannot start before the previous one ended.
-      send(out, round.notifier().start(Math.max(verdictAt, notifierFreeAt)));
+      send(out, round.notifier().start(Math.max(next.verdictAt(), notifierFreeAt)));
     }
   }
 
@@ -365,18 +377,12 @@ public final class FailoverCoordinator {
   }
 
   /**
-   * The plane the MH reaches CH {@code ch} by: its DMA target, unless a report the polling thread
-   * has read, still waiting for its round, says that plane is lost to {@code ch}. Notifying through
-   * it would only cost resends until the round gives up on {@code ch}.
+   * The plane the MH reaches CH {@code ch} by: its DMA target, which every report read so far has
+   * already moved (a report waiting for its round included). Notifying through a lost plane would
+   * only cost resends until the round gives up on {@code ch}.
    */
   private Plane reachable(int ch) {
-    Plane via = dmaTargets.plane(ch);
-    for (Report r : pending) {
-      if (r.ch() == ch && r.plane() == via) {
-        return via.other();
-      }
-    }
-    return via;
+    return dmaTargets.plane(ch);
   }
 
   private ControlWord routeChange() {

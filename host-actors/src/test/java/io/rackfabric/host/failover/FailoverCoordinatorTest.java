@@ -136,12 +136,15 @@ class FailoverCoordinatorTest {
   void shouldNotifyAHostThroughItsOtherPlaneWhenItsOwnReportWaitsForItsRound() {
     FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
     Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
-    // CH2's primary link failed too; its report waits behind CH1's round, but the MH has read it.
+    // CH2's primary link failed too: its report is judged at once, its round waits behind CH1's.
     Outcome queued = c.reportLanded(2, Plane.PRIMARY, 12_000);
-    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 12_000 + POLL)), queued.log());
+    long seen = 12_000 + POLL;
+    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, seen), entry(Step.VERDICT, 2, seen + VERDICT),
+        entry(Step.RESPONSE_SENT, 2, seen + VERDICT), entry(Step.DMA_REDIRECTED, 2, seen + VERDICT + UPDATE)),
+        queued.log());
+    assertEquals(Plane.SECONDARY, c.dmaTargets().get(2), "redirected by its own verdict");
     Write toCh2 = only(c.ackLanded(1, ackOf(toCh1), 27_000));
     assertRouteChange(toCh2, notification(2, Plane.SECONDARY), 1, Plane.PRIMARY, 27_100);
-    assertEquals(Plane.PRIMARY, c.dmaTargets().get(2), "redirected only by its own verdict");
     wallPasses(GRACE);
     assertRouteChange(only(c.checkAcks()), notification(2, Plane.SECONDARY), 1, Plane.PRIMARY, 27_100 + ACK_TIMEOUT);
   }
@@ -184,21 +187,22 @@ class FailoverCoordinatorTest {
     FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
     Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
 
+    // The poller reads it and gives the verdict at its own model time; only the round waits.
     Outcome queued = c.reportLanded(2, Plane.PRIMARY, 12_000);
-    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 19_700)), queued.log(), "read, not acted on yet");
-    assertEquals(List.of(), queued.writes());
+    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 19_700), entry(Step.VERDICT, 2, 19_750),
+        entry(Step.RESPONSE_SENT, 2, 19_750), entry(Step.DMA_REDIRECTED, 2, 20_750)), queued.log());
+    assertEquals(ADDRESSES.responseOf(2, Plane.SECONDARY), only(queued).address());
+    assertEquals(19_750, only(queued).at());
 
     Write toCh2 = only(c.ackLanded(1, ackOf(toCh1), 27_000));
     Write toCh3 = only(c.ackLanded(2, ackOf(toCh2), 37_000));
     Outcome end = c.ackLanded(3, ackOf(toCh3), 47_000);
 
-    // The first round ends and the second starts in the same step; its verdict is the poller's,
-    // its first notification waits for the notifier.
+    // The first round ends and the second starts in the same step: its first notification waited
+    // for the notifier.
     assertEquals(List.of(entry(Step.ACK_SEEN, 3, 47_100), entry(Step.FAILOVER_COMPLETED, 1, 47_100),
-        entry(Step.VERDICT, 2, 19_750), entry(Step.RESPONSE_SENT, 2, 19_750),
-        entry(Step.DMA_REDIRECTED, 2, 20_750), entry(Step.NOTIFICATION_SENT, 1, 47_100)), end.log());
-    assertEquals(ADDRESSES.responseOf(2, Plane.SECONDARY), end.writes().get(0).address());
-    assertRouteChange(end.writes().get(1), notification(1, Plane.SECONDARY), 2, Plane.PRIMARY, 47_100);
+        entry(Step.NOTIFICATION_SENT, 1, 47_100)), end.log());
+    assertRouteChange(only(end), notification(1, Plane.SECONDARY), 2, Plane.PRIMARY, 47_100);
     assertEquals(1, end.ended().size());
     assertEquals(List.of(Plane.PRIMARY, Plane.SECONDARY, Plane.SECONDARY, Plane.PRIMARY), c.dmaTargets());
   }
@@ -214,14 +218,17 @@ class FailoverCoordinatorTest {
     Write all = only(lost);
     assertRouteChange(all, multicast(Plane.SECONDARY), 0, Plane.PRIMARY, handled + VERDICT);
 
-    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 6_000 + POLL)), c.reportLanded(2, Plane.PRIMARY, 6_000).log());
+    Outcome answered = c.reportLanded(2, Plane.PRIMARY, 6_000);
+    assertEquals(List.of(entry(Step.REPORT_SEEN, 2, 6_000 + POLL), entry(Step.RESPONSE_SENT, 2, 6_000 + POLL + VERDICT)),
+        answered.log(), "no verdict, no round of its own: only the answer");
+    assertEquals(ADDRESSES.responseOf(2, Plane.SECONDARY), only(answered).address());
     c.ackLanded(1, ackOf(all), 20_000);
     c.ackLanded(2, ackOf(all), 20_000);
     Outcome end = c.ackLanded(3, ackOf(all), 20_500);
 
-    assertEquals(List.of(entry(Step.ACK_SEEN, 3, 20_600), entry(Step.FAILOVER_COMPLETED, 0, 20_600),
-        entry(Step.RESPONSE_SENT, 2, 6_000 + POLL + VERDICT)), end.log(), "no verdict, no second round");
-    assertEquals(ADDRESSES.responseOf(2, Plane.SECONDARY), only(end).address());
+    assertEquals(List.of(entry(Step.ACK_SEEN, 3, 20_600), entry(Step.FAILOVER_COMPLETED, 0, 20_600)), end.log(),
+        "no second round");
+    assertEquals(List.of(), end.writes());
     assertFalse(c.awaitingAcks());
   }
 
@@ -238,7 +245,9 @@ class FailoverCoordinatorTest {
 
     long handled = 30_000 + AER;
     assertEquals(List.of(entry(Step.AER_RECEIVED, 0, 30_000), entry(Step.AER_HANDLED, 0, handled),
-        entry(Step.NOTIFICATION_RESENT, 2, handled)), lost.log(), "the plane's round waits for this one");
+        entry(Step.NOTIFICATION_RESENT, 2, handled), entry(Step.VERDICT, 0, handled + VERDICT),
+        entry(Step.DMA_REDIRECTED, 0, handled + VERDICT + UPDATE)), lost.log(),
+        "judged at once; the plane's round waits for this one");
     Write again = only(lost);
     assertRouteChange(again, notification(2, Plane.SECONDARY), 1, Plane.PRIMARY, handled);
     assertNotEquals(toCh2.word().seq(), again.word().seq(), "a new word, so the poller sees a change");
@@ -248,7 +257,7 @@ class FailoverCoordinatorTest {
     assertRouteChange(toCh3, notification(3, Plane.SECONDARY), 1, Plane.PRIMARY, 42_100);
     Outcome end = c.ackLanded(3, ackOf(toCh3), 52_000);
     assertTrue(end.ended().get(0).completed());
-    assertTrue(end.log().contains(entry(Step.VERDICT, 0, handled + VERDICT)), "then the plane's own round");
+    assertTrue(end.log().contains(entry(Step.NOTIFICATION_SENT, 1, 52_100)), "then the plane's own round");
     assertRouteChange(end.writes().get(0), notification(1, Plane.SECONDARY), 0, Plane.PRIMARY, 52_100);
   }
 
@@ -262,7 +271,9 @@ class FailoverCoordinatorTest {
     Outcome lost = c.planeLost(Plane.PRIMARY, 16_000);
 
     assertEquals(List.of(), lost.writes(), "the round's write went through the secondary plane");
-    assertEquals(List.of(entry(Step.AER_RECEIVED, 0, 16_000), entry(Step.AER_HANDLED, 0, 16_000 + AER)), lost.log());
+    assertEquals(List.of(entry(Step.AER_RECEIVED, 0, 16_000), entry(Step.AER_HANDLED, 0, 16_000 + AER),
+        entry(Step.VERDICT, 0, 16_000 + AER + VERDICT), entry(Step.DMA_REDIRECTED, 0, 16_000 + AER + VERDICT + UPDATE)),
+        lost.log());
     c.ackLanded(1, ackOf(all), 16_500);
     Outcome end = c.ackLanded(3, ackOf(all), 17_000);
     assertTrue(end.ended().get(0).completed());
@@ -302,13 +313,13 @@ class FailoverCoordinatorTest {
   void shouldStampAResendWithTheLatestModelTimeWhenTheMhIsAlreadyPastTheTimeout() {
     FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 5);
     Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
-    c.reportLanded(3, Plane.PRIMARY, 100_000); // queued; the MH now knows model 107_700
-    assertEquals(107_700, c.latest());
+    c.reportLanded(3, Plane.PRIMARY, 100_000); // judged, its round queued: the MH now knows model 107_750
+    assertEquals(107_750, c.latest());
 
     wallPasses(GRACE);
     Write again = only(c.checkAcks());
 
-    assertRouteChange(again, notification(1, Plane.SECONDARY), 1, Plane.PRIMARY, 107_700);
+    assertRouteChange(again, notification(1, Plane.SECONDARY), 1, Plane.PRIMARY, 107_750);
     assertTrue(toCh1.at() + ACK_TIMEOUT < again.at());
   }
 
@@ -380,7 +391,8 @@ class FailoverCoordinatorTest {
     FailoverCoordinator c = coordinator(NotificationMode.UNICAST, 2);
     Write toCh1 = c.reportLanded(1, Plane.PRIMARY, 10_000).writes().get(1);
     Write toCh2 = only(c.ackLanded(1, ackOf(toCh1), 27_000));
-    c.reportLanded(3, Plane.PRIMARY, 28_000); // queued behind this round
+    // Judged at once, its round queued behind this one.
+    assertTrue(c.reportLanded(3, Plane.PRIMARY, 28_000).log().contains(entry(Step.VERDICT, 3, 28_000 + POLL + VERDICT)));
 
     wallPasses(GRACE);
     Write first = only(c.checkAcks());
@@ -406,7 +418,7 @@ class FailoverCoordinatorTest {
     assertEquals(at + 10_000 + SPIN, ended.endedAt());
     assertTrue(end.log().contains(entry(Step.FAILOVER_FAILED, 1, at + 10_100)));
     assertFalse(end.log().stream().anyMatch(e -> e.step() == Step.FAILOVER_COMPLETED));
-    assertTrue(end.log().contains(entry(Step.VERDICT, 3, 28_000 + POLL + VERDICT)), "the queued report goes on");
+    assertTrue(end.log().contains(entry(Step.NOTIFICATION_SENT, 1, at + 10_100)), "the queued report's round goes on");
     assertTrue(c.awaitingAcks());
   }
 
