@@ -7,7 +7,7 @@ import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.ntb.NtbDirection;
-import io.rackfabric.fabric.ntb.RequesterIds;
+import io.rackfabric.fabric.routing.RequesterIds;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;

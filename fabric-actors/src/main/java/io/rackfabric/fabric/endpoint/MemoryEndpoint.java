@@ -307,7 +307,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
+    this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }

@@ -15,7 +15,7 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.ntb.NtbBar;
 import io.rackfabric.fabric.ntb.NtbConfig;
 import io.rackfabric.fabric.ntb.NtbDirection;
-import io.rackfabric.fabric.ntb.RequesterIds;
+import io.rackfabric.fabric.routing.RequesterIds;
 import io.rackfabric.fabric.routing.BridgeRegisters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;

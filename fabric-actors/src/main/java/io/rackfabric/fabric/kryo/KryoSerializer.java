@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import akka.actor.ExtendedActorSystem;
 import akka.actor.typed.ActorSystem;
@@ -12,6 +12,8 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.Pool;
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.fabric.wire.WireRegistrations;
 
 /**
  * The Akka serializer for every {@link WireMessage} (bound in reference.conf as {@code

@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,6 +27,7 @@ import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.wire.WireRegistrations.Entry;
+import io.rackfabric.fabric.wire.WireRegistrations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

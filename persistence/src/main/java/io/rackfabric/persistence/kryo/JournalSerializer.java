@@ -1,10 +1,11 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import akka.actor.ExtendedActorSystem;
 import akka.serialization.SerializerWithStringManifest;
-import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.fabric.kryo.WireRegistry;
 import io.rackfabric.persistence.controller.ControllerSnapshot;
 import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.wire.Journaled;
 
 /**
  * The Akka serializer for {@link Journaled} objects (bound in reference.conf as {@code

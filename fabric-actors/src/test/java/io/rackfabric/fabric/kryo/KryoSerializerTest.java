@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -17,6 +17,8 @@ import io.rackfabric.fabric.link.PhysicalDown;
 import io.rackfabric.fabric.link.TlpFrame;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.MemWrite;
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.fabric.wire.WireRegistrations;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.credit.FcCredits;
@@ -23,6 +23,7 @@ import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.wire.WireRegistrations.Entry;
+import io.rackfabric.fabric.wire.WireRegistrations;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,6 +1,7 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import akka.actor.typed.ActorRef;
+import io.rackfabric.fabric.wire.WireMessage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Test-only wire messages; registered (except {@link Unregistered}) by WireTestRegistrations. */

@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;

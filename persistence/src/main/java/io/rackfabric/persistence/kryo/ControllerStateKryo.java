@@ -1,4 +1,4 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;

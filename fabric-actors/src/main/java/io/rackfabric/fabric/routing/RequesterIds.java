@@ -1,8 +1,9 @@
-package io.rackfabric.fabric.ntb;
+package io.rackfabric.fabric.routing;
 
-import io.rackfabric.fabric.routing.PortConfig;
-import io.rackfabric.fabric.routing.PortRole;
-import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.ntb.NtbConfig;
+import io.rackfabric.fabric.ntb.NtbDirection;
+import io.rackfabric.fabric.ntb.ProxyIdSpace;
+import io.rackfabric.fabric.ntb.RequesterIdEntry;
 import io.rackfabric.fabric.tlp.Bdf;
 import java.util.BitSet;
 import java.util.List;

@@ -1,5 +1,7 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
+import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.fabric.wire.WireRegistrations;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import akka.actor.ExtendedActorSystem;
 import akka.actor.typed.ActorRef;

@@ -1,5 +1,6 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
+import io.rackfabric.fabric.wire.WireRegistrations;
 import java.util.List;
 
 /**

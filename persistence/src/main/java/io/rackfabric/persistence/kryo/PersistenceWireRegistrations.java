@@ -1,4 +1,4 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.fabric.wire.WireRegistrations.Entry;

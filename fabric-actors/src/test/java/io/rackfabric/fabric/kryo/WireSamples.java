@@ -1,4 +1,4 @@
-package io.rackfabric.fabric.wire;
+package io.rackfabric.fabric.kryo;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.javadsl.Adapter;

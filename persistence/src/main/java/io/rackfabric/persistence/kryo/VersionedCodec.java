@@ -1,8 +1,9 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.fabric.kryo.WireRegistry;
+import io.rackfabric.persistence.wire.SchemaVersion;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;

@@ -1,14 +1,14 @@
-package io.rackfabric.fabric.ntb;
+package io.rackfabric.fabric.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.fabric.ntb.NtbConfig;
+import io.rackfabric.fabric.ntb.NtbDirection;
+import io.rackfabric.fabric.ntb.NtbTranslation;
 import io.rackfabric.fabric.routing.BridgeRegisters;
-import io.rackfabric.fabric.routing.PortConfig;
-import io.rackfabric.fabric.routing.PortRole;
-import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.tlp.Bdf;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,17 +1,18 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.fabric.wire.FabricWireRegistrations;
+import io.rackfabric.fabric.kryo.FabricWireRegistrations;
 import io.rackfabric.fabric.wire.WireRegistrations;
-import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.fabric.kryo.WireRegistry;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerSnapshot;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.SampleRack;
+import io.rackfabric.persistence.wire.SchemaVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.rackfabric.persistence.wire;
+package io.rackfabric.persistence.kryo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -9,15 +9,16 @@ import akka.actor.typed.ActorRef;
 import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializers;
-import io.rackfabric.fabric.wire.KryoSerializer;
+import io.rackfabric.fabric.kryo.KryoSerializer;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.fabric.wire.WireRegistrations.Entry;
-import io.rackfabric.fabric.wire.WireRegistry;
+import io.rackfabric.fabric.kryo.WireRegistry;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.SampleRack;
 import io.rackfabric.persistence.replication.ControllerReplica;
+import io.rackfabric.persistence.wire.Journaled;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.HashSet;
