@@ -1,7 +1,7 @@
 package io.rackfabric.fabric.switchchip;
 
-import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.Cancellable;
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -35,6 +35,8 @@ import io.rackfabric.fabric.routing.SwitchRouter;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -44,8 +46,6 @@ import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.tlp.Tlps;
-import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.List;

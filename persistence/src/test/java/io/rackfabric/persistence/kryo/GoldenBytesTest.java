@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.fabric.kryo.FabricWireRegistrations;
-import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.fabric.kryo.WireRegistry;
+import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerSnapshot;
 import io.rackfabric.persistence.controller.ControllerState;

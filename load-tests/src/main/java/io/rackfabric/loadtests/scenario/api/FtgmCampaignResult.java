@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario.ftgm;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.cluster.scenario.FtgmCampaign;
 import io.rackfabric.host.ftgm.FaultOutcome;
@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param scenarioSource how {@code rack ftgm replay} names the scenario again
  * @param modes one per mode, in the order the scenario gave
  * @param byPorts one hang's recovery under FTGM at each of the campaign's recovery-ports
- * @param eventsFile the run's events file ({@link FtgmEventLog})
+ * @param eventsFile the run's events file (read back by {@code scenario.ftgm.FtgmEventLog})
  * @param wallNanos wall time of the whole campaign (modes in parallel, then the rest)
  */
 public record FtgmCampaignResult(

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
@@ -8,7 +8,7 @@ import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.management.ManagementHost.FailoverCompleted;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.loadtests.harness.Asks;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.host.nic.ArrivalStream;

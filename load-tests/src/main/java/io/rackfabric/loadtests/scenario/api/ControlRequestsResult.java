@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.host.controlplane.ControlPlaneClient.RequestRecord;
 import io.rackfabric.persistence.controller.Controller.Status;

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
@@ -6,7 +6,6 @@ import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.TrafficSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
-import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignResult;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

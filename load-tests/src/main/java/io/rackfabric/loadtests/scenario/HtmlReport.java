@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.report.html;
+package io.rackfabric.loadtests.scenario;
 
 import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.Scenario;
@@ -6,17 +6,19 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.failover.FailoverBreakdown;
-import io.rackfabric.loadtests.chaos.ChaosRunner;
 import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.report.html.HtmlPage;
 import io.rackfabric.loadtests.report.html.HtmlPage.Cell;
 import io.rackfabric.loadtests.report.html.HtmlPage.Row;
-import io.rackfabric.loadtests.scenario.BaselineRun;
-import io.rackfabric.loadtests.scenario.NicStreamResult;
-import io.rackfabric.loadtests.scenario.NicStreamSeries;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import io.rackfabric.loadtests.report.html.SvgPlot;
+import io.rackfabric.loadtests.report.html.SvgTimeline;
+import io.rackfabric.loadtests.report.html.TimeScale;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.api.NicStreamResult;
+import io.rackfabric.loadtests.scenario.api.NicStreamSeries;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,59 +97,6 @@ public final class HtmlReport {
     if (!run.notes().isEmpty()) {
       page.h2("notes", "Notes");
       page.table("notes-table", List.of("note"), run.notes().stream().map(Row::of).toList());
-    }
-    return page.render();
-  }
-
-  /**
-   * The report of a campaign: its totals, a table of runs (each linked to its own report, relative
-   * to {@code campaignDir} where this page is written) and the runs' wall times.
-   */
-  public static String campaign(String name, String source, List<ChaosRunner.RunRecord> records,
-      java.nio.file.Path campaignDir) {
-    HtmlPage page = new HtmlPage("rack chaos " + name);
-    page.h1("rack chaos " + name);
-    page.note(source);
-    long failed = records.stream().filter(r -> !r.passed()).count();
-    page.verdict(failed == 0, failed == 0 ? "every run passed" : failed + " of " + records.size() + " run(s) failed");
-    page.table("campaign-summary", List.of(), List.of(
-        Row.of("runs", Integer.toString(records.size())),
-        Row.of("passed", Long.toString(records.size() - failed)),
-        Row.of("failed", Long.toString(failed)),
-        Row.of("fault steps applied", Integer.toString(records.stream().mapToInt(ChaosRunner.RunRecord::faultsApplied)
-            .sum())),
-        Row.of("invariants broken", Integer.toString(records.stream().mapToInt(r -> r.broken().size()).sum()))));
-    page.h2("runs-heading", "Runs");
-    List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < records.size(); i++) {
-      ChaosRunner.RunRecord r = records.get(i);
-      java.nio.file.Path report = r.runDir().resolve(REPORT);
-      String href = java.nio.file.Files.exists(report)
-          ? campaignDir.toAbsolutePath().normalize().relativize(report.toAbsolutePath().normalize()).toString()
-              .replace('\\', '/')
-          : null;
-      rows.add(new Row(List.of(Cell.of(Integer.toString(i + 1)), Cell.of(r.scenario()),
-          Cell.of(Long.toString(r.seed())), Cell.of(r.firstFault()), Cell.of(r.passed() ? "pass" : "FAIL"),
-          Cell.of(Integer.toString(r.faultsApplied())),
-          Cell.of(r.error() != null ? "stopped: " + r.error() : r.broken().isEmpty() ? "-" : String.join(", ",
-              r.broken())),
-          Cell.of(String.format("%.1f", r.wallSeconds())),
-          href == null ? Cell.of("-") : new Cell("report", href),
-          Cell.of(r.passed() ? "" : "rack run " + r.argument() + " --seed " + r.seed())), !r.passed()));
-    }
-    page.table("runs", List.of("#", "scenario", "seed", "first fault", "verdict", "faults", "invariants broken",
-        "wall (s)", "report", "replay"), rows);
-    if (!records.isEmpty()) {
-      double[] xs = new double[records.size()];
-      double[] passedWall = new double[records.size()];
-      double[] failedWall = new double[records.size()];
-      for (int i = 0; i < records.size(); i++) {
-        xs[i] = i + 0.6;
-        passedWall[i] = records.get(i).passed() ? records.get(i).wallSeconds() : Double.NaN;
-        failedWall[i] = records.get(i).passed() ? Double.NaN : records.get(i).wallSeconds();
-      }
-      page.markup(new SvgPlot("campaign-wall", "wall time of each run", "run (# in the table)",
-          "wall time (s)").bars("passed", xs, passedWall, 0.8).bars("failed", xs, failedWall, 0.8).render());
     }
     return page.render();
   }

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
@@ -14,6 +14,7 @@ import io.rackfabric.loadtests.harness.NetnsPlan;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -156,4 +157,12 @@ public interface RunningRack {
   EndpointStats endpointStats(String id) throws Exception;
 
   PortStats portStats(String end) throws Exception;
+
+  /**
+   * Bytes of heap the rack's components hold, when the rack measured it (see {@code LiveRack});
+   * empty by default.
+   */
+  default OptionalLong heapGrowth() {
+    return OptionalLong.empty();
+  }
 }

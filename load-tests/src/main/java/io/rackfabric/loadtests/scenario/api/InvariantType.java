@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.cluster.scenario.InvariantKind;
 import io.rackfabric.cluster.scenario.InvariantSpec;

@@ -1,4 +1,4 @@
-package io.rackfabric.loadtests.scenario;
+package io.rackfabric.loadtests.scenario.api;
 
 /** An invariant's judgement: pass or fail, and what was seen, in a sentence or a few. */
 public record Verdict(boolean pass, String detail) {
