@@ -1334,7 +1334,7 @@ final class TopologyParser {
   }
 
   private static String sizeText(AddressRange r) {
-    return TopologyCheckCommand.size(r.size());
+    return MemorySizes.size(r.size());
   }
 
   /** A short list of names for "did you mean" hints. */

@@ -1,7 +1,7 @@
 package io.rackfabric.fabric.endpoint;
 
-import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.Cancellable;
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -29,6 +29,8 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -38,8 +40,6 @@ import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
-import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -319,7 +319,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
+    this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }

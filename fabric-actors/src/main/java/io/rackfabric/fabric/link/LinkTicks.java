@@ -3,7 +3,6 @@ package io.rackfabric.fabric.link;
 import akka.actor.Cancellable;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.javadsl.ActorContext;
-import io.rackfabric.fabric.settings.FabricSettings;
 
 /**
  * The data link timers' tick for a port actor. Scheduled on the system scheduler rather than with
@@ -14,11 +13,11 @@ public final class LinkTicks {
 
   private LinkTicks() {}
 
-  public static <T> Cancellable start(ActorContext<T> context, FabricSettings settings, T tick) {
+  public static <T> Cancellable start(ActorContext<T> context, LinkTimers timers, T tick) {
     // Taken here, on the actor's thread: the context must not be touched from the scheduler's.
     ActorRef<T> self = context.getSelf();
     return context.getSystem().scheduler().scheduleAtFixedRate(
-        settings.timers().tickInterval(), settings.timers().tickInterval(),
+        timers.tickInterval(), timers.tickInterval(),
         () -> self.tell(tick), context.getExecutionContext());
   }
 }

@@ -1,7 +1,7 @@
 package io.rackfabric.fabric.switchchip;
 
-import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.Cancellable;
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -35,6 +35,8 @@ import io.rackfabric.fabric.routing.SwitchRouter;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -44,8 +46,6 @@ import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.tlp.Tlps;
-import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -97,7 +97,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
    * Programs an entry of this NTB port's requester-ID table for {@code direction}, ahead of
    * traffic, as the management host does at enumeration: {@code requester} keeps the entry it
    * already has (taken on first use), else takes the lowest free one. Programming hosts in host
-   * order on a fresh table gives host i entry i; {@link io.rackfabric.fabric.ntb.RequesterIds}
+   * order on a fresh table gives host i entry i; {@link io.rackfabric.fabric.routing.RequesterIds}
    * computes the same IDs from the configuration. The entry becomes part of the port's NTB
    * configuration in the chip's routing table. Answered with {@link
    * RequesterIdProgrammed} naming the proxy ID, or {@link RequesterIdRejected}.
@@ -219,7 +219,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.ticks = LinkTicks.start(context, settings, Tick.INSTANCE);
+    this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.switchId = switchId;
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     java.util.Arrays.fill(siblingChannel, -1);

@@ -4,11 +4,14 @@ import com.esotericsoftware.kryo.Serializer;
 import java.util.List;
 
 /**
- * One module's contribution to {@link WireRegistry}: the classes it sends over the wire or into a
- * journal, each with a fixed id. A module implements this interface and lists the implementation
- * in {@code META-INF/services/io.rackfabric.fabric.wire.WireRegistrations}; {@link WireRegistry}
- * finds it through {@link java.util.ServiceLoader}, so fabric-actors never has to be edited to add
- * another module's classes. Ids are permanent: see {@link WireRegistry} for the rules and ranges.
+ * One module's contribution to the wire registry ({@code io.rackfabric.fabric.kryo.WireRegistry}):
+ * the classes it sends over the wire or into a journal, each with a fixed id. A module implements
+ * this interface and lists the implementation in {@code
+ * META-INF/services/io.rackfabric.fabric.wire.WireRegistrations}; the registry finds it through
+ * {@link java.util.ServiceLoader}, so fabric-actors never has to be edited to add another module's
+ * classes. Ids are permanent: see the registry for the rules and ranges. This interface stays in
+ * {@code wire}, beside {@link WireMessage}, so that a module's message packages never depend on
+ * the Kryo implementation, which imports them all.
  */
 public interface WireRegistrations {
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.routing.RequesterIds;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;

@@ -2,7 +2,6 @@ package io.rackfabric.host.failover;
 
 import io.rackfabric.host.failover.HostLog.Step;
 import io.rackfabric.host.memory.Plane;
-import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -87,7 +86,7 @@ public final class FailoverCoordinator {
   }
 
   private final LadonAddresses addresses;
-  private final HostSettings settings;
+  private final FailoverTimings settings;
   private final LongSupplier wallNanos;
   private final RouteList dmaTargets;
   /** Reports judged (verdict given, DMA redirected) whose round waits for the notifier. */
@@ -110,7 +109,7 @@ public final class FailoverCoordinator {
    * @param mode how the first round notifies; {@link #useMode} changes it for later rounds
    * @param wallNanos the wall clock in nanoseconds (System::nanoTime, or a test's), for {@link #checkAcks}
    */
-  public FailoverCoordinator(LadonAddresses addresses, HostSettings settings, NotificationMode mode,
+  public FailoverCoordinator(LadonAddresses addresses, FailoverTimings settings, NotificationMode mode,
       LongSupplier wallNanos) {
     this.addresses = addresses;
     this.settings = settings;
@@ -187,7 +186,7 @@ public final class FailoverCoordinator {
 
   /**
    * The retransmission rule, on the wall clock: if the running round has waited {@code ack-grace}
-   * (doubled with each resend of the round: {@link HostSettings#ackGraceNanos}) since its last
+   * (doubled with each resend of the round: {@link FailoverTimings#ackGraceNanos}) since its last
    * progress, every CH still unacknowledged gets its notification again, or, after
    * {@code max-resends}, is given up on. Call it periodically while {@link #awaitingAcks}.
    */

@@ -1,12 +1,11 @@
 package io.rackfabric.host.failover;
 
-import io.rackfabric.host.settings.HostSettings;
 import java.util.function.LongSupplier;
 
 /**
  * A CH's retransmission of its failure report: the MH answers every report it reads with a
  * response, so a report with no response after {@code ack-grace} of wall time (doubled with each
- * resend: {@link HostSettings#ackGraceNanos}) was lost (or its
+ * resend: {@link FailoverTimings#ackGraceNanos}) was lost (or its
  * response was) and is written again, stamped at least {@code ack-timeout} of model time after
  * the previous copy; after {@code max-resends} the CH gives up. The MH takes a repeated report of
  * a plane it already failed over as a question and only answers it. A lost report produces no
@@ -22,7 +21,7 @@ public final class ReportRetry {
     static final Decision WAIT = new Decision(Kind.WAIT, -1);
   }
 
-  private final HostSettings settings;
+  private final FailoverTimings settings;
   private final LongSupplier wallNanos;
   private boolean waiting;
   private long sentAt;
@@ -31,7 +30,7 @@ public final class ReportRetry {
   /** The run holds the rack at this model time: nothing stamped there moves yet. */
   private long horizon = Long.MAX_VALUE;
 
-  public ReportRetry(HostSettings settings, LongSupplier wallNanos) {
+  public ReportRetry(FailoverTimings settings, LongSupplier wallNanos) {
     this.settings = settings;
     this.wallNanos = wallNanos;
   }

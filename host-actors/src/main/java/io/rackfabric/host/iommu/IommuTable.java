@@ -28,7 +28,7 @@ import java.util.Optional;
  * proxy ID for it (the NTB endpoint's bus and an ARI function number, or its device and a function
  * number, taken from the NTB's requester-ID table). The control plane must therefore open pages
  * under the ID that the last NTB before this host gives the remote requester, not under the ID the
- * requester has in its own domain: {@code io.rackfabric.fabric.ntb.RequesterIds} computes it from
+ * requester has in its own domain: {@code io.rackfabric.fabric.routing.RequesterIds} computes it from
  * the NTBs' programmed tables.
  *
  * <p><b>Memory</b>: the host's memory is given at construction (its local subspace, or the BARs

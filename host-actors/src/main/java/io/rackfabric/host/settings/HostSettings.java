@@ -1,6 +1,7 @@
 package io.rackfabric.host.settings;
 
 import com.typesafe.config.Config;
+import io.rackfabric.host.failover.FailoverTimings;
 import io.rackfabric.host.failover.NotificationMode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ public record HostSettings(
     NotificationMode notification,
     Duration ackGrace,
     long ackTimeoutNs,
-    int maxResends) {
+    int maxResends) implements FailoverTimings {
 
   public HostSettings {
     List<String> errors = new ArrayList<>();
@@ -63,6 +64,7 @@ public record HostSettings(
    * machine, a long GC) does not use up {@code max-resends} on writes that were only slow: with
    * the defaults a CH is given up on after about 6 s of silence, not 1 s.
    */
+  @Override
   public long ackGraceNanos(int resends) {
     return ackGrace.toNanos() << Math.min(Math.max(resends, 0), 5);
   }

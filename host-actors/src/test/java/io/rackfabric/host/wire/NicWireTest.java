@@ -10,7 +10,7 @@ import akka.actor.typed.ActorRef;
 import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializers;
-import io.rackfabric.fabric.wire.KryoSerializer;
+import io.rackfabric.fabric.kryo.KryoSerializer;
 import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.host.nic.EthernetFrame;
 import io.rackfabric.host.nic.ExternalReceiver;

@@ -11,12 +11,12 @@ import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
-import io.rackfabric.loadtests.report.html.HtmlReport;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.InvariantType;
+import io.rackfabric.loadtests.scenario.HtmlReport;
 import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +94,7 @@ public final class ChaosCommand implements RackCommand {
         + failing);
     Path report = runDir.resolve(HtmlReport.REPORT);
     try {
-      AtomicFiles.writeString(report, HtmlReport.campaign(campaign.name(), campaign.source(), records, runDir));
+      AtomicFiles.writeString(report, CampaignReport.of(campaign.name(), campaign.source(), records, runDir));
       out.println("wrote " + report);
     } catch (java.io.IOException | RuntimeException e) {
       err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it

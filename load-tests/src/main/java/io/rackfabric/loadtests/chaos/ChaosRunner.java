@@ -1,22 +1,22 @@
 package io.rackfabric.loadtests.chaos;
 
 import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.FaultRecord;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ResultJson;
+import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.RunFiles;
 import io.rackfabric.loadtests.scenario.RunProgress;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -2,8 +2,8 @@ package io.rackfabric.loadtests.scenario;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -12,9 +12,6 @@ import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
 import io.rackfabric.cluster.node.RackNode;
 import io.rackfabric.cluster.node.RackTime;
-import io.rackfabric.fabric.time.TimeKeeper;
-import io.rackfabric.host.controlplane.ControlPlaneHost;
-import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.cluster.scenario.Mode;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.topology.Component;
@@ -28,19 +25,23 @@ import io.rackfabric.cluster.topology.TopologyWriter;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkErrors;
+import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.harness.Netns;
 import io.rackfabric.loadtests.harness.NetnsPlan;
 import io.rackfabric.loadtests.harness.RackHorizon;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import io.rackfabric.persistence.journal.JournalConfig;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -241,6 +242,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
    * control plane booted, minus the same with the actor system up and no component spawned; in a
    * multi-JVM rack, summed over the node JVMs (each measures its own).
    */
+  @Override
   public java.util.OptionalLong heapGrowth() {
     return heapGrowth == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(heapGrowth);
   }

@@ -1,5 +1,7 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.loadtests.scenario.api.RunningRack;
+
 /**
  * Something that joins a running rack before traffic starts and leaves it before the rack stops:
  * host software (compute and management host actors), extra watchers. It spawns its actors with

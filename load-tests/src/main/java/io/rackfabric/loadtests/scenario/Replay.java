@@ -17,6 +17,7 @@ import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.scenario.api.FaultType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

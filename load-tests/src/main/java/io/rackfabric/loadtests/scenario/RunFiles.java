@@ -4,7 +4,6 @@ import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
-import io.rackfabric.loadtests.report.html.HtmlReport;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import java.io.IOException;
 import java.io.PrintStream;

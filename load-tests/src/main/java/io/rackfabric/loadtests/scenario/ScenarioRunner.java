@@ -16,12 +16,18 @@ import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
-import io.rackfabric.loadtests.scenario.RunResult.Boundary;
-import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Job;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
-import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignRun;
+import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.NicStreamResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.RunResult.Boundary;
+import io.rackfabric.loadtests.scenario.api.RunResult.TrafficResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +114,7 @@ public final class ScenarioRunner {
    */
   public Outcome run(Scenario scenario, Path runDir, PrintStream progress, RunProgress watch) throws Exception {
     if (scenario.inProcess()) {
-      return new FtgmCampaignRun(catalog).run(scenario, runDir, progress); // no rack to start
+      return InProcessRun.run(catalog, scenario, runDir, progress); // no rack to start
     }
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());

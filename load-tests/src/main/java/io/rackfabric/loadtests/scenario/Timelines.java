@@ -1,6 +1,8 @@
 package io.rackfabric.loadtests.scenario;
 
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.loadtests.scenario.api.ControlPlaneTakeovers;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import java.io.PrintStream;
 import java.util.List;

@@ -12,6 +12,7 @@ import io.rackfabric.host.iommu.IommuTable;
 import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.PagePermission;
 import java.io.PrintStream;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.BaselineRun.Row;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -12,6 +12,7 @@ import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -9,6 +9,9 @@ import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
 import io.rackfabric.cluster.scenario.TrafficSpec;
 import io.rackfabric.host.iommu.IommuTable;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -12,7 +12,7 @@ import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.PagePermission;
 import io.rackfabric.persistence.controller.SampleRack;
 import io.rackfabric.persistence.journal.JournalPaths;
-import io.rackfabric.persistence.wire.JournalSerializer;
+import io.rackfabric.persistence.kryo.JournalSerializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package io.rackfabric.persistence.replay;
 
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.journal.JournalPaths;
-import io.rackfabric.persistence.wire.JournalSerializer;
-import io.rackfabric.persistence.wire.VersionedCodec;
+import io.rackfabric.persistence.kryo.JournalSerializer;
+import io.rackfabric.persistence.kryo.VersionedCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -4,9 +4,9 @@ package io.rackfabric.loadtests.report.html;
  * The unit a time axis is drawn in: the largest of ns, us, ms and s in which {@code span} is at
  * least 1, so tick labels stay short.
  */
-record TimeScale(String unit, double nanos) {
+public record TimeScale(String unit, double nanos) {
 
-  static TimeScale forSpan(double spanNs) {
+  public static TimeScale forSpan(double spanNs) {
     double span = Math.abs(spanNs);
     if (span >= 1e9) {
       return new TimeScale("s", 1e9);
@@ -20,11 +20,11 @@ record TimeScale(String unit, double nanos) {
     return new TimeScale("ns", 1);
   }
 
-  double of(double ns) {
+  public double of(double ns) {
     return ns / nanos;
   }
 
-  double[] of(long[] ns, long origin) {
+  public double[] of(long[] ns, long origin) {
     double[] out = new double[ns.length];
     for (int i = 0; i < ns.length; i++) {
       out[i] = (ns[i] - origin) / nanos;

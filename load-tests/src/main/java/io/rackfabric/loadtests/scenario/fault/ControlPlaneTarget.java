@@ -7,7 +7,7 @@ import io.rackfabric.cluster.scenario.Target;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -7,7 +7,7 @@ import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.loadtests.harness.NetnsPlan;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,8 +6,8 @@ import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package io.rackfabric.loadtests.scenario.fault;
 
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Target;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.time.Duration;
 import java.util.Optional;
 

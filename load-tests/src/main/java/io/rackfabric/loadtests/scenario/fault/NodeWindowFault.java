@@ -2,7 +2,7 @@ package io.rackfabric.loadtests.scenario.fault;
 
 import io.rackfabric.cluster.scenario.Params;
 import io.rackfabric.cluster.scenario.Target;
-import io.rackfabric.loadtests.scenario.FaultType;
+import io.rackfabric.loadtests.scenario.api.FaultType;
 import java.util.List;
 
 /**

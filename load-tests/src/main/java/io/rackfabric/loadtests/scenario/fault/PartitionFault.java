@@ -5,7 +5,7 @@ import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package io.rackfabric.loadtests.scenario.fault;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.List;
 
 /**

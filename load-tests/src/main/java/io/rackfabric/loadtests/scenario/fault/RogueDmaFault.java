@@ -13,8 +13,8 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.PendingReads;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.Arrays;
 import java.util.List;
 

@@ -5,8 +5,8 @@ import io.rackfabric.cluster.scenario.ScenarioContext;
 import io.rackfabric.cluster.scenario.Target;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.RunningRack;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.time.Duration;
 
 /**

@@ -2,10 +2,10 @@ package io.rackfabric.loadtests.scenario.figure;
 
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.ControlPlaneTakeovers;
-import io.rackfabric.loadtests.scenario.ControlRequestsResult;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.ControlPlaneTakeovers;
+import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,10 +3,10 @@ package io.rackfabric.loadtests.scenario.figure;
 import io.rackfabric.host.failover.FailoverBreakdown;
 import io.rackfabric.host.management.ManagementHost.FailoverCompleted;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.HostFailovers;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.HostFailovers;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import java.util.ArrayList;
 import java.util.List;
 

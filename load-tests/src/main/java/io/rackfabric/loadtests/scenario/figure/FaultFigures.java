@@ -1,14 +1,14 @@
 package io.rackfabric.loadtests.scenario.figure;
 
+import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.EndpointStats.AerRecord;
 import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
-import io.rackfabric.cluster.topology.EndpointSpec;
-import io.rackfabric.fabric.stats.EndpointStats.AerRecord;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,9 +2,9 @@ package io.rackfabric.loadtests.scenario.figure;
 
 import io.rackfabric.cluster.node.RequesterIdPlan;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.IommuBlocks;
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.IommuBlocks;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 

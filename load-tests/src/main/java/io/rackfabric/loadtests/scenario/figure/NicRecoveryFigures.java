@@ -3,9 +3,9 @@ package io.rackfabric.loadtests.scenario.figure;
 import io.rackfabric.host.ftgm.NicFaultDaemon;
 import io.rackfabric.host.ftgm.RecoveryBreakdown;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.NicRecoveries;
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.NicRecoveries;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,13 +1,13 @@
 package io.rackfabric.loadtests.scenario.figure;
 
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import io.rackfabric.fabric.time.TimeKeeper;
 
 /**
  * {@code run}: how long the rack took to start and the run took (wall), how far model time got

@@ -3,9 +3,8 @@ package io.rackfabric.loadtests.scenario.figure;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scale.ComponentCensus;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.LiveRack;
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +40,8 @@ public final class ScaleFigures implements FigureType {
     long total = ComponentCensus.total(topology);
     out.add(new Figure("scale.components", total, "actors", "count"));
     out.add(new Figure("scale.compute_hosts", ComponentCensus.computeHosts(topology), "hosts", "count"));
-    if (run.rack() instanceof LiveRack live) {
-      OptionalLong growth = live.heapGrowth();
+    if (run.rack() != null) {
+      OptionalLong growth = run.rack().heapGrowth();
       if (growth.isPresent() && total > 0) {
         // Measured on this machine's JVMs (collector, timing of the GC): not the model's outcome,
         // so on the wall clock's side, with the figures two runs need not share.

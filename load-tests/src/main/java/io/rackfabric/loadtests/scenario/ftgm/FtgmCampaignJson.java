@@ -6,6 +6,7 @@ import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.FaultSpec;
 import io.rackfabric.host.ftgm.OutcomeTable;
 import io.rackfabric.host.ftgm.RecoveryBreakdown;
+import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

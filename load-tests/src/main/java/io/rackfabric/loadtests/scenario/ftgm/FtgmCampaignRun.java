@@ -3,8 +3,6 @@ package io.rackfabric.loadtests.scenario.ftgm;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.scenario.FtgmCampaign;
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Scenario;
 import io.rackfabric.host.ftgm.FaultCampaign;
 import io.rackfabric.host.ftgm.FaultOutcome;
@@ -16,14 +14,7 @@ import io.rackfabric.host.nic.FaultCategory;
 import io.rackfabric.host.nic.FaultPoint;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.NicSettings;
-import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.FaultType;
-import io.rackfabric.loadtests.scenario.FigureType;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,54 +29,22 @@ import java.util.concurrent.Future;
  * testbed (its firmware, its link, the server outside the rack, the processes on both sides) on
  * one discrete-event queue per fault, so the campaign is determined by its seed. The modes run in
  * parallel, one thread each (up to the section's {@code parallel}); then one hang per number of
- * open ports and the fault-free overhead run. Figures and invariants are judged as for any run.
+ * open ports and the fault-free overhead run. The scenario runner then judges its invariants and
+ * figures as for any run.
  */
 public final class FtgmCampaignRun {
 
   /** The events file's name in the run's folder. */
   public static final String EVENTS_FILE = "ftgm-events.json";
 
-  private final KindCatalog<FaultType, InvariantType, FigureType> catalog;
   private final Config config;
 
-  public FtgmCampaignRun(KindCatalog<FaultType, InvariantType, FigureType> catalog, Config config) {
-    this.catalog = catalog;
+  public FtgmCampaignRun(Config config) {
     this.config = config;
   }
 
-  public FtgmCampaignRun(KindCatalog<FaultType, InvariantType, FigureType> catalog) {
-    this(catalog, ConfigFactory.load());
-  }
-
-  /** Runs the campaign, writes its events into {@code runDir}, and judges the scenario's invariants. */
-  public Outcome run(Scenario scenario, Path runDir, PrintStream progress) throws Exception {
-    FtgmCampaign c = scenario.ftgmCampaign();
-    progress.printf("rack run %s: in-process, no rack started: %d faults into the firmware of %s (topology %s),"
-            + " modes %s, seed %d%n", scenario.name(), c.spec().faults(), c.spec().nic(),
-        scenario.topology().topology().name(), c.modes(), c.spec().seed());
-    long t0 = System.nanoTime();
-    FtgmCampaignResult result = campaign(scenario, runDir, progress);
-    long wall = System.nanoTime() - t0;
-    RunResult run = RunResult.inProcess(scenario, wall, List.of(), result);
-    List<Checked> checked = new ArrayList<>();
-    for (InvariantSpec spec : scenario.invariants()) {
-      Verdict v;
-      try {
-        v = catalog.invariant(spec.kind()).orElseThrow().evaluate(spec, run);
-      } catch (Exception e) {
-        v = Verdict.fail("could not be checked: " + e);
-      }
-      checked.add(new Checked(spec, v));
-    }
-    List<Figure> figures = new ArrayList<>();
-    for (String name : scenario.figures()) {
-      try {
-        figures.addAll(catalog.figure(name).orElseThrow().produce(run));
-      } catch (Exception e) {
-        progress.println("  figure producer " + name + " failed: " + e);
-      }
-    }
-    return new Outcome(run, figures, checked);
+  public FtgmCampaignRun() {
+    this(ConfigFactory.load());
   }
 
   /** The campaign itself: tables, recoveries by open ports, overhead, events file. */

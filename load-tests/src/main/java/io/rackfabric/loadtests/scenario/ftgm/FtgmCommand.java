@@ -67,7 +67,7 @@ public final class FtgmCommand implements RackCommand {
     }
     FaultOutcome o;
     try {
-      o = new FtgmCampaignRun(ScenarioKinds.standard()).replay(scenario.ftgmCampaign(), mode, fault);
+      o = new FtgmCampaignRun().replay(scenario.ftgmCampaign(), mode, fault);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + e.getMessage());
     }

@@ -5,6 +5,7 @@ import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
+import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.OutcomeTable;
 import io.rackfabric.host.ftgm.RecoveryBreakdown;
 import io.rackfabric.host.nic.McpMode;
+import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;

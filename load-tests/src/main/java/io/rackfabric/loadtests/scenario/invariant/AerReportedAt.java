@@ -5,10 +5,10 @@ import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.fabric.stats.EndpointStats.AerRecord;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 

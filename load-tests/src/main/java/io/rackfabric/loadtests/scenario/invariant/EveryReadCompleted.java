@@ -2,10 +2,10 @@ package io.rackfabric.loadtests.scenario.invariant;
 
 import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.TrafficResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,16 +1,16 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
+import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
-import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.host.management.ManagementHost.FailoverCompleted;
 import io.rackfabric.host.memory.Plane;
-import io.rackfabric.loadtests.scenario.HostFailovers;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.AppliedFault;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.HostFailovers;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 
 /**
  * {@code in-order}: posted writes of one source arrived at each sink in the order they were sent

@@ -4,10 +4,10 @@ import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.host.ftgm.NicFaultDaemon;
 import io.rackfabric.host.ftgm.RecoveryBreakdown;
 import io.rackfabric.host.ftgm.RecoveryEvent;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.NicRecoveries;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.NicRecoveries;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.loadtests.scenario.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 
 /** {@code no-duplicates}: no sink received one source's numbered write twice. */
 public final class NoDuplicates extends ZeroPerSink {

@@ -4,11 +4,11 @@ import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.RunResult.Boundary;
-import io.rackfabric.loadtests.scenario.RunResult.TrafficResult;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.RunResult.Boundary;
+import io.rackfabric.loadtests.scenario.api.RunResult.TrafficResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 

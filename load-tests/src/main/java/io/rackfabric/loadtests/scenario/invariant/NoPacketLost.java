@@ -1,10 +1,10 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
 import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.NicStreamResult;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.NicStreamResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,10 +6,10 @@ import io.rackfabric.cluster.scenario.Param;
 import io.rackfabric.cluster.scenario.ParamType;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
-import io.rackfabric.loadtests.scenario.ControlPlaneTakeovers;
-import io.rackfabric.loadtests.scenario.InvariantType;
-import io.rackfabric.loadtests.scenario.RunResult;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.ControlPlaneTakeovers;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.List;
 
 /**

@@ -17,10 +17,11 @@ import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.RunCommand;
-import io.rackfabric.loadtests.scenario.RunResult;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -119,7 +120,7 @@ class FtgmCampaignScenarioTest {
   @Test
   void shouldGiveTheSameTablesAndFiguresWhenACampaignRunsTwiceWithItsSeed() throws Exception {
     Scenario s = small();
-    FtgmCampaignRun run = new FtgmCampaignRun(ScenarioKinds.standard());
+    FtgmCampaignRun run = new FtgmCampaignRun();
     PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     FtgmCampaignResult a = run.campaign(s, dir.resolve("a"), quiet);
     FtgmCampaignResult b = run.campaign(s, dir.resolve("b"), quiet);
@@ -140,7 +141,7 @@ class FtgmCampaignScenarioTest {
   @Test
   void shouldNameEachBrokenFaultWithItsSeedAndReplayLineWhenAnInvariantFails() throws Exception {
     Scenario s = small();
-    FtgmCampaignResult r = new FtgmCampaignRun(ScenarioKinds.standard()).campaign(s, dir.resolve("r"),
+    FtgmCampaignResult r = new FtgmCampaignRun().campaign(s, dir.resolve("r"),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     // Judge the GM baseline as if it were FTGM: its losses must show up with replay lines.
     FtgmCampaignResult.ModeRun gm = r.mode(McpMode.GM).orElseThrow();
@@ -156,7 +157,7 @@ class FtgmCampaignScenarioTest {
     assertTrue(v.detail().contains("fault " + first.index() + ", seed " + first.seed()), v.detail());
     assertTrue(v.detail().contains("rack ftgm replay small.conf --mode ftgm --fault " + first.index() + " --seed 5"),
         v.detail());
-    ScenarioRunner.Outcome outcome = new FtgmCampaignRun(ScenarioKinds.standard()).run(s, dir.resolve("o"),
+    ScenarioRunner.Outcome outcome = new ScenarioRunner(ScenarioKinds.standard()).run(s, dir.resolve("o"),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     assertTrue(outcome.passed(), outcome.invariants().toString());
     assertTrue(outcome.figures().stream().map(Figure::name).anyMatch("ftgm.gm.messages_lost"::equals));
@@ -167,7 +168,7 @@ class FtgmCampaignScenarioTest {
     Path file = dir.resolve("small.conf");
     Files.writeString(file, SMALL);
     Scenario s = ScenarioLoader.load(file, ScenarioKinds.standard(), ScenarioOptions.NONE);
-    FtgmCampaignResult r = new FtgmCampaignRun(ScenarioKinds.standard()).campaign(s, dir.resolve("r"),
+    FtgmCampaignResult r = new FtgmCampaignRun().campaign(s, dir.resolve("r"),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     FaultOutcome broken = FtgmCampaignResult.broken(r.mode(McpMode.GM).orElseThrow().table()).get(0);
     ByteArrayOutputStream out = new ByteArrayOutputStream();

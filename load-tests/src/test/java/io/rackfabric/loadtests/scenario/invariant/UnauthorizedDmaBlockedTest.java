@@ -3,8 +3,8 @@ package io.rackfabric.loadtests.scenario.invariant;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.loadtests.scenario.IommuBlocks.Blocked;
-import io.rackfabric.loadtests.scenario.Verdict;
+import io.rackfabric.loadtests.scenario.api.IommuBlocks.Blocked;
+import io.rackfabric.loadtests.scenario.api.Verdict;
 import io.rackfabric.loadtests.scenario.fault.RogueDmaFault.Aim;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,63 @@
+package io.rackfabric.loadtests.scenario.api;
+
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.topology.ControlPlaneSpec;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.TakeoverBreakdown;
+import io.rackfabric.loadtests.harness.Asks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the management hosts' control plane did in a run, read from the hosts that still answer:
+ * each one's role now and the take-overs it made (Table 1 of Ladon per take-over).
+ *
+ * @param hosts each reachable host of the pair, master first
+ */
+public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
+
+  private static final Duration ASK = Duration.ofSeconds(10);
+
+  /** One management host as it answered at the end of the run. */
+  public record Host(ControlPlaneHost.HostStatus status, List<TakeoverBreakdown> takeovers) {
+
+    public Host {
+      takeovers = List.copyOf(takeovers);
+    }
+  }
+
+  public ControlPlaneTakeovers {
+    hosts = List.copyOf(hosts);
+  }
+
+  /**
+   * Reads the pair of {@code rack}.
+   *
+   * @throws IllegalStateException when the topology names no pair
+   */
+  public static ControlPlaneTakeovers read(RunningRack rack) throws Exception {
+    ControlPlaneSpec pair = rack.topology().controlPlane();
+    if (pair == null) {
+      throw new IllegalStateException("topology " + rack.topology().name()
+          + " has no control-plane section: no management-host pair ran");
+    }
+    List<Host> hosts = new ArrayList<>();
+    for (String id : List.of(pair.master(), pair.backup())) {
+      if (!rack.reachable(id)) {
+        continue;
+      }
+      var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(id), ASK);
+      ControlPlaneHost.HostStatus status = Asks.ask(rack.system(), ref, ControlPlaneHost.GetStatus::new, ASK);
+      List<TakeoverBreakdown> takeovers = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
+          rack.system(), ref, ControlPlaneHost.GetTakeovers::new, ASK).takeovers();
+      hosts.add(new Host(status, takeovers));
+    }
+    return new ControlPlaneTakeovers(pair, hosts);
+  }
+
+  /** Every take-over any host made, in host order. */
+  public List<TakeoverBreakdown> takeovers() {
+    return hosts.stream().flatMap(h -> h.takeovers().stream()).toList();
+  }
+}

@@ -1,0 +1,168 @@
+package io.rackfabric.loadtests.scenario.api;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.LinkErrors;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.switchchip.SwitchPort;
+import io.rackfabric.loadtests.harness.NetnsPlan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * A rack as a scenario run sees it: every component started and found, every link trained. What
+ * faults do to it goes through here, so it also knows what is down: link ends a fault took down,
+ * components stopped, nodes killed. Safe to use from several threads (wall-time faults run on
+ * their own).
+ */
+public interface RunningRack {
+
+  Topology topology();
+
+  Mode mode();
+
+  /**
+   * The actor system to spawn host software in and to ask from. Single JVM: the system that runs
+   * every component. Multi-JVM: the driver, a cluster member that runs no component; actors
+   * spawned here reach the components over Artery like any other member.
+   */
+  ActorSystem<?> system();
+
+  /** The run's folder (node logs, the topology file handed to node JVMs). */
+  Path runDir();
+
+  ActorRef<MemoryEndpoint.Command> endpoint(String id);
+
+  /**
+   * Holds the model-time kernel before {@code until} and returns once everything before it is
+   * done; {@link #releaseModelTime} lets it go on. Without a kernel, nothing happens.
+   */
+  default void holdModelTime(long until) throws Exception {}
+
+  /**
+   * Returns once the kernel knows every model-time event that the commands just sent to these
+   * endpoints scheduled (see {@link io.rackfabric.fabric.time.TimeKeeper.Confirm}).
+   */
+  default void confirmInputs(java.util.Collection<String> endpointIds) throws Exception {}
+
+  default void releaseModelTime() throws Exception {}
+
+  /** Lets the kernel run up to {@code until} and no further, without waiting. */
+  default void limitModelTime(long until) throws Exception {}
+
+  /**
+   * Under the model-time kernel: waits until nothing is pending anywhere and returns the latest
+   * model time a component has handled an event at, the least a driver may stamp what it puts
+   * into the rack next. -1 without a kernel.
+   */
+  default long quietModelTime() throws Exception {
+    return -1;
+  }
+
+  /** The model-time kernel's account of the run so far, when the rack runs under one. */
+  default Optional<io.rackfabric.fabric.time.TimeKeeper.Status> timeStatus() throws Exception {
+    return Optional.empty();
+  }
+
+  ActorRef<SwitchChip.Command> switchChip(String id);
+
+  /** The actor of a switch port, {@code "switch.port"}. */
+  ActorRef<SwitchPort.Command> port(String end) throws Exception;
+
+  /** Makes an actor nameable by {@code id} for {@code stop-actor} and for invariants. */
+  void register(String id, ActorRef<?> actor);
+
+  /** A registered actor, or a component's actor (an endpoint or a switch chip). */
+  Optional<ActorRef<?>> actor(String id);
+
+  /**
+   * Takes the link at {@code end} (an endpoint id or {@code switch.port}) down, or brings it back
+   * up, stamped with model time {@code modelAt} (0: the end's own clock). A down returns once
+   * both ends have it.
+   */
+  void setLink(String end, boolean up, long modelAt) throws Exception;
+
+  /**
+   * Makes the link end {@code end} drop, corrupt or delay the TLPs it transmits (see {@link
+   * LinkErrors}); returns once the end has it. The link counts as faulted from then on: TLPs lost
+   * when it goes down past the replay limit are lost at its ends.
+   */
+  void injectLinkErrors(String end, LinkErrors errors) throws Exception;
+
+  /** The run's seed (the scenario's): what injected errors draw from. */
+  long seed();
+
+  /**
+   * Makes every link end of the rack hold TLPs that would start on its wire at or after model time
+   * {@code modelAt} ({@code Long.MAX_VALUE}: hold nothing); returns once every reachable end has
+   * it. A run holds at its next model-time fault, so that nothing stamped after the fault crosses
+   * a link before the fault is applied, however far ahead host software ran.
+   */
+  void holdFrom(long modelAt) throws Exception;
+
+  /** Waits until the link at {@code end} is up again (trained), at most {@code timeout}. */
+  void awaitLinkUp(String end, Duration timeout) throws Exception;
+
+  /**
+   * Stops a component or registered actor, as a crash would. With {@code modelAt >= 0} its links
+   * go down at that model time first, so that its partners see the surprise down stamped then.
+   */
+  void stop(String id, long modelAt) throws Exception;
+
+  /**
+   * Kills a node's JVM at once (SIGKILL). Multi-JVM only. At a model time ({@code modelAt >= 0})
+   * the links of its components go down at that time first; at a wall time ({@code -1}) their
+   * partners notice the silence.
+   */
+  void killNode(String node, long modelAt) throws Exception;
+
+  /** Freezes a node's JVM (SIGSTOP) until {@link #resumeNode}. Multi-JVM only. */
+  void pauseNode(String node) throws Exception;
+
+  /** Lets a frozen node's JVM run on (SIGCONT). */
+  void resumeNode(String node) throws Exception;
+
+  /**
+   * Cuts the network between nodes {@code a} and {@code b} (both ways), or heals it. Only runs
+   * whose node JVMs are in network namespaces ({@code multi-jvm.network = namespaces}).
+   */
+  void partition(String a, String b, boolean cut) throws Exception;
+
+  /**
+   * Degrades every link out of {@code node}'s namespace, or with {@code null} restores them.
+   * Namespace runs only.
+   */
+  void degrade(String node, NetnsPlan.Degradation degradation) throws Exception;
+
+  /** Whether a component (or registered actor) can still answer: not stopped, its node alive. */
+  boolean reachable(String id);
+
+  /** Whether the link at {@code end} is down because of a fault (at either end, or a failed component). */
+  boolean isDown(String end);
+
+  /** Every link end a fault took down at some point of the run, with its partner. */
+  Set<String> faultedEnds();
+
+  /** Components stopped or on killed nodes. */
+  Set<String> failedComponents();
+
+  EndpointStats endpointStats(String id) throws Exception;
+
+  PortStats portStats(String end) throws Exception;
+
+  /**
+   * Bytes of heap the rack's components hold, when the rack measured it (see {@code LiveRack});
+   * empty by default.
+   */
+  default OptionalLong heapGrowth() {
+    return OptionalLong.empty();
+  }
+}

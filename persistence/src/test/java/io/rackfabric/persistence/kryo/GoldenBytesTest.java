@@ -1,0 +1,118 @@
+package io.rackfabric.persistence.kryo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.fabric.kryo.FabricWireRegistrations;
+import io.rackfabric.fabric.kryo.WireRegistry;
+import io.rackfabric.fabric.wire.WireRegistrations;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.ControllerSnapshot;
+import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.controller.SampleRack;
+import io.rackfabric.persistence.wire.SchemaVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bytes written by earlier code, checked in under src/test/resources/golden, must still read.
+ * To add the file of a new journaled class, run this test once with
+ * {@code -Drackfabric.golden.write=true} and commit the file; never regenerate an existing one.
+ */
+class GoldenBytesTest {
+
+  private static final Path SOURCE = Path.of("src/test/resources/golden");
+
+  /** The record as version 1 wrote it. */
+  record Probe(String host, long at) {}
+
+  /** The same record (same wire id) after it gained two components. */
+  @SchemaVersion(2)
+  record ProbeV2(String host, long at, int lanes, List<String> tags) {}
+
+  private static VersionedCodec codecWith(Class<?> probeType) {
+    WireRegistrations probe = () -> List.of(WireRegistrations.Entry.of(1999, probeType));
+    return new VersionedCodec(WireRegistry.of(List.of(
+        new FabricWireRegistrations(), new PersistenceWireRegistrations(), probe)));
+  }
+
+  private static byte[] golden(String name, byte[] current) throws IOException {
+    try (InputStream in = GoldenBytesTest.class.getResourceAsStream("/golden/" + name)) {
+      if (in != null) {
+        return in.readAllBytes();
+      }
+    }
+    if (Boolean.getBoolean("rackfabric.golden.write")) {
+      Files.createDirectories(SOURCE);
+      Files.write(SOURCE.resolve(name), current);
+      return current;
+    }
+    throw new AssertionError("golden file " + name + " is missing: run once with"
+        + " -Drackfabric.golden.write=true and commit it");
+  }
+
+  @Test
+  void shouldReadVersionOneBytesWhenRecordGainedComponents() throws IOException {
+    byte[] v1 = golden("probe-1999-v1.bin", codecWith(Probe.class).write(new Probe("ch1", 42)));
+    Object read = codecWith(ProbeV2.class).read(v1, "1999:v1");
+    assertEquals(new ProbeV2("ch1", 42, 0, List.of()), read);
+    assertEquals("1999:v2", codecWith(ProbeV2.class).manifest(ProbeV2.class));
+  }
+
+  @Test
+  void shouldRefuseBytesWhenWrittenByNewerVersionOrForeign() {
+    byte[] v2 = codecWith(ProbeV2.class).write(new ProbeV2("ch1", 42, 4, List.of("x")));
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> codecWith(Probe.class).read(v2, "1999:v2"));
+    assertTrue(e.getMessage().contains("manifest=1999:v2"), e.getMessage());
+    var foreign = assertThrows(IllegalArgumentException.class,
+        () -> VersionedCodec.shared().read(new byte[] {42, 1, 2}, "1000:v1"));
+    assertTrue(foreign.getMessage().contains("tag=42"), foreign.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> VersionedCodec.shared().read(new byte[] {0}, "HostAdded"));
+  }
+
+  @Test
+  void shouldReadEveryCheckedInEventAndSnapshotWhenCodeMovedOn() throws IOException {
+    List<ControllerEvent> events = new ArrayList<>();
+    ControllerState state = SampleRack.expected(events);
+    List<Object> samples = new ArrayList<>();
+    for (Class<? extends ControllerEvent> type : ControllerEvent.types()) {
+      samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
+    }
+    // Version 2 of the image keeps each client's last applied request.
+    samples.add(state.apply(removal(ControllerEvent.RequestApplied.class)).toSnapshot());
+    VersionedCodec codec = VersionedCodec.shared();
+    for (Object sample : samples) {
+      String manifest = codec.manifest(sample.getClass());
+      String name = sample.getClass().getSimpleName() + "-" + manifest.replace(':', '-') + ".bin";
+      byte[] current = codec.write(sample);
+      byte[] stored = golden(name, current);
+      assertEquals(sample, codec.read(stored, manifest), name);
+      if (VersionedCodec.versionOf(sample.getClass()) == 1) {
+        assertArrayEquals(stored, current, name + ": the version-1 format changed");
+      }
+    }
+    ControllerSnapshot stored = (ControllerSnapshot) codec.read(
+        golden("ControllerSnapshot-1042-v1.bin", codec.write(state.toSnapshot())), "1042:v1");
+    assertEquals(state, ControllerState.fromSnapshot(stored));
+  }
+
+  private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
+    if (type == ControllerEvent.HostRemoved.class) {
+      return new ControllerEvent.HostRemoved("ch2", 20_000);
+    } else if (type == ControllerEvent.DeviceRemoved.class) {
+      return new ControllerEvent.DeviceRemoved("ntb1", 20_000);
+    } else if (type == ControllerEvent.RequestApplied.class) {
+      return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
+    }
+    throw new AssertionError("the sample rack has no " + type.getSimpleName());
+  }
+}
