@@ -268,18 +268,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private long readsFailed;
   private long streamSeq;
   // The running traffic job, if any.
-  private TrafficPlan plan;
+  private final TrafficGenerator traffic;
   private ActorRef<TrafficDone> planReplyTo;
-  private long planIssued;
-  private long planDone;
-  private long planFailed;
-  private long planStartModel;
-  private long planStartWall;
-  private boolean pumping;
-  /** The running plan's first request has come due in model time (see {@link PlanStart}). */
-  private boolean planStarted;
-  /** Under the kernel, the model time of the plan's next request, scheduled as a {@link PlanStart}. */
-  private long planWakeAt = Long.MIN_VALUE;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -321,6 +311,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
+    this.traffic = new TrafficGenerator(id, new GeneratorPort());
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
 
@@ -369,9 +360,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       partner.gone(g, link);
     } else if (event instanceof LinkFrame f) {
       onFrame(f);
-    } else if (event == PlanStart.INSTANCE && plan != null) {
-      planStarted = true;
-      pumpTraffic();
+    } else if (event == PlanStart.INSTANCE) {
+      traffic.due();
     } else if (event instanceof GuestWake w) {
       w.guest().tell(new GuestCall.Wake(guests.open(), time.now(), w.token()));
       time.suspend();
@@ -562,12 +552,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       tellOrCall(r.replyTo(), result, call -> new GuestCall.ReadDone(call, result));
     } else if (done.context() instanceof ReadAs r) {
       r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
-    } else if (plan != null) {
-      planDone++;
-      if (done.status() != CompletionStatus.SUCCESSFUL) {
-        planFailed++;
-      }
-      pumpTraffic();
+    } else {
+      traffic.readCompleted(done.status() == CompletionStatus.SUCCESSFUL);
     }
   }
 
@@ -688,74 +674,65 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onStartTraffic(StartTraffic msg) {
-    if (plan != null) {
+    if (traffic.running()) {
       msg.replyTo().tell(new TrafficDone(id, 0, msg.plan().count(), 0, 0, 0));
       getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
       return this;
     }
-    plan = msg.plan();
     planReplyTo = msg.replyTo();
-    planIssued = planDone = planFailed = 0;
-    planStartModel = plan.startAt() >= 0 ? plan.startAt() : link.modelNow();
-    planStartWall = System.nanoTime();
-    // The first request is a model-time event of its own, in order with what the link brings.
-    time.schedule(planStartModel, PlanStart.INSTANCE);
+    traffic.start(msg.plan(), System.nanoTime());
     return this;
   }
 
-  /** Issues the plan's next requests while the local transmit queue is short. */
-  private void pumpTraffic() {
-    if (plan == null || !planStarted || pumping) {
-      return; // offer() transmits synchronously and calls back in here
+  /** The endpoint's side of its traffic generator: the link, the read tags, the model clock. */
+  private final class GeneratorPort implements TrafficGenerator.Port {
+    @Override
+    public boolean canIssue(boolean readPlan) {
+      return link.isUp() && link.queuedBeforeHorizon() < TrafficGenerator.AHEAD && (!readPlan || reads.hasFreeTag());
     }
-    pumping = true;
-    try {
-      issueTraffic();
-    } finally {
-      pumping = false;
-    }
-  }
 
-  private void issueTraffic() {
-    // Under the kernel a request is issued at its own model time, never ahead of it: a request
-    // issued early would take flow-control credit and queue places from what the host software
-    // beside it writes meanwhile. Free-running, a few are issued ahead to keep the link busy.
-    boolean paced = time.joined();
-    while (planIssued < plan.count() && link.isUp() && link.queuedBeforeHorizon() < 16
-        && (!plan.reads() || reads.hasFreeTag())) {
-      long at = planStartModel + planIssued * plan.intervalNs();
-      if (paced && at > time.now()) {
-        if (planWakeAt != at) {
-          planWakeAt = at;
-          time.schedule(at, PlanStart.INSTANCE);
-        }
-        break;
-      }
-      long address = plan.addressOf(planIssued);
-      boolean accepted;
-      if (plan.reads()) {
-        int tag = reads.start(null, plan.size(), at);
-        accepted = link.offer(new MemRead(bdf, tag, 0, address, plan.size(), at, streamSeq++), at, -1);
-        readsSent++;
-      } else {
-        byte[] data = plan.withData() ? TrafficPlan.payload(planIssued, plan.size()) : null;
-        accepted = link.offer(new MemWrite(bdf, 0, 0, address, plan.size(), data, at, streamSeq++), at, -1);
-        writesSent++;
-        if (accepted) {
-          planDone++;
-        }
-      }
-      if (!accepted) {
-        planFailed++;
-      }
-      planIssued++;
+    @Override
+    public boolean write(long address, int size, byte[] data, long at) {
+      writesSent++;
+      return link.offer(new MemWrite(bdf, 0, 0, address, size, data, at, streamSeq++), at, -1);
     }
-    boolean finished = planIssued == plan.count() && (!plan.reads() || reads.outstanding() == 0);
-    if (finished) {
-      long end = Math.max(link.modelNow(), planStartModel + plan.count() * plan.intervalNs());
-      planReplyTo.tell(new TrafficDone(id, planDone, planFailed, planStartModel, end, System.nanoTime() - planStartWall));
-      plan = null;
-      planStarted = false;
+
+    @Override
+    public boolean read(long address, int size, long at) {
+      int tag = reads.start(null, size, at);
+      readsSent++;
+      return link.offer(new MemRead(bdf, tag, 0, address, size, at, streamSeq++), at, -1);
+    }
+
+    @Override
+    public int readsOutstanding() {
+      return reads.outstanding();
+    }
+
+    @Override
+    public boolean paced() {
+      return time.joined();
+    }
+
+    @Override
+    public long now() {
+      return time.now();
+    }
+
+    @Override
+    public long linkNow() {
+      return link.modelNow();
+    }
+
+    @Override
+    public void wakeAt(long at) {
+      time.schedule(at, PlanStart.INSTANCE);
+    }
+
+    @Override
+    public void finished(TrafficDone done) {
+      planReplyTo.tell(done);
+      planReplyTo = null;
     }
   }
 
@@ -925,15 +902,15 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
     @Override
     public void transmitted(Object token, Tlp tlp, long sentAt) {
-      if (plan != null && !plan.reads()) {
-        pumpTraffic();
+      if (traffic.runningWrites()) {
+        traffic.pump();
       }
     }
 
     @Override
     public void linkUp(long modelAt) {
       getContext().getLog().debug("Endpoint [{}] link up", id);
-      pumpTraffic();
+      traffic.pump();
       answerLinkWaiters();
     }
 
