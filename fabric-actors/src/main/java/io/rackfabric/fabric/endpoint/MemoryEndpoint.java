@@ -26,7 +26,6 @@ import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.fabric.stats.LinkRetryStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.time.JoinKeeper;
@@ -44,7 +43,6 @@ import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 
 /**
  * A memory endpoint at the end of one link: it stores posted writes that hit its BARs, answers
@@ -240,26 +238,16 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   /** Model-time order of what arrives from the link and of the endpoint's own events. */
   private final PortTime time;
   private final SparseMemory memory = new SparseMemory();
-  private final StreamTracker streams = new StreamTracker();
-  /** Unique writes issued before {@link #issuedBefore} ({@link CountIssuedBefore}). */
-  private long issuedBefore = Long.MIN_VALUE;
-  private long uniqueIssuedBefore;
-  private final Histogram writeLatency = Latencies.newHistogram();
+  private final ArrivalBook arrivals = new ArrivalBook();
   /** Outstanding non-posted requests by tag: the Read or ConfigRequest asking, null for traffic. */
   private final PendingReads<Command> reads = new PendingReads<>();
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
-  private final List<AwaitWrites> waiters = new ArrayList<>();
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
   private final AccessDenials denials = new AccessDenials();
   private final EndpointGuests guests = new EndpointGuests();
   private InboundAccessCheck accessCheck;
-  private long nextWaiter = Long.MAX_VALUE;
-  private long writesReceived;
-  private long minLatency = Long.MAX_VALUE;
-  private long maxLatency;
-  private long bytesWritten;
   private long readsServed;
   private long outsideBars;
   private long writesSent;
@@ -468,8 +456,6 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       outsideBars++;
       return;
     }
-    writesReceived++;
-    bytesWritten += w.length();
     if (w.data() != null) {
       memory.write(w.address(), w.data());
     }
@@ -483,20 +469,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         tellOrCall(watch.replyTo(), event, call -> new GuestCall.Event(call, event));
       }
     }
-    if (!watched) {
-      // Stream accounting (unique, duplicate, reordered) is about data traffic; a write into a
-      // watched mailbox belongs to host software's own protocol, which keeps its own books.
-      if (streams.arrived(w.requester(), w.seq()) && w.originAt() < issuedBefore) {
-        uniqueIssuedBefore++;
-      }
-    }
-    long latency = Math.max(1, arrival - w.originAt());
-    writeLatency.recordValue(latency);
-    minLatency = Math.min(minLatency, latency);
-    maxLatency = Math.max(maxLatency, latency);
-    if (streams.unique() >= nextWaiter) {
-      answerWaiters();
-    }
+    arrivals.arrived(w.requester(), w.seq(), w.originAt(), w.length(), arrival, !watched);
   }
 
   private void onMemRead(MemRead r, long arrival) {
@@ -737,7 +710,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onCountIssuedBefore(CountIssuedBefore msg) {
-    issuedBefore = msg.modelAt();
+    arrivals.countIssuedBefore(msg.modelAt());
     return this;
   }
 
@@ -746,10 +719,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
         0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
         0, LinkRetryStats.of(c));
-    msg.replyTo().tell(new EndpointStats(id, writesReceived, streams.unique(), streams.duplicates(),
-        streams.reordered(), bytesWritten, readsServed, outsideBars, writesSent, readsSent, readsCompleted,
-        readsFailed, Latencies.encode(writeLatency), writesReceived == 0 ? 0 : minLatency, maxLatency,
-        List.copyOf(aer), ps, denials.snapshot(), uniqueIssuedBefore));
+    StreamTracker streams = arrivals.streams();
+    msg.replyTo().tell(new EndpointStats(id, arrivals.writes(), streams.unique(), streams.duplicates(),
+        streams.reordered(), arrivals.bytes(), readsServed, outsideBars, writesSent, readsSent, readsCompleted,
+        readsFailed, arrivals.latencyHistogram(), arrivals.minLatency(), arrivals.maxLatency(),
+        List.copyOf(aer), ps, denials.snapshot(), arrivals.uniqueIssuedBefore()));
     return this;
   }
 
@@ -779,8 +753,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {
-    waiters.add(msg);
-    answerWaiters();
+    arrivals.await(msg.uniqueWrites(), unique -> msg.replyTo().tell(new WritesReached(id, unique)));
     return this;
   }
 
@@ -810,20 +783,6 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     if (link.isUp()) {
       linkWaiters.forEach(w -> w.tell(new LinkReady(id, link.state())));
       linkWaiters.clear();
-    }
-  }
-
-  private void answerWaiters() {
-    long unique = streams.unique();
-    nextWaiter = Long.MAX_VALUE;
-    for (var it = waiters.iterator(); it.hasNext(); ) {
-      AwaitWrites w = it.next();
-      if (unique >= w.uniqueWrites()) {
-        w.replyTo().tell(new WritesReached(id, unique));
-        it.remove();
-      } else {
-        nextWaiter = Math.min(nextWaiter, w.uniqueWrites());
-      }
     }
   }
 
