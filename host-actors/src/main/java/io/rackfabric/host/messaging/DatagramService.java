@@ -135,6 +135,10 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   private final TreeSet<Long> wakesAsked = new TreeSet<>();
   /** The endpoint runs under the model-time kernel: timers are wakes, not the wall-clock idle rule. */
   private boolean underKernel;
+  /** The endpoint has said whether it runs under the kernel ({@link GuestCall.Attached}). */
+  private boolean attached;
+  /** Sends and plane switches that came before that answer: how to take them depends on it. */
+  private final List<Command> early = new ArrayList<>();
 
   /**
    * @param root the host's root endpoint (its memory is the host's local memory)
@@ -194,6 +198,10 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   }
 
   private Behavior<Command> onSend(Send msg) {
+    if (!attached) {
+      early.add(msg);
+      return this;
+    }
     try {
       // Under the kernel a stamped datagram waits for its model time in a timer (a wake).
       boolean later = underKernel && msg.at() >= 0;
@@ -235,6 +243,10 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   }
 
   private Behavior<Command> onUsePlane(UsePlane msg) {
+    if (!attached) {
+      early.add(msg);
+      return this;
+    }
     try {
       if (underKernel && msg.at() >= 0) {
         // Under the kernel the switch waits for its model time in a timer (a wake), resends and all.
@@ -315,7 +327,17 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
       armWake();
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
+      attached = true;
       armWake();
+      List<Command> waited = new ArrayList<>(early);
+      early.clear();
+      for (Command c : waited) {
+        if (c instanceof Send send) {
+          onSend(send);
+        } else if (c instanceof UsePlane use) {
+          onUsePlane(use);
+        }
+      }
     }
     call.answer(root);
     return this;

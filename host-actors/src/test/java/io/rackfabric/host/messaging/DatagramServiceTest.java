@@ -57,13 +57,21 @@ class DatagramServiceTest {
     final List<MemoryEndpoint.Store> stores = new ArrayList<>();
 
     Ch2() {
-      // A guest of its endpoint (here free-running: the probe never answers Attached).
+      this(true);
+    }
+
+    /** @param answerAttached whether the endpoint (the probe) says at once that it is free-running */
+    Ch2(boolean answerAttached) {
+      // A guest of its endpoint.
       MemoryEndpoint.AttachGuest attach = assertInstanceOf(MemoryEndpoint.AttachGuest.class,
           root.receiveMessage(WAIT), "the service attaches as a guest first");
       MemoryEndpoint.Watch watch = assertInstanceOf(MemoryEndpoint.Watch.class,
           root.receiveMessage(WAIT), "then the watch");
       assertTrue(attach.replyRefs().contains(watch.replyTo()), "what it watches reaches it as calls");
       guest = attach.guest();
+      if (answerAttached) {
+        guest.tell(new GuestCall.Attached(false)); // commands wait for this answer
+      }
       assertEquals(layout.region(), watch.range());
       events = watch.replyTo();
       // Per sender (the MH and CH1): PostQ head, every FreeQ entry, the FreeQ tail.
@@ -227,6 +235,18 @@ class DatagramServiceTest {
       ch2.next(MemoryEndpoint.Write.class); // PostQ entry, PostQ tail, doorbell
     }
     assertEquals(8, ch2.next(MemoryEndpoint.GuestDone.class).call(), "the read's call answered after its writes");
+  }
+
+  @Test
+  void shouldHoldASendUntilTheEndpointSaysWhetherItRunsUnderTheKernel() {
+    Ch2 ch2 = new Ch2(false);
+    TestProbe<DatagramService.SendReply> replies = testKit.createTestProbe();
+    ch2.service.tell(new DatagramService.Send(1, new byte[8], 20_000, replies.ref()));
+    replies.expectNoMessage(Duration.ofMillis(200));
+    ch2.root.expectNoMessage(Duration.ofMillis(1));
+    ch2.guest.tell(new GuestCall.Attached(true));
+    assertEquals(20_000, assertInstanceOf(DatagramService.Queued.class, replies.receiveMessage(WAIT)).modelAt());
+    assertEquals(20_000, ch2.next(MemoryEndpoint.WakeGuest.class).at(), "taken as under the kernel: a wake");
   }
 
   @Test
