@@ -75,7 +75,11 @@ class LinkFailoverTest {
       assertEquals(0, s.duplicates(), label);
       assertEquals(0, s.outOfOrder(), label);
       assertEquals(1, s.planeChanges(), label + ": the sender moved to the secondary plane once");
-      assertTrue(s.retransmissions() > 0, label + ": what the old path lost was sent again");
+      if (s.to() == 2) {
+        assertTrue(s.retransmissions() > 0, label + ": what the old path lost was sent again");
+      }
+      // CH2's own stream can lose nothing: its reads of CH1's FreeQ over its dead cable fail
+      // before it has a buffer to write into, so it writes nothing there (in model time).
     }
     assertTrue(r.lostOnFailedLink() > 0, "the fabric lost datagram TLPs on the failed link");
     assertEquals(List.of(Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY, Plane.SECONDARY), r.routes().get(2));
