@@ -242,10 +242,14 @@ public final class LinkFailover {
     // timers (the datagram services) is told the horizon too.
     RackHorizon.Members members = new RackHorizon.Members(List.of(), List.of(),
         datagrams == null ? List.of() : datagrams.services(), List.of(mh), List.copyOf(chs.values()));
-    keeper.tell(new TimeKeeper.Limit(faultAt));
+    long start = faultAt - (datagrams == null ? 0 : streams.leadNs());
+    // Held at the streams' start until both services have queued every datagram (confirmed): one
+    // side's traffic must not run ahead of the other's first send.
+    keeper.tell(new TimeKeeper.Limit(start));
     RackHorizon.holdFrom(system, members, faultAt, STEP);
     if (datagrams != null) {
-      datagrams.send(faultAt - streams.leadNs(), streams.intervalNs(), STEP);
+      datagrams.send(start, streams.intervalNs(), STEP);
+      keeper.tell(new TimeKeeper.Limit(faultAt));
       progress.printf("  CH%d and CH%d send each other %d datagrams of the FreeQ/PostQ service, one every %,d ns"
           + " from %,d ns before the fault%n", failedHost, peer, streams.count(), streams.intervalNs(), streams.leadNs());
       awaitQuiet(datagrams);
