@@ -357,6 +357,11 @@ final class SyncBook {
   }
 
   /** Nothing pending anywhere, nothing in flight, no grant outstanding. */
+  /** Nothing in flight and no grant outstanding (events may be pending). */
+  boolean settled() {
+    return !anyOutstanding() && balanced();
+  }
+
   boolean idle() {
     return !anyOutstanding() && earliest() == Long.MAX_VALUE && balanced();
   }

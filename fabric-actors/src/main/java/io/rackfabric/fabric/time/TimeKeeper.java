@@ -113,9 +113,12 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    * @param reached the latest model time any component has handled an event at, as reported: a
    *     run driver that puts something into a quiet rack stamps it no earlier, or it would reach
    *     components past their clocks
+   * @param settled every member joined, nothing in flight, no grant outstanding: the rack has
+   *     done everything before {@code earliest} (a run held at a limit has reached it once
+   *     {@code earliest} is at or past the limit)
    */
   public record Status(int expected, int joined, long rounds, long grants, long reports, long earliest,
-      long stragglers, boolean idle, String waiting, long reached) implements WireMessage {
+      long stragglers, boolean idle, String waiting, long reached, boolean settled) implements WireMessage {
 
     /** Messages of the synchronization itself: a grant and its report, plus reports outside rounds. */
     public long syncMessages() {
@@ -230,7 +233,8 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   private Status status() {
     return new Status(expected.size(), book.joined(), book.rounds(), book.grants(), book.reports(), book.earliest(),
-        book.stragglers(), book.idle() && allJoined(), book.waiting(), book.reached());
+        book.stragglers(), book.idle() && allJoined(), book.waiting(), book.reached(),
+        book.settled() && allJoined());
   }
 
   private boolean allJoined() {

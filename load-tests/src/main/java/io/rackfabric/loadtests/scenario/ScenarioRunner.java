@@ -11,6 +11,7 @@ import io.rackfabric.cluster.scenario.TrafficSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.host.settings.HostSettings;
@@ -39,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -61,6 +63,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ScenarioRunner {
 
+  /** How long the kernel must have finished a stretch with a job still open before it counts as stalled. */
+  private static final long STALL_CONFIRM_NS = 1_000_000_000L;
   private static final long POLL_MS = 100;
   private static final long PROGRESS_NS = 2_000_000_000L;
   /** How long an endpoint has to tell its model clock when a wall-time fault is applied. */
@@ -247,11 +251,16 @@ public final class ScenarioRunner {
           next = null;
           if (open != null) {
             // Under the kernel the fault's aftermath ran with this stretch: settled at its end.
-            boundaries.add(settle(open));
+            boundaries.add(settle(open, phases.get(i)));
             open = null;
           }
           if (i < cuts.size() && !timedOut) {
-            awaitQuiet(true);
+            if (kernel) {
+              // Everything before the cut done in model time: the snapshots are exact.
+              rack.holdModelTime(cuts.get(i));
+            } else {
+              awaitQuiet(true);
+            }
             Map<String, EndpointStats> endpointsBefore = endpointSnapshot();
             Map<String, PortStats> portsBefore = portSnapshot();
             Map<String, Long> sentBefore = sentSoFar();
@@ -416,6 +425,8 @@ public final class ScenarioRunner {
       progress.printf("  stretch %d/%d %s: %d job(s), %,d requests%n", started.index() + 1, started.of(),
           window(phase), running.size(), running.keySet().stream().mapToLong(Job::count).sum());
       CompletableFuture<Void> all = CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new));
+      long limit = phase.isLast() ? Long.MAX_VALUE : phase.until();
+      long doneAt = -1;
       long lastChange = System.nanoTime();
       long lastMetric = -1;
       while (true) {
@@ -427,6 +438,23 @@ public final class ScenarioRunner {
           if (now > deadline) {
             timedOut = true;
             break;
+          }
+          Optional<TimeKeeper.Status> kernel = rack.timeStatus();
+          if (kernel.isPresent()) {
+            // Under the kernel a job has stalled (its link went down under it) when the rack has
+            // done everything before the stretch's end and the job is not done: a model-time
+            // fact, not a wall-clock silence (a node JVM stopped for seconds is no stall).
+            // (Its TrafficDone may still be on its way from another JVM: the fact must hold a
+            // moment first.)
+            if (!stretchDone(kernel.get(), limit) || !stalledAfterAll(running, all)) {
+              doneAt = -1;
+            } else if (doneAt < 0) {
+              doneAt = now;
+            } else if (now - doneAt > STALL_CONFIRM_NS) {
+              break;
+            }
+            progress();
+            continue;
           }
           long metric = activity();
           if (metric != lastMetric) {
@@ -465,13 +493,36 @@ public final class ScenarioRunner {
       }
     }
 
+    /** The kernel has done everything before {@code limit}: nothing in flight or owed before it. */
+    private static boolean stretchDone(TimeKeeper.Status status, long limit) {
+      return status.settled() && status.earliest() >= limit;
+    }
+
+    /**
+     * Whether a job is still not done once every source has answered a question: a source's
+     * {@code TrafficDone} leaves before its answer, so one that finished has been heard by then.
+     */
+    private boolean stalledAfterAll(Map<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> running,
+        CompletableFuture<Void> all) throws Exception {
+      for (Map.Entry<Job, CompletableFuture<MemoryEndpoint.TrafficDone>> e : running.entrySet()) {
+        if (!e.getValue().isDone() && rack.reachable(e.getKey().spec().from())) {
+          rack.endpointStats(e.getKey().spec().from());
+        }
+      }
+      return !all.isDone();
+    }
+
     /**
      * A boundary of the kernel's path, whose fault's aftermath ran beside the next stretch: the
      * rack is quiet at that stretch's end, so what was in flight at the fault has arrived or is
      * lost by now (counted by the writes' stamps, {@link EndpointStats#uniqueIssuedBefore}).
      */
-    private Boundary settle(Boundary open) throws Exception {
-      awaitQuiet(false);
+    private Boundary settle(Boundary open, Phase after) throws Exception {
+      if (after.isLast()) {
+        awaitQuiet(false); // host software may tick on for ever: quiet is the end of the run
+      } else {
+        rack.holdModelTime(after.until()); // exact: everything before the next cut done
+      }
       Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
       return new Boundary(open.modelAt(), open.endpoints(), open.sentByTraffic(), endpointsAfter,
           RunResult.dropsBetween(open.endpoints(), portsAtOpen, endpointsAfter, portSnapshot(), partners()));
