@@ -38,8 +38,8 @@ public final class Rack {
     return status;
   }
 
-  /** The whole command tree, printing to {@code out} and {@code err}. */
-  static CommandLine commandLine(PrintStream out, PrintStream err) {
+  /** The whole command tree, printing to {@code out} and {@code err} (tests walk it). */
+  public static CommandLine commandLine(PrintStream out, PrintStream err) {
     Root root = new Root(err);
     CommandLine rack = new CommandLine(root);
     root.self = rack;
