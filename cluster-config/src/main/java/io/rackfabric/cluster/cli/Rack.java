@@ -56,6 +56,7 @@ public final class Rack {
     }
     rack.addSubcommand("help", new HelpCommand());
     rack.addSubcommand("completion", new Completion(out, rack));
+    rack.setExpandAtFiles(false); // an argument starting with @ is a value, never a file of arguments
     rack.setOut(new PrintWriter(out, true));
     rack.setErr(new PrintWriter(err, true));
     rack.setParameterExceptionHandler(Rack::usageError);
