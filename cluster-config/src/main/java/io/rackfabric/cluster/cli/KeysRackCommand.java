@@ -2,37 +2,32 @@ package io.rackfabric.cluster.cli;
 
 import io.rackfabric.cluster.keys.RackKeys;
 import io.rackfabric.cluster.node.TlsSettings;
-import java.io.PrintStream;
-import java.util.List;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rack keys --out DIR [--force]}: makes a rack's TLS keys for {@code --transport tls-tcp}
  * (see {@link RackKeys}); every node of the rack is given a copy of the folder.
  */
-public final class KeysRackCommand implements RackCommand {
+@Command(name = "keys", showDefaultValues = true,
+    description = "make a rack's TLS keys for --transport tls-tcp (--out DIR [--force])")
+public final class KeysRackCommand extends PicocliRackCommand {
+
+  // Checked in call() rather than required = true, to keep the message "--out is required".
+  @Option(names = "--out", paramLabel = "DIR", description = "the folder to make (required; owner-only)")
+  String dir;
+
+  @Option(names = "--force", description = "replace the keys already in DIR")
+  boolean force;
 
   @Override
-  public String name() {
-    return "keys";
-  }
-
-  @Override
-  public String summary() {
-    return "make a rack's TLS keys for --transport tls-tcp (--out DIR [--force])";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("out"), Set.of("force"));
-    if (!args.positional().isEmpty()) {
-      throw new UsageException("unexpected argument '" + args.positional().get(0) + "' (usage: rack keys --out DIR"
-          + " [--force])");
+  public Integer call() throws UsageException {
+    if (dir == null) {
+      throw new UsageException("--out is required");
     }
-    String dir = args.require("out");
     RackKeys.Made made;
     try {
-      made = RackKeys.create(TlsSettings.path("--out", dir), args.has("force"));
+      made = RackKeys.create(TlsSettings.path("--out", dir), force);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage()); // it names the folder, as given or made absolute
     }
