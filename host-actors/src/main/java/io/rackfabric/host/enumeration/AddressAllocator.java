@@ -5,6 +5,7 @@ import java.util.List;
 
 /** Hands out addresses upward from a start, skipping reserved blocks (a slot group's). */
 final class AddressAllocator {
+
   private final AddressRange range;
   private final boolean relative;
   private final List<AddressRange> avoid;

@@ -5,6 +5,7 @@ package io.rackfabric.host.enumeration;
  * {@link BarAssignment} gave it, or null when it did not fit.
  */
 final class BarProbe {
+
   int index;
   long size;
   boolean is64;

@@ -51,7 +51,8 @@ final class BarSizing {
         requests.read(f, reg + 1, maskHigh -> {
           long mask = ((long) maskHigh << 32) | (maskLow & 0xFFFF_FFF0L);
           f.bars.add(BarProbe.of(index, mask, true, pref, maskLow & 0xF));
-          requests.then(requests.write(f, reg + 1, origHigh), requests.write(f, reg, origLow), sizeBar(f, index + 2, count));
+          requests.then(requests.write(f, reg + 1, origHigh), requests.write(f, reg, origLow),
+              sizeBar(f, index + 2, count));
         }))));
   }
 }

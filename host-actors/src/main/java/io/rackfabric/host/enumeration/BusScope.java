@@ -2,6 +2,7 @@ package io.rackfabric.host.enumeration;
 
 /** Bus numbers still free where enumeration is: the whole domain, or a slot's reserved range. */
 final class BusScope {
+
   int next;
   final int last;
 

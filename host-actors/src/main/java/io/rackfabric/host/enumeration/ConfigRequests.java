@@ -62,6 +62,7 @@ final class ConfigRequests {
     problems.add(what);
   }
 
+  /** Runs {@code steps} next, in order, ahead of what is queued: depth first. */
   void then(Runnable... steps) {
     for (int i = steps.length - 1; i >= 0; i--) {
       agenda.addFirst(steps[i]);
@@ -72,6 +73,7 @@ final class ConfigRequests {
     then(steps.toArray(Runnable[]::new));
   }
 
+  /** Issues one request; {@code k} runs with its answer. A step issues at most one. */
   void issue(ConfigOp op, Consumer<ConfigAnswer> k) {
     if (pending != null) {
       throw new IllegalStateException("two requests in one step: " + pending + " and " + op);
@@ -84,6 +86,7 @@ final class ConfigRequests {
     return new ConfigOp(bdf, Bdf.bus(bdf) == 0 ? 0 : 1, register, value);
   }
 
+  /** A step reading a register; a failed read is reported and its value passed on all the same. */
   Runnable read(ProbedFunction f, int register, IntConsumer k) {
     return () -> issue(op(f.bdf(), register, null), a -> {
       if (!a.successful()) {
@@ -105,6 +108,7 @@ final class ConfigRequests {
     return a.status() == null ? "no completion" : a.status().name();
   }
 
+  /** A problem at a function, named by bdf and location (the root bus by neither). */
   void problem(ProbedFunction f, String what) {
     problems.add(f == null || f.parent == null ? what : Bdf.format(f.bdf()) + " [" + f.location + "]: " + what);
   }

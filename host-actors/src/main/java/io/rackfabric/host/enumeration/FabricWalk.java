@@ -48,6 +48,7 @@ final class FabricWalk {
     scopes.pop();
   }
 
+  /** Probes the bridge's secondary bus (devices 0-31 if internal, else device 0), then numbers its bridges. */
   void scanBus(ProbedFunction bridge, boolean internal) {
     List<Runnable> steps = new ArrayList<>();
     for (int d = 0; d < (internal ? 32 : 1); d++) {
@@ -58,6 +59,7 @@ final class FabricWalk {
     requests.then(steps);
   }
 
+  /** Reads the IDs at one device and function; a function that answers is read in full. */
   void probe(ProbedFunction parent, int device, int function, boolean internalBus) {
     int bdf = Bdf.of(parent.secondary, device, function);
     requests.issue(ConfigRequests.op(bdf, ConfigSpace.REG_ID, null), a -> {

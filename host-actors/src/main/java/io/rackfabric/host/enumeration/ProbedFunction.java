@@ -11,6 +11,7 @@ import java.util.List;
  * turns it into the immutable {@link FunctionNode} of the result.
  */
 final class ProbedFunction {
+
   final ProbedFunction parent;
   final int device;
   final int function;

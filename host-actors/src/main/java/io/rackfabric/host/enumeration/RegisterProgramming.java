@@ -88,7 +88,8 @@ final class RegisterProgramming {
       int register = (int) (key & 0xFF);
       reads.add(() -> requests.issue(ConfigRequests.op(bdf, register, null), a -> {
         if (!a.successful()) {
-          requests.problem(Bdf.format(bdf) + ": read-back of register " + register + " got " + ConfigRequests.status(a));
+          requests.problem(Bdf.format(bdf) + ": read-back of register " + register + " got "
+              + ConfigRequests.status(a));
         } else if (a.value() != value) {
           requests.problem(Bdf.format(bdf) + ": register " + register + " was written to read 0x"
               + Integer.toHexString(value) + " but reads 0x" + Integer.toHexString(a.value()) + " (did not take effect)");

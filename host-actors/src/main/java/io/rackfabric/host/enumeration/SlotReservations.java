@@ -14,7 +14,8 @@ import java.util.Set;
  */
 final class SlotReservations {
 
-  private record Reserved(SlotGroup group, SlotGroup.Slot slot, int bdf, int firstBus, int lastBus, ProbedFunction at) {}
+  private record Reserved(SlotGroup group, SlotGroup.Slot slot, int bdf, int firstBus, int lastBus,
+      ProbedFunction at) {}
 
   private final AllocationPolicy policy;
   private final ConfigRequests requests;
