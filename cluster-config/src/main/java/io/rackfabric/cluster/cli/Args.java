@@ -13,6 +13,8 @@ import java.util.Set;
 public final class Args {
 
   private final Map<String, String> values = new HashMap<>();
+  /** Every value of each flag, in order: for a flag that may be repeated ({@code --set A=1 --set B=2}). */
+  private final Map<String, List<String>> every = new HashMap<>();
   private final List<String> positional = new ArrayList<>();
 
   /**
@@ -39,6 +41,7 @@ public final class Args {
             inline = args.get(++i);
           }
           a.values.put(name, inline);
+          a.every.computeIfAbsent(name, k -> new ArrayList<>()).add(inline);
         } else if (switches.contains(name) && inline == null) {
           a.values.put(name, "true");
         } else {
@@ -57,6 +60,11 @@ public final class Args {
 
   public String get(String name, String fallback) {
     return values.getOrDefault(name, fallback);
+  }
+
+  /** Every value given to a repeatable flag, in order; empty when not given. */
+  public List<String> all(String name) {
+    return every.getOrDefault(name, List.of());
   }
 
   public String require(String name) throws UsageException {

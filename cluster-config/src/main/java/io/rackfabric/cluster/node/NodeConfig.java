@@ -15,6 +15,18 @@ public final class NodeConfig {
   private NodeConfig() {}
 
   /**
+   * Akka's log lines through SLF4J (logback), so that the logging configuration decides where they
+   * go; without it Akka prints them to stdout itself. Before its loggers start (and after they
+   * stop) Akka prints only errors to stdout.
+   */
+  public static Config logging() {
+    return ConfigFactory.empty()
+        .withValue("akka.loggers", ConfigValueFactory.fromIterable(List.of("akka.event.slf4j.Slf4jLogger")))
+        .withValue("akka.logging-filter", ConfigValueFactory.fromAnyRef("akka.event.slf4j.Slf4jLoggingFilter"))
+        .withValue("akka.stdout-loglevel", ConfigValueFactory.fromAnyRef("ERROR"));
+  }
+
+  /**
    * @param roles cluster roles of this member ("fabric" for nodes that run components, "driver"
    *     for a process that only drives and measures)
    */
@@ -37,9 +49,8 @@ public final class NodeConfig {
         .withValue("akka.cluster.downing-provider-class",
             ConfigValueFactory.fromAnyRef("akka.cluster.sbr.SplitBrainResolverProvider"))
         .withValue("akka.cluster.jmx.multi-mbeans-in-same-jvm", ConfigValueFactory.fromAnyRef("on"))
-        .withValue("akka.loggers", ConfigValueFactory.fromIterable(List.of("akka.event.slf4j.Slf4jLogger")))
-        .withValue("akka.logging-filter", ConfigValueFactory.fromAnyRef("akka.event.slf4j.Slf4jLoggingFilter"))
-        .withValue("akka.coordinated-shutdown.run-by-actor-system-terminate", ConfigValueFactory.fromAnyRef("on"));
+        .withValue("akka.coordinated-shutdown.run-by-actor-system-terminate", ConfigValueFactory.fromAnyRef("on"))
+        .withFallback(logging());
     if (!cluster.aeronDir().isEmpty()) {
       c = c.withValue("akka.remote.artery.advanced.aeron.embedded-media-driver", ConfigValueFactory.fromAnyRef("off"))
           .withValue("akka.remote.artery.advanced.aeron.aeron-dir", ConfigValueFactory.fromAnyRef(cluster.aeronDir()));

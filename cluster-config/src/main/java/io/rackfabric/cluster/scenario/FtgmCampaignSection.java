@@ -1,6 +1,6 @@
 package io.rackfabric.cluster.scenario;
 
-import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
@@ -37,9 +37,14 @@ final class FtgmCampaignSection {
 
   private FtgmCampaignSection() {}
 
-  /** The campaign, or null when the scenario has none or it has problems (reported). */
+  /**
+   * The campaign, or null when the scenario has none or it has problems (reported).
+   *
+   * @param config the run's configuration (the scenario's settings over the defaults): what the
+   *     section leaves out
+   */
   static FtgmCampaign parse(Fields scenario, TopologyRef topology, Mode mode, boolean modeFromCommandLine, long seed,
-      Problems problems) {
+      Config config, Problems problems) {
     Fields f = scenario.object(KEY, false);
     if (f == null) {
       return null;
@@ -61,7 +66,7 @@ final class FtgmCampaignSection {
     }
     f.allowOnly("nic", "faults", "modes", "rates", "ports", "messages", "message-interval", "recovery-ports",
         "overhead-messages", "parallel");
-    FtgmSettings defaults = FtgmSettings.create(ConfigFactory.load());
+    FtgmSettings defaults = FtgmSettings.create(config);
 
     Set<String> nics = new TreeSet<>();
     if (topology != null) {

@@ -2,8 +2,12 @@ package io.rackfabric.cluster.scenario;
 
 import io.rackfabric.host.controlplane.Takeover;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,6 +29,8 @@ import java.util.Optional;
  *     scenario, its seed and its fault record (default true)
  * @param wallTimeFaults one message per fault (or random schedule) on the wall clock, {@code
  *     file:line: key: reason}: what keeps a run from being reproducible
+ * @param settings rackfabric.* settings over the modules' defaults, key to value as given: the
+ *     scenario's {@code settings} block and {@code rack run --set} ({@link ScenarioSettings})
  */
 public record Scenario(
     String name,
@@ -45,7 +51,11 @@ public record Scenario(
     ControlRequests controlRequests,
     FtgmCampaign ftgmCampaign,
     boolean reproducible,
-    List<String> wallTimeFaults) {
+    List<String> wallTimeFaults,
+    Map<String, String> settings) {
+
+  /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
+  public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
 
   public Scenario {
     traffic = List.copyOf(traffic);
@@ -53,6 +63,20 @@ public record Scenario(
     invariants = List.copyOf(invariants);
     figures = List.copyOf(figures);
     wallTimeFaults = List.copyOf(wallTimeFaults);
+    settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+  }
+
+  /**
+   * Every configuration override of a run's JVMs: the link timers of {@code run}, the take-over
+   * mode of {@code control-plane}, and the {@link #settings}.
+   */
+  public Map<String, String> configOverrides() {
+    Map<String, String> all = new LinkedHashMap<>(run.settings());
+    if (takeover != null) {
+      all.put(TAKEOVER_KEY, takeover.name().toLowerCase(Locale.ROOT));
+    }
+    all.putAll(settings);
+    return all;
   }
 
   /**
@@ -71,7 +95,8 @@ public record Scenario(
     List<String> wall = replacement.stream().filter(f -> !f.at().isModel())
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
-        invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall);
+        invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
+        settings);
   }
 
   /**
@@ -106,7 +131,7 @@ public record Scenario(
       throw new IllegalStateException("scenario " + name + " names no control-plane.baseline");
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
-        figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults);
+        figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -107,7 +107,8 @@ final class ScenarioParser {
     }
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
-        "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY);
+        "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY,
+        SettingsSection.KEY);
     String name = f.string("name", false);
     if (name != null && !NAME.matcher(name).matches()) {
       f.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names the run's folder)");
@@ -160,9 +161,16 @@ final class ScenarioParser {
         .ifPresent(p -> problems.add(display, -1, "fault-rates", p)));
     faults = FaultRates.keep(faults, options.faultRates(), seed);
     List<InvariantSpec> invariants = invariants(f, context);
-    FtgmCampaign campaign = FtgmCampaignSection.parse(f, topology, mode, options.mode() != null, seed, problems);
-    List<String> figures = campaign != null && !f.has("figures") ? List.of(FtgmCampaign.FIGURES) : figures(f);
     ControlPlaneModes controlPlane = controlPlane(f, topology);
+    Map<String, String> elsewhere = new HashMap<>();
+    linkTimers.keySet().forEach(k -> elsewhere.put(k, "run.link-timers." + k.substring(k.lastIndexOf('.') + 1)));
+    if (controlPlane.takeover() != null) {
+      elsewhere.put(Scenario.TAKEOVER_KEY, "control-plane.takeover");
+    }
+    Map<String, String> settings = SettingsSection.parse(f, options.settings(), elsewhere, problems);
+    FtgmCampaign campaign = FtgmCampaignSection.parse(f, topology, mode, options.mode() != null, seed,
+        ScenarioSettings.config(settings), problems);
+    List<String> figures = campaign != null && !f.has("figures") ? List.of(FtgmCampaign.FIGURES) : figures(f);
     NicStream nicStream = nicStream(f, topology);
     ControlRequests controlRequests = controlRequests(f, topology);
 
@@ -171,7 +179,7 @@ final class ScenarioParser {
     }
     return new Scenario(name, description, display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
-        campaign, reproducible, wallTime.sorted());
+        campaign, reproducible, wallTime.sorted(), settings);
   }
 
   // ---------------------------------------------------------------- control plane and NIC

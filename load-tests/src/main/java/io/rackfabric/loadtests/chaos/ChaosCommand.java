@@ -9,6 +9,7 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.fabric.text.TextTable;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.harness.Interruption;
+import io.rackfabric.loadtests.harness.RunLogs;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.HtmlReport;
@@ -78,11 +79,14 @@ public final class ChaosCommand implements RackCommand {
     RunCommand.checkRunDir(runDir); // each run's journal folder is under it
     Files.createDirectories(runDir);
     List<RunRecord> records;
-    try (Interruption interruption = Interruption.install("rack chaos " + campaign.name(), err)) {
+    String logs;
+    try (Interruption interruption = Interruption.install("rack chaos " + campaign.name(), err);
+        RunLogs runLogs = RunLogs.open(runDir)) {
       records = new ChaosRunner(catalog, interruption).run(campaign, runDir, err);
       if (interruption.interrupted()) {
         return 130; // the JVM is stopping; each unfinished run wrote its result.json as such
       }
+      logs = "logs: " + runLogs.file() + " (every run's; node JVMs' in each run's " + RunLogs.DIR + "/)";
     }
     out.print(summary(records));
     String rates = campaign.faultRates().isEmpty() ? "" : " --fault-rates " + FaultRates.text(campaign.faultRates());
@@ -108,6 +112,7 @@ public final class ChaosCommand implements RackCommand {
       AtomicFiles.writeString(json, Json.write(json(campaign, records)));
       out.println("wrote " + json);
     }
+    out.println(logs);
     return replay.isEmpty() ? 0 : 1;
   }
 

@@ -27,6 +27,7 @@ import io.rackfabric.loadtests.failover.FailoverCommand;
 import io.rackfabric.loadtests.failover.LinkFailover;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
+import io.rackfabric.loadtests.harness.RunLogs;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
@@ -107,7 +108,7 @@ public final class DemoCommand implements RackCommand {
     params.put("payload_bytes", size);
     params.put("interval_ns_model", interval);
     params.put("flows", flows.stream().map(Flow::path).toList());
-    try (Interruption interruption = Interruption.install("rack demo", err)) {
+    try (Interruption interruption = Interruption.install("rack demo", err); RunLogs logs = RunLogs.open(runDir)) {
       AtomicLong delivered = new AtomicLong(-1);
       Interruption.Partial partial = interruption.onInterrupt(() -> {
         if (json != null) {
@@ -125,8 +126,10 @@ public final class DemoCommand implements RackCommand {
         traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, params, json, partial, delivered, out);
       }
       int dataPlane = failOver(out);
-      return Math.max(Math.max(traffic, dataPlane), takeOver(runDir.resolveSibling(runDir.getFileName() + "-takeover"),
-          out));
+      int takeOver = takeOver(runDir.resolveSibling(runDir.getFileName() + "-takeover"), out);
+      out.println(logs.summary() + "; the take-over run's node JVMs' in " + runDir.getFileName() + "-takeover/"
+          + RunLogs.DIR);
+      return Math.max(Math.max(traffic, dataPlane), takeOver);
     }
   }
 

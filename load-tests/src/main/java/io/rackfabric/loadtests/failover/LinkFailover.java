@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.enumeration.RackEnumeration;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.HostWiring;
@@ -129,7 +130,7 @@ public final class LinkFailover {
           + " they need 'link' and at least 2 compute hosts (fault=" + fault + ", hosts=" + n + ")");
     }
     Config base = overrides.withFallback(ConfigFactory.load());
-    Config config = ConfigFactory.parseString("akka.actor.provider = local")
+    Config config = ConfigFactory.parseString("akka.actor.provider = local").withFallback(NodeConfig.logging())
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
     FabricSettings settings = FabricSettings.create(config);
     ActorSystem<RackNode.Command> system = ActorSystem.create(

@@ -88,7 +88,8 @@ public final class ClusterRun implements AutoCloseable {
   public static ClusterRun start(Topology topology, String topologyArg, String transport,
       boolean sharedMediaDriver, Path runDir, PrintStream progress, Map<String, String> overrides, Network network,
       boolean needsNetem, String tlsDir) throws Exception {
-    Config base = ConfigFactory.load();
+    // The driver JVM reads the run's settings as the node JVMs do (they get them as -D properties).
+    Config base = ConfigFactory.parseMap(overrides).withFallback(ConfigFactory.load());
     ClusterSettings cluster = ClusterSettings.create(base, transport, tlsDir);
     if (cluster.tls() != null) {
       Map<String, String> withTls = new HashMap<>(overrides);

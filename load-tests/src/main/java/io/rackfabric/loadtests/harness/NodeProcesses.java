@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * Starts node JVMs ({@code rack node ...} in a child process with this JVM's classpath and the
  * Aeron flags), waits until each prints READY, and stops every one of them again: on {@link
  * #close}, and from a shutdown hook if this JVM is interrupted. Each child's output goes to a log
- * file in the run folder.
+ * file in the run folder's {@code logs} ({@code RUN/logs/NODE.log}, beside the driver's, {@link RunLogs}).
  */
 public final class NodeProcesses implements AutoCloseable {
 
@@ -97,7 +97,7 @@ public final class NodeProcesses implements AutoCloseable {
     cmd.add("io.rackfabric.cluster.cli.Rack");
     cmd.add(command);
     cmd.addAll(rackArgs);
-    Path log = runDir.resolve(name + ".log");
+    Path log = Files.createDirectories(runDir.resolve(RunLogs.DIR)).resolve(name + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     Node node = new Node(name, p, log);
     nodes.add(node);
@@ -159,7 +159,7 @@ public final class NodeProcesses implements AutoCloseable {
     cmd.add("-cp");
     cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     cmd.add("io.aeron.driver.MediaDriver");
-    Path log = runDir.resolve("media-driver.log");
+    Path log = Files.createDirectories(runDir.resolve(RunLogs.DIR)).resolve("media-driver.log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     mediaDriver = new Node("media-driver", p, log);
     long deadline = System.nanoTime() + timeout.toNanos();

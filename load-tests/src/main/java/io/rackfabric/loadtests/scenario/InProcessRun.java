@@ -4,6 +4,7 @@ import io.rackfabric.cluster.scenario.FtgmCampaign;
 import io.rackfabric.cluster.scenario.InvariantSpec;
 import io.rackfabric.cluster.scenario.KindCatalog;
 import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioSettings;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -37,7 +38,7 @@ final class InProcessRun {
             + " modes %s, seed %d%n", scenario.name(), c.spec().faults(), c.spec().nic(),
         scenario.topology().topology().name(), c.modes(), c.spec().seed());
     long t0 = System.nanoTime();
-    FtgmCampaignResult result = new FtgmCampaignRun().campaign(scenario, runDir, progress);
+    FtgmCampaignResult result = new FtgmCampaignRun(ScenarioSettings.config(scenario.settings())).campaign(scenario, runDir, progress);
     long wall = System.nanoTime() - t0;
     RunResult run = RunResult.inProcess(scenario, wall, List.of(), result);
     List<Checked> checked = new ArrayList<>();

@@ -8,6 +8,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
+import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBoot;
 import io.rackfabric.cluster.node.RackNode;
@@ -112,7 +113,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       throws Exception {
     Files.createDirectories(runDir);
     Config base = ConfigFactory.parseMap(overrides).withFallback(ConfigFactory.load());
-    Config config = ConfigFactory.parseString("akka.actor.provider = local")
+    Config config = ConfigFactory.parseString("akka.actor.provider = local").withFallback(NodeConfig.logging())
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
     if (topology.controlPlane() != null) {
       // Both management hosts in one journal file, each under a persistence id of its own.

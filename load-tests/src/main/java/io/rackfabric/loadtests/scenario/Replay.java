@@ -137,15 +137,39 @@ public final class Replay {
     // (A later key wins in HOCON; the value is this class's constant, not text from the folder.)
     String parsed = topologyCopy ? text + "\nscenario.topology = \"" + FaultRecord.TOPOLOGY_COPY + "\"\n" : text;
     Scenario base = ScenarioLoader.parse(parsed, copy.toString(), dir, catalog,
-        new ScenarioOptions(mode, seed, (String) transport, Map.of(), tlsDir));
+        new ScenarioOptions(mode, seed, (String) transport, Map.of(), tlsDir, settings(arg, result)));
     List<FaultSpec> faults = faults(arg, record, base, catalog);
     Scenario s = base.withFaults(faults);
     if (!s.name().equals(name)) {
       s = new Scenario(name, s.description(), s.source(), s.topology(), s.mode(), s.seed(), s.run(), s.multiJvm(),
           s.traffic(), s.faults(), s.invariants(), s.figures(), s.nicStream(), s.takeover(), s.baseline(),
-          s.controlRequests(), s.ftgmCampaign(), s.reproducible(), s.wallTimeFaults());
+          s.controlRequests(), s.ftgmCampaign(), s.reproducible(), s.wallTimeFaults(), s.settings());
     }
     return new Loaded(dir, s, text, result);
+  }
+
+  /**
+   * The run's settings as result.json lists them (its scenario's block and its --set flags), to be
+   * applied as --set flags are: over the copy's block, which holds the same or fewer. A result
+   * written before runs had settings has none.
+   */
+  private static Map<String, String> settings(String arg, Map<String, Object> result) throws UsageException {
+    Object raw = result.get("settings");
+    if (raw == null) {
+      return Map.of();
+    }
+    if (!(raw instanceof Map<?, ?> m)) {
+      throw refuse(arg, RunFiles.RESULT + " is damaged: settings is not an object");
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : m.entrySet()) {
+      if (!(e.getValue() instanceof String v)) {
+        throw refuse(arg, RunFiles.RESULT + " is damaged: settings." + printable(String.valueOf(e.getKey()))
+            + " is not a string");
+      }
+      out.put(String.valueOf(e.getKey()), v);
+    }
+    return out;
   }
 
   /** The record's faults, each step at its recorded model time; in the record's order. */

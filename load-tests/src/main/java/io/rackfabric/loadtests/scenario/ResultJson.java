@@ -1,9 +1,9 @@
 package io.rackfabric.loadtests.scenario;
 
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.scenario.Durations;
 import io.rackfabric.cluster.scenario.FaultSpec;
 import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.cluster.scenario.ScenarioSettings;
 import io.rackfabric.cluster.scenario.TrafficSpec;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.loadtests.report.Figure;
@@ -112,6 +112,7 @@ public final class ResultJson {
     m.put("topology", topology);
     m.put("mode", s.inProcess() ? "in-process" : s.mode().text());
     m.put("seed", s.seed());
+    m.put("settings", s.settings());
     return m;
   }
 
@@ -175,8 +176,8 @@ public final class ResultJson {
     p.put("faults", faults);
     p.put("invariants", s.invariants().stream().map(i -> i.label()).toList());
     p.put("figures", s.figures());
-    // The data plane's own parameters, as this JVM read them: latencies, buffers, timers.
-    p.put("fabric", sorted(ConfigFactory.load().getConfig("rackfabric.fabric").root().unwrapped()));
+    // The data plane's own parameters as the run's JVMs read them: latencies, buffers, timers.
+    p.put("fabric", sorted(ScenarioSettings.config(s.configOverrides()).getConfig("rackfabric.fabric").root().unwrapped()));
     return p;
   }
 }

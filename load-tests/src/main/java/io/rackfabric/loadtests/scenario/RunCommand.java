@@ -16,9 +16,11 @@ import io.rackfabric.cluster.scenario.ScenarioException;
 import io.rackfabric.cluster.scenario.ScenarioKind;
 import io.rackfabric.cluster.scenario.ScenarioLoader;
 import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.cluster.scenario.ScenarioSettings;
 import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.harness.NetnsUnavailableException;
+import io.rackfabric.loadtests.harness.RunLogs;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
@@ -52,7 +54,9 @@ import java.util.stream.Stream;
  * {@code report.html} ({@link RunFiles}). {@code --replay RUN_DIR} runs a recorded run again from
  * its folder ({@link Replay}). {@code --check} also refuses a scenario asked to be reproducible
  * ({@code run.reproducible}, default true) that has a wall-time fault; a run of one says so and
- * goes on. A {@code --run-dir} that holds a journal from an earlier run is refused (exit 2) unless
+ * goes on. Akka's log lines go to {@code RUN/logs/driver.log}, only errors to the terminal ({@link
+ * RunLogs}). {@code --set KEY=VALUE} (repeatable) gives rackfabric.* settings over the scenario's
+ * {@code settings} block ({@link ScenarioSettings}). A {@code --run-dir} that holds a journal from an earlier run is refused (exit 2) unless
  * {@code --reuse-run-dir} asks to delete it first. Progress goes to stderr.
  *
  * <p>Ctrl-C (SIGINT) or SIGTERM during a run prints "interrupted" with the model time reached and
@@ -81,7 +85,8 @@ public final class RunCommand implements RackCommand {
   @Override
   public String summary() {
     return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--check] [--kinds]"
+        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--set rackfabric.KEY=VALUE ...]"
+        + " [--check] [--kinds]"
         + " [--run-dir DIR [--reuse-run-dir]]; or --replay RUN_DIR [--json OUT] [--run-dir DIR [--reuse-run-dir]]"
         + " [--check]";
   }
@@ -89,7 +94,7 @@ public final class RunCommand implements RackCommand {
   @Override
   public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "tls-dir", "run-dir", "fault-rates",
-        "replay"),
+        "replay", "set"),
         Set.of("check", "kinds", "reuse-run-dir"));
     if (args.has("reuse-run-dir") && !args.has("run-dir")) {
       throw new UsageException("--reuse-run-dir needs --run-dir DIR (the folder whose journal to delete)");
@@ -124,11 +129,17 @@ public final class RunCommand implements RackCommand {
         throw new UsageException("--" + e.getMessage());
       }
     }
+    Map<String, String> settings;
+    try {
+      settings = ScenarioSettings.parseFlags(args.all("set"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
     Scenario scenario;
     try {
       scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates,
-          args.get("tls-dir", null)));
+          args.get("tls-dir", null), settings));
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
@@ -150,6 +161,7 @@ public final class RunCommand implements RackCommand {
           + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
           + ")");
       scenario.faultSchedule().forEach(out::println);
+      scenario.settings().forEach((k, v) -> out.println("setting " + k + " = " + v));
       return 0;
     }
     scenario.reproducibilityProblems().forEach(p -> err.println("warning: " + p));
@@ -170,9 +182,9 @@ public final class RunCommand implements RackCommand {
   /** {@code --replay RUN_DIR}: the recorded run again, into a folder of its own. */
   private int replay(Args args, KindCatalog<FaultType, InvariantType, FigureType> catalog, PrintStream out,
       PrintStream err) throws Exception {
-    for (String taken : List.of("mode", "seed", "transport", "fault-rates")) {
+    for (String taken : List.of("mode", "seed", "transport", "fault-rates", "set")) {
       if (args.has(taken)) {
-        throw new UsageException("--replay takes the mode, seed, transport and faults from the record; drop --"
+        throw new UsageException("--replay takes the mode, seed, transport, settings and faults from the record; drop --"
             + taken);
       }
     }
@@ -229,8 +241,13 @@ public final class RunCommand implements RackCommand {
       Path replayOf, Map<String, Object> recorded, PrintStream out, PrintStream err) throws Exception {
     checkRunDir(runDir);
     checkJournal(runDir, reuseRunDir, err);
-    try (Interruption interruption = Interruption.install("rack run " + scenario.name(), err)) {
-      return runAndReport(scenario, text, runDir, json, replayOf, recorded, interruption, out, err);
+    try (Interruption interruption = Interruption.install("rack run " + scenario.name(), err);
+        RunLogs logs = RunLogs.open(runDir)) {
+      try {
+        return runAndReport(scenario, text, runDir, json, replayOf, recorded, interruption, out, err);
+      } finally {
+        out.println(logs.summary());
+      }
     }
   }
 

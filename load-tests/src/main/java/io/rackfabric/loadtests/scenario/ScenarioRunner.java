@@ -38,7 +38,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -124,10 +123,8 @@ public final class ScenarioRunner {
         scenario.mode(), scenario.seed());
     scenario.faultSchedule().forEach(line -> progress.println("  " + line));
     long t0 = System.nanoTime();
-    Map<String, String> settings = new LinkedHashMap<>(scenario.run().settings());
-    if (scenario.takeover() != null) {
-      settings.put("rackfabric.host.controlplane.takeover", scenario.takeover().name().toLowerCase(Locale.ROOT));
-    }
+    scenario.settings().forEach((k, v) -> progress.println("  setting " + k + " = " + v));
+    Map<String, String> settings = scenario.configOverrides();
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
         ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
         : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,

@@ -58,7 +58,7 @@ class MultiJvmTlsRackTest {
       });
       // node-a hears of node-b's Up by gossip, a little after the rack works: read its log until then.
       probe.awaitAssert(Duration.ofSeconds(20), () -> {
-        String nodeA = Files.readString(runDir.resolve("node-a.log"));
+        String nodeA = Files.readString(runDir.resolve("logs").resolve("node-a.log"));
         assertTrue(nodeA.contains("up with roles [dc-default, fabric, node-b]"), nodeA);
         assertTrue(nodeA.contains("up with roles [dc-default, driver]"), nodeA);
         return null;

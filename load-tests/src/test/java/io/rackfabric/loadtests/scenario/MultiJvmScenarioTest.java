@@ -54,7 +54,7 @@ class MultiJvmScenarioTest {
     assertTrue(o.result().failedComponents().contains("ch2"));
     assertEquals("kill-node", o.result().faults().get(0).spec().kind());
     assertEquals(50_000, o.result().faults().get(0).modelAt(), "a kill at a model time happens at it");
-    assertTrue(Files.exists(runDir.resolve("node-a.log")), "node logs in the run folder");
+    assertTrue(Files.exists(runDir.resolve("logs").resolve("node-a.log")), "node logs in the run folder");
     // The runner stops what it started: node JVMs and the shared media driver.
     List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
