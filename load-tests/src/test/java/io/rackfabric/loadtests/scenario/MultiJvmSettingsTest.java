@@ -1,0 +1,62 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.FaultRecordTest.map;
+import static io.rackfabric.loadtests.scenario.FaultRecordTest.readJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.loadtests.harness.RunLogs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code --set} setting reaches the node JVMs of a multi-JVM run: the demo rack's switch runs in
+ * node-a's JVM, and its latency, set far above the default, shows in the latency ch2 measures in
+ * node-c's. Each node JVM's log is in the run's {@code logs} folder.
+ */
+@Tag("multi-jvm")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class MultiJvmSettingsTest {
+
+  private static final String SCENARIO = String.join("\n",
+      "scenario {",
+      "  name = slow-switch-multi",
+      "  topology = demo",
+      "  mode = multi-jvm",
+      "  multi-jvm { transport = tcp }",
+      "  run { duration = 20us, wall-limit = 2m }",
+      "  traffic = [ { name = a, from = ch1, to = ch2, interval = 1us } ]",
+      "}") + "\n";
+  private static final long SWITCH_NS = 5_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldApplyASetSettingInTheNodeJvmsWhenTheRunIsMultiJvm() throws Exception {
+    Path file = dir.resolve("slow-switch-multi.conf");
+    Files.writeString(file, SCENARIO);
+    Path runDir = dir.resolve("run");
+    RackCall call = new RackCall();
+    assertEquals(0, call.run("run", file.toString(), "--run-dir", runDir.toString(), "--set",
+        "rackfabric.fabric.switch-latency=" + SWITCH_NS + "ns"), call.err());
+
+    Map<String, Object> result = readJson(runDir.resolve(RunFiles.RESULT));
+    assertEquals(Map.of("rackfabric.fabric.switch-latency", SWITCH_NS + "ns"), result.get("settings"));
+    long latencyMin = -1;
+    for (Object o : (List<?>) result.get("figures")) {
+      if (map(o).get("name").equals("sink.ch2.latency_min")) {
+        latencyMin = ((Number) map(o).get("value")).longValue();
+      }
+    }
+    assertTrue(latencyMin >= SWITCH_NS, "the switch in node-a's JVM took the setting: latency_min=" + latencyMin);
+    assertTrue(Files.isRegularFile(runDir.resolve(RunLogs.DIR).resolve("node-a.log")), "node logs beside the driver's");
+    assertTrue(call.out().contains("node JVMs: "), call.out());
+  }
+}
