@@ -169,7 +169,10 @@ class ReplayCommandTest {
   @Test
   void shouldRefuseASeedOrModeGivenWithReplay() throws Exception {
     assertEquals(2, call.run("run", "--replay", dir.toString(), "--seed", "3"));
-    assertContains(call.err(), "--replay takes the mode, seed, transport and faults from the record; drop --seed");
+    assertContains(call.err(), "--replay takes the mode, seed, transport, settings and faults from the record; drop"
+        + " --seed");
     assertFalse(call.err().contains("Exception"), call.err());
+    assertEquals(2, call.run("run", "--replay", dir.toString(), "--set", "rackfabric.fabric.max-payload=512"));
+    assertContains(call.err(), "drop --set");
   }
 }
