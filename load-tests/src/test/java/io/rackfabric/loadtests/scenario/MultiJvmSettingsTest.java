@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@code --set} setting reaches the node JVMs of a multi-JVM run: the demo rack's switch runs in
  * node-a's JVM, and its latency, set far above the default, shows in the latency ch2 measures in
- * node-c's. Each node JVM's log is in the run's {@code logs} folder.
+ * node-c's. Each node JVM's log is in the run's {@code logs} folder, the driver's Akka lines in
+ * its own file there, none on the terminal.
  */
 @Tag("multi-jvm")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -44,8 +45,11 @@ class MultiJvmSettingsTest {
     Files.writeString(file, SCENARIO);
     Path runDir = dir.resolve("run");
     RackCall call = new RackCall();
-    assertEquals(0, call.run("run", file.toString(), "--run-dir", runDir.toString(), "--set",
-        "rackfabric.fabric.switch-latency=" + SWITCH_NS + "ns"), call.err());
+    String terminal = SettingsRunTest.capturingTerminal(() -> assertEquals(0, call.run("run", file.toString(),
+        "--run-dir", runDir.toString(), "--set", "rackfabric.fabric.switch-latency=" + SWITCH_NS + "ns"), call.err()));
+    SettingsRunTest.assertQuiet(terminal, call);
+    String driverLog = Files.readString(runDir.resolve(RunLogs.DIR).resolve(RunLogs.DRIVER));
+    assertTrue(driverLog.contains(" akka.cluster"), "the driver's cluster lines are in its log:\n" + driverLog);
 
     Map<String, Object> result = readJson(runDir.resolve(RunFiles.RESULT));
     assertEquals(Map.of("rackfabric.fabric.switch-latency", SWITCH_NS + "ns"), result.get("settings"));

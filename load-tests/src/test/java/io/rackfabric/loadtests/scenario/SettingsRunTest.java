@@ -80,19 +80,24 @@ class SettingsRunTest {
     assertContains(call.err(), "setting rackfabric.fabric.ntb-latency = 1us");
 
     // Quiet terminal: the run's progress and results, Akka's lines in the log file.
+    assertQuiet(terminal, call);
     Path log = first.resolve(RunLogs.DIR).resolve(RunLogs.DRIVER);
     assertContains(call.out(), "logs: " + log);
     String logged = Files.readString(log);
     assertTrue(logged.contains(" akka."), "Akka's log lines are in " + log + ":\n" + logged);
-    for (String printed : List.of(terminal, call.out(), call.err())) {
-      assertTrue(!printed.contains(" akka.") && !printed.contains("SLF4J:") && !printed.contains("[akka"),
-          "no Akka or SLF4J line on the terminal:\n" + printed);
-    }
 
     Path again = dir.resolve("again");
     assertEquals(0, call.run("run", "--replay", first.toString(), "--run-dir", again.toString()), call.err());
     assertContains(call.out(), "replay: every model-time and count figure as recorded");
     assertEquals(result.get("settings"), readJson(again.resolve(RunFiles.RESULT)).get("settings"));
+  }
+
+  /** No Akka or SLF4J line in what a run printed, to the streams it was given or to this JVM's own. */
+  static void assertQuiet(String terminal, RackCall call) {
+    for (String printed : List.of(terminal, call.out(), call.err())) {
+      assertTrue(!printed.contains(" akka.") && !printed.contains("SLF4J:") && !printed.contains("[akka"),
+          "no Akka or SLF4J line on the terminal:\n" + printed);
+    }
   }
 
   private static long figure(Map<String, Object> result, String name) {
@@ -105,12 +110,12 @@ class SettingsRunTest {
     throw new AssertionError("no figure " + name + " in " + result.get("figures"));
   }
 
-  private interface Body {
+  interface Body {
     void run() throws Exception;
   }
 
   /** What {@code body} prints to this JVM's own stdout and stderr (where loggers write). */
-  private static String capturingTerminal(Body body) throws Exception {
+  static String capturingTerminal(Body body) throws Exception {
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
