@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.scenario;
 
-import static io.rackfabric.loadtests.scenario.FaultRecordTest.map;
 import static io.rackfabric.loadtests.scenario.FaultRecordTest.readJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.loadtests.harness.RunLogs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -53,12 +51,7 @@ class MultiJvmSettingsTest {
 
     Map<String, Object> result = readJson(runDir.resolve(RunFiles.RESULT));
     assertEquals(Map.of("rackfabric.fabric.switch-latency", SWITCH_NS + "ns"), result.get("settings"));
-    long latencyMin = -1;
-    for (Object o : (List<?>) result.get("figures")) {
-      if (map(o).get("name").equals("sink.ch2.latency_min")) {
-        latencyMin = ((Number) map(o).get("value")).longValue();
-      }
-    }
+    long latencyMin = SettingsRunTest.figure(result, "sink.ch2.latency_min");
     assertTrue(latencyMin >= SWITCH_NS, "the switch in node-a's JVM took the setting: latency_min=" + latencyMin);
     assertTrue(Files.isRegularFile(runDir.resolve(RunLogs.DIR).resolve("node-a.log")), "node logs beside the driver's");
     assertTrue(call.out().contains("node JVMs: "), call.out());

@@ -100,7 +100,7 @@ class SettingsRunTest {
     }
   }
 
-  private static long figure(Map<String, Object> result, String name) {
+  static long figure(Map<String, Object> result, String name) {
     for (Object o : (List<?>) result.get("figures")) {
       Map<String, Object> f = map(o);
       if (f.get("name").equals(name)) {
