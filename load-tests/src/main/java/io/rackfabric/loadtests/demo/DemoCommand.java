@@ -100,7 +100,7 @@ public final class DemoCommand implements RackCommand {
     List<Flow> flows = checkedFlows(topology, out);
     Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
     out.printf("rack demo: %d node JVMs over %s (%s media driver), node logs in %s%n", topology.nodes().size(),
-        transport, transport.equals("aeron-udp") ? mediaDriver : "no", runDir);
+        transport, transport.equals("aeron-udp") ? mediaDriver : "no", runDir.resolve(RunLogs.DIR));
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("topology", "demo");
     params.put("transport", transport);
