@@ -192,8 +192,6 @@ public final class ScenarioRunner {
     private final List<CompletableFuture<Long>> rackClocks = new ArrayList<>();
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> stalledSources = new HashSet<>();
-    /** The port statistics before the fault of a boundary that settles after the next stretch. */
-    private Map<String, PortStats> portsAtOpen = Map.of();
     private long wallStart;
     private long deadline;
     private boolean timedOut;
@@ -242,7 +240,7 @@ public final class ScenarioRunner {
           }
         }
         Started next = startPhase(phases.get(0), 0, phases.size());
-        Boundary open = null;
+        OpenCut open = null;
         for (int i = 0; i < phases.size() && !timedOut; i++) {
           finishPhase(next);
           next = null;
@@ -270,8 +268,7 @@ public final class ScenarioRunner {
               // The next stretch's traffic enters at the cut itself, beside what the faults cause,
               // before the kernel may pass it: no request of it arrives behind the rack's clocks.
               next = startPhase(phases.get(i + 1), i + 1, phases.size());
-              open = new Boundary(cuts.get(i), endpointsBefore, sentBefore, Map.of(), Map.of());
-              portsAtOpen = portsBefore;
+              open = new OpenCut(cuts.get(i), endpointsBefore, portsBefore, sentBefore);
               continue;
             }
             // What the faults cause runs on, up to the next cut (or to the end).
@@ -514,15 +511,19 @@ public final class ScenarioRunner {
      * rack is quiet at that stretch's end, so what was in flight at the fault has arrived or is
      * lost by now (counted by the writes' stamps, {@link EndpointStats#uniqueIssuedBefore}).
      */
-    private Boundary settle(Boundary open, Phase after) throws Exception {
+    /** A fault's cut under the kernel, its boundary settled once the next stretch has run. */
+    private record OpenCut(long at, Map<String, EndpointStats> endpoints, Map<String, PortStats> ports,
+        Map<String, Long> sentByTraffic) {}
+
+    private Boundary settle(OpenCut open, Phase after) throws Exception {
       if (after.isLast()) {
         awaitQuiet(false); // host software may tick on for ever: quiet is the end of the run
       } else {
         rack.holdModelTime(after.until()); // exact: everything before the next cut done
       }
       Map<String, EndpointStats> endpointsAfter = endpointSnapshot();
-      return new Boundary(open.modelAt(), open.endpoints(), open.sentByTraffic(), endpointsAfter,
-          RunResult.dropsBetween(open.endpoints(), portsAtOpen, endpointsAfter, portSnapshot(), partners()));
+      return new Boundary(open.at(), open.endpoints(), open.sentByTraffic(), endpointsAfter,
+          RunResult.dropsBetween(open.endpoints(), open.ports(), endpointsAfter, portSnapshot(), partners()));
     }
 
     /** Per generator, what it has sent so far. */
