@@ -104,7 +104,11 @@ class BaselineScenarioTest {
 
   @Test
   void shouldShowTheOutageOnlyInTheBaselineWhenBothRunsLoseTheMastersSoftware() throws Exception {
-    Scenario s = scenario(3000);
+    // The control-plane pair's clock is paced on the wall clock, the stream's by the model-time
+    // kernel, as fast as the machine goes: the restart must find part of the stream unsent. The
+    // stream spans 20 s of model time (the pair's clock is a few seconds in at the stop) and takes
+    // several seconds of wall time (the stop comes at 300 ms), on a fast machine or a slow one.
+    Scenario s = scenario(20_000);
     MastersSoftware software = new MastersSoftware(Integer.MAX_VALUE);
     ScenarioRunner runner = new ScenarioRunner(KINDS, List.of(software));
     Outcome main = runner.run(s, dir, quiet());
