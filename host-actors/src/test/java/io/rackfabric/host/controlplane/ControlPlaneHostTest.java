@@ -488,6 +488,28 @@ class ControlPlaneHostTest {
     assertTrue(refused.detail().startsWith("not the master"), refused.detail());
   }
 
+  @Test
+  void shouldStayFencedWhenFencedWhileHandingOver() {
+    Hosts h = paired("fenced-switch", defaults, List.of());
+    TestProbe<RoleChanged> switched = testKit.createTestProbe();
+    h.mmh().tell(new ControlPlaneHost.Switchover(false, switched.getRef()));
+    h.mmh().tell(new ControlPlaneHost.Fenced("test", 0));
+    RoleChanged r = switched.receiveMessage(WAIT);
+    assertFalse(r.ok(), r.toString());
+    assertEquals(Role.FENCED, r.role());
+    assertTrue(r.detail().startsWith("fenced by test"), r.detail());
+    // Whatever of the hand-over was under way (a state read, the backup's answer) does not make
+    // the fenced host master or backup again.
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      Role bmh = status(h.bmh()).role();
+      assertTrue(bmh == Role.BACKUP || bmh == Role.MASTER, bmh.toString());
+      return null;
+    });
+    assertEquals(Role.FENCED, status(h.mmh()).role());
+    OperationResult refused = run(h.mmh(), openPage(1));
+    assertEquals(Status.NOT_MASTER, refused.status(), refused.detail());
+  }
+
   // ---- a host's control-plane driver across a take-over
 
   static final ClientSettings CLIENT = new ClientSettings(Duration.ofMillis(300), Duration.ofMillis(20),

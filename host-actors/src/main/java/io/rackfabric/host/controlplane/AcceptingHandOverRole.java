@@ -1,0 +1,73 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
+import io.rackfabric.host.controlplane.ControlPlaneHost.TookOver;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Replication;
+
+/**
+ * The backup taking over in a managed switchover (Multi-peer "Redundancy"): once its replica holds
+ * the master's last sequence number it stops, a controller recovers over the same journal and the
+ * host becomes master, with the old master as its backup (or none, if it stands down). A replica
+ * behind the master refuses the hand-over and the host stays the backup.
+ */
+final class AcceptingHandOverRole extends RoleBehavior {
+
+  private final HandOver handOver;
+
+  private AcceptingHandOverRole(ActorContext<Command> context, HostCore host, HandOver handOver) {
+    super(context, host);
+    this.handOver = handOver;
+  }
+
+  static Behavior<Command> start(ActorContext<Command> context, HostCore host, HandOver handOver) {
+    AcceptingHandOverRole role = new AcceptingHandOverRole(context, host, handOver);
+    host.monitor.reset();
+    host.drainReplica(role::replicaDrained);
+    return role;
+  }
+
+  @Override
+  Role role() {
+    return Role.TAKING_OVER;
+  }
+
+  /** Held until the hand-over ends, then served. */
+  @Override
+  Behavior<Command> onSubmit(Submit msg) {
+    host.admit(msg.operation(), role());
+    return this;
+  }
+
+  private Behavior<Command> replicaDrained(Controller.CurrentState state) {
+    if (state == null || state.lastSeqNr() != handOver.lastSeqNr()) {
+      BackupRole backup = new BackupRole(getContext(), host);
+      host.watchHeartbeat(handOver.sentAt());
+      handOver.from().tell(new TookOver(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now,
+          state == null ? "the replica did not answer"
+              : "lastSeqNr: master=" + handOver.lastSeqNr() + " backup=" + state.lastSeqNr()));
+      return backup;
+    }
+    host.stopChild(host.replica, () -> {
+      boolean standDown = handOver.standDown();
+      host.startController(standDown ? Replication.none() : host.link(handOver.from()), recovered -> {
+        host.lastSeqNr = recovered.lastSeqNr();
+        MasterRole master = new MasterRole(getContext(), host);
+        host.peer = standDown ? null : handOver.from();
+        if (host.peer != null) {
+          host.startHeartbeats();
+        }
+        host.serve();
+        handOver.from().tell(new TookOver(true, host.lastSeqNr, host.now, host.name + " is master"));
+        return master;
+      });
+      return this;
+    });
+    return this;
+  }
+}

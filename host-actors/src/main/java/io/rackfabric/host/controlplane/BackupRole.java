@@ -1,0 +1,126 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
+import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerCut;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.persistence.replication.ControllerReplica;
+import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
+
+/**
+ * The backup: persists what the master replicates in a {@link ControllerReplica} on its own
+ * journal and watches the master's heartbeats ({@link HeartbeatMonitor}, in model time only). When
+ * the master is suspected it takes over ({@link TakingOverRole}); a master's hand-over in a managed
+ * switchover makes it master too ({@link AcceptingHandOverRole}).
+ */
+final class BackupRole extends RoleBehavior {
+
+  BackupRole(ActorContext<Command> context, HostCore host) {
+    super(context, host);
+  }
+
+  /** A backup from the start: a replica on the journal, empty or not. */
+  static Behavior<Command> start(ActorContext<Command> context, HostCore host) {
+    host.startReplica();
+    return new BackupRole(context, host);
+  }
+
+  @Override
+  Role role() {
+    return Role.BACKUP;
+  }
+
+  /** A master-to-be shows its booted state: it must be this replica's, at the same sequence number. */
+  @Override
+  Behavior<Command> onPair(Pair msg) {
+    host.arrived(msg.sentAt());
+    host.drainReplica(state -> {
+      String problem = state == null ? "the replica did not answer"
+          : state.lastSeqNr() != msg.lastSeqNr()
+              ? "lastSeqNr: master=" + msg.lastSeqNr() + " backup=" + state.lastSeqNr()
+              : !state.state().equals(msg.state())
+                  ? "the states differ at lastSeqNr=" + state.lastSeqNr()
+                      + ": boot both hosts with the same operations (the same template image)"
+                  : null;
+      if (problem != null) {
+        msg.master().tell(new Paired(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now, problem));
+        return this;
+      }
+      host.lastSeqNr = state.lastSeqNr();
+      host.peer = msg.master();
+      host.monitor.reset();
+      host.watchMaster();
+      host.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
+      msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired"));
+      return this;
+    });
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onHeartbeat(Heartbeat msg) {
+    if (host.cut) {
+      return this; // sent before the cut, arrived after it: the harness's word comes first
+    }
+    if (!msg.master().equals(host.peer)) {
+      host.peer = msg.master();
+      host.watchMaster();
+    }
+    long arrivedAt = msg.sentAt() + host.settings.linkLatencyNs();
+    if (!msg.held()) {
+      host.watchHeartbeat(msg.sentAt());
+    }
+    host.monitor.tick(arrivedAt);
+    return checkSuspicion();
+  }
+
+  @Override
+  Behavior<Command> onMasterGone(MasterGone msg) {
+    if (!msg.master().equals(host.peer)) {
+      return this;
+    }
+    getContext().getLog().info("Host [{}]: the master stopped; it is suspected at the heartbeat deadline", host.name);
+    host.monitor.masterGone();
+    return checkSuspicion();
+  }
+
+  @Override
+  Behavior<Command> onPeerCut(PeerCut msg) {
+    super.onPeerCut(msg);
+    if (!msg.cut()) {
+      return this;
+    }
+    host.monitor.masterGone();
+    return checkSuspicion();
+  }
+
+  private Behavior<Command> checkSuspicion() {
+    return host.monitor.check().map(s -> TakingOverRole.start(getContext(), host, s)).orElse(this);
+  }
+
+  @Override
+  Behavior<Command> onReplicate(Replicate msg) {
+    if (host.replica == null) {
+      return super.onReplicate(msg);
+    }
+    host.arrived(msg.sentAt());
+    getContext().ask(ReplicationAck.class, host.replica, host.settings.replicationTimeout(),
+        to -> new ControllerReplica.ReplicateEvents(msg.firstSeqNr(), msg.events(), to),
+        (ack, failure) -> new ReplicaAnswered(msg, ack, failure));
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onHandOver(HandOver msg) {
+    host.arrived(msg.sentAt());
+    return AcceptingHandOverRole.start(getContext(), host, msg);
+  }
+}

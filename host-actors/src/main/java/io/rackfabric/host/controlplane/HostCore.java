@@ -1,0 +1,324 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.TimerScheduler;
+import akka.persistence.typed.PersistenceId;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Answered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.FenceTarget;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HostStatus;
+import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PagesChanged;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.StateRead;
+import io.rackfabric.persistence.controller.Controller;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
+import io.rackfabric.persistence.controller.Controller.Operation;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.Controller.Status;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import io.rackfabric.persistence.controller.Replication;
+import io.rackfabric.persistence.replication.ControllerReplica;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What one management host keeps across its roles: its model clock and journal position, its one
+ * child on the persistence id (a controller, or a replica on a backup), the requests it admits,
+ * the heartbeat monitor, and who it tells of take-overs, restarts and page changes. The role
+ * behaviors ({@link RoleBehavior}) decide; this class holds and does the bookkeeping they share.
+ *
+ * <p>A child's answer (a state read, a child stopped) carries on what the role that asked for it
+ * began, only while that role is still the host's: a role left meanwhile (a backup that took over,
+ * a master fenced during a switchover) does not come back through an old continuation.
+ */
+final class HostCore {
+
+  /** Recovery of 10,000 events from an H2 file takes seconds; a stuck journal is an error. */
+  private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
+  private static final Object HEARTBEAT_KEY = "heartbeat";
+
+  private record AfterStop(RoleBehavior asker, Supplier<Behavior<Command>> then) {}
+
+  final ActorContext<Command> context;
+  final String name;
+  final ControlPlaneSettings settings;
+  final LongSupplier wallNanos;
+  final Admission<Operation> admission;
+  final HeartbeatMonitor monitor;
+  final List<ActorRef<TakeoverBreakdown>> takeoverSubscribers = new ArrayList<>();
+  final List<TakeoverBreakdown> takeovers = new ArrayList<>();
+  final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
+  final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
+  private final TimerScheduler<Command> timers;
+  private final PersistenceId persistenceId;
+  private final Map<ActorRef<?>, AfterStop> afterStop = new HashMap<>();
+  private final List<ActorRef<CurrentState>> heldStateQueries = new ArrayList<>();
+  List<FenceTarget> fenceTargets;
+  ActorRef<Controller.Command> controller;
+  ActorRef<ControllerReplica.Command> replica;
+  /** The other host of the pair: the backup of a master, the master of a backup. */
+  ActorRef<Command> peer;
+  /** The master whose end this backup learns of by death watch. */
+  private ActorRef<Command> watchedMaster;
+  /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
+  boolean cut;
+  boolean holdHeartbeats;
+  long now;
+  private long lastBeatAt;
+  long lastSeqNr;
+  long templateSeqNr;
+  String fencedBecause = "";
+  /** The role the host is in: a continuation of another one does not run. */
+  RoleBehavior current;
+  private int incarnation;
+
+  HostCore(ActorContext<Command> context, TimerScheduler<Command> timers, String name,
+      PersistenceId persistenceId, ControlPlaneSettings settings, List<FenceTarget> fenceTargets,
+      LongSupplier wallNanos) {
+    this.context = context;
+    this.timers = timers;
+    this.name = name;
+    this.persistenceId = persistenceId;
+    this.settings = settings;
+    this.fenceTargets = fenceTargets;
+    this.wallNanos = wallNanos;
+    this.admission = new Admission<>(settings.maxInFlight(), settings.takeoverQueue());
+    this.monitor = new HeartbeatMonitor(settings.heartbeatIntervalNs(), settings.missedHeartbeats());
+  }
+
+  /** A message the peer sent over the MMH-BMH link at its model time {@code sentAt} arrived. */
+  void arrived(long sentAt) {
+    now = Math.max(now, sentAt + settings.linkLatencyNs());
+  }
+
+  HostStatus status(Role role) {
+    return new HostStatus(name, role, now, admission.inFlight(), admission.queued(), lastSeqNr, fencedBecause);
+  }
+
+  OperationResult notMaster(Role role) {
+    return new OperationResult(Status.NOT_MASTER, lastSeqNr, now, "not the master: " + name + " is "
+        + role + (fencedBecause.isEmpty() ? "" : " (" + fencedBecause + ")"), List.of());
+  }
+
+  // ---- requests
+
+  /** Admits an operation: sent to the controller, queued while no controller serves, or refused. */
+  void admit(Operation op, Role role) {
+    switch (admission.offer(op)) {
+      case SEND -> send(op);
+      case QUEUED -> context.getLog().debug("Host [{}] {}: request queued", name, role);
+      case REFUSED -> op.replyTo().tell(new OperationResult(Status.OVERLOADED, lastSeqNr, now,
+          "overloaded: " + name + " has " + admission.inFlight() + " in flight (max-in-flight="
+              + settings.maxInFlight() + ") and " + admission.queued() + " queued (takeover-queue="
+              + settings.takeoverQueue() + ")", List.of()));
+    }
+  }
+
+  /** Stamped with the time it is served, answered back here first. */
+  private void send(Operation op) {
+    now = Math.max(now, op.at());
+    long at = now;
+    context.ask(OperationResult.class, controller, operationTimeout(),
+        to -> Operations.restamp(op, at, to), (result, failure) -> new Answered(op, result, failure));
+  }
+
+  private Duration operationTimeout() {
+    // The controller answers NOT_REPLICATED after the replication timeout: wait past it.
+    return settings.replicationTimeout().multipliedBy(2).plusSeconds(1);
+  }
+
+  /** Books an operation's answer and tells its requester; returns what it was told. */
+  OperationResult answered(Answered msg) {
+    admission.done();
+    OperationResult result = msg.result() != null ? msg.result()
+        : new OperationResult(Status.NOT_REPLICATED, lastSeqNr, now,
+            "no answer from the controller of " + name + ": " + msg.failure(), List.of());
+    now = Math.max(now, result.at());
+    if (result.accepted()) {
+      lastSeqNr = Math.max(lastSeqNr, result.seqNr());
+      noteTemplate(result.seqNr() - result.events().size() + 1, result.events());
+      // Acknowledged means persisted: only now may a page change reach the hosts' IOMMUs.
+      List<ControllerEvent> pages = result.events().stream().filter(e -> e instanceof ControllerEvent.IommuPageOpened
+          || e instanceof ControllerEvent.IommuPageClosed).toList();
+      if (!pages.isEmpty()) {
+        pageWatchers.forEach(w -> w.tell(new PagesChanged(name, pages)));
+      }
+    }
+    msg.original().replyTo().tell(result);
+    return result;
+  }
+
+  void noteTemplate(long firstSeqNr, List<ControllerEvent> events) {
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i) instanceof TemplateImageTaken) {
+        templateSeqNr = firstSeqNr + i;
+      }
+    }
+  }
+
+  /** Opens admission and sends what waited. */
+  void serve() {
+    admission.open().forEach(this::send);
+  }
+
+  /** While open: sends what waited and now fits under the bound. */
+  void sendWaiting() {
+    admission.next().forEach(this::send);
+  }
+
+  // ---- heartbeats
+
+  void startHeartbeats() {
+    lastBeatAt = now;
+    timers.startTimerAtFixedRate(HEARTBEAT_KEY, HeartbeatTick.INSTANCE,
+        settings.wall(settings.heartbeatIntervalNs()));
+  }
+
+  void stopHeartbeats() {
+    timers.cancel(HEARTBEAT_KEY);
+  }
+
+  /** The master's heartbeat tick: one beat to the backup, an interval after the last. */
+  void beat() {
+    // A timer's deadline is its model time: beats stay an interval apart whatever the wall jitter.
+    now = Math.max(now, lastBeatAt + settings.heartbeatIntervalNs());
+    lastBeatAt = now;
+    if (peer != null) {
+      peer.tell(new Heartbeat(name, now, context.getSelf(), holdHeartbeats));
+    }
+  }
+
+  /** Learns of the master's end from death watch: a stopped actor, or its node downed. */
+  void watchMaster() {
+    if (peer != null && !peer.equals(watchedMaster)) {
+      watchedMaster = peer;
+      context.watchWith(peer, new MasterGone(peer));
+    }
+  }
+
+  void unwatchMaster() {
+    if (watchedMaster != null) {
+      context.unwatch(watchedMaster);
+      watchedMaster = null;
+    }
+  }
+
+  /** A heartbeat (or the pairing, the master's first sign of life) sent at {@code sentAt}. */
+  void watchHeartbeat(long sentAt) {
+    long arrivedAt = sentAt + settings.linkLatencyNs();
+    now = Math.max(now, arrivedAt);
+    monitor.heartbeat(sentAt, arrivedAt);
+  }
+
+  Replication link(ActorRef<Command> backup) {
+    return new LinkReplication(backup, settings.replicationTimeout(), context.getSystem().scheduler());
+  }
+
+  // ---- children: one controller or one replica at a time on the persistence id
+
+  /** Starts a controller; once it recovered, {@code ready} (of the current role) goes on. */
+  void startController(Replication replication, Function<CurrentState, Behavior<Command>> ready) {
+    controller = context.spawn(Controller.create(persistenceId, settings.maxInFlight(), replication),
+        "controller-" + (++incarnation));
+    context.watch(controller);
+    answerHeldStateQueries();
+    readController(state -> {
+      if (state == null) {
+        context.getLog().error("Host [{}]: the controller did not recover", name);
+        return Behaviors.same();
+      }
+      return ready.apply(state);
+    });
+  }
+
+  void startReplica() {
+    replica = context.spawn(ControllerReplica.create(persistenceId), "replica-" + (++incarnation));
+    context.watch(replica);
+    answerHeldStateQueries();
+  }
+
+  /** The controller's state, or the replica's on a backup; between two children, the next one's. */
+  void tellState(ActorRef<CurrentState> replyTo) {
+    if (controller != null) {
+      controller.tell(new Controller.GetState(replyTo));
+    } else if (replica != null) {
+      replica.tell(new ControllerReplica.GetState(replyTo));
+    } else {
+      heldStateQueries.add(replyTo);
+    }
+  }
+
+  private void answerHeldStateQueries() {
+    heldStateQueries.forEach(this::tellState);
+    heldStateQueries.clear();
+  }
+
+  void readController(Function<CurrentState, Behavior<Command>> then) {
+    RoleBehavior asker = current;
+    context.ask(CurrentState.class, controller, RECOVERY_TIMEOUT, Controller.GetState::new,
+        (state, failure) -> new StateRead(state, failure, asker, then));
+  }
+
+  /** The replica's state once everything it was sent is persisted. */
+  void drainReplica(Function<CurrentState, Behavior<Command>> then) {
+    RoleBehavior asker = current;
+    context.ask(CurrentState.class, replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
+        (state, failure) -> new StateRead(state, failure, asker, then));
+  }
+
+  Behavior<Command> stateRead(StateRead msg) {
+    if (msg.failure() != null) {
+      context.getLog().error("Host [{}]: no state from its controller or replica: {}", name, msg.failure().toString());
+    }
+    if (msg.asker() != current) {
+      context.getLog().info("Host [{}]: a state read for a role it left is dropped", name);
+      return Behaviors.same();
+    }
+    return msg.then().apply(msg.state());
+  }
+
+  /** Stops a child; {@code then} (of the current role) goes on once it terminated (the persistence id is free). */
+  void stopChild(ActorRef<?> child, Supplier<Behavior<Command>> then) {
+    afterStop.put(child, new AfterStop(current, then));
+    context.stop(child);
+  }
+
+  Behavior<Command> terminated(Terminated signal) {
+    AfterStop after = afterStop.remove(signal.getRef());
+    if (signal.getRef().equals(controller)) {
+      controller = null;
+    } else if (signal.getRef().equals(replica)) {
+      replica = null;
+    }
+    if (after == null) {
+      context.getLog().error("Host [{}]: {} stopped by itself", name, signal.getRef());
+      return Behaviors.same();
+    }
+    if (after.asker() != current) {
+      context.getLog().info("Host [{}]: {} stopped for a role it left", name, signal.getRef());
+      return Behaviors.same();
+    }
+    return after.then().get();
+  }
+
+  /** Tells the take-over's subscribers and keeps it. */
+  void tookOver(TakeoverBreakdown breakdown) {
+    takeovers.add(breakdown);
+    takeoverSubscribers.forEach(s -> s.tell(breakdown));
+  }
+}

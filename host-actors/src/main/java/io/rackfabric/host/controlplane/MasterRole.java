@@ -1,0 +1,64 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.Controller.Status;
+
+/**
+ * The master: serves requests with a bounded number in flight (its controller replicates each
+ * operation's events to the backup before acknowledging it) and beats to the backup. It is fenced
+ * when the backup says so or an operation was NOT_REPLICATED, and hands over on a
+ * {@link Switchover}.
+ */
+final class MasterRole extends RoleBehavior {
+
+  MasterRole(ActorContext<Command> context, HostCore host) {
+    super(context, host);
+  }
+
+  @Override
+  Role role() {
+    return Role.MASTER;
+  }
+
+  @Override
+  Behavior<Command> onSubmit(Submit msg) {
+    host.admit(msg.operation(), role());
+    return this;
+  }
+
+  @Override
+  Behavior<Command> afterAnswer(OperationResult result) {
+    if (result.status() == Status.NOT_REPLICATED) {
+      return FencedRole.fence(getContext(), host, "an operation was not replicated: " + result.detail(), null);
+    }
+    return super.afterAnswer(result);
+  }
+
+  @Override
+  Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
+    host.beat();
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onSwitchover(Switchover msg) {
+    if (host.peer == null) {
+      return super.onSwitchover(msg);
+    }
+    return HandingOverRole.start(getContext(), host, msg);
+  }
+
+  @Override
+  Behavior<Command> onFenced(Fenced msg) {
+    host.arrived(msg.at());
+    return FencedRole.fence(getContext(), host, "fenced by " + msg.by() + " at " + msg.at() + " ns", null);
+  }
+}

@@ -1,0 +1,262 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Answered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeBackup;
+import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
+import io.rackfabric.host.controlplane.ControlPlaneHost.GetControllerState;
+import io.rackfabric.host.controlplane.ControlPlaneHost.GetStatus;
+import io.rackfabric.host.controlplane.ControlPlaneHost.GetTakeovers;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
+import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerCut;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PortsMoved;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Replicated;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
+import io.rackfabric.host.controlplane.ControlPlaneHost.StateRead;
+import io.rackfabric.host.controlplane.ControlPlaneHost.SubscribeDataPlane;
+import io.rackfabric.host.controlplane.ControlPlaneHost.SubscribePageChanges;
+import io.rackfabric.host.controlplane.ControlPlaneHost.SubscribeTakeovers;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
+import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Takeovers;
+import io.rackfabric.host.controlplane.ControlPlaneHost.TookOver;
+import io.rackfabric.host.controlplane.ControlPlaneHost.UseFenceTargets;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+
+/**
+ * One role of a management host as a behavior. Every message goes to a method here; each method
+ * gives the answer of a host that does not play the part the message asks for (a request to a
+ * backup is NOT_MASTER, a replication to a master is refused, a heartbeat to a master means
+ * nothing), and a role overrides the methods of its own part. What every role answers alike (its
+ * status, its controller's state, subscriptions, a child's answers) is final here.
+ */
+abstract class RoleBehavior extends AbstractBehavior<Command> {
+
+  final HostCore host;
+
+  RoleBehavior(ActorContext<Command> context, HostCore host) {
+    super(context);
+    this.host = host;
+    host.current = this;
+  }
+
+  abstract Role role();
+
+  @Override
+  public final Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Submit.class, this::onSubmit)
+        .onMessage(Answered.class, this::onAnswered)
+        .onMessage(GetControllerState.class, this::onGetControllerState)
+        .onMessage(GetStatus.class, this::onGetStatus)
+        .onMessage(BecomeBackup.class, this::onBecomeBackup)
+        .onMessage(BecomeMaster.class, this::onBecomeMaster)
+        .onMessage(Pair.class, this::onPair)
+        .onMessage(Paired.class, this::onPaired)
+        .onMessage(Switchover.class, this::onSwitchover)
+        .onMessage(HandOver.class, this::onHandOver)
+        .onMessage(TookOver.class, this::onTookOver)
+        .onMessage(UseFenceTargets.class, this::onUseFenceTargets)
+        .onMessage(SubscribeTakeovers.class, this::onSubscribeTakeovers)
+        .onMessage(GetTakeovers.class, this::onGetTakeovers)
+        .onMessage(SubscribeDataPlane.class, this::onSubscribeDataPlane)
+        .onMessage(SubscribePageChanges.class, this::onSubscribePageChanges)
+        .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
+        .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
+        .onMessage(Heartbeat.class, this::onHeartbeat)
+        .onMessage(MasterGone.class, this::onMasterGone)
+        .onMessage(PeerCut.class, this::onPeerCut)
+        .onMessage(Replicate.class, this::onReplicate)
+        .onMessage(ReplicaAnswered.class, this::onReplicaAnswered)
+        .onMessage(Fenced.class, this::onFenced)
+        .onMessage(StateRead.class, host::stateRead)
+        .onMessage(TableRead.class, this::onTableRead)
+        .onMessage(PortsMoved.class, this::onPortsMoved)
+        .onSignal(Terminated.class, host::terminated)
+        .build();
+  }
+
+  // ---- requests
+
+  Behavior<Command> onSubmit(Submit msg) {
+    msg.operation().replyTo().tell(host.notMaster(role()));
+    return this;
+  }
+
+  private Behavior<Command> onAnswered(Answered msg) {
+    return afterAnswer(host.answered(msg));
+  }
+
+  /** Once an operation was answered: sends what waited (while admission is open). */
+  Behavior<Command> afterAnswer(OperationResult result) {
+    host.sendWaiting();
+    return this;
+  }
+
+  private Behavior<Command> onGetControllerState(GetControllerState msg) {
+    host.tellState(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onGetStatus(GetStatus msg) {
+    msg.replyTo().tell(host.status(role()));
+    return this;
+  }
+
+  // ---- role changes: boot, pairing, switchover
+
+  Behavior<Command> onBecomeBackup(BecomeBackup msg) {
+    return refuseRoleChange(msg.replyTo());
+  }
+
+  Behavior<Command> onBecomeMaster(BecomeMaster msg) {
+    return refuseRoleChange(msg.replyTo());
+  }
+
+  private Behavior<Command> refuseRoleChange(ActorRef<RoleChanged> replyTo) {
+    replyTo.tell(new RoleChanged(host.name, role(), false, host.lastSeqNr, host.name + " is " + role() + ", not BOOTING"));
+    return this;
+  }
+
+  Behavior<Command> onPair(Pair msg) {
+    host.arrived(msg.sentAt());
+    msg.master().tell(new Paired(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not a backup"));
+    return this;
+  }
+
+  /** A pairing's answer nobody waits for. */
+  Behavior<Command> onPaired(Paired msg) {
+    return this;
+  }
+
+  Behavior<Command> onSwitchover(Switchover msg) {
+    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr,
+        host.name + " is " + role() + (host.peer == null ? " without a backup" : "") + ": no switchover"));
+    return this;
+  }
+
+  Behavior<Command> onHandOver(HandOver msg) {
+    host.arrived(msg.sentAt());
+    msg.from().tell(new TookOver(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not the backup"));
+    return this;
+  }
+
+  /** A hand-over's answer nobody waits for. */
+  Behavior<Command> onTookOver(TookOver msg) {
+    return this;
+  }
+
+  // ---- configuration and subscriptions
+
+  private Behavior<Command> onUseFenceTargets(UseFenceTargets msg) {
+    host.fenceTargets = msg.targets();
+    return this;
+  }
+
+  private Behavior<Command> onSubscribeTakeovers(SubscribeTakeovers msg) {
+    host.takeoverSubscribers.add(msg.subscriber());
+    host.takeovers.forEach(msg.subscriber()::tell);
+    return this;
+  }
+
+  private Behavior<Command> onGetTakeovers(GetTakeovers msg) {
+    msg.replyTo().tell(new Takeovers(host.name, host.takeovers));
+    return this;
+  }
+
+  private Behavior<Command> onSubscribeDataPlane(SubscribeDataPlane msg) {
+    host.dataPlane.add(msg.participant());
+    return this;
+  }
+
+  private Behavior<Command> onSubscribePageChanges(SubscribePageChanges msg) {
+    host.pageWatchers.add(msg.subscriber());
+    return this;
+  }
+
+  // ---- heartbeats and the MMH-BMH link
+
+  private Behavior<Command> onHoldHeartbeats(HoldHeartbeats msg) {
+    host.holdHeartbeats = msg.hold();
+    return this;
+  }
+
+  /** Only a master beats. */
+  Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
+    host.stopHeartbeats();
+    return this;
+  }
+
+  /** Only a backup watches: during a take-over or a hand-over the old master's beats mean nothing. */
+  Behavior<Command> onHeartbeat(Heartbeat msg) {
+    return this;
+  }
+
+  Behavior<Command> onMasterGone(MasterGone msg) {
+    return this;
+  }
+
+  Behavior<Command> onPeerCut(PeerCut msg) {
+    host.cut = msg.cut();
+    getContext().getLog().info("Host [{}]: link to the peer {}", host.name, msg.cut() ? "cut" : "mended");
+    return this;
+  }
+
+  Behavior<Command> onReplicate(Replicate msg) {
+    host.arrived(msg.sentAt());
+    msg.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not the backup"));
+    return this;
+  }
+
+  /** The replica persisted (or not) what a backup was sent; the role may have changed since. */
+  private Behavior<Command> onReplicaAnswered(ReplicaAnswered msg) {
+    Replicate request = msg.request();
+    if (msg.failure() != null) {
+      request.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, "replica: " + msg.failure()));
+    } else if (role() != Role.BACKUP) {
+      // Persisted, perhaps, but the take-over began: the master must not count on it.
+      request.replyTo().tell(new Replicated(false, msg.ack().lastSeqNr(), host.now,
+          host.name + " is " + role() + ", not the backup"));
+    } else {
+      if (msg.ack().accepted()) {
+        host.lastSeqNr = msg.ack().lastSeqNr();
+        host.noteTemplate(request.firstSeqNr(), request.events());
+      }
+      request.replyTo().tell(new Replicated(msg.ack().accepted(), msg.ack().lastSeqNr(), host.now,
+          msg.ack().detail()));
+    }
+    return this;
+  }
+
+  /** Only a master, or one handing over, has something to be fenced from. */
+  Behavior<Command> onFenced(Fenced msg) {
+    return this;
+  }
+
+  // ---- fencing, the backup's take-over
+
+  Behavior<Command> onTableRead(TableRead msg) {
+    return this;
+  }
+
+  Behavior<Command> onPortsMoved(PortsMoved msg) {
+    return this;
+  }
+}

@@ -1,0 +1,143 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.RoutingTable;
+import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PortsMoved;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
+import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
+import io.rackfabric.persistence.controller.Replication;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The backup taking over from a master it suspects (Ladon section 4.3): it fences the master on one
+ * switch chip after the other (every VS1 port but the master's own moves to VS2; each partition
+ * update is one service time), then "reboots from the running image": its clock advances by the
+ * modeled reboot (the baseline's whole-system restart instead takes the data plane down for the
+ * restart time), the replica stops and a controller recovers over the same journal. Then it
+ * serves as master, answers the requests that waited and reports the {@link TakeoverBreakdown}.
+ */
+final class TakingOverRole extends RoleBehavior {
+
+  private static final Duration CHIP_TIMEOUT = Duration.ofSeconds(10);
+
+  private final TakeoverRecorder takeover;
+
+  private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover) {
+    super(context, host);
+    this.takeover = takeover;
+  }
+
+  /** From here on the backup refuses every replication. */
+  static Behavior<Command> start(ActorContext<Command> context, HostCore host, HeartbeatMonitor.Suspicion suspicion) {
+    host.now = Math.max(host.now, suspicion.suspectedAt());
+    TakingOverRole role = new TakingOverRole(context, host,
+        new TakeoverRecorder(host.name, host.settings.takeover(), suspicion, host.wallNanos.getAsLong()));
+    host.unwatchMaster();
+    context.getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
+        + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), host.now);
+    return role.fenceOn(0);
+  }
+
+  @Override
+  Role role() {
+    return Role.TAKING_OVER;
+  }
+
+  /** Held until the take-over ends, then served. */
+  @Override
+  Behavior<Command> onSubmit(Submit msg) {
+    host.admit(msg.operation(), role());
+    return this;
+  }
+
+  /** Fences on chip {@code target}, the next one once it answered; after the last, reboots. */
+  private Behavior<Command> fenceOn(int target) {
+    if (target == host.fenceTargets.size()) {
+      return fenced();
+    }
+    getContext().ask(RoutingTable.class, host.fenceTargets.get(target).chip(), CHIP_TIMEOUT,
+        SwitchChip.GetRoutingTable::new, (table, failure) -> new TableRead(target, table, failure));
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onTableRead(TableRead msg) {
+    if (msg.failure() != null) {
+      getContext().getLog().error("Host [{}] cannot read switch chip {} to fence the master: {}",
+          host.name, msg.target(), msg.failure().toString());
+      return fenceOn(msg.target() + 1);
+    }
+    List<Integer> keep = host.fenceTargets.get(msg.target()).keepPorts();
+    List<Integer> move = new ArrayList<>();
+    for (PortConfig p : msg.table().ports()) {
+      if (p.virtualSwitch() == 1 && !keep.contains(p.number())) {
+        move.add(p.number());
+      }
+    }
+    if (move.isEmpty()) {
+      return fenceOn(msg.target() + 1);
+    }
+    getContext().ask(RoutingTable.class, host.fenceTargets.get(msg.target()).chip(), CHIP_TIMEOUT,
+        to -> new SwitchChip.ReassignPorts(move, 2, to),
+        (table, failure) -> new PortsMoved(msg.target(), move.size(), table, failure));
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onPortsMoved(PortsMoved msg) {
+    if (msg.failure() != null) {
+      getContext().getLog().error("Host [{}] got no answer from switch chip {} to the reassignment: {}",
+          host.name, msg.target(), msg.failure().toString());
+    } else {
+      host.now += host.settings.portReassignmentNs(); // the chip's partition update, answered now
+      takeover.portsReassigned(msg.ports());
+    }
+    return fenceOn(msg.target() + 1);
+  }
+
+  private Behavior<Command> fenced() {
+    takeover.fenced(host.now);
+    if (host.peer != null) {
+      host.peer.tell(new Fenced(host.name, host.now));
+    }
+    // The replica answers after every persist it started: then nothing more lands in the journal.
+    host.drainReplica(state -> {
+      host.stopChild(host.replica, this::reboot);
+      return this;
+    });
+    return this;
+  }
+
+  private Behavior<Command> reboot() {
+    long from = host.now;
+    boolean ladon = host.settings.takeover() == Takeover.LADON;
+    host.now += ladon ? host.settings.rebootTimeNs() : host.settings.restartTimeNs();
+    if (!ladon) {
+      takeover.dataPlaneDown(from, host.now);
+      ResetForRestart reset = new ResetForRestart(host.name, from, host.now);
+      host.dataPlane.forEach(p -> p.tell(reset));
+    }
+    takeover.replayStarted(host.wallNanos.getAsLong());
+    host.startController(Replication.none(), recovered -> {
+      host.lastSeqNr = recovered.lastSeqNr();
+      takeover.resumed(host.now, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr);
+      int queued = host.admission.queued();
+      MasterRole master = new MasterRole(getContext(), host);
+      host.serve();
+      TakeoverBreakdown breakdown = takeover.breakdown(queued);
+      getContext().getLog().info("Host [{}] took over: {}", host.name, breakdown);
+      host.tookOver(breakdown);
+      return master;
+    });
+    return this;
+  }
+}
