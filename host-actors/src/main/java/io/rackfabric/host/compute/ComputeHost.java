@@ -24,6 +24,7 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +42,8 @@ import java.util.function.LongSupplier;
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   public sealed interface Command
-      permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, HoldFrom, Observed, CheckReport, Called {}
+      permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, FollowerStopped, HoldFrom, Observed,
+      CheckReport, Called {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -59,12 +61,19 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
    * Like {@link SubscribeRoutes}, for host software beside this host (a datagram service) that
    * acts on each change at its model time: it answers every change with {@link RouteFollowed}
    * once it has acted on it, and under the model-time kernel this host holds its endpoint at the
-   * change until then, so what the follower does enters the model at the change's time. Local only.
+   * change until then, so what the follower does enters the model at the change's time. A
+   * follower that stops is no longer waited for. Local only.
+   *
+   * @param follower the follower's actor, watched (its changes come to {@code replyTo})
    */
-  public record FollowRoutes(ActorRef<RouteChanged> replyTo) implements Command, NoSerializationVerificationNeeded {}
+  public record FollowRoutes(ActorRef<RouteChanged> replyTo, ActorRef<?> follower)
+      implements Command, NoSerializationVerificationNeeded {}
 
-  /** A follower ({@link FollowRoutes}) has acted on a route change. */
-  public record RouteFollowed() implements Command, NoSerializationVerificationNeeded {}
+  /** {@code follower} ({@link FollowRoutes}) has acted on a route change. */
+  public record RouteFollowed(ActorRef<?> follower) implements Command, NoSerializationVerificationNeeded {}
+
+  /** A follower stopped: the changes it had not followed are waited for no more. */
+  private record FollowerStopped(ActorRef<?> follower) implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * The run holds the rack at model time {@code modelAt} ({@code Long.MAX_VALUE}: no more): a
@@ -97,9 +106,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final RouteList routes;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
-  private final List<ActorRef<RouteChanged>> routeFollowers = new ArrayList<>();
-  /** Route changes told to followers and not yet followed. */
-  private int unfollowed;
+  /** Each follower's route changes told and not yet followed. */
+  private final Map<ActorRef<?>, Integer> unfollowed = new LinkedHashMap<>();
+  private final Map<ActorRef<?>, ActorRef<RouteChanged>> routeFollowers = new LinkedHashMap<>();
   /** A call answered once every follower has acted on the changes it caused (under the kernel). */
   private GuestCall heldCall;
   /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
@@ -167,6 +176,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(SubscribeRoutes.class, this::onSubscribeRoutes)
         .onMessage(FollowRoutes.class, this::onFollowRoutes)
         .onMessage(RouteFollowed.class, this::onRouteFollowed)
+        .onMessage(FollowerStopped.class, this::onFollowerStopped)
         .onMessage(CheckReport.class, this::onCheckReport)
         .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Called.class, this::onCalled)
@@ -182,7 +192,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    if (underKernel && unfollowed > 0 && heldCall == null) {
+    if (underKernel && unfollowedChanges() > 0 && heldCall == null) {
       heldCall = call; // the endpoint waits until the followers have acted at the change's time
     } else {
       call.answer(endpoint);
@@ -191,12 +201,29 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onRouteFollowed(RouteFollowed msg) {
-    unfollowed = Math.max(0, unfollowed - 1);
-    if (unfollowed == 0 && heldCall != null) {
+    unfollowed.computeIfPresent(msg.follower(), (f, n) -> Math.max(0, n - 1));
+    answerHeldCallOnceFollowed();
+    return this;
+  }
+
+  private Behavior<Command> onFollowerStopped(FollowerStopped msg) {
+    getContext().getLog().warn("Host [{}]: a route follower stopped with {} changes not followed", id,
+        unfollowed.getOrDefault(msg.follower(), 0));
+    unfollowed.remove(msg.follower());
+    routeFollowers.remove(msg.follower());
+    answerHeldCallOnceFollowed();
+    return this;
+  }
+
+  private int unfollowedChanges() {
+    return unfollowed.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  private void answerHeldCallOnceFollowed() {
+    if (unfollowedChanges() == 0 && heldCall != null) {
       heldCall.answer(endpoint);
       heldCall = null;
     }
-    return this;
   }
 
   private Behavior<Command> onObserved(Observed msg) {
@@ -364,8 +391,10 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private void announce(int target, Plane plane, long at) {
     RouteChanged change = new RouteChanged(id, target, plane, at);
     routeWatchers.forEach(w -> w.tell(change));
-    routeFollowers.forEach(w -> w.tell(change));
-    unfollowed += routeFollowers.size();
+    routeFollowers.forEach((follower, to) -> {
+      to.tell(change);
+      unfollowed.merge(follower, 1, Integer::sum);
+    });
   }
 
   private void write(long address, ControlWord word, long at) {
@@ -392,7 +421,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onFollowRoutes(FollowRoutes msg) {
-    routeFollowers.add(msg.replyTo());
+    if (routeFollowers.put(msg.follower(), msg.replyTo()) == null) {
+      getContext().watchWith(msg.follower(), new FollowerStopped(msg.follower()));
+    }
     return this;
   }
 }

@@ -2,7 +2,6 @@ package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
-import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
@@ -14,8 +13,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
 import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The backup taking over from a master it suspects (Ladon section 4.3): it fences the master on one
@@ -30,10 +27,12 @@ final class TakingOverRole extends RoleBehavior {
   private static final Duration CHIP_TIMEOUT = Duration.ofSeconds(10);
 
   private final TakeoverRecorder takeover;
+  private final Fencing fencing;
 
   private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover) {
     super(context, host);
     this.takeover = takeover;
+    this.fencing = new Fencing(host.fenceTargets, host.now, host.settings.portReassignmentNs());
   }
 
   /** From here on the backup refuses every replication. */
@@ -44,7 +43,7 @@ final class TakingOverRole extends RoleBehavior {
     host.unwatchMaster();
     context.getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
         + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), host.now);
-    return role.fenceOn(0);
+    return role.act(role.fencing.start());
   }
 
   @Override
@@ -59,14 +58,23 @@ final class TakingOverRole extends RoleBehavior {
     return this;
   }
 
-  /** Fences on chip {@code target}, the next one once it answered; after the last, reboots. */
-  private Behavior<Command> fenceOn(int target) {
-    if (target == host.fenceTargets.size()) {
-      return fenced();
+  /** Sends what the fencing's step asks for; once every chip is done, reboots. */
+  private Behavior<Command> act(Fencing.Step step) {
+    host.now = Math.max(host.now, fencing.now());
+    if (step instanceof Fencing.ReadTable read) {
+      getContext().ask(RoutingTable.class, host.fenceTargets.get(read.target()).chip(), CHIP_TIMEOUT,
+          SwitchChip.GetRoutingTable::new, (table, failure) -> new TableRead(read.target(), table, failure));
+      return this;
     }
-    getContext().ask(RoutingTable.class, host.fenceTargets.get(target).chip(), CHIP_TIMEOUT,
-        SwitchChip.GetRoutingTable::new, (table, failure) -> new TableRead(target, table, failure));
-    return this;
+    if (step instanceof Fencing.MovePorts move) {
+      getContext().ask(RoutingTable.class, host.fenceTargets.get(move.target()).chip(), CHIP_TIMEOUT,
+          to -> new SwitchChip.ReassignPorts(move.ports(), 2, to),
+          (table, failure) -> new PortsMoved(move.target(), move.ports().size(), table, failure));
+      return this;
+    }
+    Fencing.Done done = (Fencing.Done) step;
+    takeover.portsReassigned(done.portsMoved());
+    return fenced();
   }
 
   @Override
@@ -74,22 +82,8 @@ final class TakingOverRole extends RoleBehavior {
     if (msg.failure() != null) {
       getContext().getLog().error("Host [{}] cannot read switch chip {} to fence the master: {}",
           host.name, msg.target(), msg.failure().toString());
-      return fenceOn(msg.target() + 1);
     }
-    List<Integer> keep = host.fenceTargets.get(msg.target()).keepPorts();
-    List<Integer> move = new ArrayList<>();
-    for (PortConfig p : msg.table().ports()) {
-      if (p.virtualSwitch() == 1 && !keep.contains(p.number())) {
-        move.add(p.number());
-      }
-    }
-    if (move.isEmpty()) {
-      return fenceOn(msg.target() + 1);
-    }
-    getContext().ask(RoutingTable.class, host.fenceTargets.get(msg.target()).chip(), CHIP_TIMEOUT,
-        to -> new SwitchChip.ReassignPorts(move, 2, to),
-        (table, failure) -> new PortsMoved(msg.target(), move.size(), table, failure));
-    return this;
+    return act(fencing.tableRead(msg.target(), msg.failure() == null ? msg.table() : null));
   }
 
   @Override
@@ -97,11 +91,8 @@ final class TakingOverRole extends RoleBehavior {
     if (msg.failure() != null) {
       getContext().getLog().error("Host [{}] got no answer from switch chip {} to the reassignment: {}",
           host.name, msg.target(), msg.failure().toString());
-    } else {
-      host.now += host.settings.portReassignmentNs(); // the chip's partition update, answered now
-      takeover.portsReassigned(msg.ports());
     }
-    return fenceOn(msg.target() + 1);
+    return act(fencing.portsMoved(msg.target(), msg.ports(), msg.failure() == null));
   }
 
   private Behavior<Command> fenced() {

@@ -45,7 +45,8 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
     this.host = host;
     this.service = service;
     this.replies = context.messageAdapter(DatagramService.PlaneReply.class, PlaneAnswered::new);
-    host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new)));
+    host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new),
+        context.getSelf()));
   }
 
   @Override
@@ -59,7 +60,7 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
   private Behavior<Command> onRouteChanged(RouteChanged msg) {
     ComputeHost.RouteChanged c = msg.change();
     if (c.target() == self) {
-      host.tell(new ComputeHost.RouteFollowed());
+      host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
       return this;
     }
     // Followed once the service answered: whatever it queued for the change is at its endpoint.
@@ -68,7 +69,7 @@ public final class RouteFollower extends AbstractBehavior<RouteFollower.Command>
   }
 
   private Behavior<Command> onPlaneAnswered(PlaneAnswered msg) {
-    host.tell(new ComputeHost.RouteFollowed());
+    host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
     if (msg.reply() instanceof DatagramService.PlaneRefused r) {
       getContext().getLog().warn("Host [{}] cannot reach host {} through the {} plane: {}",
           r.host(), r.peer(), r.plane().ntb(), r.reason());

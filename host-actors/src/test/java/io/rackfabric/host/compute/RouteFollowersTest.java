@@ -46,7 +46,7 @@ class RouteFollowersTest {
     root.expectMessageClass(MemoryEndpoint.Watch.class, WAIT);
     root.expectMessageClass(MemoryEndpoint.WatchErrors.class, WAIT);
     attach.guest().tell(new GuestCall.Attached(underKernel));
-    host.tell(new ComputeHost.FollowRoutes(follower.ref()));
+    host.tell(new ComputeHost.FollowRoutes(follower.ref(), follower.ref()));
     return new Ch2(host, attach.guest());
   }
 
@@ -70,8 +70,20 @@ class RouteFollowersTest {
     // The acknowledgement to the MH is written, but the call stays open for the follower.
     root.expectMessageClass(MemoryEndpoint.Write.class, WAIT);
     root.expectNoMessage(Duration.ofMillis(300));
-    ch2.host().tell(new ComputeHost.RouteFollowed());
+    ch2.host().tell(new ComputeHost.RouteFollowed(follower.ref()));
     assertEquals(5, root.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
+  }
+
+  @Test
+  void shouldAnswerTheHeldCallWhenTheFollowerStopsBeforeFollowing() {
+    TestProbe<MemoryEndpoint.Command> root = testKit.createTestProbe();
+    TestProbe<ComputeHost.RouteChanged> follower = testKit.createTestProbe();
+    Ch2 ch2 = ch2(root, follower, true);
+    ch2.guest().tell(notification(7, 40_000));
+    follower.receiveMessage(WAIT);
+    root.expectMessageClass(MemoryEndpoint.Write.class, WAIT);
+    follower.stop(); // a dead follower must not hold the endpoint for ever
+    assertEquals(7, root.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
   }
 
   @Test
