@@ -32,8 +32,12 @@ import java.util.function.Function;
  */
 public final class RackEnumeration {
 
-  /** How long one configuration request may go unanswered before it counts as absent. */
-  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * How long one configuration request may go unanswered in wall time before the run stops
+   * waiting: a liveness net only, past the root endpoint's own completion timeout (which decides,
+   * in model time under the kernel, and at least 5 s free-running).
+   */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   private static final AtomicLong NAMES = new AtomicLong();
 

@@ -42,7 +42,9 @@ import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A memory endpoint at the end of one link: it stores posted writes that hit its BARs, answers
@@ -130,7 +132,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record ConfigRequest(int target, int type, int register, Integer writeValue, ActorRef<ConfigResult> replyTo)
       implements Command, WireMessage {}
 
-  /** A configuration request's completion: the register's value for a read, 0 for a write. */
+  /**
+   * A configuration request's completion: the register's value for a read, 0 for a write.
+   * {@code status} is null when no completion came within the completion timeout
+   * ({@code rackfabric.fabric.completion-timeout}): answered by nobody, as for an absent function.
+   */
   public record ConfigResult(int target, int register, CompletionStatus status, int value, long latencyNs)
       implements WireMessage {}
 
@@ -212,6 +218,10 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record WakeGuest(ActorRef<GuestCall> guest, long at, long token)
       implements Command, NoSerializationVerificationNeeded {}
 
+  /** A configuration request's completion timeout: due as a model-time event, or a wall timer free-running. */
+  private record ConfigTimedOut(int tag, ConfigRequest request) implements PortMessage,
+      NoSerializationVerificationNeeded {}
+
   /** A guest's wake, due as one of the endpoint's model-time events. */
   private record GuestWake(ActorRef<GuestCall> guest, long token) implements PortMessage,
       NoSerializationVerificationNeeded {}
@@ -239,6 +249,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final PortTime time;
   private final SparseMemory memory = new SparseMemory();
   private final ArrivalBook arrivals = new ArrivalBook();
+  /** Under the kernel, each outstanding configuration request's completion timeout (an event). */
+  private final Map<ConfigRequest, ConfigTimedOut> configTimeouts = new IdentityHashMap<>();
   /** Outstanding non-posted requests by tag: the Read or ConfigRequest asking, null for traffic. */
   private final PendingReads<Command> reads = new PendingReads<>();
   private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
@@ -315,6 +327,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(ReadAs.class, this::onReadAs)
         .onMessage(ChangeAccessCheck.class, this::onChangeAccessCheck)
         .onMessage(ConfigRequest.class, this::onConfigRequest)
+        .onMessage(ConfigTimedOut.class, this::onConfigTimedOut)
         .onMessage(StartTraffic.class, this::onStartTraffic)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(CountIssuedBefore.class, this::onCountIssuedBefore)
@@ -357,6 +370,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       onWrite(w);
     } else if (event instanceof Read r) {
       onRead(r);
+    } else if (event instanceof ConfigTimedOut t) {
+      onConfigTimedOut(t);
     }
   }
 
@@ -511,6 +526,10 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     }
     long latency = done.completedAt() - done.originAt();
     if (done.context() instanceof ConfigRequest q) {
+      ConfigTimedOut timeout = configTimeouts.remove(q);
+      if (timeout != null) {
+        time.cancel(timeout);
+      }
       int value = done.data() != null && done.data().length == 4 ? ByteBuffer.wrap(done.data()).getInt() : 0;
       q.replyTo().tell(new ConfigResult(q.target(), q.register(), done.status(), value, latency));
       return;
@@ -642,7 +661,27 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     if (!link.offer(request, now, -1)) {
       reads.cancel(tag); // the link is down: nothing will ever complete it
       msg.replyTo().tell(new ConfigResult(msg.target(), msg.register(), CompletionStatus.UNSUPPORTED_REQUEST, 0, 0));
+      return this;
     }
+    ConfigTimedOut timeout = new ConfigTimedOut(tag, msg);
+    if (time.joined()) {
+      configTimeouts.put(msg, timeout); // taken back when the completion comes first
+      time.schedule(now + settings.completionTimeoutNs(), timeout);
+    } else {
+      getContext().scheduleOnce(settings.freeRunningCompletionTimeout(), getContext().getSelf(), timeout);
+    }
+    return this;
+  }
+
+  /** A configuration request still unanswered at its completion timeout is answered by nobody. */
+  private Behavior<PortMessage> onConfigTimedOut(ConfigTimedOut msg) {
+    configTimeouts.remove(msg.request());
+    if (reads.context(msg.tag()) != msg.request()) {
+      return this; // completed in time (its tag may be another request's by now)
+    }
+    reads.cancel(msg.tag());
+    long waited = time.joined() ? settings.completionTimeoutNs() : 0;
+    msg.request().replyTo().tell(new ConfigResult(msg.request().target(), msg.request().register(), null, 0, waited));
     return this;
   }
 

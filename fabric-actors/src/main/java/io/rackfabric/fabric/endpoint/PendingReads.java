@@ -91,6 +91,12 @@ public final class PendingReads<T> {
     return null;
   }
 
+  /** What asked for the request outstanding on {@code tag}, or null when none is. */
+  public T context(int tag) {
+    Slot<T> s = tag >= 0 && tag < TAGS ? slots[tag] : null;
+    return s == null ? null : s.context;
+  }
+
   /** Gives up an outstanding request whose TLP could not be sent, freeing its tag. */
   public void cancel(int tag) {
     if (tag >= 0 && tag < TAGS && slots[tag] != null) {

@@ -16,6 +16,7 @@ import java.util.List;
  * @param switchLatencyNs ingress-to-egress latency of a switch chip (model ns)
  * @param ntbLatencyNs what crossing an NTB adds on top of the switch (model ns, Device Lending: ~350)
  * @param completionLatencyNs a memory endpoint's time from request to first completion (model ns)
+ * @param completionTimeoutNs a root's completion timeout for a configuration request, model ns
  * @param maxPayload Max_Payload_Size: larger reads are answered by several completions (bytes)
  * @param receiveBuffers every port's receive buffer, in credits
  * @param releaseBatch an egress port returns ingress buffer space in batches of this many TLPs
@@ -28,6 +29,7 @@ public record FabricSettings(
     long switchLatencyNs,
     long ntbLatencyNs,
     long completionLatencyNs,
+    long completionTimeoutNs,
     int maxPayload,
     FcCredits receiveBuffers,
     int releaseBatch,
@@ -42,6 +44,10 @@ public record FabricSettings(
     long switchNs = nonNegativeNanos(c, "switch-latency", errors);
     long ntbNs = nonNegativeNanos(c, "ntb-latency", errors);
     long cplNs = nonNegativeNanos(c, "completion-latency", errors);
+    long timeoutNs = c.getDuration("completion-timeout").toNanos();
+    if (timeoutNs <= 0) {
+      errors.add("completion-timeout=" + timeoutNs + "ns must be positive");
+    }
     int mps = c.getInt("max-payload");
     if (mps != 128 && mps != 256 && mps != 512 && mps != 1024 && mps != 2048 && mps != 4096) {
       errors.add("max-payload=" + mps + " not in {128,256,512,1024,2048,4096}");
@@ -95,9 +101,17 @@ public record FabricSettings(
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
     }
-    return new FabricSettings(switchNs, ntbNs, cplNs, mps,
+    return new FabricSettings(switchNs, ntbNs, cplNs, timeoutNs, mps,
         new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
         batch, c.getBoolean("auto-activate"), timers, tdf, replay);
+  }
+
+  /**
+   * The completion timeout as a wall-clock wait, for an endpoint that runs free of the model-time
+   * kernel: dilated, and never under 5 s (a completion crossing JVMs on a loaded machine).
+   */
+  public java.time.Duration freeRunningCompletionTimeout() {
+    return java.time.Duration.ofNanos(Math.max(5_000_000_000L, (long) (completionTimeoutNs * tdf)));
   }
 
   private static long nonNegativeNanos(Config c, String key, List<String> errors) {

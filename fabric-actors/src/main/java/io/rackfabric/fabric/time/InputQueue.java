@@ -64,6 +64,11 @@ public final class InputQueue<E> {
     return queue.poll();
   }
 
+  /** Removes {@code event} (the very object) if it is queued; true when it was. */
+  public boolean remove(E event) {
+    return queue.removeIf(e -> e.event() == event);
+  }
+
   public int size() {
     return queue.size();
   }

@@ -75,6 +75,11 @@ public final class PortTime {
     sync.schedule(at, event);
   }
 
+  /** Takes back an event scheduled with {@link #schedule} (see {@link Synchronizer#cancel}). */
+  public void cancel(PortMessage event) {
+    sync.cancel(event);
+  }
+
   /** A frame went to the partner: counted for the keeper when it is a model-time event. */
   public void sentOnLink(LinkFrame frame) {
     if (partnerChannel >= 0 && link.modelArrival(frame) >= 0) {

@@ -124,6 +124,17 @@ public final class Synchronizer<E> {
     changed();
   }
 
+  /**
+   * Takes back one of the component's own events scheduled earlier (a timeout whose request was
+   * answered in time), so that it does not move the component's clock. The keeper's view of the
+   * earliest event may stay earlier until the next report: conservative, never wrong.
+   */
+  public void cancel(E event) {
+    if (keeper != null && queue.remove(event)) {
+      changed();
+    }
+  }
+
   /** A model-time message went out on declared channel {@code channel}. */
   public void sent(int channel) {
     sentTo[channel]++;

@@ -155,6 +155,12 @@ class SwitchPortTest {
     assertEquals(urBefore, portStats(chip, 1).unsupported(), "no Unsupported Request either");
     assertEquals(new AddressRange(0x1100_0000L, 0x11FF_FFFFL), table().port(2).bridge().memory(),
         "the dropped write must not have changed port 2");
+    // Free-running, the root's completion timeout is a wall wait of at least 5 s: then each
+    // request is answered as completed by nobody.
+    for (int i = 0; i < 3; i++) {
+      MemoryEndpoint.ConfigResult none = answers.receiveMessage(Duration.ofSeconds(20));
+      assertEquals(null, none.status(), none.toString());
+    }
   }
 
   @Test

@@ -15,9 +15,10 @@ import java.util.Deque;
 /**
  * Runs {@link Enumerator}s over one root endpoint: each configuration request the enumerator
  * asks for goes out as the root's {@link MemoryEndpoint.ConfigRequest}, one at a time, and its
- * {@link MemoryEndpoint.ConfigResult} goes back in. A request with no completion within {@code
- * requestTimeout} (wall time) counts as answered by nobody, as a root complex's completion timeout
- * does. Requests to enumerate are served in order of arrival; each is answered with an {@link
+ * {@link MemoryEndpoint.ConfigResult} goes back in. A request with no completion is answered so by
+ * the root endpoint at its completion timeout (a model-time event under the kernel), which a root
+ * complex treats as an absent function; {@code requestTimeout} (wall time) only keeps a run from
+ * hanging on a root that does not answer at all, and counts the same. Requests to enumerate are served in order of arrival; each is answered with an {@link
  * EnumerationResult}, whose problems say what went wrong (bad input included).
  *
  * <p>A root sees only its own domain: a switch drops configuration requests that come up through a
