@@ -5,7 +5,6 @@ import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TookOver;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Replication;
@@ -35,13 +34,6 @@ final class AcceptingHandOverRole extends RoleBehavior {
   @Override
   Role role() {
     return Role.TAKING_OVER;
-  }
-
-  /** Held until the hand-over ends, then served. */
-  @Override
-  Behavior<Command> onSubmit(Submit msg) {
-    host.admit(msg.operation(), role());
-    return this;
   }
 
   private Behavior<Command> replicaDrained(Controller.CurrentState state) {

@@ -9,8 +9,8 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
+import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TookOver;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
@@ -45,12 +45,6 @@ final class HandingOverRole extends RoleBehavior {
   @Override
   Role role() {
     return Role.HANDING_OVER;
-  }
-
-  @Override
-  Behavior<Command> onSubmit(Submit msg) {
-    host.admit(msg.operation(), role());
-    return this;
   }
 
   @Override

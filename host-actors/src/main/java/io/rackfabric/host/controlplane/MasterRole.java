@@ -6,7 +6,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
@@ -26,12 +25,6 @@ final class MasterRole extends RoleBehavior {
   @Override
   Role role() {
     return Role.MASTER;
-  }
-
-  @Override
-  Behavior<Command> onSubmit(Submit msg) {
-    host.admit(msg.operation(), role());
-    return this;
   }
 
   @Override

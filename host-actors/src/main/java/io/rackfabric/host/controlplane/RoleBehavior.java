@@ -95,8 +95,15 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   // ---- requests
 
+  /**
+   * A master serves a request; one handing over or taking over holds it until a controller serves
+   * again (then it is served, or forwarded to the new master); any other role answers NOT_MASTER.
+   */
   Behavior<Command> onSubmit(Submit msg) {
-    msg.operation().replyTo().tell(host.notMaster(role()));
+    switch (role()) {
+      case MASTER, HANDING_OVER, TAKING_OVER -> host.admit(msg.operation(), role());
+      default -> msg.operation().replyTo().tell(host.notMaster(role()));
+    }
     return this;
   }
 

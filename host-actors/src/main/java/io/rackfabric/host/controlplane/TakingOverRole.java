@@ -9,7 +9,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PortsMoved;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
 import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
@@ -49,13 +48,6 @@ final class TakingOverRole extends RoleBehavior {
   @Override
   Role role() {
     return Role.TAKING_OVER;
-  }
-
-  /** Held until the take-over ends, then served. */
-  @Override
-  Behavior<Command> onSubmit(Submit msg) {
-    host.admit(msg.operation(), role());
-    return this;
   }
 
   /** Sends what the fencing's step asks for; once every chip is done, reboots. */
