@@ -24,7 +24,6 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,9 +105,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final RouteList routes;
   private final List<HostLog.Entry> log = new ArrayList<>();
   private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
-  /** Each follower's route changes told and not yet followed. */
-  private final Map<ActorRef<?>, Integer> unfollowed = new LinkedHashMap<>();
-  private final Map<ActorRef<?>, ActorRef<RouteChanged>> routeFollowers = new LinkedHashMap<>();
+  private final FollowerBook<ActorRef<?>, ActorRef<RouteChanged>> routeFollowers = new FollowerBook<>();
   /** A call answered once every follower has acted on the changes it caused (under the kernel). */
   private GuestCall heldCall;
   /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
@@ -192,7 +189,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
-    if (underKernel && unfollowedChanges() > 0 && heldCall == null) {
+    if (underKernel && routeFollowers.pending() > 0 && heldCall == null) {
       heldCall = call; // the endpoint waits until the followers have acted at the change's time
     } else {
       call.answer(endpoint);
@@ -201,26 +198,20 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onRouteFollowed(RouteFollowed msg) {
-    unfollowed.computeIfPresent(msg.follower(), (f, n) -> Math.max(0, n - 1));
+    routeFollowers.followed(msg.follower());
     answerHeldCallOnceFollowed();
     return this;
   }
 
   private Behavior<Command> onFollowerStopped(FollowerStopped msg) {
     getContext().getLog().warn("Host [{}]: a route follower stopped with {} changes not followed", id,
-        unfollowed.getOrDefault(msg.follower(), 0));
-    unfollowed.remove(msg.follower());
-    routeFollowers.remove(msg.follower());
+        routeFollowers.remove(msg.follower()));
     answerHeldCallOnceFollowed();
     return this;
   }
 
-  private int unfollowedChanges() {
-    return unfollowed.values().stream().mapToInt(Integer::intValue).sum();
-  }
-
   private void answerHeldCallOnceFollowed() {
-    if (unfollowedChanges() == 0 && heldCall != null) {
+    if (routeFollowers.pending() == 0 && heldCall != null) {
       heldCall.answer(endpoint);
       heldCall = null;
     }
@@ -391,10 +382,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private void announce(int target, Plane plane, long at) {
     RouteChanged change = new RouteChanged(id, target, plane, at);
     routeWatchers.forEach(w -> w.tell(change));
-    routeFollowers.forEach((follower, to) -> {
-      to.tell(change);
-      unfollowed.merge(follower, 1, Integer::sum);
-    });
+    routeFollowers.announce(to -> to.tell(change));
   }
 
   private void write(long address, ControlWord word, long at) {
@@ -421,7 +409,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onFollowRoutes(FollowRoutes msg) {
-    if (routeFollowers.put(msg.follower(), msg.replyTo()) == null) {
+    if (routeFollowers.add(msg.follower(), msg.replyTo())) {
       getContext().watchWith(msg.follower(), new FollowerStopped(msg.follower()));
     }
     return this;
