@@ -108,8 +108,8 @@ final class FaultSteps {
         last = clock;
         lastChange = now;
       } else if (now - lastChange > run.scenario.run().settleNs()) {
-        run.notes.add("the rack's model clocks stood at " + Durations.text(Math.max(0, clock)) + " for run.settle;"
-            + " what was due at " + Durations.text(at) + " was applied then");
+        run.notes.add("the rack's model clocks stood at " + Durations.text(Math.max(0, clock)) + " for run.settle; what"
+            + " was due at " + Durations.text(at) + " was applied then");
         return clock;
       }
       Thread.sleep(CLOCK_POLL_MS); // polling clocks: nothing in the rack says when it passes a time
