@@ -6,13 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.cli.Rack;
-import io.rackfabric.cluster.scenario.FaultKind;
-import io.rackfabric.cluster.scenario.FigureKind;
-import io.rackfabric.cluster.scenario.InvariantKind;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.ScenarioException;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +23,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The house rule for bad input, case by case: each input is refused with a message that names the
+ * The house rule for bad input, case by case (topologies and the command line here; scenarios in
+ * load-tests' {@code ScenarioBadInputTest}): each input is refused with a message that names the
  * file, the line, the key and the value, nothing crashes and nothing of the value runs on for
  * pages. A case is one line of {@link #cases()}: what is wrong, the input, what the message says.
  */
@@ -67,23 +61,10 @@ class BadInputCatalogTest {
       "  ]",                                                                                      // 27
       "}");                                                                                       // 28
 
-  /** A valid scenario on the bundled demo rack. */
-  private static final List<String> SCENARIO = List.of(
-      "scenario {",                                                                               // 1
-      "  topology = demo",                                                                        // 2
-      "  run { duration = 100us }",                                                               // 3
-      "  traffic = [",                                                                            // 4
-      "    { from = mh, to = mem, interval = 200ns, count = 8 }",                                 // 5
-      "  ]",                                                                                      // 6
-      "}");                                                                                       // 7
-
-  private static final KindCatalog<FaultKind, InvariantKind, FigureKind> NO_KINDS =
-      KindCatalog.<FaultKind, InvariantKind, FigureKind>builder().build();
-
   private static final String TEN_MB = "a".repeat(10 * 1024 * 1024);
 
-  /** What reads the input: the topology loader, {@code rack topology check}, the scenario loader. */
-  private enum Reader { TOPOLOGY, CHECK, SCENARIO }
+  /** What reads the input: the topology loader, or {@code rack topology check}. */
+  private enum Reader { TOPOLOGY, CHECK }
 
   private record Case(String what, Reader reader, List<String> input, List<String> expected) {
     @Override
@@ -97,7 +78,6 @@ class BadInputCatalogTest {
         topology("20,000 nested objects", List.of("rack {", "  a { ".repeat(20_000) + "}".repeat(20_001)), "bad.conf:2: syntax: nested deeper than 64 levels"),
         topology("a 20,000-segment dotted path", List.of("rack." + "a.".repeat(20_000) + "b = 1"), "bad.conf:1: syntax: nested deeper than 64 levels"),
         topology("20,000 nested lists", List.of("rack { name = " + "[".repeat(20_000) + "]".repeat(20_000) + " }"), "bad.conf:1: syntax: nested deeper than 64 levels"),
-        scenario("20,000 nested objects", List.of("scenario {", "  a { ".repeat(20_000) + "}".repeat(20_001)), "bad.conf:2: syntax: nested deeper than 64 levels"),
         topology("a BAR size that is no power of two", rack(19, "    { id = ep1, node = n1, bars = [ { base = \"0x10001\", size = 3000 } ] }"), "bad.conf:19: rack.endpoints[1].bars[0].size: size = 3000 is not a power of two", "bad.conf:19: rack.endpoints[1].bars[0].base: base = 0x10001 is not aligned to its size 0x1000"),
         topology("a BAR base not aligned to its size", rack(19, "    { id = ep1, node = n1, bars = [ { base = \"0x11000\", size = \"8KiB\" } ] }"), "bad.conf:19: rack.endpoints[1].bars[0].base: base = 0x11000 is not aligned to its size 0x2000"),
         topology("a BAR below 16 bytes", rack(19, "    { id = ep1, node = n1, bars = [ { base = \"0x10000\", size = 8 } ] }"), "bad.conf:19: rack.endpoints[1].bars[0].size: size = 8 is below 16 bytes"),
@@ -105,10 +85,7 @@ class BadInputCatalogTest {
         topology("two ntb ports of one domain cabled together", rack(26, "    { a = sw1.nt, b = sw2.nt }"), "bad.conf:26: rack.links[3].b: link sw1.nt -- sw2.nt joins two ntb ports of one PCIe domain"),
         check("a node host that does not resolve", rack(3, "  nodes = [ { name = n1, host = \"nosuch.invalid\", port = 25521 } ]"), "bad.conf:3: rack.nodes[0].host: host = \"nosuch.invalid\" does not resolve to an address"),
         topology("a 10 MB id", rack(19, "    { id = \"" + TEN_MB + " x\", node = n1 }"), "bad.conf:19: rack.endpoints[1].id: id='" + "a".repeat(60) + "... (" + TEN_MB.length() + " chars) x' may only use"),
-        topology("control characters in an id", rack(19, "    { id = \"ep\\u0007\\n1\", node = n1 }"), "bad.conf:19: rack.endpoints[1].id: id='ep\\u0007\\n1' may only use"),
-        scenario("a traffic count beyond an int", scenario(5, "    { from = mh, to = mem, interval = 200ns, count = 1000000000000 }"), "bad.conf:5: scenario.traffic[0].count: count=1000000000000 not in [1,2147483647]"),
-        scenario("a traffic count of 0", scenario(5, "    { from = mh, to = mem, interval = 200ns, count = 0 }"), "bad.conf:5: scenario.traffic[0].count: count=0 not in [1,2147483647]"),
-        scenario("a traffic count that is no integer", scenario(5, "    { from = mh, to = mem, interval = 200ns, count = 1.5 }"), "bad.conf:5: scenario.traffic[0].count: expected an integer, got 1.5"));
+        topology("control characters in an id", rack(19, "    { id = \"ep\\u0007\\n1\", node = n1 }"), "bad.conf:19: rack.endpoints[1].id: id='ep\\u0007\\n1' may only use"));
   }
 
   @TempDir Path dir;
@@ -137,8 +114,6 @@ class BadInputCatalogTest {
     assertEquals(0, TopologyCheckCommand.run(
         new String[] {write(RACK).toString()}, new PrintStream(new ByteArrayOutputStream()),
         new PrintStream(new ByteArrayOutputStream())));
-    assertEquals(8, ScenarioLoader.parse(String.join("\n", SCENARIO), "ok.conf", null, NO_KINDS,
-        ScenarioOptions.NONE).traffic().get(0).count());
   }
 
   @Test
@@ -176,16 +151,8 @@ class BadInputCatalogTest {
     return new Case(what, Reader.CHECK, input, List.of(expected));
   }
 
-  private static Case scenario(String what, List<String> input, String... expected) {
-    return new Case(what, Reader.SCENARIO, input, List.of(expected));
-  }
-
   private static List<String> rack(int line, String text) {
     return edit(RACK, line, text);
-  }
-
-  private static List<String> scenario(int line, String text) {
-    return edit(SCENARIO, line, text);
   }
 
   private static List<String> edit(List<String> base, int line, String text) {
@@ -201,8 +168,6 @@ class BadInputCatalogTest {
     Path file = write(c.input());
     List<String> raw = switch (c.reader()) {
       case TOPOLOGY -> assertThrows(TopologyException.class, () -> TopologyLoader.load(file)).problems();
-      case SCENARIO -> assertThrows(ScenarioException.class,
-          () -> ScenarioLoader.load(file, NO_KINDS, ScenarioOptions.NONE)).problems();
       case CHECK -> {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = TopologyCheckCommand.run(new String[] {file.toString()},

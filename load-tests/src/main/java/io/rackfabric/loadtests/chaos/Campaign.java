@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.chaos;
 
-import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.loadtests.scenario.language.Scenario;
 import java.util.List;
 import java.util.Map;
 

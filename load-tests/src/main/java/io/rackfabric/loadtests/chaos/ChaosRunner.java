@@ -1,8 +1,8 @@
 package io.rackfabric.loadtests.chaos;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;

@@ -10,7 +10,7 @@ import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.MembershipLog;
 import io.rackfabric.cluster.node.NodeConfig;
 import io.rackfabric.cluster.node.NodeRunner;
-import io.rackfabric.cluster.scenario.Network;
+import io.rackfabric.loadtests.scenario.language.Network;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;

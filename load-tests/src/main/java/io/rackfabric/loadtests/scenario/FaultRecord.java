@@ -1,9 +1,9 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Mode;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.TopologyRef;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.TopologyRef;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.loadtests.harness.Asks;

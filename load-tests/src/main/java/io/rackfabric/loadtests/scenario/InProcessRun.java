@@ -1,10 +1,10 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.FtgmCampaign;
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioSettings;
+import io.rackfabric.loadtests.scenario.language.FtgmCampaign;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioSettings;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;

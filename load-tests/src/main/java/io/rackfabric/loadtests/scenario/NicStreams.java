@@ -3,7 +3,7 @@ package io.rackfabric.loadtests.scenario;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.NicNode;
-import io.rackfabric.cluster.scenario.NicStream;
+import io.rackfabric.loadtests.scenario.language.NicStream;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.RouteExplainer;
@@ -177,7 +177,7 @@ public final class NicStreams {
       Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(), sender, UdpSender.GetStatus::new, ASK);
       rack.confirmInputs(List.of(host));
       progress.printf("  nic-stream: %s sends %,d packets of %d bytes every %s through VF %d (assigned at %d ns)%n",
-          host, spec.count(), spec.payload(), io.rackfabric.cluster.scenario.Durations.text(spec.intervalNs()), vf,
+          host, spec.count(), spec.payload(), io.rackfabric.loadtests.scenario.language.Durations.text(spec.intervalNs()), vf,
           assigned.vf(vf).assignedAt());
     }
     // Still held at the streams' start: the run's first stretch says how far the rack may go.

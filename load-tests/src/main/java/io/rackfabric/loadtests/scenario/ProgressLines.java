@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.loadtests.scenario.language.Durations;
 
 /**
  * The progress lines a long run prints while it waits (at most one every two seconds), and the

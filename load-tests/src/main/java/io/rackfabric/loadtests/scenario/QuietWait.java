@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
 import java.util.LinkedHashMap;
 import java.util.Map;

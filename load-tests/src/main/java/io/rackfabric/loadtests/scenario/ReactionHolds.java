@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.Durations;
+import io.rackfabric.loadtests.scenario.language.Durations;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;

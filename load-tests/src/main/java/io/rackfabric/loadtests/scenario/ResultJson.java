@@ -1,10 +1,10 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioSettings;
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioSettings;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.fabric.address.Addresses;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Machine;
@@ -135,7 +135,7 @@ public final class ResultJson {
     run.put("settle_s", s.run().settleNs() / 1e9);
     run.put("reproducible", s.reproducible());
     p.put("run", run);
-    if (s.mode() == io.rackfabric.cluster.scenario.Mode.MULTI_JVM) {
+    if (s.mode() == io.rackfabric.loadtests.scenario.language.Mode.MULTI_JVM) {
       Map<String, Object> multi = new LinkedHashMap<>();
       multi.put("transport", s.multiJvm().transport());
       multi.put("media_driver", s.multiJvm().sharedMediaDriver() ? "shared" : "embedded");

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.InvariantType;

@@ -1,10 +1,10 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.Mode;
-import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;

@@ -3,7 +3,7 @@ package io.rackfabric.loadtests.scenario;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBootPlan;
 import io.rackfabric.cluster.node.RequesterIdPlan;
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;

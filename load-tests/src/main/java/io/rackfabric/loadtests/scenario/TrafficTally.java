@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.loadtests.scenario.api.RunResult.TrafficResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

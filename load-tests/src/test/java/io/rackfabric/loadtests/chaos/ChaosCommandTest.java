@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.cli.UsageException;
-import io.rackfabric.cluster.scenario.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioException;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
 import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.keys.RackKeys;
-import io.rackfabric.cluster.scenario.Network;
+import io.rackfabric.loadtests.scenario.language.Network;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;

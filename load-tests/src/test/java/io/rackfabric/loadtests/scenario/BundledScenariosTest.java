@@ -3,8 +3,8 @@ package io.rackfabric.loadtests.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.node.ControlPlaneBootPlan;
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;

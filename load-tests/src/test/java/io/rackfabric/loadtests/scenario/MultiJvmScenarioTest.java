@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.scenario.KindCatalog;
-import io.rackfabric.cluster.scenario.Mode;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;

@@ -3,9 +3,9 @@ package io.rackfabric.loadtests.scenario;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.scenario.ScenarioException;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.scenario.Clock;
-import io.rackfabric.cluster.scenario.Mode;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioException;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.Clock;
+import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -417,7 +417,7 @@ class ScenarioLoaderErrorsTest {
   @Test
   void shouldReadTheNicStreamAndTheTakeoverModeWhenTheyAreValid() throws Exception {
     Scenario s = ScenarioLoader.load(files().write("nic.conf", NIC), ScenarioKinds.standard(), ScenarioOptions.NONE);
-    assertEquals(new io.rackfabric.cluster.scenario.NicStream(List.of("ch1", "ch2"), 10, 64, 1_000_000),
+    assertEquals(new io.rackfabric.loadtests.scenario.language.NicStream(List.of("ch1", "ch2"), 10, 64, 1_000_000),
         s.nicStream());
     assertEquals(io.rackfabric.host.controlplane.Takeover.RESTART, s.takeover());
     assertEquals(null, ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(),
@@ -462,7 +462,7 @@ class ScenarioLoaderErrorsTest {
     List<String> lines = new ArrayList<>(NIC);
     lines.set(3, "  control-requests { from = [ch2], count = 5, interval = 20ms }");
     Scenario s = ScenarioLoader.load(files().write("cr.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
-    assertEquals(new io.rackfabric.cluster.scenario.ControlRequests(List.of("ch2"), 5, 20_000_000),
+    assertEquals(new io.rackfabric.loadtests.scenario.language.ControlRequests(List.of("ch2"), 5, 20_000_000),
         s.controlRequests());
     lines.set(3, "  control-requests { from = [ch1, mmh], count = 0, interval = 0ms }");
     String m = files().problems(lines);

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioException;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.rackfabric.loadtests.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Job;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;

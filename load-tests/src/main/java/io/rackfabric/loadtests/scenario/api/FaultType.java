@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.api;
 
-import io.rackfabric.cluster.scenario.FaultKind;
-import io.rackfabric.cluster.scenario.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.FaultKind;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
 
 /** A fault kind that can also inject itself into a running rack. */
 public interface FaultType extends FaultKind {

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.api;
 
-import io.rackfabric.cluster.scenario.FigureKind;
+import io.rackfabric.loadtests.scenario.language.FigureKind;
 import io.rackfabric.loadtests.report.Figure;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.api;
 
-import io.rackfabric.cluster.scenario.FtgmCampaign;
+import io.rackfabric.loadtests.scenario.language.FtgmCampaign;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.OutcomeTable;
 import io.rackfabric.host.ftgm.OverheadReport;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.api;
 
-import io.rackfabric.cluster.scenario.InvariantKind;
-import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.InvariantKind;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 
 /** An invariant kind that can also judge a finished run. */
 public interface InvariantType extends InvariantKind {

@@ -1,9 +1,9 @@
 package io.rackfabric.loadtests.scenario.api;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.TrafficSpec;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.TrafficSpec;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import java.util.ArrayList;

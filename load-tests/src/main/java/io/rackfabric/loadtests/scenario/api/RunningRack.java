@@ -2,7 +2,7 @@ package io.rackfabric.loadtests.scenario.api;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
-import io.rackfabric.cluster.scenario.Mode;
+import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkErrors;

@@ -2,8 +2,8 @@ package io.rackfabric.loadtests.scenario.fault;
 
 import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.node.ComponentKeys;
-import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.language.ScenarioContext;
+import io.rackfabric.loadtests.scenario.language.Target;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Target;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
 

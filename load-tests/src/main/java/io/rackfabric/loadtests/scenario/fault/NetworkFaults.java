@@ -1,8 +1,8 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.Network;
-import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.ScenarioKind.Reporter;
+import io.rackfabric.loadtests.scenario.language.Network;
+import io.rackfabric.loadtests.scenario.language.ScenarioContext;
+import io.rackfabric.loadtests.scenario.language.ScenarioKind.Reporter;
 import java.util.Locale;
 
 /** What the faults on the network between node JVMs share: they need namespaces, and rates. */

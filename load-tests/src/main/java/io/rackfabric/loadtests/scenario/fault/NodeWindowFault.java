@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.Params;
-import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.language.Params;
+import io.rackfabric.loadtests.scenario.language.Target;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ScenarioContext;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.ScenarioContext;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
 import java.util.List;
 

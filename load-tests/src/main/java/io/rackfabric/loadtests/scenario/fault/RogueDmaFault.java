@@ -1,12 +1,12 @@
 package io.rackfabric.loadtests.scenario.fault;
 
 import io.rackfabric.cluster.node.RequesterIdPlan;
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
-import io.rackfabric.cluster.scenario.Params;
-import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.ParamType;
+import io.rackfabric.loadtests.scenario.language.Params;
+import io.rackfabric.loadtests.scenario.language.ScenarioContext;
+import io.rackfabric.loadtests.scenario.language.Target;
 import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;

@@ -1,8 +1,8 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.ScenarioContext;
-import io.rackfabric.cluster.scenario.Target;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.ScenarioContext;
+import io.rackfabric.loadtests.scenario.language.Target;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.FaultType;

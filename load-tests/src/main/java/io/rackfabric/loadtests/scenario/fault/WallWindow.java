@@ -1,11 +1,11 @@
 package io.rackfabric.loadtests.scenario.fault;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.FaultSpec;
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
-import io.rackfabric.cluster.scenario.Params;
-import io.rackfabric.cluster.scenario.ScenarioKind.Reporter;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.FaultSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.ParamType;
+import io.rackfabric.loadtests.scenario.language.Params;
+import io.rackfabric.loadtests.scenario.language.ScenarioKind.Reporter;
 import java.util.List;
 
 /**

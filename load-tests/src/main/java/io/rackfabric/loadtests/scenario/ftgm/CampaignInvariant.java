@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
-import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.OutcomeTable;
 import io.rackfabric.host.nic.McpMode;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.ftgm;
 
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.scenario.FtgmCampaign;
+import io.rackfabric.loadtests.scenario.language.FtgmCampaign;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.FaultSpec;
 import io.rackfabric.host.ftgm.OutcomeTable;

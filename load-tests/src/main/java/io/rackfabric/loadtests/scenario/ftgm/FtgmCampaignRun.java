@@ -2,8 +2,8 @@ package io.rackfabric.loadtests.scenario.ftgm;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.scenario.FtgmCampaign;
-import io.rackfabric.cluster.scenario.Scenario;
+import io.rackfabric.loadtests.scenario.language.FtgmCampaign;
+import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.host.ftgm.FaultCampaign;
 import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.FtgmSettings;

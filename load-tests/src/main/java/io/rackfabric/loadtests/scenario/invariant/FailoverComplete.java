@@ -1,9 +1,9 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.cluster.scenario.Durations;
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.loadtests.scenario.language.Durations;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.ParamType;
 import io.rackfabric.host.management.ManagementHost.FailoverCompleted;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.loadtests.scenario.api.HostFailovers;

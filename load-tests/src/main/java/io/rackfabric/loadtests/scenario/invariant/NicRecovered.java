@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 import io.rackfabric.host.ftgm.NicFaultDaemon;
 import io.rackfabric.host.ftgm.RecoveryBreakdown;
 import io.rackfabric.host.ftgm.RecoveryEvent;

@@ -1,6 +1,6 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.cluster.scenario.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.Verdict;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.ParamType;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.ParamType;
 
 /** The {@code traffic} parameter the traffic invariants share. */
 final class TrafficParam {

@@ -1,9 +1,9 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
 import io.rackfabric.cluster.node.RequesterIdPlan;
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.Param;
-import io.rackfabric.cluster.scenario.Params;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
+import io.rackfabric.loadtests.scenario.language.Params;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.IommuBlocks;
 import io.rackfabric.loadtests.scenario.api.RunResult;

@@ -1,7 +1,7 @@
 package io.rackfabric.loadtests.scenario.invariant;
 
-import io.rackfabric.cluster.scenario.InvariantSpec;
-import io.rackfabric.cluster.scenario.Param;
+import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import io.rackfabric.loadtests.scenario.language.Param;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.Verdict;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.scenario.FtgmCampaign;
-import io.rackfabric.cluster.scenario.Mode;
-import io.rackfabric.cluster.scenario.Scenario;
-import io.rackfabric.cluster.scenario.ScenarioException;
-import io.rackfabric.cluster.scenario.ScenarioLoader;
-import io.rackfabric.cluster.scenario.ScenarioOptions;
+import io.rackfabric.loadtests.scenario.language.FtgmCampaign;
+import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.host.nic.FaultCategory;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.loadtests.scenario.ScenarioFiles;

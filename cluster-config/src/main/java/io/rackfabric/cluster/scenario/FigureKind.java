@@ -1,4 +1,0 @@
-package io.rackfabric.cluster.scenario;
-
-/** A producer of figures for the result, named in a scenario's {@code figures} list. */
-public interface FigureKind extends ScenarioKind {}

@@ -1,0 +1,90 @@
+package io.rackfabric.loadtests.scenario.language;
+
+import io.rackfabric.cluster.topology.HoconFile;
+import io.rackfabric.cluster.topology.Problems;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Loads and checks scenario files (HOCON; the format is described in {@code scenarios/README.md}
+ * next to the bundled ones). Every problem is reported at once, each as {@code file:line: key:
+ * reason}, in one {@link ScenarioException}; a scenario that loads has a valid topology, traffic
+ * that routes, and a fault schedule that fits the run, so nothing starts that will be refused
+ * later.
+ */
+public final class ScenarioLoader {
+
+  /** Where bundled scenarios live on the class path. */
+  public static final String RESOURCE_DIR = "scenarios/";
+
+  private ScenarioLoader() {}
+
+  /** Loads a scenario file; its {@code topology} path is taken relative to the file's folder. */
+  public static Scenario load(Path file, KindCatalog<?, ?, ?> catalog, ScenarioOptions options)
+      throws ScenarioException {
+    HoconFile.Parsed parsed;
+    try {
+      parsed = HoconFile.load(file, "scenario");
+    } catch (HoconFile.Unusable e) {
+      throw new ScenarioException(e.problems());
+    }
+    return check(parsed, catalog, options, file.toAbsolutePath().getParent());
+  }
+
+  /** Loads a scenario bundled on the class path ({@code scenarios/NAME.conf}). */
+  public static Scenario loadBundled(String name, KindCatalog<?, ?, ?> catalog, ScenarioOptions options)
+      throws ScenarioException {
+    String file = name.endsWith(".conf") ? name : name + ".conf";
+    String text;
+    try {
+      text = HoconFile.resource(RESOURCE_DIR + file, file);
+    } catch (HoconFile.Unusable e) {
+      throw new ScenarioException(e.problems());
+    }
+    if (text == null) {
+      throw new ScenarioException(file + ": no bundled scenario '" + name + "'");
+    }
+    return parse(text, file, null, catalog, options);
+  }
+
+  /**
+   * Parses scenario text; {@code display} names it in messages.
+   *
+   * @param baseDir where a {@code topology} path is resolved from; null: the working directory
+   */
+  public static Scenario parse(String text, String display, Path baseDir, KindCatalog<?, ?, ?> catalog,
+      ScenarioOptions options) throws ScenarioException {
+    HoconFile.Parsed parsed;
+    try {
+      parsed = HoconFile.parse(text, display);
+    } catch (HoconFile.Unusable e) {
+      throw new ScenarioException(e.problems());
+    }
+    return check(parsed, catalog, options, baseDir);
+  }
+
+  private static Scenario check(HoconFile.Parsed parsed, KindCatalog<?, ?, ?> catalog,
+      ScenarioOptions options, Path baseDir) throws ScenarioException {
+    Problems problems = parsed.problems();
+    ScenarioParser parser = new ScenarioParser(problems, catalog, options, baseDir);
+    Scenario scenario;
+    try {
+      scenario = parser.parse(parsed.config().root());
+    } catch (RuntimeException e) {
+      // A bug in the checker must still not greet the user with a stack trace.
+      problems.add(problems.display(), -1, null, "internal error while checking the file (" + e
+          + "); please report it with the file");
+      scenario = null;
+    }
+    if (!problems.isEmpty() || !parser.topologyProblems().isEmpty() || scenario == null) {
+      List<String> all = new ArrayList<>(problems.sorted());
+      all.addAll(parser.topologyProblems());
+      if (all.isEmpty()) {
+        all.add(problems.display() + ": not a usable scenario");
+      }
+      throw new ScenarioException(all);
+    }
+    return scenario;
+  }
+}
