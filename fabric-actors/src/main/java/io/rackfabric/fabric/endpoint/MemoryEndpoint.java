@@ -1,6 +1,5 @@
 package io.rackfabric.fabric.endpoint;
 
-import akka.actor.Cancellable;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -24,6 +23,7 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.LinkRetryStats;
@@ -243,10 +243,10 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final FabricSettings settings;
   private final LinkEnd link;
   private final ActorRef<LinkFrame> self;
-  private final PartnerLink partner = new PartnerLink();
-  private final Cancellable ticks;
   /** Model-time order of what arrives from the link and of the endpoint's own events. */
   private final PortTime time;
+  /** The link side: partner, driver's link commands, ticks, wire. */
+  private final LinkPort port;
   private final SparseMemory memory = new SparseMemory();
   private final ArrivalBook arrivals = new ArrivalBook();
   /** Under the kernel, each outstanding configuration request's completion timeout (an event). */
@@ -309,8 +309,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
+    this.port = new LinkPort(context, id, "Endpoint", link, time,
+        LinkTicks.start(context, settings.timers(), Tick.INSTANCE));
     this.traffic = new TrafficGenerator(id, new GeneratorPort());
     LinkDirectory.attach(context, id, self, partnerEnd, Connect::new);
   }
@@ -358,7 +359,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   /** Handles one model-time event, in the synchronizer's order. */
   private void onTimed(PortMessage event) {
     if (event instanceof PartnerLink.Gone g) {
-      partner.gone(g, link);
+      port.partnerGoneAtItsTime(g);
     } else if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event == PlanStart.INSTANCE) {
@@ -840,62 +841,44 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onTick(Tick msg) {
-    link.tick();
+    port.tick();
     return this;
   }
 
   private Behavior<PortMessage> onConnect(Connect msg) {
-    if (partner.connect(msg.partner(), link)) {
-      getContext().watchWith(msg.partner(), new PartnerLink.Gone(msg.partner()));
-    }
+    port.connect(msg.partner());
     return this;
   }
 
-  /** The partner's death enters the model as one of this end's events, at its clock now. */
   private Behavior<PortMessage> onPartnerGone(PartnerLink.Gone msg) {
-    time.schedule(time.now(), msg);
+    port.partnerGone(msg);
     return this;
   }
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.origin())) {
-      return this;
-    }
-    partner.setLink(msg.up(), msg.modelAt(), link);
+    port.setLink(msg, msg.up(), msg.modelAt(), msg.origin());
     return this;
   }
 
   private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      return this;
-    }
-    getContext().getLog().info("Endpoint [{}] injecting link errors {}", id, msg.errors());
-    link.injectErrors(msg.errors());
-    msg.replyTo().tell(msg.errors());
+    port.injectErrors(msg, msg.errors(), msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      return this;
-    }
-    link.holdFrom(msg.modelAt());
-    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
+    port.holdFrom(msg, msg.modelAt(), msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onPostStop(PostStop signal) {
-    ticks.cancel();
-    partner.stop(link);
+    port.stop();
     return this;
   }
 
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner.send(frame)) {
-        time.sentOnLink(frame);
-      }
+      port.send(frame);
     }
 
     @Override

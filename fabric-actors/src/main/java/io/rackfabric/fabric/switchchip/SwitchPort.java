@@ -1,6 +1,5 @@
 package io.rackfabric.fabric.switchchip;
 
-import akka.actor.Cancellable;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -11,7 +10,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.PortRegisters;
-import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.credit.EgressReleases;
 import io.rackfabric.fabric.credit.MulticastShadow;
 import io.rackfabric.fabric.link.FaultHorizon;
@@ -23,6 +21,7 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.ntb.NtbTranslation;
 import io.rackfabric.fabric.ntb.RequesterIdEntry;
@@ -174,10 +173,10 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private int ntbInternalBus;
   @SuppressWarnings("unchecked")
   private ActorRef<Command>[] siblings = new ActorRef[32];
-  private final PartnerLink partner = new PartnerLink();
-  private final Cancellable ticks;
   /** Model-time order of everything that arrives from the link and from siblings. */
   private final PortTime time;
+  /** The link side: partner, driver's link commands, ticks, wire. */
+  private final LinkPort port;
   private final String switchId;
   private final int[] siblingChannel = new int[32];
   private final EgressReleases releases;
@@ -219,9 +218,10 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.self = context.getSelf().narrow();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.ticks = LinkTicks.start(context, settings.timers(), Tick.INSTANCE);
     this.switchId = switchId;
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
+    this.port = new LinkPort(context, name, "Port", link, time,
+        LinkTicks.start(context, settings.timers(), Tick.INSTANCE));
     java.util.Arrays.fill(siblingChannel, -1);
     LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
   }
@@ -291,7 +291,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** Handles one model-time event, in the synchronizer's order. */
   private void onTimed(PortMessage event) {
     if (event instanceof PartnerLink.Gone g) {
-      partner.gone(g, link);
+      port.partnerGoneAtItsTime(g);
     } else if (event instanceof LinkFrame f) {
       onFrame(f);
     } else if (event instanceof Forward f) {
@@ -560,47 +560,32 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onTick(Tick msg) {
-    link.tick();
+    port.tick();
     return this;
   }
 
   private Behavior<PortMessage> onConnect(Connect msg) {
-    if (partner.connect(msg.partner(), link)) {
-      getContext().watchWith(msg.partner(), new PartnerLink.Gone(msg.partner()));
-    }
+    port.connect(msg.partner());
     return this;
   }
 
-  /** The partner's death enters the model as one of this end's events, at its clock now. */
   private Behavior<PortMessage> onPartnerGone(PartnerLink.Gone msg) {
-    time.schedule(time.now(), msg);
+    port.partnerGone(msg);
     return this;
   }
 
   private Behavior<PortMessage> onSetLink(SetLink msg) {
-    if (!ControlOrigins.admits(getContext(), name, msg, msg.origin())) {
-      return this;
-    }
-    partner.setLink(msg.up(), msg.modelAt(), link);
+    port.setLink(msg, msg.up(), msg.modelAt(), msg.origin());
     return this;
   }
 
   private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
-    if (!ControlOrigins.admits(getContext(), name, msg, msg.replyTo())) {
-      return this;
-    }
-    getContext().getLog().info("Port [{}] injecting link errors {}", name, msg.errors());
-    link.injectErrors(msg.errors());
-    msg.replyTo().tell(msg.errors());
+    port.injectErrors(msg, msg.errors(), msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
-    if (!ControlOrigins.admits(getContext(), name, msg, msg.replyTo())) {
-      return this;
-    }
-    link.holdFrom(msg.modelAt());
-    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
+    port.holdFrom(msg, msg.modelAt(), msg.replyTo());
     return this;
   }
 
@@ -676,8 +661,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onPostStop(PostStop signal) {
-    ticks.cancel();
-    partner.stop(link);
+    port.stop();
     return this;
   }
 
@@ -685,9 +669,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final class Wire implements LinkEnd.Listener {
     @Override
     public void send(LinkFrame frame) {
-      if (partner.send(frame)) {
-        time.sentOnLink(frame);
-      }
+      port.send(frame);
     }
 
     @Override
