@@ -15,66 +15,60 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rack enumerate}: runs a topology's rack in this JVM and lets its roots enumerate their
  * domains through the data plane, printing what each found and programmed. Exit 0, 1 when an
  * enumeration reported problems, 2 for bad flags.
  */
-public final class EnumerateRackCommand implements RackCommand {
+@Command(name = "enumerate",
+    description = {"enumerate from the roots as a root complex does: --topology F [--host ID] [--mode dynamic|slot]",
+        "Starts every component of the topology in this JVM and enumerates from root ID (default: every root, in"
+        + " file order) as a root complex does: configuration reads and writes through the switches, BARs sized"
+        + " by writing all ones, bus numbers, BARs and bridge windows programmed. Prints each root's tree and its"
+        + " buses, windows, BARs and slots. Exit 0, 1 when an enumeration reported problems, 2 for bad flags."})
+public final class EnumerateRackCommand extends PicocliRackCommand {
 
-  static final String USAGE =
-      "usage: rack enumerate --topology FILE|NAME [--host ID] [--mode dynamic|slot]\n"
-          + "                      [--slot-size SIZE] [--buses-per-slot N]\n"
-          + "  Starts every component of the topology in this JVM and enumerates from root ID (default:\n"
-          + "  every root, in file order) as a root complex does: configuration reads and writes\n"
-          + "  through the switches, BARs sized by writing all ones, bus numbers, BARs and bridge\n"
-          + "  windows programmed. Prints each root's tree and its buses, windows, BARs and slots.\n"
-          + "  --mode dynamic (default) packs everything depth first; --mode slot keeps a bus range\n"
-          + "  and address block per slot whether occupied or not (Multi-peer Figs. 4, 6): with a\n"
-          + "  global-memory section the compute hosts' NTB ports and root ports are the slots;\n"
-          + "  otherwise the switch on the root's link has one slot per port, --slot-size each\n"
-          + "  (default 1MiB) from its memory window, --buses-per-slot buses each (default 1).\n";
-
-  private static final Set<String> VALUED = Set.of("topology", "host", "mode", "slot-size", "buses-per-slot");
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
-  @Override
-  public String name() {
-    return "enumerate";
-  }
+  // Checked in call() rather than required = true, to keep the message "--topology is required".
+  @Option(names = "--topology", paramLabel = "FILE|NAME", description = "a topology file or a bundled name (required)")
+  String topologyName;
+
+  @Option(names = "--host", paramLabel = "ID", description = "the root to enumerate from (default: every root)")
+  String host;
+
+  @Option(names = "--mode", paramLabel = "dynamic|slot",
+      description = "dynamic (default) packs everything depth first; slot keeps a bus range and address block per"
+          + " slot whether occupied or not (Multi-peer Figs. 4, 6): with a global-memory section the compute"
+          + " hosts' NTB ports and root ports are the slots, otherwise each port of the switch on the root's link")
+  String mode = "dynamic";
+
+  @Option(names = "--slot-size", paramLabel = "SIZE", converter = SizeConverter.class,
+      description = "--mode slot without a global-memory section: each slot's share of the switch's memory window"
+          + " (default: 1MiB)")
+  Long slotSize;
+
+  @Option(names = "--buses-per-slot", paramLabel = "N", description = "--mode slot: buses per slot, 1..255 (default: 1)")
+  Integer busesPerSlot;
 
   @Override
-  public String summary() {
-    return "enumerate from the roots as a root complex does: --topology F [--host ID] [--mode dynamic|slot]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    if (argList.contains("-h")) {
-      out.print(USAGE);
-      return 0;
+  public Integer call() throws Exception {
+    if (topologyName == null) {
+      throw new UsageException("--topology is required");
     }
-    Args args = Args.parse(argList, VALUED, Set.of("help"));
-    if (args.has("help")) {
-      out.print(USAGE);
-      return 0;
-    }
-    if (!args.positional().isEmpty()) {
-      throw new UsageException("unexpected argument '" + args.positional().get(0) + "' (use --topology FILE)");
-    }
-    Topology topology = TopologyArgs.load(args.require("topology"));
-    AllocationPolicy.Mode mode = mode(args.get("mode", "dynamic"));
+    Topology topology = TopologyArgs.load(topologyName);
+    AllocationPolicy.Mode m = mode(mode);
     List<String> roots = EnumerationPlans.roots(topology);
     if (roots.isEmpty()) {
       throw new UsageException(topology.source() + " has no root endpoint to enumerate from");
     }
     List<String> chosen = roots;
-    if (args.has("host")) {
-      String host = args.get("host", null);
+    if (host != null) {
       if (!roots.contains(host)) {
         boolean exists = topology.component(host).isPresent();
         throw new UsageException("--host=" + host + (exists ? " is not a root complex" : " is not in " + topology.source())
@@ -82,17 +76,21 @@ public final class EnumerateRackCommand implements RackCommand {
       }
       chosen = List.of(host);
     }
+    int buses = busesPerSlot == null ? EnumerationPlans.SEEDS_001.busesPerSlot() : busesPerSlot;
+    if (buses < 1 || buses > 255) {
+      throw new UsageException("--buses-per-slot=" + buses + " not in [1,255]");
+    }
     EnumerationPlans.SlotParameters slots;
     try {
-      slots = new EnumerationPlans.SlotParameters(args.getSize("slot-size", EnumerationPlans.SEEDS_001.slotSize()),
-          (int) args.getLong("buses-per-slot", EnumerationPlans.SEEDS_001.busesPerSlot(), 1, 255));
+      slots = new EnumerationPlans.SlotParameters(slotSize == null ? EnumerationPlans.SEEDS_001.slotSize() : slotSize,
+          buses);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
     List<AllocationPolicy> policies = new ArrayList<>();
     for (String root : chosen) {
       try {
-        policies.add(EnumerationPlans.policy(topology, root, mode, slots));
+        policies.add(EnumerationPlans.policy(topology, root, m, slots));
       } catch (IllegalArgumentException e) {
         throw new UsageException(root + ": " + e.getMessage());
       }

@@ -14,9 +14,6 @@ import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.DeviceKind;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.journal.JournalConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,10 +35,7 @@ class ReplayRackCommandTest {
   @TempDir
   static Path runDir;
 
-  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-  private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
-  private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+  private final RackRun rack = new RackRun();
 
   @BeforeAll
   static void writeJournals() throws Exception {
@@ -80,15 +74,7 @@ class ReplayRackCommandTest {
   private int replay(String... args) {
     List<String> all = new ArrayList<>(List.of("replay"));
     all.addAll(List.of(args));
-    return Rack.run(all, out, err);
-  }
-
-  private String out() {
-    return outBytes.toString(StandardCharsets.UTF_8);
-  }
-
-  private String err() {
-    return errBytes.toString(StandardCharsets.UTF_8);
+    return rack.run(all);
   }
 
   private static String mmh() {
@@ -97,50 +83,50 @@ class ReplayRackCommandTest {
 
   @Test
   void shouldListTheIdWithItsTemplateSnapshotAndExitZeroWhenGivenADataFolder() {
-    assertEquals(0, replay("--journal", mmh()), err());
-    assertTrue(out().contains("  controller-rack1         7              7  at seqNr 6\n"), out());
-    assertEquals("", err());
+    assertEquals(0, replay("--journal", mmh()), rack.err());
+    assertTrue(rack.out().contains("  controller-rack1         7              7  at seqNr 6\n"), rack.out());
+    assertEquals("", rack.err());
   }
 
   @Test
   void shouldPrintEventsStateAndRateWhenIdAndAtGiven() {
-    assertEquals(0, replay("--journal", mmh(), "--id", "controller-rack1"), err());
-    assertTrue(out().contains("\n7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch1\n"), out());
-    outBytes.reset();
-    assertEquals(0, replay("--journal", mmh(), "--at", "7"), err());
-    assertTrue(out().contains("vfAssignments (1)\n  nic0 0  host=ch1\n"), out());
-    assertTrue(err().matches("replayed 1 events in [0-9.]+ ms: [0-9,]+ events/s\n"), err());
+    assertEquals(0, replay("--journal", mmh(), "--id", "controller-rack1"), rack.err());
+    assertTrue(rack.out().contains("\n7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch1\n"), rack.out());
+    rack.resetOut();
+    assertEquals(0, replay("--journal", mmh(), "--at", "7"), rack.err());
+    assertTrue(rack.out().contains("vfAssignments (1)\n  nic0 0  host=ch1\n"), rack.out());
+    assertTrue(rack.err().matches("replayed 1 events in [0-9.]+ ms: [0-9,]+ events/s\n"), rack.err());
   }
 
   @Test
   void shouldPrintChangesWhenDiffGivenTwoSeqNrs() {
-    assertEquals(0, replay("--journal", mmh(), "--diff", "6", "7", "--json"), err());
-    assertTrue(out().contains("\"vfAssignments\":{\"added\":[{\"nic\":\"nic0\",\"vf\":0,"
-        + "\"host\":\"ch1\"}],\"removed\":[],\"changed\":[]}"), out());
+    assertEquals(0, replay("--journal", mmh(), "--diff", "6", "7", "--json"), rack.err());
+    assertTrue(rack.out().contains("\"vfAssignments\":{\"added\":[{\"nic\":\"nic0\",\"vf\":0,"
+        + "\"host\":\"ch1\"}],\"removed\":[],\"changed\":[]}"), rack.out());
   }
 
   @Test
   void shouldExitOneWithBothEventsWhenTheJournalsDiverge() {
     assertEquals(1, replay("--journal", mmh(), "--compare", runDir.resolve("bmh").toString()));
-    assertTrue(out().startsWith("controller-rack1: diverged at seqNr 7 (7 events in "), out());
-    assertTrue(out().contains(": 7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch2\n"), out());
+    assertTrue(rack.out().startsWith("controller-rack1: diverged at seqNr 7 (7 events in "), rack.out());
+    assertTrue(rack.out().contains(": 7  at 7,000 ns  VfAssigned nic=nic0 vf=0 host=ch2\n"), rack.out());
   }
 
   @Test
   void shouldExitTwoWithOneLineWhenTheJournalIsMissingOrInvalid() throws Exception {
     Path missing = runDir.resolve("nowhere");
     assertEquals(2, replay("--journal", missing.toString()));
-    assertEquals("rack replay: " + missing + ": no such file or folder\n", err());
-    errBytes.reset();
+    assertEquals("rack replay: " + missing + ": no such file or folder\n", rack.err());
+    rack.resetErr();
     Path broken = Files.createDirectories(runDir.resolve("broken"));
     Files.write(broken.resolve("node.mv.db"), new byte[8192]);
     assertEquals(2, replay("--journal", broken.toString()));
-    assertTrue(err().startsWith("rack replay: " + broken.resolve("node.mv.db") + ": "), err());
-    assertEquals(1, err().lines().count(), err());
-    errBytes.reset();
+    assertTrue(rack.err().startsWith("rack replay: " + broken.resolve("node.mv.db") + ": "), rack.err());
+    assertEquals(1, rack.err().lines().count(), rack.err());
+    rack.resetErr();
     assertEquals(2, replay("--journal", mmh(), "--at", "8"));
     assertEquals("rack replay: seqNr=8 not in [0,7]: id=controller-rack1 in "
-        + runDir.resolve("mmh/mmh.mv.db") + " ends at event 7\n", err());
+        + runDir.resolve("mmh/mmh.mv.db") + " ends at event 7\n", rack.err());
   }
 
   /**
@@ -159,23 +145,23 @@ class ReplayRackCommandTest {
     assertEquals(2, replay("--journal", folder.toString()));
     String name = "mmh;INIT=" + sql + "--";
     assertEquals("rack replay: " + crafted + ": not opened: journal name \"" + name.substring(0, 77)
-        + "...\" holds ';', which an H2 URL would read as the start of a setting\n", err());
-    assertEquals("", out());
+        + "...\" holds ';', which an H2 URL would read as the start of a setting\n", rack.err());
+    assertEquals("", rack.out());
     assertFalse(Files.exists(written), "the statement ran");
   }
 
   @Test
   void shouldExitTwoWhenFlagsConflictOrLackValues() {
     assertEquals(2, replay("--journal", mmh(), "--at", "1", "--diff", "1", "2"));
-    assertEquals("rack replay: --at, --diff and --compare are alternatives: give one\n", err());
-    errBytes.reset();
+    assertEquals("rack replay: --at, --diff and --compare are alternatives: give one\n", rack.err());
+    rack.resetErr();
     assertEquals(2, replay("--journal", mmh(), "--diff", "1"));
-    assertEquals("rack replay: --diff needs two sequence numbers: --diff A B\n", err());
-    errBytes.reset();
+    assertEquals("rack replay: --diff needs two sequence numbers: --diff A B\n", rack.err());
+    rack.resetErr();
     assertEquals(2, replay("--journal", mmh(), "--at", "last"));
-    assertEquals("rack replay: --at=last is not a sequence number\n", err());
-    errBytes.reset();
+    assertEquals("rack replay: --at=last is not a sequence number\n", rack.err());
+    rack.resetErr();
     assertEquals(2, replay("--at", "1"));
-    assertEquals("rack replay: --journal is required\n", err());
+    assertEquals("rack replay: --journal is required\n", rack.err());
   }
 }

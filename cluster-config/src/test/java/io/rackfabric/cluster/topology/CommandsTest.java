@@ -23,93 +23,6 @@ class CommandsTest {
   private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
   private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
 
-  // ---- rack route
-
-  @Test
-  void shouldExitZeroAndPrintHopsWhenDelivered() {
-    int code = route("--topology", "fig1", "--from", "rc", "--addr", "0xB0040");
-    assertEquals(0, code, err());
-    assertTrue(out().contains("sw1  up -> right"), out());
-    assertTrue(out().contains("delivered: ep2 BAR1 [0xB0000..0xBFFFF] at 0xB0040"), out());
-    assertEquals("", err());
-  }
-
-  @Test
-  void shouldExitOneWhenTheRequestIsRefused() {
-    int code = route("--topology=fig1", "--from=srv2", "--addr=0x20000", "--read");
-    assertEquals(1, code, err());
-    assertTrue(out().contains("Unsupported Request at sw2"), out());
-  }
-
-  @Test
-  void shouldExitTwoWithTheKnownComponentsWhenTheComponentIsUnknown() {
-    int code = route("--topology", "fig1", "--from", "ep9", "--addr", "0xB0040");
-    assertEquals(2, code);
-    assertEquals("rack route: --from: no component 'ep9' in fig1.conf (components: sw1, sw2, rc,"
-        + " ep1, ep2, srv2)\n", err());
-    assertEquals("", out());
-  }
-
-  @Test
-  void shouldExitTwoWhenStartingFromASwitchOrAMissingPort() {
-    assertEquals(2, route("--topology", "fig1", "--from", "sw1", "--addr", "0x0"));
-    assertTrue(err().contains("'sw1' is a switch: start from an endpoint or from one of its ports, e.g. sw1.up"), err());
-    errBytes.reset();
-    assertEquals(2, route("--topology", "fig1", "--from", "sw1.nope", "--addr", "0x0"));
-    assertTrue(err().contains("switch sw1 has no port 'nope' (ports: up, left, right)"), err());
-  }
-
-  @Test
-  void shouldExitTwoWhenTheAddressIsOutside64Bits() {
-    int code = route("--topology", "fig1", "--from", "rc", "--addr", "0x1_0000_0000_0000_0000");
-    assertEquals(2, code);
-    assertEquals("rack route: --addr: '0x1_0000_0000_0000_0000' is outside 64 bits\n", err());
-  }
-
-  @Test
-  void shouldExitTwoWhenTheAddressIsNotANumber() {
-    assertEquals(2, route("--topology", "fig1", "--from", "rc", "--addr", "banana"));
-    assertTrue(err().contains("'banana' is not an address or size"), err());
-  }
-
-  @Test
-  void shouldExitTwoWhenAFlagIsUnknown() {
-    int code = route("--topology", "fig1", "--from", "rc", "--addr", "0x0", "--fast");
-    assertEquals(2, code);
-    assertTrue(err().startsWith(
-        "rack route: unknown option '--fast' (options: --topology, --from, --addr, --read)\nusage:"), err());
-  }
-
-  @Test
-  void shouldExitTwoWhenFlagsAreMissingOrRepeated() {
-    assertEquals(2, route("--topology", "fig1", "--from", "rc"));
-    assertTrue(err().startsWith("rack route: missing --addr\n"), err());
-    errBytes.reset();
-    assertEquals(2, route("--topology", "fig1", "--from", "rc", "--addr"));
-    assertTrue(err().startsWith("rack route: --addr needs a value\n"), err());
-    errBytes.reset();
-    assertEquals(2, route("--topology", "fig1", "--from", "rc", "--from", "ep1", "--addr", "0x0"));
-    assertTrue(err().startsWith("rack route: --from given twice\n"), err());
-    errBytes.reset();
-    assertEquals(2, route("fig1"));
-    assertTrue(err().startsWith("rack route: unexpected argument 'fig1'\n"), err());
-  }
-
-  @Test
-  void shouldExitTwoWithTheFileProblemsWhenTheTopologyIsBad() throws IOException {
-    Path bad = dir.resolve("bad.conf");
-    Files.write(bad, List.of("rack {", "  name = x", "  nodez = []", "}"));
-    assertEquals(2, route("--topology", bad.toString(), "--from", "rc", "--addr", "0x0"));
-    assertTrue(err().contains(bad + ":3: rack.nodez: unknown key (did you mean 'nodes'?)"), err());
-    assertTrue(err().contains(bad + ":1: rack.nodes: missing (required)"), err());
-  }
-
-  @Test
-  void shouldPrintUsageWhenAskedForHelp() {
-    assertEquals(0, route("--help"));
-    assertTrue(out().startsWith("usage: rack route"), out());
-  }
-
   // ---- rack topology check
 
   @Test
@@ -194,10 +107,6 @@ class CommandsTest {
     assertFalse(err().contains("Exception"), err());
     assertFalse(err().contains("\tat "), err());
     assertTrue(err().startsWith(junk.toString()), err());
-  }
-
-  private int route(String... args) {
-    return RouteCommand.run(args, out, err);
   }
 
   private int check(String... args) {
