@@ -15,8 +15,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rack replay}: the controller journal debugger (issue 4). It reads the H2 journal files
@@ -24,80 +25,67 @@ import java.util.stream.Stream;
  * when {@code --compare} finds a divergence, 2 for bad flags or a journal that is missing, in use,
  * corrupt or foreign.
  */
-public final class ReplayRackCommand implements RackCommand {
+@Command(name = "replay",
+    description = {"replay a controller journal: --journal DIR [--id ID] [--at N | --diff A B | --compare DIR2]"
+        + " [--json]",
+        "DIR is a journal file (<node>.mv.db) or a data folder holding one per node. It is only read, never"
+        + " written; a journal a running node has open is refused. Alone it lists the persistence ids, their event"
+        + " counts, highest sequence numbers and template snapshot. --at and --diff need --id unless the journal"
+        + " holds one persistence id. Exit 0, 1 when --compare finds a divergence, 2 for bad flags or a journal"
+        + " that is missing, in use, corrupt or foreign."})
+public final class ReplayRackCommand extends PicocliRackCommand {
 
-  static final String USAGE =
-      "usage: rack replay --journal DIR [--id ID] [--at N | --diff A B | --compare DIR2] [--json]\n"
-          + "  DIR is a journal file (<node>.mv.db) or a data folder holding one per node. It is\n"
-          + "  only read, never written; a journal a running node has open is refused.\n"
-          + "  (alone)        lists the persistence ids, their event counts, highest sequence\n"
-          + "                 numbers and template snapshot\n"
-          + "  --id ID        prints ID's events: sequence number, model time, the event\n"
-          + "  --at N         prints the state after event N (0: before the first), folded from the\n"
-          + "                 template snapshot when it lies at or below N; the replay rate on stderr\n"
-          + "  --diff A B     prints what changed in the state from after event A to after event B\n"
-          + "  --compare DIR2 compares with another journal of the same controller (the MMH's with\n"
-          + "                 the BMH's): identical, a prefix (one lags), or the first divergence\n"
-          + "                 (exit 1)\n"
-          + "  --json         one JSON document instead of text\n"
-          + "  --at and --diff need --id unless the journal holds one persistence id.\n";
+  // Checked in call() rather than required = true, to keep the message "--journal is required".
+  @Option(names = "--journal", paramLabel = "DIR", description = "a journal file or a data folder (required)")
+  String journal;
 
-  private static final Set<String> VALUED = Set.of("journal", "id", "at", "diff", "compare");
+  @Option(names = "--id", paramLabel = "ID", description = "one persistence id: its events, or whose state")
+  String id;
+
+  @Option(names = "--at", paramLabel = "N",
+      description = "the state after event N (0: before the first), folded from the template snapshot when it"
+          + " lies at or below N; the replay rate on stderr")
+  String at;
+
+  @Option(names = "--diff", arity = "2", paramLabel = "A B",
+      description = "what changed in the state from after event A to after event B")
+  List<String> diff;
+
+  @Option(names = "--compare", paramLabel = "DIR2",
+      description = "compare with another journal of the same controller (the MMH's with the BMH's): identical,"
+          + " a prefix (one lags), or the first divergence (exit 1)")
+  String compare;
+
+  @Option(names = "--json", description = "one JSON document instead of text")
+  boolean json;
 
   @Override
-  public String name() {
-    return "replay";
-  }
-
-  @Override
-  public String summary() {
-    return "replay a controller journal: --journal DIR [--id ID] [--at N | --diff A B"
-        + " | --compare DIR2] [--json]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
-    if (argList.contains("-h")) {
-      out.print(USAGE);
-      return 0;
-    }
-    Args args = Args.parse(argList, VALUED, Set.of("json", "help"));
-    if (args.has("help")) {
-      out.print(USAGE);
-      return 0;
-    }
-    long modes = Stream.of("at", "diff", "compare").filter(args::has).count();
+  public Integer call() throws UsageException {
+    long modes = Stream.of(at, diff, compare).filter(java.util.Objects::nonNull).count();
     if (modes > 1) {
       throw new UsageException("--at, --diff and --compare are alternatives: give one");
     }
-    List<String> extra = args.positional();
-    if (extra.size() > (args.has("diff") ? 1 : 0)) {
-      throw new UsageException("unexpected argument '" + extra.get(extra.size() - 1) + "'");
+    if (journal == null) {
+      throw new UsageException("--journal is required");
     }
-    if (args.has("diff") && extra.isEmpty()) {
-      throw new UsageException("--diff needs two sequence numbers: --diff A B");
-    }
-    boolean json = args.has("json");
-    Path journal = Path.of(args.require("journal"));
-    try (Journals journals = Journals.open(journal)) {
-      if (args.has("compare")) {
-        return compare(journals, Path.of(args.get("compare", null)), args, json, out);
+    try (Journals journals = Journals.open(Path.of(journal))) {
+      if (compare != null) {
+        return compare(journals, Path.of(compare), id, json, out);
       }
-      if (args.has("at")) {
-        String id = id(args, journals);
-        Folded f = Replay.stateAt(journals.require(id), id, seqNr("at", args.get("at", null)));
+      if (at != null) {
+        String which = id(journals);
+        Folded f = Replay.stateAt(journals.require(which), which, seqNr("at", at));
         out.print(json ? ReplayJson.state(f) : ReplayText.state(f));
         err.println(ReplayText.rate(f));
-      } else if (args.has("diff")) {
-        String id = id(args, journals);
-        JournalReader reader = journals.require(id);
-        long from = seqNr("diff", args.get("diff", null));
-        long to = seqNr("diff", extra.get(0));
-        StateDiff diff = StateDiff.between(Replay.stateAt(reader, id, from).state(),
-            Replay.stateAt(reader, id, to).state());
-        out.print(json ? ReplayJson.diff(id, from, to, diff) : ReplayText.diff(id, from, to, diff));
-      } else if (args.has("id")) {
-        String id = args.get("id", null);
+      } else if (diff != null) {
+        String which = id(journals);
+        JournalReader reader = journals.require(which);
+        long from = seqNr("diff", diff.get(0));
+        long to = seqNr("diff", diff.get(1));
+        StateDiff d = StateDiff.between(Replay.stateAt(reader, which, from).state(),
+            Replay.stateAt(reader, which, to).state());
+        out.print(json ? ReplayJson.diff(which, from, to, d) : ReplayText.diff(which, from, to, d));
+      } else if (id != null) {
         JournalReader reader = journals.require(id);
         IdSummary summary = reader.summary(id).orElseThrow();
         var events = reader.events(id, 0, Long.MAX_VALUE);
@@ -113,19 +101,18 @@ public final class ReplayRackCommand implements RackCommand {
     }
   }
 
-  private static int compare(Journals a, Path other, Args args, boolean json, PrintStream out)
+  private static int compare(Journals a, Path other, String id, boolean json, PrintStream out)
       throws ReplayException {
     try (Journals b = Journals.open(other)) {
-      List<Comparison> comparisons =
-          Replay.compare(a, b, Optional.ofNullable(args.get("id", null)));
+      List<Comparison> comparisons = Replay.compare(a, b, Optional.ofNullable(id));
       out.print(json ? ReplayJson.compare(a.path(), b.path(), comparisons)
           : ReplayText.compare(a.path(), b.path(), comparisons));
       return comparisons.stream().anyMatch(c -> c.verdict() == Verdict.DIVERGED) ? 1 : 0;
     }
   }
 
-  private static String id(Args args, Journals journals) throws ReplayException {
-    return args.has("id") ? args.get("id", null) : journals.onlyId();
+  private String id(Journals journals) throws ReplayException {
+    return id != null ? id : journals.onlyId();
   }
 
   private static long seqNr(String flag, String value) throws UsageException {
