@@ -6,7 +6,6 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -42,11 +41,7 @@ class LayeringTest {
 
   @Test
   void shouldHaveNoPackageCyclesWhenEachPackageIsASlice() {
-    slices().matching("io.rackfabric.(**)").should().beFreeOfCycles()
-        // `rack ftgm` loads its scenario through `rack run`; the edge goes when the commands move to cli.
-        .ignoreDependency(nameMatching("io\\.rackfabric\\.loadtests\\.scenario\\.ftgm\\.FtgmCommand(\\$.*)?"),
-            resideInAPackage("io.rackfabric.loadtests.scenario"))
-        .check(CLASSES);
+    slices().matching("io.rackfabric.(**)").should().beFreeOfCycles().check(CLASSES);
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.RunCommand;
+import io.rackfabric.loadtests.cli.FtgmRackCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.api.FtgmCampaignResult;
@@ -111,7 +112,7 @@ class FtgmCampaignScenarioTest {
         RecoveryEvent.PORT_REOPENED, RecoveryEvent.PORT_REOPENED), steps);
 
     ByteArrayOutputStream listed = new ByteArrayOutputStream();
-    assertEquals(0, new FtgmCommand().run(List.of("events", runDir.toString(), "--mode", "ftgm", "--fault",
+    assertEquals(0, new FtgmRackCommand().run(List.of("events", runDir.toString(), "--mode", "ftgm", "--fault",
         String.valueOf(fault)), new PrintStream(listed, true, StandardCharsets.UTF_8), System.err));
     assertTrue(listed.toString(StandardCharsets.UTF_8).contains(steps.size() + " of " + events.size() + " events"),
         listed.toString(StandardCharsets.UTF_8));
@@ -174,7 +175,7 @@ class FtgmCampaignScenarioTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     List<String> line = List.of(r.replayLine(McpMode.GM, broken).split(" "));
     assertEquals(List.of("rack", "ftgm", "replay"), line.subList(0, 3));
-    int status = new FtgmCommand().run(line.subList(2, line.size()), new PrintStream(out, true,
+    int status = new FtgmRackCommand().run(line.subList(2, line.size()), new PrintStream(out, true,
         StandardCharsets.UTF_8), System.err);
     String text = out.toString(StandardCharsets.UTF_8);
     assertEquals(1, status, text);
