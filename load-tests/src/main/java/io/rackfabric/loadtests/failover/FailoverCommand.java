@@ -2,8 +2,7 @@ package io.rackfabric.loadtests.failover;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.cli.Args;
-import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.PicocliRackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
@@ -16,21 +15,28 @@ import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code rack failover link}: one compute host's primary link fails in a Ladon rack of N compute
  * hosts, and the fail-over's breakdown (Ladon Table 2) is printed from the model times the
  * hosts' messages carried.
  */
-public final class FailoverCommand implements RackCommand {
+@Command(name = "failover",
+    description = {"data-plane fail-over breakdown (Ladon Table 2): link|uplink|switch --hosts N [--multicast]"
+        + " [--host X] [--stream COUNT] [--json OUT]",
+        "link: one compute host's primary link fails; uplink: the primary plane's uplink; switch: the primary"
+        + " plane's switch. The rack runs in this JVM under the model-time kernel; the breakdown comes from the"
+        + " model times the hosts' messages carried."})
+public final class FailoverCommand extends PicocliRackCommand {
 
   /** --stream: one datagram each way per microsecond of model time, from 10us before the fault. */
   private static final long STREAM_INTERVAL_NS = 1_000;
@@ -40,22 +46,44 @@ public final class FailoverCommand implements RackCommand {
   private static final String[] PAPER = {
       "2.4 us", "8.5 us", "76 us (8 CHs: 8 x (8.5 + 1))", "86.9 us", "17 us"};
 
-  @Override
-  public String name() {
-    return "failover";
-  }
+  // A list checked in call(), so that a missing or unknown kind gets the message naming the three.
+  @Parameters(paramLabel = "link|uplink|switch", arity = "0..*", description = "what fails")
+  List<String> what = new ArrayList<>();
+
+  @Option(names = "--hosts", paramLabel = "N",
+      description = "compute hosts of a generated Ladon rack, 1.." + LadonRackGenerator.MAX_COMPUTE_HOSTS + " (default: 8)")
+  Integer hosts;
+
+  @Option(names = "--topology", paramLabel = "FILE|NAME", description = "a one-node topology instead of --hosts")
+  String topologyName;
+
+  @Option(names = "--host", paramLabel = "X", description = "link: the compute host whose link fails (default: 1)")
+  Integer host;
+
+  @Option(names = "--multicast", description = "notify the compute hosts by multicast instead of one by one")
+  boolean multicast;
+
+  @Option(names = "--stream", paramLabel = "COUNT",
+      description = "link: COUNT FreeQ/PostQ datagrams each way between the failing CH and another, 0..100000"
+          + " (default: 0)")
+  long streamCount;
+
+  @Option(names = "--json", paramLabel = "OUT", description = "also write the figures as JSON to OUT")
+  Path json;
+
+  @Option(names = "--poll-latency", paramLabel = "DURATION", description = "rackfabric.host.mailbox.poll-latency for this run")
+  String pollLatency;
+
+  @Option(names = "--aer-latency", paramLabel = "DURATION",
+      description = "rackfabric.host.aer.interrupt-latency for this run")
+  String aerLatency;
+
+  @Option(names = "--route-update", paramLabel = "DURATION",
+      description = "rackfabric.host.route-update-latency for this run")
+  String routeUpdate;
 
   @Override
-  public String summary() {
-    return "data-plane fail-over breakdown (Ladon Table 2): link|uplink|switch --hosts N [--multicast] [--host X]"
-        + " [--stream COUNT] [--json OUT]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("hosts", "host", "json", "topology", "poll-latency",
-        "aer-latency", "route-update", "stream"), Set.of("multicast"));
-    List<String> what = args.positional();
+  public Integer call() throws Exception {
     LinkFailover.Fault fault = what.size() != 1 ? null : switch (what.get(0)) {
       case "link" -> LinkFailover.Fault.CH_LINK;
       case "uplink" -> LinkFailover.Fault.UPLINK;
@@ -67,12 +95,12 @@ public final class FailoverCommand implements RackCommand {
           + " [--stream COUNT] [--json OUT] (or --topology F instead of --hosts); got " + what);
     }
     Topology topology;
-    if (args.has("topology")) {
-      if (args.has("hosts")) {
+    if (topologyName != null) {
+      if (hosts != null) {
         throw new UsageException("give --hosts N or --topology F, not both");
       }
       try {
-        topology = TopologyLoader.loadFileOrBundled(args.get("topology", null));
+        topology = TopologyLoader.loadFileOrBundled(topologyName);
       } catch (TopologyException e) {
         throw new UsageException(e.getMessage());
       }
@@ -82,14 +110,17 @@ public final class FailoverCommand implements RackCommand {
             + " --placement single, or a scenario with mode = multi-jvm)");
       }
     } else {
-      int hosts = (int) args.getLong("hosts", 8, 1, LadonRackGenerator.MAX_COMPUTE_HOSTS);
+      int count = hosts == null ? 8 : hosts;
+      if (count < 1 || count > LadonRackGenerator.MAX_COMPUTE_HOSTS) {
+        throw new UsageException("--hosts=" + count + " not in [1," + LadonRackGenerator.MAX_COMPUTE_HOSTS + "]");
+      }
       try {
-        topology = LadonRackGenerator.generate(GlobalMemoryLayout.paper(hosts), LadonRackGenerator.Placement.SINGLE_NODE);
+        topology = LadonRackGenerator.generate(GlobalMemoryLayout.paper(count), LadonRackGenerator.Placement.SINGLE_NODE);
       } catch (IllegalArgumentException e) {
         throw new UsageException(e.getMessage());
       }
       if (topology.globalMemorySpec().managementHost() == null) {
-        throw new UsageException("--hosts=" + hosts + ": the paper's layout (L=32GiB, P=1TiB) leaves no"
+        throw new UsageException("--hosts=" + count + ": the paper's layout (L=32GiB, P=1TiB) leaves no"
             + " multicast and mailbox slots for data-plane fail-over above 29 compute hosts");
       }
     }
@@ -97,21 +128,26 @@ public final class FailoverCommand implements RackCommand {
       throw new UsageException("topology " + topology.name() + " names no management-host in its global-memory section");
     }
     int n = topology.globalMemorySpec().computeHosts().size();
-    if (fault != LinkFailover.Fault.CH_LINK && args.has("host")) {
+    if (fault != LinkFailover.Fault.CH_LINK && host != null) {
       throw new UsageException("--host names the CH whose link fails: only for 'link'");
     }
-    int failed = (int) args.getLong("host", 1, 1, n);
-    NotificationMode mode = args.has("multicast") ? NotificationMode.MULTICAST : NotificationMode.UNICAST;
-    long streamCount = args.getLong("stream", 0, 0, 100_000);
+    int failed = host == null ? 1 : host;
+    if (failed < 1 || failed > n) {
+      throw new UsageException("--host=" + failed + " not in [1," + n + "]");
+    }
+    NotificationMode mode = multicast ? NotificationMode.MULTICAST : NotificationMode.UNICAST;
+    if (streamCount < 0 || streamCount > 100_000) {
+      throw new UsageException("--stream=" + streamCount + " not in [0,100000]");
+    }
     if (streamCount > 0 && (fault != LinkFailover.Fault.CH_LINK || n < 2)) {
       throw new UsageException("--stream runs datagrams between the CH whose link fails and another CH:"
           + " only for 'link' with at least 2 compute hosts");
     }
     LinkFailover.Streams streams = new LinkFailover.Streams(streamCount, STREAM_INTERVAL_NS, STREAM_LEAD_NS);
     Map<String, String> overrides = new LinkedHashMap<>();
-    putDuration(args, "poll-latency", "rackfabric.host.mailbox.poll-latency", overrides);
-    putDuration(args, "aer-latency", "rackfabric.host.aer.interrupt-latency", overrides);
-    putDuration(args, "route-update", "rackfabric.host.route-update-latency", overrides);
+    putDuration("poll-latency", pollLatency, "rackfabric.host.mailbox.poll-latency", overrides);
+    putDuration("aer-latency", aerLatency, "rackfabric.host.aer.interrupt-latency", overrides);
+    putDuration("route-update", routeUpdate, "rackfabric.host.route-update-latency", overrides);
     Config config = ConfigFactory.parseMap(overrides);
 
     out.printf("rack failover %s: %s%n", what.get(0), topology.name());
@@ -124,31 +160,30 @@ public final class FailoverCommand implements RackCommand {
       out.print(renderStreams(result.streams()));
     }
 
-    if (args.has("json")) {
-      Path file = Path.of(args.get("json", null));
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("command", "failover " + what.get(0));
-      json.put("topology", topology.name());
-      json.put("compute_hosts", n);
-      json.put("failed_host", failed);
-      json.put("notification", mode.name().toLowerCase());
-      json.put("parameters", ConfigFactory.load().withFallback(config).getConfig("rackfabric.host").root().unwrapped());
-      json.put("parameter_overrides", overrides);
+    if (json != null) {
+      Path file = json;
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("command", "failover " + what.get(0));
+      doc.put("topology", topology.name());
+      doc.put("compute_hosts", n);
+      doc.put("failed_host", failed);
+      doc.put("notification", mode.name().toLowerCase());
+      doc.put("parameters", ConfigFactory.load().withFallback(config).getConfig("rackfabric.host").root().unwrapped());
+      doc.put("parameter_overrides", overrides);
       List<Map<String, Object>> figures = new ArrayList<>();
       for (Figure f : figures(b, result.lostOnFailedLink(), result.streams())) {
         figures.add(f.toMap());
       }
-      json.put("figures", figures);
-      AtomicFiles.writeString(file, Json.write(json));
+      doc.put("figures", figures);
+      AtomicFiles.writeString(file, Json.write(doc));
       out.println("wrote " + file);
     }
     return 0;
   }
 
-  private static void putDuration(Args args, String flag, String key, Map<String, String> overrides)
+  private static void putDuration(String flag, String value, String key, Map<String, String> overrides)
       throws UsageException {
-    if (args.has(flag)) {
-      String value = args.get(flag, null);
+    if (value != null) {
       try {
         ConfigFactory.parseString("d = " + value).getDuration("d");
       } catch (RuntimeException e) {

@@ -71,4 +71,21 @@ class FailoverCommandTest {
     assertEquals(2, rack("failover", "link", "--topology", dir.resolve("absent.conf").toString()));
     assertTrue(err().contains("absent.conf: file not found"), err());
   }
+
+  @Test
+  void shouldSuggestTheFlagAndNameTheKindsWhenTheyAreMistyped() {
+    assertEquals(2, rack("failover", "link", "--hots", "3"));
+    assertTrue(err().startsWith("rack failover: Unknown option: '--hots'"), err());
+    assertTrue(err().contains("--hosts"), "a close match suggested: " + err());
+    errBytes.reset();
+    assertEquals(2, rack("failover", "cable", "--hosts", "3"));
+    assertTrue(err().startsWith("rack failover: usage: rack failover link|uplink|switch"), err());
+    assertTrue(err().endsWith("got [cable]\n"), err());
+    errBytes.reset();
+    assertEquals(2, rack("failover", "uplink", "--hosts", "3", "--host", "2"));
+    assertEquals("rack failover: --host names the CH whose link fails: only for 'link'\n", err());
+    errBytes.reset();
+    assertEquals(2, rack("failover", "link", "--hosts", "3", "--host", "4"));
+    assertEquals("rack failover: --host=4 not in [1,3]\n", err());
+  }
 }
