@@ -72,17 +72,17 @@ public final class Rack {
     if (top && e instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
       err.println("rack: unknown command '" + u.getUnmatched().get(0) + "'");
     } else {
-      err.println((top ? "rack: " : "rack " + cl.getCommandName() + ": ") + e.getMessage());
+      err.println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage());
     }
     if (!UnmatchedArgumentException.printSuggestions(e, err)) {
-      err.println("(rack " + (top ? "" : cl.getCommandName() + " ") + "--help lists them)");
+      err.println("(" + cl.getCommandSpec().qualifiedName() + " --help lists them)");
     }
     err.flush();
     return CommandLine.ExitCode.USAGE;
   }
 
   private static int failed(Exception e, CommandLine cl, PrintStream err) {
-    String prefix = cl.getParent() == null ? "rack: " : "rack " + cl.getCommandName() + ": ";
+    String prefix = cl.getCommandSpec().qualifiedName() + ": "; // "rack topology generate: ..."
     if (e instanceof UsageException) {
       err.println(prefix + e.getMessage());
       return CommandLine.ExitCode.USAGE;

@@ -12,90 +12,133 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code rack topology generate ladon --hosts N ...}: writes a Ladon rack of N compute hosts as a
- * topology file (to {@code --out} or stdout). Exit 0, or 2 with a message naming the bad value.
+ * topology file (to {@code --out} or stdout); {@code generate multirack --racks N}: several joined
+ * by an NTB spine. Exit 0, or 2 with a message naming the bad value.
  */
-final class TopologyGenerateCommand {
+@Command(name = "generate",
+    description = {"write a Ladon rack, or several joined racks, as a topology file",
+        "ladon: N compute hosts (1.." + LadonRackGenerator.MAX_COMPUTE_HOSTS + ", Ladon sections 4.1-4.2, 5.1), shaped"
+        + " like ladon-testbed: switch tor (MMH, BMH, NIC), NTB chips nt-pri and nt-sec with one port per CH, and per"
+        + " CH a root chI above root ports chI-rp; windows and NTB BARs follow the global memory layout. Above 31 CHs"
+        + " each plane's NTB ports spread over several chips (nt-pri-1, nt-pri-2, ...).",
+        "multirack: N Ladon racks (ids rK-...) joined by an NTB spine, in one node; N = 1.."
+        + MultiRackGenerator.MAX_RACKS + ".", "Without --out the file goes to stdout."})
+final class TopologyGenerateCommand implements Callable<Integer> {
 
-  static final String USAGE =
-      "usage: rack topology generate ladon --hosts N [--local-subspace 32GiB] [--pms2-base 1TiB]\n"
-          + "           [--address-bits 48] [--placement single|per-host|three-node] [--base-port 25521]"
-          + " [--out FILE]\n"
-          + "  Writes a Ladon rack (Ladon sections 4.1-4.2, 5.1) of N compute hosts, 1.."
-          + LadonRackGenerator.MAX_COMPUTE_HOSTS + ", shaped like\n"
-          + "  ladon-testbed: switch tor (MMH, BMH, NIC), NTB chips nt-pri and nt-sec with one port\n"
-          + "  per CH, and per CH a root chI above root ports chI-rp. Windows and NTB BARs follow\n"
-          + "  the global memory layout. --placement single puts everything on node-1; per-host\n"
-          + "  (the default) gives node-switch, node-mmh, node-bmh and node-chI ports from\n"
-          + "  --base-port; three-node gives node-switch (switches, NIC), node-mmh (MMH and the first half\n"
-          + "  of the CHs) and node-bmh (BMH and the rest). Above 31 CHs each plane's NTB ports spread\n"
-          + "  over several chips (nt-pri-1, nt-pri-2, ...), which tor's multicast groups join.\n"
-          + "  Without --out the file goes to stdout.\n"
-          + "usage: rack topology generate multirack --racks N [--hosts-per-rack 48] [--out FILE]\n"
-          + "  Writes N Ladon racks (ids rK-...) joined by an NTB spine, in one node (issue 6's scale\n"
-          + "  run: 21 racks of 48 CHs are 1,008 compute hosts); N = 1.."
-          + MultiRackGenerator.MAX_RACKS + ".\n";
+  @ParentCommand
+  TopologyRackCommand parent;
 
-  private static final Set<String> VALUED = Set.of("hosts", "local-subspace", "pms2-base",
-      "address-bits", "placement", "base-port", "out", "racks", "hosts-per-rack");
+  @Spec
+  CommandSpec spec;
 
-  private TopologyGenerateCommand() {}
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+  boolean help;
 
-  static int run(List<String> argList, PrintStream out) throws UsageException {
-    if (argList.contains("-h") || argList.contains("--help")) {
-      out.print(USAGE);
-      return 0;
-    }
-    Args args = Args.parse(argList, VALUED, Set.of());
-    List<String> kinds = args.positional();
+  // A list checked in call(), so that a missing or unknown kind gets the message naming the two.
+  @Parameters(paramLabel = "ladon|multirack", arity = "0..*", description = "which rack to write")
+  List<String> kinds = new ArrayList<>();
+
+  @Option(names = "--hosts", paramLabel = "N", description = "ladon: compute hosts (required)")
+  Integer hosts;
+
+  @Option(names = "--local-subspace", paramLabel = "SIZE", converter = SizeConverter.class,
+      description = "ladon: each host's local subspace (default: 32GiB, Ladon's)")
+  Long localSubspace;
+
+  @Option(names = "--pms2-base", paramLabel = "ADDRESS", converter = SizeConverter.class,
+      description = "ladon: where PMS2 starts (default: 1TiB, Ladon's)")
+  Long pms2Base;
+
+  @Option(names = "--address-bits", paramLabel = "BITS", description = "ladon: physical address bits (default: 48)")
+  Integer addressBits;
+
+  @Option(names = "--placement", paramLabel = "single|per-host|three-node",
+      description = "ladon: single puts everything on node-1; per-host (the default) gives node-switch, node-mmh,"
+          + " node-bmh and node-chI; three-node gives node-switch (switches, NIC), node-mmh (MMH and the first half"
+          + " of the CHs) and node-bmh (BMH and the rest)")
+  String placement;
+
+  @Option(names = "--base-port", paramLabel = "PORT",
+      description = "ladon: the first node's port, 1..65535 (default: " + LadonRackGenerator.DEFAULT_BASE_PORT + ")")
+  Integer basePort;
+
+  @Option(names = "--racks", paramLabel = "N", description = "multirack: racks (required)")
+  Integer racks;
+
+  @Option(names = "--hosts-per-rack", paramLabel = "N",
+      description = "multirack: compute hosts per rack (default: " + MultiRackGenerator.DEFAULT_HOSTS_PER_RACK + ")")
+  Integer hostsPerRack;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "the file to write (default: stdout)")
+  Path outFile;
+
+  @Override
+  public Integer call() throws UsageException {
     if (kinds.isEmpty()) {
-      throw new UsageException("generate: which rack? 'ladon' or 'multirack'\n" + USAGE);
-    }
-    if (kinds.get(0).equals("multirack")) {
-      return multirack(argList, args, out);
-    }
-    if (!kinds.get(0).equals("ladon")) {
-      throw new UsageException("generate: unknown rack kind '" + kinds.get(0) + "' (known: ladon, multirack)");
+      throw new UsageException("which rack? 'ladon' or 'multirack'");
     }
     if (kinds.size() > 1) {
-      throw new UsageException("generate: unexpected argument '" + kinds.get(1) + "'");
+      throw new UsageException("unexpected argument '" + kinds.get(1) + "'");
     }
-    if (args.has("racks") || args.has("hosts-per-rack")) {
+    if (kinds.get(0).equals("multirack")) {
+      return multirack();
+    }
+    if (!kinds.get(0).equals("ladon")) {
+      throw new UsageException("unknown rack kind '" + kinds.get(0) + "' (known: ladon, multirack)");
+    }
+    if (racks != null || hostsPerRack != null) {
       throw new UsageException("--racks and --hosts-per-rack are for 'generate multirack'");
     }
-    // Range checks are the layout's and the generator's: they name every number that does not fit.
-    int hosts = (int) args.getLong("hosts", Long.MIN_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE);
-    if (!args.has("hosts")) {
+    if (hosts == null) {
       throw new UsageException("--hosts N is required (1.." + LadonRackGenerator.MAX_COMPUTE_HOSTS
           + " compute hosts)");
     }
-    long local = args.getSize("local-subspace", GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE);
-    long pms2 = args.getSize("pms2-base", GlobalMemoryLayout.PAPER_PMS2_BASE);
-    int bits = (int) args.getLong("address-bits", GlobalMemoryLayout.DEFAULT_ADDRESS_BITS,
-        Integer.MIN_VALUE, Integer.MAX_VALUE);
-    int basePort = (int) args.getLong("base-port", LadonRackGenerator.DEFAULT_BASE_PORT, 1, 65535);
-    Placement placement = placement(args.get("placement", "per-host"));
+    // Range checks are the layout's and the generator's: they name every number that does not fit.
+    long local = localSubspace == null ? GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE : localSubspace;
+    long pms2 = pms2Base == null ? GlobalMemoryLayout.PAPER_PMS2_BASE : pms2Base;
+    int bits = addressBits == null ? GlobalMemoryLayout.DEFAULT_ADDRESS_BITS : addressBits;
+    int port = basePort == null ? LadonRackGenerator.DEFAULT_BASE_PORT : basePort;
+    if (port < 1 || port > 65535) {
+      throw new UsageException("--base-port=" + port + " not in [1,65535]");
+    }
+    Placement where = placement(placement == null ? "per-host" : placement);
     Topology rack;
     try {
       GlobalMemoryLayout layout = GlobalMemoryLayout.create(local, hosts, pms2, bits);
-      rack = LadonRackGenerator.generate(layout, placement, LadonRackGenerator.DEFAULT_HOST, basePort);
+      rack = LadonRackGenerator.generate(layout, where, LadonRackGenerator.DEFAULT_HOST, port);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    return emit(rack, TopologyWriter.write(rack, header(argList, rack, local, pms2)), args, out);
+    return emit(rack, TopologyWriter.write(rack, header(given(), rack, local, pms2)));
+  }
+
+  /** The flags as given after {@code rack topology generate}, for the file's header. */
+  private List<String> given() {
+    List<String> all = spec.commandLine().getParseResult().originalArgs();
+    int at = all.indexOf("generate");
+    return all.subList(at + 1, all.size());
   }
 
   /** Prints the topology's text, or writes it to {@code --out} and says what was written. */
-  private static int emit(Topology topology, String text, Args args, PrintStream out) throws UsageException {
-    if (!args.has("out")) {
+  private int emit(Topology topology, String text) throws UsageException {
+    PrintStream out = parent.out();
+    if (outFile == null) {
       out.print(text);
       return 0;
     }
-    Path file = Path.of(args.get("out", null));
+    Path file = outFile;
     try {
       Files.writeString(file, text, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
@@ -108,31 +151,31 @@ final class TopologyGenerateCommand {
   }
 
   /** {@code generate multirack --racks N}: see {@link MultiRackGenerator}. */
-  private static int multirack(List<String> argList, Args args, PrintStream out) throws UsageException {
-    if (args.positional().size() > 1) {
-      throw new UsageException("generate: unexpected argument '" + args.positional().get(1) + "'");
+  private int multirack() throws UsageException {
+    String ladonFlag = hosts != null ? "hosts" : localSubspace != null ? "local-subspace" : pms2Base != null
+        ? "pms2-base" : addressBits != null ? "address-bits" : placement != null ? "placement"
+        : basePort != null ? "base-port" : null;
+    if (ladonFlag != null) {
+      throw new UsageException("--" + ladonFlag + " is for 'generate ladon'; multirack takes --racks, --hosts-per-rack,"
+          + " --out");
     }
-    for (String flag : List.of("hosts", "local-subspace", "pms2-base", "address-bits", "placement", "base-port")) {
-      if (args.has(flag)) {
-        throw new UsageException("--" + flag + " is for 'generate ladon'; multirack takes --racks, --hosts-per-rack, --out");
-      }
-    }
-    if (!args.has("racks")) {
+    if (racks == null) {
       throw new UsageException("--racks N is required (1.." + MultiRackGenerator.MAX_RACKS + ")");
     }
-    int racks = (int) args.getLong("racks", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
-    int hosts = (int) args.getLong("hosts-per-rack", MultiRackGenerator.DEFAULT_HOSTS_PER_RACK, 1,
-        LadonRackGenerator.MAX_COMPUTE_HOSTS);
+    int perRack = hostsPerRack == null ? MultiRackGenerator.DEFAULT_HOSTS_PER_RACK : hostsPerRack;
+    if (perRack < 1 || perRack > LadonRackGenerator.MAX_COMPUTE_HOSTS) {
+      throw new UsageException("--hosts-per-rack=" + perRack + " not in [1," + LadonRackGenerator.MAX_COMPUTE_HOSTS + "]");
+    }
     Topology fabric;
     try {
-      fabric = MultiRackGenerator.generate(racks, hosts);
+      fabric = MultiRackGenerator.generate(racks, perRack);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    String text = TopologyWriter.write(fabric, fabric.name() + ".conf: " + racks + " Ladon racks of " + hosts
-        + " compute hosts joined by an NTB spine, generated by\n  rack topology generate " + String.join(" ", argList)
+    String text = TopologyWriter.write(fabric, fabric.name() + ".conf: " + racks + " Ladon racks of " + perRack
+        + " compute hosts joined by an NTB spine, generated by\n  rack topology generate " + String.join(" ", given())
         + "\nRack K's ids carry the prefix rK-; every rack's MMH reaches rack J's PMS1 at 8P + (J-1)P (P = 2TiB).");
-    return emit(fabric, text, args, out);
+    return emit(fabric, text);
   }
 
   private static Placement placement(String value) throws UsageException {

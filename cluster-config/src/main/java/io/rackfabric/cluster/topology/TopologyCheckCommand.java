@@ -18,44 +18,22 @@ import java.util.Locale;
 
 /**
  * {@code rack topology check FILE|NAME}: loads a topology file (or a bundled one by name) and
- * prints what it describes, or every problem in it. Exit 0 when it loads, 2 otherwise.
+ * prints what it describes, or every problem in it. Exit 0 when it loads, 2 otherwise. (The
+ * command line's flags are picocli's, in {@code cli.TopologyRackCommand}.)
  */
 public final class TopologyCheckCommand {
-
-  static final String USAGE =
-      "usage: rack topology check FILE|NAME\n"
-          + "  Checks a topology file and prints its nodes, switches, endpoints and links, and its\n"
-          + "  global memory (layout, compute hosts, management host, control page) and the\n"
-          + "  management-host pair (control-plane) when it has them.\n"
-          + "  NAME is a bundled topology: " + String.join(", ", TopologyLoader.BUNDLED) + "\n";
 
   private TopologyCheckCommand() {}
 
   /**
-   * @param args what follows {@code rack topology check}
-   * @return 0 when the topology is valid, 2 for a bad topology or bad arguments
+   * @param name a topology file or a bundled name
+   * @return 0 when the topology is valid, 2 for a bad topology
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
-      out.print(USAGE);
-      return 0;
-    }
-    if (args.length == 0) {
-      err.print("rack topology check: missing FILE or NAME\n" + USAGE);
-      return 2;
-    }
-    if (args[0].startsWith("-")) {
-      err.print("rack topology check: unknown option '" + args[0] + "'\n" + USAGE);
-      return 2;
-    }
-    if (args.length > 1) {
-      err.print("rack topology check: one FILE or NAME only, got also '" + args[1] + "'\n" + USAGE);
-      return 2;
-    }
+  public static int check(String name, PrintStream out, PrintStream err) {
     Topology topology;
     try {
       // The check is where a node's host name is looked up: rack node would fail on it later.
-      topology = TopologyLoader.loadFileOrBundled(args[0], HostCheck.ALL);
+      topology = TopologyLoader.loadFileOrBundled(name, HostCheck.ALL);
     } catch (TopologyException e) {
       e.problems().forEach(err::println);
       int n = e.problems().size();

@@ -48,7 +48,7 @@ class TopologyGenerateCommandTest {
   @Test
   void shouldExitTwoNamingTheLimitWhenTwoHundredFiftySixHosts() {
     assertEquals(2, generate("ladon", "--hosts", "256", "--local-subspace", "4GiB", "--pms2-base", "2TiB"));
-    assertTrue(rack.err().startsWith("rack topology: hosts=256: "), rack.err());
+    assertTrue(rack.err().startsWith("rack topology generate: hosts=256: "), rack.err());
     assertTrue(rack.err().contains("at most 255 compute hosts"), rack.err());
     assertEquals("", rack.out());
   }
@@ -74,41 +74,50 @@ class TopologyGenerateCommandTest {
   @Test
   void shouldExitTwoNamingTheValueWhenAFlagIsBad() {
     assertEquals(2, generate("ladon", "--hosts", "2", "--placement", "cloud"));
-    assertEquals("rack topology: --placement=cloud not in {single, per-host, three-node}\n", rack.err());
+    assertEquals("rack topology generate: --placement=cloud not in {single, per-host, three-node}\n", rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon", "--hosts", "2", "--local-subspace", "banana"));
-    assertEquals("rack topology: --local-subspace: 'banana' is not an address or size\n", rack.err());
+    assertTrue(rack.err().startsWith("rack topology generate: Invalid value for option '--local-subspace': 'banana'"
+        + " is not an address or size"), rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon", "--hosts", "two"));
-    assertEquals("rack topology: --hosts=two is not a whole number\n", rack.err());
+    assertTrue(rack.err().startsWith("rack topology generate: Invalid value for option '--hosts': 'two' is not an int"),
+        rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon", "--hosts", "0"));
-    assertEquals("rack topology: hosts=0: at least one compute host is needed\n", rack.err());
+    assertEquals("rack topology generate: hosts=0: at least one compute host is needed\n", rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon"));
-    assertEquals("rack topology: --hosts N is required (1..255 compute hosts)\n", rack.err());
+    assertEquals("rack topology generate: --hosts N is required (1..255 compute hosts)\n", rack.err());
     rack.resetErr();
     assertEquals(2, generate("fattree", "--hosts", "2"));
-    assertEquals("rack topology: generate: unknown rack kind 'fattree' (known: ladon, multirack)\n", rack.err());
+    assertEquals("rack topology generate: unknown rack kind 'fattree' (known: ladon, multirack)\n", rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon", "--hosts", "2", "--base-port", "70000"));
-    assertEquals("rack topology: --base-port=70000 not in [1,65535]\n", rack.err());
+    assertEquals("rack topology generate: --base-port=70000 not in [1,65535]\n", rack.err());
     rack.resetErr();
     assertEquals(2, generate("ladon", "--hosts", "2", "--out", "/nonexistent-dir/x.conf"));
-    assertTrue(rack.err().startsWith("rack topology: --out /nonexistent-dir/x.conf: cannot write"), rack.err());
+    assertTrue(rack.err().startsWith("rack topology generate: --out /nonexistent-dir/x.conf: cannot write"), rack.err());
   }
 
   @Test
   void shouldStillCheckFilesWhenGivenCheck() {
     assertEquals(0, rack.run(List.of("topology", "check", "ladon-testbed")), rack.err());
     assertEquals(2, rack.run(List.of("topology", "frobnicate")));
+    assertTrue(rack.err().startsWith("rack topology: Unmatched argument at index 1: 'frobnicate'"), rack.err());
+    rack.resetErr();
+    assertEquals(2, rack.run(List.of("topology")));
     assertTrue(rack.err().startsWith("rack topology: expected 'rack topology check FILE|NAME' or"), rack.err());
   }
 
   @Test
   void shouldPrintUsageAndExitZeroWhenAskedForHelp() {
     assertEquals(0, generate("--help"));
-    assertTrue(rack.out().startsWith("usage: rack topology generate ladon --hosts N"), rack.out());
+    assertTrue(rack.out().startsWith("Usage: rack topology generate"), rack.out());
+    for (String flag : List.of("--hosts", "--local-subspace", "--pms2-base", "--address-bits", "--placement",
+        "--base-port", "--racks", "--hosts-per-rack", "--out")) {
+      assertTrue(rack.out().contains(flag), flag + " in\n" + rack.out());
+    }
   }
 
   private int generate(String... args) {
@@ -131,7 +140,7 @@ class TopologyGenerateCommandTest {
   @Test
   void shouldExitTwoNamingTheValueWhenMultirackArgumentsAreBad() {
     assertEquals(2, generate("multirack", "--racks", "32"));
-    assertTrue(rack.err().startsWith("rack topology: racks=32 not in 1..31"), rack.err());
+    assertTrue(rack.err().startsWith("rack topology generate: racks=32 not in 1..31"), rack.err());
     rack.resetErr();
     assertEquals(2, generate("multirack"));
     assertTrue(rack.err().contains("--racks N is required"), rack.err());

@@ -80,6 +80,8 @@ class ControllerPagesRackTest {
 
     assertTrue(submit(controller, r -> new Controller.CloseIommuPage("ch2", ch1Id, PAGE, 0, r)).accepted());
     TestProbe<EndpointStats> stats = testKit.createTestProbe();
+    // Written until the close is in force (the MH applies it once acknowledged): a write sent
+    // before that may still land, so what the page holds is read once a write was denied.
     stats.awaitAssert(WAIT, () -> {
       ch1.tell(new MemoryEndpoint.Write(address, new byte[] {9, 9, 9, 9}));
       ch2.tell(new MemoryEndpoint.GetStats(stats.ref()));
@@ -87,7 +89,12 @@ class ControllerPagesRackTest {
       return null;
     });
     ch2.tell(new MemoryEndpoint.Peek(PAGE, data.length, peek.ref()));
-    assertArrayEquals(data, peek.receiveMessage(WAIT), "nothing written after the close");
+    byte[] closedWith = peek.receiveMessage(WAIT);
+    long denied = blocked(ch2);
+    ch1.tell(new MemoryEndpoint.Write(address, new byte[] {7, 7, 7, 7}));
+    awaitBlocked(ch2, denied + 1);
+    ch2.tell(new MemoryEndpoint.Peek(PAGE, data.length, peek.ref()));
+    assertArrayEquals(closedWith, peek.receiveMessage(WAIT), "nothing written once the close is in force");
   }
 
   /** Where CH1 writes to reach {@code local} of CH2, through the primary plane. */

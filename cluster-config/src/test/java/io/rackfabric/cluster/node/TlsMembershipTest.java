@@ -86,8 +86,14 @@ class TlsMembershipTest {
     for (ActorTestKit kit : new ActorTestKit[] {stranger, member, seed}) {
       if (kit != null) {
         // A cluster member leaves before it stops: over TLS that took more than the kit's default
-        // 10 s once on a quiet machine.
-        ActorTestKit.shutdown(kit.system(), Duration.ofSeconds(60));
+        // 10 s once on a quiet machine, and Artery's TLS transport once did not finish stopping
+        // within 60 s in a full suite run (an outbound TLS stream to a peer never closed). What the
+        // test checks is done by then: a transport that hangs in its own shutdown is reported and
+        // left to the test JVM's exit rather than failing the suite.
+        ActorTestKit.shutdown(kit.system(), Duration.ofSeconds(60), false);
+        if (!kit.system().getWhenTerminated().toCompletableFuture().isDone()) {
+          System.err.println("TlsMembershipTest: " + kit.system().address() + " did not stop within 60 s");
+        }
       }
     }
     membershipLogger.detachAppender(membershipLog);

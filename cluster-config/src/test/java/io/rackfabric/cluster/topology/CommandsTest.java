@@ -93,7 +93,7 @@ class CommandsTest {
     assertTrue(err().startsWith("rack topology check: missing FILE or NAME\n"), err());
     errBytes.reset();
     assertEquals(2, check("--verbose", "fig1"));
-    assertTrue(err().startsWith("rack topology check: unknown option '--verbose'\n"), err());
+    assertTrue(err().startsWith("rack topology check: Unknown option: '--verbose'"), err());
     errBytes.reset();
     assertEquals(2, check("fig1", "demo"));
     assertTrue(err().startsWith("rack topology check: one FILE or NAME only"), err());
@@ -110,7 +110,9 @@ class CommandsTest {
   }
 
   private int check(String... args) {
-    return TopologyCheckCommand.run(args, out, err);
+    List<String> all = new java.util.ArrayList<>(List.of("topology", "check"));
+    all.addAll(List.of(args));
+    return io.rackfabric.cluster.cli.Rack.run(all, out, err);
   }
 
   private String out() {
