@@ -5,6 +5,7 @@ import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.MemoryMapText;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,20 +22,8 @@ import picocli.CommandLine.Option;
         + " the file's global-memory section (bundled with one: ladon-testbed)."})
 public final class MemmapRackCommand extends PicocliRackCommand {
 
-  // Boxed and without picocli defaults: a layout flag given beside --topology is refused.
-  @Option(names = "--hosts", paramLabel = "N", description = "compute hosts, not counting the MH")
-  Integer hosts;
-
-  @Option(names = "--local-subspace", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "each host's local subspace, bytes or 32GiB (default: 32GiB, Ladon's)")
-  Long localSubspace;
-
-  @Option(names = "--pms2-base", paramLabel = "ADDRESS", converter = SizeConverter.class,
-      description = "where PMS2 starts, an address or size (default: 1TiB, Ladon's)")
-  Long pms2Base;
-
-  @Option(names = "--address-bits", paramLabel = "BITS", description = "physical address bits, 32..64 (default: 48)")
-  Integer addressBits;
+  @Mixin
+  LayoutOptions layout = new LayoutOptions();
 
   @Option(names = "--host", paramLabel = "I|ID",
       description = "whose view to print: a compute host number, or with --topology its endpoint id")
@@ -45,34 +34,25 @@ public final class MemmapRackCommand extends PicocliRackCommand {
 
   @Override
   public Integer call() throws UsageException {
-    GlobalMemoryLayout layout;
+    GlobalMemoryLayout map;
     List<String> names;
     if (topology != null) {
-      String layoutFlag = hosts != null ? "hosts" : localSubspace != null ? "local-subspace"
-          : pms2Base != null ? "pms2-base" : addressBits != null ? "address-bits" : null;
+      String layoutFlag = layout.firstGiven();
       if (layoutFlag != null) {
         throw new UsageException("--" + layoutFlag + " cannot be combined with --topology: the file's"
             + " global-memory section sets the layout");
       }
       Topology t = TopologyArgs.load(topology);
-      layout = t.globalMemory().orElseThrow(() -> new UsageException(t.source()
+      map = t.globalMemory().orElseThrow(() -> new UsageException(t.source()
           + " has no global-memory section (see topologies/README.md; bundled with one: ladon-testbed)"));
       names = t.computeHostIds();
-    } else if (hosts != null) {
-      // Range checks are the layout's: it names every number that does not fit, together.
-      try {
-        layout = GlobalMemoryLayout.create(
-            localSubspace == null ? GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE : localSubspace, hosts,
-            pms2Base == null ? GlobalMemoryLayout.PAPER_PMS2_BASE : pms2Base,
-            addressBits == null ? GlobalMemoryLayout.DEFAULT_ADDRESS_BITS : addressBits);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(e.getMessage());
-      }
+    } else if (layout.hosts != null) {
+      map = layout.layout();
       names = List.of();
     } else {
       throw new UsageException("--hosts N or --topology FILE is required");
     }
-    out.print(MemoryMapText.render(layout, names, host(layout, names)));
+    out.print(MemoryMapText.render(map, names, host(map, names)));
     return 0;
   }
 

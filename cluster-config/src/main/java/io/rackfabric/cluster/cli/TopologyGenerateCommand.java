@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -50,19 +51,9 @@ final class TopologyGenerateCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ladon|multirack", arity = "0..*", description = "which rack to write")
   List<String> kinds = new ArrayList<>();
 
-  @Option(names = "--hosts", paramLabel = "N", description = "ladon: compute hosts (required)")
-  Integer hosts;
-
-  @Option(names = "--local-subspace", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "ladon: each host's local subspace (default: 32GiB, Ladon's)")
-  Long localSubspace;
-
-  @Option(names = "--pms2-base", paramLabel = "ADDRESS", converter = SizeConverter.class,
-      description = "ladon: where PMS2 starts (default: 1TiB, Ladon's)")
-  Long pms2Base;
-
-  @Option(names = "--address-bits", paramLabel = "BITS", description = "ladon: physical address bits (default: 48)")
-  Integer addressBits;
+  /** ladon: the layout (--hosts required). */
+  @Mixin
+  LayoutOptions layout = new LayoutOptions();
 
   @Option(names = "--placement", paramLabel = "single|per-host|three-node",
       description = "ladon: single puts everything on node-1; per-host (the default) gives node-switch, node-mmh,"
@@ -101,27 +92,24 @@ final class TopologyGenerateCommand implements Callable<Integer> {
     if (racks != null || hostsPerRack != null) {
       throw new UsageException("--racks and --hosts-per-rack are for 'generate multirack'");
     }
-    if (hosts == null) {
+    if (layout.hosts == null) {
       throw new UsageException("--hosts N is required (1.." + LadonRackGenerator.MAX_COMPUTE_HOSTS
           + " compute hosts)");
     }
     // Range checks are the layout's and the generator's: they name every number that does not fit.
-    long local = localSubspace == null ? GlobalMemoryLayout.PAPER_LOCAL_SUBSPACE : localSubspace;
-    long pms2 = pms2Base == null ? GlobalMemoryLayout.PAPER_PMS2_BASE : pms2Base;
-    int bits = addressBits == null ? GlobalMemoryLayout.DEFAULT_ADDRESS_BITS : addressBits;
     int port = basePort == null ? LadonRackGenerator.DEFAULT_BASE_PORT : basePort;
     if (port < 1 || port > 65535) {
       throw new UsageException("--base-port=" + port + " not in [1,65535]");
     }
     Placement where = placement(placement == null ? "per-host" : placement);
+    GlobalMemoryLayout map = layout.layout();
     Topology rack;
     try {
-      GlobalMemoryLayout layout = GlobalMemoryLayout.create(local, hosts, pms2, bits);
-      rack = LadonRackGenerator.generate(layout, where, LadonRackGenerator.DEFAULT_HOST, port);
+      rack = LadonRackGenerator.generate(map, where, LadonRackGenerator.DEFAULT_HOST, port);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    return emit(rack, TopologyWriter.write(rack, header(given(), rack, local, pms2)));
+    return emit(rack, TopologyWriter.write(rack, header(given(), rack, layout.localSubspace(), layout.pms2Base())));
   }
 
   /** The flags as given after {@code rack topology generate}, for the file's header. */
@@ -152,8 +140,7 @@ final class TopologyGenerateCommand implements Callable<Integer> {
 
   /** {@code generate multirack --racks N}: see {@link MultiRackGenerator}. */
   private int multirack() throws UsageException {
-    String ladonFlag = hosts != null ? "hosts" : localSubspace != null ? "local-subspace" : pms2Base != null
-        ? "pms2-base" : addressBits != null ? "address-bits" : placement != null ? "placement"
+    String ladonFlag = layout.firstGiven() != null ? layout.firstGiven() : placement != null ? "placement"
         : basePort != null ? "base-port" : null;
     if (ladonFlag != null) {
       throw new UsageException("--" + ladonFlag + " is for 'generate ladon'; multirack takes --racks, --hosts-per-rack,"
