@@ -5,8 +5,7 @@ import akka.actor.typed.ActorSystem;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.NodeCommand;
 import io.rackfabric.loadtests.scenario.language.Network;
-import io.rackfabric.cluster.cli.Args;
-import io.rackfabric.cluster.cli.RackCommand;
+import io.rackfabric.cluster.cli.PicocliRackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
@@ -47,11 +46,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rack demo}: the bundled demo rack on three node JVMs over aeron-udp, with traffic that
@@ -60,38 +60,50 @@ import org.HdrHistogram.Histogram;
  * Ctrl-C or SIGTERM says "interrupted" and writes the {@code --json} file unfinished
  * ({@code "finished": false, "interrupted": true}) with the TLPs delivered so far; exit 130 or 143.
  */
-public final class DemoCommand implements RackCommand {
+@Command(name = "demo", showDefaultValues = true, sortOptions = false,
+    description = {"run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs, then a data-plane"
+        + " fail-over and an MMH/BMH take-over [--tlps N] [--transport T [--tls-dir KEYS]] [--json OUT]",
+        "This process is the cluster's seed and drives and measures the run without hosting any component; every"
+        + " node JVM it starts is stopped again, also on failure. Ctrl-C or SIGTERM writes the --json file"
+        + " unfinished with the TLPs delivered so far; exit 130 or 143."})
+public final class DemoCommand extends PicocliRackCommand {
 
   /** One stream of posted writes and the endpoint that receives it. */
   record Flow(String from, long address, String sink, String path) {}
 
-  @Override
-  public String name() {
-    return "demo";
-  }
+  @Option(names = "--tlps", paramLabel = "N", description = "posted writes per flow, 1..10_000_000")
+  long tlps = 20_000;
+
+  @Option(names = "--size", paramLabel = "BYTES", description = "each write's payload, in bytes, 1..4096")
+  int size = 64;
+
+  @Option(names = "--interval", paramLabel = "NS", description = "model time between a flow's writes, in"
+      + " nanoseconds, 0..1_000_000_000")
+  long interval = 1_000;
+
+  @Option(names = "--transport", paramLabel = "aeron-udp|tcp|tls-tcp", description = "Artery's transport between"
+      + " the JVMs")
+  String transport = "aeron-udp";
+
+  @Option(names = "--tls-dir", paramLabel = "KEYS", description = "the folder 'rack keys' made, for --transport"
+      + " tls-tcp (default: the configured stores)")
+  String tlsDir;
+
+  @Option(names = "--json", paramLabel = "OUT", description = "also write the result as JSON to OUT")
+  Path json;
+
+  // One shared media driver measured about 15% faster than embedded ones on 2 cores (README).
+  @Option(names = "--media-driver", paramLabel = "shared|embedded", description = "with aeron-udp: one Aeron"
+      + " media driver for all the JVMs, or one embedded in each")
+  String mediaDriver = "shared";
 
   @Override
-  public String summary() {
-    return "run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs, then a data-plane"
-        + " fail-over and an MMH/BMH take-over [--tlps N] [--transport T [--tls-dir KEYS]] [--json OUT]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("tlps", "size", "interval", "transport", "tls-dir", "json",
-        "media-driver"), Set.of());
-    if (!args.positional().isEmpty()) {
-      throw new UsageException("unexpected argument " + args.positional());
-    }
-    long tlps = args.getLong("tlps", 20_000, 1, 10_000_000);
-    int size = (int) args.getLong("size", 64, 1, 4096);
-    long interval = args.getLong("interval", 1_000, 0, 1_000_000_000L);
-    String transport = args.get("transport", "aeron-udp");
+  public Integer call() throws Exception {
+    inRange("--tlps", tlps, 1, 10_000_000);
+    inRange("--size", size, 1, 4096);
+    inRange("--interval", interval, 0, 1_000_000_000L);
     // The transport and, with tls-tcp, the rack's stores: checked before anything starts.
-    NodeCommand.clusterSettings(ConfigFactory.load(), transport, args.get("tls-dir", null));
-    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
-    // One shared media driver measured about 15% faster than embedded ones on 2 cores (README).
-    String mediaDriver = args.get("media-driver", "shared");
+    NodeCommand.clusterSettings(ConfigFactory.load(), transport, tlsDir);
     if (!mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
       throw new UsageException("--media-driver=" + mediaDriver + " not in {shared, embedded}");
     }
@@ -120,7 +132,7 @@ public final class DemoCommand implements RackCommand {
       });
       int traffic;
       try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out,
-          Map.of(), Network.LOOPBACK, false, args.get("tls-dir", null))) {
+          Map.of(), Network.LOOPBACK, false, tlsDir)) {
         Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
         topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
         traffic = runTraffic(run.driver(), eps, flows, tlps, size, interval, params, json, partial, delivered, out);
