@@ -51,7 +51,7 @@ class DemoCommandTest {
     assertEquals(2, demo("--size", "5000"));
     assertEquals("rack demo: --size=5000 not in [1,4096]\n", err());
     assertEquals(2, demo("--interval", "soon"));
-    assertTrue(err().startsWith("rack demo: Invalid value for option '--interval': 'soon' is not a whole number"),
+    assertTrue(err().startsWith("rack demo: Invalid value for option '--interval': 'soon' is not a long"),
         err());
     assertEquals(2, demo("--media-driver", "remote"));
     assertEquals("rack demo: --media-driver=remote not in {shared, embedded}\n", err());
