@@ -193,7 +193,11 @@ public final class LinkStateMachine {
         return 0;
       }
       case DL_INIT -> {
-        if (now - stateSince > timers.initTimeout().toNanos()) {
+        // Only a silent partner makes an attempt give up. One that answered (we hold its
+        // credits) may have finished training with us already: a fresh attempt now would take its
+        // link down by surprise, as a JVM slow to start once did to a CH's root port before any
+        // traffic. The attempt goes on; the partner's UpdateFC or InitFC completes it.
+        if (partnerTraining == 0 && now - stateSince > timers.initTimeout().toNanos()) {
           enter(DataLinkState.DL_INACTIVE, now);
           return 0;
         }

@@ -422,6 +422,27 @@ class LinkStateMachineTest {
   }
 
   @Test
+  void shouldKeepTrainingAndTakeNothingDownWhenThePartnerAnsweredButItsProofIsLate() {
+    End a = new End(true, 1);
+    End b = new End(true, 2);
+    a.enable(0);
+    b.enable(0);
+    b.out.clear(); // b's first InitFC is lost: a learns b's attempt from b's answer below
+    deliver(a, b, 1); // b takes a's credits and answers with its InitFC, which shows it has a's
+    deliver(b, a, 2); // a has b's credits and knows b has its own: a is up
+    assertTrue(a.m.isUp());
+    a.out.clear(); // ...but the InitFC that would show b the same never arrives (a JVM slow to start)
+    long initTimeout = TIMERS.initTimeout().toNanos();
+    assertEquals(SEND_INIT, b.tick(initTimeout + 1));
+    assertEquals(DataLinkState.DL_INIT, b.m.state()); // b answered... a answered b: the attempt goes on
+    deliver(b, a, initTimeout + 2); // the same attempt again: a, up, answers with an UpdateFC
+    deliver(a, b, initTimeout + 3);
+    assertTrue(b.m.isUp());
+    assertFalse(has(a.anyActions(), LINK_DOWN), "a's link never went down");
+    assertFalse(has(b.anyActions(), LINK_DOWN));
+  }
+
+  @Test
   void shouldResendInitFcAndThenGiveUpWhenPartnerNeverAnswers() {
     End a = new End(true, 1);
     a.enable(0);
