@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * A {@link RackCommand} whose flags picocli parses: a subclass is a {@link Command} with its
@@ -19,20 +17,12 @@ public abstract class PicocliRackCommand implements RackCommand, Callable<Intege
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
   boolean help;
 
-  @Spec
-  CommandSpec spec;
-
   protected PrintStream out = System.out;
   protected PrintStream err = System.err;
 
   final void bind(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-  }
-
-  /** Whether the command line gave {@code option} (a flag with a default cannot tell by its value). */
-  protected final boolean given(String option) {
-    return spec.commandLine().getParseResult().hasMatchedOption(option);
   }
 
   /** Refuses {@code value} of {@code flag} outside [min, max], naming both. */
