@@ -577,6 +577,6 @@ public final class NicFirmware {
       vfs.add(q.stats());
     }
     return new NicStats(nic, now, cycles, lastCycleAt, wire.frames(), wire.wireBytesSent(), wire.busyUntil(),
-        foreignPfWrites, malformedWrites, otherRegisterWrites, strayDma, unconnected, vfs);
+        foreignPfWrites, malformedWrites, otherRegisterWrites, strayDma, unconnected, events.size(), job != null, 0, vfs);
   }
 }

@@ -15,6 +15,10 @@ import java.util.List;
  * @param otherRegisterWrites writes to registers this model does not implement, ignored
  * @param strayDma DMA results that matched nothing in flight (or a ring restarted meanwhile)
  * @param unconnected frames sent while no receiver was connected to the wire (lost)
+ * @param queuedEvents register writes and DMA results waiting for the firmware loop
+ * @param dmaOutstanding the firmware's job waits for a DMA read's result (it issues one at a time)
+ * @param heldForOrder register writes the card holds until a slower declared stream has rung
+ *     (the streams are served in model-time order), not yet handed to the firmware
  */
 public record NicStats(
     String nic,
@@ -29,6 +33,9 @@ public record NicStats(
     long otherRegisterWrites,
     long strayDma,
     long unconnected,
+    int queuedEvents,
+    boolean dmaOutstanding,
+    int heldForOrder,
     List<VfStats> vfs) implements WireMessage {
 
   public NicStats {
@@ -37,6 +44,27 @@ public record NicStats(
 
   public VfStats vf(int vf) {
     return vfs.get(vf);
+  }
+
+  /** The same reading with {@code held} register writes held by the card for model-time order. */
+  public NicStats withHeldForOrder(int held) {
+    return new NicStats(nic, modelNow, cycles, lastCycleAt, frames, wireBytes, wireBusyUntil, foreignPfWrites,
+        malformedWrites, otherRegisterWrites, strayDma, unconnected, queuedEvents, dmaOutstanding, held, vfs);
+  }
+
+  /** Why a stream through VF {@code vf} may be stuck, in one line: what the card holds and waits for. */
+  public String describeVf(int vf) {
+    VfStats v = vf >= 0 && vf < vfs.size() ? vfs.get(vf) : null;
+    String card = "nic at " + modelNow + " ns: " + queuedEvents + " event(s) queued, "
+        + (dmaOutstanding ? "a DMA read outstanding" : "no DMA outstanding") + ", " + heldForOrder
+        + " write(s) held for model-time order";
+    if (v == null) {
+      return card + "; no VF " + vf;
+    }
+    return card + "; VF " + vf + (v.enabled() ? "" : " disabled") + ": head " + v.head() + ", tail " + v.tail()
+        + ", " + v.doorbells() + " doorbell(s), " + v.frames() + " frame(s), " + v.foreignDoorbells()
+        + " foreign doorbell(s), " + v.disabledWrites() + " write(s) while disabled, " + v.dmaErrors()
+        + " DMA error(s)";
   }
 
   /**

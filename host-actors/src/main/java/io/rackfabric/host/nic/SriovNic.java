@@ -395,7 +395,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   }
 
   private Behavior<Command> onGetStats(GetStats msg) {
-    msg.replyTo().tell(firmware.stats(id, unconnected));
+    msg.replyTo().tell(firmware.stats(id, unconnected).withHeldForOrder(order.held()));
     return this;
   }
 

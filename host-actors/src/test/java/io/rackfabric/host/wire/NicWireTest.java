@@ -55,7 +55,7 @@ class NicWireTest {
     m.put(SriovNic.GetStats.class, new SriovNic.GetStats(ref.narrow()));
     m.put(SriovNic.ExpectStream.class, new SriovNic.ExpectStream(1, 60_000, 1_000_000, 3000));
     m.put(SriovNic.StreamEnded.class, new SriovNic.StreamEnded(1));
-    m.put(NicStats.class, new NicStats("nic", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, List.of(vf)));
+    m.put(NicStats.class, new NicStats("nic", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, true, 13, List.of(vf)));
     m.put(NicStats.VfStats.class, vf);
     m.put(EthernetFrame.class, frame);
     m.put(ExternalReceiver.DeliverFrame.class, new ExternalReceiver.DeliverFrame(frame));

@@ -58,14 +58,18 @@ public final class NicStreams {
   private static final long PROGRESS_NS = 5_000_000_000L;
 
   private final RunningRack rack;
+  private final ActorRef<SriovNic.Command> nic;
   private final ActorRef<ExternalReceiver.Command> receiver;
   private final List<Stream> streams;
   private final PrintStream progress;
   private final int count;
+  /** Each sender's completed packets at the last progress line. */
+  private final java.util.Map<String, Integer> completedAtLastLine = new java.util.HashMap<>();
 
-  private NicStreams(RunningRack rack, ActorRef<ExternalReceiver.Command> receiver, List<Stream> streams,
-      PrintStream progress, int count) {
+  private NicStreams(RunningRack rack, ActorRef<SriovNic.Command> nic, ActorRef<ExternalReceiver.Command> receiver,
+      List<Stream> streams, PrintStream progress, int count) {
     this.rack = rack;
+    this.nic = nic;
     this.receiver = receiver;
     this.streams = streams;
     this.progress = progress;
@@ -152,26 +156,35 @@ public final class NicStreams {
     long startBase = quiet >= 0 ? rack.quietModelTime() : -1;
     rack.holdModelTime(Math.max(0, startBase));
 
-    List<Stream> streams = new ArrayList<>();
+    List<SendPlan> plans = new ArrayList<>();
     for (int i = 0; i < spec.from().size(); i++) {
-      String host = spec.from().get(i);
       int vf = vfs.get(i);
-      int ch = computeHosts.indexOf(host) + 1;
-      ActorRef<UdpSender.Command> sender = Asks.find(rack.system(), ComponentKeys.udpSender(host), ASK);
-      if (!pair.isEmpty()) {
-        sender.tell(new UdpSender.FollowRestarts(pair));
-      }
+      int ch = computeHosts.indexOf(spec.from().get(i)) + 1;
       SendPlan plan = new SendPlan(vf, layout.chAddress(ch, 0, map.vfBar(vf), Plane.PRIMARY),
           layout.mhAddress(ch, 0, Plane.PRIMARY), CH_AREA, settings.senderRingSize(), spec.count(), spec.intervalNs(),
           spec.payload(), Math.max(startBase, assigned.vf(vf).assignedAt()) + i * spec.intervalNs() / spec.from().size(),
           settings.senderMaxOutstanding());
-      // Declared before the first doorbell: the NIC then serves the streams in model-time order.
+      plans.add(plan);
       nic.tell(new SriovNic.ExpectStream(vf, plan.startAt(), plan.intervalNs(), plan.count()));
-      int declared = vf;
+    }
+    // Every stream is declared before any doorbell rings (the NIC then serves them in model-time
+    // order): a doorbell that overtook its stream's declaration would be counted against no slot,
+    // and the stream declared after it would hold the others for a doorbell already served.
+    Asks.<SriovNic.Command, NicStats>ask(rack.system(), nic, SriovNic.GetStats::new, ASK);
+
+    List<Stream> streams = new ArrayList<>();
+    for (int i = 0; i < spec.from().size(); i++) {
+      String host = spec.from().get(i);
+      int vf = vfs.get(i);
+      SendPlan plan = plans.get(i);
+      ActorRef<UdpSender.Command> sender = Asks.find(rack.system(), ComponentKeys.udpSender(host), ASK);
+      if (!pair.isEmpty()) {
+        sender.tell(new UdpSender.FollowRestarts(pair));
+      }
       daemon.tell(new NicFaultDaemon.OpenVf(vf, owners.get(i).encode(), RequesterMatch.NONE.encode(), sender));
       CompletableFuture<UdpSender.SendDone> done = Asks.<UdpSender.Command, UdpSender.SendDone>askAsync(rack.system(),
           sender, r -> new UdpSender.Start(plan, r), Duration.ofDays(1));
-      done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(declared)));
+      done.whenComplete((d, failure) -> nic.tell(new SriovNic.StreamEnded(vf)));
       streams.add(new Stream(host, vf, done));
       // Its first writes have reached its endpoint once it answers (it sends them on Start).
       Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(), sender, UdpSender.GetStatus::new, ASK);
@@ -181,7 +194,7 @@ public final class NicStreams {
           assigned.vf(vf).assignedAt());
     }
     // Still held at the streams' start: the run's first stretch says how far the rack may go.
-    return new NicStreams(rack, receiver, streams, progress, spec.count());
+    return new NicStreams(rack, nic, receiver, streams, progress, spec.count());
   }
 
   private static NicStats awaitAssigned(RunningRack rack, ActorRef<SriovNic.Command> nic, List<Integer> vfs)
@@ -219,14 +232,26 @@ public final class NicStreams {
         try {
           UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
               Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);
-          progress.printf("    %.1f s: nic-stream %s sent %,d of %,d packets, %,d completed; sender at model %.3f s%n",
+          // A stream that completed nothing since the last line: say what the card holds.
+          Integer before = completedAtLastLine.put(s.host(), st.completed());
+          String stuck = before != null && before == st.completed() ? "; " + cardView(s.vf()) : "";
+          progress.printf("    %.1f s: nic-stream %s sent %,d of %,d packets, %,d completed; sender at model %.3f s%s%n",
               (System.nanoTime() - start) / 1e9, s.host(), st.sent(), count, st.completed(),
-              Math.max(0, st.lastSentAt()) / 1e9);
+              Math.max(0, st.lastSentAt()) / 1e9, stuck);
         } catch (Exception unanswered) {
           progress.printf("    %.1f s: nic-stream %s: its sender does not answer (%s)%n",
               (System.nanoTime() - start) / 1e9, s.host(), unanswered.getMessage());
         }
       }
+    }
+  }
+
+  /** What the card holds for VF {@code vf}, to say where an unfinished stream stopped. */
+  private String cardView(int vf) {
+    try {
+      return Asks.<SriovNic.Command, NicStats>ask(rack.system(), nic, SriovNic.GetStats::new, ASK).describeVf(vf);
+    } catch (Exception unanswered) {
+      return "the nic did not answer (" + unanswered.getMessage() + ")";
     }
   }
 
@@ -245,7 +270,7 @@ public final class NicStreams {
         UdpSender.SenderStatus st = Asks.<UdpSender.Command, UdpSender.SenderStatus>ask(rack.system(),
             Asks.find(rack.system(), ComponentKeys.udpSender(s.host()), ASK), UdpSender.GetStatus::new, ASK);
         done.add(new UdpSender.SendDone(st.sender(), st.sent(), st.completed(), 0, -1, st.lastSentAt(),
-            st.lastCompletedAt(), "not finished within the run's wall limit"));
+            st.lastCompletedAt(), "not finished within the run's wall limit; " + cardView(s.vf())));
       }
     }
     long sent = done.stream().mapToLong(UdpSender.SendDone::sent).sum();
