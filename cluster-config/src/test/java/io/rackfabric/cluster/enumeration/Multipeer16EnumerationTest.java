@@ -10,6 +10,7 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -114,8 +115,8 @@ class Multipeer16EnumerationTest {
         List.of(AddressRange.ofSize(0x1_0000_0000L, 1 << 20)), LinkParameters.gen3x4(), null, settings), "epp5")
         .unsafeUpcast();
     ActorRef<SwitchPort.Command> slot5 = port(5);
-    slot5.tell(new SwitchPort.Connect(epp5.narrow()));
-    epp5.tell(new MemoryEndpoint.Connect(slot5.<PortMessage>unsafeUpcast().<LinkFrame>narrow()));
+    LinkPort.of(slot5).tell(new LinkPort.Connect(epp5.narrow()));
+    LinkPort.of(epp5).tell(new LinkPort.Connect(slot5.<PortMessage>unsafeUpcast().<LinkFrame>narrow()));
     TestProbe<MemoryEndpoint.LinkReady> up = testKit.createTestProbe();
     epp5.tell(new MemoryEndpoint.AwaitLinkUp(up.ref()));
     up.receiveMessage(Duration.ofSeconds(10));
@@ -157,8 +158,8 @@ class Multipeer16EnumerationTest {
   }
 
   static void unplug(ActorRef<PortMessage> endpoint, ActorRef<SwitchPort.Command> port) {
-    endpoint.tell(new MemoryEndpoint.SetLink(false, 0, testKit.system()));
-    port.tell(new SwitchPort.SetLink(false, 0, testKit.system()));
+    LinkPort.of(endpoint).tell(new LinkPort.SetLink(false, 0, testKit.system()));
+    LinkPort.of(port).tell(new LinkPort.SetLink(false, 0, testKit.system()));
   }
 
   static ActorRef<SwitchPort.Command> port(int number) throws Exception {

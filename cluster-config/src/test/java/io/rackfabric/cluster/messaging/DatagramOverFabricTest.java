@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.topology.TopologyException;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchPort;
@@ -146,7 +147,7 @@ class DatagramOverFabricTest {
     int total = 400;
     List<byte[]> sent = new ArrayList<>();
     List<Delivered> got = startStream(ch1, ch2, deliveries, sent);
-    ntPriCh2.tell(new SwitchPort.SetLink(false, got.get(got.size() - 1).modelAt(), rack.kit.system()));
+    LinkPort.of(ntPriCh2).tell(new LinkPort.SetLink(false, got.get(got.size() - 1).modelAt(), rack.kit.system()));
     rack.awaitDown(ntPriCh2);
     rack.awaitDown(ch2RpPri);
     // The stream goes on before anyone is told: the buffers in hand go out through the primary
@@ -193,7 +194,7 @@ class DatagramOverFabricTest {
     int total = 200;
     List<byte[]> sent = new ArrayList<>();
     List<Delivered> got = startStream(ch1, ch2, deliveries, sent);
-    ntPriCh2.tell(new SwitchPort.SetLink(false, got.get(got.size() - 1).modelAt(), rack.kit.system()));
+    LinkPort.of(ntPriCh2).tell(new LinkPort.SetLink(false, got.get(got.size() - 1).modelAt(), rack.kit.system()));
     rack.awaitDown(ntPriCh2);
     rack.awaitDown(ch2RpPri);
     stream(ch1, CH1, CH2, sent, total);
@@ -204,7 +205,7 @@ class DatagramOverFabricTest {
       assertTrue(lostOnCh2Primary(ntPriCh2, ch2RpPri) > lostBefore, "TLPs lost on the failed link");
       return null;
     });
-    ntPriCh2.tell(new SwitchPort.SetLink(true, rack.stats(ch1, CH2).modelNow(), rack.kit.system()));
+    LinkPort.of(ntPriCh2).tell(new LinkPort.SetLink(true, rack.stats(ch1, CH2).modelNow(), rack.kit.system()));
     rack.awaitState(ntPriCh2, DataLinkState.DL_ACTIVE);
 
     receive(deliveries, got, total);

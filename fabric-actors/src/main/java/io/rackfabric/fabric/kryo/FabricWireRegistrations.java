@@ -114,8 +114,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
 
       // memory endpoint protocol (driven from other JVMs by the demo, scenarios and benchmarks)
       Entry.of(230, io.rackfabric.fabric.endpoint.TrafficPlan.class),
-      Entry.of(231, io.rackfabric.fabric.endpoint.MemoryEndpoint.Connect.class),
-      Entry.of(232, io.rackfabric.fabric.endpoint.MemoryEndpoint.SetLink.class),
+      Entry.of(231, io.rackfabric.fabric.port.LinkPort.Connect.class),
+      Entry.of(232, io.rackfabric.fabric.port.LinkPort.SetLink.class),
       Entry.of(233, io.rackfabric.fabric.endpoint.MemoryEndpoint.Write.class),
       Entry.of(234, io.rackfabric.fabric.endpoint.MemoryEndpoint.Read.class),
       Entry.of(235, io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadResult.class),
@@ -139,8 +139,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(273, io.rackfabric.fabric.endpoint.MemoryEndpoint.AccessCheckResult.class),
 
       // switch protocol
-      Entry.of(250, io.rackfabric.fabric.switchchip.SwitchPort.Connect.class),
-      Entry.of(251, io.rackfabric.fabric.switchchip.SwitchPort.SetLink.class),
+      // 250, 251 retired: SwitchPort.Connect and SetLink, now LinkPort.Connect (231) and SetLink (232)
       Entry.of(252, io.rackfabric.fabric.switchchip.SwitchPort.Activate.class),
       Entry.of(253, io.rackfabric.fabric.switchchip.SwitchPort.GetStats.class),
       Entry.of(254, io.rackfabric.fabric.switchchip.SwitchChip.ReassignPorts.class),
@@ -154,8 +153,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
 
       // 280..289 fault horizons: scenarios hold TLPs stamped after the next fault
       Entry.of(280, io.rackfabric.fabric.link.FaultHorizon.class),
-      Entry.of(281, io.rackfabric.fabric.endpoint.MemoryEndpoint.HoldFrom.class),
-      Entry.of(282, io.rackfabric.fabric.switchchip.SwitchPort.HoldFrom.class),
+      Entry.of(281, io.rackfabric.fabric.port.LinkPort.HoldFrom.class),
+      // 282 retired: SwitchPort.HoldFrom, now LinkPort.HoldFrom (281)
 
       // 290..299 memory endpoint: host software's own access to its memory
       Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class),
@@ -167,8 +166,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(902, io.rackfabric.fabric.link.AckNak.class),
       Entry.of(903, io.rackfabric.fabric.link.LinkErrors.class),
       Entry.of(904, io.rackfabric.fabric.stats.LinkRetryStats.class),
-      Entry.of(905, io.rackfabric.fabric.switchchip.SwitchPort.InjectLinkErrors.class),
-      Entry.of(906, io.rackfabric.fabric.endpoint.MemoryEndpoint.InjectLinkErrors.class),
+      // 905 retired: SwitchPort.InjectLinkErrors, now LinkPort.InjectLinkErrors (906)
+      Entry.of(906, io.rackfabric.fabric.port.LinkPort.InjectLinkErrors.class),
       Entry.of(907, io.rackfabric.fabric.endpoint.MemoryEndpoint.CountIssuedBefore.class),
 
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper

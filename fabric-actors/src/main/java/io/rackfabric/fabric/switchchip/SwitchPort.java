@@ -3,22 +3,17 @@ package io.rackfabric.fabric.switchchip;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
-import akka.actor.typed.PostStop;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.fabric.config.PortRegisters;
 import io.rackfabric.fabric.credit.EgressReleases;
 import io.rackfabric.fabric.credit.MulticastShadow;
-import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
-import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
-import io.rackfabric.fabric.link.LinkTicks;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.port.LinkPort;
@@ -60,32 +55,8 @@ import java.util.Map;
 public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Connect, SetLink, InjectLinkErrors, HoldFrom, Activate, GetStats, ProgramRequesterId, Tick, Forward,
+      permits Activate, GetStats, ProgramRequesterId, Forward,
           ConfigAccess, CreditsReleased, TableChanged, Siblings {}
-
-  /** Connects the link to a partner directly (tests, or when the Receptionist is not used). */
-  public record Connect(ActorRef<LinkFrame> partner) implements Command, WireMessage {}
-
-  /**
-   * Fault injection: takes the link down (or brings it back) at this end, at a model time.
-   * {@code origin} is the sending side: applied only from the run's driver or this node ({@link
-   * io.rackfabric.fabric.control.ControlOrigin}), as are {@link InjectLinkErrors} and {@link HoldFrom}.
-   */
-  public record SetLink(boolean up, long modelAt, ActorRef<?> origin) implements Command, WireMessage {}
-
-  /**
-   * Fault injection: drops, corrupts or delays TLPs this port transmits (see {@link LinkErrors});
-   * {@link LinkErrors#NONE} stops it. Answered with the errors now in force.
-   */
-  public record InjectLinkErrors(LinkErrors errors, ActorRef<LinkErrors> replyTo)
-      implements Command, WireMessage {}
-
-  /**
-   * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
-   * ({@code Long.MAX_VALUE}: hold nothing); answered once in effect. Scenarios set it to the next
-   * fault's model time (see {@link io.rackfabric.fabric.link.LinkEnd#holdFrom}).
-   */
-  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -124,10 +95,6 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** Nothing was programmed; {@code reason} names the offending value. */
   public record RequesterIdRejected(String port, NtbDirection direction, int requester, String reason)
       implements RequesterIdReply {}
-
-
-  // Local only, like every scheduled tick: exempt from serialize-messages checks.
-  private enum Tick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
 
   /**
@@ -220,10 +187,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.switchId = switchId;
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
-    this.port = new LinkPort(context, name, "Port", link, time,
-        LinkTicks.start(context, settings.timers(), Tick.INSTANCE));
+    this.port = new LinkPort(context, name, "Port", link, time, settings.timers());
     java.util.Arrays.fill(siblingChannel, -1);
-    LinkDirectory.attach(context, name, self, partnerEnd, Connect::new);
+    LinkDirectory.attach(context, name, self, partnerEnd, LinkPort.Connect::new);
   }
 
   private void adopt(RoutingTable newTable) {
@@ -255,24 +221,17 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   @Override
   public Receive<PortMessage> createReceive() {
-    return time.kernelMessages(newReceiveBuilder(), () -> this)
+    return port.linkMessages(time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
         .onMessage(LinkFrame.class, this::onLinkFrame)
         .onMessage(Forward.class, msg -> timed(msg.readyAt(), msg.from(), msg))
         .onMessage(CreditsReleased.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(ConfigAccess.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
-        .onMessage(Tick.class, this::onTick)
-        .onMessage(Connect.class, this::onConnect)
-        .onMessage(PartnerLink.Gone.class, this::onPartnerGone)
-        .onMessage(SetLink.class, this::onSetLink)
-        .onMessage(InjectLinkErrors.class, this::onInjectLinkErrors)
-        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
         .onMessage(TableChanged.class, this::onTableChanged)
         .onMessage(Siblings.class, this::onSiblings)
-        .onSignal(PostStop.class, this::onPostStop)
         .build();
   }
 
@@ -559,36 +518,6 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     return Bdf.of(internal, number, 0);
   }
 
-  private Behavior<PortMessage> onTick(Tick msg) {
-    port.tick();
-    return this;
-  }
-
-  private Behavior<PortMessage> onConnect(Connect msg) {
-    port.connect(msg.partner());
-    return this;
-  }
-
-  private Behavior<PortMessage> onPartnerGone(PartnerLink.Gone msg) {
-    port.partnerGone(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onSetLink(SetLink msg) {
-    port.setLink(msg, msg.up(), msg.modelAt(), msg.origin());
-    return this;
-  }
-
-  private Behavior<PortMessage> onInjectLinkErrors(InjectLinkErrors msg) {
-    port.injectErrors(msg, msg.errors(), msg.replyTo());
-    return this;
-  }
-
-  private Behavior<PortMessage> onHoldFrom(HoldFrom msg) {
-    port.holdFrom(msg, msg.modelAt(), msg.replyTo());
-    return this;
-  }
-
   private Behavior<PortMessage> onActivate(Activate msg) {
     link.activate();
     return this;
@@ -658,11 +587,6 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         siblingChannel[n] = time.declare(siblingName(n), settings.switchLatencyNs());
       }
     }
-  }
-
-  private Behavior<PortMessage> onPostStop(PostStop signal) {
-    port.stop();
-    return this;
   }
 
   /** The link end's effects, applied by this actor. */

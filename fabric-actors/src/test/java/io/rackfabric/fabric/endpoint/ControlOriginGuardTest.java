@@ -8,6 +8,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.control.ForeignRefs;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkErrors;
@@ -58,8 +59,8 @@ class ControlOriginGuardTest {
   void shouldDropFaultsAndAccessChangesWhenTheOriginIsAForeignMember() {
     awaitActive(ep);
     long downsBefore = stats(ep).link().linkDowns();
-    ep.tell(new MemoryEndpoint.SetLink(false, 0, STRANGER));
-    ep.tell(new MemoryEndpoint.InjectLinkErrors(new LinkErrors(1.0, 0, 0, 0, 0, Long.MAX_VALUE, 1), STRANGER.unsafeUpcast()));
+    LinkPort.of(ep).tell(new LinkPort.SetLink(false, 0, STRANGER));
+    LinkPort.of(ep).tell(new LinkPort.InjectLinkErrors(new LinkErrors(1.0, 0, 0, 0, 0, Long.MAX_VALUE, 1), STRANGER.unsafeUpcast()));
     ep.tell(new MemoryEndpoint.ChangeAccessCheck(new TestAccessChanges.AllowOnly(0x7777, BAR),
         STRANGER.unsafeUpcast()));
     // Handled in order after the three: SetLink takes a link down at once when applied.
@@ -74,10 +75,10 @@ class ControlOriginGuardTest {
   @Test
   void shouldApplyTheFaultWhenTheOriginIsOnThisNode() {
     TestProbe<Object> local = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.SetLink(false, 0, local.ref()));
+    LinkPort.of(ep).tell(new LinkPort.SetLink(false, 0, local.ref()));
     EndpointStats s = stats(ep);
     assertNotEquals(DataLinkState.DL_ACTIVE, s.link().state(), "taken down by this node's SetLink");
-    ep.tell(new MemoryEndpoint.SetLink(true, 0, local.ref()));
+    LinkPort.of(ep).tell(new LinkPort.SetLink(true, 0, local.ref()));
     awaitActive(ep);
     awaitActive(rc);
   }

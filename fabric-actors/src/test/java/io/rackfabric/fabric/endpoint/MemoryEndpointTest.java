@@ -10,6 +10,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -268,12 +269,12 @@ class MemoryEndpointTest {
   void shouldReportItsOwnLinkGoingDownToErrorWatchersWhenRoot() {
     TestProbe<EndpointEvent> watcher = testKit.createTestProbe();
     rc.tell(new MemoryEndpoint.WatchErrors(watcher.ref()));
-    ep.tell(new MemoryEndpoint.SetLink(false, 7_000_000, testKit.system()));
+    LinkPort.of(ep).tell(new LinkPort.SetLink(false, 7_000_000, testKit.system()));
     EndpointEvent.ErrorReported e = (EndpointEvent.ErrorReported) watcher.receiveMessage(Duration.ofSeconds(5));
     assertEquals("meRc", e.endpoint());
     assertEquals("SURPRISE_DOWN", e.error().cause());
     assertTrue(e.error().modelAt() >= 7_000_000, "not before the fault: " + e.error().modelAt());
-    ep.tell(new MemoryEndpoint.SetLink(true, 7_000_000, testKit.system()));
+    LinkPort.of(ep).tell(new LinkPort.SetLink(true, 7_000_000, testKit.system()));
     awaitActive(rc);
     awaitActive(ep);
   }

@@ -7,6 +7,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
 import io.rackfabric.fabric.link.LinkErrors;
@@ -60,7 +61,7 @@ class LinkErrorsFabricTest {
 
   static void inject(ActorRef<SwitchPort.Command> port, LinkErrors errors) {
     TestProbe<LinkErrors> ack = testKit.createTestProbe();
-    port.tell(new SwitchPort.InjectLinkErrors(errors, ack.ref()));
+    LinkPort.of(port).tell(new LinkPort.InjectLinkErrors(errors, ack.ref()));
     assertEquals(errors, ack.receiveMessage());
   }
 

@@ -9,6 +9,7 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.config.ConfigSpace;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.endpoint.TrafficPlan;
@@ -194,7 +195,7 @@ class SwitchPortTest {
     int aerBefore = stats(rc).aerReceived().size();
     long downsBefore = portStats(chip, 3).linkDowns();
     long upsBefore = portStats(chip, 3).linkUps();
-    epC.tell(new MemoryEndpoint.SetLink(false, 0, testKit.system()));
+    LinkPort.of(epC).tell(new LinkPort.SetLink(false, 0, testKit.system()));
 
     TestProbe<EndpointStats> probe = testKit.createTestProbe();
     probe.awaitAssert(Duration.ofSeconds(5), () -> {
@@ -230,7 +231,7 @@ class SwitchPortTest {
     awaitData(epB, 0x1100_0800L, toB);
     assertEquals(droppedBefore + 400, portStats(chip, 3).droppedPosted());
 
-    epC.tell(new MemoryEndpoint.SetLink(true, 0, testKit.system()));
+    LinkPort.of(epC).tell(new LinkPort.SetLink(true, 0, testKit.system()));
     awaitActive(epC);
     assertEquals(upsBefore + 1, portStats(chip, 3).linkUps());
     byte[] data = {4, 3, 2, 1};

@@ -19,6 +19,7 @@ import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.PortStats;
@@ -261,7 +262,7 @@ public final class LinkFailover {
     long wallAt = System.nanoTime();
     Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, r -> new TimeKeeper.HoldBefore(faultAt, r), STEP);
     for (ActorRef<SwitchPort.Command> p : ports) {
-      p.tell(new SwitchPort.SetLink(false, faultAt, system));
+      LinkPort.of(p).tell(new LinkPort.SetLink(false, faultAt, system));
     }
     awaitDown(system, topology, ends);
     // Then up to the earliest any host software can act on the fault: every host whose AER driver

@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.FaultHorizon;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.switchchip.SwitchPort;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.management.ManagementHost;
@@ -51,10 +52,10 @@ public final class RackHorizon {
       throws Exception {
     List<CompletableFuture<FaultHorizon>> acks = new ArrayList<>();
     for (var e : members.endpoints()) {
-      acks.add(Asks.askAsync(system, e, r -> new MemoryEndpoint.HoldFrom(modelAt, r), timeout));
+      acks.add(Asks.askAsync(system, LinkPort.of(e), r -> new LinkPort.HoldFrom(modelAt, r), timeout));
     }
     for (var p : members.ports()) {
-      acks.add(Asks.askAsync(system, p, r -> new SwitchPort.HoldFrom(modelAt, r), timeout));
+      acks.add(Asks.askAsync(system, LinkPort.of(p), r -> new LinkPort.HoldFrom(modelAt, r), timeout));
     }
     for (var s : members.services()) {
       acks.add(Asks.askAsync(system, s, r -> new DatagramService.HoldFrom(modelAt, r), timeout));

@@ -27,6 +27,7 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -418,11 +419,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   @Override
   public void setLink(String end, boolean up, long modelAt) throws Exception {
     long at = Math.max(0, modelAt);
-    if (LinkSpec.portOf(end) == null) {
-      endpoint(end).tell(new MemoryEndpoint.SetLink(up, at, system));
-    } else {
-      port(end).tell(new SwitchPort.SetLink(up, at, system));
-    }
+    linkSide(end).tell(new LinkPort.SetLink(up, at, system));
     String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
     if (up) {
       linkDown.remove(end);
@@ -436,15 +433,14 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     }
   }
 
+  /** The link side of link end {@code end}: an endpoint's or a switch port's. */
+  private ActorRef<LinkPort.Command> linkSide(String end) throws Exception {
+    return LinkSpec.portOf(end) == null ? LinkPort.of(endpoint(end)) : LinkPort.of(port(end));
+  }
+
   @Override
   public void injectLinkErrors(String end, LinkErrors errors) throws Exception {
-    if (LinkSpec.portOf(end) == null) {
-      Asks.<MemoryEndpoint.Command, LinkErrors>ask(system, endpoint(end),
-          r -> new MemoryEndpoint.InjectLinkErrors(errors, r), ASK);
-    } else {
-      Asks.<SwitchPort.Command, LinkErrors>ask(system, port(end),
-          r -> new SwitchPort.InjectLinkErrors(errors, r), ASK);
-    }
+    Asks.<LinkPort.Command, LinkErrors>ask(system, linkSide(end), r -> new LinkPort.InjectLinkErrors(errors, r), ASK);
     everDown.add(end);
     topology.linkAt(end).ifPresent(l -> everDown.add(l.other(end)));
   }
