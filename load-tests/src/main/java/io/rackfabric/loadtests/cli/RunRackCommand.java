@@ -7,6 +7,7 @@ import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.language.FaultRates;
 import io.rackfabric.loadtests.scenario.language.Mode;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.loadtests.scenario.language.ScenarioSettings;
 import java.nio.file.Path;
@@ -25,6 +26,14 @@ import picocli.CommandLine.Parameters;
  * runs the scenario (its exit statuses are this command's).
  */
 @Command(name = "run", sortOptions = false,
+    // Two forms, which picocli's generated synopsis of twelve flags would not tell apart.
+    customSynopsis = {"rack run SCENARIO [--json OUT] [--mode M] [--seed N]",
+        "         [--transport T [--tls-dir KEYS]] [--fault-rates KIND=P,...]",
+        "         [--set rackfabric.KEY=VALUE]... [--run-dir DIR [--reuse-run-dir]]",
+        "         [--check]",
+        "   or: rack run --replay RUN_DIR [--json OUT] [--tls-dir KEYS]",
+        "         [--run-dir DIR [--reuse-run-dir]] [--check]",
+        "   or: rack run --kinds"},
     description = {"run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name);"
         + " or a recorded run again (--replay RUN_DIR)",
         "Exit 0 when every invariant held, 1 when one failed, 2 for bad flags or a bad scenario (nothing started),"
@@ -95,7 +104,7 @@ public final class RunRackCommand extends PicocliRackCommand {
   static final class Bundled implements Iterable<String> {
     @Override
     public Iterator<String> iterator() {
-      return RunCommand.BUNDLED.iterator();
+      return ScenarioLoader.BUNDLED.iterator();
     }
   }
 
@@ -139,7 +148,7 @@ public final class RunRackCommand extends PicocliRackCommand {
     }
     if (scenario.size() != 1) {
       throw new UsageException("expected one scenario file or bundled name (bundled: "
-          + String.join(", ", RunCommand.BUNDLED) + "), got " + scenario);
+          + String.join(", ", ScenarioLoader.BUNDLED) + "), got " + scenario);
     }
     return new RunCommand().run(scenario.get(0), overrides(), options, out, err);
   }

@@ -14,7 +14,6 @@ import io.rackfabric.loadtests.scenario.language.ScenarioKind;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.loadtests.scenario.language.ScenarioSettings;
-import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import io.rackfabric.loadtests.harness.RunLogs;
@@ -68,13 +67,6 @@ public final class RunCommand {
   /** What {@code rack run} returns when the JVM is being stopped under it (Ctrl-C: exit 130). */
   static final int INTERRUPTED = 130;
 
-  /** Scenarios shipped in this module, loadable by name. */
-  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
-      "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
-      "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
-      "iommu-isolation");
-
   /**
    * Where a run (or a replay) puts its results and whether it only checks.
    *
@@ -93,7 +85,7 @@ public final class RunCommand {
       throws Exception {
     Scenario scenario;
     try {
-      scenario = load(arg, catalog(), overrides);
+      scenario = ScenarioLoader.loadFileOrBundled(arg, catalog(), overrides);
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
@@ -124,7 +116,7 @@ public final class RunCommand {
     String text = null;
     if (!scenario.inProcess()) {
       try {
-        text = text(arg);
+        text = ScenarioLoader.text(arg);
       } catch (IOException e) {
         err.println("could not read the scenario again to copy it into the run's folder (the run cannot be"
             + " replayed): " + e.getMessage());
@@ -299,34 +291,6 @@ public final class RunCommand {
 
   private static KindCatalog<FaultType, InvariantType, FigureType> catalog() {
     return ScenarioKinds.standard();
-  }
-
-  /** The text {@link #load} reads the scenario from, for the run's copy. */
-  public static String text(String arg) throws IOException {
-    Path path = Path.of(arg);
-    if (Files.exists(path)) {
-      return Files.readString(path);
-    }
-    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
-    try {
-      return HoconFile.resource(ScenarioLoader.RESOURCE_DIR + name + ".conf", name + ".conf");
-    } catch (HoconFile.Unusable e) {
-      throw new IOException(String.join("; ", e.problems()));
-    }
-  }
-
-  /** A file if one exists at the path, else a bundled scenario of that name. */
-  public static Scenario load(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options) throws ScenarioException {
-    Path path = Path.of(arg);
-    if (Files.exists(path)) {
-      return ScenarioLoader.load(path, catalog, options);
-    }
-    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
-    if (BUNDLED.contains(name)) {
-      return ScenarioLoader.loadBundled(name, catalog, options);
-    }
-    throw new ScenarioException(arg + ": no such file and no bundled scenario of that name (bundled: "
-        + String.join(", ", BUNDLED) + ")");
   }
 
   private static void print(Outcome outcome, PrintStream out) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.cli.Rack;
-import io.rackfabric.loadtests.scenario.RunCommand;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.OptionSpec;
@@ -38,7 +38,7 @@ class RunRackCommandTest {
       assertTrue(help.contains(flag) && help.contains(description),
           "run --help lacks " + flag + " or its description '" + description + "':\n" + rack.out());
     }
-    assertTrue(help.contains(squeezed(String.join(", ", RunCommand.BUNDLED))), rack.out()); // the bundled ones
+    assertTrue(help.contains(squeezed(String.join(", ", ScenarioLoader.BUNDLED))), rack.out()); // the bundled ones
     assertTrue(help.contains(squeezed("(default: target/rack-runs/NAME-TIME")), rack.out());
     assertTrue(help.contains(squeezed("Exit 0 when every invariant held, 1 when one failed, 2 for bad flags")),
         rack.out());
@@ -68,7 +68,7 @@ class RunRackCommandTest {
   @Test
   void shouldNameTheBundledScenariosWhenRunGetsNoScenarioOrTwo() {
     String expected = "rack run: expected one scenario file or bundled name (bundled: "
-        + String.join(", ", RunCommand.BUNDLED) + "), got ";
+        + String.join(", ", ScenarioLoader.BUNDLED) + "), got ";
     assertEquals(2, rack.run("run", "--check"));
     assertEquals(expected + "[]\n", rack.err());
     assertEquals(2, rack.run("run", "link-down-demo", "contend", "--check"));

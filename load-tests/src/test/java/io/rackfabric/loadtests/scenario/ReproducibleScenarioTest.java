@@ -125,7 +125,7 @@ class ReproducibleScenarioTest {
 
   @Test
   void shouldPassCheckForEveryBundledScenario() throws Exception {
-    for (String name : RunCommand.BUNDLED) {
+    for (String name : ScenarioLoader.BUNDLED) {
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       int status = Rack.run(List.of("run", name, "--check"), ScenarioRunnerTest.quiet(),
           new PrintStream(err, true, StandardCharsets.UTF_8));
