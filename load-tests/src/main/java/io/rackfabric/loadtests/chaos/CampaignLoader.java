@@ -7,11 +7,11 @@ import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.cluster.topology.Problems;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import java.nio.file.Path;
 import io.rackfabric.loadtests.scenario.language.FaultRates;
 import java.util.ArrayList;
@@ -135,7 +135,7 @@ public final class CampaignLoader {
         for (long seed : seeds) {
           try {
             runs.add(new Campaign.Run(arg, seed,
-                RunCommand.load(arg, catalog, new ScenarioOptions(mode, seed, null, faultRates))));
+                ScenarioLoader.loadFileOrBundled(arg, catalog, new ScenarioOptions(mode, seed, null, faultRates))));
           } catch (ScenarioException e) {
             for (String p : e.problems()) {
               problems.add(v.origin(), f.key(key), "scenario " + v.unwrapped() + " with seed " + seed + ": " + p);
@@ -229,7 +229,7 @@ public final class CampaignLoader {
 
   /** A scenario path relative to the campaign file, or a bundled name as it is. */
   private static String resolve(String arg, Path baseDir) {
-    if (baseDir == null || RunCommand.BUNDLED.contains(arg.replaceFirst("\\.conf$", ""))) {
+    if (baseDir == null || ScenarioLoader.BUNDLED.contains(arg.replaceFirst("\\.conf$", ""))) {
       return arg;
     }
     Path p = baseDir.resolve(arg);

@@ -1,8 +1,5 @@
 package io.rackfabric.loadtests.chaos;
 
-import io.rackfabric.cluster.cli.Args;
-import io.rackfabric.cluster.cli.RackCommand;
-import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.scenario.language.FaultRates;
 import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.language.ScenarioException;
@@ -26,42 +23,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * {@code rack chaos CAMPAIGN}: every scenario of a campaign with every seed, a summary table of
- * runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder with
- * one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly, and the
- * campaign's {@code report.html} linking each run's own report. Exit 0
- * when every run passed, 1 when one failed, 2 for a bad campaign (nothing started). Ctrl-C or
+ * What {@code rack chaos CAMPAIGN} does once its flags are parsed (the command line is {@code
+ * loadtests.cli.ChaosRackCommand}): every scenario of a campaign with every seed, a summary table
+ * of runs, faults applied and invariants broken, and {@code failing-runs.txt} in the run folder
+ * with one {@code rack run SCENARIO --seed N} line per failing run, which replays it exactly, and
+ * the campaign's {@code report.html} linking each run's own report. Exit 0 when every run passed,
+ * 1 when one failed, 2 for a bad campaign (nothing started). Ctrl-C or
  * SIGTERM: "interrupted", each unfinished run's {@code result.json} marked so (as {@code rack run}
  * does), exit 130 or 143.
  */
-public final class ChaosCommand implements RackCommand {
+public final class ChaosCommand {
 
-  @Override
-  public String name() {
-    return "chaos";
-  }
-
-  @Override
-  public String summary() {
-    return "run a campaign: scenarios x seeds, in parallel where the machine allows; a summary and the failing"
-        + " runs' replay lines (CAMPAIGN.conf or a bundled name: " + String.join(", ", CampaignLoader.BUNDLED)
-        + ") [--run-dir D] [--json OUT] [--check]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("run-dir", "json"), Set.of("check"));
-    if (args.positional().size() != 1) {
-      throw new UsageException("expected one campaign file or bundled name (bundled: "
-          + String.join(", ", CampaignLoader.BUNDLED) + "), got " + args.positional());
-    }
+  /**
+   * Runs (or with {@code check} only loads and checks) {@code campaignArg}, a campaign file or a
+   * bundled name, into {@code runDirArg} (null: {@code target/rack-chaos/NAME-TIME}); {@code
+   * json}, when not null, also gets the campaign's runs as JSON. Returns the exit status; a run
+   * folder H2 would misread is a {@link io.rackfabric.cluster.cli.UsageException}.
+   */
+  public int run(String campaignArg, Path runDirArg, Path json, boolean check, PrintStream out, PrintStream err)
+      throws Exception {
     KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
     Campaign campaign;
     try {
-      campaign = CampaignLoader.load(args.positional().get(0), catalog, Runtime.getRuntime().availableProcessors());
+      campaign = CampaignLoader.load(campaignArg, catalog, Runtime.getRuntime().availableProcessors());
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
@@ -70,11 +56,11 @@ public final class ChaosCommand implements RackCommand {
         campaign.runs().size(), campaign.runs().size() / campaign.seeds().size(), campaign.seeds().size(),
         campaign.parallel(), campaign.faultRates().isEmpty() ? ""
             : "; fault rates " + FaultRates.text(campaign.faultRates()));
-    if (args.has("check")) {
+    if (check) {
       out.println(campaign.source() + ": ok");
       return 0;
     }
-    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+    Path runDir = runDirArg != null ? runDirArg
         : Path.of("target", "rack-chaos", campaign.name() + "-" + Instant.now().toString().replace(':', '-'));
     RunCommand.checkRunDir(runDir); // each run's journal folder is under it
     Files.createDirectories(runDir);
@@ -103,8 +89,7 @@ public final class ChaosCommand implements RackCommand {
     } catch (java.io.IOException | RuntimeException e) {
       err.println("could not write " + report + ": " + e); // the summary and replay lines stand without it
     }
-    if (args.has("json")) {
-      Path json = Path.of(args.get("json", null));
+    if (json != null) {
       Path parent = json.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);

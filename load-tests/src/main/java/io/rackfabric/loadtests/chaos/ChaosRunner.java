@@ -8,7 +8,6 @@ import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Json;
 import io.rackfabric.loadtests.scenario.FaultRecord;
 import io.rackfabric.loadtests.scenario.ResultJson;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.RunFiles;
 import io.rackfabric.loadtests.scenario.RunProgress;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
@@ -17,6 +16,7 @@ import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -131,7 +131,7 @@ public final class ChaosRunner {
       try {
         try {
           // The run's folder replays it alone (rack run --replay), like a run of rack run's.
-          FaultRecord.saveScenario(dir, RunCommand.text(r.argument()), r.scenario());
+          FaultRecord.saveScenario(dir, ScenarioLoader.text(r.argument()), r.scenario());
         } catch (IOException e) {
           out.println("no copy of the scenario in the run's folder (it cannot be replayed): " + e);
         }

@@ -54,16 +54,6 @@ public final class ChaosRackCommand extends PicocliRackCommand {
       throw new UsageException("expected one campaign file or bundled name (bundled: "
           + String.join(", ", CampaignLoader.BUNDLED) + "), got " + campaign);
     }
-    List<String> args = new ArrayList<>(campaign);
-    if (runDir != null) {
-      args.addAll(List.of("--run-dir", runDir.toString()));
-    }
-    if (json != null) {
-      args.addAll(List.of("--json", json.toString()));
-    }
-    if (check) {
-      args.add("--check");
-    }
-    return new ChaosCommand().run(args, out, err);
+    return new ChaosCommand().run(campaign.get(0), runDir, json, check, out, err);
   }
 }

@@ -6,12 +6,12 @@ import io.rackfabric.host.ftgm.FaultOutcome;
 import io.rackfabric.host.ftgm.FtgmSettings;
 import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.host.nic.McpMode;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignRun;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmEventLog;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioException;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -72,7 +72,7 @@ public final class FtgmRackCommand extends PicocliRackCommand {
       }
       Scenario s;
       try {
-        s = RunCommand.load(scenario, ScenarioKinds.standard(), new ScenarioOptions(null, seed, null));
+        s = ScenarioLoader.loadFileOrBundled(scenario, ScenarioKinds.standard(), new ScenarioOptions(null, seed, null));
       } catch (ScenarioException e) {
         e.problems().forEach(parent.err::println);
         return 2;

@@ -1,13 +1,10 @@
 package io.rackfabric.loadtests.scenario;
 
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.cli.Args;
 import io.rackfabric.cluster.cli.NodeCommand;
-import io.rackfabric.cluster.cli.RackCommand;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.cluster.node.ClusterSettings;
 import io.rackfabric.loadtests.scenario.language.FaultKind;
-import io.rackfabric.loadtests.scenario.language.FaultRates;
 import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.loadtests.scenario.language.Param;
@@ -17,7 +14,6 @@ import io.rackfabric.loadtests.scenario.language.ScenarioKind;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.loadtests.scenario.language.ScenarioSettings;
-import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.loadtests.harness.Interruption;
 import io.rackfabric.loadtests.harness.NetnsUnavailableException;
 import io.rackfabric.loadtests.harness.RunLogs;
@@ -39,12 +35,12 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * {@code rack run SCENARIO [--json OUT]}: checks a scenario file (every problem reported as
+ * What {@code rack run SCENARIO} does once its flags are parsed (the command line is
+ * {@code loadtests.cli.RunRackCommand}): checks a scenario file (every problem reported as
  * {@code file:line: key: reason}, nothing started, exit 2), runs it, prints its figures and
  * invariants, and exits 0 when every invariant held, 1 when one failed, 3 when the run needs network
  * namespaces this machine cannot make. A scenario that names a
@@ -56,8 +52,9 @@ import java.util.stream.Stream;
  * ({@code run.reproducible}, default true) that has a wall-time fault; a run of one says so and
  * goes on. Akka's log lines go to {@code RUN/logs/driver.log}, only errors to the terminal ({@link
  * RunLogs}). {@code --set KEY=VALUE} (repeatable) gives rackfabric.* settings over the scenario's
- * {@code settings} block ({@link ScenarioSettings}). A {@code --run-dir} that holds a journal from an earlier run is refused (exit 2) unless
- * {@code --reuse-run-dir} asks to delete it first. Progress goes to stderr.
+ * {@code settings} block ({@link ScenarioSettings}). A {@code --run-dir} that holds a journal from
+ * an earlier run is refused (exit 2) unless {@code --reuse-run-dir} asks to delete it first.
+ * Progress goes to stderr.
  *
  * <p>Ctrl-C (SIGINT) or SIGTERM during a run prints "interrupted" with the model time reached and
  * writes {@code result.json} (and the {@code --json} file) marked {@code "finished": false,
@@ -65,97 +62,46 @@ import java.util.stream.Stream;
  * the signal's, 130 for SIGINT and 143 for SIGTERM. Every result file is written atomically
  * ({@link AtomicFiles}): a reader sees the old file, the whole new one or none.
  */
-public final class RunCommand implements RackCommand {
+public final class RunCommand {
 
   /** What {@code rack run} returns when the JVM is being stopped under it (Ctrl-C: exit 130). */
   static final int INTERRUPTED = 130;
 
-  /** Scenarios shipped in this module, loadable by name. */
-  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
-      "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
-      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
-      "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
-      "iommu-isolation");
+  /**
+   * Where a run (or a replay) puts its results and whether it only checks.
+   *
+   * @param json also write the results to this file, or null
+   * @param runDir the run's folder, or null for {@code target/rack-runs/NAME-TIME}
+   * @param reuseRunDir delete the journal an earlier run left in {@code runDir} first
+   * @param check load and check only, run nothing
+   */
+  public record Options(Path json, Path runDir, boolean reuseRunDir, boolean check) {}
 
-  @Override
-  public String name() {
-    return "run";
-  }
-
-  @Override
-  public String summary() {
-    return "run a scenario: topology, traffic, faults, invariants (SCENARIO.conf or a bundled name) [--json OUT]"
-        + " [--mode single-jvm|multi-jvm] [--seed N] [--fault-rates KIND=P,...] [--set rackfabric.KEY=VALUE ...]"
-        + " [--check] [--kinds]"
-        + " [--run-dir DIR [--reuse-run-dir]]; or --replay RUN_DIR [--json OUT] [--run-dir DIR [--reuse-run-dir]]"
-        + " [--check]";
-  }
-
-  @Override
-  public int run(List<String> argList, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "mode", "seed", "transport", "tls-dir", "run-dir", "fault-rates",
-        "replay", "set"),
-        Set.of("check", "kinds", "reuse-run-dir"));
-    if (args.has("reuse-run-dir") && !args.has("run-dir")) {
-      throw new UsageException("--reuse-run-dir needs --run-dir DIR (the folder whose journal to delete)");
-    }
-    KindCatalog<FaultType, InvariantType, FigureType> catalog = ScenarioKinds.standard();
-    if (args.has("kinds")) {
-      printKinds(catalog, out);
-      return 0;
-    }
-    if (args.has("replay")) {
-      return replay(args, catalog, out, err);
-    }
-    if (args.positional().size() != 1) {
-      throw new UsageException("expected one scenario file or bundled name (bundled: " + String.join(", ", BUNDLED)
-          + "), got " + args.positional());
-    }
-    Mode mode = null;
-    if (args.has("mode")) {
-      String m = args.get("mode", null);
-      mode = Mode.parse(m).orElseThrow(() -> new UsageException("--mode=" + m + " not in {single-jvm, multi-jvm}"));
-    }
-    Long seed = args.has("seed") ? args.getLong("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE) : null;
-    String transport = args.get("transport", null);
-    if (transport != null && !ClusterSettings.TRANSPORTS.contains(transport)) {
-      throw new UsageException(ClusterSettings.transportNotKnown("--transport", transport));
-    }
-    Map<String, Double> faultRates = Map.of();
-    if (args.has("fault-rates")) {
-      try {
-        faultRates = FaultRates.parse(args.get("fault-rates", ""), catalog);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--" + e.getMessage());
-      }
-    }
-    Map<String, String> settings;
-    try {
-      settings = ScenarioSettings.parseFlags(args.all("set"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
+  /**
+   * Loads the scenario {@code arg} (a file, else a bundled name) with the command line's
+   * {@code overrides}, then checks or runs it. Returns the exit status.
+   */
+  public int run(String arg, ScenarioOptions overrides, Options options, PrintStream out, PrintStream err)
+      throws Exception {
     Scenario scenario;
     try {
-      scenario = load(args.positional().get(0), catalog, new ScenarioOptions(mode, seed, transport, faultRates,
-          args.get("tls-dir", null), settings));
+      scenario = ScenarioLoader.loadFileOrBundled(arg, catalog(), overrides);
     } catch (ScenarioException e) {
       e.problems().forEach(err::println);
       return 2;
     }
-    checkTls(scenario, args.has("tls-dir"));
-    if (args.has("check") && !scenario.reproducibilityProblems().isEmpty()) {
+    checkTls(scenario, overrides.tlsDir() != null);
+    if (options.check() && !scenario.reproducibilityProblems().isEmpty()) {
       scenario.reproducibilityProblems().forEach(err::println);
       return 2;
     }
-    if (args.has("check") && scenario.inProcess()) {
+    if (options.check() && scenario.inProcess()) {
       out.println(scenario.source() + ": ok (ftgm-campaign of " + scenario.ftgmCampaign().spec().faults()
           + " faults, modes " + scenario.ftgmCampaign().modes() + ", " + scenario.invariants().size()
           + " invariants, in-process)");
       return 0;
     }
-    if (args.has("check")) {
+    if (options.check()) {
       out.println(scenario.source() + ": ok (" + scenario.traffic().size() + " generators, " + scenario.faults().size()
           + " faults, " + scenario.invariants().size() + " invariants, " + scenario.mode()
           + (scenario.baseline() == null ? "" : "; then its baseline with takeover = " + BaselineRun.text(scenario.baseline()))
@@ -165,56 +111,49 @@ public final class RunCommand implements RackCommand {
       return 0;
     }
     scenario.reproducibilityProblems().forEach(p -> err.println("warning: " + p));
-    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+    Path runDir = options.runDir() != null ? options.runDir()
         : Path.of("target", "rack-runs", scenario.name() + "-" + Instant.now().toString().replace(':', '-'));
     String text = null;
     if (!scenario.inProcess()) {
       try {
-        text = text(args.positional().get(0));
+        text = ScenarioLoader.text(arg);
       } catch (IOException e) {
         err.println("could not read the scenario again to copy it into the run's folder (the run cannot be"
             + " replayed): " + e.getMessage());
       }
     }
-    return runAndReport(scenario, text, runDir, args.has("reuse-run-dir"), json, null, null, out, err);
+    return runAndReport(scenario, text, runDir, options.reuseRunDir(), options.json(), null, null, out, err);
   }
 
-  /** {@code --replay RUN_DIR}: the recorded run again, into a folder of its own. */
-  private int replay(Args args, KindCatalog<FaultType, InvariantType, FigureType> catalog, PrintStream out,
-      PrintStream err) throws Exception {
-    for (String taken : List.of("mode", "seed", "transport", "fault-rates", "set")) {
-      if (args.has(taken)) {
-        throw new UsageException("--replay takes the mode, seed, transport, settings and faults from the record; drop --"
-            + taken);
-      }
-    }
-    if (!args.positional().isEmpty()) {
-      throw new UsageException("--replay takes the scenario from the run's folder; drop " + args.positional());
-    }
+  /**
+   * The run recorded in {@code recorded} (a run folder) again, into a folder of its own; {@code
+   * tlsDir} is the rack's keys for a multi-JVM run over tls-tcp, or null. Returns the exit status.
+   */
+  public int replay(String recorded, String tlsDir, Options options, PrintStream out, PrintStream err)
+      throws Exception {
     Replay.Loaded replay;
     try {
-      replay = Replay.load(args.get("replay", null), catalog, args.get("tls-dir", null));
+      replay = Replay.load(recorded, catalog(), tlsDir);
     } catch (ScenarioException e) {
       err.println("rack run --replay: the run's copy of its scenario does not load in this build:");
       e.problems().forEach(err::println);
       return 2;
     }
     Scenario scenario = replay.scenario();
-    checkTls(scenario, args.has("tls-dir"));
-    if (args.has("check")) {
+    checkTls(scenario, tlsDir != null);
+    if (options.check()) {
       out.println(replay.dir() + ": ok (replay of " + scenario.name() + ", " + scenario.mode() + ", seed "
           + scenario.seed() + ", " + scenario.faults().size() + " recorded faults at their model times)");
       scenario.faultSchedule().forEach(out::println);
       return 0;
     }
-    Path runDir = args.has("run-dir") ? Path.of(args.get("run-dir", null))
+    Path runDir = options.runDir() != null ? options.runDir()
         : Path.of("target", "rack-runs", scenario.name() + "-replay-" + Instant.now().toString().replace(':', '-'));
     if (runDir.toAbsolutePath().normalize().equals(replay.dir())) {
       throw new UsageException("--run-dir is the folder being replayed; give the replay a folder of its own");
     }
     out.println("replay of " + replay.dir());
-    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
-    return runAndReport(scenario, replay.text(), runDir, args.has("reuse-run-dir"), json, replay.dir(),
+    return runAndReport(scenario, replay.text(), runDir, options.reuseRunDir(), options.json(), replay.dir(),
         replay.recorded(), out, err);
   }
 
@@ -354,34 +293,6 @@ public final class RunCommand implements RackCommand {
     return ScenarioKinds.standard();
   }
 
-  /** The text {@link #load} reads the scenario from, for the run's copy. */
-  public static String text(String arg) throws IOException {
-    Path path = Path.of(arg);
-    if (Files.exists(path)) {
-      return Files.readString(path);
-    }
-    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
-    try {
-      return HoconFile.resource(ScenarioLoader.RESOURCE_DIR + name + ".conf", name + ".conf");
-    } catch (HoconFile.Unusable e) {
-      throw new IOException(String.join("; ", e.problems()));
-    }
-  }
-
-  /** A file if one exists at the path, else a bundled scenario of that name. */
-  public static Scenario load(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options) throws ScenarioException {
-    Path path = Path.of(arg);
-    if (Files.exists(path)) {
-      return ScenarioLoader.load(path, catalog, options);
-    }
-    String name = arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
-    if (BUNDLED.contains(name)) {
-      return ScenarioLoader.loadBundled(name, catalog, options);
-    }
-    throw new ScenarioException(arg + ": no such file and no bundled scenario of that name (bundled: "
-        + String.join(", ", BUNDLED) + ")");
-  }
-
   private static void print(Outcome outcome, PrintStream out) {
     if (outcome.result().ftgm() != null) {
       FtgmReport.print(outcome.result().ftgm(), out);
@@ -409,7 +320,9 @@ public final class RunCommand implements RackCommand {
     out.println(outcome.passed() ? "every invariant held" : "AN INVARIANT FAILED");
   }
 
-  private static void printKinds(KindCatalog<?, ?, ?> catalog, PrintStream out) {
+  /** {@code rack run --kinds}: every fault, invariant and figure kind of the standard catalog with its keys. */
+  public static void printKinds(PrintStream out) {
+    KindCatalog<?, ?, ?> catalog = catalog();
     out.println("fault kinds (common keys: kind, target, at; or drawn by random-faults with rates per kind):");
     for (FaultKind k : catalog.faults()) {
       kind(k, "target: " + k.target().description() + (k.needsMultiJvm() ? "; multi-jvm only" : "")

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.scenario.language.ScenarioException;
 import io.rackfabric.loadtests.chaos.ChaosRunner.RunRecord;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -98,7 +98,7 @@ class ChaosCommandTest {
         "}"));
     Path file = campaign("campaign {", "  scenarios = [lossy.conf]", "  seeds = { from = 4, count = 1 }", "}");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = new ChaosCommand().run(List.of(file.toString(), "--run-dir", dir.resolve("runs").toString()),
+    int status = new ChaosCommand().run(file.toString(), dir.resolve("runs"), null, false,
         new PrintStream(out, true, StandardCharsets.UTF_8), quiet());
     String printed = out.toString(StandardCharsets.UTF_8);
     assertEquals(1, status, printed);
@@ -112,9 +112,9 @@ class ChaosCommandTest {
 
     List<String> replay = Files.readAllLines(dir.resolve("runs").resolve("failing-runs.txt"));
     assertEquals(List.of("rack run " + scenario + " --seed 4"), replay);
-    List<String> args = Arrays.asList(replay.get(0).substring("rack run ".length()).split(" "));
+    List<String> args = Arrays.asList(replay.get(0).substring("rack ".length()).split(" "));
     ByteArrayOutputStream again = new ByteArrayOutputStream();
-    assertEquals(1, new RunCommand().run(args, new PrintStream(again, true, StandardCharsets.UTF_8), quiet()));
+    assertEquals(1, Rack.run(args, new PrintStream(again, true, StandardCharsets.UTF_8), quiet()));
     String line = again.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("FAIL  every-write"))
         .findFirst().orElseThrow();
     assertTrue(printed.contains("every-write-delivered-once") && !line.isEmpty(), "the same invariant fails again");
@@ -143,7 +143,7 @@ class ChaosCommandTest {
         + " no-such-scenario: no such file and no bundled scenario"), u);
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    assertEquals(2, new ChaosCommand().run(List.of(unknown.toString()), quiet(),
+    assertEquals(2, new ChaosCommand().run(unknown.toString(), null, null, false, quiet(),
         new PrintStream(err, true, StandardCharsets.UTF_8)));
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(unknown + ":2:"), err.toString(StandardCharsets.UTF_8));
   }
@@ -154,7 +154,7 @@ class ChaosCommandTest {
     Path file = campaign("campaign {", "  name = \"c;INIT=CREATE TABLE pwned(id INT)--\"",
         "  scenarios = [link-down-demo]", "}");
     UsageException e = assertThrows(UsageException.class,
-        () -> new ChaosCommand().run(List.of(file.toString()), quiet(), quiet()));
+        () -> new ChaosCommand().run(file.toString(), null, null, false, quiet(), quiet()));
     assertTrue(e.getMessage().contains(": element \"c;INIT=CREATE TABLE pwned(id INT)--"), e.getMessage());
     assertTrue(e.getMessage().endsWith("\" holds ';', which an H2 URL would read as the start of a setting;"
         + " give the run another folder with --run-dir"), e.getMessage());
@@ -213,23 +213,26 @@ class ChaosCommandTest {
 
     // What a replay line holds, rack run takes: the same faults for the same seed and rates.
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertEquals(0, new RunCommand().run(List.of("random-link-flaps", "--seed", "1", "--fault-rates", "link-flap=0.5",
+    assertEquals(0, Rack.run(List.of("run", "random-link-flaps", "--seed", "1", "--fault-rates", "link-flap=0.5",
         "--check"), new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains(thinned.runs().get(0).scenario().faults().size()
         + " faults"), out.toString(StandardCharsets.UTF_8));
-    assertThrows(io.rackfabric.cluster.cli.UsageException.class, () -> new RunCommand().run(
-        List.of("random-link-flaps", "--fault-rates", "link-flap=2"), quiet(), quiet()));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(2, Rack.run(List.of("run", "random-link-flaps", "--fault-rates", "link-flap=2"), quiet(),
+        new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("rack run: --fault-rates: link-flap=2 not in [0, 1]"),
+        err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void shouldCheckTheBundledCampaignWithoutRunningIt() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertEquals(0, new ChaosCommand().run(List.of("failover-seeds", "--check"),
+    assertEquals(0, new ChaosCommand().run("failover-seeds", null, null, true,
         new PrintStream(out, true, StandardCharsets.UTF_8), quiet()));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("6 run(s) (2 scenario(s) x 3 seed(s)), 1 at once"),
         out.toString(StandardCharsets.UTF_8));
     ByteArrayOutputStream random = new ByteArrayOutputStream();
-    assertEquals(0, new ChaosCommand().run(List.of("random-flaps", "--check"),
+    assertEquals(0, new ChaosCommand().run("random-flaps", null, null, true,
         new PrintStream(random, true, StandardCharsets.UTF_8), quiet()));
     assertTrue(random.toString(StandardCharsets.UTF_8).contains("4 run(s) (1 scenario(s) x 4 seed(s)), 1 at once"),
         random.toString(StandardCharsets.UTF_8));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.language.Scenario;
@@ -165,7 +166,7 @@ class BaselineScenarioTest {
         "}"));
     Path json = dir.resolve("out.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString(), "--json", json.toString(), "--run-dir",
+    int status = Rack.run(List.of("run", file.toString(), "--json", json.toString(), "--run-dir",
         dir.resolve("run").toString()), new PrintStream(out, true, StandardCharsets.UTF_8), quiet());
     String printed = out.toString(StandardCharsets.UTF_8);
 

@@ -23,8 +23,8 @@ class BundledScenariosTest {
       files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".conf"))
           .forEach(n -> shipped.add(n.substring(0, n.length() - 5)));
     }
-    assertEquals(shipped, new TreeSet<>(RunCommand.BUNDLED), "scenarios/ and RunCommand.BUNDLED");
-    for (String name : RunCommand.BUNDLED) {
+    assertEquals(shipped, new TreeSet<>(ScenarioLoader.BUNDLED), "scenarios/ and ScenarioLoader.BUNDLED");
+    for (String name : ScenarioLoader.BUNDLED) {
       assertNotNull(ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE), name);
     }
   }

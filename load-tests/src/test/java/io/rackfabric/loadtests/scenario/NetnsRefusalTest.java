@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.loadtests.harness.Netns;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -40,7 +41,7 @@ class NetnsRefusalTest {
         "}") + "\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString(), "--run-dir", dir.resolve("run").toString()),
+    int status = Rack.run(List.of("run", file.toString(), "--run-dir", dir.resolve("run").toString()),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     String text = err.toString(StandardCharsets.UTF_8);
     assertEquals(3, status, text);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.loadtests.scenario.language.Clock;
 import io.rackfabric.loadtests.scenario.language.Durations;
 import io.rackfabric.loadtests.scenario.language.FaultSpec;
@@ -128,7 +129,7 @@ class RandomFaultsScenarioTest {
   void shouldPrintTheDrawnScheduleWhenCheckingTheFile() throws Exception {
     Path file = write(BASE);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertEquals(0, new RunCommand().run(List.of(file.toString(), "--check", "--seed", "5"),
+    assertEquals(0, Rack.run(List.of("run", file.toString(), "--check", "--seed", "5"),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream())));
     String printed = out.toString(StandardCharsets.UTF_8);
     Scenario s = load(BASE, 5L);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
@@ -106,7 +107,7 @@ class ReproducibleScenarioTest {
   void shouldExitTwoAtCheckNamingTheFaultWhenAReproducibleRunHasAWallTimeFault() throws Exception {
     Path file = files().write("r.conf", BASE);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString(), "--check"), ScenarioRunnerTest.quiet(),
+    int status = Rack.run(List.of("run", file.toString(), "--check"), ScenarioRunnerTest.quiet(),
         new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(2, status);
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(file + ":8: scenario.faults[1].at: link-flap ch1 at wall"
@@ -117,16 +118,16 @@ class ReproducibleScenarioTest {
   void shouldPassCheckWhenTheRunSaysItIsNotReproducible() throws Exception {
     Path file = files().write("r.conf", files().edit(4, "  run { duration = 100us, reproducible = false }"));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString(), "--check"),
+    int status = Rack.run(List.of("run", file.toString(), "--check"),
         new PrintStream(out, true, StandardCharsets.UTF_8), ScenarioRunnerTest.quiet());
     assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void shouldPassCheckForEveryBundledScenario() throws Exception {
-    for (String name : RunCommand.BUNDLED) {
+    for (String name : ScenarioLoader.BUNDLED) {
       ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int status = new RunCommand().run(List.of(name, "--check"), ScenarioRunnerTest.quiet(),
+      int status = Rack.run(List.of("run", name, "--check"), ScenarioRunnerTest.quiet(),
           new PrintStream(err, true, StandardCharsets.UTF_8));
       assertEquals(0, status, name + ": " + err.toString(StandardCharsets.UTF_8));
     }

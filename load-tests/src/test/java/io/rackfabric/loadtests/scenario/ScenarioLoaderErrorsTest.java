@@ -395,7 +395,7 @@ class ScenarioLoaderErrorsTest {
 
   @Test
   void shouldLoadEveryBundledScenario() throws Exception {
-    for (String name : RunCommand.BUNDLED) {
+    for (String name : ScenarioLoader.BUNDLED) {
       Scenario s = ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE);
       assertEquals(name, s.name());
       // Each shows something: faults, an in-process campaign, or traffic whose figures are checked.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
@@ -176,7 +177,7 @@ class ScenarioRunnerTest {
         "}"));
     Path json = dir.resolve("out/result.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString(), "--json", json.toString(), "--run-dir",
+    int status = Rack.run(List.of("run", file.toString(), "--json", json.toString(), "--run-dir",
         dir.resolve("run").toString()), new PrintStream(out, true, StandardCharsets.UTF_8), quiet());
     String printed = out.toString(StandardCharsets.UTF_8);
     assertEquals(1, status, printed);
@@ -201,7 +202,7 @@ class ScenarioRunnerTest {
         "  faults = [ { kind = link-down, target = tor.nope, at = \"wall 1s\" } ]",
         "}"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of(file.toString()), quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
+    int status = Rack.run(List.of("run", file.toString()), quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(2, status);
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(file + ":3: scenario.faults[0].target: no link end 'tor.nope'"),
         err.toString(StandardCharsets.UTF_8));

@@ -2,6 +2,8 @@ package io.rackfabric.loadtests.scenario.language;
 
 import io.rackfabric.cluster.topology.HoconFile;
 import io.rackfabric.cluster.topology.Problems;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +20,51 @@ public final class ScenarioLoader {
   /** Where bundled scenarios live on the class path. */
   public static final String RESOURCE_DIR = "scenarios/";
 
+  /** Scenarios shipped in this module ({@code scenarios/NAME.conf}), loadable by name. */
+  public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
+      "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
+      "mmh-false-suspicion", "mmh-partition", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
+      "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
+      "iommu-isolation");
+
   private ScenarioLoader() {}
+
+  /**
+   * What a command line names a scenario by ({@code rack run ARG}, a campaign's {@code
+   * scenarios}): the file at {@code arg} if one exists, else the bundled scenario of that name
+   * (with or without {@code .conf}).
+   */
+  public static Scenario loadFileOrBundled(String arg, KindCatalog<?, ?, ?> catalog, ScenarioOptions options)
+      throws ScenarioException {
+    Path path = Path.of(arg);
+    if (Files.exists(path)) {
+      return load(path, catalog, options);
+    }
+    String name = bundledName(arg);
+    if (BUNDLED.contains(name)) {
+      return loadBundled(name, catalog, options);
+    }
+    throw new ScenarioException(arg + ": no such file and no bundled scenario of that name (bundled: "
+        + String.join(", ", BUNDLED) + ")");
+  }
+
+  /** The text {@link #loadFileOrBundled} reads the scenario from, for a run's copy of it. */
+  public static String text(String arg) throws IOException {
+    Path path = Path.of(arg);
+    if (Files.exists(path)) {
+      return Files.readString(path);
+    }
+    String name = bundledName(arg);
+    try {
+      return HoconFile.resource(RESOURCE_DIR + name + ".conf", name + ".conf");
+    } catch (HoconFile.Unusable e) {
+      throw new IOException(String.join("; ", e.problems()));
+    }
+  }
+
+  private static String bundledName(String arg) {
+    return arg.endsWith(".conf") ? arg.substring(0, arg.length() - 5) : arg;
+  }
 
   /** Loads a scenario file; its {@code topology} path is taken relative to the file's folder. */
   public static Scenario load(Path file, KindCatalog<?, ?, ?> catalog, ScenarioOptions options)

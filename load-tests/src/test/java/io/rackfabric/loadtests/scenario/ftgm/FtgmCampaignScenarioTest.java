@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.cli.Rack;
 import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 import io.rackfabric.loadtests.scenario.language.Params;
 import io.rackfabric.loadtests.scenario.language.Scenario;
@@ -16,7 +17,6 @@ import io.rackfabric.host.ftgm.RecoveryBreakdown;
 import io.rackfabric.host.ftgm.RecoveryEvent;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.loadtests.report.Figure;
-import io.rackfabric.loadtests.scenario.RunCommand;
 import io.rackfabric.loadtests.cli.FtgmRackCommand;
 import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
@@ -73,7 +73,7 @@ class FtgmCampaignScenarioTest {
     Path json = dir.resolve("result.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new RunCommand().run(List.of("ftgm-campaign", "--run-dir", runDir.toString(), "--json",
+    int status = Rack.run(List.of("run", "ftgm-campaign", "--run-dir", runDir.toString(), "--json",
         json.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
         StandardCharsets.UTF_8));
     String text = out.toString(StandardCharsets.UTF_8);
