@@ -33,9 +33,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Version;
 
 /**
- * {@code rack bench jmh}: the micro-benchmarks
- * of the pure domain code, run through the JMH runner in one forked JVM per benchmark, average
- * time per operation. Prints a table and writes the figures with the machine and the run's
+ * {@code rack bench jmh}: the micro-benchmarks of the pure domain code, run through the JMH
+ * runner in one forked JVM per benchmark, average time per operation. Prints a table and writes the figures with the machine and the run's
  * settings as JSON, which {@code rack bench compare} sets against another run.
  */
 public final class JmhBench {
