@@ -29,14 +29,13 @@ class LayeringTest {
       .as("the command line");
 
   /**
-   * Classes that use the command line today: sub-commands not named *Command (JmhBench,
-   * BenchCompare), Replay's usage errors, and the data plane bench finding its peer by the peer
-   * command's key. The picocli conversion, which moves the command line into cli packages, is where
-   * they part; a class leaves this list when it does.
+   * Classes that use the command line today: Replay's usage errors. The picocli conversion, which
+   * moved the command line into cli packages, is where they part; a class leaves this list when it
+   * does (the bench package's did with `rack bench`, CampaignLoader's and ChaosRunner's with `rack run`).
    */
   private static final DescribedPredicate<JavaClass> USES_CLI_TODAY = DescribedPredicate.describe(
       "a class known to use the command line", c -> c.getName().matches("io\\.rackfabric\\.loadtests\\."
-          + "(bench\\.jmh\\.JmhBench|bench\\.BenchCompare|bench\\.DataplaneBench|scenario\\.Replay)(\\$.*)?"));
+          + "(scenario\\.Replay)(\\$.*)?"));
 
   @Test
   void shouldHaveNoPackageCyclesWhenEachPackageIsASlice() {

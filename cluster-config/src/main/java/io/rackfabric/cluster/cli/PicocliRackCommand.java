@@ -26,7 +26,7 @@ public abstract class PicocliRackCommand implements RackCommand, Callable<Intege
   }
 
   /** Refuses {@code value} of {@code flag} outside [min, max], naming both. */
-  protected static void inRange(String flag, long value, long min, long max) throws UsageException {
+  public static void inRange(String flag, long value, long min, long max) throws UsageException {
     if (value < min || value > max) {
       throw new UsageException(flag + "=" + value + " not in [" + min + "," + max + "]");
     }

@@ -6,6 +6,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.fabric.wire.WireMessage;
 
 /**
@@ -15,6 +16,9 @@ import io.rackfabric.fabric.wire.WireMessage;
 public final class BareSink extends AbstractBehavior<BareSink.Command> {
 
   public sealed interface Command permits BarePayload, Attach {}
+
+  /** The key a peer JVM's sink is registered under, for the cross-JVM baseline to find it. */
+  public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "bench-bare-sink");
 
   /** Tells the sink where to send acknowledgements for the next run. */
   public record Attach(ActorRef<BareSource.Command> source, int ackEvery) implements Command, WireMessage {}

@@ -1,14 +1,12 @@
 package io.rackfabric.loadtests.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.report.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -23,14 +21,16 @@ public final class BenchCompare {
   /** A figure as a result file holds it; value null when it was not a number (NaN). */
   record Entry(Double value, String unit) {}
 
+  /** A file that is missing or is no result file of {@code rack bench}; the message names it and what is wrong. */
+  public static final class NotAResult extends Exception {
+    NotAResult(String message) {
+      super(message);
+    }
+  }
+
   private BenchCompare() {}
 
-  public static int run(List<String> args, PrintStream out) throws Exception {
-    if (args.size() != 2) {
-      throw new UsageException("compare needs two result files, got " + args + " (rack bench compare A.json B.json)");
-    }
-    Path a = Path.of(args.get(0));
-    Path b = Path.of(args.get(1));
+  public static int run(Path a, Path b, PrintStream out) throws NotAResult {
     JsonNode docA = load(a);
     JsonNode docB = load(b);
     Map<String, Entry> figuresA = figures(docA, a);
@@ -61,22 +61,22 @@ public final class BenchCompare {
     return 0;
   }
 
-  private static JsonNode load(Path file) throws UsageException {
+  private static JsonNode load(Path file) throws NotAResult {
     if (!Files.isRegularFile(file)) {
-      throw new UsageException("no result file " + file);
+      throw new NotAResult("no result file " + file);
     }
     try {
       return Json.read(file);
     } catch (IOException e) {
-      throw new UsageException(file + " is not a JSON result file: " + e.getMessage());
+      throw new NotAResult(file + " is not a JSON result file: " + e.getMessage());
     }
   }
 
   /** The figures of a result file by name, in file order. */
-  static Map<String, Entry> figures(JsonNode doc, Path file) throws UsageException {
+  static Map<String, Entry> figures(JsonNode doc, Path file) throws NotAResult {
     JsonNode list = doc.path("figures");
     if (!list.isArray()) {
-      throw new UsageException(file + " has no list of figures with name and value");
+      throw new NotAResult(file + " has no list of figures with name and value");
     }
     Map<String, Entry> out = new LinkedHashMap<>();
     for (int i = 0; i < list.size(); i++) {
@@ -84,12 +84,12 @@ public final class BenchCompare {
       JsonNode name = f.path("name");
       JsonNode value = f.path("value");
       if (!name.isTextual() || !(value.isNumber() || value.isNull())) {
-        throw new UsageException(file + " has no list of figures with name and value: figures[" + i
+        throw new NotAResult(file + " has no list of figures with name and value: figures[" + i
             + "] lacks a text name or a number (or null) value");
       }
       Double v = value.isNull() ? null : value.asDouble();
       if (out.put(name.asText(), new Entry(v, f.path("unit").asText(""))) != null) {
-        throw new UsageException(file + ": figure " + name.asText() + " appears twice");
+        throw new NotAResult(file + ": figure " + name.asText() + " appears twice");
       }
     }
     return out;

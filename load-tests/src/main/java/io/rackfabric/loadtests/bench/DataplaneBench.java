@@ -50,10 +50,10 @@ import java.util.concurrent.TimeUnit;
 public final class DataplaneBench {
 
   /** The 64-byte payload of every message in both the fabric and the baseline. */
-  static final int PAYLOAD = 64;
+  public static final int PAYLOAD = 64;
   static final int PATH_HOPS = 5;
   /** Rounds run and discarded first, so that both sides are measured after the JIT settled. */
-  static final int WARMUPS = 2;
+  public static final int WARMUPS = 2;
 
   /** Rates of one comparison, one entry per round. */
   public record Comparison(List<Double> fabric, List<Double> bare) {
@@ -226,7 +226,7 @@ public final class DataplaneBench {
           cluster.tls() == null ? Map.of() : cluster.tls().childSettings(), "512m", Duration.ofSeconds(60));
       ActorRef<MemoryEndpoint.Command> a = Asks.find(system, ComponentKeys.endpoint("ep-a"), Duration.ofSeconds(30));
       ActorRef<MemoryEndpoint.Command> b = Asks.find(system, ComponentKeys.endpoint("ep-b"), Duration.ofSeconds(30));
-      ActorRef<BareSink.Command> sink = Asks.find(system, BenchPeerCommand.SINK_KEY, Duration.ofSeconds(30));
+      ActorRef<BareSink.Command> sink = Asks.find(system, BareSink.KEY, Duration.ofSeconds(30));
       Asks.awaitLinkActive(system, a, Duration.ofSeconds(30));
       int window = (int) settings.receiveBuffers().postedHeader();
       int ackEvery = Math.max(1, window / 4);

@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.cli.UsageException;
+import io.rackfabric.loadtests.cli.RackRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,13 +57,23 @@ class BenchCompareTest {
     assertTrue(refused(good, noFigures).contains("has no list of figures"));
     assertTrue(refused(textValue, good).startsWith(textValue + " has no list of figures with name and value:"
         + " figures[0]"));
-    UsageException one = assertThrows(UsageException.class, () -> BenchCompare.run(List.of(good.toString()),
-        new PrintStream(new ByteArrayOutputStream())));
-    assertTrue(one.getMessage().startsWith("compare needs two result files"), one.getMessage());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheFileWhenRackBenchCompareGetsOneFileOrABadOne() throws Exception {
+    RackRun rack = new RackRun();
+    Path good = write("good.json", "{\"figures\": []}");
+    assertEquals(2, rack.run("bench", "compare", good.toString()));
+    assertEquals("rack bench compare: compare needs two result files, got [" + good + "] (rack bench compare A.json"
+        + " B.json)\n", rack.err());
+    assertEquals(2, rack.run("bench", "compare", good.toString(), dir.resolve("missing.json").toString()));
+    assertEquals("rack bench compare: no result file " + dir.resolve("missing.json") + "\n", rack.err());
+    assertEquals(0, rack.run("bench", "compare", good.toString(), good.toString()), rack.err());
+    assertTrue(rack.out().startsWith("A: " + good), rack.out());
   }
 
   private String refused(Path a, Path b) {
-    return assertThrows(UsageException.class, () -> run(a, b)).getMessage();
+    return assertThrows(BenchCompare.NotAResult.class, () -> run(a, b)).getMessage();
   }
 
   private Path write(String name, String text) throws Exception {
@@ -75,7 +84,7 @@ class BenchCompareTest {
 
   private static String run(Path a, Path b) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    assertEquals(0, BenchCompare.run(List.of(a.toString(), b.toString()), new PrintStream(bytes, true)));
+    assertEquals(0, BenchCompare.run(a, b, new PrintStream(bytes, true)));
     return bytes.toString();
   }
 

@@ -32,6 +32,21 @@ class EveryCommandHelpTest {
   }
 
   @Test
+  void shouldAnswerHelpWithExitZeroWhenAnySubcommandIsAskedForHelp() {
+    CommandLine all = Rack.commandLine(System.out, System.err);
+    int asked = 0;
+    for (var command : all.getSubcommands().entrySet()) {
+      for (String sub : command.getValue().getSubcommands().keySet()) {
+        assertEquals(0, rack.run(command.getKey(), sub, "--help"), command.getKey() + " " + sub + ": " + rack.err());
+        assertTrue(rack.out().startsWith("Usage: rack " + command.getKey() + " " + sub), rack.out());
+        asked++;
+      }
+    }
+    assertTrue(all.getSubcommands().get("bench").getSubcommands().containsKey("dataplane"), "rack bench dataplane");
+    assertTrue(asked >= all.getSubcommands().get("bench").getSubcommands().size(), "asked " + asked);
+  }
+
+  @Test
   void shouldNameEveryFlagWithItsDefaultWhenAPicocliCommandIsAskedForHelp() {
     CommandLine chaos = Rack.commandLine(System.out, System.err).getSubcommands().get("chaos");
     assertEquals(0, rack.run("chaos", "--help"));

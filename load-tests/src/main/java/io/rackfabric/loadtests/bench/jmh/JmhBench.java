@@ -1,7 +1,5 @@
 package io.rackfabric.loadtests.bench.jmh;
 
-import io.rackfabric.cluster.cli.Args;
-import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.report.AtomicFiles;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.report.Json;
@@ -20,10 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.Result;
@@ -37,9 +33,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Version;
 
 /**
- * {@code rack bench jmh [--quick] [--only REGEX] [--json OUT] [--verbose]}: the micro-benchmarks
- * of the pure domain code, run through the JMH runner in one forked JVM per benchmark, average
- * time per operation. Prints a table and writes the figures with the machine and the run's
+ * {@code rack bench jmh}: the micro-benchmarks of the pure domain code, run through the JMH
+ * runner in one forked JVM per benchmark, average time per operation. Prints a table and writes the figures with the machine and the run's
  * settings as JSON, which {@code rack bench compare} sets against another run.
  */
 public final class JmhBench {
@@ -73,28 +68,17 @@ public final class JmhBench {
 
   private JmhBench() {}
 
-  public static int run(List<String> argList, PrintStream out) throws Exception {
-    Args args = Args.parse(argList, Set.of("json", "only"), Set.of("quick", "verbose"));
-    if (!args.positional().isEmpty()) {
-      throw new UsageException("unexpected " + args.positional() + " (rack bench jmh [--quick] [--only REGEX]"
-          + " [--json OUT] [--verbose])");
-    }
-    Pattern only;
-    try {
-      only = Pattern.compile(args.get("only", ""));
-    } catch (PatternSyntaxException e) {
-      throw new UsageException("--only=" + args.get("only", "") + " is not a regular expression: " + e.getDescription());
-    }
-    List<String> selected = select(only);
-    if (selected.isEmpty()) {
-      throw new UsageException("--only=" + only + " matches no benchmark ("
-          + String.join(", ", select(Pattern.compile("")).stream().map(JmhBench::figureName).toList()) + ")");
-    }
-    Path json = args.has("json") ? Path.of(args.get("json", null)) : null;
-    if (json != null && json.getParent() != null && !Files.isDirectory(json.getParent())) {
-      throw new UsageException("--json=" + json + ": no directory " + json.getParent());
-    }
-    Timing timing = args.has("quick") ? Timing.QUICK : Timing.DEFAULT;
+  /**
+   * Runs the {@code selected} benchmarks ("class.method", from {@link #select}).
+   *
+   * @param only the pattern they were selected by, for the result file, or null for all
+   * @param quick a smoke run's short timing: rough figures
+   * @param verbose JMH's own progress output
+   * @param json the result file, or null
+   */
+  public static int run(List<String> selected, String only, boolean quick, boolean verbose, Path json,
+      PrintStream out) throws Exception {
+    Timing timing = quick ? Timing.QUICK : Timing.DEFAULT;
 
     out.printf("rack bench jmh: %d benchmarks, %d x %d ms warm-up, %d x %d ms measured, 1 fork each%n",
         selected.size(), timing.warmupIterations(), timing.warmupMs(), timing.measurementIterations(),
@@ -114,7 +98,7 @@ public final class JmhBench {
       options.include(Pattern.quote(benchmark) + "$");
     }
     double loadBefore = loadAverage();
-    VerboseMode verbosity = args.has("verbose") ? VerboseMode.NORMAL : VerboseMode.SILENT;
+    VerboseMode verbosity = verbose ? VerboseMode.NORMAL : VerboseMode.SILENT;
     Collection<RunResult> results =
         new Runner(options.build(), OutputFormatFactory.createFormatInstance(out, verbosity)).run();
     List<Measured> figures = new ArrayList<>();
@@ -130,14 +114,14 @@ public final class JmhBench {
     out.printf(Locale.ROOT, "system load average %.1f before, %.1f after, on %d cores%s%n", load[0], load[1], cores,
         Math.max(load[0], load[1]) > cores ? ": other processes shared the CPUs, so the figures vary more than usual" : "");
     if (json != null) {
-      AtomicFiles.writeString(json, Json.write(document(figures, timing, args.get("only", null), Instant.now(), load)));
+      AtomicFiles.writeString(json, Json.write(document(figures, timing, only, Instant.now(), load)));
       out.println("wrote " + json);
     }
     return 0;
   }
 
   /** The benchmarks ("class.method") whose figure names {@code only} finds, in figure-name order. */
-  static List<String> select(Pattern only) {
+  public static List<String> select(Pattern only) {
     List<String> out = new ArrayList<>();
     for (Class<?> c : BENCHMARKS) {
       for (Method m : c.getDeclaredMethods()) {
@@ -152,7 +136,7 @@ public final class JmhBench {
   }
 
   /** "io...jmh.RoutingBench.memWriteToNtbPort" as "routing.memWriteToNtbPort". */
-  static String figureName(String benchmark) {
+  public static String figureName(String benchmark) {
     String[] parts = benchmark.split("\\.");
     String cls = parts[parts.length - 2];
     String group = cls.endsWith("Bench") ? cls.substring(0, cls.length() - "Bench".length()) : cls;

@@ -3,11 +3,10 @@ package io.rackfabric.loadtests.bench.jmh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.bench.BenchCompare;
+import io.rackfabric.loadtests.cli.RackRun;
 import io.rackfabric.loadtests.report.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -129,23 +128,23 @@ class JmhBenchmarksTest {
   }
 
   @Test
-  void shouldRejectArgumentsWhenTheyCannotSelectABenchmark() {
-    PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-    UsageException regex = assertThrows(UsageException.class, () -> JmhBench.run(List.of("--only", "rout("), quiet));
-    assertTrue(regex.getMessage().startsWith("--only=rout( "), regex.getMessage());
-    UsageException none = assertThrows(UsageException.class, () -> JmhBench.run(List.of("--only", "nothing"), quiet));
-    assertTrue(none.getMessage().startsWith("--only=nothing matches no benchmark (credit.egressRelease, "),
-        none.getMessage());
-    UsageException extra = assertThrows(UsageException.class, () -> JmhBench.run(List.of("routing"), quiet));
-    assertTrue(extra.getMessage().contains("[routing]"), extra.getMessage());
-    UsageException json = assertThrows(UsageException.class,
-        () -> JmhBench.run(List.of("--json", dir.resolve("missing/out.json").toString()), quiet));
-    assertTrue(json.getMessage().contains("no directory"), json.getMessage());
+  void shouldExitTwoNamingTheValueWhenTheArgumentsCannotSelectABenchmark() {
+    RackRun rack = new RackRun();
+    assertEquals(2, rack.run("bench", "jmh", "--only", "rout("));
+    assertTrue(rack.err().startsWith("rack bench jmh: --only=rout( is not a regular expression"), rack.err());
+    assertEquals(2, rack.run("bench", "jmh", "--only", "nothing"));
+    assertTrue(rack.err().startsWith("rack bench jmh: --only=nothing matches no benchmark (credit.egressRelease, "),
+        rack.err());
+    assertEquals(2, rack.run("bench", "jmh", "routing"));
+    assertTrue(rack.err().contains("'routing'"), rack.err());
+    assertEquals(2, rack.run("bench", "jmh", "--json", dir.resolve("missing/out.json").toString()));
+    assertTrue(rack.err().contains("--json=" + dir.resolve("missing/out.json") + ": no directory"), rack.err());
+    assertEquals("", rack.out(), "nothing ran");
   }
 
   private String compare(Path a, Path b) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    assertEquals(0, BenchCompare.run(List.of(a.toString(), b.toString()), new PrintStream(bytes, true)));
+    assertEquals(0, BenchCompare.run(a, b, new PrintStream(bytes, true)));
     return bytes.toString();
   }
 

@@ -3,10 +3,7 @@ package io.rackfabric.loadtests.demo;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.ConfigFactory;
-import io.rackfabric.cluster.cli.NodeCommand;
 import io.rackfabric.loadtests.scenario.language.Network;
-import io.rackfabric.cluster.cli.PicocliRackCommand;
-import io.rackfabric.cluster.cli.UsageException;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
@@ -22,7 +19,7 @@ import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
-import io.rackfabric.loadtests.failover.FailoverCommand;
+import io.rackfabric.loadtests.failover.FailoverReport;
 import io.rackfabric.loadtests.failover.LinkFailover;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
@@ -50,69 +47,36 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
- * {@code rack demo}: the bundled demo rack on three node JVMs over aeron-udp, with traffic that
- * crosses JVMs, switches and NTBs. This process is the cluster's seed and drives and measures the
- * run without hosting any component; every node JVM it starts is stopped again, also on failure.
- * Ctrl-C or SIGTERM says "interrupted" and writes the {@code --json} file unfinished
- * ({@code "finished": false, "interrupted": true}) with the TLPs delivered so far; exit 130 or 143.
+ * {@code rack demo}'s run: the bundled demo rack on three node JVMs over {@code transport}, with
+ * traffic that crosses JVMs, switches and NTBs; then a data-plane fail-over and an MMH/BMH
+ * take-over. This process is the cluster's seed and drives and measures the run without hosting
+ * any component; every node JVM it starts is stopped again, also on failure. Ctrl-C or SIGTERM
+ * says "interrupted" and writes {@code json} unfinished ({@code "finished": false,
+ * "interrupted": true}) with the TLPs delivered so far.
+ *
+ * @param tlps posted writes per flow
+ * @param size each write's payload, in bytes
+ * @param interval model time between a flow's writes, in nanoseconds
+ * @param tlsDir with tls-tcp: the rack's keys folder, or null for the configured stores
+ * @param sharedMediaDriver with aeron-udp: one media driver for every JVM rather than one in each
+ * @param json the result file, or null
  */
-@Command(name = "demo", showDefaultValues = true, sortOptions = false,
-    description = {"run the demo rack on 3 node JVMs with traffic across JVMs, switches and NTBs, then a data-plane"
-        + " fail-over and an MMH/BMH take-over [--tlps N] [--transport T [--tls-dir KEYS]] [--json OUT]",
-        "This process is the cluster's seed and drives and measures the run without hosting any component; every"
-        + " node JVM it starts is stopped again, also on failure. Ctrl-C or SIGTERM writes the --json file"
-        + " unfinished with the TLPs delivered so far; exit 130 or 143."})
-public final class DemoCommand extends PicocliRackCommand {
+public record DemoRun(long tlps, int size, long interval, String transport, String tlsDir, boolean sharedMediaDriver,
+    Path json) {
 
   /** One stream of posted writes and the endpoint that receives it. */
   record Flow(String from, long address, String sink, String path) {}
 
-  @Option(names = "--tlps", paramLabel = "N", description = "posted writes per flow, 1..10_000_000")
-  long tlps = 20_000;
-
-  @Option(names = "--size", paramLabel = "BYTES", description = "each write's payload, in bytes, 1..4096")
-  int size = 64;
-
-  @Option(names = "--interval", paramLabel = "NS", description = "model time between a flow's writes, in"
-      + " nanoseconds, 0..1_000_000_000")
-  long interval = 1_000;
-
-  @Option(names = "--transport", paramLabel = "aeron-udp|tcp|tls-tcp", description = "Artery's transport between"
-      + " the JVMs")
-  String transport = "aeron-udp";
-
-  @Option(names = "--tls-dir", paramLabel = "KEYS", description = "the folder 'rack keys' made, for --transport"
-      + " tls-tcp (default: the configured stores)")
-  String tlsDir;
-
-  @Option(names = "--json", paramLabel = "OUT", description = "also write the result as JSON to OUT")
-  Path json;
-
-  // One shared media driver measured about 15% faster than embedded ones on 2 cores (README).
-  @Option(names = "--media-driver", paramLabel = "shared|embedded", description = "with aeron-udp: one Aeron"
-      + " media driver for all the JVMs, or one embedded in each")
-  String mediaDriver = "shared";
-
-  @Override
-  public Integer call() throws Exception {
-    inRange("--tlps", tlps, 1, 10_000_000);
-    inRange("--size", size, 1, 4096);
-    inRange("--interval", interval, 0, 1_000_000_000L);
-    // The transport and, with tls-tcp, the rack's stores: checked before anything starts.
-    NodeCommand.clusterSettings(ConfigFactory.load(), transport, tlsDir);
-    if (!mediaDriver.equals("shared") && !mediaDriver.equals("embedded")) {
-      throw new UsageException("--media-driver=" + mediaDriver + " not in {shared, embedded}");
-    }
-
+  /** Runs the demo; 0 when every part kept its invariants, else 1. */
+  public int run(PrintStream out, PrintStream err) throws Exception {
     Topology topology = TopologyLoader.load("demo");
     List<Flow> flows = checkedFlows(topology, out);
     Path runDir = Path.of("target", "rack-runs", "demo-" + Instant.now().toString().replace(':', '-'));
+    String driver = !transport.equals("aeron-udp") ? "no" : sharedMediaDriver ? "shared" : "embedded";
     out.printf("rack demo: %d node JVMs over %s (%s media driver), node logs in %s%n", topology.nodes().size(),
-        transport, transport.equals("aeron-udp") ? mediaDriver : "no", runDir.resolve(RunLogs.DIR));
+        transport, driver, runDir.resolve(RunLogs.DIR));
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("topology", "demo");
     params.put("transport", transport);
@@ -131,7 +95,7 @@ public final class DemoCommand extends PicocliRackCommand {
         }
       });
       int traffic;
-      try (ClusterRun run = ClusterRun.start(topology, "demo", transport, mediaDriver.equals("shared"), runDir, out,
+      try (ClusterRun run = ClusterRun.start(topology, "demo", transport, sharedMediaDriver, runDir, out,
           Map.of(), Network.LOOPBACK, false, tlsDir)) {
         Map<String, ActorRef<MemoryEndpoint.Command>> eps = new HashMap<>();
         topology.endpoints().forEach(e -> eps.put(e.id(), run.endpoint(e.id())));
@@ -207,7 +171,7 @@ public final class DemoCommand extends PicocliRackCommand {
     Topology rack = LadonRackGenerator.generate(GlobalMemoryLayout.paper(8), LadonRackGenerator.Placement.SINGLE_NODE);
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     LinkFailover.Result unicast = LinkFailover.run(rack, 1, NotificationMode.UNICAST, ConfigFactory.empty(), quiet);
-    out.print(FailoverCommand.render(unicast.breakdown()));
+    out.print(FailoverReport.render(unicast.breakdown()));
     LinkFailover.Result multicast = LinkFailover.run(rack, 1, NotificationMode.MULTICAST, ConfigFactory.empty(), quiet);
     out.printf("With one multicast write instead (the saving Ladon section 5.3 predicts): notification and processing"
         + " %.2f us, total %.2f us (model time)%n", multicast.breakdown().notificationNs() / 1000.0,
@@ -219,7 +183,7 @@ public final class DemoCommand extends PicocliRackCommand {
   }
 
   /** The demo's flows, each checked against the topology with the route explainer first. */
-  private static List<Flow> checkedFlows(Topology topology, PrintStream out) throws UsageException {
+  private static List<Flow> checkedFlows(Topology topology, PrintStream out) {
     List<Flow> candidates = List.of(
         new Flow("ch1", 0x3_0000_0000L, "ch2", null),   // two NTBs: ch1 -> tor -> ch2
         new Flow("ch2", 0x1_8000_0000L, "mem", null),   // one NTB, two switches, two JVM crossings
@@ -230,7 +194,7 @@ public final class DemoCommand extends PicocliRackCommand {
     for (Flow f : candidates) {
       RouteExplanation e = explainer.explain(f.from(), f.address(), false);
       if (!e.delivered() || !f.sink().equals(e.target())) {
-        throw new UsageException("demo flow " + f.from() + " -> " + f.sink() + " does not route there: "
+        throw new IllegalStateException("demo flow " + f.from() + " -> " + f.sink() + " does not route there: "
             + e.outcome().kind() + " at " + e.target() + " (" + e.outcome().reason() + ")");
       }
       String path = e.path();

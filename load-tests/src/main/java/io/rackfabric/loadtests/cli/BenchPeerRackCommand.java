@@ -1,14 +1,14 @@
-package io.rackfabric.loadtests.bench;
+package io.rackfabric.loadtests.cli;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import akka.actor.typed.receptionist.Receptionist;
-import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.cluster.cli.NodeCommand;
 import io.rackfabric.cluster.cli.NodeOptions;
 import io.rackfabric.cluster.cli.PicocliRackCommand;
 import io.rackfabric.cluster.node.RackNode;
+import io.rackfabric.loadtests.bench.BareSink;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -19,9 +19,7 @@ import picocli.CommandLine.Mixin;
 @Command(name = "bench-peer", sortOptions = false,
     description = {"(used by rack bench) a node that also hosts the bare-Artery baseline's sink",
         "Takes rack node's flags; prints READY NODE once the node is an Up member and its sink registered."})
-public final class BenchPeerCommand extends PicocliRackCommand {
-
-  public static final ServiceKey<BareSink.Command> SINK_KEY = ServiceKey.create(BareSink.Command.class, "bench-bare-sink");
+public final class BenchPeerRackCommand extends PicocliRackCommand {
 
   @Mixin
   NodeOptions node;
@@ -31,7 +29,7 @@ public final class BenchPeerCommand extends PicocliRackCommand {
     String name = node.node();
     ActorSystem<RackNode.Command> system = node.start();
     ActorRef<BareSink.Command> sink = system.systemActorOf(BareSink.create(), "bare-sink", Props.empty());
-    system.receptionist().tell(Receptionist.register(SINK_KEY, sink));
+    system.receptionist().tell(Receptionist.register(BareSink.KEY, sink));
     out.println("READY " + name);
     out.flush();
     return NodeCommand.awaitExit(system, "rack " + name() + " " + name, err);
