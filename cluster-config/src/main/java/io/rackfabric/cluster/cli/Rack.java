@@ -47,12 +47,12 @@ public final class Rack {
     ServiceLoader.load(RackCommand.class).forEach(commands::add);
     commands.sort(Comparator.comparing(RackCommand::name));
     for (RackCommand c : commands) {
-      if (c instanceof PicocliRackCommand p) {
-        p.bind(out, err);
-        rack.addSubcommand(c.name(), new CommandLine(p));
-      } else {
-        rack.addSubcommand(c.name(), new CommandLine(new DelegatingCommand(c, out, err).spec()));
+      if (!(c instanceof PicocliRackCommand p)) {
+        throw new IllegalStateException("rack " + c.name() + " (" + c.getClass().getName()
+            + ") is not a PicocliRackCommand: every command declares its flags with picocli");
       }
+      p.bind(out, err);
+      rack.addSubcommand(c.name(), new CommandLine(p));
     }
     rack.addSubcommand("help", new HelpCommand());
     rack.addSubcommand("completion", new Completion(out, rack));
