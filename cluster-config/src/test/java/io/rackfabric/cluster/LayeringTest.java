@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.TOP_LEVEL_CL
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -13,6 +14,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.rackfabric.cluster.cli.RackCommand;
 import org.junit.jupiter.api.Test;
 
 /** cluster-config's architecture, as docs/layering.md states it. */
@@ -40,5 +42,10 @@ class LayeringTest {
   @Test
   void shouldNotUseTheCommandLineWhenAClassIsDomainLogic() {
     noClasses().that(not(CLI)).should().dependOnClassesThat(CLI).check(CLASSES);
+  }
+
+  @Test
+  void shouldKeepEveryRackCommandInTheModulesCliPackageWhenOneIsAdded() {
+    classes().that().implement(RackCommand.class).should().resideInAPackage("io.rackfabric.cluster.cli").check(CLASSES);
   }
 }

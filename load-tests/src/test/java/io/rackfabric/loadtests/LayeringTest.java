@@ -6,6 +6,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -14,6 +15,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.rackfabric.cluster.cli.RackCommand;
 import org.junit.jupiter.api.Test;
 
 /** load-tests' architecture, as docs/layering.md states it. */
@@ -63,5 +65,10 @@ class LayeringTest {
         .should().dependOnClassesThat(resideInAPackage("io.rackfabric.loadtests..")
             .and(not(resideInAPackage("io.rackfabric.loadtests.report.."))))
         .check(CLASSES);
+  }
+
+  @Test
+  void shouldKeepEveryRackCommandInTheModulesCliPackageWhenOneIsAdded() {
+    classes().that().implement(RackCommand.class).should().resideInAPackage("io.rackfabric.loadtests.cli").check(CLASSES);
   }
 }

@@ -1,6 +1,6 @@
 package io.rackfabric.cluster.cli;
 
-import io.rackfabric.cluster.topology.TopologyCheckCommand;
+import io.rackfabric.cluster.topology.TopologyCheck;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ public final class TopologyRackCommand extends PicocliRackCommand {
       if (names.size() > 1) {
         throw new UsageException("one FILE or NAME only, got also '" + names.get(1) + "'");
       }
-      return TopologyCheckCommand.check(names.get(0), parent.out, parent.err);
+      return TopologyCheck.check(names.get(0), parent.out, parent.err);
     }
   }
 

@@ -111,7 +111,7 @@ class BadInputCatalogTest {
     // Each case must fail for its own reason, not for something wrong in the base.
     Topology t = TopologyLoader.load(write(RACK));
     assertEquals(3, t.endpoints().size());
-    assertEquals(0, TopologyCheckCommand.check(
+    assertEquals(0, TopologyCheck.check(
         write(RACK).toString(), new PrintStream(new ByteArrayOutputStream()),
         new PrintStream(new ByteArrayOutputStream())));
   }
@@ -170,7 +170,7 @@ class BadInputCatalogTest {
       case TOPOLOGY -> assertThrows(TopologyException.class, () -> TopologyLoader.load(file)).problems();
       case CHECK -> {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = TopologyCheckCommand.check(file.toString(),
+        int status = TopologyCheck.check(file.toString(),
             new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         String text = err.toString(StandardCharsets.UTF_8);
         assertEquals(2, status, text);

@@ -26,7 +26,7 @@ class ControlPlaneSectionTest {
     assertEquals("tor", pair.fencingSwitch());
     assertEquals("mmh", pair.masterPort());
     assertEquals(List.of(1, 2, 3, 4), pair.fencedPorts(), "bmh, nic, to-pri, to-sec: all of tor but the MMH's port");
-    assertTrue(TopologyCheckCommand.summary(TopologyLoader.load("ladon-testbed"))
+    assertTrue(TopologyCheck.summary(TopologyLoader.load("ladon-testbed"))
         .endsWith("\ncontrol plane\n  master mmh (VS1 on tor.mmh), backup bmh; a take-over moves tor's ports"
             + " [1, 2, 3, 4] to VS2\n"));
   }

@@ -39,12 +39,12 @@ class GlobalMemorySectionTest {
 
   @Test
   void shouldSummariseTheSectionWhenTheTopologyIsChecked() throws Exception {
-    String summary = TopologyCheckCommand.summary(TopologyLoader.load("ladon-testbed"));
+    String summary = TopologyCheck.summary(TopologyLoader.load("ladon-testbed"));
     assertTrue(summary.contains("\nglobal memory\n  L = 32GiB, P = 1TiB, 48-bit; compute hosts"
         + " CH1 ch1, CH2 ch2 (rack memmap --topology ladon-testbed.conf prints the map)\n"
         + "  management host mmh: runs the data-plane fail-over; control page 0x1_0000 (4KiB) in every host's"
         + " memory, the MH's copy in PMS2 at 0x1F8_0001_0000\n"), summary);
-    assertFalse(TopologyCheckCommand.summary(TopologyLoader.load("demo")).contains("global memory"));
+    assertFalse(TopologyCheck.summary(TopologyLoader.load("demo")).contains("global memory"));
   }
 
   @Test

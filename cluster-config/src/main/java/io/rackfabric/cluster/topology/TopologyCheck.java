@@ -21,9 +21,9 @@ import java.util.Locale;
  * prints what it describes, or every problem in it. Exit 0 when it loads, 2 otherwise. (The
  * command line's flags are picocli's, in {@code cli.TopologyRackCommand}.)
  */
-public final class TopologyCheckCommand {
+public final class TopologyCheck {
 
-  private TopologyCheckCommand() {}
+  private TopologyCheck() {}
 
   /**
    * @param name a topology file or a bundled name
