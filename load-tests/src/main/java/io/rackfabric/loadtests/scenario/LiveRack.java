@@ -581,7 +581,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       for (String end : endsOf(c.id())) {
         // At a model time the links go down then, as the power of the node's hosts and switches
         // fails: each partner takes the down at that time, on every run alike. At a wall time
-        // see below (without a kernel the partners notice the silence by DLLP timeout).
+        // see below (without a kernel the partners learn of the death from cluster membership).
         if (modelAt >= 0 && topology.linkAt(end).isPresent()) {
           setLink(end, false, modelAt);
         }

@@ -66,6 +66,17 @@ class SettingsBlockTest {
   }
 
   @Test
+  void shouldGiveAMultiJvmRunADllpTimeoutAboveAnyStallWhenTheScenarioSetsNoLinkTimer() throws Exception {
+    String key = "rackfabric.fabric.link-timers.dllp-timeout";
+    assertFalse(load(BASE, Map.of()).configOverrides().containsKey(key), "one JVM keeps the fabric's default");
+    List<String> multi = files().edit(3, "  topology = demo, mode = multi-jvm");
+    assertEquals("10s", load(multi, Map.of()).configOverrides().get(key));
+    assertEquals("3s", load(multi, Map.of(key, "3s")).configOverrides().get(key), "a --set wins");
+    Scenario keepalive = load(multi, Map.of("rackfabric.fabric.link-timers.keepalive", "500ms"));
+    assertFalse(keepalive.configOverrides().containsKey(key), "the scenario's own link timers are left whole");
+  }
+
+  @Test
   void shouldLetASetFlagWinOverTheBlockWhenBothGiveAKey() throws Exception {
     Scenario s = load(BASE, Map.of("rackfabric.fabric.switch-latency", "1us"));
     assertEquals("1us", s.settings().get("rackfabric.fabric.switch-latency"));

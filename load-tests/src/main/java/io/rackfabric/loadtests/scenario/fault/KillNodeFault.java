@@ -9,8 +9,8 @@ import io.rackfabric.loadtests.scenario.api.RunningRack;
  * {@code kill-node}: a node's JVM is killed (SIGKILL). At a model time the links of the node's
  * components go down at that time, as when a node loses power, and the model-time kernel goes on
  * without them: the run stays a function of its scenario. At a wall time nothing says goodbye:
- * the partners notice the silence by DLLP timeout (wall time, rackfabric.fabric.link-timers), so
- * give run.settle more than that timeout.
+ * the harness downs the node's cluster member at once, and each partner learns of the death
+ * through the watch it keeps on its link's other end.
  */
 public final class KillNodeFault implements FaultType {
 

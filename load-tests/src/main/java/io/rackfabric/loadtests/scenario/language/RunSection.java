@@ -18,7 +18,7 @@ import java.util.Map;
 record RunSection(boolean reproducible, Map<String, String> linkTimers, Long duration, long wallLimit, long settle) {
 
   static final long DEFAULT_WALL_LIMIT_NS = 600_000_000_000L;
-  /** In one JVM nothing pauses for long; across JVMs a killed node is noticed after the DLLP timeout (1.5s). */
+  /** In one JVM nothing pauses for long; across JVMs a killed node is learnt from cluster membership. */
   static final long DEFAULT_SETTLE_SINGLE_NS = 500_000_000L;
   static final long DEFAULT_SETTLE_MULTI_NS = 3_000_000_000L;
   /** The fabric's defaults (rackfabric.fabric.link-timers), for the check between the two. */

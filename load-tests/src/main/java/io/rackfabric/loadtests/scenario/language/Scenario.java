@@ -66,12 +66,31 @@ public record Scenario(
     settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
   }
 
+  static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
+  static final String KEEPALIVE_KEY = "rackfabric.fabric.link-timers.keepalive";
   /**
-   * Every configuration override of a run's JVMs: the link timers of {@code run}, the take-over
+   * A multi-JVM run's DLLP timeout unless the scenario gives one. Across JVMs a partner's silence
+   * is no sign of death: a JVM the machine starves stays silent for seconds (Akka's failure
+   * detector logs heartbeat gaps above 2 s while six JVMs start on two cores), and a link taken
+   * down by that timeout loses what it had queued, an outcome of the machine's load. A killed node
+   * is learnt from cluster membership (the harness downs it at once, and each link end watches its
+   * partner) and a real partition from the split-brain resolver; a free-running run must still
+   * survive an unasked 5 s stall, hence twice that.
+   */
+  static final String MULTI_JVM_DLLP_TIMEOUT = "10s";
+
+  /**
+   * Every configuration override of a run's JVMs: the link timers of {@code run}, across JVMs a
+   * DLLP timeout no machine stall reaches (unless the scenario sets the link timers), the take-over
    * mode of {@code control-plane}, and the {@link #settings}.
    */
   public Map<String, String> configOverrides() {
     Map<String, String> all = new LinkedHashMap<>(run.settings());
+    boolean timersGiven = all.containsKey(DLLP_TIMEOUT_KEY) || all.containsKey(KEEPALIVE_KEY)
+        || settings.containsKey(DLLP_TIMEOUT_KEY) || settings.containsKey(KEEPALIVE_KEY);
+    if (mode == Mode.MULTI_JVM && !timersGiven) {
+      all.put(DLLP_TIMEOUT_KEY, MULTI_JVM_DLLP_TIMEOUT);
+    }
     if (takeover != null) {
       all.put(TAKEOVER_KEY, takeover.name().toLowerCase(Locale.ROOT));
     }
