@@ -52,7 +52,7 @@ class TlsRunArgsTest {
     assertEquals("rack run: tls key-store " + keys.resolve("node.p12") + ": wrong password (from password file "
         + keys.resolve("password") + ")\n", err());
     assertEquals(2, rack("bench", "dataplane", "--transport", "tls-tcp", "--tls-dir", keys.toString()));
-    assertEquals("rack bench: tls key-store " + keys.resolve("node.p12") + ": wrong password (from password file "
+    assertEquals("rack bench dataplane: tls key-store " + keys.resolve("node.p12") + ": wrong password (from password file "
         + keys.resolve("password") + ")\n", err());
   }
 
