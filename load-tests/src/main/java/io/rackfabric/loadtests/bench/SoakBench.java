@@ -7,6 +7,7 @@ import io.rackfabric.fabric.endpoint.TrafficPlan;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.LiveRack;
+import io.rackfabric.loadtests.scenario.RackStart;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -67,7 +68,7 @@ final class SoakBench {
 
   private static Result stream(long tlps, Path runDir, PrintStream out) throws Exception {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    try (LiveRack rack = LiveRack.singleJvm(TopologyLoader.load("demo"), runDir, quiet)) {
+    try (LiveRack rack = RackStart.singleJvm(TopologyLoader.load("demo"), runDir, quiet)) {
       long before = rack.endpointStats(SINK).uniqueWrites();
       ActorRef<MemoryEndpoint.Command> source = rack.endpoint(SOURCE);
       TrafficPlan plan = new TrafficPlan(ADDRESS, 1L << 20, 64, tlps, INTERVAL_NS, false, false);

@@ -7,6 +7,7 @@ import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.loadtests.scale.ComponentCensus;
 import io.rackfabric.loadtests.scenario.LiveRack;
+import io.rackfabric.loadtests.scenario.RackStart;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class StartupBench {
     long t0 = System.nanoTime();
     long startup;
     long heap;
-    try (LiveRack live = LiveRack.singleJvm(rack.topology(), runDir.resolve(rack.name()), out, rack.settings())) {
+    try (LiveRack live = RackStart.singleJvm(rack.topology(), runDir.resolve(rack.name()), out, rack.settings())) {
       startup = System.nanoTime() - t0;
       heap = live.heapGrowth().orElse(-1);
     }

@@ -107,8 +107,8 @@ public final class ScenarioRunner {
     scenario.settings().forEach((k, v) -> progress.println("  setting " + k + " = " + v));
     Map<String, String> settings = scenario.configOverrides();
     try (LiveRack rack = scenario.mode() == Mode.SINGLE_JVM
-        ? LiveRack.singleJvm(scenario.topology().topology(), runDir, progress, settings)
-        : LiveRack.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
+        ? RackStart.singleJvm(scenario.topology().topology(), runDir, progress, settings)
+        : RackStart.multiJvm(scenario.topology().topology(), scenario.multiJvm(), runDir, progress, settings,
             needsNetem(scenario), scenario.reproducible())) {
       rack.seed(scenario.seed());
       long rackUp = System.nanoTime() - t0;

@@ -1,0 +1,157 @@
+package io.rackfabric.loadtests.scenario;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Adapter;
+import io.rackfabric.cluster.node.ComponentKeys;
+import io.rackfabric.cluster.topology.Component;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.loadtests.harness.Asks;
+import io.rackfabric.loadtests.harness.ClusterRun;
+import io.rackfabric.loadtests.harness.Netns;
+import io.rackfabric.loadtests.harness.NetnsPlan;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The faults of a multi-JVM rack's node JVMs: a kill (at a model time under the kernel, exactly
+ * then; at a wall time, as it comes), a pause (SIGSTOP and SIGCONT), and, with the nodes in network
+ * namespaces, a partition or a degraded network. Each needs the {@link ClusterRun} of the run.
+ */
+final class NodeFaults {
+
+  private static final Duration FIND = Duration.ofSeconds(30);
+
+  private final LiveRack rack;
+  private final ClusterRun cluster;
+  private final FaultedEnds faults;
+
+  /** @param cluster the run's node JVMs, null for a rack in one JVM (every node fault is refused) */
+  NodeFaults(LiveRack rack, ClusterRun cluster, FaultedEnds faults) {
+    this.rack = rack;
+    this.cluster = cluster;
+    this.faults = faults;
+  }
+
+  void killNode(String node, long modelAt) throws Exception {
+    ClusterRun nodes = nodes("kill-node");
+    Topology topology = rack.topology();
+    ActorRef<TimeKeeper.Command> keeper = rack.keeper;
+    faults.killed(node);
+    List<String> members = new ArrayList<>();
+    for (Component c : topology.placedOn(node)) {
+      for (String end : faults.endsOf(c.id())) {
+        // At a model time the links go down then, as the power of the node's hosts and switches
+        // fails: each partner takes the down at that time, on every run alike. At a wall time
+        // see below (without a kernel the partners learn of the death from cluster membership).
+        if (modelAt >= 0 && topology.linkAt(end).isPresent()) {
+          rack.setLink(end, false, modelAt);
+        }
+        faults.touched(end);
+      }
+      members.addAll(faults.endsOf(c.id())); // the ids it joined the kernel under
+    }
+    ActorSystem<?> system = rack.system();
+    if (modelAt >= 0 && keeper != null) {
+      // Each dying member reports its last sends, and the rack is held until they have all
+      // arrived: the kernel then forgets the members with every count exact.
+      for (String member : members) {
+        rack.confirm(member);
+      }
+      rack.holdModelTime(modelAt);
+    } else if (keeper != null) {
+      // At a wall time under the kernel, where no silence takes a link down: the node's
+      // components are stopped first, so each link goes down at its end's own clock (a stopping
+      // port says so to its partner), and the keeper goes on without them as they stop.
+      for (Component c : topology.placedOn(node)) {
+        rack.actor(c.id()).ifPresent(ref -> system.classicSystem().stop(Adapter.toClassic(ref)));
+      }
+      for (String end : members) {
+        // The dying ends count as down (their node is marked killed): this waits for the partners.
+        String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+        if (partner != null) {
+          rack.awaitDown(end, partner);
+        }
+      }
+    }
+    nodes.nodes().kill(node);
+    if (keeper != null && modelAt >= 0) {
+      keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
+    }
+    // The harness that killed it downs it at once, rather than leave it to the split-brain
+    // resolver's stable-after: membership is how its partners learn of the death (a backup's
+    // death watch on a dead master), and a death is not to be confused with a stall.
+    akka.cluster.typed.Cluster membership = akka.cluster.typed.Cluster.get(nodes.driver());
+    for (akka.cluster.Member m : membership.state().getMembers()) {
+      if (m.getRoles().contains(node)) { // every node JVM carries its node name as a role
+        membership.manager().tell(akka.cluster.typed.Down.apply(m.address()));
+      }
+    }
+  }
+
+  void pauseNode(String node) throws Exception {
+    nodes("pause-node").nodes().pause(node);
+  }
+
+  void resumeNode(String node) throws Exception {
+    nodes("pause-node").nodes().resume(node);
+  }
+
+  void partition(String a, String b, boolean cut) throws Exception {
+    Netns netns = netns("partition");
+    if (cut) {
+      netns.cut(a, b);
+    } else {
+      netns.heal(a, b);
+    }
+    tellPairOfCut(a, b, cut);
+  }
+
+  void degrade(String node, NetnsPlan.Degradation degradation) throws Exception {
+    Netns netns = netns("degrade");
+    if (degradation == null) {
+      netns.restore(node);
+    } else {
+      netns.degrade(node, degradation);
+    }
+  }
+
+  private ClusterRun nodes(String kind) {
+    if (cluster == null) {
+      throw new IllegalStateException(kind + " needs a multi-jvm run: this rack runs in one JVM");
+    }
+    return cluster;
+  }
+
+  private Netns netns(String kind) {
+    if (cluster == null || cluster.netns().isEmpty()) {
+      throw new IllegalStateException(kind + " needs node JVMs in network namespaces (multi-jvm { network ="
+          + " namespaces }): this rack runs " + (cluster == null ? "in one JVM" : "on loopback"));
+    }
+    return cluster.netns().get();
+  }
+
+  /**
+   * A cut between the nodes of the management-host pair reaches the model at once: the harness
+   * made it, so the hosts hear it from the harness rather than guess it from the wall clock.
+   */
+  private void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+    Topology topology = rack.topology();
+    var pair = topology.controlPlane();
+    if (pair == null) {
+      return;
+    }
+    String masterNode = topology.endpoint(pair.master()).map(e -> e.node()).orElse("");
+    String backupNode = topology.endpoint(pair.backup()).map(e -> e.node()).orElse("");
+    boolean between = (a.equals(masterNode) && b.equals(backupNode)) || (a.equals(backupNode) && b.equals(masterNode));
+    if (!between) {
+      return;
+    }
+    for (String host : List.of(pair.master(), pair.backup())) {
+      Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut));
+    }
+  }
+}
