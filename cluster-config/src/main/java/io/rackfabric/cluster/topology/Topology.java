@@ -98,6 +98,42 @@ public record Topology(
     return placed;
   }
 
+  /**
+   * The links with one end on node {@code a} and the other on node {@code b}, in file order: what
+   * a cut between the two nodes severs. None when {@code a} and {@code b} are one node.
+   */
+  public List<LinkSpec> linksBetween(String a, String b) {
+    if (a.equals(b)) {
+      return List.of();
+    }
+    return links.stream().filter(l -> {
+      String na = nodeOf(l.a());
+      String nb = nodeOf(l.b());
+      return (a.equals(na) && b.equals(nb)) || (b.equals(na) && a.equals(nb));
+    }).toList();
+  }
+
+  /** The end of {@code link} on node {@code nodeName}, if it has one there. */
+  public Optional<String> endOn(LinkSpec link, String nodeName) {
+    return nodeName.equals(nodeOf(link.a())) ? Optional.of(link.a())
+        : nodeName.equals(nodeOf(link.b())) ? Optional.of(link.b()) : Optional.empty();
+  }
+
+  /** Whether the management-host pair's two hosts run on nodes {@code a} and {@code b}, one each. */
+  public boolean pairBetween(String a, String b) {
+    if (controlPlane == null) {
+      return false;
+    }
+    String master = endpoint(controlPlane.master()).map(EndpointSpec::node).orElse("");
+    String backup = endpoint(controlPlane.backup()).map(EndpointSpec::node).orElse("");
+    return (a.equals(master) && b.equals(backup)) || (a.equals(backup) && b.equals(master));
+  }
+
+  /** The node a link end's component runs on, or null for an end of no component. */
+  private String nodeOf(String end) {
+    return component(LinkSpec.componentOf(end)).map(Component::node).orElse(null);
+  }
+
   /** Every component id, switches first, for "known ids" hints in messages. */
   public List<String> componentIds() {
     List<String> ids = new ArrayList<>();

@@ -185,6 +185,28 @@ class BundledTopologiesTest {
     assertEquals("node-c", t.endpoint("ch2").orElseThrow().node());
   }
 
+  @Test
+  void shouldFindTheLinksCrossingBetweenTwoNodesWhenDemoIsCut() throws TopologyException {
+    Topology t = TopologyLoader.load("demo");
+    List<LinkSpec> ab = t.linksBetween("node-b", "node-a");
+    assertEquals(List.of("tor.ntb1 -- ch1", "tor.down -- leaf.up"), ab.stream().map(LinkSpec::toString).toList());
+    assertEquals(List.of("tor.ntb1", "tor.down"), ab.stream().map(l -> t.endOn(l, "node-a").orElseThrow()).toList());
+    assertEquals(List.of("ch1", "leaf.up"), ab.stream().map(l -> t.endOn(l, "node-b").orElseThrow()).toList());
+    assertTrue(t.endOn(ab.get(0), "node-c").isEmpty());
+    assertTrue(t.linksBetween("node-b", "node-c").isEmpty(), "no cable between ch1's and leaf's node and ch2's");
+    assertTrue(t.linksBetween("node-a", "node-a").isEmpty(), "a link inside one node crosses nothing");
+    assertFalse(t.pairBetween("node-a", "node-b"), "demo has no management-host pair");
+  }
+
+  @Test
+  void shouldKnowThePairsNodesWhenLadonTestbedIsCut() throws TopologyException {
+    Topology t = TopologyLoader.load("ladon-testbed");
+    assertTrue(t.pairBetween("node-mmh", "node-bmh"));
+    assertTrue(t.pairBetween("node-bmh", "node-mmh"));
+    assertFalse(t.pairBetween("node-mmh", "node-switch"));
+    assertTrue(t.linksBetween("node-mmh", "node-bmh").isEmpty(), "the MMH and the BMH reach each other through tor");
+  }
+
   // ---- ladon-testbed: the global memory space of Ladon sections 4.1-4.2
 
   @Test

@@ -403,6 +403,11 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
+  public void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+    nodeFaults.tellPairOfCut(a, b, cut);
+  }
+
+  @Override
   public void degrade(String node, NetnsPlan.Degradation degradation) throws Exception {
     nodeFaults.degrade(node, degradation);
   }

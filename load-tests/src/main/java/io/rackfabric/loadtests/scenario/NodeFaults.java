@@ -19,7 +19,8 @@ import java.util.List;
 /**
  * The faults of a multi-JVM rack's node JVMs: a kill (at a model time under the kernel, exactly
  * then; at a wall time, as it comes), a pause (SIGSTOP and SIGCONT), and, with the nodes in network
- * namespaces, a partition or a degraded network. Each needs the {@link ClusterRun} of the run.
+ * namespaces, a partition or a degraded network. Each needs the {@link ClusterRun} of the run,
+ * but telling the management-host pair of a cut, which a partition at a model time does in any rack.
  */
 final class NodeFaults {
 
@@ -136,20 +137,15 @@ final class NodeFaults {
 
   /**
    * A cut between the nodes of the management-host pair reaches the model at once: the harness
-   * made it, so the hosts hear it from the harness rather than guess it from the wall clock.
+   * made it, so the hosts hear it from the harness rather than guess it from the wall clock. Any
+   * rack: a partition at a model time cuts links in one JVM too.
    */
-  private void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+  void tellPairOfCut(String a, String b, boolean cut) throws Exception {
     Topology topology = rack.topology();
+    if (!topology.pairBetween(a, b)) {
+      return;
+    }
     var pair = topology.controlPlane();
-    if (pair == null) {
-      return;
-    }
-    String masterNode = topology.endpoint(pair.master()).map(e -> e.node()).orElse("");
-    String backupNode = topology.endpoint(pair.backup()).map(e -> e.node()).orElse("");
-    boolean between = (a.equals(masterNode) && b.equals(backupNode)) || (a.equals(backupNode) && b.equals(masterNode));
-    if (!between) {
-      return;
-    }
     for (String host : List.of(pair.master(), pair.backup())) {
       Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut));
     }

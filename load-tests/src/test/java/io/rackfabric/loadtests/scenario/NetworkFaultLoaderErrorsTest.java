@@ -70,7 +70,8 @@ class NetworkFaultLoaderErrorsTest {
   void shouldRejectNamespacesInOneJvm() throws Exception {
     String m = files().problems(files().edit(4, "  mode = single-jvm"));
     assertContains(m, "bad.conf:5: scenario.multi-jvm.network: network=namespaces needs mode = multi-jvm");
-    assertContains(m, "bad.conf:8: scenario.faults[0].kind: partition needs a multi-jvm run");
+    assertContains(m, "bad.conf:8: scenario.faults[0].at: a partition at a wall time cuts the network between node"
+        + " JVMs, and this run is single-jvm: give it a model time (at = \"500ms\")");
   }
 
   @Test
@@ -95,12 +96,59 @@ class NetworkFaultLoaderErrorsTest {
   }
 
   @Test
-  void shouldRejectAPartitionAtAModelTimeOrWithoutItsLength() throws Exception {
-    List<String> model = files().edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, for = 3s, at = 5us }");
-    model.set(5, "  run { duration = 10s, wall-limit = 1m }");
-    assertContains(files().problems(model), "bad.conf:8: scenario.faults[0].at: a network cut happens in wall time");
+  void shouldRejectAPartitionWithoutItsLength() throws Exception {
     assertContains(files().problems(files().edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, at = \"wall 1s\" }")),
         "bad.conf:8: scenario.faults[0].for: missing (required)");
+    assertContains(files().problems(files().edit(8,
+        "    { kind = partition, target = node-mmh, from = node-bmh, for = 0s, at = \"wall 1s\" }")),
+        "bad.conf:8: scenario.faults[0].for: for=0ns is not positive");
+  }
+
+  @Test
+  void shouldLoadAModelTimePartitionInOneJvmWithoutNamespacesAndForOnTheModelClock() throws Exception {
+    Scenario s = ScenarioLoader.load(files().write("model.conf", modelTime(
+        "    { kind = partition, target = node-a, from = node-b, at = 100us, for = 50us }")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(Mode.SINGLE_JVM, s.mode());
+    assertEquals(List.of(100_000L, 150_000L), s.faults().get(0).steps());
+    assertTrue(s.wallTimeFaults().isEmpty(), "a model-time partition keeps the run reproducible");
+  }
+
+  @Test
+  void shouldRejectAModelTimePartitionBetweenNodesNoLinkCrosses() throws Exception {
+    assertContains(files().problems(modelTime(
+        "    { kind = partition, target = node-b, from = node-c, at = 100us, for = 50us }")),
+        "bad.conf:8: scenario.faults[0].at: no link crosses between node-b and node-c: at a model time a partition"
+            + " cuts the links between the two nodes, and there is none to cut");
+    // The MMH and the BMH reach each other through tor on node-switch: only their JVMs' network joins them.
+    List<String> pair = files().edit(8, "    { kind = partition, target = node-mmh, from = node-bmh, for = 3us, at = 5us }");
+    pair.set(5, "  run { duration = 10us, wall-limit = 1m }");
+    assertContains(files().problems(pair), "bad.conf:8: scenario.faults[0].at: no link crosses between node-mmh and"
+        + " node-bmh: at a model time a partition cuts the links between the two nodes, and there is none to cut (the"
+        + " management-host pair's own network is cut at a wall time, with multi-jvm { network = namespaces })");
+  }
+
+  @Test
+  void shouldRejectAModelTimePartitionWithItselfOrPastTheRun() throws Exception {
+    assertContains(files().problems(modelTime(
+        "    { kind = partition, target = node-a, from = node-a, at = 100us, for = 50us }")),
+        "bad.conf:8: scenario.faults[0].from: from=node-a is the target itself: a partition is between two nodes");
+    assertContains(files().problems(modelTime(
+        "    { kind = partition, target = node-a, from = node-b, at = 100us, for = 1ms }")),
+        "bad.conf:8: scenario.faults[0].at: the last step of partition is at 1100us, not inside the run (it ends at"
+            + " model time 1ms, run.duration)");
+  }
+
+  /** The base on the demo rack in one JVM, with a model-time run of 1ms and {@code fault} as line 8. */
+  private static List<String> modelTime(String fault) {
+    List<String> lines = new java.util.ArrayList<>(BASE);
+    lines.set(2, "  topology = demo");
+    lines.set(3, "  mode = single-jvm");
+    lines.set(4, "");
+    lines.set(5, "  run { duration = 1ms, wall-limit = 1m }");
+    lines.set(7, fault);
+    lines.set(8, "");
+    return lines;
   }
 
   @Test

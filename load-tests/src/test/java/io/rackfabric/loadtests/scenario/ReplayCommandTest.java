@@ -32,7 +32,7 @@ class ReplayCommandTest {
   private final RackCall call = new RackCall();
 
   /** Figures on the model clock and counts, by name. */
-  private static Map<String, Object> modelAndCountFigures(Map<String, Object> result) {
+  static Map<String, Object> modelAndCountFigures(Map<String, Object> result) {
     Map<String, Object> out = new TreeMap<>();
     for (Object o : (List<?>) result.get("figures")) {
       Map<String, Object> f = map(o);

@@ -131,10 +131,18 @@ public interface RunningRack {
   void resumeNode(String node) throws Exception;
 
   /**
-   * Cuts the network between nodes {@code a} and {@code b} (both ways), or heals it. Only runs
-   * whose node JVMs are in network namespaces ({@code multi-jvm.network = namespaces}).
+   * Cuts the network between nodes {@code a} and {@code b} (both ways), or heals it, and tells the
+   * management-host pair when they are its nodes ({@link #tellPairOfCut}). Only runs whose node
+   * JVMs are in network namespaces ({@code multi-jvm.network = namespaces}).
    */
   void partition(String a, String b, boolean cut) throws Exception;
+
+  /**
+   * Tells the management-host pair that the nodes {@code a} and {@code b} were cut from each other
+   * or healed, when the pair's two hosts run on them; nothing otherwise. A partition at a model
+   * time, which cuts only the links between the nodes, says so through here.
+   */
+  void tellPairOfCut(String a, String b, boolean cut) throws Exception;
 
   /**
    * Degrades every link out of {@code node}'s namespace, or with {@code null} restores them.

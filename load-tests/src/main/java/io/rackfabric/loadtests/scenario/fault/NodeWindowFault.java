@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * A fault on a node's JVM or its network that lasts a {@link WallWindow}: it needs node JVMs,
- * stamps no model time, and has two steps, the start and the end. What pause-node, partition and
- * degrade share.
+ * stamps no model time, and has two steps, the start and the end. What pause-node and degrade
+ * share (partition, which also takes a model time, has its own).
  */
 abstract class NodeWindowFault implements FaultType {
 

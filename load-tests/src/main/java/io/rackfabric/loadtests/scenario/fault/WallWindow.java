@@ -29,6 +29,11 @@ final class WallWindow {
     if (fault.at().isModel()) {
       report.problem("at", why + ": write at = \"wall 2s\"");
     }
+    checkLength(fault, report);
+  }
+
+  /** Reports a {@code for} that is not positive (on whichever clock the kind reads it). */
+  static void checkLength(FaultSpec fault, Reporter report) {
     if (fault.params().number("for", 0) <= 0) {
       report.problem("for", "for=" + length(fault) + " is not positive");
     }
