@@ -30,7 +30,7 @@ final class NodeFaults {
   private final ClusterRun cluster;
   private final FaultedEnds faults;
 
-  /** @param cluster the run's node JVMs, null for a rack in one JVM (every node fault is refused) */
+  /** @param cluster the run's node JVMs, null for a rack in one JVM (every JVM or network fault is refused) */
   NodeFaults(LiveRack rack, ClusterRun cluster, FaultedEnds faults) {
     this.rack = rack;
     this.cluster = cluster;

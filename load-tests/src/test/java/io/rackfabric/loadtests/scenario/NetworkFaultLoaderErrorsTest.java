@@ -13,6 +13,7 @@ import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.loadtests.harness.NetnsPlan;
 import io.rackfabric.loadtests.scenario.fault.DegradeFault;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,7 +142,7 @@ class NetworkFaultLoaderErrorsTest {
 
   /** The base on the demo rack in one JVM, with a model-time run of 1ms and {@code fault} as line 8. */
   private static List<String> modelTime(String fault) {
-    List<String> lines = new java.util.ArrayList<>(BASE);
+    List<String> lines = new ArrayList<>(BASE);
     lines.set(2, "  topology = demo");
     lines.set(3, "  mode = single-jvm");
     lines.set(4, "");

@@ -118,7 +118,7 @@ public final class PartitionFault implements FaultType {
   }
 
   /** The end on TARGET's node of each link between the two nodes: where the cable is pulled. */
-  static List<String> endsOnTarget(Topology topology, String target, String from) {
+  private static List<String> endsOnTarget(Topology topology, String target, String from) {
     return topology.linksBetween(target, from).stream().map(l -> topology.endOn(l, target).orElseThrow()).toList();
   }
 }
