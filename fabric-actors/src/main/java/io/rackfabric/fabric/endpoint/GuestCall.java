@@ -13,7 +13,7 @@ import akka.actor.NoSerializationVerificationNeeded;
  * <p>Local only: a guest runs next to its endpoint.
  */
 public sealed interface GuestCall extends NoSerializationVerificationNeeded
-    permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.Attached {
+    permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.FromPeer, GuestCall.Attached {
 
   /** The number to answer with {@link MemoryEndpoint.GuestDone}; 0 for a notice that needs none. */
   long call();
@@ -36,6 +36,12 @@ public sealed interface GuestCall extends NoSerializationVerificationNeeded
 
   /** The wake the guest asked for ({@link MemoryEndpoint.WakeGuest}), at model time {@code at}. */
   record Wake(long call, long at, long token) implements GuestCall {}
+
+  /**
+   * A message from a guest of peer endpoint {@code from} ({@link MemoryEndpoint.SendToPeer}), due
+   * at model time {@code at}: its sending time plus the guest channel's lookahead.
+   */
+  record FromPeer(long call, long at, String from, Object payload) implements GuestCall {}
 
   /**
    * Whether the endpoint runs under the kernel: told on attaching and again when it joins. A

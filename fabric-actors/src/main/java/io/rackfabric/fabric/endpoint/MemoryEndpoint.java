@@ -47,7 +47,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, GuestDone, WakeGuest {}
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, GuestDone, WakeGuest, SendToPeer, PeerMessage {}
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
@@ -186,6 +186,21 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record WakeGuest(ActorRef<GuestCall> guest, long at, long token)
       implements Command, NoSerializationVerificationNeeded {}
 
+  /**
+   * From a guest of this endpoint: {@code payload} for guest {@code to} of endpoint {@code peer}
+   * (reached at {@code peerEndpoint}), sent at model time {@code at}, inside a call. Under the
+   * kernel it goes out on the guest channel declared for {@code peer} ({@link GuestPeer}) and is
+   * handled there as a model-time event, the channel's lookahead later: guests that talk to each
+   * other directly then act at their model times, and nothing waits inside a call for the other.
+   * Without a channel to {@code peer} it is dropped with a warning.
+   */
+  public record SendToPeer(String peer, ActorRef<Command> peerEndpoint, ActorRef<GuestCall> to, WireMessage payload,
+      long at) implements Command, NoSerializationVerificationNeeded {}
+
+  /** Endpoint to endpoint: a guest message of {@link SendToPeer}, due at {@code dueAt}. */
+  public record PeerMessage(String from, ActorRef<GuestCall> to, WireMessage payload, long dueAt)
+      implements Command, WireMessage {}
+
   /** A guest's wake, due as one of the endpoint's model-time events. */
   private record GuestWake(ActorRef<GuestCall> guest, long token) implements PortMessage,
       NoSerializationVerificationNeeded {}
@@ -204,6 +219,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
   private final EndpointGuests guests = new EndpointGuests();
+  private final GuestChannels peers;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -221,17 +237,24 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, List.of());
+  }
+
+  /** As above, with guest channels to {@code peers} (see {@link SendToPeer}). */
+  public static Behavior<Command> create(
+      String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
+      String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck, List<GuestPeer> peers) {
     if (accessCheck == null) {
       throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
     }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
-      InboundAccessCheck accessCheck) {
+      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers) {
     super(context);
     this.id = id;
     ActorRef<LinkFrame> self = context.getSelf().narrow();
@@ -239,6 +262,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
     this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers());
+    this.peers = new GuestChannels(guestPeers, time);
     this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
         accessCheck, new TargetOutbound(), context.getLog());
     this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies(settings));
@@ -266,6 +290,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(AttachGuest.class, this::onAttachGuest)
         .onMessage(GuestDone.class, this::onGuestDone)
         .onMessage(WakeGuest.class, this::onWakeGuest)
+        .onMessage(SendToPeer.class, this::onSendToPeer)
+        .onMessage(PeerMessage.class, this::onPeerMessage)
         .onMessage(WatchErrors.class, this::onWatchErrors)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Store.class, this::onStore)
@@ -289,6 +315,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     } else if (event instanceof GuestWake w) {
       w.guest().tell(new GuestCall.Wake(guests.open(), time.now(), w.token()));
       time.suspend();
+    } else if (event instanceof PeerMessage m) {
+      if (peers.knows(m.from()) && guests.all().contains(m.to())) {
+        m.to().tell(new GuestCall.FromPeer(guests.open(), time.now(), m.from(), m.payload()));
+        time.suspend();
+      } else {
+        getContext().getLog().warn("Endpoint [{}] dropped a guest message from [{}]: {}", id, m.from(),
+            peers.knows(m.from()) ? "its guest is not attached here" : "no guest channel from it");
+      }
     } else if (event instanceof Write w) {
       onWrite(w);
     } else if (event instanceof Read r) {
@@ -320,6 +354,25 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
     time.schedule(msg.at(), new GuestWake(msg.guest(), msg.token()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onSendToPeer(SendToPeer msg) {
+    GuestChannels.Out out = peers.out(msg.peer());
+    if (out == null) {
+      getContext().getLog().warn("Endpoint [{}] has no guest channel to [{}]: a guest's {} dropped", id, msg.peer(),
+          msg.payload() == null ? "message" : msg.payload().getClass().getSimpleName());
+      return this;
+    }
+    long at = time.joined() ? Math.max(msg.at(), time.now()) : msg.at();
+    msg.peerEndpoint().tell(new PeerMessage(id, msg.to(), msg.payload(), at + out.lookaheadNs()));
+    time.sent(out.channel());
+    return this;
+  }
+
+  /** Counted in whatever it carries (its sender counted it out), and judged when it is due. */
+  private Behavior<PortMessage> onPeerMessage(PeerMessage msg) {
+    time.receive(msg.dueAt(), peers.in(msg.from()), msg);
     return this;
   }
 

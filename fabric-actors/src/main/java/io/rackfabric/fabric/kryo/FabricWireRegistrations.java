@@ -156,8 +156,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(281, io.rackfabric.fabric.port.LinkPort.HoldFrom.class),
       // 282 retired: SwitchPort.HoldFrom, now LinkPort.HoldFrom (281)
 
-      // 290..299 memory endpoint: host software's own access to its memory
+      // 290..299 memory endpoint: host software's own access to its memory, and guests' messages to peers
       Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class),
+      Entry.of(291, io.rackfabric.fabric.endpoint.MemoryEndpoint.PeerMessage.class),
 
       // 900..929 data link retry and injected link errors (issue 6). Two-byte ids: these frames
       // travel only on a link with injected errors.
