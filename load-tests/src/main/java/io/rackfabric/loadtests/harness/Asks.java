@@ -35,8 +35,20 @@ public final class Asks {
     return AskPattern.<Q, R>ask(target, message::apply, timeout, system.scheduler()).toCompletableFuture();
   }
 
-  /** The registered service for a key, once some node has registered it (a subscription, no polling). */
+  /**
+   * The least a {@link #find} waits. A registration reaches the driver by the receptionist's
+   * gossip, which on a loaded machine with six JVMs starting takes seconds (a find of a booted
+   * management host once gave up after 10 s beside two busy loops); a find returns as soon as the
+   * name appears, so the long wait costs only when a component is really missing.
+   */
+  static final Duration FIND_AT_LEAST = Duration.ofSeconds(60);
+
+  /**
+   * The registered service for a key, once some node has registered it (a subscription, no
+   * polling); waits {@code timeout}, and never less than {@link #FIND_AT_LEAST}.
+   */
   public static <T> ActorRef<T> find(ActorSystem<?> system, ServiceKey<T> key, Duration timeout) throws Exception {
+    Duration wait = timeout.compareTo(FIND_AT_LEAST) < 0 ? FIND_AT_LEAST : timeout;
     CompletableFuture<ActorRef<T>> found = new CompletableFuture<>();
     ActorRef<Receptionist.Listing> watcher = system.systemActorOf(
         Behaviors.setup(ctx -> {
@@ -54,9 +66,9 @@ public final class Asks {
         }),
         "find-" + URLEncoder.encode(key.id(), StandardCharsets.UTF_8) + "-" + System.nanoTime(), Props.empty());
     try {
-      return found.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return found.get(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new IllegalStateException("no '" + key.id() + "' registered within " + timeout);
+      throw new IllegalStateException("no '" + key.id() + "' registered within " + wait);
     } finally {
       system.classicSystem().stop(Adapter.toClassic(watcher));
     }
