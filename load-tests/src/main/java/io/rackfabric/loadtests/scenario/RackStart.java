@@ -94,28 +94,10 @@ public final class RackStart {
    * One JVM per topology node, driven from this JVM (the seed, with no component). The node JVMs
    * read the topology from a file written into the run folder, so a bundled or generated rack
    * runs the same way as one from disk.
-   */
-  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress)
-      throws Exception {
-    return multiJvm(topology, settings, runDir, progress, Map.of());
-  }
-
-  /** @param overrides configuration paths and values for every node JVM (system properties) */
-  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
-      Map<String, String> overrides) throws Exception {
-    return multiJvm(topology, settings, runDir, progress, overrides, false);
-  }
-
-  /**
+   *
+   * @param overrides configuration paths and values for every node JVM (system properties)
    * @param needsNetem with {@code settings.network() = namespaces}: a fault degrades with delay or
    *     loss, so the run refuses up front where netem is missing
-   */
-  public static LiveRack multiJvm(Topology topology, Scenario.MultiJvm settings, Path runDir, PrintStream progress,
-      Map<String, String> overrides, boolean needsNetem) throws Exception {
-    return multiJvm(topology, settings, runDir, progress, overrides, needsNetem, true);
-  }
-
-  /**
    * @param synchronize whether the fabric runs under the model-time kernel (the run is to be
    *     reproducible). Across JVMs a kernel round costs Artery round trips, about one per TLP hop,
    *     so a run that gave up reproducibility ({@code run.reproducible = false}) runs its fabric
