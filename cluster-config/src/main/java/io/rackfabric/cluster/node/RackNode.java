@@ -120,6 +120,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     Map<String, ActorRef<MemoryEndpoint.Command>> roots = new HashMap<>();
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
     IsolationControl isolation = isolationFromStart(topology, requesterIds, context.getSystem().settings().config());
+    GuestChannelPlan guestChannels = GuestChannelPlan.of(topology,
+        ControlPlaneSettings.create(context.getSystem().settings().config()).linkLatencyNs());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -139,7 +141,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
             : isolation.initialCheck(e.id()).orElse(InboundAccessCheck.allowAll());
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
-            link == null ? null : link.other(e.id()), settings, check), e.id());
+            link == null ? null : link.other(e.id()), settings, check, guestChannels.of(e.id())), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);
