@@ -181,10 +181,17 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * A guest's timer: a {@link GuestCall.Wake} at model time {@code at} (a device's clock running
-   * on while its firmware is hung). Due at once when the endpoint is not under the kernel.
+   * on while its firmware is hung). Due at once when the endpoint is not under the kernel. A
+   * {@code background} wake (a periodic timer: a heartbeat, a deadline each heartbeat moves) keeps
+   * no released rack running (see {@link io.rackfabric.fabric.time.Synchronizer#scheduleBackground}).
    */
-  public record WakeGuest(ActorRef<GuestCall> guest, long at, long token)
-      implements Command, NoSerializationVerificationNeeded {}
+  public record WakeGuest(ActorRef<GuestCall> guest, long at, long token, boolean background)
+      implements Command, NoSerializationVerificationNeeded {
+
+    public WakeGuest(ActorRef<GuestCall> guest, long at, long token) {
+      this(guest, at, token, false);
+    }
+  }
 
   /**
    * From a guest of this endpoint: {@code payload} for guest {@code to} of endpoint {@code peer}
@@ -353,7 +360,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
-    time.schedule(msg.at(), new GuestWake(msg.guest(), msg.token()));
+    GuestWake wake = new GuestWake(msg.guest(), msg.token());
+    if (msg.background()) {
+      time.scheduleBackground(msg.at(), wake);
+    } else {
+      time.schedule(msg.at(), wake);
+    }
     return this;
   }
 

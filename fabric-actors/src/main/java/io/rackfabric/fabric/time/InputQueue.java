@@ -15,8 +15,11 @@ import java.util.PriorityQueue;
  */
 public final class InputQueue<E> {
 
-  /** One queued event. */
-  public record Entry<E>(long time, int channel, long seq, E event) {}
+  /**
+   * One queued event; a {@code background} one (a periodic timer: a heartbeat, a deadline that
+   * moves with every heartbeat) does not keep the rack busy (see {@link #nextBusyTime}).
+   */
+  public record Entry<E>(long time, int channel, long seq, E event, boolean background) {}
 
   private final PriorityQueue<Entry<E>> queue = new PriorityQueue<>((a, b) -> {
     int byTime = Long.compare(a.time, b.time);
@@ -27,12 +30,19 @@ public final class InputQueue<E> {
     return byChannel != 0 ? byChannel : Long.compare(a.seq, b.seq);
   });
   private long[] channelSeq = new long[8];
+  private int backgroundCount;
   /** Sequence numbers of channels below 0 (the component's own timers, a driver). */
   private long[] internalSeq = new long[4];
 
   /** Queues {@code event}, due at model time {@code time}, received on {@code channel}. */
   public void add(long time, int channel, E event) {
-    queue.add(new Entry<>(time, channel, nextSeq(channel), event));
+    queue.add(new Entry<>(time, channel, nextSeq(channel), event, false));
+  }
+
+  /** Queues a background event (see {@link Entry}): handled in order, but no reason to run on. */
+  public void addBackground(long time, int channel, E event) {
+    queue.add(new Entry<>(time, channel, nextSeq(channel), event, true));
+    backgroundCount++;
   }
 
   private long nextSeq(int channel) {
@@ -55,18 +65,61 @@ public final class InputQueue<E> {
     return head == null ? Long.MAX_VALUE : head.time;
   }
 
+  /**
+   * The model time of the earliest queued event that is not background, or {@code Long.MAX_VALUE}
+   * when none is. Background events are few (a host's timers), so the scan is short.
+   */
+  public long nextBusyTime() {
+    if (backgroundCount == 0) {
+      return nextTime();
+    }
+    if (backgroundCount == queue.size()) {
+      return Long.MAX_VALUE;
+    }
+    long min = Long.MAX_VALUE;
+    for (Entry<E> e : queue) {
+      if (!e.background && e.time < min) {
+        min = e.time;
+      }
+    }
+    return min;
+  }
+
   /** Removes and returns the first event due strictly before {@code limit}, or null. */
   public Entry<E> pollBefore(long limit) {
+    return pollBefore(limit, limit);
+  }
+
+  /**
+   * As above, and null when the first event is background and not before {@code backgroundLimit}:
+   * the events after it wait too (the order is never broken).
+   */
+  public Entry<E> pollBefore(long limit, long backgroundLimit) {
     Entry<E> head = queue.peek();
-    if (head == null || head.time >= limit) {
+    if (head == null || head.time >= limit || (head.background && head.time >= backgroundLimit)) {
       return null;
     }
-    return queue.poll();
+    Entry<E> e = queue.poll();
+    if (e.background) {
+      backgroundCount--;
+    }
+    return e;
   }
 
   /** Removes {@code event} (the very object) if it is queued; true when it was. */
   public boolean remove(E event) {
-    return queue.removeIf(e -> e.event() == event);
+    int[] removedBackground = {0};
+    boolean removed = queue.removeIf(e -> {
+      if (e.event() != event) {
+        return false;
+      }
+      if (e.background) {
+        removedBackground[0]++;
+      }
+      return true;
+    });
+    backgroundCount -= removedBackground[0];
+    return removed;
   }
 
   public int size() {

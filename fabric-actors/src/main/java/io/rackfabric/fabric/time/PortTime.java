@@ -75,6 +75,11 @@ public final class PortTime {
     sync.schedule(at, event);
   }
 
+  /** One of the port's own background events at model {@code at} (see {@link Synchronizer#scheduleBackground}). */
+  public void scheduleBackground(long at, PortMessage event) {
+    sync.scheduleBackground(at, event);
+  }
+
   /** Takes back an event scheduled with {@link #schedule} (see {@link Synchronizer#cancel}). */
   public void cancel(PortMessage event) {
     sync.cancel(event);

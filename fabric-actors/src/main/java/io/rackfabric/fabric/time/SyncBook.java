@@ -27,7 +27,7 @@ import java.util.Map;
 final class SyncBook {
 
   /** A grant to send. */
-  record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until) {}
+  record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until, long backgroundUntil) {}
 
   private static final class Member {
     final int index;
@@ -36,6 +36,8 @@ final class SyncBook {
     long[] sentTo;
     long received;
     long next;
+    /** Its earliest pending event that is not background. */
+    long nextBusy;
     long stragglers;
     long now = Long.MIN_VALUE;
     boolean running = true;
@@ -70,16 +72,21 @@ final class SyncBook {
   private int outstanding;
   /** A run driver's hold: nothing at or after it is granted. */
   private long hold = Long.MAX_VALUE;
+  /** The latest time the earliest busy event anywhere has been at: how far busy work has gone. */
+  private long busyFrontier = Long.MIN_VALUE;
 
   /** Admits a component; returns why not, or null. */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
       long received, long next, long stragglers) {
-    return register(member, ref, channels, sentTo, received, next, stragglers, Long.MIN_VALUE);
+    return register(member, ref, channels, sentTo, received, next, next, stragglers, Long.MIN_VALUE);
   }
 
-  /** As above, with the model time of the last event the component handled ({@code now}). */
+  /**
+   * As above, with the earliest pending event that is not background ({@code nextBusy}) and the
+   * model time of the last event the component handled ({@code now}).
+   */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
-      long received, long next, long stragglers, long now) {
+      long received, long next, long nextBusy, long stragglers, long now) {
     if (members.containsKey(member)) {
       return "a component named " + member + " has joined already";
     }
@@ -101,6 +108,7 @@ final class SyncBook {
     m.sentTo = sentTo.clone();
     m.received = received;
     m.next = next;
+    m.nextBusy = nextBusy;
     m.stragglers = stragglers;
     m.now = now;
     members.put(member, m);
@@ -119,11 +127,12 @@ final class SyncBook {
   }
 
   void report(String member, long round, long[] sentTo, long received, long next, long stragglers) {
-    report(member, round, sentTo, received, next, stragglers, Long.MIN_VALUE);
+    report(member, round, sentTo, received, next, next, stragglers, Long.MIN_VALUE);
   }
 
-  /** As above, with the model time of the last event the component handled ({@code now}). */
-  void report(String member, long round, long[] sentTo, long received, long next, long stragglers, long now) {
+  /** As above, with the earliest event that is not background and the model time of the last one handled. */
+  void report(String member, long round, long[] sentTo, long received, long next, long nextBusy, long stragglers,
+      long now) {
     Member m = members.get(member);
     if (m == null || !m.running) {
       return;
@@ -142,6 +151,7 @@ final class SyncBook {
     m.received = received;
     recheck(m.index);
     m.next = next;
+    m.nextBusy = nextBusy;
     m.stragglers = stragglers;
     m.now = Math.max(m.now, now);
     if (round == m.grantRound && m.outstanding) {
@@ -198,6 +208,7 @@ final class SyncBook {
       m.running = false;
       m.outstanding = false;
       m.next = Long.MAX_VALUE;
+      m.nextBusy = Long.MAX_VALUE;
       if (unannounced) {
         for (int k = 0; k < m.targets.length; k++) {
           int t = m.targets[k];
@@ -233,6 +244,11 @@ final class SyncBook {
     if (anyOutstanding() || !balanced()) {
       return List.of();
     }
+    long busy = earliestBusy();
+    if (busy != Long.MAX_VALUE) {
+      busyFrontier = Math.max(busyFrontier, busy);
+    }
+    long background = backgroundLimit();
     int n = graph.size();
     long[] next = new long[n];
     for (int i = 0; i < n; i++) {
@@ -247,14 +263,14 @@ final class SyncBook {
     long round = nextRound;
     for (int i = 0; i < n; i++) {
       Member m = i < byIndex.length ? byIndex[i] : null;
-      if (m != null && m.running && m.next < safe[i]) {
-        out.add(grant(m, round, safe[i]));
+      if (m != null && m.running && m.next < safe[i] && mayStart(m, background)) {
+        out.add(grant(m, round, safe[i], background));
       }
     }
     if (out.isEmpty()) {
-      Member tie = zeroLookaheadTie();
+      Member tie = zeroLookaheadTie(background);
       if (tie != null) {
-        out.add(grant(tie, round, tie.next + 1));
+        out.add(grant(tie, round, tie.next + 1, background));
       }
     }
     if (!out.isEmpty()) {
@@ -265,11 +281,31 @@ final class SyncBook {
     return out;
   }
 
-  private Granted grant(Member m, long round, long until) {
+  /**
+   * Background events (a host's periodic timers) run only as far as the rack has work to do:
+   * under a run driver's hold up to the hold (the heartbeats up to a kill), released up to the
+   * busy frontier, inclusive. So a timer alone never keeps a rack running (a rack with a heartbeat
+   * would otherwise never be idle, and the model would run away while a driver waits for idle),
+   * and a released rack that goes idle has handled exactly every event up to its last busy one,
+   * however its rounds fell: the time a driver stamps its next input at does not depend on them.
+   */
+  private long backgroundLimit() {
+    if (hold != Long.MAX_VALUE) {
+      return hold;
+    }
+    return busyFrontier == Long.MIN_VALUE ? Long.MIN_VALUE : busyFrontier + 1;
+  }
+
+  /** Whether member {@code m}'s first event may be handled: a background one only before the limit. */
+  private static boolean mayStart(Member m, long background) {
+    return m.nextBusy == m.next || m.next < background;
+  }
+
+  private Granted grant(Member m, long round, long until, long background) {
     m.outstanding = true;
     outstanding++;
     m.grantRound = round;
-    return new Granted(m.ref, round, until);
+    return new Granted(m.ref, round, until, background);
   }
 
   /**
@@ -280,12 +316,12 @@ final class SyncBook {
    * report came first. What others send it stamped T later is handled at T too, after them. Null
    * when nothing is pending before the hold.
    */
-  private Member zeroLookaheadTie() {
+  private Member zeroLookaheadTie(long background) {
     String first = null;
     Member tie = null;
     for (Map.Entry<String, Member> e : members.entrySet()) {
       Member m = e.getValue();
-      if (!m.running || m.next == Long.MAX_VALUE || m.next >= hold) {
+      if (!m.running || m.next == Long.MAX_VALUE || m.next >= hold || !mayStart(m, background)) {
         continue;
       }
       if (tie == null || m.next < tie.next || (m.next == tie.next && e.getKey().compareTo(first) < 0)) {
@@ -356,14 +392,28 @@ final class SyncBook {
     return !anyOutstanding() && earliest() >= until && balanced();
   }
 
-  /** Nothing pending anywhere, nothing in flight, no grant outstanding. */
   /** Nothing in flight and no grant outstanding (events may be pending). */
   boolean settled() {
     return !anyOutstanding() && balanced();
   }
 
+  /**
+   * Nothing in flight, no grant outstanding, nothing pending but background events the rack will
+   * not run now (see {@link #backgroundLimit}).
+   */
   boolean idle() {
-    return !anyOutstanding() && earliest() == Long.MAX_VALUE && balanced();
+    return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= backgroundLimit() && balanced();
+  }
+
+  /** The earliest pending event that is not background, {@code Long.MAX_VALUE} when none. */
+  long earliestBusy() {
+    long min = Long.MAX_VALUE;
+    for (Member m : members.values()) {
+      if (m.running) {
+        min = Math.min(min, m.nextBusy);
+      }
+    }
+    return min;
   }
 
   long earliest() {

@@ -88,7 +88,7 @@ public final class Synchronizer<E> {
     }
     this.keeper = keeper;
     keeper.tell(new TimeKeeper.Register(member, self, List.copyOf(channels), sentTo.clone(), received,
-        queue.nextTime(), stragglers, now));
+        queue.nextTime(), queue.nextBusyTime(), stragglers, now));
   }
 
   public boolean joined() {
@@ -125,6 +125,21 @@ public final class Synchronizer<E> {
   }
 
   /**
+   * Schedules a background event of the component's own (a periodic timer): handled in model-time
+   * order like any other, but it keeps no released rack running (see {@link TimeKeeper}): a rack
+   * whose only pending events are background ones is idle. Free-running, it is handled at once.
+   */
+  public void scheduleBackground(long time, E event) {
+    if (keeper == null) {
+      now = Math.max(now, time);
+      handler.handle(event, time);
+      return;
+    }
+    queue.addBackground(Math.max(time, now), SELF, event);
+    changed();
+  }
+
+  /**
    * Takes back one of the component's own events scheduled earlier (a timeout whose request was
    * answered in time), so that it does not move the component's clock. The keeper's view of the
    * earliest event may stay earlier until the next report: conservative, never wrong.
@@ -149,7 +164,7 @@ public final class Synchronizer<E> {
   private void run(TimeKeeper.Grant grant) {
     inGrant = true;
     InputQueue.Entry<E> e;
-    while ((e = queue.pollBefore(grant.until())) != null) {
+    while ((e = queue.pollBefore(grant.until(), grant.backgroundUntil())) != null) {
       now = Math.max(now, e.time());
       try {
         handler.handle(e.event(), e.time());
@@ -202,8 +217,8 @@ public final class Synchronizer<E> {
       return;
     }
     dirty = false;
-    keeper.tell(new TimeKeeper.Report(member, -1, sentTo.clone(), received, queue.nextTime(), stragglers,
-        msg.replyTo(), now));
+    keeper.tell(new TimeKeeper.Report(member, -1, sentTo.clone(), received, queue.nextTime(), queue.nextBusyTime(),
+        stragglers, msg.replyTo(), now));
   }
 
   /** The owner's {@link TimeKeeper.Flush}: reports what changed since the last report. */
@@ -227,8 +242,8 @@ public final class Synchronizer<E> {
 
   private void report(long round) {
     dirty = false;
-    keeper.tell(new TimeKeeper.Report(member, round, sentTo.clone(), received, queue.nextTime(), stragglers, null,
-        now));
+    keeper.tell(new TimeKeeper.Report(member, round, sentTo.clone(), received, queue.nextTime(), queue.nextBusyTime(),
+        stragglers, null, now));
   }
 
   /** Model time of the event being handled (or of the last one handled). */

@@ -43,18 +43,19 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   /**
    * A component joins: its channels, and its counts so far ({@code sentTo} per channel, in the
-   * order of {@code channels}).
+   * order of {@code channels}). {@code nextBusy}: its earliest pending event that is not
+   * background (see {@link Synchronizer#scheduleBackground}).
    */
   public record Register(String member, ActorRef<Grant> ref, List<Channel> channels, long[] sentTo, long received,
-      long next, long stragglers, long now) implements Command, WireMessage {}
+      long next, long nextBusy, long stragglers, long now) implements Command, WireMessage {}
 
   /**
    * A component's counts and earliest pending event: after a grant ({@code round} = the grant's)
    * or when a message arrived or left outside one ({@code round} = -1). {@code now}: the model
    * time of the last event it handled.
    */
-  public record Report(String member, long round, long[] sentTo, long received, long next, long stragglers,
-      ActorRef<Confirmed> confirm, long now) implements Command, WireMessage {}
+  public record Report(String member, long round, long[] sentTo, long received, long next, long nextBusy,
+      long stragglers, ActorRef<Confirmed> confirm, long now) implements Command, WireMessage {}
 
   /**
    * To a component, from a run driver that has just sent it commands that schedule model-time
@@ -91,8 +92,17 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    */
   public record Forget(List<String> members) implements Command, WireMessage {}
 
-  /** To a component: handle every event before model time {@code until}, then report. */
-  public record Grant(long round, long until) implements PortMessage, WireMessage {}
+  /**
+   * To a component: handle every event before model time {@code until}, a background one only
+   * before {@code backgroundUntil} too (see {@link SyncBook}), then report.
+   */
+  public record Grant(long round, long until, long backgroundUntil) implements PortMessage, WireMessage {
+
+    /** A grant without background limit. */
+    public Grant(long round, long until) {
+      this(round, until, until);
+    }
+  }
 
   /** What a component sends itself to report once after a burst of arrivals (see {@link Synchronizer}). */
   public enum Flush implements PortMessage, NoSerializationVerificationNeeded { INSTANCE }
@@ -168,7 +178,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   private Behavior<Command> onRegister(Register msg) {
     String problem = book.register(msg.member(), msg.ref(), msg.channels(), msg.sentTo(), msg.received(), msg.next(),
-        msg.stragglers(), msg.now());
+        msg.nextBusy(), msg.stragglers(), msg.now());
     if (problem != null) {
       getContext().getLog().error("Time keeper: {} not admitted: {}", msg.member(), problem);
       return this;
@@ -179,7 +189,8 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    book.report(msg.member(), msg.round(), msg.sentTo(), msg.received(), msg.next(), msg.stragglers(), msg.now());
+    book.report(msg.member(), msg.round(), msg.sentTo(), msg.received(), msg.next(), msg.nextBusy(), msg.stragglers(),
+        msg.now());
     if (msg.confirm() != null) {
       msg.confirm().tell(new Confirmed(msg.member()));
     }
@@ -257,7 +268,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
     }
     List<SyncBook.Granted> grants = book.nextRound();
     for (SyncBook.Granted g : grants) {
-      g.ref().tell(new Grant(g.round(), g.until()));
+      g.ref().tell(new Grant(g.round(), g.until(), g.backgroundUntil()));
     }
     if (grants.isEmpty() && !idleWaiters.isEmpty() && book.idle()) {
       Status s = status();

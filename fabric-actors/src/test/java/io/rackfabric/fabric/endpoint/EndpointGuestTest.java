@@ -137,4 +137,29 @@ class EndpointGuestTest {
     r.ep().tell(new MemoryEndpoint.GuestDone(wake.call()));
     assertTrue(idle.receiveMessage(Duration.ofSeconds(10)).idle());
   }
+
+  @Test
+  void shouldLeaveABackgroundWakeForLaterWhenTheRackIsReleasedAndRunItWhenADriverLimitsPastIt() {
+    Rack r = rack("g4");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 5_000_000_000L, 8, true));
+
+    // A heartbeat's timer alone is no work: the released rack is idle with it pending.
+    TestProbe<TimeKeeper.Status> status = testKit.createTestProbe();
+    status.awaitAssert(Duration.ofSeconds(10), () -> {
+      r.keeper().tell(new TimeKeeper.GetStatus(status.ref()));
+      TimeKeeper.Status s = status.receiveMessage(Duration.ofSeconds(5));
+      assertEquals(5_000_000_000L, s.earliest());
+      assertTrue(s.idle());
+      return null;
+    });
+    guest.expectNoMessage(Duration.ofMillis(200));
+
+    r.keeper().tell(new TimeKeeper.Limit(6_000_000_000L));
+    GuestCall.Wake wake = assertInstanceOf(GuestCall.Wake.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(5_000_000_000L, wake.at());
+    r.ep().tell(new MemoryEndpoint.GuestDone(wake.call()));
+    r.keeper().tell(new TimeKeeper.Release());
+  }
 }

@@ -55,4 +55,23 @@ class InputQueueTest {
     assertEquals(List.of("b"), drain(q, 21));
     assertEquals(Long.MAX_VALUE, q.nextTime());
   }
+
+  @Test
+  void shouldStopAtABackgroundEventPastItsLimitAndKeepTheEventsAfterItWhenPolled() {
+    InputQueue<String> q = new InputQueue<>();
+    q.add(10, 0, "busy-10");
+    q.addBackground(20, Synchronizer.SELF, "timer-20");
+    q.add(30, 0, "busy-30");
+    assertEquals(10, q.nextBusyTime());
+    assertEquals("busy-10", q.pollBefore(100, 15).event());
+    assertEquals(20, q.nextTime());
+    assertEquals(30, q.nextBusyTime(), "the timer does not count as busy");
+    assertNull(q.pollBefore(100, 15), "the timer is past its limit, and busy-30 waits behind it");
+    assertEquals("timer-20", q.pollBefore(100, 21).event());
+    assertEquals("busy-30", q.pollBefore(100, 21).event());
+    q.addBackground(40, Synchronizer.SELF, "timer-40");
+    assertEquals(Long.MAX_VALUE, q.nextBusyTime());
+    assertEquals(true, q.remove("timer-40"));
+    assertEquals(Long.MAX_VALUE, q.nextTime());
+  }
 }

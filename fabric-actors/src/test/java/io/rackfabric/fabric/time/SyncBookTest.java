@@ -158,11 +158,78 @@ class SyncBookTest {
   @Test
   void shouldReportTheLatestModelTimeAnyComponentHandledWhenAsked() {
     SyncBook book = new SyncBook();
-    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 10)), new long[] {0}, 0, NONE, 0, 40));
-    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 0, NONE, 0, 70));
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 10)), new long[] {0}, 0, NONE, NONE, 0, 40));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 0, NONE, NONE, 0, 70));
     assertEquals(70, book.reached());
-    book.report("a", -1, new long[] {0}, 0, NONE, 0, 90);
-    book.report("b", -1, new long[] {0}, 0, NONE, 0, 60); // a late report never moves it back
+    book.report("a", -1, new long[] {0}, 0, NONE, NONE, 0, 90);
+    book.report("b", -1, new long[] {0}, 0, NONE, NONE, 0, 60); // a late report never moves it back
     assertEquals(90, book.reached());
+  }
+
+  /** a with a background timer at {@code timer} and its next busy event at {@code busy}; b idle. */
+  private static SyncBook withTimer(long timer, long busy) {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 10)), new long[] {0}, 0,
+        Math.min(timer, busy), busy, 0, 0));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 0, NONE, 0));
+    return book;
+  }
+
+  @Test
+  void shouldBeIdleAndGrantNothingWhenOnlyABackgroundTimerIsPendingAndTheRackIsReleased() {
+    SyncBook book = withTimer(100, NONE);
+    assertTrue(book.nextRound().isEmpty(), "a heartbeat alone does not run a released rack");
+    assertTrue(book.idle());
+    assertEquals(100, book.earliest());
+  }
+
+  @Test
+  void shouldRunABackgroundTimerWhenADriverLimitsTheRackPastIt() {
+    SyncBook book = withTimer(100, NONE);
+    book.holdBefore(500);
+    List<SyncBook.Granted> grants = book.nextRound();
+    assertEquals(1, grants.size());
+    assertEquals(120, grants.get(0).until(), "its own event's echo through b");
+    assertEquals(500, grants.get(0).backgroundUntil(), "background events run up to the hold");
+    assertFalse(book.quietBefore(500));
+    assertFalse(book.idle());
+  }
+
+  @Test
+  void shouldRunABackgroundTimerBeforeTheBusyEventAfterItButNotPastThatEventWhenReleased() {
+    SyncBook book = withTimer(100, 300);
+    assertFalse(book.idle());
+    List<SyncBook.Granted> grants = book.nextRound();
+    assertEquals(1, grants.size());
+    assertEquals(120, grants.get(0).until());
+    assertEquals(301, grants.get(0).backgroundUntil(), "background up to the busy event, inclusive");
+  }
+
+  @Test
+  void shouldBeIdleOnlyOnceEveryBackgroundEventUpToTheLastBusyOneIsHandledWhenReleased() {
+    SyncBook book = withTimer(100, 300);
+    SyncBook.Granted g = book.nextRound().get(0);
+    // a handled its timer at 100 and the busy event at 300 is still there; its next timer is at 200.
+    book.report("a", g.round(), new long[] {0}, 0, 200, 300, 0, 100);
+    assertFalse(book.idle());
+    g = book.nextRound().get(0);
+    assertEquals(301, g.backgroundUntil());
+    // a handled 200 and 300; its next timer, at 400, is past the last busy event: idle.
+    book.report("a", g.round(), new long[] {0}, 0, 400, NONE, 0, 300);
+    assertTrue(book.nextRound().isEmpty());
+    assertTrue(book.idle());
+    assertEquals(300, book.reached());
+  }
+
+  @Test
+  void shouldGrantNoBackgroundEventPastTheBusyFrontierWhenReleased() {
+    SyncBook book = new SyncBook();
+    // a: a timer at 50, no busy event; b: a busy event at 40. b's event is the frontier.
+    assertNull(book.register("a", null, List.of(new TimeKeeper.Channel("b", 1000)), new long[] {0}, 0, 50, NONE, 0,
+        0));
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 1000)), new long[] {0}, 0, 40, 40, 0, 0));
+    List<SyncBook.Granted> grants = book.nextRound();
+    assertEquals(1, grants.size(), "only b: a's timer at 50 is past the busy frontier 40");
+    assertEquals(41, grants.get(0).backgroundUntil());
   }
 }

@@ -179,9 +179,12 @@ final class TrafficStretches {
         + " (its link went down under it); later requests of it are not issued");
   }
 
-  /** The kernel has done everything before {@code limit}: nothing in flight or owed before it. */
+  /**
+   * The kernel has done everything before {@code limit}: nothing in flight or owed before it (the
+   * last stretch: nothing pending but background timers, which a released rack does not run).
+   */
   private static boolean stretchDone(TimeKeeper.Status status, long limit) {
-    return status.settled() && status.earliest() >= limit;
+    return limit == Long.MAX_VALUE ? status.idle() : status.settled() && status.earliest() >= limit;
   }
 
   /**
