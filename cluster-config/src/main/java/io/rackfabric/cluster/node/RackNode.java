@@ -87,6 +87,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   /** What joins the run's time keeper when one appears: this node's chips and endpoints. */
   private final List<ActorRef<SwitchChip.Command>> chips = new ArrayList<>();
   private final List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
+  /** This node's endpoints by id: the management hosts' control plane runs next to its own. */
+  private final Map<String, ActorRef<MemoryEndpoint.Command>> endpointsById = new HashMap<>();
   private ActorRef<TimeKeeper.Command> keeper;
   /** The management host's software when it runs on this node: it follows the controller here. */
   private ActorRef<ManagementHost.Command> managementHost;
@@ -145,6 +147,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);
+        endpointsById.put(e.id(), ep);
       }
       running.add(c.id());
     }
@@ -214,7 +217,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
       if (topology.endpoint(host).map(e -> e.node().equals(nodeName)).orElse(false)) {
         // Both start BOOTING: each enumerates in turn (Figure 4), the boot makes one the backup.
         var ref = getContext().spawn(ControlPlaneHost.create(host, ControlPlaneHost.Role.BOOTING,
-            PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of()), "cp-" + host);
+            PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of(), endpointsById.get(host)),
+            "cp-" + host);
         getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
         if (managementHost != null) {
           // The controller's page operations reach the hosts' IOMMUs through the MH, once persisted.

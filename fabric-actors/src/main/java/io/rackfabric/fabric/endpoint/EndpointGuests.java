@@ -3,10 +3,8 @@ package io.rackfabric.fabric.endpoint;
 import akka.actor.typed.ActorRef;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * An endpoint's guests (see {@link GuestCall}) and the calls it waits on: which reply addresses
@@ -17,7 +15,8 @@ final class EndpointGuests {
 
   private final List<ActorRef<GuestCall>> guests = new ArrayList<>();
   private final Map<ActorRef<?>, ActorRef<GuestCall>> byReplyRef = new HashMap<>();
-  private final Set<Long> open = new HashSet<>();
+  /** Open calls and the guest each waits on. */
+  private final Map<Long, ActorRef<GuestCall>> open = new HashMap<>();
   private long lastCall;
 
   /** Attaches a guest; what the endpoint would send to one of {@code replyRefs} becomes a call to it. */
@@ -37,9 +36,24 @@ final class EndpointGuests {
     return byReplyRef.get(replyTo);
   }
 
-  /** Opens a call; returns its number. */
-  long open() {
-    open.add(++lastCall);
+  boolean attached(ActorRef<GuestCall> guest) {
+    return guests.contains(guest);
+  }
+
+  /**
+   * Takes a guest off (its software stopped): nothing is sent to it any more, its reply addresses
+   * are nobody's, and its open calls are closed. True when that left no call open.
+   */
+  boolean detach(ActorRef<GuestCall> guest) {
+    guests.remove(guest);
+    byReplyRef.values().removeIf(g -> g.equals(guest));
+    boolean had = open.values().removeIf(g -> g.equals(guest));
+    return had && open.isEmpty();
+  }
+
+  /** Opens a call to {@code guest}; returns its number. */
+  long open(ActorRef<GuestCall> guest) {
+    open.put(++lastCall, guest);
     return lastCall;
   }
 

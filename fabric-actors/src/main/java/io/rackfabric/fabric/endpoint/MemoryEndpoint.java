@@ -47,7 +47,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, GuestDone, WakeGuest, SendToPeer, PeerMessage {}
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, SendToPeer, PeerMessage {}
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
@@ -176,6 +176,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record AttachGuest(ActorRef<GuestCall> guest, List<ActorRef<?>> replyRefs)
       implements Command, NoSerializationVerificationNeeded {}
 
+  /**
+   * A guest's software stopped: it is called no more, and a call open to it is taken as answered
+   * (else the endpoint would wait for it for ever).
+   */
+  public record DetachGuest(ActorRef<GuestCall> guest) implements Command, NoSerializationVerificationNeeded {}
+
   /** A guest has done what call {@code call} asked of it (sent every write and read it caused). */
   public record GuestDone(long call) implements Command, NoSerializationVerificationNeeded {}
 
@@ -296,6 +302,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(Watch.class, this::onWatch)
         .onMessage(AttachGuest.class, this::onAttachGuest)
         .onMessage(GuestDone.class, this::onGuestDone)
+        .onMessage(DetachGuest.class, this::onDetachGuest)
         .onMessage(WakeGuest.class, this::onWakeGuest)
         .onMessage(SendToPeer.class, this::onSendToPeer)
         .onMessage(PeerMessage.class, this::onPeerMessage)
@@ -320,11 +327,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     } else if (event == EndpointRequester.PlanStart.INSTANCE) {
       requester.traffic().due();
     } else if (event instanceof GuestWake w) {
-      w.guest().tell(new GuestCall.Wake(guests.open(), time.now(), w.token()));
-      time.suspend();
+      if (guests.attached(w.guest())) { // a detached guest's timers end with it
+        w.guest().tell(new GuestCall.Wake(guests.open(w.guest()), time.now(), w.token()));
+        time.suspend();
+      }
     } else if (event instanceof PeerMessage m) {
       if (peers.knows(m.from()) && guests.all().contains(m.to())) {
-        m.to().tell(new GuestCall.FromPeer(guests.open(), time.now(), m.from(), m.payload()));
+        m.to().tell(new GuestCall.FromPeer(guests.open(m.to()), time.now(), m.from(), m.payload()));
         time.suspend();
       } else {
         getContext().getLog().warn("Endpoint [{}] dropped a guest message from [{}]: {}", id, m.from(),
@@ -349,6 +358,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
     guests.attach(msg.guest(), msg.replyRefs());
     msg.guest().tell(new GuestCall.Attached(time.joined()));
+    return this;
+  }
+
+  private Behavior<PortMessage> onDetachGuest(DetachGuest msg) {
+    if (guests.detach(msg.guest())) {
+      time.resume();
+    }
     return this;
   }
 
@@ -398,7 +414,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       to.tell(msg);
       return;
     }
-    guest.tell(asCall.apply(guests.open()));
+    guest.tell(asCall.apply(guests.open(guest)));
     time.suspend();
   }
 

@@ -162,4 +162,24 @@ class EndpointGuestTest {
     r.ep().tell(new MemoryEndpoint.GuestDone(wake.call()));
     r.keeper().tell(new TimeKeeper.Release());
   }
+
+  @Test
+  void shouldGoOnWithoutAGuestThatStoppedWhileItsCallWasOpen() {
+    Rack r = rack("g5");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 1_000_000, 1));
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 2_000_000, 2));
+    GuestCall.Wake first = assertInstanceOf(GuestCall.Wake.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(1, first.token());
+
+    // The guest's software stops without answering: the endpoint goes on, and calls it no more.
+    r.ep().tell(new MemoryEndpoint.DetachGuest(guest.ref()));
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    TimeKeeper.Status s = idle.receiveMessage(Duration.ofSeconds(10));
+    assertTrue(s.idle());
+    assertEquals(Long.MAX_VALUE, s.earliest(), "the second wake was handled, as nobody's");
+    guest.expectNoMessage(Duration.ofMillis(100));
+  }
 }

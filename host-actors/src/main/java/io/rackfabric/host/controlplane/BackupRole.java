@@ -51,15 +51,17 @@ final class BackupRole extends RoleBehavior {
                       + ": boot both hosts with the same operations (the same template image)"
                   : null;
       if (problem != null) {
-        msg.master().tell(new Paired(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now, problem));
+        msg.master().tell(new Paired(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now, problem,
+            host.guest.address()));
         return this;
       }
       host.lastSeqNr = state.lastSeqNr();
       host.peer = msg.master();
+      host.peerGuest = msg.guest();
       host.monitor.reset();
       host.watchMaster();
       host.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
-      msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired"));
+      msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired", host.guest.address()));
       return this;
     });
     return this;
@@ -82,20 +84,61 @@ final class BackupRole extends RoleBehavior {
     return checkSuspicion();
   }
 
+  /**
+   * A heartbeat on the guest channel (model-time heartbeats): it arrived at model time {@code at},
+   * and the deadline moves to an interval count after it.
+   */
+  @Override
+  Behavior<Command> onHeartbeatArrived(Heartbeat msg, long at) {
+    if (host.cut) {
+      return this; // the run's harness cut the link at a model time before this arrival
+    }
+    if (!msg.master().equals(host.peer)) {
+      host.peer = msg.master();
+      host.watchMaster();
+    }
+    if (!msg.held()) {
+      host.heartbeatArrived(msg.sentAt(), at);
+    }
+    return this;
+  }
+
+  /** The deadline's wake: nothing from the master arrives before {@code at} that has not arrived. */
+  @Override
+  Behavior<Command> onHeartbeatDeadline(long at) {
+    host.monitor.reached(at);
+    if (host.monitor.watching() && !host.monitor.suspected() && at > host.monitor.deadline()) {
+      host.now = Math.max(host.now, at);
+    }
+    return checkSuspicion();
+  }
+
   @Override
   Behavior<Command> onMasterGone(MasterGone msg) {
     if (!msg.master().equals(host.peer)) {
       return this;
     }
     getContext().getLog().info("Host [{}]: the master stopped; it is suspected at the heartbeat deadline", host.name);
-    host.monitor.masterGone();
-    return checkSuspicion();
+    return masterSilent();
   }
 
   @Override
   Behavior<Command> onPeerCut(PeerCut msg) {
     super.onPeerCut(msg);
     if (!msg.cut()) {
+      return this;
+    }
+    return masterSilent();
+  }
+
+  /**
+   * Nothing more comes from the master. With model-time heartbeats running, the suspicion comes at
+   * the deadline's wake, now one that keeps the rack running until it; otherwise at once, at the
+   * deadline's model time.
+   */
+  private Behavior<Command> masterSilent() {
+    if (host.guest.running()) {
+      host.wakeAtDeadline(false);
       return this;
     }
     host.monitor.masterGone();

@@ -89,7 +89,8 @@ final class BootingRole extends RoleBehavior {
         return failPairing("could not read the booted controller's state");
       }
       host.lastSeqNr = state.lastSeqNr();
-      host.peer.tell(new Pair(state.lastSeqNr(), state.state(), host.now, getContext().getSelf()));
+      host.peer.tell(new Pair(state.lastSeqNr(), state.state(), host.now, getContext().getSelf(),
+          host.guest.address()));
       return this;
     });
     return this;
@@ -122,6 +123,7 @@ final class BootingRole extends RoleBehavior {
     if (!msg.ok()) {
       return failPairing("backup refused: " + msg.detail());
     }
+    host.peerGuest = msg.guest();
     BecomeMaster request = pairing;
     host.stopChild(host.controller, () -> {
       host.startController(host.link(host.peer), state -> {

@@ -5,6 +5,8 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.persistence.typed.PersistenceId;
+import io.rackfabric.fabric.endpoint.GuestCall;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -200,11 +202,22 @@ public final class ControlPlaneHost {
   public record Replicated(boolean accepted, long lastSeqNr, long sentAt, String detail)
       implements WireMessage {}
 
-  /** A master-to-be shows the backup its booted state. */
-  public record Pair(long lastSeqNr, ControllerState state, long sentAt, ActorRef<Command> master)
+  /**
+   * Where a host's software is reached on the pair's guest channel: its endpoint (by name and
+   * reference) and the adapter the endpoint calls it on.
+   */
+  public record GuestAddress(String endpoint, ActorRef<MemoryEndpoint.Command> ref, ActorRef<GuestCall> guest)
+      implements WireMessage {}
+
+  /**
+   * A master-to-be shows the backup its booted state; {@code guest}: where its heartbeats come
+   * from on the guest channel (null when it has no endpoint).
+   */
+  public record Pair(long lastSeqNr, ControllerState state, long sentAt, ActorRef<Command> master, GuestAddress guest)
       implements Command, WireMessage {}
 
-  public record Paired(boolean ok, long lastSeqNr, long sentAt, String detail)
+  /** {@code guest}: where the backup takes heartbeats on the guest channel (null without an endpoint). */
+  public record Paired(boolean ok, long lastSeqNr, long sentAt, String detail, GuestAddress guest)
       implements Command, WireMessage {}
 
   /** The backup moved the master's ports away at model time {@code at}. */
@@ -222,6 +235,9 @@ public final class ControlPlaneHost {
       implements Command, NoSerializationVerificationNeeded {}
 
   enum HeartbeatTick implements Command, NoSerializationVerificationNeeded { INSTANCE }
+
+  /** A call of the host's endpoint (see {@link HostGuest}): answered once handled. */
+  record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
   /** The master this backup watches has stopped (its actor, or its node left the cluster). */
   record MasterGone(ActorRef<Command> master) implements Command, NoSerializationVerificationNeeded {}
@@ -254,19 +270,33 @@ public final class ControlPlaneHost {
    */
   public static Behavior<Command> create(String name, Role initial, PersistenceId persistenceId,
       ControlPlaneSettings settings, List<FenceTarget> fenceTargets) {
-    return create(name, initial, persistenceId, settings, fenceTargets, System::nanoTime);
+    return create(name, initial, persistenceId, settings, fenceTargets, null, System::nanoTime);
   }
 
-  /** With the wall clock injected (tests). */
+  /**
+   * As above, running next to {@code endpoint} (the host's root endpoint, named {@code name}) as
+   * its guest: with {@code model-time-heartbeats}, the heartbeats and the suspicion are its
+   * model-time events (see {@link HostGuest}).
+   */
   public static Behavior<Command> create(String name, Role initial, PersistenceId persistenceId,
-      ControlPlaneSettings settings, List<FenceTarget> fenceTargets, LongSupplier wallNanos) {
+      ControlPlaneSettings settings, List<FenceTarget> fenceTargets, ActorRef<MemoryEndpoint.Command> endpoint) {
+    return create(name, initial, persistenceId, settings, fenceTargets, endpoint, System::nanoTime);
+  }
+
+  /** With the wall clock injected (tests); {@code endpoint} may be null. */
+  public static Behavior<Command> create(String name, Role initial, PersistenceId persistenceId,
+      ControlPlaneSettings settings, List<FenceTarget> fenceTargets, ActorRef<MemoryEndpoint.Command> endpoint,
+      LongSupplier wallNanos) {
     if (initial != Role.BOOTING && initial != Role.BACKUP) {
       throw new IllegalArgumentException("initial=" + initial + " not in {BOOTING, BACKUP}");
     }
     List<FenceTarget> targets = List.copyOf(fenceTargets);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       ctx.setLoggerName(ControlPlaneHost.class); // one name in the logs, whatever the role
-      HostCore host = new HostCore(ctx, timers, name, persistenceId, settings, targets, wallNanos);
+      HostGuest guest = new HostGuest(name, endpoint,
+          endpoint == null ? null : ctx.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
+      HostCore host = new HostCore(ctx, timers, name, persistenceId, settings, targets, wallNanos, guest);
+      guest.attach();
       return initial == Role.BOOTING ? BootingRole.boot(ctx, host) : BackupRole.start(ctx, host);
     }));
   }

@@ -25,6 +25,8 @@ import java.util.Locale;
  * @param takeoverQueue requests held while no controller serves (take-over, switchover)
  * @param tdf time-dilation factor: a model second lasts this many wall seconds
  * @param replicationTimeout wall time the master waits for the backup to persist
+ * @param modelTimeHeartbeats the heartbeats and the suspicion are model-time events of the two
+ *     hosts' endpoints (a run under the model-time kernel), not wall-clock timers
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -37,7 +39,8 @@ public record ControlPlaneSettings(
     int maxInFlight,
     int takeoverQueue,
     double tdf,
-    Duration replicationTimeout) {
+    Duration replicationTimeout,
+    boolean modelTimeHeartbeats) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -105,7 +108,7 @@ public record ControlPlaneSettings(
     return new ControlPlaneSettings(interval, c.getDouble("missed-heartbeats"), reassign, reboot,
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
-        root.getDuration("rackfabric.persistence.replication-timeout"));
+        root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"));
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -121,7 +124,7 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout);
+        replicationTimeout, modelTimeHeartbeats);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

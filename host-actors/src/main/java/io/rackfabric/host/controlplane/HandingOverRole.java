@@ -78,6 +78,12 @@ final class HandingOverRole extends RoleBehavior {
   }
 
   @Override
+  Behavior<Command> onHeartbeatWake(long at) {
+    host.beatAt(at);
+    return this;
+  }
+
+  @Override
   Behavior<Command> onReplicate(Replicate msg) {
     heldReplicates.add(msg); // the new master replicates before this host's replica is up
     return this;

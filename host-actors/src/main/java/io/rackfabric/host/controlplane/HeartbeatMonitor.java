@@ -78,6 +78,14 @@ public final class HeartbeatMonitor {
     promisedUntil = Math.max(promisedUntil, arrivedAt + intervalNs);
   }
 
+  /**
+   * Everything from the master that arrives before model time {@code at} has arrived (under the
+   * model-time kernel, a wake of the backup's endpoint at {@code at} says so).
+   */
+  public void reached(long at) {
+    promisedUntil = Math.max(promisedUntil, at);
+  }
+
   /** The master is gone for good: nothing will ever arrive from it. */
   public void masterGone() {
     promisedUntil = Long.MAX_VALUE;

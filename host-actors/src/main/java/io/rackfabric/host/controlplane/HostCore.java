@@ -64,6 +64,8 @@ final class HostCore {
   final List<TakeoverBreakdown> takeovers = new ArrayList<>();
   final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
   final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
+  /** The host's software as its endpoint's guest: model-time heartbeats and suspicion. */
+  final HostGuest guest;
   private final TimerScheduler<Command> timers;
   private final PersistenceId persistenceId;
   private final Map<ActorRef<?>, AfterStop> afterStop = new HashMap<>();
@@ -73,6 +75,11 @@ final class HostCore {
   ActorRef<ControllerReplica.Command> replica;
   /** The other host of the pair: the backup of a master, the master of a backup. */
   ActorRef<Command> peer;
+  /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
+  ControlPlaneHost.GuestAddress peerGuest;
+  /** A master whose heartbeats run in model time: they begin when its endpoint joins the kernel. */
+  private boolean beating;
+  private long heartbeatChain;
   /** The master whose end this backup learns of by death watch. */
   private ActorRef<Command> watchedMaster;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
@@ -89,8 +96,9 @@ final class HostCore {
 
   HostCore(ActorContext<Command> context, TimerScheduler<Command> timers, String name,
       PersistenceId persistenceId, ControlPlaneSettings settings, List<FenceTarget> fenceTargets,
-      LongSupplier wallNanos) {
+      LongSupplier wallNanos, HostGuest guest) {
     this.context = context;
+    this.guest = guest;
     this.timers = timers;
     this.name = name;
     this.persistenceId = persistenceId;
@@ -185,12 +193,24 @@ final class HostCore {
 
   void startHeartbeats() {
     lastBeatAt = now;
+    if (guest.modelTime()) {
+      beating = true;
+      heartbeatChain = guest.newHeartbeatChain();
+      if (guest.running()) {
+        nextBeat();
+      } // else the first is scheduled when the endpoint joins the kernel (kernelStarted)
+      return;
+    }
     timers.startTimerAtFixedRate(HEARTBEAT_KEY, HeartbeatTick.INSTANCE,
         settings.wall(settings.heartbeatIntervalNs()));
   }
 
   void stopHeartbeats() {
     timers.cancel(HEARTBEAT_KEY);
+    if (beating) {
+      beating = false;
+      heartbeatChain = guest.newHeartbeatChain(); // the scheduled wake is stale
+    }
   }
 
   /** The master's heartbeat tick: one beat to the backup, an interval after the last. */
@@ -200,6 +220,55 @@ final class HostCore {
     lastBeatAt = now;
     if (peer != null) {
       peer.tell(new Heartbeat(name, now, context.getSelf(), holdHeartbeats));
+    }
+  }
+
+  /**
+   * The master's heartbeat wake at model time {@code at}: one beat to the backup on the guest
+   * channel (there a model-time event the link's latency later), and the next wake an interval on.
+   */
+  void beatAt(long at) {
+    now = Math.max(now, at);
+    lastBeatAt = at;
+    Heartbeat beat = new Heartbeat(name, at, context.getSelf(), holdHeartbeats);
+    if (peerGuest != null) {
+      guest.send(peerGuest, beat, at);
+    } else if (peer != null) {
+      peer.tell(beat); // the backup runs next to no endpoint: its arrival time is computed there
+    }
+    nextBeat();
+  }
+
+  boolean isHeartbeatWake(long token) {
+    return beating && token == heartbeatChain;
+  }
+
+  private void nextBeat() {
+    guest.wake(lastBeatAt + settings.heartbeatIntervalNs(), heartbeatChain, true);
+  }
+
+  /**
+   * The host's endpoint joined the kernel: a master's heartbeats and a backup's deadline begin,
+   * from the model times they had (a boot's pairing is at a time nothing else moves).
+   */
+  void kernelStarted() {
+    if (beating) {
+      nextBeat();
+    }
+    if (monitor.watching() && !monitor.suspected()) {
+      wakeAtDeadline(true);
+    }
+  }
+
+  /**
+   * A wake just past the heartbeat deadline, when every heartbeat that arrives by then has been
+   * handled (a peer message at the same time comes after this host's own wake, so just past).
+   * Background while the master lives (it moves with each heartbeat); not when the master is
+   * known gone, so that the rack runs on to the suspicion.
+   */
+  void wakeAtDeadline(boolean background) {
+    if (guest.running()) {
+      guest.wake(monitor.deadline() + 1, HostGuest.DEADLINE, background);
     }
   }
 
@@ -220,9 +289,14 @@ final class HostCore {
 
   /** A heartbeat (or the pairing, the master's first sign of life) sent at {@code sentAt}. */
   void watchHeartbeat(long sentAt) {
-    long arrivedAt = sentAt + settings.linkLatencyNs();
+    heartbeatArrived(sentAt, sentAt + settings.linkLatencyNs());
+  }
+
+  /** A heartbeat sent at {@code sentAt} arrived at model time {@code arrivedAt}. */
+  void heartbeatArrived(long sentAt, long arrivedAt) {
     now = Math.max(now, arrivedAt);
     monitor.heartbeat(sentAt, arrivedAt);
+    wakeAtDeadline(true);
   }
 
   Replication link(ActorRef<Command> backup) {

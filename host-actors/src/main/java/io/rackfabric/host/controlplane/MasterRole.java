@@ -42,6 +42,12 @@ final class MasterRole extends RoleBehavior {
   }
 
   @Override
+  Behavior<Command> onHeartbeatWake(long at) {
+    host.beatAt(at);
+    return this;
+  }
+
+  @Override
   Behavior<Command> onSwitchover(Switchover msg) {
     if (host.peer == null) {
       return super.onSwitchover(msg);

@@ -2,7 +2,9 @@ package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
 import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Receive;
@@ -17,6 +19,8 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.GetTakeovers;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Called;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
 import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
@@ -80,6 +84,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(SubscribePageChanges.class, this::onSubscribePageChanges)
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
+        .onMessage(Called.class, this::onCalled)
         .onMessage(Heartbeat.class, this::onHeartbeat)
         .onMessage(MasterGone.class, this::onMasterGone)
         .onMessage(PeerCut.class, this::onPeerCut)
@@ -90,6 +95,10 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(TableRead.class, this::onTableRead)
         .onMessage(PortsMoved.class, this::onPortsMoved)
         .onSignal(Terminated.class, host::terminated)
+        .onSignal(PostStop.class, stopped -> {
+          host.guest.detach();
+          return Behaviors.same();
+        })
         .build();
   }
 
@@ -144,7 +153,8 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   Behavior<Command> onPair(Pair msg) {
     host.arrived(msg.sentAt());
-    msg.master().tell(new Paired(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not a backup"));
+    msg.master().tell(new Paired(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not a backup",
+        host.guest.address()));
     return this;
   }
 
@@ -213,6 +223,45 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   /** Only a backup watches: during a take-over or a hand-over the old master's beats mean nothing. */
   Behavior<Command> onHeartbeat(Heartbeat msg) {
+    return this;
+  }
+
+  /**
+   * A call of the host's endpoint (model-time heartbeats, see {@link HostGuest}): handled by the
+   * role, then answered, after everything it caused was sent.
+   */
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    Behavior<Command> next = this;
+    if (call instanceof GuestCall.Attached a) {
+      if (host.guest.attached(a.underKernel())) {
+        host.kernelStarted();
+      }
+    } else if (call instanceof GuestCall.Wake w) {
+      if (host.isHeartbeatWake(w.token())) {
+        next = onHeartbeatWake(w.at());
+      } else if (w.token() == HostGuest.DEADLINE) {
+        next = onHeartbeatDeadline(w.at());
+      }
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Heartbeat beat) {
+      next = onHeartbeatArrived(beat, p.at());
+    }
+    host.guest.answer(call);
+    return next;
+  }
+
+  /** Only a master beats: anyone else lets the chain of wakes end. */
+  Behavior<Command> onHeartbeatWake(long at) {
+    return this;
+  }
+
+  /** Only a backup watches a deadline. */
+  Behavior<Command> onHeartbeatDeadline(long at) {
+    return this;
+  }
+
+  /** A heartbeat on the guest channel, arrived at model time {@code at}: only a backup watches. */
+  Behavior<Command> onHeartbeatArrived(Heartbeat msg, long at) {
     return this;
   }
 

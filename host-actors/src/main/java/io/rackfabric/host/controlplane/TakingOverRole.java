@@ -27,21 +27,29 @@ final class TakingOverRole extends RoleBehavior {
 
   private final TakeoverRecorder takeover;
   private final Fencing fencing;
+  /**
+   * The take-over's own model time: from the suspicion on, each step adds its service time. What
+   * else reaches the host meanwhile (a live master's replication stamped later, in a false
+   * suspicion) moves the host's clock, not the take-over's steps.
+   */
+  private long clock;
 
-  private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover) {
+  private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover, long suspectedAt) {
     super(context, host);
     this.takeover = takeover;
-    this.fencing = new Fencing(host.fenceTargets, host.now, host.settings.portReassignmentNs());
+    this.clock = suspectedAt;
+    this.fencing = new Fencing(host.fenceTargets, suspectedAt, host.settings.portReassignmentNs());
   }
 
   /** From here on the backup refuses every replication. */
   static Behavior<Command> start(ActorContext<Command> context, HostCore host, HeartbeatMonitor.Suspicion suspicion) {
     host.now = Math.max(host.now, suspicion.suspectedAt());
     TakingOverRole role = new TakingOverRole(context, host,
-        new TakeoverRecorder(host.name, host.settings.takeover(), suspicion, host.wallNanos.getAsLong()));
+        new TakeoverRecorder(host.name, host.settings.takeover(), suspicion, host.wallNanos.getAsLong()),
+        suspicion.suspectedAt());
     host.unwatchMaster();
     context.getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
-        + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), host.now);
+        + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), suspicion.suspectedAt());
     return role.act(role.fencing.start());
   }
 
@@ -52,7 +60,8 @@ final class TakingOverRole extends RoleBehavior {
 
   /** Sends what the fencing's step asks for; once every chip is done, reboots. */
   private Behavior<Command> act(Fencing.Step step) {
-    host.now = Math.max(host.now, fencing.now());
+    clock = Math.max(clock, fencing.now());
+    host.now = Math.max(host.now, clock);
     if (step instanceof Fencing.ReadTable read) {
       getContext().ask(RoutingTable.class, host.fenceTargets.get(read.target()).chip(), CHIP_TIMEOUT,
           SwitchChip.GetRoutingTable::new, (table, failure) -> new TableRead(read.target(), table, failure));
@@ -88,9 +97,9 @@ final class TakingOverRole extends RoleBehavior {
   }
 
   private Behavior<Command> fenced() {
-    takeover.fenced(host.now);
+    takeover.fenced(clock);
     if (host.peer != null) {
-      host.peer.tell(new Fenced(host.name, host.now));
+      host.peer.tell(new Fenced(host.name, clock));
     }
     // The replica answers after every persist it started: then nothing more lands in the journal.
     host.drainReplica(state -> {
@@ -101,18 +110,19 @@ final class TakingOverRole extends RoleBehavior {
   }
 
   private Behavior<Command> reboot() {
-    long from = host.now;
+    long from = clock;
     boolean ladon = host.settings.takeover() == Takeover.LADON;
-    host.now += ladon ? host.settings.rebootTimeNs() : host.settings.restartTimeNs();
+    clock += ladon ? host.settings.rebootTimeNs() : host.settings.restartTimeNs();
+    host.now = Math.max(host.now, clock);
     if (!ladon) {
-      takeover.dataPlaneDown(from, host.now);
-      ResetForRestart reset = new ResetForRestart(host.name, from, host.now);
+      takeover.dataPlaneDown(from, clock);
+      ResetForRestart reset = new ResetForRestart(host.name, from, clock);
       host.dataPlane.forEach(p -> p.tell(reset));
     }
     takeover.replayStarted(host.wallNanos.getAsLong());
     host.startController(Replication.none(), recovered -> {
       host.lastSeqNr = recovered.lastSeqNr();
-      takeover.resumed(host.now, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr);
+      takeover.resumed(clock, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr);
       int queued = host.admission.queued();
       MasterRole master = new MasterRole(getContext(), host);
       host.serve();

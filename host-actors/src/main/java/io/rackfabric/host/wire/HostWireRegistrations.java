@@ -132,6 +132,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2425, ControlPlaneHost.Fenced.class),
       Entry.of(2426, ControlPlaneHost.HandOver.class),
       Entry.of(2427, ControlPlaneHost.TookOver.class),
+      Entry.of(2428, ControlPlaneHost.GuestAddress.class),
       // 2430.. a host's control-plane driver
       Entry.of(2430, ControlPlaneClient.UseHosts.class),
       Entry.of(2431, ControlPlaneClient.Issue.class),

@@ -42,6 +42,15 @@ public final class RackStart {
 
   private RackStart() {}
 
+  /** A run under the model-time kernel: the management-host pair's heartbeats are model-time events too. */
+  static final String MODEL_TIME_HEARTBEATS = "rackfabric.host.controlplane.model-time-heartbeats";
+
+  private static Map<String, String> underKernel(Map<String, String> overrides) {
+    Map<String, String> all = new java.util.LinkedHashMap<>(overrides);
+    all.putIfAbsent(MODEL_TIME_HEARTBEATS, "true");
+    return all;
+  }
+
   /** Every node of the topology in this JVM, in one actor system without remoting. */
   public static LiveRack singleJvm(Topology topology, Path runDir, PrintStream progress) throws Exception {
     return singleJvm(topology, runDir, progress, Map.of());
@@ -54,7 +63,7 @@ public final class RackStart {
   public static LiveRack singleJvm(Topology topology, Path runDir, PrintStream progress, Map<String, String> overrides)
       throws Exception {
     Files.createDirectories(runDir);
-    Config base = ConfigFactory.parseMap(overrides).withFallback(ConfigFactory.load());
+    Config base = ConfigFactory.parseMap(underKernel(overrides)).withFallback(ConfigFactory.load());
     Config config = ConfigFactory.parseString("akka.actor.provider = local").withFallback(NodeConfig.logging())
         .withFallback(ClusterSettings.create(base).dispatcher()).withFallback(base);
     if (topology.controlPlane() != null) {
@@ -109,7 +118,8 @@ public final class RackStart {
     Path file = runDir.resolve("topology.conf");
     Files.writeString(file, TopologyWriter.write(topology, "written by rack run for the node JVMs of this run"));
     ClusterRun cluster = ClusterRun.start(topology, file.toAbsolutePath().toString(), settings.transport(),
-        settings.sharedMediaDriver(), runDir, progress, overrides, settings.network(), needsNetem, settings.tlsDir());
+        settings.sharedMediaDriver(), runDir, progress, synchronize ? underKernel(overrides) : overrides,
+        settings.network(), needsNetem, settings.tlsDir());
     LiveRack rack = new LiveRack(topology, Mode.MULTI_JVM, cluster.driver(), cluster, runDir);
     try {
       // The kernel runs in this driver JVM; every node's components find it and join over Artery,

@@ -105,10 +105,10 @@ class BaselineScenarioTest {
 
   @Test
   void shouldShowTheOutageOnlyInTheBaselineWhenBothRunsLoseTheMastersSoftware() throws Exception {
-    // The control-plane pair's clock is paced on the wall clock, the stream's by the model-time
-    // kernel, as fast as the machine goes: the restart must find part of the stream unsent. The
-    // stream spans 20 s of model time (the pair's clock is a few seconds in at the stop) and takes
-    // several seconds of wall time (the stop comes at 300 ms), on a fast machine or a slow one.
+    // The master's software stops at a wall time, which falls early in the stream's 20 s of model
+    // time (several seconds of wall time, on a fast machine or a slow one); the backup suspects it
+    // at the heartbeat deadline in model time, and the baseline's 85 s restart window then covers
+    // the rest of the stream: the restart must find part of it unsent.
     Scenario s = scenario(20_000);
     MastersSoftware software = new MastersSoftware(Integer.MAX_VALUE);
     ScenarioRunner runner = new ScenarioRunner(KINDS, List.of(software));

@@ -1,0 +1,142 @@
+package io.rackfabric.host.controlplane;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.persistence.typed.PersistenceId;
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.endpoint.GuestPeer;
+import io.rackfabric.fabric.endpoint.InboundAccessCheck;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.time.JoinKeeper;
+import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
+import io.rackfabric.persistence.journal.JournalConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The management-host pair with model-time heartbeats, each host the guest of its own endpoint and
+ * the endpoints joined by the pair's guest channel, under a time keeper: the heartbeats run only
+ * as far as the run driver lets model time go, and the suspicion comes exactly at the deadline
+ * after the last heartbeat, whatever the wall clock did meanwhile.
+ */
+class ModelTimeHeartbeatsTest {
+
+  static final Duration WAIT = Duration.ofSeconds(20);
+  static final long MS = 1_000_000L;
+
+  @TempDir
+  static Path dataDir;
+  static ActorTestKit testKit;
+  static ControlPlaneSettings settings;
+  static FabricSettings fabric;
+
+  @BeforeAll
+  static void start() throws Exception {
+    testKit = ActorTestKit.create("modeltime", ConfigFactory.parseString(
+            "akka.actor.serialize-messages = on\n"
+                + "rackfabric.host.controlplane.model-time-heartbeats = true\n")
+        .withFallback(JournalConfig.h2(dataDir, "modeltime", 2))
+        .withFallback(ConfigFactory.load()));
+    JournalConfig.createSchema(testKit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    settings = ControlPlaneSettings.create(testKit.system().settings().config());
+    fabric = FabricSettings.create(testKit.system().settings().config());
+  }
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  /** An endpoint no link joins, with the pair's guest channel to {@code peer}. */
+  static ActorRef<MemoryEndpoint.Command> endpoint(String id, String peer) {
+    return testKit.spawn(MemoryEndpoint.create(id, Bdf.of(0, 0, 0), true, List.of(new AddressRange(0, 0xFFFF)),
+        LinkParameters.gen3x4(), null, fabric, InboundAccessCheck.allowAll(),
+        List.of(new GuestPeer(peer, settings.linkLatencyNs()))), id);
+  }
+
+  static TimeKeeper.Status holdBefore(ActorRef<TimeKeeper.Command> keeper, long until) {
+    TestProbe<TimeKeeper.Status> held = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.HoldBefore(until, held.ref()));
+    return held.receiveMessage(WAIT);
+  }
+
+  static ControlPlaneHost.HostStatus status(ActorRef<Command> host) {
+    TestProbe<ControlPlaneHost.HostStatus> probe = testKit.createTestProbe();
+    host.tell(new ControlPlaneHost.GetStatus(probe.getRef()));
+    return probe.receiveMessage(WAIT);
+  }
+
+  @Test
+  void shouldBeatOnlyAsFarAsTheRackRunsAndSuspectExactlyAtTheDeadlineWhenTheMasterFallsSilent() {
+    ActorRef<MemoryEndpoint.Command> mmhEp = endpoint("mt-mmh", "mt-bmh");
+    ActorRef<MemoryEndpoint.Command> bmhEp = endpoint("mt-bmh", "mt-mmh");
+    ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of("mt-mmh", "mt-bmh")), "mt-keeper");
+    for (ActorRef<MemoryEndpoint.Command> e : List.of(mmhEp, bmhEp)) {
+      e.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
+    }
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(2, idle.receiveMessage(WAIT).joined());
+
+    ActorRef<Command> bmh = testKit.spawn(ControlPlaneHost.create("mt-bmh", Role.BACKUP,
+        PersistenceId.ofUniqueId("mt-bmh"), settings, List.of(), bmhEp), "cp-mt-bmh");
+    ActorRef<Command> mmh = testKit.spawn(ControlPlaneHost.create("mt-mmh", Role.BOOTING,
+        PersistenceId.ofUniqueId("mt-mmh"), settings, List.of(), mmhEp), "cp-mt-mmh");
+    TestProbe<TakeoverBreakdown> takeovers = testKit.createTestProbe();
+    bmh.tell(new ControlPlaneHost.SubscribeTakeovers(takeovers.getRef()));
+    TestProbe<RoleChanged> paired = testKit.createTestProbe();
+    mmh.tell(new BecomeMaster(bmh, paired.getRef()));
+    assertTrue(paired.receiveMessage(WAIT).ok());
+    long pairedAt = status(mmh).modelNow();
+    // The master's first heartbeat wake reached its endpoint before the answer above: a confirm
+    // makes both endpoints report what they hold, as a run driver does after its own input.
+    TestProbe<TimeKeeper.Confirmed> confirmed = testKit.createTestProbe();
+    for (ActorRef<MemoryEndpoint.Command> e : List.of(mmhEp, bmhEp)) {
+      e.<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
+      confirmed.receiveMessage(WAIT);
+    }
+
+    // Released and with nothing else to do, the rack does not run on heartbeats alone.
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertTrue(idle.receiveMessage(WAIT).idle());
+    assertEquals(pairedAt, status(mmh).modelNow(), "no heartbeat ran");
+
+    // Held before one model second on: nine heartbeats, the last one's arrival the backup's clock.
+    long interval = settings.heartbeatIntervalNs();
+    long second = pairedAt + 10 * interval;
+    holdBefore(keeper, second);
+    assertEquals(pairedAt + 9 * interval, status(mmh).modelNow());
+    assertEquals(pairedAt + 9 * interval + settings.linkLatencyNs(), status(bmh).modelNow());
+    assertEquals(Role.BACKUP, status(bmh).role(), "no suspicion while heartbeats come");
+
+    // From there on the master's heartbeats are held (it looks dead): the suspicion is due an
+    // interval count after the last heartbeat's arrival, in model time.
+    mmh.tell(new ControlPlaneHost.HoldHeartbeats(true));
+    status(mmh); // the hold is in before the rack moves on
+    holdBefore(keeper, second + 10 * interval);
+    TakeoverBreakdown b = takeovers.receiveMessage(WAIT);
+    assertEquals(pairedAt + 9 * interval, b.lastHeartbeatAt());
+    assertEquals(settings.suspicionAfterNs() + settings.linkLatencyNs(), b.detectionNs());
+    keeper.tell(new TimeKeeper.Release());
+  }
+}
