@@ -119,6 +119,42 @@ class GuestChannelTest {
   }
 
   @Test
+  void shouldHandAMessageToANeighbourGuestOfTheSameEndpointAtItsOwnTimeWithoutAChannel() {
+    Pair x = pair("c5x", List.of());
+    ActorRef<TimeKeeper.Command> keeper = keeper("c5keeper", x);
+    TestProbe<GuestCall> first = attach(x.ep(), true);
+    TestProbe<GuestCall> second = attach(x.ep(), true);
+    TestProbe<TimeKeeper.Status> held = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.HoldBefore(1, held.ref()));
+    held.receiveMessage(Duration.ofSeconds(10));
+    x.ep().tell(new MemoryEndpoint.WakeGuest(first.ref(), 3_000, 1));
+    x.ep().tell(new MemoryEndpoint.WakeGuest(second.ref(), 9_000, 2));
+    TestProbe<TimeKeeper.Confirmed> confirmed = testKit.createTestProbe();
+    x.ep().<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
+    confirmed.receiveMessage(Duration.ofSeconds(10));
+    keeper.tell(new TimeKeeper.Release());
+
+    GuestCall.Wake w = assertInstanceOf(GuestCall.Wake.class, first.receiveMessage(Duration.ofSeconds(10)));
+    GuestAddress neighbour = GuestAddress.of(x.ep(), second.ref());
+    assertEquals("c5xep", neighbour.endpoint());
+    x.ep().tell(neighbour.send(new FaultHorizon(5), 6_000));
+    x.ep().tell(new MemoryEndpoint.GuestDone(w.call()));
+
+    // Due at its sending time, before the neighbour's own later wake.
+    GuestCall.FromPeer got = assertInstanceOf(GuestCall.FromPeer.class, second.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(6_000, got.at());
+    assertEquals("c5xep", got.from());
+    x.ep().tell(new MemoryEndpoint.GuestDone(got.call()));
+    GuestCall.Wake later = assertInstanceOf(GuestCall.Wake.class, second.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(9_000, later.at());
+    x.ep().tell(new MemoryEndpoint.GuestDone(later.call()));
+
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(0, idle.receiveMessage(Duration.ofSeconds(10)).stragglers());
+  }
+
+  @Test
   void shouldDropAMessageToAPeerWithNoChannelAndStayIdleWhenAGuestNamesAStranger() {
     Pair x = pair("c2x", List.of());
     Pair y = pair("c2y", List.of());

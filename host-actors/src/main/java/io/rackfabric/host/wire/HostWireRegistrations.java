@@ -171,7 +171,9 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2554, io.rackfabric.host.ftgm.NicFaultDaemon.UseController.class),
       Entry.of(2555, io.rackfabric.host.ftgm.NicFaultDaemon.GetRecoveries.class),
       Entry.of(2556, io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries.class),
-      Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class)
+      Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class),
+      Entry.of(2558, io.rackfabric.host.nic.SriovNic.GetGuestAddress.class),
+      Entry.of(2559, UdpSender.GetGuestAddress.class)
       );
 
   @Override
