@@ -13,8 +13,8 @@ import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
-import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.fabric.time.ModelClock;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.nic.McpFirmware;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.PortEvent;
@@ -24,9 +24,6 @@ import io.rackfabric.persistence.controller.Controller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -37,15 +34,12 @@ import java.util.function.Consumer;
  * latency is in it), the card's reset, reload, magic word and VF table go to the NIC's actor, and
  * FAULT_DETECTED goes to every open VF's owner (a CH's {@link UdpSender}).
  *
- * <p>The daemon is a guest of the MH's root endpoint ({@link GuestCall}): the interrupt is a call,
- * and so is each answer (the magic word, a port reopened), which the card and the owners send on
- * guest channels ({@link DaemonPeers}). Its commands and notifications go out inside those calls on
- * the same channels, each stamped with its step's model time, so under the model-time kernel every
- * one is an event of the receiving endpoint at its sending time plus the channel's lookahead, never
- * behind that endpoint's clock. The daemon never holds a call for an answer (the card can answer
- * only once its own endpoint got there, which the kernel does not grant while the MH's call is
- * open); it holds the interrupt's call only while the controller, which needs no fabric, tells it
- * the lent VFs.
+ * <p>It is a guest of the MH's root endpoint ({@link GuestCall}): the interrupt is a call, and so
+ * is each answer (the magic word, a port reopened), sent on guest channels ({@link DaemonPeers}).
+ * Inside those calls its commands and notifications go out on the same channels at their steps'
+ * model times, so under the kernel each is an event of the receiving endpoint at its sending time
+ * plus the channel's lookahead. It never holds a call for an answer that needs the fabric (the
+ * card's endpoint is not granted past the MH's open call), only the interrupt's for the controller.
  *
  * <p>The VF table restored is the PF driver's own copy ({@link OpenVf}); with a control plane
  * ({@link UseController}) only the VFs the controller's state still lends are restored and
@@ -59,7 +53,7 @@ import java.util.function.Consumer;
 public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Command> {
 
   public sealed interface Command permits UseCard, OpenVf, SetMode, UseController, GetRecoveries, MsiLanded,
-      Called, CardFound, OwnerFound, LentVfsRead {}
+      Called, PeerFound, LentVfsRead {}
 
   /**
    * The page of the MH's memory the NIC's watchdog vector points at in a Ladon rack: the top 4 KiB
@@ -103,10 +97,10 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   /** The MH's endpoint calls the daemon, its guest: the interrupt, or a peer's answer. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The card's guest address, or null when it did not say. */
-  private record CardFound(GuestAddress address) implements Command, NoSerializationVerificationNeeded {}
+  /** The guest address of VF {@code vf}'s owner, or of the card ({@link #CARD}); null when it did not say. */
+  private record PeerFound(int vf, GuestAddress address) implements Command, NoSerializationVerificationNeeded {}
 
-  private record OwnerFound(int vf, GuestAddress address) implements Command, NoSerializationVerificationNeeded {}
+  private static final int CARD = -1;
 
   private record LentVfsRead(Controller.CurrentState state, long interruptAt)
       implements Command, NoSerializationVerificationNeeded {}
@@ -132,7 +126,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private final long msiAddress;
   private final FtgmSettings settings;
   private final FaultToleranceDaemon daemon;
-  private final Map<Integer, OpenVf> vfs = new TreeMap<>();
+  private final VfCopy vfs = new VfCopy();
   private final List<RecoveryEvent> events = new ArrayList<>();
   private final List<RecoveryBreakdown> breakdowns = new ArrayList<>();
   private final ActorRef<MemoryEndpoint.Command> mhEndpoint;
@@ -142,8 +136,6 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private GuestCall held;
   private McpMode mode;
   private ActorRef<ControlPlaneHost.Command> controller;
-  /** VFs the controller lends at this recovery; null without a control plane (the MH's copy only). */
-  private Set<Integer> lent;
   private Consumer<Boolean> magicAnswer;
   private long faultAt = -1;
 
@@ -180,7 +172,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     card = nicCard;
     card.tell(new SriovNic.SetInterrupt(msiAddress, 1));
     getContext().ask(GuestAddress.class, card, ASK, SriovNic.GetGuestAddress::new,
-        (address, failure) -> new CardFound(address));
+        (address, failure) -> new PeerFound(CARD, address));
   }
 
   private Behavior<Command> onUseCard(UseCard msg) {
@@ -200,32 +192,24 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
         .onMessage(GetRecoveries.class, this::onGetRecoveries)
         .onMessage(MsiLanded.class, this::onMsiLanded)
         .onMessage(Called.class, this::onCalled)
-        .onMessage(CardFound.class, this::onCardFound)
-        .onMessage(OwnerFound.class, this::onOwnerFound)
+        .onMessage(PeerFound.class, this::onPeerFound)
         .onMessage(LentVfsRead.class, this::onLentVfsRead)
         .build();
   }
 
   private Behavior<Command> onOpenVf(OpenVf msg) {
-    vfs.put(msg.vf(), msg);
+    vfs.open(msg);
     getContext().ask(GuestAddress.class, msg.owner(), ASK, UdpSender.GetGuestAddress::new,
-        (address, failure) -> new OwnerFound(msg.vf(), address));
+        (address, failure) -> new PeerFound(msg.vf(), address));
     return this;
   }
 
-  private Behavior<Command> onCardFound(CardFound msg) {
+  private Behavior<Command> onPeerFound(PeerFound msg) {
     if (msg.address() == null) {
-      getContext().getLog().warn("NIC [{}]: the card did not give its guest address; commands go to it directly", nic);
-    } else {
+      getContext().getLog().warn("NIC [{}]: {} did not give its guest address; it is told directly", nic,
+          msg.vf() == CARD ? "the card" : "VF " + msg.vf() + "'s owner");
+    } else if (msg.vf() == CARD) {
       peers.cardAt(msg.address());
-    }
-    return this;
-  }
-
-  private Behavior<Command> onOwnerFound(OwnerFound msg) {
-    if (msg.address() == null) {
-      getContext().getLog().warn("NIC [{}]: VF {}'s owner did not give its guest address; it is told directly", nic,
-          msg.vf());
     } else {
       peers.ownerAt(msg.vf(), msg.address());
     }
@@ -287,7 +271,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     events.add(new RecoveryEvent(at, nic, RecoveryEvent.INTERRUPT, -1, "watchdog msi-x"));
     getContext().getLog().info("NIC [{}] watchdog interrupt reached the daemon at {} ns", nic, at);
     if (controller == null) {
-      lent = null;
+      vfs.restoreAll();
       daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, at);
     } else {
       held = call;
@@ -299,9 +283,9 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private Behavior<Command> onLentVfsRead(LentVfsRead msg) {
     if (msg.state() == null) {
       getContext().getLog().warn("NIC [{}]: the controller did not answer; the MH's own VF copy is restored", nic);
-      lent = null;
+      vfs.restoreAll();
     } else {
-      lent = Set.copyOf(msg.state().state().vfs(nic).keySet());
+      vfs.restoreLent(msg.state().state().vfs(nic).keySet());
     }
     daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, msg.interruptAt());
     if (held != null) {
@@ -335,13 +319,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
   /** The VFs FAULT_DETECTED goes to: the copy's, less any the controller no longer lends. */
   private List<VfPort> openPorts() {
-    List<VfPort> out = new ArrayList<>();
-    for (OpenVf v : vfs.values()) {
-      if (lent == null || lent.contains(v.vf())) {
-        out.add(new VfPort(v.vf()));
-      }
-    }
-    return out;
+    return vfs.restored().stream().map(v -> new VfPort(v.vf())).toList();
   }
 
   private void notifyNext() {
@@ -422,14 +400,8 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
     @Override
     public String restoreTables(long at) {
-      List<SriovNic.VfEntry> table = new ArrayList<>();
-      for (OpenVf v : vfs.values()) {
-        if (lent == null || lent.contains(v.vf())) {
-          table.add(new SriovNic.VfEntry(v.vf(), v.owner0(), v.owner1()));
-        }
-      }
-      toCard(new SriovNic.RestoreVfs(table, at), at);
-      return table.size() + " VFs from " + (lent == null ? "the MH's copy" : "the controller's lent VFs");
+      toCard(new SriovNic.RestoreVfs(vfs.table(), at), at);
+      return vfs.describe();
     }
 
     @Override
