@@ -123,7 +123,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     RequesterIdPlan requesterIds = RequesterIdPlan.of(topology);
     IsolationControl isolation = isolationFromStart(topology, requesterIds, context.getSystem().settings().config());
     GuestChannelPlan guestChannels = GuestChannelPlan.of(topology,
-        ControlPlaneSettings.create(context.getSystem().settings().config()).linkLatencyNs());
+        ControlPlaneSettings.create(context.getSystem().settings().config()).linkLatencyNs(),
+        settings.switchLatencyNs());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();

@@ -39,7 +39,8 @@ public sealed interface GuestCall extends NoSerializationVerificationNeeded
 
   /**
    * A message from a guest of peer endpoint {@code from} ({@link MemoryEndpoint.SendToPeer}), due
-   * at model time {@code at}: its sending time plus the guest channel's lookahead.
+   * at model time {@code at}: its sending time plus the guest channel's lookahead (none between two
+   * guests of one endpoint).
    */
   record FromPeer(long call, long at, String from, Object payload) implements GuestCall {}
 

@@ -205,7 +205,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
    * kernel it goes out on the guest channel declared for {@code peer} ({@link GuestPeer}) and is
    * handled there as a model-time event, the channel's lookahead later: guests that talk to each
    * other directly then act at their model times, and nothing waits inside a call for the other.
-   * Without a channel to {@code peer} it is dropped with a warning.
+   * To a guest of this same endpoint it needs no channel: one of the endpoint's own events at
+   * {@code at}. Without a channel to another {@code peer} it is dropped with a warning.
    */
   public record SendToPeer(String peer, ActorRef<Command> peerEndpoint, ActorRef<GuestCall> to, WireMessage payload,
       long at) implements Command, NoSerializationVerificationNeeded {}
@@ -332,7 +333,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         time.suspend();
       }
     } else if (event instanceof PeerMessage m) {
-      if (peers.knows(m.from()) && guests.all().contains(m.to())) {
+      if ((peers.knows(m.from()) || m.from().equals(id)) && guests.all().contains(m.to())) {
         m.to().tell(new GuestCall.FromPeer(guests.open(m.to()), time.now(), m.from(), m.payload()));
         time.suspend();
       } else {
@@ -386,6 +387,10 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onSendToPeer(SendToPeer msg) {
+    if (msg.peer().equals(id)) { // a neighbour guest: in order with the endpoint's own events
+      time.schedule(msg.at(), new PeerMessage(id, msg.to(), msg.payload(), msg.at()));
+      return this;
+    }
     GuestChannels.Out out = peers.out(msg.peer());
     if (out == null) {
       getContext().getLog().warn("Endpoint [{}] has no guest channel to [{}]: a guest's {} dropped", id, msg.peer(),

@@ -159,6 +159,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
       // 290..299 memory endpoint: host software's own access to its memory, and guests' messages to peers
       Entry.of(290, io.rackfabric.fabric.endpoint.MemoryEndpoint.Store.class),
       Entry.of(291, io.rackfabric.fabric.endpoint.MemoryEndpoint.PeerMessage.class),
+      Entry.of(292, io.rackfabric.fabric.endpoint.GuestAddress.class),
 
       // 900..929 data link retry and injected link errors (issue 6). Two-byte ids: these frames
       // travel only on a link with injected errors.

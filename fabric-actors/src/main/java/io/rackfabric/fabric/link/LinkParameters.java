@@ -55,4 +55,15 @@ public record LinkParameters(int generation, int lanes, long propagationNs) impl
   public long flightNs(int bytes) {
     return serializationNs(bytes) + propagationNs;
   }
+
+  /** Bytes of a DLLP, the smallest frame a link carries. */
+  public static final int DLLP_BYTES = 8;
+
+  /**
+   * The least model time anything takes on this link, a DLLP's flight: the model-time kernel's
+   * lookahead of a link ({@link LinkEnd#lookaheadNs}).
+   */
+  public long leastFlightNs() {
+    return flightNs(DLLP_BYTES);
+  }
 }

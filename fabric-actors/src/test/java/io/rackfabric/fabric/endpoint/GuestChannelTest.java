@@ -77,6 +77,27 @@ class GuestChannelTest {
     return guest;
   }
 
+  record Wake(ActorRef<MemoryEndpoint.Command> endpoint, MemoryEndpoint.WakeGuest wake) {}
+
+  /**
+   * Puts {@code wakes} into the held rack as a run driver would, in the order given, has their
+   * endpoints confirm them, and lets the rack run.
+   */
+  static void wakeInHeldRack(ActorRef<TimeKeeper.Command> keeper, Wake... wakes) {
+    TestProbe<TimeKeeper.Status> held = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.HoldBefore(1, held.ref()));
+    held.receiveMessage(Duration.ofSeconds(10));
+    for (Wake w : wakes) {
+      w.endpoint().tell(w.wake());
+    }
+    TestProbe<TimeKeeper.Confirmed> confirmed = testKit.createTestProbe();
+    for (ActorRef<MemoryEndpoint.Command> e : java.util.Arrays.stream(wakes).map(Wake::endpoint).distinct().toList()) {
+      e.<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
+      confirmed.receiveMessage(Duration.ofSeconds(10));
+    }
+    keeper.tell(new TimeKeeper.Release());
+  }
+
   @Test
   void shouldHandTheMessageToThePeersGuestAtItsDueTimeBeforeTheLaterWakeQueuedThereFirst() {
     Pair x = pair("c1x", List.of(new GuestPeer("c1yep", LOOKAHEAD)));
@@ -86,17 +107,8 @@ class GuestChannelTest {
     TestProbe<GuestCall> gy = attach(y.ep(), true);
     // Both wakes enter the model together, as a run driver puts input into a held rack; y's is
     // queued first in wall time, and is later in model time than x's message will be.
-    TestProbe<TimeKeeper.Status> held = testKit.createTestProbe();
-    keeper.tell(new TimeKeeper.HoldBefore(1, held.ref()));
-    held.receiveMessage(Duration.ofSeconds(10));
-    y.ep().tell(new MemoryEndpoint.WakeGuest(gy.ref(), 11_500, 1));
-    x.ep().tell(new MemoryEndpoint.WakeGuest(gx.ref(), 10_000, 2));
-    TestProbe<TimeKeeper.Confirmed> confirmed = testKit.createTestProbe();
-    for (ActorRef<MemoryEndpoint.Command> e : List.of(y.ep(), x.ep())) {
-      e.<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
-      confirmed.receiveMessage(Duration.ofSeconds(10));
-    }
-    keeper.tell(new TimeKeeper.Release());
+    wakeInHeldRack(keeper, new Wake(y.ep(), new MemoryEndpoint.WakeGuest(gy.ref(), 11_500, 1)),
+        new Wake(x.ep(), new MemoryEndpoint.WakeGuest(gx.ref(), 10_000, 2)));
 
     GuestCall.Wake wx = assertInstanceOf(GuestCall.Wake.class, gx.receiveMessage(Duration.ofSeconds(10)));
     assertEquals(10_000, wx.at());
@@ -116,6 +128,35 @@ class GuestChannelTest {
     keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
     TimeKeeper.Status s = idle.receiveMessage(Duration.ofSeconds(10));
     assertEquals(0, s.stragglers(), "nothing reached an endpoint behind its clock");
+  }
+
+  @Test
+  void shouldHandAMessageToANeighbourGuestOfTheSameEndpointAtItsOwnTimeWithoutAChannel() {
+    Pair x = pair("c5x", List.of());
+    ActorRef<TimeKeeper.Command> keeper = keeper("c5keeper", x);
+    TestProbe<GuestCall> first = attach(x.ep(), true);
+    TestProbe<GuestCall> second = attach(x.ep(), true);
+    wakeInHeldRack(keeper, new Wake(x.ep(), new MemoryEndpoint.WakeGuest(first.ref(), 3_000, 1)),
+        new Wake(x.ep(), new MemoryEndpoint.WakeGuest(second.ref(), 9_000, 2)));
+
+    GuestCall.Wake w = assertInstanceOf(GuestCall.Wake.class, first.receiveMessage(Duration.ofSeconds(10)));
+    GuestAddress neighbour = GuestAddress.of(x.ep(), second.ref());
+    assertEquals("c5xep", neighbour.endpoint());
+    x.ep().tell(neighbour.send(new FaultHorizon(5), 6_000));
+    x.ep().tell(new MemoryEndpoint.GuestDone(w.call()));
+
+    // Due at its sending time, before the neighbour's own later wake.
+    GuestCall.FromPeer got = assertInstanceOf(GuestCall.FromPeer.class, second.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(6_000, got.at());
+    assertEquals("c5xep", got.from());
+    x.ep().tell(new MemoryEndpoint.GuestDone(got.call()));
+    GuestCall.Wake later = assertInstanceOf(GuestCall.Wake.class, second.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(9_000, later.at());
+    x.ep().tell(new MemoryEndpoint.GuestDone(later.call()));
+
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(0, idle.receiveMessage(Duration.ofSeconds(10)).stragglers());
   }
 
   @Test

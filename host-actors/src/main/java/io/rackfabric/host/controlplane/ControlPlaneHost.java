@@ -5,6 +5,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.persistence.typed.PersistenceId;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.routing.RoutingTable;
@@ -200,13 +201,6 @@ public final class ControlPlaneHost {
   }
 
   public record Replicated(boolean accepted, long lastSeqNr, long sentAt, String detail)
-      implements WireMessage {}
-
-  /**
-   * Where a host's software is reached on the pair's guest channel: its endpoint (by name and
-   * reference) and the adapter the endpoint calls it on.
-   */
-  public record GuestAddress(String endpoint, ActorRef<MemoryEndpoint.Command> ref, ActorRef<GuestCall> guest)
       implements WireMessage {}
 
   /**

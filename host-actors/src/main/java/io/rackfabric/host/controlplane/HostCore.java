@@ -76,7 +76,7 @@ final class HostCore {
   /** The other host of the pair: the backup of a master, the master of a backup. */
   ActorRef<Command> peer;
   /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
-  ControlPlaneHost.GuestAddress peerGuest;
+  io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
   /** A master whose heartbeats run in model time: they begin when its endpoint joins the kernel. */
   private boolean beating;
   private long heartbeatChain;

@@ -4,7 +4,7 @@ import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
-import io.rackfabric.host.controlplane.ControlPlaneHost.GuestAddress;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 
 /**
  * A management host's control-plane software as a guest of its own endpoint (see
@@ -95,7 +95,7 @@ final class HostGuest {
 
   /** Sends {@code payload} to the other host's guest on the channel, at model time {@code at}. */
   void send(GuestAddress to, WireMessage payload, long at) {
-    endpoint.tell(new MemoryEndpoint.SendToPeer(to.endpoint(), to.ref(), to.guest(), payload, at));
+    endpoint.tell(to.send(payload, at));
   }
 
   /** Answers {@code call}, after everything it caused was sent. */

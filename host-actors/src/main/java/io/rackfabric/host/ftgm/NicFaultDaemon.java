@@ -9,22 +9,21 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestAddress;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
-import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.fabric.time.ModelClock;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.nic.McpFirmware;
 import io.rackfabric.host.nic.McpMode;
 import io.rackfabric.host.nic.PortEvent;
 import io.rackfabric.host.nic.SriovNic;
 import io.rackfabric.host.nic.UdpSender;
 import io.rackfabric.persistence.controller.Controller;
-import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +33,13 @@ import java.util.function.Consumer;
  * a posted MSI-X write in the MH's memory (watched on the MH's root endpoint, so the fabric's
  * latency is in it), the card's reset, reload, magic word and VF table go to the NIC's actor, and
  * FAULT_DETECTED goes to every open VF's owner (a CH's {@link UdpSender}).
+ *
+ * <p>It is a guest of the MH's root endpoint ({@link GuestCall}): the interrupt is a call, and so
+ * is each answer (the magic word, a port reopened), sent on guest channels ({@link DaemonPeers}).
+ * Inside those calls its commands and notifications go out on the same channels at their steps'
+ * model times, so under the kernel each is an event of the receiving endpoint at its sending time
+ * plus the channel's lookahead. It never holds a call for an answer that needs the fabric (the
+ * card's endpoint is not granted past the MH's open call), only the interrupt's for the controller.
  *
  * <p>The VF table restored is the PF driver's own copy ({@link OpenVf}); with a control plane
  * ({@link UseController}) only the VFs the controller's state still lends are restored and
@@ -47,7 +53,7 @@ import java.util.function.Consumer;
 public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Command> {
 
   public sealed interface Command permits UseCard, OpenVf, SetMode, UseController, GetRecoveries, MsiLanded,
-      MagicWordRead, Reopened, LentVfsRead {}
+      Called, PeerFound, LentVfsRead {}
 
   /**
    * The page of the MH's memory the NIC's watchdog vector points at in a Ladon rack: the top 4 KiB
@@ -88,12 +94,19 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
   private record MsiLanded(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
-  private record MagicWordRead(SriovNic.MagicWord word) implements Command, NoSerializationVerificationNeeded {}
+  /** The MH's endpoint calls the daemon, its guest: the interrupt, or a peer's answer. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  private record Reopened(UdpSender.PortReopened reopened) implements Command, NoSerializationVerificationNeeded {}
+  /** The guest address of VF {@code vf}'s owner, or of the card ({@link #CARD}); null when it did not say. */
+  private record PeerFound(int vf, GuestAddress address) implements Command, NoSerializationVerificationNeeded {}
+
+  private static final int CARD = -1;
 
   private record LentVfsRead(Controller.CurrentState state, long interruptAt)
       implements Command, NoSerializationVerificationNeeded {}
+
+  /** How long a peer's address or the controller's state is waited for (wall time). */
+  private static final Duration ASK = Duration.ofSeconds(10);
 
   /** The steps carry their model times: each runs as soon as the one before it is known. */
   private static final ModelClock IMMEDIATE = new ModelClock() {
@@ -113,22 +126,18 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private final long msiAddress;
   private final FtgmSettings settings;
   private final FaultToleranceDaemon daemon;
-  private final Map<Integer, OpenVf> vfs = new TreeMap<>();
+  private final VfCopy vfs = new VfCopy();
   private final List<RecoveryEvent> events = new ArrayList<>();
   private final List<RecoveryBreakdown> breakdowns = new ArrayList<>();
-  private final ActorRef<SriovNic.MagicWord> magicReplies;
-  private final ActorRef<UdpSender.PortReopened> reopenReplies;
+  private final ActorRef<MemoryEndpoint.Command> mhEndpoint;
+  private final DaemonPeers peers;
+  private final VfNotifications lane = new VfNotifications();
+  /** The interrupt's call, held while the controller is asked for the lent VFs; else null. */
+  private GuestCall held;
   private McpMode mode;
   private ActorRef<ControlPlaneHost.Command> controller;
-  /** VFs the controller lends at this recovery; null without a control plane (the MH's copy only). */
-  private Set<Integer> lent;
   private Consumer<Boolean> magicAnswer;
   private long faultAt = -1;
-  private final ArrayDeque<Integer> toNotify = new ArrayDeque<>();
-  private long postedAt;
-  private long laneFreeAt;
-  private boolean handlerRunning;
-  private final List<Long> reopenedAt = new ArrayList<>();
 
   /**
    * @param mhEndpoint the management host's root endpoint (the MSI-X write lands there)
@@ -147,11 +156,13 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     this.msiAddress = msiAddress;
     this.settings = settings;
     this.mode = settings.mode();
-    this.magicReplies = context.messageAdapter(SriovNic.MagicWord.class, MagicWordRead::new);
-    this.reopenReplies = context.messageAdapter(UdpSender.PortReopened.class, Reopened::new);
+    this.mhEndpoint = mhEndpoint;
+    ActorRef<GuestCall> calls = context.messageAdapter(GuestCall.class, Called::new);
+    this.peers = new DaemonPeers(GuestAddress.of(mhEndpoint, calls));
     this.daemon = new FaultToleranceDaemon(new RackCard(), settings, IMMEDIATE, this::openPorts, events::add);
-    mhEndpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msiAddress, 4),
-        context.messageAdapter(EndpointEvent.class, MsiLanded::new)));
+    ActorRef<EndpointEvent> msi = context.messageAdapter(EndpointEvent.class, MsiLanded::new);
+    mhEndpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(msi)));
+    mhEndpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msiAddress, 4), msi));
     if (card != null) {
       useCard(card);
     }
@@ -160,6 +171,8 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private void useCard(ActorRef<SriovNic.Command> nicCard) {
     card = nicCard;
     card.tell(new SriovNic.SetInterrupt(msiAddress, 1));
+    getContext().ask(GuestAddress.class, card, ASK, SriovNic.GetGuestAddress::new,
+        (address, failure) -> new PeerFound(CARD, address));
   }
 
   private Behavior<Command> onUseCard(UseCard msg) {
@@ -178,14 +191,47 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
         .onMessage(UseController.class, this::onUseController)
         .onMessage(GetRecoveries.class, this::onGetRecoveries)
         .onMessage(MsiLanded.class, this::onMsiLanded)
+        .onMessage(Called.class, this::onCalled)
+        .onMessage(PeerFound.class, this::onPeerFound)
         .onMessage(LentVfsRead.class, this::onLentVfsRead)
-        .onMessage(MagicWordRead.class, this::onMagicWordRead)
-        .onMessage(Reopened.class, this::onReopened)
         .build();
   }
 
   private Behavior<Command> onOpenVf(OpenVf msg) {
-    vfs.put(msg.vf(), msg);
+    vfs.open(msg);
+    getContext().ask(GuestAddress.class, msg.owner(), ASK, UdpSender.GetGuestAddress::new,
+        (address, failure) -> new PeerFound(msg.vf(), address));
+    return this;
+  }
+
+  private Behavior<Command> onPeerFound(PeerFound msg) {
+    if (msg.address() == null) {
+      getContext().getLog().warn("NIC [{}]: {} did not give its guest address; it is told directly", nic,
+          msg.vf() == CARD ? "the card" : "VF " + msg.vf() + "'s owner");
+    } else if (msg.vf() == CARD) {
+      peers.cardAt(msg.address());
+    } else {
+      peers.ownerAt(msg.vf(), msg.address());
+    }
+    return this;
+  }
+
+  /** A call of the MH's endpoint: answered once what it caused was sent, unless held for the controller. */
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Event e) {
+      interrupted(e.event(), call);
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof SriovNic.MagicWord w) {
+      magicWordRead(w);
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof UdpSender.PortReopened r) {
+      reopened(r);
+    } else if (call instanceof GuestCall.FromPeer p) {
+      getContext().getLog().warn("NIC [{}]: the daemon ignores {} from [{}]", nic,
+          p.payload() == null ? "null" : p.payload().getClass().getSimpleName(), p.from());
+    }
+    if (held != call) {
+      call.answer(mhEndpoint);
+    }
     return this;
   }
 
@@ -202,46 +248,54 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private Behavior<Command> onGetRecoveries(GetRecoveries msg) {
     List<RecoveryEvent> sorted = new ArrayList<>(events);
     sorted.sort(RecoveryEvent.BY_TIME);
-    msg.replyTo().tell(new NicRecoveries(nic, mode, sorted, breakdowns, daemon.busy() || handlerRunning
-        || !toNotify.isEmpty()));
+    msg.replyTo().tell(new NicRecoveries(nic, mode, sorted, breakdowns, daemon.busy() || !lane.idle()));
     return this;
   }
 
+  /** Not a guest's call: the endpoint tells the watch directly only if the daemon is not its guest. */
   private Behavior<Command> onMsiLanded(MsiLanded msg) {
-    if (!(msg.event() instanceof EndpointEvent.MemoryWritten w)) {
-      return this;
+    interrupted(msg.event(), null);
+    return this;
+  }
+
+  /** The watchdog's MSI-X write landed; {@code call} (null outside one) is held while the controller answers. */
+  private void interrupted(EndpointEvent event, GuestCall call) {
+    if (!(event instanceof EndpointEvent.MemoryWritten w)) {
+      return;
     }
     long at = w.arrivedAt();
-    if (daemon.busy() || handlerRunning) {
+    if (daemon.busy() || !lane.idle()) {
       getContext().getLog().warn("NIC [{}] interrupt at {} ns while a recovery is under way: ignored", nic, at);
-      return this;
+      return;
     }
     events.add(new RecoveryEvent(at, nic, RecoveryEvent.INTERRUPT, -1, "watchdog msi-x"));
     getContext().getLog().info("NIC [{}] watchdog interrupt reached the daemon at {} ns", nic, at);
     if (controller == null) {
-      lent = null;
+      vfs.restoreAll();
       daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, at);
     } else {
-      getContext().ask(Controller.CurrentState.class, controller, java.time.Duration.ofSeconds(10),
-          ControlPlaneHost.GetControllerState::new,
+      held = call;
+      getContext().ask(Controller.CurrentState.class, controller, ASK, ControlPlaneHost.GetControllerState::new,
           (state, failure) -> new LentVfsRead(failure == null ? state : null, at));
     }
-    return this;
   }
 
   private Behavior<Command> onLentVfsRead(LentVfsRead msg) {
     if (msg.state() == null) {
       getContext().getLog().warn("NIC [{}]: the controller did not answer; the MH's own VF copy is restored", nic);
-      lent = null;
+      vfs.restoreAll();
     } else {
-      lent = Set.copyOf(msg.state().state().vfs(nic).keySet());
+      vfs.restoreLent(msg.state().state().vfs(nic).keySet());
     }
     daemon.interrupted(McpFirmware.Interrupt.WATCHDOG, msg.interruptAt());
+    if (held != null) {
+      held.answer(mhEndpoint);
+      held = null;
+    }
     return this;
   }
 
-  private Behavior<Command> onMagicWordRead(MagicWordRead msg) {
-    SriovNic.MagicWord w = msg.word();
+  private void magicWordRead(SriovNic.MagicWord w) {
     if (w.hungAt() >= 0 && !w.cleared()) {
       faultAt = w.hungAt();
       events.add(new RecoveryEvent(faultAt, nic, RecoveryEvent.FAULT_ACTIVATED, -1, "firmware loop hung"));
@@ -254,44 +308,43 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     if (!daemon.busy() && w.cleared()) {
       getContext().getLog().info("NIC [{}]: magic word cleared, a false alarm", nic);
     }
-    return this;
   }
 
-  private Behavior<Command> onReopened(Reopened msg) {
-    UdpSender.PortReopened r = msg.reopened();
+  private void reopened(UdpSender.PortReopened r) {
     events.add(new RecoveryEvent(r.reopenedAt(), nic, RecoveryEvent.PORT_REOPENED, r.vf(),
         r.sender() + ": " + r.restored() + " resent, " + r.dropped() + " dropped"));
-    reopenedAt.add(r.reopenedAt());
-    laneFreeAt = Math.max(laneFreeAt, r.reopenedAt());
-    handlerRunning = false;
+    lane.reopened(r.reopenedAt());
     notifyNext();
-    return this;
   }
 
   /** The VFs FAULT_DETECTED goes to: the copy's, less any the controller no longer lends. */
   private List<VfPort> openPorts() {
-    List<VfPort> out = new ArrayList<>();
-    for (OpenVf v : vfs.values()) {
-      if (lent == null || lent.contains(v.vf())) {
-        out.add(new VfPort(v.vf()));
-      }
-    }
-    return out;
+    return vfs.restored().stream().map(v -> new VfPort(v.vf())).toList();
   }
 
   private void notifyNext() {
-    if (handlerRunning) {
+    VfNotifications.Next next = lane.next();
+    if (next == null) {
+      if (lane.idle()) {
+        finishRecovery();
+      }
       return;
     }
-    Integer vf = toNotify.poll();
-    if (vf == null) {
-      finishRecovery();
-      return;
-    }
-    handlerRunning = true;
-    long at = Math.max(postedAt, laneFreeAt);
-    vfs.get(vf).owner().tell(new UdpSender.FaultDetected(at, mode, settings.portHandlerNs(),
-        settings.tokenRestoreNs(), reopenReplies));
+    UdpSender.FaultDetected detected = new UdpSender.FaultDetected(next.at(), mode, settings.portHandlerNs(),
+        settings.tokenRestoreNs(), peers.self());
+    peers.toOwner(next.vf(), detected, next.at()).ifPresentOrElse(mhEndpoint::tell, () -> {
+      getContext().getLog().warn("NIC [{}]: VF {}'s owner has no guest address yet; told directly", nic, next.vf());
+      vfs.get(next.vf()).owner().tell(detected);
+    });
+  }
+
+  /** {@code command} to the card at {@code at}, on the guest channel once the card's address is known. */
+  private <C extends SriovNic.Command & WireMessage> void toCard(C command, long at) {
+    peers.toCard(command, at).ifPresentOrElse(mhEndpoint::tell, () -> {
+      getContext().getLog().warn("NIC [{}]: the card has no guest address yet; {} goes to it directly", nic,
+          command.getClass().getSimpleName());
+      card.tell(command);
+    });
   }
 
   private void finishRecovery() {
@@ -300,9 +353,9 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
       return;
     }
     FaultToleranceDaemon.Recovery r = done.get(done.size() - 1);
-    RecoveryBreakdown b = RecoveryBreakdown.of(nic, mode, faultAt >= 0 ? faultAt : r.interruptAt(), r, reopenedAt);
+    RecoveryBreakdown b = RecoveryBreakdown.of(nic, mode, faultAt >= 0 ? faultAt : r.interruptAt(), r,
+        lane.takeReopenings());
     breakdowns.add(b);
-    reopenedAt.clear();
     getContext().getLog().info("NIC [{}] recovered: {}", nic, b.render().trim());
   }
 
@@ -322,9 +375,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     @Override
     public void deliver(PortEvent event, long at) {
       if (event instanceof PortEvent.FaultDetected) {
-        postedAt = at;
-        laneFreeAt = at;
-        toNotify.add(vf);
+        lane.posted(vf, at);
         notifyNext();
       }
     }
@@ -339,30 +390,24 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
     @Override
     public void reset(long at) {
-      card.tell(new SriovNic.ResetCard(at));
+      toCard(new SriovNic.ResetCard(at), at);
     }
 
     @Override
     public void reload(long at) {
-      card.tell(new SriovNic.ReloadFirmware(at));
+      toCard(new SriovNic.ReloadFirmware(at), at);
     }
 
     @Override
     public String restoreTables(long at) {
-      List<SriovNic.VfEntry> table = new ArrayList<>();
-      for (OpenVf v : vfs.values()) {
-        if (lent == null || lent.contains(v.vf())) {
-          table.add(new SriovNic.VfEntry(v.vf(), v.owner0(), v.owner1()));
-        }
-      }
-      card.tell(new SriovNic.RestoreVfs(table, at));
-      return table.size() + " VFs from " + (lent == null ? "the MH's copy" : "the controller's lent VFs");
+      toCard(new SriovNic.RestoreVfs(vfs.table(), at), at);
+      return vfs.describe();
     }
 
     @Override
     public void checkMagicWord(long writtenAt, long readAt, Consumer<Boolean> cleared) {
       magicAnswer = cleared;
-      card.tell(new SriovNic.CheckMagicWord(writtenAt, readAt, magicReplies));
+      toCard(new SriovNic.CheckMagicWord(writtenAt, readAt, peers.self()), writtenAt);
     }
   }
 }

@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -28,7 +29,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   public sealed interface Command permits ConnectWire, GetStats, ExpectStream, StreamEnded, RegisterWritten,
       DmaCompleted, HangFirmware, SetInterrupt, ResetCard, ReloadFirmware, RestoreVfs, CheckMagicWord, GetFtgmState,
-      ClockTick, Called {}
+      ClockTick, Called, GetGuestAddress {}
 
   // ------------------------------------------------------------------ FTGM (its paper's sections 4.2-4.3)
 
@@ -60,10 +61,17 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   /**
    * The magic-word check: the daemon sets the word at {@code writtenAt} and reads it at {@code
-   * readAt}; a running loop clears it at its next L_timer.
+   * readAt}; a running loop clears it at its next L_timer. The {@link MagicWord} goes back to
+   * {@code replyTo} on the guest channel, sent at {@code readAt}.
    */
-  public record CheckMagicWord(long writtenAt, long readAt, ActorRef<MagicWord> replyTo)
+  public record CheckMagicWord(long writtenAt, long readAt, GuestAddress replyTo)
       implements Command, WireMessage {}
+
+  /**
+   * Where the card's guest is reached ({@link GuestAddress}): the fault-tolerance daemon sends its
+   * commands there, each a model-time event of the NIC's endpoint ({@link GuestCall.FromPeer}).
+   */
+  public record GetGuestAddress(ActorRef<GuestAddress> replyTo) implements Command, WireMessage {}
 
   /** The word as read at {@code readAt}; {@code hungAt}: when the loop stopped, -1 if it runs. */
   public record MagicWord(boolean cleared, long readAt, long hungAt) implements WireMessage {}
@@ -193,6 +201,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
         .onMessage(GetFtgmState.class, this::onGetFtgmState)
         .onMessage(ClockTick.class, this::onClockTick)
         .onMessage(Called.class, this::onCalled)
+        .onMessage(GetGuestAddress.class, this::onGetGuestAddress)
         .build();
   }
 
@@ -204,10 +213,32 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       onDmaCompleted(new DmaCompleted(r.result()));
     } else if (call instanceof GuestCall.Wake w) {
       onWake(w);
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Command daemonCommand) {
+      onDaemonCommand(daemonCommand); // the MH's daemon, on the guest channel: at its model time
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
     }
     call.answer(endpoint);
+    return this;
+  }
+
+  /** What the fault-tolerance daemon may send on the guest channel; anything else is refused. */
+  private void onDaemonCommand(Command c) {
+    if (c instanceof ResetCard r) {
+      onResetCard(r);
+    } else if (c instanceof ReloadFirmware r) {
+      onReloadFirmware(r);
+    } else if (c instanceof RestoreVfs r) {
+      onRestoreVfs(r);
+    } else if (c instanceof CheckMagicWord m) {
+      onCheckMagicWord(m);
+    } else {
+      getContext().getLog().warn("NIC [{}] ignores {} from a guest peer", id, c.getClass().getSimpleName());
+    }
+  }
+
+  private Behavior<Command> onGetGuestAddress(GetGuestAddress msg) {
+    msg.replyTo().tell(GuestAddress.of(endpoint, calls));
     return this;
   }
 
@@ -378,7 +409,8 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private Behavior<Command> onCheckMagicWord(CheckMagicWord msg) {
     firmware.writeMagicWord(msg.writtenAt());
     firmware.advanceClock(msg.readAt());
-    msg.replyTo().tell(new MagicWord(firmware.magicWordCleared(), msg.readAt(), firmware.hungAt()));
+    endpoint.tell(msg.replyTo().send(new MagicWord(firmware.magicWordCleared(), msg.readAt(), firmware.hungAt()),
+        msg.readAt()));
     return this;
   }
 

@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -35,16 +36,23 @@ import java.util.List;
 public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   public sealed interface Command permits Start, GetStatus, FollowRestarts, Tick, WriteBackLanded,
-      RestartAnnounced, FaultDetected, Called {}
+      RestartAnnounced, FaultDetected, Called, GetGuestAddress {}
 
   /**
    * The NIC's card was recovered (FTGM section 4.3): FAULT_DETECTED posted to this VF's owner at
    * model time {@code at}. The handler takes {@code handlerNs} plus {@code perTokenNs} per
    * descriptor it restores, then reprograms the ring ({@link TxDriver#reopen}): from the host's
-   * copy under FTGM, empty under GM. The answer says when the port reopened.
+   * copy under FTGM, empty under GM. The answer says when the port reopened; it goes back to
+   * {@code replyTo} (the daemon) on the guest channel, sent at the reopening.
    */
-  public record FaultDetected(long at, McpMode mode, long handlerNs, long perTokenNs, ActorRef<PortReopened> replyTo)
+  public record FaultDetected(long at, McpMode mode, long handlerNs, long perTokenNs, GuestAddress replyTo)
       implements Command, WireMessage {}
+
+  /**
+   * Where the sender's guest is reached ({@link GuestAddress}): the NIC's fault-tolerance daemon
+   * posts FAULT_DETECTED there, a model-time event of the host's endpoint ({@link GuestCall.FromPeer}).
+   */
+  public record GetGuestAddress(ActorRef<GuestAddress> replyTo) implements Command, WireMessage {}
 
   /**
    * The port is open again at {@code reopenedAt}; {@code restored} descriptors the NIC will send
@@ -98,6 +106,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<EndpointEvent> writeBacks;
   private final ActorRef<ControlPlaneHost.ResetForRestart> restarts;
+  private final ActorRef<GuestCall> calls;
   /** Data-plane outages announced so far, [from, until) model ns: every plan skips them. */
   private final List<long[]> downWindows = new ArrayList<>();
   private TxDriver driver;
@@ -130,8 +139,8 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     this.timers = timers;
     this.writeBacks = context.messageAdapter(EndpointEvent.class, WriteBackLanded::new);
     this.restarts = context.messageAdapter(ControlPlaneHost.ResetForRestart.class, RestartAnnounced::new);
-    host.tell(new MemoryEndpoint.AttachGuest(context.messageAdapter(GuestCall.class, Called::new),
-        List.of(writeBacks)));
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    host.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writeBacks)));
   }
 
   @Override
@@ -145,6 +154,7 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
         .onMessage(RestartAnnounced.class, this::onRestartAnnounced)
         .onMessage(FaultDetected.class, this::onFaultDetected)
         .onMessage(Called.class, this::onCalled)
+        .onMessage(GetGuestAddress.class, this::onGetGuestAddress)
         .build();
   }
 
@@ -171,6 +181,8 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Event e) {
       onWriteBackLanded(new WriteBackLanded(e.event()));
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof FaultDetected f) {
+      onFaultDetected(f); // from the MH's daemon, on the guest channel: at its model time
     } else if (call instanceof GuestCall.Attached a && a.underKernel() && !underKernel) {
       underKernel = true;
       timers.cancel(Tick.INSTANCE);
@@ -179,6 +191,11 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
       }
     }
     call.answer(host);
+    return this;
+  }
+
+  private Behavior<Command> onGetGuestAddress(GetGuestAddress msg) {
+    msg.replyTo().tell(GuestAddress.of(host, calls));
     return this;
   }
 
@@ -223,7 +240,8 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
 
   private Behavior<Command> onFaultDetected(FaultDetected msg) {
     if (driver == null) {
-      msg.replyTo().tell(new PortReopened(id, -1, msg.at(), msg.at() + msg.handlerNs(), 0, 0));
+      long reopenAt = msg.at() + msg.handlerNs();
+      host.tell(msg.replyTo().send(new PortReopened(id, -1, msg.at(), reopenAt, 0, 0), reopenAt));
       return this;
     }
     boolean ftgm = msg.mode() == McpMode.FTGM;
@@ -234,8 +252,9 @@ public final class UdpSender extends AbstractBehavior<UdpSender.Command> {
     int dropped = driver.dropped() - before;
     getContext().getLog().info("Sender [{}]: FAULT_DETECTED at {} ns ({}), VF {} reopened at {} ns, {} resent, {} dropped",
         id, msg.at(), msg.mode(), driver.vf(), reopenAt, ftgm ? pending : 0, dropped);
-    msg.replyTo().tell(new PortReopened(id, driver.vf(), msg.at(), reopenAt, ftgm ? pending : 0, dropped));
     pump();
+    host.tell(msg.replyTo().send(new PortReopened(id, driver.vf(), msg.at(), reopenAt, ftgm ? pending : 0, dropped),
+        reopenAt));
     return this;
   }
 

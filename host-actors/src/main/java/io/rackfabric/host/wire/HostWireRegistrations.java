@@ -132,7 +132,6 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2425, ControlPlaneHost.Fenced.class),
       Entry.of(2426, ControlPlaneHost.HandOver.class),
       Entry.of(2427, ControlPlaneHost.TookOver.class),
-      Entry.of(2428, ControlPlaneHost.GuestAddress.class),
       // 2430.. a host's control-plane driver
       Entry.of(2430, ControlPlaneClient.UseHosts.class),
       Entry.of(2431, ControlPlaneClient.Issue.class),
@@ -172,7 +171,9 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2554, io.rackfabric.host.ftgm.NicFaultDaemon.UseController.class),
       Entry.of(2555, io.rackfabric.host.ftgm.NicFaultDaemon.GetRecoveries.class),
       Entry.of(2556, io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries.class),
-      Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class)
+      Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class),
+      Entry.of(2558, io.rackfabric.host.nic.SriovNic.GetGuestAddress.class),
+      Entry.of(2559, UdpSender.GetGuestAddress.class)
       );
 
   @Override

@@ -8,6 +8,8 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.endpoint.GuestPeer;
+import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
@@ -69,10 +71,15 @@ class SriovNicTest {
         new SwitchChip.PortLink(0, GEN3X4, p + "mh"),
         new SwitchChip.PortLink(1, GEN3X4, p + "nic"),
         new SwitchChip.PortLink(2, GEN3X4, p + "peer")), FABRIC), p + "sw");
+    // The MH's daemon and the card talk on a guest channel; its lookahead is the fabric's least
+    // latency between them: two links and the switch.
+    long lookahead = 2 * GEN3X4.leastFlightNs() + FABRIC.switchLatencyNs();
     ActorRef<MemoryEndpoint.Command> mh = testKit.spawn(MemoryEndpoint.create(p + "mh", MH, true,
-        List.of(new AddressRange(0, 0x0FFF_FFFFL)), GEN3X4, p + "sw.up", FABRIC), p + "mh");
+        List.of(new AddressRange(0, 0x0FFF_FFFFL)), GEN3X4, p + "sw.up", FABRIC, InboundAccessCheck.allowAll(),
+        List.of(new GuestPeer(p + "nic", lookahead))), p + "mh");
     ActorRef<MemoryEndpoint.Command> nicEp = testKit.spawn(MemoryEndpoint.create(p + "nic", Bdf.of(2, 0, 0), false,
-        NIC_BARS, GEN3X4, p + "sw.nic", FABRIC), p + "nic");
+        NIC_BARS, GEN3X4, p + "sw.nic", FABRIC, InboundAccessCheck.allowAll(),
+        List.of(new GuestPeer(p + "mh", lookahead))), p + "nic");
     ActorRef<MemoryEndpoint.Command> peer = testKit.spawn(MemoryEndpoint.create(p + "peer", Bdf.of(3, 0, 0), false,
         List.of(PEER_BAR), GEN3X4, p + "sw.peer", FABRIC), p + "peer");
     RegisterMap map = RegisterMap.of(NIC_BARS, settings);

@@ -101,8 +101,7 @@ class HostWireRegistrationsTest {
     }
     List<Class<?>> link = List.of(ControlPlaneHost.Heartbeat.class, ControlPlaneHost.Replicate.class,
         ControlPlaneHost.Replicated.class, ControlPlaneHost.Pair.class, ControlPlaneHost.Paired.class,
-        ControlPlaneHost.Fenced.class, ControlPlaneHost.HandOver.class, ControlPlaneHost.TookOver.class,
-        ControlPlaneHost.GuestAddress.class);
+        ControlPlaneHost.Fenced.class, ControlPlaneHost.HandOver.class, ControlPlaneHost.TookOver.class);
     for (int i = 0; i < link.size(); i++) {
       assertEquals(2420 + i, registry.idOf(link.get(i)), link.get(i).getName());
     }
@@ -155,12 +154,11 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
         testKit.<ControlPlaneHost.Replicated>createTestProbe().ref()));
     out.add(new ControlPlaneHost.Replicated(false, 3, 2_030, "gap"));
-    ControlPlaneHost.GuestAddress guest = new ControlPlaneHost.GuestAddress("mmh",
+    io.rackfabric.fabric.endpoint.GuestAddress guest = new io.rackfabric.fabric.endpoint.GuestAddress("mmh",
         testKit.<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>createTestProbe().ref(),
         testKit.<io.rackfabric.fabric.endpoint.GuestCall>createTestProbe().ref());
     out.add(new ControlPlaneHost.Pair(2, state, 3_000, host, guest));
     out.add(new ControlPlaneHost.Paired(true, 2, 3_030, "paired", null));
-    out.add(guest);
     out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));

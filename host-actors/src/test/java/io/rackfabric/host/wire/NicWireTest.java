@@ -100,12 +100,16 @@ class NicWireTest {
     SriovNic.VfEntry entry = new SriovNic.VfEntry(1, 0xFFF8_0408, 0);
     m.put(SriovNic.VfEntry.class, entry);
     m.put(SriovNic.RestoreVfs.class, new SriovNic.RestoreVfs(List.of(entry, entry), 9));
-    m.put(SriovNic.CheckMagicWord.class, new SriovNic.CheckMagicWord(10, 11, ref.narrow()));
+    io.rackfabric.fabric.endpoint.GuestAddress daemon = new io.rackfabric.fabric.endpoint.GuestAddress("mh",
+        ref.narrow(), ref.narrow());
+    m.put(SriovNic.CheckMagicWord.class, new SriovNic.CheckMagicWord(10, 11, daemon));
+    m.put(SriovNic.GetGuestAddress.class, new SriovNic.GetGuestAddress(ref.narrow()));
+    m.put(UdpSender.GetGuestAddress.class, new UdpSender.GetGuestAddress(ref.narrow()));
     m.put(SriovNic.MagicWord.class, new SriovNic.MagicWord(false, 11, 4));
     m.put(SriovNic.GetFtgmState.class, new SriovNic.GetFtgmState(ref.narrow()));
     m.put(SriovNic.FtgmState.class, new SriovNic.FtgmState(true, false, -1, 3, 2_370_000, 3_180_000, 0, -1, 0, 0, 0));
     m.put(UdpSender.FaultDetected.class, new UdpSender.FaultDetected(12, io.rackfabric.host.nic.McpMode.FTGM,
-        900_000_000, 250, ref.narrow()));
+        900_000_000, 250, daemon));
     m.put(UdpSender.PortReopened.class, new UdpSender.PortReopened("tx", 1, 12, 900_000_262, 1, 0));
     return m;
   }

@@ -1,0 +1,48 @@
+package io.rackfabric.host.ftgm;
+
+import io.rackfabric.fabric.endpoint.GuestAddress;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where the NIC's fault-tolerance daemon reaches its peers on guest channels: the card's guest on
+ * the NIC's endpoint and each VF owner's on its host's endpoint ({@link GuestAddress}, learnt from
+ * them). What it sends there is a model-time event of the receiving endpoint, the channel's
+ * lookahead after its sending time. Plain bookkeeping for {@link NicFaultDaemon}; not thread-safe.
+ */
+final class DaemonPeers {
+
+  private final GuestAddress self;
+  private GuestAddress card;
+  private final Map<Integer, GuestAddress> owners = new HashMap<>();
+
+  /** @param self the daemon's own address: where the card and the owners answer */
+  DaemonPeers(GuestAddress self) {
+    this.self = self;
+  }
+
+  GuestAddress self() {
+    return self;
+  }
+
+  void cardAt(GuestAddress address) {
+    card = address;
+  }
+
+  void ownerAt(int vf, GuestAddress address) {
+    owners.put(vf, address);
+  }
+
+  /** {@code command} for the card, sent at model time {@code at}; empty while its address is unknown. */
+  Optional<MemoryEndpoint.SendToPeer> toCard(WireMessage command, long at) {
+    return Optional.ofNullable(card).map(a -> a.send(command, at));
+  }
+
+  /** {@code message} for the owner of {@code vf}, sent at {@code at}; empty while its address is unknown. */
+  Optional<MemoryEndpoint.SendToPeer> toOwner(int vf, WireMessage message, long at) {
+    return Optional.ofNullable(owners.get(vf)).map(a -> a.send(message, at));
+  }
+}
