@@ -7,23 +7,20 @@ import java.util.Set;
 
 /**
  * A message interface's firmware, run like Myrinet's MCP (FTGM sections 3 and 4): send and
- * receive token queues per open port, one sequence-number stream per connection (GM) or per
- * (connection, port) pair (FTGM), Go-Back-N with ACK and NACK over the link, DMA of messages
- * between host memory and the card, and the interval-timer routine L_timer, which the loop calls
- * every {@link McpTiming#lTimerIntervalNs()} and which resets the spare {@link Watchdog}.
+ * receive token queues per open port ({@link PortQueues}), one sequence-number stream per
+ * connection (GM) or per (connection, port) pair (FTGM), Go-Back-N with ACK and NACK over the link
+ * ({@link GoBackNSender}, {@link GoBackNReceiver}, {@link Transmitter}), DMA of messages between
+ * host memory and the card, and the interval-timer routine L_timer, which the loop calls every
+ * {@link McpTiming#lTimerIntervalNs()} and which resets the spare {@link Watchdog} ({@link
+ * IntervalTimers}). This class is the loop: it dispatches each event among those parts.
  *
  * <p>Model time: every entry point carries the model time of its event; the firmware's clock
  * {@code now} advances to it and by its own service time, and everything it issues carries
  * {@code now}. A hung firmware handles nothing (events are dropped, as the card's SRAM is cleared
  * on reset anyway) and stops calling L_timer; the watchdog, being hardware, still runs.
  *
- * <p>Faults: {@link #inject} arms one fault at a {@link FaultPoint}; it takes effect the next time
- * the loop executes that point.
- *
- * <p>The loop's parts: {@link PortQueues} holds the ports' tokens and page hash, {@link
- * GoBackNSender} and {@link GoBackNReceiver} the two ends of the streams, {@link Transmitter} the
- * routing table, {@link IntervalTimers} L_timer's clock and the watchdog, {@link InjectedFault}
- * the armed fault; this class dispatches the events among them.
+ * <p>Faults: {@link #inject} arms one fault at a {@link FaultPoint} ({@link InjectedFault}); it
+ * takes effect the next time the loop executes that point.
  */
 public final class McpFirmware {
 
