@@ -9,12 +9,13 @@ import io.rackfabric.host.iommu.IommuResult.OpenResult;
 import io.rackfabric.host.iommu.IommuResult.Opened;
 import io.rackfabric.host.iommu.IommuResult.Rejection;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.StringJoiner;
 
 /**
  * The IOMMU of one host (Ladon sections 3.4 and 4.1): for each requester, the 4 KiB pages of this host's
@@ -54,43 +55,24 @@ import java.util.Optional;
  *
  * <p>Not thread-safe: a table belongs to the one actor of its host. {@link #check} and {@link
  * #checkAndCount} allocate nothing.
+ *
+ * <p>The table holds the rules (which requests are valid, what an access needs); its parts keep
+ * the state: {@link HostMemory} the pages that may be opened, {@link OpenPages} the pages that
+ * are, {@link DenialCounters} what was denied.
  */
 public final class IommuTable implements Iterable<PageRun> {
 
   public static final int PAGE_SHIFT = 12;
   public static final long PAGE_SIZE = 1L << PAGE_SHIFT;
-  private static final long PAGE_MASK = PAGE_SIZE - 1;
+  static final long PAGE_MASK = PAGE_SIZE - 1;
   /** The page number of the last page of the 64-bit space. */
   private static final long MAX_PAGE = -1L >>> PAGE_SHIFT;
   private static final int MAX_REQUESTER = 0xFFFF;
 
-  /** Counts of denied accesses of one requester; see {@link #denials()}. */
-  public record DenialCount(int requester, long reads, long writes) {
-    @Override
-    public String toString() {
-      return Bdf.format(requester) + " reads=" + reads + " writes=" + writes;
-    }
-  }
-
   private final String host;
-  /** Sorted by base, disjoint and not adjacent: the merged form of what the constructor got. */
-  private final List<AddressRange> memory;
-  /** The page numbers of the pages lying entirely inside each memory range; sorted, disjoint. */
-  private final long[] memoryFirstPage;
-  private final long[] memoryLastPage;
-
-  // Open pages: sorted requester IDs and their runs, in parallel. Requesters without open pages are
-  // removed, so that equal contents mean equal arrays. A sorted int array rather than a map keeps
-  // the per-TLP lookup free of boxing; a host sees a few dozen requesters at most.
-  private int[] requesters;
-  private PageRuns[] tables;
-  private int requesterCount;
-
-  // Denial counters, kept apart from the open pages: most denied requesters have no entries at all.
-  private int[] deniedIds;
-  private long[] deniedReads;
-  private long[] deniedWrites;
-  private int deniedCount;
+  private final HostMemory memory;
+  private final OpenPages pages;
+  private final DenialCounters denied;
 
   /**
    * @param host the host's name, for messages (e.g. {@code ch2})
@@ -108,46 +90,16 @@ public final class IommuTable implements Iterable<PageRun> {
       Objects.requireNonNull(r, () -> "host " + host + " has a null memory range in " + memory);
     }
     this.host = host;
-    this.memory = Collections.unmodifiableList(merge(memory));
-    long[] first = new long[this.memory.size()];
-    long[] last = new long[this.memory.size()];
-    int spans = 0;
-    for (AddressRange r : this.memory) {
-      // Only whole pages count: a range that starts or ends inside a page does not cover that page.
-      long f = (r.base() & PAGE_MASK) == 0 ? r.base() >>> PAGE_SHIFT : (r.base() >>> PAGE_SHIFT) + 1;
-      long l = (r.limit() & PAGE_MASK) == PAGE_MASK
-          ? r.limit() >>> PAGE_SHIFT
-          : (r.limit() >>> PAGE_SHIFT) - 1;
-      if (f <= l) {
-        first[spans] = f;
-        last[spans] = l;
-        spans++;
-      }
-    }
-    this.memoryFirstPage = Arrays.copyOf(first, spans);
-    this.memoryLastPage = Arrays.copyOf(last, spans);
-    this.requesters = new int[4];
-    this.tables = new PageRuns[4];
-    this.deniedIds = new int[4];
-    this.deniedReads = new long[4];
-    this.deniedWrites = new long[4];
+    this.memory = new HostMemory(memory);
+    this.pages = new OpenPages();
+    this.denied = new DenialCounters();
   }
 
   private IommuTable(IommuTable o) {
     this.host = o.host;
     this.memory = o.memory; // immutable
-    this.memoryFirstPage = o.memoryFirstPage; // never written after construction
-    this.memoryLastPage = o.memoryLastPage;
-    this.requesters = Arrays.copyOf(o.requesters, Math.max(4, o.requesterCount));
-    this.tables = new PageRuns[requesters.length];
-    for (int i = 0; i < o.requesterCount; i++) {
-      tables[i] = o.tables[i].copy();
-    }
-    this.requesterCount = o.requesterCount;
-    this.deniedIds = Arrays.copyOf(o.deniedIds, Math.max(4, o.deniedCount));
-    this.deniedReads = Arrays.copyOf(o.deniedReads, deniedIds.length);
-    this.deniedWrites = Arrays.copyOf(o.deniedWrites, deniedIds.length);
-    this.deniedCount = o.deniedCount;
+    this.pages = o.pages.copy();
+    this.denied = o.denied.copy();
   }
 
   /** An independent copy: open pages and counters; changing either table leaves the other alone. */
@@ -161,7 +113,7 @@ public final class IommuTable implements Iterable<PageRun> {
 
   /** The host's memory, merged: sorted, disjoint, not adjacent. */
   public List<AddressRange> memory() {
-    return memory;
+    return memory.ranges();
   }
 
   // ---------------------------------------------------------------- control plane
@@ -184,17 +136,17 @@ public final class IommuTable implements Iterable<PageRun> {
     }
     long first = pageAddress >>> PAGE_SHIFT;
     long last = first + pageCount - 1;
-    int i = indexOf(requester);
+    PageRuns runs = pages.of(requester);
     long same = 0;
     long changed = 0;
-    if (i >= 0) {
-      long[] overlap = tables[i].overlap(first, last, permission);
+    if (runs != null) {
+      long[] overlap = runs.overlap(first, last, permission);
       same = overlap[0];
       changed = overlap[1];
     } else {
-      i = insertRequester(requester);
+      runs = pages.ofOrAdd(requester);
     }
-    tables[i].put(first, last, permission);
+    runs.put(first, last, permission);
     return new Opened(
         requester, pageAddress, pageCount, permission, pageCount - same - changed, changed);
   }
@@ -213,16 +165,14 @@ public final class IommuTable implements Iterable<PageRun> {
     }
     long first = pageAddress >>> PAGE_SHIFT;
     long last = first + pageCount - 1;
-    int i = indexOf(requester);
-    long notOpen = i < 0 ? first : tables[i].firstNotOpen(first, last);
+    PageRuns runs = pages.of(requester);
+    long notOpen = runs == null ? first : runs.firstNotOpen(first, last);
     if (notOpen >= 0) {
       return new Rejection("page " + Addresses.hex(notOpen << PAGE_SHIFT) + " is not open to "
           + Bdf.format(requester) + " at host " + host);
     }
-    tables[i].remove(first, last);
-    if (tables[i].isEmpty()) {
-      removeRequester(i);
-    }
+    runs.remove(first, last);
+    pages.dropIfEmpty(requester);
     return new Closed(requester, pageAddress, pageCount);
   }
 
@@ -242,25 +192,12 @@ public final class IommuTable implements Iterable<PageRun> {
       return "pageCount=" + pageCount + " from " + Addresses.hex(pageAddress)
           + " runs past the top of the 64-bit address space";
     }
-    long outside = firstPageOutsideMemory(first, first + pageCount - 1);
+    long outside = memory.firstPageOutside(first, first + pageCount - 1);
     if (outside >= 0) {
       return "page " + Addresses.hex(outside << PAGE_SHIFT) + " is outside host " + host
-          + "'s memory " + memoryText();
+          + "'s memory " + memory;
     }
     return null;
-  }
-
-  /** The first page of {@code [first, last]} not entirely inside memory, or -1. */
-  private long firstPageOutsideMemory(long first, long last) {
-    int i = Arrays.binarySearch(memoryFirstPage, first);
-    if (i < 0) {
-      i = -i - 2; // the span starting before first, if any
-    }
-    if (i < 0 || memoryLastPage[i] < first) {
-      return first;
-    }
-    // Spans are not adjacent (the ranges were merged), so a run of pages lies in one span or none.
-    return last <= memoryLastPage[i] ? -1 : memoryLastPage[i] + 1;
   }
 
   // ---------------------------------------------------------------- data plane
@@ -286,11 +223,11 @@ public final class IommuTable implements Iterable<PageRun> {
     if (Long.compareUnsigned(end, address) < 0) {
       return IommuDecision.DENY;
     }
-    int i = indexOf(requester);
-    if (i < 0) {
+    PageRuns runs = pages.of(requester);
+    if (runs == null) {
       return IommuDecision.DENY;
     }
-    return tables[i].allows(address >>> PAGE_SHIFT, end >>> PAGE_SHIFT, write)
+    return runs.allows(address >>> PAGE_SHIFT, end >>> PAGE_SHIFT, write)
         ? IommuDecision.ALLOW
         : IommuDecision.DENY;
   }
@@ -299,7 +236,7 @@ public final class IommuTable implements Iterable<PageRun> {
   public IommuDecision checkAndCount(int requester, long address, int length, boolean write) {
     IommuDecision d = check(requester, address, length, write);
     if (d == IommuDecision.DENY) {
-      countDenial(requester, write);
+      denied.count(requester, write);
     }
     return d;
   }
@@ -308,63 +245,51 @@ public final class IommuTable implements Iterable<PageRun> {
 
   /** Reads of {@code requester} denied so far by {@link #checkAndCount}. */
   public long deniedReads(int requester) {
-    int i = Arrays.binarySearch(deniedIds, 0, deniedCount, requester);
-    return i < 0 ? 0 : deniedReads[i];
+    return denied.reads(requester);
   }
 
   /** Writes of {@code requester} denied so far by {@link #checkAndCount}. */
   public long deniedWrites(int requester) {
-    int i = Arrays.binarySearch(deniedIds, 0, deniedCount, requester);
-    return i < 0 ? 0 : deniedWrites[i];
+    return denied.writes(requester);
   }
 
   /** Every denial so far, reads and writes, of every requester. */
   public long deniedTotal() {
-    long n = 0;
-    for (int i = 0; i < deniedCount; i++) {
-      n += deniedReads[i] + deniedWrites[i];
-    }
-    return n;
+    return denied.total();
   }
 
   /** The denial counts of every requester denied at least once, by requester ID. */
   public List<DenialCount> denials() {
-    List<DenialCount> out = new ArrayList<>(deniedCount);
-    for (int i = 0; i < deniedCount; i++) {
-      out.add(new DenialCount(deniedIds[i], deniedReads[i], deniedWrites[i]));
-    }
-    return out;
+    return denied.all();
   }
 
   /** The permission with which the page holding {@code address} is open to {@code requester}. */
   public Optional<Permission> permissionAt(int requester, long address) {
-    int i = indexOf(requester);
-    return i < 0 ? Optional.empty() : Optional.ofNullable(tables[i].at(address >>> PAGE_SHIFT));
+    PageRuns runs = pages.of(requester);
+    return runs == null ? Optional.empty() : Optional.ofNullable(runs.at(address >>> PAGE_SHIFT));
   }
 
   /** The number of pages open to {@code requester}. */
   public long openPages(int requester) {
-    int i = indexOf(requester);
-    return i < 0 ? 0 : tables[i].pages();
+    PageRuns runs = pages.of(requester);
+    return runs == null ? 0 : runs.pages();
   }
 
   /** The requesters with at least one open page, ascending. */
   public int[] requesters() {
-    return Arrays.copyOf(requesters, requesterCount);
+    return pages.requesters();
   }
 
   /** The open pages of {@code requester} as coalesced runs, ascending. */
   public List<PageRun> runs(int requester) {
-    int i = indexOf(requester);
-    return i < 0 ? List.of() : Collections.unmodifiableList(tables[i].runs(requester));
+    PageRuns runs = pages.of(requester);
+    return runs == null ? List.of() : Collections.unmodifiableList(runs.runs(requester));
   }
 
   /** Every open run, by requester and then by page. */
   public List<PageRun> entries() {
     List<PageRun> out = new ArrayList<>();
-    for (int i = 0; i < requesterCount; i++) {
-      out.addAll(tables[i].runs(requesters[i]));
-    }
+    pages.forEachRequester((requester, runs) -> out.addAll(runs));
     return Collections.unmodifiableList(out);
   }
 
@@ -374,99 +299,11 @@ public final class IommuTable implements Iterable<PageRun> {
   }
 
   public boolean isEmpty() {
-    return requesterCount == 0;
-  }
-
-  // ---------------------------------------------------------------- internals
-
-  private int indexOf(int requester) {
-    return Arrays.binarySearch(requesters, 0, requesterCount, requester);
-  }
-
-  /** Adds a requester with no pages at its sorted place; returns its index. */
-  private int insertRequester(int requester) {
-    int at = -indexOf(requester) - 1;
-    if (requesterCount == requesters.length) {
-      requesters = Arrays.copyOf(requesters, requesterCount * 2);
-      tables = Arrays.copyOf(tables, requesterCount * 2);
-    }
-    System.arraycopy(requesters, at, requesters, at + 1, requesterCount - at);
-    System.arraycopy(tables, at, tables, at + 1, requesterCount - at);
-    requesters[at] = requester;
-    tables[at] = new PageRuns();
-    requesterCount++;
-    return at;
-  }
-
-  private void removeRequester(int i) {
-    System.arraycopy(requesters, i + 1, requesters, i, requesterCount - i - 1);
-    System.arraycopy(tables, i + 1, tables, i, requesterCount - i - 1);
-    requesterCount--;
-    tables[requesterCount] = null;
-  }
-
-  private void countDenial(int requester, boolean write) {
-    int i = Arrays.binarySearch(deniedIds, 0, deniedCount, requester);
-    if (i < 0) {
-      // First denial of this requester: the only allocation on the data path, once per requester.
-      i = -i - 1;
-      if (deniedCount == deniedIds.length) {
-        int n = deniedCount * 2;
-        deniedIds = Arrays.copyOf(deniedIds, n);
-        deniedReads = Arrays.copyOf(deniedReads, n);
-        deniedWrites = Arrays.copyOf(deniedWrites, n);
-      }
-      System.arraycopy(deniedIds, i, deniedIds, i + 1, deniedCount - i);
-      System.arraycopy(deniedReads, i, deniedReads, i + 1, deniedCount - i);
-      System.arraycopy(deniedWrites, i, deniedWrites, i + 1, deniedCount - i);
-      deniedIds[i] = requester;
-      deniedReads[i] = 0;
-      deniedWrites[i] = 0;
-      deniedCount++;
-    }
-    if (write) {
-      deniedWrites[i]++;
-    } else {
-      deniedReads[i]++;
-    }
-  }
-
-  /** Sorts by base (unsigned) and merges ranges that overlap or touch. */
-  private static List<AddressRange> merge(List<AddressRange> ranges) {
-    List<AddressRange> sorted = new ArrayList<>(ranges);
-    sorted.sort((a, b) -> Long.compareUnsigned(a.base(), b.base()));
-    List<AddressRange> out = new ArrayList<>();
-    AddressRange cur = sorted.get(0);
-    for (int k = 1; k < sorted.size(); k++) {
-      AddressRange next = sorted.get(k);
-      boolean touches = cur.limit() == -1L
-          || Long.compareUnsigned(next.base(), cur.limit() + 1) <= 0;
-      if (touches) {
-        if (Long.compareUnsigned(next.limit(), cur.limit()) > 0) {
-          cur = new AddressRange(cur.base(), next.limit());
-        }
-      } else {
-        out.add(cur);
-        cur = next;
-      }
-    }
-    out.add(cur);
-    return out;
-  }
-
-  private String memoryText() {
-    StringBuilder sb = new StringBuilder();
-    for (AddressRange r : memory) {
-      if (sb.length() > 0) {
-        sb.append(", ");
-      }
-      sb.append(r);
-    }
-    return sb.toString();
+    return pages.isEmpty();
   }
 
   private static String hexInt(int value) {
-    return "0x" + Integer.toHexString(value).toUpperCase(java.util.Locale.ROOT);
+    return "0x" + Integer.toHexString(value).toUpperCase(Locale.ROOT);
   }
 
   @Override
@@ -477,20 +314,12 @@ public final class IommuTable implements Iterable<PageRun> {
     if (!(o instanceof IommuTable other)) {
       return false;
     }
-    return host.equals(other.host)
-        && memory.equals(other.memory)
-        && Arrays.equals(requesters, 0, requesterCount, other.requesters, 0, other.requesterCount)
-        && Arrays.equals(tables, 0, requesterCount, other.tables, 0, other.requesterCount);
+    return host.equals(other.host) && memory.ranges().equals(other.memory.ranges()) && pages.equals(other.pages);
   }
 
   @Override
   public int hashCode() {
-    int h = Objects.hash(host, memory);
-    for (int i = 0; i < requesterCount; i++) {
-      h = 31 * h + requesters[i];
-      h = 31 * h + tables[i].hashCode();
-    }
-    return h;
+    return 31 * Objects.hash(host, memory.ranges()) + pages.hashCode();
   }
 
   /**
@@ -500,19 +329,15 @@ public final class IommuTable implements Iterable<PageRun> {
    */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("IommuTable{").append(host).append(" memory ")
-        .append(memoryText()).append(':');
-    if (requesterCount == 0) {
-      sb.append(" nothing open");
-    }
-    for (int i = 0; i < requesterCount; i++) {
-      sb.append(i == 0 ? " " : "; ").append(Bdf.format(requesters[i])).append(" ->");
-      List<PageRun> runs = tables[i].runs(requesters[i]);
+    StringJoiner requesters = new StringJoiner("; ", " ", "").setEmptyValue(" nothing open");
+    pages.forEachRequester((requester, runs) -> {
+      StringBuilder one = new StringBuilder(Bdf.format(requester)).append(" ->");
       for (int k = 0; k < runs.size(); k++) {
         PageRun r = runs.get(k);
-        sb.append(k == 0 ? " " : ", ").append(r.range()).append(' ').append(r.permission().symbol());
+        one.append(k == 0 ? " " : ", ").append(r.range()).append(' ').append(r.permission().symbol());
       }
-    }
-    return sb.append('}').toString();
+      requesters.add(one);
+    });
+    return "IommuTable{" + host + " memory " + memory + ":" + requesters + "}";
   }
 }

@@ -1,30 +1,26 @@
 package io.rackfabric.host.nic;
 
 import io.rackfabric.fabric.time.ModelClock;
-import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * A message interface's firmware, run like Myrinet's MCP (FTGM sections 3 and 4): send and
- * receive token queues per open port, one sequence-number stream per connection (GM) or per
- * (connection, port) pair (FTGM), Go-Back-N with ACK and NACK over the link, DMA of messages
- * between host memory and the card, and the interval-timer routine L_timer, which the loop calls
- * every {@link McpTiming#lTimerIntervalNs()} and which resets the spare {@link Watchdog}.
+ * receive token queues per open port ({@link PortQueues}), one sequence-number stream per
+ * connection (GM) or per (connection, port) pair (FTGM), Go-Back-N with ACK and NACK over the link
+ * ({@link GoBackNSender}, {@link GoBackNReceiver}, {@link Transmitter}), DMA of messages between
+ * host memory and the card, and the interval-timer routine L_timer, which the loop calls every
+ * {@link McpTiming#lTimerIntervalNs()} and which resets the spare {@link Watchdog} ({@link
+ * IntervalTimers}). This class is the loop: it dispatches each event among those parts.
  *
  * <p>Model time: every entry point carries the model time of its event; the firmware's clock
  * {@code now} advances to it and by its own service time, and everything it issues carries
  * {@code now}. A hung firmware handles nothing (events are dropped, as the card's SRAM is cleared
  * on reset anyway) and stops calling L_timer; the watchdog, being hardware, still runs.
  *
- * <p>Faults: {@link #inject} arms one fault at a {@link FaultPoint}; it takes effect the next time
- * the loop executes that point.
+ * <p>Faults: {@link #inject} arms one fault at a {@link FaultPoint} ({@link InjectedFault}); it
+ * takes effect the next time the loop executes that point.
  */
 public final class McpFirmware {
 
@@ -54,89 +50,43 @@ public final class McpFirmware {
     RESTARTED
   }
 
-  /** GM numbers a reloaded card's connections from a new base, so old and new numbers differ. */
-  public static final long GM_EPOCH_STRIDE = 1_000_000;
-
-  private static final class Port {
-    boolean open;
-    final ArrayDeque<SendToken> sends = new ArrayDeque<>();
-    final ArrayDeque<ReceiveToken> receives = new ArrayDeque<>();
-  }
-
-  private record Pending(McpPacket packet, SendToken token) {}
-
-  private static final class OutStream {
-    final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    long nextSeq;
-    /** GM: no ACK yet since the card was loaded; a NACK then tells where the receiver stands. */
-    boolean fresh = true;
-    long lastSentAt;
-  }
-
-  private static final class InStream {
-    long expected;
-    long committed;
-    /** The expected number a NACK was sent for: one NACK per gap, or each resend burst would NACK again. */
-    long nacked = Long.MIN_VALUE;
-
-    InStream(long expected) {
-      this.expected = expected;
-      this.committed = expected - 1;
-    }
-  }
-
   private record SendJob(SendToken token) {}
 
   private record ReceiveJob(McpPacket packet, ReceiveToken token, StreamKey stream) {}
 
-  private record Armed(FaultCategory category, FaultPoint point) {}
-
   private final String node;
   private final McpMode mode;
   private final McpTiming timing;
-  private final ModelClock clock;
   private final Hardware hardware;
   private final Host host;
-  private final Watchdog watchdog;
-
-  private final Map<Integer, Port> ports = new TreeMap<>();
-  private final Map<StreamKey, OutStream> out = new LinkedHashMap<>();
-  private final Map<StreamKey, InStream> in = new HashMap<>();
+  private final IntervalTimers timers;
+  private final PortQueues ports = new PortQueues();
+  private final InjectedFault fault = new InjectedFault();
+  private final Transmitter link;
+  private final GoBackNSender sender;
+  private final GoBackNReceiver receiver;
   private final Map<Long, Object> dmas = new HashMap<>();
-  private final Set<String> routes = new TreeSet<>();
-  private final Set<Integer> pageHash = new TreeSet<>();
   private SendJob sendJob;
-  private int nextPort;
   private long nextTag;
   private long now;
   private boolean loaded;
   private boolean hung;
-  private boolean magicWord;
-  private long epoch = -1;
-  private long loadGeneration;
-  private Armed armed;
-  private FaultCategory packetFault;
-  private long faultActivatedAt = -1;
-  private FaultCategory activated;
 
-  private long lTimerCalls;
-  private long lastLTimerAt = -1;
   private long dropped;
   private long corruptDropped;
-  private long duplicates;
-  private long nacksSent;
-  private long resends;
   private long noBuffer;
-  private long unroutable;
 
   public McpFirmware(String node, McpMode mode, McpTiming timing, ModelClock clock, Hardware hardware, Host host) {
     this.node = node;
     this.mode = mode;
     this.timing = timing;
-    this.clock = clock;
     this.hardware = hardware;
     this.host = host;
-    this.watchdog = new Watchdog(clock, timing.watchdogNs(), at -> host.interrupt(Interrupt.WATCHDOG, at));
+    this.timers = new IntervalTimers(clock, timing, at -> host.interrupt(Interrupt.WATCHDOG, at), this::lTimer);
+    this.link = new Transmitter(node, hardware, fault);
+    this.sender = new GoBackNSender(mode, packet -> link.data(packet, now),
+        token -> host.post(token.port(), new PortEvent.SendCompleted(token), now));
+    this.receiver = new GoBackNReceiver(mode, (kind, data, seq) -> link.control(kind, data, seq, now));
   }
 
   // ------------------------------------------------------------------ the driver and the FTD
@@ -146,11 +96,8 @@ public final class McpFirmware {
     now = Math.max(now, at);
     loaded = false;
     hung = false;
-    magicWord = false;
-    armed = null;
-    packetFault = null;
-    loadGeneration++;
-    watchdog.stop();
+    fault.disarm();
+    timers.stop();
     clearState();
   }
 
@@ -158,85 +105,79 @@ public final class McpFirmware {
   public void reload(long at) {
     now = Math.max(now, at);
     loaded = true;
-    epoch++;
-    loadGeneration++;
-    watchdog.start(now);
-    scheduleLTimer(loadGeneration, now + timing.lTimerIntervalNs());
+    sender.nextEpoch();
+    timers.start(now);
   }
 
   /** The page hash table (which ports' buffers the card may DMA) and the routing table. */
   public void restoreTables(Set<Integer> pagePorts, Set<String> routedNodes, long at) {
     now = Math.max(now, at);
-    pageHash.addAll(pagePorts);
-    routes.addAll(routedNodes);
+    ports.addPages(pagePorts);
+    link.addRoutes(routedNodes);
   }
 
   /** The FTD's liveness check: a running loop clears the word at its next L_timer. */
   public void writeMagicWord(long at) {
     now = Math.max(now, at);
-    magicWord = true;
+    timers.writeMagicWord();
   }
 
   public boolean magicWordCleared() {
-    return !magicWord;
+    return timers.magicWordCleared();
   }
 
   /** Opens (or reopens after a recovery) a port; false when its pages are not in the page hash. */
   public boolean openPort(int port, long at) {
-    if (!loaded || hung || !pageHash.contains(port)) {
+    if (!loaded || hung || !ports.open(port)) {
       return false;
     }
     now = Math.max(now, at);
-    ports.computeIfAbsent(port, p -> new Port()).open = true;
     startSend();
     return true;
   }
 
   /** FTGM recovery: a send token from the host's copy back into its (still closed) port's queue. */
   public void restoreSend(SendToken token) {
-    ports.computeIfAbsent(token.port(), p -> new Port()).sends.add(token);
+    ports.addSend(token);
   }
 
   /** FTGM recovery: a receive token from the host's copy. */
   public void restoreReceive(ReceiveToken token) {
-    ports.computeIfAbsent(token.port(), p -> new Port()).receives.add(token);
+    ports.addReceive(token);
   }
 
   /** FTGM recovery: the last sequence number the host saw acknowledged on a stream it receives. */
   public void restoreStream(StreamKey stream, long lastAcked) {
-    in.put(stream, new InStream(lastAcked + 1));
+    receiver.restore(stream, lastAcked);
   }
 
   // ------------------------------------------------------------------ the host library
 
   /** gm_send: a send token handed to the card. */
   public void postSend(SendToken token, long at) {
-    Port p = openPortAt(token.port(), at);
-    if (p != null) {
-      p.sends.add(token);
+    if (takes(token.port(), at)) {
+      ports.addSend(token);
       startSend();
     }
   }
 
   /** gm_provide_receive_buffer: a receive token handed to the card. */
   public void provideReceive(ReceiveToken token, long at) {
-    Port p = openPortAt(token.port(), at);
-    if (p != null) {
-      p.receives.add(token);
+    if (takes(token.port(), at)) {
+      ports.addReceive(token);
     }
   }
 
-  /** The open port a host request at {@code at} is for, or null (counted) when the card cannot take it. */
-  private Port openPortAt(int port, long at) {
+  /** Whether the card can take a host request at {@code at} for {@code port}; one it cannot is counted. */
+  private boolean takes(int port, long at) {
     if (!begin(at, 0)) {
-      return null;
+      return false;
     }
-    Port p = ports.get(port);
-    if (p == null || !p.open) {
+    if (!ports.isOpen(port)) {
       dropped++;
-      return null;
+      return false;
     }
-    return p;
+    return true;
   }
 
   // ------------------------------------------------------------------ hardware events
@@ -269,16 +210,16 @@ public final class McpFirmware {
       case DATA -> onData(p);
       case ACK -> {
         if (pass(FaultPoint.ACK_RECEIVED)) {
-          onAck(p);
+          sender.acked(p.streamAtReceiver(mode), p.seq(), now);
         }
       }
-      case NACK -> onNack(p);
+      case NACK -> sender.nacked(p.streamAtReceiver(mode), p.seq(), now);
     }
   }
 
   /** Arms a fault: it takes effect the next time the loop executes {@code point}. */
   public void inject(FaultCategory category, FaultPoint point) {
-    armed = new Armed(category, point);
+    fault.arm(category, point);
   }
 
   // ------------------------------------------------------------------ send
@@ -287,23 +228,17 @@ public final class McpFirmware {
     if (sendJob != null || !loaded || hung) {
       return;
     }
-    List<Integer> ids = List.copyOf(ports.keySet());
-    for (int i = 0; i < ids.size(); i++) {
-      int id = ids.get((nextPort + i) % ids.size());
-      Port p = ports.get(id);
-      if (p.open && !p.sends.isEmpty()) {
-        nextPort = (ids.indexOf(id) + 1) % ids.size();
-        SendToken token = p.sends.poll();
-        sendJob = new SendJob(token);
-        if (!pass(FaultPoint.TOKEN_TAKEN)) {
-          return;
-        }
-        long tag = nextTag++;
-        dmas.put(tag, sendJob);
-        hardware.dma(tag, false, token.buffer(), token.length(), now);
-        return;
-      }
+    SendToken token = ports.nextSend();
+    if (token == null) {
+      return;
     }
+    sendJob = new SendJob(token);
+    if (!pass(FaultPoint.TOKEN_TAKEN)) {
+      return;
+    }
+    long tag = nextTag++;
+    dmas.put(tag, sendJob);
+    hardware.dma(tag, false, token.buffer(), token.length(), now);
   }
 
   private void sendDmaDone(SendToken token) {
@@ -311,171 +246,45 @@ public final class McpFirmware {
     if (!pass(FaultPoint.SEND_DMA_DONE)) {
       return;
     }
-    StreamKey key = token.stream(mode);
-    OutStream s = out.computeIfAbsent(key, k -> newOutStream());
-    long seq = mode == McpMode.FTGM ? token.seq() : s.nextSeq++;
-    McpPacket packet = new McpPacket(McpPacket.Kind.DATA, node, token.port(), token.remoteNode(),
-        token.remotePort(), seq, token.payload(), token.length(), false, false);
-    if (s.pending.isEmpty()) {
-      s.lastSentAt = now;
-    }
-    transmitData(packet);
+    McpPacket packet = sender.number(token, node, now);
+    link.data(packet, now);
     if (!pass(FaultPoint.PACKET_SENT)) {
       return;
     }
-    s.pending.add(new Pending(packet, token));
+    sender.sent(packet, token);
     sendJob = null;
     startSend();
-  }
-
-  private OutStream newOutStream() {
-    OutStream s = new OutStream();
-    s.nextSeq = epoch * GM_EPOCH_STRIDE;
-    s.fresh = mode == McpMode.GM;
-    return s;
-  }
-
-  private void transmitData(McpPacket packet) {
-    McpPacket onWire = packet;
-    if (packetFault == FaultCategory.MESSAGES_CORRUPTED) {
-      onWire = packet.corrupt();
-      packetFault = null;
-    } else if (packetFault == FaultCategory.REMOTE_INTERFACE_HANG) {
-      onWire = packet.poisoned();
-      packetFault = null;
-    }
-    transmit(onWire);
-  }
-
-  private void transmit(McpPacket packet) {
-    if (!routes.contains(packet.to())) {
-      unroutable++;
-      return;
-    }
-    hardware.transmit(packet, now);
-  }
-
-  private void onAck(McpPacket p) {
-    OutStream s = out.get(p.streamAtReceiver(mode));
-    if (s == null) {
-      return;
-    }
-    s.fresh = false;
-    s.lastSentAt = now;
-    while (!s.pending.isEmpty() && s.pending.peek().packet().seq() <= p.seq()) {
-      SendToken done = s.pending.poll().token();
-      host.post(done.port(), new PortEvent.SendCompleted(done), now);
-    }
-  }
-
-  private void onNack(McpPacket p) {
-    OutStream s = out.get(p.streamAtReceiver(mode));
-    if (s == null || s.pending.isEmpty()) {
-      return;
-    }
-    long expected = p.seq();
-    if (s.fresh) {
-      // GM after a reload: the receiver says where the connection stands, and the card believes it
-      ArrayDeque<Pending> renumbered = new ArrayDeque<>();
-      long seq = expected;
-      for (Pending q : s.pending) {
-        renumbered.add(new Pending(q.packet().withSeq(seq++), q.token()));
-      }
-      s.pending.clear();
-      s.pending.addAll(renumbered);
-      s.nextSeq = seq;
-      s.fresh = false;
-    } else if (mode == McpMode.GM) {
-      while (!s.pending.isEmpty() && s.pending.peek().packet().seq() < expected) {
-        SendToken done = s.pending.poll().token(); // GM's receiver took them: they are delivered
-        host.post(done.port(), new PortEvent.SendCompleted(done), now);
-      }
-    }
-    resend(s, expected);
-  }
-
-  /** Go-Back-N: every unacknowledged packet from {@code from} on goes again, in order. */
-  private void resend(OutStream s, long from) {
-    for (Pending q : s.pending) {
-      if (q.packet().seq() >= from) {
-        resends++;
-        transmitData(q.packet());
-      }
-    }
-    s.lastSentAt = now;
   }
 
   // ------------------------------------------------------------------ receive
 
   private void onData(McpPacket p) {
-    Port port = ports.get(p.toPort());
-    if (port == null || !port.open) {
+    if (!ports.isOpen(p.toPort())) {
       dropped++;
       return;
     }
-    StreamKey key = p.streamAtReceiver(mode);
-    // GM learns a connection's numbers from its first packet; FTGM streams start at 0 or are restored
-    InStream s = in.computeIfAbsent(key, k -> new InStream(mode == McpMode.GM ? p.seq() : 0));
-    if (p.seq() < s.expected) {
-      duplicates++;
-      if (s.committed >= p.seq()) {
-        sendControl(McpPacket.Kind.ACK, p, s.committed);
-      }
+    if (!receiver.isNext(p)) {
       return;
     }
-    if (p.seq() > s.expected) {
-      if (s.nacked != s.expected) {
-        s.nacked = s.expected;
-        nacksSent++;
-        sendControl(McpPacket.Kind.NACK, p, s.expected);
-      }
-      return;
-    }
-    ReceiveToken token = takeReceive(port, p.length());
+    ReceiveToken token = ports.takeReceive(p.toPort(), p.length());
     if (token == null) {
       noBuffer++; // no buffer: the sender's Go-Back-N resends later
       return;
     }
-    s.expected++;
-    if (mode == McpMode.GM) {
-      s.committed = p.seq();
-      sendControl(McpPacket.Kind.ACK, p, p.seq()); // GM ACKs on receipt
-    }
+    receiver.accepted(p);
     if (!pass(FaultPoint.RECEIVE_DMA_STARTED)) {
       return;
     }
     long tag = nextTag++;
-    dmas.put(tag, new ReceiveJob(p, token, key));
+    dmas.put(tag, new ReceiveJob(p, token, p.streamAtReceiver(mode)));
     hardware.dma(tag, true, token.buffer(), p.length(), now);
-  }
-
-  private static ReceiveToken takeReceive(Port port, int length) {
-    Iterator<ReceiveToken> it = port.receives.iterator();
-    while (it.hasNext()) {
-      ReceiveToken t = it.next();
-      if (t.size() >= length) {
-        it.remove();
-        return t;
-      }
-    }
-    return null;
   }
 
   private void receiveDmaDone(ReceiveJob r) {
     McpPacket p = r.packet();
-    if (mode == McpMode.FTGM) {
-      InStream s = in.get(r.stream());
-      if (s != null) {
-        s.committed = Math.max(s.committed, p.seq());
-      }
-      sendControl(McpPacket.Kind.ACK, p, p.seq()); // the commit point: the message is in its buffer
-    }
+    receiver.delivered(r.stream(), p);
     host.post(r.token().port(), new PortEvent.MessageReceived(r.token(), r.stream(), p.seq(), p.payload(),
         p.length()), now);
-  }
-
-  private void sendControl(McpPacket.Kind kind, McpPacket data, long seq) {
-    transmit(new McpPacket(kind, node, data.toPort(), data.from(), data.fromPort(), seq, 0, 0, false, false));
   }
 
   // ------------------------------------------------------------------ the loop, L_timer, faults
@@ -490,66 +299,48 @@ public final class McpFirmware {
     return true;
   }
 
-  private void scheduleLTimer(long generation, long at) {
-    clock.schedule(Math.max(0, at - clock.now()), () -> lTimer(generation, at));
-  }
-
-  private void lTimer(long generation, long at) {
-    if (generation != loadGeneration || !loaded || hung) {
-      return; // a hung loop no longer dispatches the timer routine
+  /** L_timer, due at {@code at}: when it ended, or -1 when the loop does not run it. */
+  private long lTimer(long at) {
+    if (!loaded || hung) {
+      return -1; // a hung loop no longer dispatches the timer routine
     }
     now = Math.max(now, at) + timing.lTimerNs();
-    lTimerCalls++;
-    lastLTimerAt = now;
-    watchdog.reset(now);
-    magicWord = false;
-    for (OutStream s : out.values()) {
-      if (!s.pending.isEmpty() && now - s.lastSentAt >= timing.resendTimeoutNs()) {
-        resend(s, Long.MIN_VALUE);
-      }
-    }
-    scheduleLTimer(generation, now + timing.lTimerIntervalNs());
+    sender.resendOverdue(now, timing.resendTimeoutNs());
+    return now;
   }
 
   /** Executes a fault point; false when the loop stopped there. */
   private boolean pass(FaultPoint point) {
-    if (armed == null || armed.point() != point) {
+    FaultCategory c = fault.fire(point, now);
+    if (c == null) {
       return true;
     }
-    FaultCategory c = armed.category();
-    armed = null;
-    activated = c;
-    faultActivatedAt = now;
     switch (c) {
       case INTERFACE_HANG -> hang();
-      case MESSAGES_CORRUPTED, REMOTE_INTERFACE_HANG -> packetFault = c;
       case MCP_RESTART -> restart();
-      case NO_IMPACT -> { }
+      case MESSAGES_CORRUPTED, REMOTE_INTERFACE_HANG, NO_IMPACT -> { } // the packet carries it, or nothing
     }
     return loaded && !hung && c != FaultCategory.MCP_RESTART;
   }
 
   private void hang() {
     hung = true;
-    if (faultActivatedAt < 0 || activated == null) {
-      faultActivatedAt = now;
-    }
+    fault.hung(now);
   }
 
   /** The firmware starts over by itself: its tables and state are gone, and it tells the host. */
   private void restart() {
     clearState();
-    epoch++;
+    sender.nextEpoch();
     host.interrupt(Interrupt.RESTARTED, now);
   }
 
   private void clearState() {
     ports.clear();
-    out.clear();
-    in.clear();
+    sender.clear();
+    receiver.clear();
+    link.clear();
     dmas.clear();
-    routes.clear();
-    pageHash.clear();
     sendJob = null;
   }
 
@@ -576,44 +367,38 @@ public final class McpFirmware {
   }
 
   public Watchdog watchdog() {
-    return watchdog;
+    return timers.watchdog();
   }
 
   public long lTimerCalls() {
-    return lTimerCalls;
+    return timers.calls();
   }
 
   /** Model time of the last L_timer call, -1 before the first. */
   public long lastLTimerAt() {
-    return lastLTimerAt;
+    return timers.lastCallAt();
   }
 
   /** When the armed fault took effect (or a poisoned packet hung the card), -1 if none did. */
   public long faultActivatedAt() {
-    return faultActivatedAt;
+    return fault.activatedAt();
   }
 
   public boolean faultPending() {
-    return armed != null;
+    return fault.pending();
   }
 
   public Set<Integer> openPorts() {
-    Set<Integer> open = new TreeSet<>();
-    ports.forEach((id, p) -> {
-      if (p.open) {
-        open.add(id);
-      }
-    });
-    return open;
+    return ports.openPorts();
   }
 
   /** Sent and not yet acknowledged, over all streams. */
   public int unacknowledged() {
-    return out.values().stream().mapToInt(s -> s.pending.size()).sum();
+    return sender.unacknowledged();
   }
 
   public long resends() {
-    return resends;
+    return sender.resends();
   }
 
   public long corruptDropped() {
@@ -621,11 +406,11 @@ public final class McpFirmware {
   }
 
   public long duplicatesIgnored() {
-    return duplicates;
+    return receiver.duplicates();
   }
 
   public long nacksSent() {
-    return nacksSent;
+    return receiver.nacksSent();
   }
 
   /** Events the firmware could not take: it was hung or unloaded, or the port was closed. */
@@ -638,6 +423,6 @@ public final class McpFirmware {
   }
 
   public long unroutable() {
-    return unroutable;
+    return link.unroutable();
   }
 }

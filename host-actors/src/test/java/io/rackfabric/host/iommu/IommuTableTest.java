@@ -90,9 +90,9 @@ class IommuTableTest {
     assertEquals(6, c.deniedTotal());
     assertEquals(
         List.of(
-            new IommuTable.DenialCount(MH, 1, 1),
-            new IommuTable.DenialCount(A, 1, 1),
-            new IommuTable.DenialCount(D, 1, 1)),
+            new DenialCount(MH, 1, 1),
+            new DenialCount(A, 1, 1),
+            new DenialCount(D, 1, 1)),
         c.denials());
   }
 
