@@ -8,6 +8,7 @@ import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.controlplane.ClientSettings;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
@@ -24,6 +25,9 @@ import java.util.Map;
  * Receptionist lists both; until then its requests wait.
  */
 public final class ControlPlaneClients {
+
+  /** A host that does not answer its status this long is not started yet: the run's set-up fails first. */
+  private static final java.time.Duration STATUS_WAIT = java.time.Duration.ofMinutes(2);
 
   private ControlPlaneClients() {}
 
@@ -45,7 +49,9 @@ public final class ControlPlaneClients {
     List<ActorRef<ControlPlaneClient.Command>> clients = new ArrayList<>();
     for (String ch : topology.computeHostIds()) {
       if (roots.containsKey(ch)) {
-        var client = context.spawn(ControlPlaneClient.create(clientId(ch), settings, clientSettings), "cp-client-" + ch);
+        // Next to its host's root endpoint: in model time it is that endpoint's guest.
+        var client = context.spawn(ControlPlaneClient.create(clientId(ch), settings, clientSettings, roots.get(ch)),
+            "cp-client-" + ch);
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneClient(ch), client));
         clients.add(client);
         started.add("cp-client-" + ch);
@@ -57,26 +63,49 @@ public final class ControlPlaneClients {
     return started;
   }
 
-  /** Waits for both hosts' listings, then tells every client and stops. */
-  private static Behavior<Receptionist.Listing> wiring(ControlPlaneSpec pair,
-      List<ActorRef<ControlPlaneClient.Command>> clients) {
+  private sealed interface Wiring {}
+
+  private record Listed(Receptionist.Listing listing) implements Wiring {}
+
+  private record StatusOf(int host, ControlPlaneHost.HostStatus status) implements Wiring {}
+
+  /**
+   * Waits for both hosts' listings and their addresses on the guest channels (their status says),
+   * then tells every client and stops.
+   */
+  private static Behavior<Wiring> wiring(ControlPlaneSpec pair, List<ActorRef<ControlPlaneClient.Command>> clients) {
     return Behaviors.setup(ctx -> {
       ServiceKey<ControlPlaneHost.Command> master = ComponentKeys.controlPlaneHost(pair.master());
       ServiceKey<ControlPlaneHost.Command> backup = ComponentKeys.controlPlaneHost(pair.backup());
-      ctx.getSystem().receptionist().tell(Receptionist.subscribe(master, ctx.getSelf()));
-      ctx.getSystem().receptionist().tell(Receptionist.subscribe(backup, ctx.getSelf()));
-      @SuppressWarnings("unchecked")
-      ActorRef<ControlPlaneHost.Command>[] refs = new ActorRef[2];
-      return Behaviors.receiveMessage(listing -> {
-        if (listing.isForKey(master)) {
-          listing.getServiceInstances(master).stream().findFirst().ifPresent(r -> refs[0] = r);
-        } else if (listing.isForKey(backup)) {
-          listing.getServiceInstances(backup).stream().findFirst().ifPresent(r -> refs[1] = r);
+      ActorRef<Receptionist.Listing> listings = ctx.messageAdapter(Receptionist.Listing.class, Listed::new);
+      ctx.getSystem().receptionist().tell(Receptionist.subscribe(master, listings));
+      ctx.getSystem().receptionist().tell(Receptionist.subscribe(backup, listings));
+      List<ActorRef<ControlPlaneHost.Command>> refs = new ArrayList<>(java.util.Arrays.asList(null, null));
+      List<GuestAddress> guests = new ArrayList<>(java.util.Arrays.asList(null, null));
+      boolean[] statusOf = new boolean[2];
+      return Behaviors.receiveMessage(msg -> {
+        if (msg instanceof Listed l) {
+          for (int i = 0; i < 2; i++) {
+            ServiceKey<ControlPlaneHost.Command> key = i == 0 ? master : backup;
+            int host = i;
+            if (l.listing().isForKey(key) && refs.get(i) == null) {
+              l.listing().getServiceInstances(key).stream().findFirst().ifPresent(r -> {
+                refs.set(host, r);
+                ctx.ask(ControlPlaneHost.HostStatus.class, r, STATUS_WAIT, ControlPlaneHost.GetStatus::new,
+                    (status, failure) -> new StatusOf(host, status));
+              });
+            }
+          }
+        } else if (msg instanceof StatusOf s) {
+          statusOf[s.host()] = true;
+          guests.set(s.host(), s.status() == null ? null : s.status().guest());
         }
-        if (refs[0] == null || refs[1] == null) {
+        if (!statusOf[0] || !statusOf[1]) {
           return Behaviors.same();
         }
-        clients.forEach(c -> c.tell(new ControlPlaneClient.UseHosts(List.of(refs[0], refs[1]))));
+        // Both on the channels, or neither: a client talks to both hosts the same way.
+        List<GuestAddress> onChannels = guests.contains(null) ? List.of() : List.copyOf(guests);
+        clients.forEach(c -> c.tell(new ControlPlaneClient.UseHosts(List.copyOf(refs), onChannels)));
         return Behaviors.stopped();
       });
     });

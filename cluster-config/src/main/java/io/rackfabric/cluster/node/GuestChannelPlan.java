@@ -28,6 +28,9 @@ import java.util.OptionalLong;
  *       (FAULT_DETECTED and the port's reopening). Their lookahead is the fabric's least latency
  *       between the two ({@link LeastLatency}): the daemon's messages stand for the PF driver's
  *       and the VF drivers' accesses across it. Two endpoints no chain of links joins get none.
+ *   <li>Each compute host and each management host of the pair: the host's control-plane driver
+ *       sends its requests to the master there and gets the answers back, with the fabric's least
+ *       latency between the two as for the NIC.
  * </ul>
  */
 public final class GuestChannelPlan {
@@ -48,8 +51,17 @@ public final class GuestChannelPlan {
     if (pair != null && topology.endpoint(pair.master()).isPresent() && topology.endpoint(pair.backup()).isPresent()) {
       plan.both(pair.master(), pair.backup(), Math.max(1, pairLinkLatencyNs));
     }
-    Optional<EndpointSpec> nic = NicNode.nicOf(topology);
     GlobalMemorySpec memory = topology.globalMemorySpec();
+    if (pair != null && memory != null) {
+      for (String ch : memory.computeHosts()) {
+        for (String host : List.of(pair.master(), pair.backup())) {
+          if (!ch.equals(host) && topology.endpoint(ch).isPresent() && topology.endpoint(host).isPresent()) {
+            plan.acrossFabric(topology, ch, host, switchLatencyNs);
+          }
+        }
+      }
+    }
+    Optional<EndpointSpec> nic = NicNode.nicOf(topology);
     if (nic.isPresent() && topology.endpoint(memory.managementHost()).isPresent()) {
       String mh = memory.managementHost();
       plan.acrossFabric(topology, mh, nic.get().id(), switchLatencyNs);

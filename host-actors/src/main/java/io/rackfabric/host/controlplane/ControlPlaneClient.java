@@ -8,6 +8,9 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
+import io.rackfabric.fabric.endpoint.GuestAddress;
+import io.rackfabric.fabric.endpoint.GuestCall;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.Operation;
@@ -31,16 +34,31 @@ import java.util.function.LongSupplier;
  * {@link Controller.Request}, one at a time, so the controller applies it at most once however
  * often it is resent, and a request the dead master applied and replicated but never answered is
  * answered "already applied" by the new one. Its requesters hear the answer once.
+ *
+ * <p>With model-time heartbeats on and its host's endpoint under the kernel, the driver runs as that
+ * endpoint's guest ({@link ModelTimeTransport}): every request and answer is a model-time event,
+ * so the journals take the operations in model-time order and a take-over answers the same
+ * requests on every run. Otherwise it runs on the wall clock ({@link WallTransport}).
  */
 public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClient.Command> {
 
   public sealed interface Command {}
 
-  /** The management hosts, the master (as far as known) first. Requests wait until this comes. */
-  public record UseHosts(List<ActorRef<ControlPlaneHost.Command>> hosts) implements Command, WireMessage {
+  /**
+   * The management hosts, the master (as far as known) first; requests wait until this comes.
+   * {@code guests}: where each takes requests on a guest channel, in the same order (empty when
+   * the hosts run next to no endpoint).
+   */
+  public record UseHosts(List<ActorRef<ControlPlaneHost.Command>> hosts, List<GuestAddress> guests)
+      implements Command, WireMessage {
 
     public UseHosts {
       hosts = List.copyOf(hosts);
+      guests = List.copyOf(guests);
+    }
+
+    public UseHosts(List<ActorRef<ControlPlaneHost.Command>> hosts) {
+      this(hosts, List.of());
     }
   }
 
@@ -50,7 +68,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /**
    * A series of requests, as a host's driver mapping buffers: {@code count} IOMMU pages of
    * {@code host} for {@code requester}, from {@code firstPage} on, one every {@code intervalNs}
-   * of model time from {@code startAt} (paced on the wall clock through the time-dilation factor).
+   * of model time from {@code startAt} (in model time under the kernel, else paced on the wall
+   * clock through the time-dilation factor).
    */
   public record PagePlan(String host, int requester, long firstPage, int count, long startAt, long intervalNs)
       implements WireMessage {}
@@ -77,56 +96,85 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   public record GetRequests(ActorRef<PagesDone> replyTo) implements Command, WireMessage {}
 
-  private record Answered(long requestSeq, int host, int attempt, OperationResult result, Throwable failure)
+  /**
+   * Answered (with the records so far) once the driver can send: it knows the hosts and, in model
+   * time, its endpoint runs under the kernel. A run driver waits for it before it starts a plan,
+   * so that the plan's first request enters the model at its own time.
+   */
+  public record AwaitReady(ActorRef<PagesDone> replyTo) implements Command, WireMessage {}
+
+  /** A host's answer to an attempt (null result: the ask gave up). */
+  record Answered(long requestSeq, int host, OperationResult result)
       implements Command, NoSerializationVerificationNeeded {}
 
-  private record AttemptTimedOut(long requestSeq, int host, int attempt)
+  record AttemptTimedOut(long requestSeq, int host, int attempt)
       implements Command, NoSerializationVerificationNeeded {}
+
+  /** A call of the host's endpoint (model time): handled, then answered. */
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
   private record Held(Operation operation, boolean page) {}
 
-  private enum Retry implements Command, NoSerializationVerificationNeeded { INSTANCE }
+  enum Retry implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
-  private enum IssueNextPage implements Command, NoSerializationVerificationNeeded { INSTANCE }
-
-  private static final Object ATTEMPT_KEY = "attempt";
-  private static final Object RETRY_KEY = "retry";
-  private static final Object PAGE_KEY = "page";
+  enum IssueNextPage implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   private final String name;
   private final ControlPlaneSettings settings;
   private final ClientSettings client;
   private final LongSupplier wallNanos;
   private final TimerScheduler<Command> timers;
+  private final HostGuest guest;
   private final Map<Long, ActorRef<OperationResult>> requesters = new HashMap<>();
+  private final Map<Long, Long> issuedWall = new HashMap<>();
   private final List<RequestRecord> records = new ArrayList<>();
-  private List<ActorRef<ControlPlaneHost.Command>> hosts = List.of();
+  private final List<ActorRef<PagesDone>> readyWaiters = new ArrayList<>();
+  private ClientTransport transport;
+  private ModelTimeTransport modelTime;
   private RequestQueue queue;
   private PagePlan plan;
   private ActorRef<PagesDone> planReplyTo;
-  private final List<Held> held = new ArrayList<>(); // until the hosts are known
+  private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
   private final Set<Long> planSeqs = new HashSet<>();
   private final List<RequestRecord> planRecords = new ArrayList<>();
   private int pagesIssued;
+  private UseHosts hosts;
+  /** A plan that waits for the hosts, or for the kernel in model time. */
+  private boolean planWaiting;
+  /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
+  private boolean inCall;
 
   public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client) {
-    return create(name, settings, client, System::nanoTime);
+    return create(name, settings, client, null);
+  }
+
+  /**
+   * As above, running next to {@code endpoint} (its host's root endpoint, or null) as its guest:
+   * with model-time heartbeats on, in model time (see {@link ModelTimeTransport}).
+   */
+  public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
+      ActorRef<MemoryEndpoint.Command> endpoint) {
+    return create(name, settings, client, endpoint, System::nanoTime);
   }
 
   static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
-      LongSupplier wallNanos) {
+      ActorRef<MemoryEndpoint.Command> endpoint, LongSupplier wallNanos) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new ControlPlaneClient(ctx, timers, name, settings, client, wallNanos)));
+        new ControlPlaneClient(ctx, timers, name, settings, client, endpoint, wallNanos)));
   }
 
   private ControlPlaneClient(ActorContext<Command> context, TimerScheduler<Command> timers, String name,
-      ControlPlaneSettings settings, ClientSettings client, LongSupplier wallNanos) {
+      ControlPlaneSettings settings, ClientSettings client, ActorRef<MemoryEndpoint.Command> endpoint,
+      LongSupplier wallNanos) {
     super(context);
     this.timers = timers;
     this.name = name;
     this.settings = settings;
     this.client = client;
     this.wallNanos = wallNanos;
+    this.guest = new HostGuest(endpoint == null ? name : endpoint.path().name(), endpoint,
+        endpoint == null ? null : context.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
+    guest.attach();
   }
 
   @Override
@@ -136,10 +184,12 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(Issue.class, this::onIssue)
         .onMessage(OpenPages.class, this::onOpenPages)
         .onMessage(GetRequests.class, this::onGetRequests)
+        .onMessage(AwaitReady.class, this::onAwaitReady)
         .onMessage(IssueNextPage.class, this::onIssueNextPage)
         .onMessage(Answered.class, this::onAnswered)
         .onMessage(AttemptTimedOut.class, this::onAttemptTimedOut)
         .onMessage(Retry.class, this::onRetry)
+        .onMessage(Called.class, this::onCalled)
         .build();
   }
 
@@ -148,16 +198,50 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       getContext().getLog().error("Client [{}]: UseHosts names no management host; ignored", name);
       return this;
     }
-    if (queue != null) {
+    if (hosts != null) {
       getContext().getLog().warn("Client [{}] already has its hosts; the new list is ignored", name);
       return this;
     }
-    hosts = msg.hosts();
-    queue = new RequestQueue(hosts.size(), client.giveUp().toNanos());
-    held.forEach(h -> enqueue(h.operation(), h.page()));
-    held.clear();
-    sendNext();
+    if (!msg.guests().isEmpty() && msg.guests().size() != msg.hosts().size()) {
+      getContext().getLog().error("Client [{}]: UseHosts names {} hosts and {} guest addresses; ignored", name,
+          msg.hosts().size(), msg.guests().size());
+      return this;
+    }
+    hosts = msg;
+    begin();
     return this;
+  }
+
+  /** Once the hosts are known (and, in model time, the kernel runs): sends what waited. */
+  private void begin() {
+    if (hosts == null || transport != null) {
+      return;
+    }
+    if (guest.modelTime() && !hosts.guests().isEmpty()) {
+      if (!guest.running()) {
+        return; // begins when the endpoint joins the kernel
+      }
+      modelTime = new ModelTimeTransport(guest, name, hosts.guests(), client);
+      transport = modelTime;
+    } else {
+      transport = new WallTransport(getContext(), timers, name, hosts.hosts(), settings, client, wallNanos);
+    }
+    queue = new RequestQueue(hosts.hosts().size(), client.giveUp().toNanos());
+    if (modelTime != null) {
+      held.forEach(h -> modelTime.issueAt(h.operation())); // outside a call: each enters at its time
+    } else {
+      held.forEach(h -> enqueue(h.operation(), h.page()));
+    }
+    held.clear();
+    if (planWaiting) {
+      planWaiting = false;
+      startPlan();
+    }
+    if (modelTime == null) {
+      sendNext();
+    }
+    readyWaiters.forEach(w -> w.tell(new PagesDone(name, records)));
+    readyWaiters.clear();
   }
 
   private Behavior<Command> onIssue(Issue msg) {
@@ -165,7 +249,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       getContext().getLog().error("Client [{}]: Issue needs a plain operation, got {}", name, msg.operation());
       return this;
     }
-    submit(msg.operation(), false);
+    if (modelTime != null && !inCall) {
+      modelTime.issueAt(msg.operation());
+    } else {
+      submit(msg.operation(), false);
+    }
     return this;
   }
 
@@ -179,7 +267,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private void enqueue(Operation op, boolean page) {
-    long seq = queue.offer(op, wallNanos.getAsLong());
+    long seq = queue.offer(op, transport.clock());
+    issuedWall.put(seq, wallNanos.getAsLong());
     if (op.replyTo() != null) {
       requesters.put(seq, op.replyTo());
     }
@@ -207,26 +296,102 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     planSeqs.clear();
     planRecords.clear();
     pagesIssued = 0;
-    timers.startTimerAtFixedRate(PAGE_KEY, IssueNextPage.INSTANCE, settings.wall(Math.max(1, p.intervalNs())));
-    return onIssueNextPage(IssueNextPage.INSTANCE);
+    if (transport == null) {
+      planWaiting = true;
+    } else {
+      startPlan();
+    }
+    return this;
+  }
+
+  /** The plan's first request: at its start in model time, at once on the wall clock. */
+  private void startPlan() {
+    if (modelTime != null) {
+      transport.nextPage(Math.max(plan.startAt(), modelTime.now()), 0);
+    } else {
+      onIssueNextPage(IssueNextPage.INSTANCE);
+    }
   }
 
   private Behavior<Command> onIssueNextPage(IssueNextPage tick) {
     if (plan == null || pagesIssued >= plan.count()) {
-      timers.cancel(PAGE_KEY);
+      if (transport != null) {
+        transport.stopPages();
+      }
       return this;
     }
     long page = plan.firstPage() + pagesIssued * ControllerRules.PAGE;
     long at = plan.startAt() + pagesIssued * plan.intervalNs();
     pagesIssued++;
+    if (pagesIssued < plan.count()) {
+      transport.nextPage(at + plan.intervalNs(), plan.intervalNs());
+    }
     submit(new Controller.OpenIommuPage(plan.host(), plan.requester(), page, PagePermission.READ_WRITE, at, null),
         true);
+    return this;
+  }
+
+  private Behavior<Command> onAwaitReady(AwaitReady msg) {
+    if (transport != null) {
+      msg.replyTo().tell(new PagesDone(name, records));
+    } else {
+      readyWaiters.add(msg.replyTo());
+    }
     return this;
   }
 
   private Behavior<Command> onGetRequests(GetRequests msg) {
     msg.replyTo().tell(new PagesDone(name, records));
     return this;
+  }
+
+  // ---- model time: the endpoint's calls
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (call instanceof GuestCall.Attached a) {
+      if (guest.attached(a.underKernel())) {
+        begin();
+      }
+    } else if (modelTime != null && call instanceof GuestCall.Wake w) {
+      modelTime.at(w.at());
+      Command woken = modelTime.woken(w.token());
+      if (woken != null) {
+        handle(woken); // here, inside the call: what it sends enters the model at the wake's time
+      }
+    } else if (modelTime != null && call instanceof GuestCall.FromPeer p
+        && p.payload() instanceof ControlPlaneHost.ClientAnswer answer) {
+      modelTime.at(p.at());
+      Command answered = modelTime.answer(p.from(), answer);
+      if (answered != null) {
+        handle(answered);
+      }
+    }
+    guest.answer(call);
+    return this;
+  }
+
+  private void handle(Command c) {
+    inCall = true;
+    try {
+      dispatch(c);
+    } finally {
+      inCall = false;
+    }
+  }
+
+  private void dispatch(Command c) {
+    if (c instanceof Issue i) {
+      onIssue(i);
+    } else if (c instanceof IssueNextPage t) {
+      onIssueNextPage(t);
+    } else if (c instanceof Retry r) {
+      onRetry(r);
+    } else if (c instanceof AttemptTimedOut t) {
+      onAttemptTimedOut(t);
+    } else if (c instanceof Answered a) {
+      onAnswered(a);
+    }
   }
 
   // ---- attempts
@@ -236,15 +401,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private void send(RequestQueue.Attempt a) {
-    ActorRef<ControlPlaneHost.Command> host = hosts.get(a.host());
-    // The answer may come after the attempt's timeout (a take-over answers what it queued): the
-    // ask lives until the give-up time so that such an answer still counts.
-    getContext().ask(OperationResult.class, host, client.giveUp(),
-        to -> new ControlPlaneHost.Submit(new Controller.Request(name, a.requestSeq(),
-            Operations.restamp(a.operation(), a.operation().at(), to))),
-        (result, failure) -> new Answered(a.requestSeq(), a.host(), a.attempt(), result, failure));
-    timers.startSingleTimer(ATTEMPT_KEY, new AttemptTimedOut(a.requestSeq(), a.host(), a.attempt()),
-        client.attemptTimeout());
+    transport.send(a, new Controller.Request(name, a.requestSeq(), a.operation()));
   }
 
   private Behavior<Command> onAnswered(Answered msg) {
@@ -255,15 +412,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     int attempts = queue.attempts();
     switch (queue.answered(msg.requestSeq(), msg.host(), msg.result())) {
       case DONE -> {
-        timers.cancel(ATTEMPT_KEY);
-        timers.cancel(RETRY_KEY);
+        transport.answered();
         record(open, msg.result(), attempts, msg.result().detail());
         sendNext();
       }
-      case RETRY -> {
-        timers.cancel(ATTEMPT_KEY);
-        timers.startSingleTimer(RETRY_KEY, Retry.INSTANCE, client.retryDelay());
-      }
+      case RETRY -> transport.retryAfterDelay();
       default -> { }
     }
     return this;
@@ -284,7 +437,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private void retryOrGiveUp() {
-    if (queue.expired(wallNanos.getAsLong())) {
+    if (queue.expired(transport.clock())) {
       RequestQueue.Open gone = queue.abandon();
       int attempts = queue.attempts();
       getContext().getLog().error("Client [{}]: request {} unanswered after {} attempts in {}; given up", name,
@@ -298,7 +451,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   /** Keeps the request's record, tells its requester once, and closes the page plan when full. */
   private void record(RequestQueue.Open open, OperationResult result, int attempts, String detail) {
-    long wall = wallNanos.getAsLong() - open.issuedWallNs();
+    Long issued = issuedWall.remove(open.requestSeq());
+    long wall = wallNanos.getAsLong() - (issued == null ? wallNanos.getAsLong() : issued);
     RequestRecord r = new RequestRecord(open.requestSeq(), open.operation().at(),
         result == null ? -1 : result.at(), result == null ? null : result.status(), detail, attempts, wall,
         // Every applied request persists at least its RequestApplied: an acceptance without events is a repeat.

@@ -69,6 +69,16 @@ public final class ControlPlaneHost {
   /** A control-plane operation for the master; answered to the operation's own replyTo. */
   public record Submit(Operation operation) implements Command, WireMessage {}
 
+  /**
+   * A control-plane client's request on the guest channel from its host's endpoint (model-time
+   * requests): served at its arrival's model time, answered with {@link ClientAnswer} to
+   * {@code client} on the channel.
+   */
+  public record ClientRequest(Controller.Request request, GuestAddress client) implements WireMessage {}
+
+  /** The answer to a {@link ClientRequest}, on the guest channel. */
+  public record ClientAnswer(long requestSeq, OperationResult result) implements WireMessage {}
+
   /** The controller's (or, on a backup, the replica's) state. */
   public record GetControllerState(ActorRef<CurrentState> replyTo) implements Command, WireMessage {}
 
@@ -78,9 +88,11 @@ public final class ControlPlaneHost {
    * @param modelNow the host's model clock, ns
    * @param lastSeqNr the last sequence number this host knows persisted in its journal
    * @param detail why a fenced host is fenced, else empty
+   * @param guest where its clients' requests go on the guest channel (null: it runs next to no
+   *     endpoint)
    */
   public record HostStatus(String host, Role role, long modelNow, int inFlight, int queued,
-      long lastSeqNr, String detail) implements WireMessage {}
+      long lastSeqNr, String detail, GuestAddress guest) implements WireMessage {}
 
   // ---- roles, boot, switchover, subscriptions
 

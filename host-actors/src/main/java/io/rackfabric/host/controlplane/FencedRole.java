@@ -31,7 +31,7 @@ final class FencedRole extends RoleBehavior {
     context.getLog().warn("Host [{}] stops serving: {}", host.name, reason);
     FencedRole fenced = standDown(context, host, reason);
     host.admission.close();
-    host.admission.takeQueued().forEach(op -> op.replyTo().tell(host.notMaster(Role.FENCED)));
+    host.admission.takeQueued().forEach(op -> host.refuse(op, Role.FENCED));
     if (switchover != null) {
       switchover.replyTo().tell(new RoleChanged(host.name, Role.FENCED, false, host.lastSeqNr, reason));
     }

@@ -114,7 +114,14 @@ final class HandingOverRole extends RoleBehavior {
       }
       heldReplicates.forEach(next::onReplicate);
       // In arrival order, after the hand-over: the new master serves each once.
-      host.admission.takeQueued().forEach(op -> newMaster.tell(new Submit(op)));
+      // (A request that came on a guest channel is refused instead: its client tries the new master.)
+      host.admission.takeQueued().forEach(op -> {
+        if (host.channelRequests.arrivedAt(op) >= 0) {
+          host.refuse(op, next.role());
+        } else {
+          newMaster.tell(new Submit(op));
+        }
+      });
       request.replyTo().tell(new RoleChanged(host.name, next.role(), true, host.lastSeqNr,
           "handed over at lastSeqNr=" + msg.lastSeqNr()));
       return next;

@@ -51,6 +51,9 @@ final class HostCore {
   /** Recovery of 10,000 events from an H2 file takes seconds; a stuck journal is an error. */
   private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
   private static final Object HEARTBEAT_KEY = "heartbeat";
+  /** Wake tokens of model-time heartbeats: the deadline's, and the heartbeat chains' above it. */
+  static final long DEADLINE = 1;
+  private static final long HEARTBEAT_BASE = 1_000;
 
   private record AfterStop(RoleBehavior asker, Supplier<Behavior<Command>> then) {}
 
@@ -66,6 +69,8 @@ final class HostCore {
   final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
   /** The host's software as its endpoint's guest: model-time heartbeats and suspicion. */
   final HostGuest guest;
+  /** Requests that came on a guest channel, each holding its call until answered. */
+  final ChannelRequests channelRequests;
   private final TimerScheduler<Command> timers;
   private final PersistenceId persistenceId;
   private final Map<ActorRef<?>, AfterStop> afterStop = new HashMap<>();
@@ -79,7 +84,8 @@ final class HostCore {
   io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
   /** A master whose heartbeats run in model time: they begin when its endpoint joins the kernel. */
   private boolean beating;
-  private long heartbeatChain;
+  /** The chain of heartbeat wakes now running: a wake of an earlier one is stale. */
+  private long heartbeatChain = HEARTBEAT_BASE;
   /** The master whose end this backup learns of by death watch. */
   private ActorRef<Command> watchedMaster;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
@@ -99,6 +105,7 @@ final class HostCore {
       LongSupplier wallNanos, HostGuest guest) {
     this.context = context;
     this.guest = guest;
+    this.channelRequests = new ChannelRequests(guest);
     this.timers = timers;
     this.name = name;
     this.persistenceId = persistenceId;
@@ -115,7 +122,8 @@ final class HostCore {
   }
 
   HostStatus status(Role role) {
-    return new HostStatus(name, role, now, admission.inFlight(), admission.queued(), lastSeqNr, fencedBecause);
+    return new HostStatus(name, role, now, admission.inFlight(), admission.queued(), lastSeqNr, fencedBecause,
+        guest.address());
   }
 
   OperationResult notMaster(Role role) {
@@ -130,7 +138,7 @@ final class HostCore {
     switch (admission.offer(op)) {
       case SEND -> send(op);
       case QUEUED -> context.getLog().debug("Host [{}] {}: request queued", name, role);
-      case REFUSED -> op.replyTo().tell(new OperationResult(Status.OVERLOADED, lastSeqNr, now,
+      case REFUSED -> reply(op, new OperationResult(Status.OVERLOADED, lastSeqNr, now,
           "overloaded: " + name + " has " + admission.inFlight() + " in flight (max-in-flight="
               + settings.maxInFlight() + ") and " + admission.queued() + " queued (takeover-queue="
               + settings.takeoverQueue() + ")", List.of()));
@@ -167,8 +175,35 @@ final class HostCore {
         pageWatchers.forEach(w -> w.tell(new PagesChanged(name, pages)));
       }
     }
-    msg.original().replyTo().tell(result);
+    reply(msg.original(), result);
     return result;
+  }
+
+  /** Tells {@code op}'s requester {@code result}: on its guest channel when it came on one. */
+  void reply(Operation op, OperationResult result) {
+    if (!channelRequests.answer(op, result) && op.replyTo() != null) {
+      op.replyTo().tell(result);
+    }
+  }
+
+  /**
+   * A client's request on the guest channel, arrived at model time {@code at} in {@code call}: a
+   * role that serves admits it, any other answers NOT_MASTER at its arrival (the call ends then).
+   */
+  void channelRequest(ControlPlaneHost.ClientRequest r, long at, io.rackfabric.fabric.endpoint.GuestCall call,
+      Role role) {
+    Operation op = channelRequests.arrived(r, at, call);
+    switch (role) {
+      case MASTER, HANDING_OVER, TAKING_OVER -> admit(op, role);
+      default -> refuse(op, role);
+    }
+  }
+
+  /** Answers NOT_MASTER: a request on a channel at its arrival's model time. */
+  void refuse(Operation op, Role role) {
+    OperationResult no = notMaster(role);
+    long at = channelRequests.arrivedAt(op);
+    reply(op, at < 0 ? no : new OperationResult(no.status(), no.seqNr(), at, no.detail(), no.events()));
   }
 
   void noteTemplate(long firstSeqNr, List<ControllerEvent> events) {
@@ -195,7 +230,7 @@ final class HostCore {
     lastBeatAt = now;
     if (guest.modelTime()) {
       beating = true;
-      heartbeatChain = guest.newHeartbeatChain();
+      heartbeatChain++;
       if (guest.running()) {
         nextBeat();
       } // else the first is scheduled when the endpoint joins the kernel (kernelStarted)
@@ -209,7 +244,7 @@ final class HostCore {
     timers.cancel(HEARTBEAT_KEY);
     if (beating) {
       beating = false;
-      heartbeatChain = guest.newHeartbeatChain(); // the scheduled wake is stale
+      heartbeatChain++; // the scheduled wake is stale
     }
   }
 
@@ -268,7 +303,7 @@ final class HostCore {
    */
   void wakeAtDeadline(boolean background) {
     if (guest.running()) {
-      guest.wake(monitor.deadline() + 1, HostGuest.DEADLINE, background);
+      guest.wake(monitor.deadline() + 1, DEADLINE, background);
     }
   }
 

@@ -7,27 +7,21 @@ import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.fabric.endpoint.GuestAddress;
 
 /**
- * A management host's control-plane software as a guest of its own endpoint (see
- * {@link GuestCall}): with model-time heartbeats on, the master's heartbeat timer and the backup's
- * suspicion deadline are wakes of the endpoint, and each heartbeat goes to the other host on the
- * pair's guest channel, a model-time event of its endpoint the MMH-BMH link's latency later. They
- * start once the endpoint runs under the kernel: free-running, a wake is due at once and would
- * spin.
+ * Control-plane software (a management host's, a compute host's driver) as a guest of its own
+ * endpoint (see {@link GuestCall}): with model time on ({@code model-time-heartbeats}), its timers
+ * are wakes of the endpoint and what it tells the other hosts goes on guest channels, each message
+ * a model-time event of the receiving endpoint a channel's lookahead later. That starts once the
+ * endpoint runs under the kernel: free-running, a wake is due at once and would spin.
  *
- * <p>Not thread-safe: the host's actor's own.
+ * <p>Not thread-safe: the owning actor's.
  */
 final class HostGuest {
-
-  /** Wake tokens: the heartbeat timer's carry its chain's number above this. */
-  static final long DEADLINE = 1;
-  private static final long HEARTBEAT_BASE = 1_000;
 
   private final String endpointName;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
   private final ActorRef<GuestCall> calls;
   private final boolean modelTime;
   private boolean underKernel;
-  private long heartbeatChain = HEARTBEAT_BASE;
 
   /**
    * @param endpoint the host's endpoint, or null (a host with no fabric: tests, the controller
@@ -77,15 +71,6 @@ final class HostGuest {
   /** Where the other host reaches this one on the guest channel, or null without an endpoint. */
   GuestAddress address() {
     return endpoint == null ? null : new GuestAddress(endpointName, endpoint, calls);
-  }
-
-  /** A new chain of heartbeat wakes: wakes of an earlier chain are stale. */
-  long newHeartbeatChain() {
-    return ++heartbeatChain;
-  }
-
-  boolean isHeartbeat(long token) {
-    return token == heartbeatChain;
   }
 
   /** A wake at model time {@code at}; a background one keeps no released rack running. */

@@ -20,6 +20,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Called;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ClientRequest;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
 import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
@@ -240,11 +241,14 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     } else if (call instanceof GuestCall.Wake w) {
       if (host.isHeartbeatWake(w.token())) {
         next = onHeartbeatWake(w.at());
-      } else if (w.token() == HostGuest.DEADLINE) {
+      } else if (w.token() == HostCore.DEADLINE) {
         next = onHeartbeatDeadline(w.at());
       }
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Heartbeat beat) {
       next = onHeartbeatArrived(beat, p.at());
+    } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof ClientRequest r) {
+      host.channelRequest(r, p.at(), call, role()); // its call ends with its answer
+      return this;
     }
     host.guest.answer(call);
     return next;

@@ -132,6 +132,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2425, ControlPlaneHost.Fenced.class),
       Entry.of(2426, ControlPlaneHost.HandOver.class),
       Entry.of(2427, ControlPlaneHost.TookOver.class),
+      Entry.of(2428, ControlPlaneHost.ClientRequest.class),
+      Entry.of(2429, ControlPlaneHost.ClientAnswer.class),
       // 2430.. a host's control-plane driver
       Entry.of(2430, ControlPlaneClient.UseHosts.class),
       Entry.of(2431, ControlPlaneClient.Issue.class),
@@ -140,6 +142,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2434, ControlPlaneClient.RequestRecord.class),
       Entry.of(2435, ControlPlaneClient.PagesDone.class),
       Entry.of(2436, ControlPlaneClient.GetRequests.class),
+      Entry.of(2437, ControlPlaneClient.AwaitReady.class),
 
       // 2500..2599 NIC message firmware and its host-side fault tolerance (FTGM)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),

@@ -101,13 +101,14 @@ class HostWireRegistrationsTest {
     }
     List<Class<?>> link = List.of(ControlPlaneHost.Heartbeat.class, ControlPlaneHost.Replicate.class,
         ControlPlaneHost.Replicated.class, ControlPlaneHost.Pair.class, ControlPlaneHost.Paired.class,
-        ControlPlaneHost.Fenced.class, ControlPlaneHost.HandOver.class, ControlPlaneHost.TookOver.class);
+        ControlPlaneHost.Fenced.class, ControlPlaneHost.HandOver.class, ControlPlaneHost.TookOver.class,
+        ControlPlaneHost.ClientRequest.class, ControlPlaneHost.ClientAnswer.class);
     for (int i = 0; i < link.size(); i++) {
       assertEquals(2420 + i, registry.idOf(link.get(i)), link.get(i).getName());
     }
     List<Class<?>> client = List.of(ControlPlaneClient.UseHosts.class, ControlPlaneClient.Issue.class,
         ControlPlaneClient.PagePlan.class, ControlPlaneClient.OpenPages.class, ControlPlaneClient.RequestRecord.class,
-        ControlPlaneClient.PagesDone.class, ControlPlaneClient.GetRequests.class);
+        ControlPlaneClient.PagesDone.class, ControlPlaneClient.GetRequests.class, ControlPlaneClient.AwaitReady.class);
     for (int i = 0; i < client.size(); i++) {
       assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
     }
@@ -134,7 +135,7 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.GetControllerState(
         testKit.<Controller.CurrentState>createTestProbe().ref()));
     out.add(new ControlPlaneHost.GetStatus(testKit.<ControlPlaneHost.HostStatus>createTestProbe().ref()));
-    out.add(new ControlPlaneHost.HostStatus("mmh", ControlPlaneHost.Role.FENCED, 7, 1, 2, 9, "fenced by bmh"));
+    out.add(new ControlPlaneHost.HostStatus("mmh", ControlPlaneHost.Role.FENCED, 7, 1, 2, 9, "fenced by bmh", null));
     out.add(new ControlPlaneHost.BecomeBackup(roles));
     out.add(new ControlPlaneHost.BecomeMaster(host, roles));
     out.add(new ControlPlaneHost.Switchover(true, roles));
@@ -159,6 +160,10 @@ class HostWireRegistrationsTest {
         testKit.<io.rackfabric.fabric.endpoint.GuestCall>createTestProbe().ref());
     out.add(new ControlPlaneHost.Pair(2, state, 3_000, host, guest));
     out.add(new ControlPlaneHost.Paired(true, 2, 3_030, "paired", null));
+    out.add(new ControlPlaneHost.ClientRequest(new Controller.Request("ch1-driver", 3,
+        new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L, PagePermission.READ_WRITE, 9_000, null)), guest));
+    out.add(new ControlPlaneHost.ClientAnswer(3, new Controller.OperationResult(Controller.Status.NOT_MASTER, 0, 9_500,
+        "not the master", List.of())));
     out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));

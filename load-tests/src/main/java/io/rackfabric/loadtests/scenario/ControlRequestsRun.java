@@ -35,6 +35,8 @@ import java.util.concurrent.TimeoutException;
 public final class ControlRequestsRun {
 
   private static final Duration ASK = Duration.ofSeconds(10);
+  /** A driver learns the hosts once both answered their status; on a loaded machine that takes a while. */
+  private static final Duration READY = Duration.ofMinutes(2);
 
   private record Series(String host, ControlPlaneClient.PagePlan plan,
       CompletableFuture<ControlPlaneClient.PagesDone> done) {}
@@ -55,6 +57,10 @@ public final class ControlRequestsRun {
     long startAt = Asks.<ControlPlaneHost.Command, ControlPlaneHost.HostStatus>ask(rack.system(), master,
         ControlPlaneHost.GetStatus::new, ASK).modelNow();
     RequesterIdPlan ids = RequesterIdPlan.of(topology);
+    // Under the kernel the rack waits at the plans' start while they are handed over: each
+    // driver's first request then enters the model at its own time (a driver in model time is its
+    // endpoint's guest; its wake must be in before the rack moves on).
+    rack.holdModelTime(startAt);
     List<Series> series = new ArrayList<>();
     for (String host : spec.from()) {
       int requester = ids.idInManagementDomain(host).orElseThrow(() -> new IllegalStateException(
@@ -68,8 +74,14 @@ public final class ControlRequestsRun {
       }
       var plan = new ControlPlaneClient.PagePlan(host, requester, first, spec.count(), startAt, spec.intervalNs());
       var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(host), ASK);
+      Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
+          ControlPlaneClient.AwaitReady::new, READY);
       series.add(new Series(host, plan, Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>askAsync(
           rack.system(), client, r -> new ControlPlaneClient.OpenPages(plan, r), Duration.ofDays(1))));
+      // Answered after the plan was taken: its first wake is at the endpoint before the confirm.
+      Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
+          ControlPlaneClient.GetRequests::new, ASK);
+      rack.confirmInputs(List.of(host));
       progress.printf("  control-requests: %s's driver opens %,d IOMMU pages, one every %s%n", host, spec.count(),
           Durations.text(spec.intervalNs()));
     }
