@@ -187,6 +187,29 @@ public record RegisterMap(AddressRange pfBar, long vfBase, long vfBarSize, int v
     return out;
   }
 
+  /**
+   * What a write means to the order the card serves writes in ({@link DoorbellOrder}): the VF whose
+   * registers it reaches (-1 for the PF's, or a malformed write, which the firmware counts) and
+   * whether it rings that VF's tail doorbell.
+   */
+  public record Touched(int vf, boolean doorbell) {}
+
+  public Touched touched(long address, byte[] data) {
+    int vf = -1;
+    boolean doorbell = false;
+    try {
+      for (Access a : decode(address, data)) {
+        if (!a.register().pf()) {
+          vf = a.vf();
+          doorbell |= a.register() == Register.TDT;
+        }
+      }
+    } catch (IllegalArgumentException malformed) {
+      return new Touched(-1, false);
+    }
+    return new Touched(vf, doorbell);
+  }
+
   private Access pfAccess(long offset, int value) {
     long block = offset - VF_BLOCK;
     if (block >= 0 && block < (long) vfCount * VF_BLOCK_STRIDE) {

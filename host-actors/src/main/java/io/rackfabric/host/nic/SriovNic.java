@@ -93,8 +93,9 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   /**
    * VF {@code vf} will ring {@code count} doorbells, one per slot of {@code intervalNs} after
-   * {@code startAt} at the earliest (its {@link SendPlan}): the NIC serves the declared streams'
-   * register writes in model-time order ({@link DoorbellOrder}).
+   * {@code startAt} at the earliest (its {@link SendPlan}): a free-running NIC serves the declared
+   * streams' register writes in model-time order ({@link DoorbellOrder}); under the kernel its
+   * endpoint hands them over in that order already.
    */
   public record ExpectStream(int vf, long startAt, long intervalNs, int count) implements Command, WireMessage {}
 
@@ -117,27 +118,13 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   private final RegisterMap map;
   private final DoorbellOrder<EndpointEvent.MemoryWritten> order = new DoorbellOrder<>();
   private long unconnected;
-  private final TimerScheduler<Command> timers;
-  private final McpTiming timing;
-  private final double tdf;
+  private final HungClock hungClock;
   private long msiAddress;
   private int msiData;
   private long interruptsRaised;
   private long lastInterruptAt = -1;
-  private boolean ticking;
-  /**
-   * The spare watchdog has raised its interrupt for this hang: the card's clock no longer matters
-   * until the daemon resets it, so nothing (a late DMA completion) starts it ticking again, and
-   * one hang is detected once whatever the order the daemon's commands come in.
-   */
-  private boolean watchdogFired;
-  /** The endpoint runs under the model-time kernel: the hung card's clock runs on in model-time wakes. */
-  private boolean underKernel;
-  /** Tells wakes of an earlier stall from the current one's (from 1 up). */
-  private long stall;
-  /** The token of the wake at a hang's model time. */
-  private static final long HANG_TAKES_EFFECT = 0;
   private final ActorRef<GuestCall> calls;
+  private final TimerScheduler<Command> timers;
 
   /**
    * @param endpoint the NIC's PCIe endpoint
@@ -166,16 +153,16 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       ActorRef<ExternalReceiver.Command> receiver, McpTiming timing, double tdf) {
     super(context);
     this.timers = timers;
-    this.timing = timing;
-    this.tdf = tdf;
     this.id = id;
     this.endpoint = endpoint;
     this.receiver = receiver;
     this.dmaReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, DmaCompleted::new);
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
     this.map = map;
-    this.firmware = timing == null ? new NicFirmware(map, pfOwner, settings, new Hardware())
-        : new NicFirmware(map, pfOwner, settings, new Hardware(), timing, new EventQueue());
+    Hardware hardware = new Hardware();
+    this.firmware = timing == null ? new NicFirmware(map, pfOwner, settings, hardware)
+        : new NicFirmware(map, pfOwner, settings, hardware, timing, new EventQueue());
+    this.hungClock = new HungClock(firmware, timing, tdf, hardware);
     firmware.boot(0);
     ActorRef<EndpointEvent> registers = context.messageAdapter(EndpointEvent.class, RegisterWritten::new);
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(registers, dmaReplies)));
@@ -212,14 +199,26 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     } else if (call instanceof GuestCall.ReadDone r) {
       onDmaCompleted(new DmaCompleted(r.result()));
     } else if (call instanceof GuestCall.Wake w) {
-      onWake(w);
+      hungClock.woke(w.at(), w.token()); // only the hung clock asks for wakes
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Command daemonCommand) {
       onDaemonCommand(daemonCommand); // the MH's daemon, on the guest channel: at its model time
     } else if (call instanceof GuestCall.Attached a) {
-      underKernel = a.underKernel();
+      onAttached(a.underKernel());
     }
     call.answer(endpoint);
     return this;
+  }
+
+  /**
+   * Under the kernel the endpoint hands the card its register writes in model-time order: each is
+   * served at once, never held for another stream's doorbell ({@link DoorbellOrder}), which would
+   * stamp the DMA it starts in the endpoint's past.
+   */
+  private void onAttached(boolean underKernel) {
+    hungClock.underKernel(underKernel);
+    if (underKernel) {
+      serve(order.passAll());
+    }
   }
 
   /** What the fault-tolerance daemon may send on the guest channel; anything else is refused. */
@@ -244,19 +243,8 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
   private Behavior<Command> onRegisterWritten(RegisterWritten msg) {
     if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
-      int vf = -1;
-      boolean doorbell = false;
-      try {
-        for (RegisterMap.Access a : map.decode(w.address(), w.data())) {
-          if (!a.register().pf()) {
-            vf = a.vf();
-            doorbell |= a.register() == RegisterMap.Register.TDT;
-          }
-        }
-      } catch (IllegalArgumentException malformed) {
-        // the firmware counts it; it constrains no stream
-      }
-      serve(order.arrived(w, vf, doorbell, w.arrivedAt()));
+      RegisterMap.Touched t = map.touched(w.address(), w.data());
+      serve(order.arrived(w, t.vf(), t.doorbell(), w.arrivedAt()));
     }
     return this;
   }
@@ -280,99 +268,28 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     for (EndpointEvent.MemoryWritten w : writes) {
       firmware.registerWritten(w.address(), w.data(), w.requester(), w.arrivedAt());
     }
-    tickWhenStalled();
+    hungClock.whenStalled();
   }
 
   private Behavior<Command> onDmaCompleted(DmaCompleted msg) {
     MemoryEndpoint.ReadResult r = msg.result();
     firmware.dmaCompleted(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(), r.latencyNs());
-    tickWhenStalled();
+    hungClock.whenStalled();
     return this;
   }
 
   private Behavior<Command> onHangFirmware(HangFirmware msg) {
-    if (timing == null) {
+    if (!hungClock.hasWatchdog()) {
       getContext().getLog().warn("NIC [{}] has no watchdog (no FTGM timing): hang at {} ns ignored", id, msg.at());
       return this;
     }
-    long at = firmware.hang(msg.at());
+    long at = hungClock.hang(msg.at());
     getContext().getLog().info("NIC [{}] firmware loop hangs at {} ns", id, at);
-    if (underKernel) {
-      // The hang takes effect at its model time, in order with everything else the card does.
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, at, HANG_TAKES_EFFECT));
-      return this;
-    }
-    tickWhenStalled();
     return this;
   }
 
-  /**
-   * Once the hang has taken effect in model time (the loop reached it, or something due after it
-   * came in), the card's own clock runs on with the wall clock: nothing else may come in (senders
-   * wait for write-backs) and the watchdog must still run out. Not before: the daemon's reaction
-   * must not overtake, in wall time, what the loop serves before the hang.
-   */
-  private void tickWhenStalled() {
-    if (timing == null || ticking || watchdogFired || !firmware.stalled()) {
-      return;
-    }
-    ticking = true;
-    firmware.advanceClock(firmware.hungAt());
-    if (underKernel) {
-      stall++;
-      wakeAtNextTimer();
-      return;
-    }
-    long wallNanos = Math.max(1, (long) (timing.lTimerIntervalNs() * tdf));
-    timers.startTimerAtFixedRate(ClockTick.INSTANCE, Duration.ofNanos(wallNanos));
-  }
-
-  private void stopTicking() {
-    ticking = false;
-    timers.cancel(ClockTick.INSTANCE);
-  }
-
-  /** Under the kernel, the hung card's clock ticks in model time, one L_timer interval at a time. */
-  private void onWake(GuestCall.Wake w) {
-    if (w.token() == HANG_TAKES_EFFECT) {
-      if (!ticking && !watchdogFired && firmware.hung() && firmware.loaded()) {
-        firmware.advanceClock(w.at()); // what the loop served before the hang
-        ticking = true;
-        stall++;
-        wakeAtNextTimer();
-      }
-      return;
-    }
-    if (!ticking || w.token() != stall) {
-      return; // a wake of an earlier stall
-    }
-    if (!firmware.hung() || !firmware.loaded()) {
-      stopTicking();
-      return;
-    }
-    firmware.advanceClock(w.at());
-    if (ticking) { // the watchdog's interrupt stops the ticks
-      wakeAtNextTimer();
-    }
-  }
-
-  /**
-   * The card's clock, under the kernel, wakes exactly at its next timer (the watchdog's expiry):
-   * its interrupt then leaves at its own model time, never behind the endpoint's clock.
-   */
-  private void wakeAtNextTimer() {
-    long next = firmware.nextTimerAt();
-    if (next != Long.MAX_VALUE) {
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, next, stall));
-    }
-  }
-
   private Behavior<Command> onClockTick(ClockTick msg) {
-    if (!firmware.hung() || !firmware.loaded()) {
-      stopTicking();
-      return this;
-    }
-    firmware.advanceClock(firmware.clockNow() + timing.lTimerIntervalNs());
+    hungClock.wallTick();
     return this;
   }
 
@@ -383,8 +300,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
   }
 
   private Behavior<Command> onResetCard(ResetCard msg) {
-    stopTicking();
-    watchdogFired = false;
+    hungClock.reset();
     firmware.reset(msg.at());
     getContext().getLog().info("NIC [{}] card reset at {} ns", id, msg.at());
     return this;
@@ -431,7 +347,8 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
     return this;
   }
 
-  private final class Hardware implements NicFirmware.Hardware {
+  /** The card's DMA engine, MAC and interrupt, and its hardware clock's ticks while it is hung. */
+  private final class Hardware implements NicFirmware.Hardware, HungClock.Ticks {
     @Override
     public void dmaRead(long address, int length, long at) {
       endpoint.tell(new MemoryEndpoint.Read(address, length, at, dmaReplies));
@@ -454,8 +371,7 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
 
     @Override
     public void interrupt(long at) {
-      stopTicking();
-      watchdogFired = true;
+      hungClock.interrupted();
       interruptsRaised++;
       lastInterruptAt = at;
       if (msiAddress == 0) {
@@ -464,6 +380,21 @@ public final class SriovNic extends AbstractBehavior<SriovNic.Command> {
       }
       getContext().getLog().info("NIC [{}] watchdog ran out at {} ns: MSI-X to the PF's owner", id, at);
       endpoint.tell(new MemoryEndpoint.Write(msiAddress, RegisterMap.dwords(msiData), at));
+    }
+
+    @Override
+    public void wakeAt(long at, long token) {
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, at, token));
+    }
+
+    @Override
+    public void startWallTicks(Duration every) {
+      timers.startTimerAtFixedRate(ClockTick.INSTANCE, every);
+    }
+
+    @Override
+    public void stopWallTicks() {
+      timers.cancel(ClockTick.INSTANCE);
     }
   }
 }

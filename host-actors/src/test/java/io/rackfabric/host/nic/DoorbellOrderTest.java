@@ -60,6 +60,21 @@ class DoorbellOrderTest {
   }
 
   @Test
+  void shouldPassEveryWriteAtOnceAndReleaseTheHeldInModelOrderWhenTheEndpointOrdersThemItself() {
+    DoorbellOrder<String> order = new DoorbellOrder<>();
+    order.expect(0, 0, MS, 300);            // ch1's stream, slots every 1 ms
+    order.expect(1, MS / 2, MS, 300);       // ch2's
+    assertEquals(List.of(), order.arrived("vf1#1", 1, true, 1_500_100));
+    assertEquals(List.of(), order.arrived("pf", -1, false, 1_200_000));
+    // the endpoint joins the kernel: what was held goes, earliest first
+    assertEquals(List.of("pf", "vf1#1"), order.passAll());
+    // ch1's reopened ring, long after its slots: VF 1 might still ring by its plan, yet it passes
+    assertEquals(List.of("vf0#reopen"), order.arrived("vf0#reopen", 0, true, 1_815 * MS));
+    assertEquals(List.of("vf0#next"), order.arrived("vf0#next", 0, true, 1_815 * MS + 5_650));
+    assertEquals(0, order.held());
+  }
+
+  @Test
   void shouldRejectANonPositiveIntervalWhenAStreamIsDeclared() {
     DoorbellOrder<String> order = new DoorbellOrder<>();
     assertThrows(IllegalArgumentException.class, () -> order.expect(0, 0, 0, 3));

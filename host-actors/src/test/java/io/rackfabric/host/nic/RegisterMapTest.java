@@ -105,4 +105,16 @@ class RegisterMapTest {
     assertTrue(RequesterMatch.exact(Bdf.of(0, 0, 0)).matches(0));
     assertFalse(RequesterMatch.exact(Bdf.of(0, 0, 0)).matches(Bdf.of(0, 0, 1)));
   }
+
+  @Test
+  void shouldTellTheVfAndItsDoorbellWhenAWriteReachesAVfRingAndNoVfWhenItIsThePfsOrMalformed() {
+    assertEquals(new RegisterMap.Touched(1, true), MAP.touched(MAP.vfBar(1) + RegisterMap.TDT, RegisterMap.tail(5)));
+    assertEquals(new RegisterMap.Touched(2, false),
+        MAP.touched(MAP.vfBar(2) + RegisterMap.TDBAL, RegisterMap.ringSetup(0x8_0000_1000L, 64, 0x8_0000_1400L)));
+    assertEquals(new RegisterMap.Touched(0, true),
+        MAP.touched(MAP.vfBar(0) + RegisterMap.TDBAL, RegisterMap.ringRestore(0x8_0000_1000L, 64, 0, 3, 7)));
+    RegisterMap.Poke pf = MAP.assignVf(3, RequesterMatch.NONE, RequesterMatch.NONE);
+    assertEquals(new RegisterMap.Touched(-1, false), MAP.touched(pf.address(), pf.data()));
+    assertEquals(new RegisterMap.Touched(-1, false), MAP.touched(MAP.vfBar(0) + RegisterMap.TDT, new byte[2]));
+  }
 }
