@@ -198,6 +198,21 @@ public final class JournalReader implements AutoCloseable {
     return out;
   }
 
+  /**
+   * The stored form of every event of {@code persistenceId}, in order: its sequence number, the
+   * serializer and manifest it was written with, and the payload's bytes as hexadecimal. Two
+   * journals whose lists are equal hold byte for byte the same events (the write timestamps, wall
+   * clock, aside): what a determinism check compares.
+   */
+  public List<String> storedEvents(String persistenceId) throws ReplayException {
+    List<String> out = new ArrayList<>();
+    query("SELECT \"sequence_number\", \"event_ser_id\", \"event_ser_manifest\", \"event_payload\""
+        + " FROM \"event_journal\" WHERE \"persistence_id\" = ? AND NOT \"deleted\" ORDER BY \"sequence_number\"",
+        List.of(persistenceId), rs -> out.add(rs.getLong(1) + " " + rs.getInt(2) + " " + rs.getString(3) + " "
+            + java.util.HexFormat.of().formatHex(rs.getBytes(4))));
+    return out;
+  }
+
   /** The state a snapshot holds and the sequence number of the last event in it. */
   public record Snapshot(long seqNr, ControllerState state) {}
 
