@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.fabric.credit.FcCredits;
+import io.rackfabric.fabric.testing.RecordingLinkListener;
 import io.rackfabric.fabric.tlp.ErrorMessage;
-import io.rackfabric.fabric.tlp.Tlp;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,26 +23,17 @@ class LinkTrainingTest {
   private long wall;
   private long modelNow;
   private final List<String> log = new ArrayList<>();
-  private final List<LinkFrame> frames = new ArrayList<>();
   private final LinkCounters counters = new LinkCounters();
   private final LinkStateMachine machine = new LinkStateMachine(TIMERS, true, 1);
 
-  private final LinkEnd.Listener listener = new LinkEnd.Listener() {
+  private final RecordingLinkListener listener = new RecordingLinkListener() {
     @Override
     public void send(LinkFrame frame) {
-      frames.add(frame);
+      super.send(frame);
       log.add("send " + frame.getClass().getSimpleName());
     }
-
-    @Override
-    public void transmitted(Object token, Tlp tlp, long sentAt) {}
-
-    @Override
-    public void linkUp(long modelAt) {}
-
-    @Override
-    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {}
   };
+  private final List<LinkFrame> frames = listener.sent;
 
   private final LinkTraining training = new LinkTraining(machine, new ReceiveCredits(BUFFERS), counters,
       listener, () -> wall, () -> modelNow, new LinkTraining.Transitions() {

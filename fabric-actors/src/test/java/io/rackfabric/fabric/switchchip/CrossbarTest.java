@@ -7,17 +7,14 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.link.LinkEnd;
-import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTimers;
 import io.rackfabric.fabric.link.PhysicalDown;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.testing.RecordingLinkListener;
 import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
-import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemWrite;
-import io.rackfabric.fabric.tlp.Tlp;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -34,19 +31,7 @@ class CrossbarTest {
   private static final MemWrite WRITE = new MemWrite(Bdf.of(2, 0, 0), 1, 0, 0x5000L, 64, null, 0, 1);
 
   private final LinkEnd link = new LinkEnd(LinkParameters.gen3x4(), new FcCredits(8, 64, 8, 0, 8, 64),
-      LinkTimers.defaults(), true, 1, new LinkEnd.Listener() {
-        @Override
-        public void send(LinkFrame frame) {}
-
-        @Override
-        public void transmitted(Object token, Tlp tlp, long sentAt) {}
-
-        @Override
-        public void linkUp(long modelAt) {}
-
-        @Override
-        public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {}
-      }, () -> 0);
+      LinkTimers.defaults(), true, 1, new RecordingLinkListener(), () -> 0);
   private final TestProbe<PortMessage> self = testKit.createTestProbe();
   private final PortTime time = new PortTime("sw.a", self.ref(), link, null, event -> {});
   private final Crossbar crossbar = new Crossbar(1, LATENCY, 2, link, time);

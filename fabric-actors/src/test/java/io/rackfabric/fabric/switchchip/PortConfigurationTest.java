@@ -29,11 +29,14 @@ import org.slf4j.LoggerFactory;
 class PortConfigurationTest {
 
   private static final int ROOT = Bdf.of(0, 0, 0);
-  private static final RoutingTable TABLE = new RoutingTable(List.of(
+  /** Upstream port 0, downstream ports 1 (bus 2) and 2 (bus 3), NTB port 4. */
+  static final RoutingTable TABLE = new RoutingTable(List.of(
       new PortConfig("up", 0, PortRole.UPSTREAM, 1,
           new BridgeRegisters(0, 1, 9, new AddressRange(0x1000_0000L, 0x1FFF_FFFFL), null), null),
       new PortConfig("a", 1, PortRole.DOWNSTREAM, 1,
           new BridgeRegisters(1, 2, 2, AddressRange.ofSize(0x1000_0000L, 0x100_0000L), null), null),
+      new PortConfig("b", 2, PortRole.DOWNSTREAM, 1,
+          new BridgeRegisters(1, 3, 3, AddressRange.ofSize(0x1100_0000L, 0x100_0000L), null), null),
       new PortConfig("ntb", 4, PortRole.NTB, 1, null,
           new NtbConfig(Bdf.of(1, 0, 0),
               List.of(new NtbBar(new AddressRange(0x1300_0000L, 0x130F_FFFFL), 0x4_0000L)),

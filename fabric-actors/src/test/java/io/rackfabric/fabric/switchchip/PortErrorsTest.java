@@ -4,19 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.rackfabric.fabric.link.LinkEnd;
-import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTimers;
 import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.testing.RecordingLinkListener;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
-import io.rackfabric.fabric.tlp.Tlp;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PortErrorsTest {
@@ -28,19 +26,7 @@ class PortErrorsTest {
 
   private static LinkEnd idleLink() {
     return new LinkEnd(LinkParameters.gen3x4(), new FcCredits(8, 64, 8, 0, 8, 64), LinkTimers.defaults(),
-        true, 1, new LinkEnd.Listener() {
-          @Override
-          public void send(LinkFrame frame) {}
-
-          @Override
-          public void transmitted(Object token, Tlp tlp, long sentAt) {}
-
-          @Override
-          public void linkUp(long modelAt) {}
-
-          @Override
-          public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {}
-        }, () -> 0);
+        true, 1, new RecordingLinkListener(), () -> 0);
   }
 
   @Test

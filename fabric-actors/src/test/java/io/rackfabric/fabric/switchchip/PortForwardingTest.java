@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
-import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.link.InitFc;
 import io.rackfabric.fabric.link.LinkEnd;
@@ -15,12 +14,9 @@ import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.link.TlpFrame;
-import io.rackfabric.fabric.routing.BridgeRegisters;
-import io.rackfabric.fabric.routing.PortConfig;
-import io.rackfabric.fabric.routing.PortRole;
-import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.fabric.testing.RecordingLinkListener;
 import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.Completion;
@@ -28,9 +24,7 @@ import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
-import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.Tlps;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Downstream port 1 of a three-port switch, without its actor: its link end driven by hand, sibling
- * port 2 a probe, upstream port 0 not running.
+ * Downstream port 1 of {@link PortConfigurationTest#TABLE}'s switch, without its actor: its link
+ * end driven by hand, sibling port 2 a probe, upstream port 0 not running.
  */
 class PortForwardingTest {
 
@@ -48,35 +42,14 @@ class PortForwardingTest {
   private static final LinkParameters P = LinkParameters.gen3x4();
   private static final FcCredits ROOMY = new FcCredits(64, 4096, 64, 64, 64, 4096);
   private static final int EP = Bdf.of(2, 0, 0);
-  private static final RoutingTable TABLE = new RoutingTable(List.of(
-      new PortConfig("up", 0, PortRole.UPSTREAM, 1,
-          new BridgeRegisters(0, 1, 9, new AddressRange(0x1000_0000L, 0x1FFF_FFFFL), null), null),
-      new PortConfig("a", 1, PortRole.DOWNSTREAM, 1,
-          new BridgeRegisters(1, 2, 2, AddressRange.ofSize(0x1000_0000L, 0x100_0000L), null), null),
-      new PortConfig("b", 2, PortRole.DOWNSTREAM, 1,
-          new BridgeRegisters(1, 3, 3, AddressRange.ofSize(0x1100_0000L, 0x100_0000L), null), null)),
-      List.of());
 
-  private final List<LinkFrame> sent = new ArrayList<>();
-  private final LinkEnd link = new LinkEnd(P, ROOMY, settings.timers(), true, 1, new LinkEnd.Listener() {
-    @Override
-    public void send(LinkFrame frame) {
-      sent.add(frame);
-    }
-
-    @Override
-    public void transmitted(Object token, Tlp tlp, long sentAt) {}
-
-    @Override
-    public void linkUp(long modelAt) {}
-
-    @Override
-    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {}
-  }, () -> 0);
+  private final RecordingLinkListener owner = new RecordingLinkListener();
+  private final List<LinkFrame> sent = owner.sent;
+  private final LinkEnd link = new LinkEnd(P, ROOMY, settings.timers(), true, 1, owner, () -> 0);
   private final TestProbe<PortMessage> self = testKit.createTestProbe();
   private final PortTime time = new PortTime("sw.a", self.ref(), link, null, event -> {});
   private final Crossbar crossbar = new Crossbar(1, settings.switchLatencyNs(), settings.releaseBatch(), link, time);
-  private final PortConfiguration config = new PortConfiguration("sw", 1, TABLE, msg -> {},
+  private final PortConfiguration config = new PortConfiguration("sw", 1, PortConfigurationTest.TABLE, msg -> {},
       LoggerFactory.getLogger(getClass()));
   private final PortErrors errors = new PortErrors();
   private final PortForwarding forwarding = new PortForwarding(1, settings, link, config, crossbar, errors,
