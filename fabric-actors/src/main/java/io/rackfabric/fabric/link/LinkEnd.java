@@ -11,11 +11,11 @@ import java.util.function.LongSupplier;
 /**
  * One end of a link as a plain object. Every port actor (switch port, NTB port, endpoint) embeds
  * one and stays thin. The end coordinates its parts: link management (training, keepalives,
- * timeouts: {@link LinkTraining}), the transmit queues with credit-based flow
- * control ({@link TransmitQueues}) and the wire's schedule in model time ({@link WireCalendar}),
- * the receive buffer with batched credit returns ({@link ReceiveCredits}), and the data link retry
- * with error injection ({@link DataLinkRetry}); it keeps the end's model clock, routes each frame to
- * its part, and acts on the link going up and down.
+ * timeouts: {@link LinkTraining}), the transmit side with credit-based flow control and the
+ * wire's schedule in model time ({@link Transmitter}), the receive buffer with batched credit
+ * returns ({@link ReceiveCredits}), and the data link retry with error injection ({@link
+ * DataLinkRetry}); it keeps the end's model clock, routes each frame to its part, and acts on the
+ * link going up and down.
  *
  * <p>Nothing leaves through {@link Listener#send} without credit, so a remote partner's mailbox
  * and Artery's bounded send queue can never be overrun by TLPs.
@@ -53,16 +53,12 @@ public final class LinkEnd {
   private final LinkParameters params;
   private final LinkStateMachine machine;
   private final LinkTraining training;
-  private final TransmitQueues queues;
+  private final Transmitter tx;
   private final ReceiveCredits receive;
   private final DataLinkRetry retry;
   private final Listener listener;
-  /** The egress wire's schedule in model time (see {@link WireCalendar} for why not a FIFO). */
-  private final WireCalendar wire = new WireCalendar();
   private final LinkCounters counters = new LinkCounters();
   private long modelNow;
-  /** The model time of the event the owner is handling: nothing can start on the wire before it. */
-  private long eventAt = Long.MIN_VALUE;
 
   public LinkEnd(
       LinkParameters params,
@@ -87,11 +83,12 @@ public final class LinkEnd {
       LongSupplier wallNanos) {
     this.params = params;
     this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
-    this.queues = new TransmitQueues(machine);
+    WireCalendar wire = new WireCalendar(); // first transmissions and replays share it
+    this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost());
+    this.tx = new Transmitter(params, machine, wire, retry::full, this::departed);
     this.receive = new ReceiveCredits(receiveBuffers);
     this.training = new LinkTraining(machine, receive, counters, listener, wallNanos, this::modelNow,
         new StateChanges());
-    this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost());
     this.listener = listener;
   }
 
@@ -116,7 +113,7 @@ public final class LinkEnd {
   }
 
   public int queued() {
-    return queues.size();
+    return tx.size();
   }
 
   /**
@@ -127,11 +124,11 @@ public final class LinkEnd {
    * (host software on wall-clock timers) are not floored: they carry their own stamps.
    */
   public void beginEvent(long time) {
-    eventAt = time;
+    tx.floorAt(time);
   }
 
   public void endEvent() {
-    eventAt = Long.MIN_VALUE;
+    tx.floorAt(Long.MIN_VALUE);
   }
 
   /**
@@ -160,13 +157,12 @@ public final class LinkEnd {
    * queues and are lost like any queued TLP if the link goes down.
    */
   public void holdFrom(long modelAt) {
-    queues.holdFrom(modelAt);
-    pump();
+    tx.holdFrom(modelAt);
   }
 
   /** Queued TLPs stamped before the horizon: those that will leave without a scenario's help. */
   public int queuedBeforeHorizon() {
-    return queues.sizeBeforeHorizon();
+    return tx.sizeBeforeHorizon();
   }
 
   /** The partner is connected (physical layer up): start training. */
@@ -213,17 +209,7 @@ public final class LinkEnd {
    * counts it as PCIe does (Unsupported Request for a request, drop for a posted write).
    */
   public boolean offer(Tlp tlp, long readyAt, Object token) {
-    if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
-      return false;
-    }
-    // Nothing waiting and credit at hand: the TLP leaves at once, without being queued.
-    if (!retry.full() && queues.mayBypass(tlp, readyAt)) {
-      send(tlp, readyAt, token);
-      return true;
-    }
-    queues.add(tlp, readyAt, token);
-    pump();
-    return true;
+    return tx.offer(tlp, readyAt, token);
   }
 
   /**
@@ -312,8 +298,7 @@ public final class LinkEnd {
     observe(arrival);
     training.onUpdateFc();
     if (machine.isUp()) {
-      queues.credit(u.limits(), arrival);
-      pump();
+      tx.credit(u.limits(), arrival);
     }
   }
 
@@ -369,23 +354,8 @@ public final class LinkEnd {
     }
   }
 
-  private void pump() {
-    if (!machine.isUp()) {
-      return;
-    }
-    while (!retry.full()) { // else an Ack will free it and pump again
-      Queued pick = queues.poll();
-      if (pick == null) {
-        return;
-      }
-      send(pick.tlp(), pick.readyAt(), pick.token());
-    }
-  }
-
-  /** Puts a TLP on the wire: takes its credit and its slot on the wire (model time). */
-  private void send(Tlp tlp, long readyAt, Object token) {
-    long earliest = Math.max(queues.take(tlp, readyAt), eventAt);
-    long start = wire.reserve(earliest, params.serializationNs(Tlps.wireBytes(tlp)));
+  /** A TLP starts on the wire at model {@code start}: through the retry, and its buffer is free. */
+  private void departed(Tlp tlp, Object token, long start) {
     observe(start);
     counters.tlpsSent++;
     training.sent();
@@ -397,7 +367,7 @@ public final class LinkEnd {
   private final class StateChanges implements LinkTraining.Transitions {
     @Override
     public void down(ErrorMessage.Cause cause, long at) {
-      List<Queued> purged = queues.purge();
+      List<Queued> purged = tx.purge();
       counters.linkDowns++;
       counters.purged += purged.size();
       receive.linkDown();
@@ -408,17 +378,17 @@ public final class LinkEnd {
     @Override
     public void up() {
       listener.linkUp(modelNow);
-      pump();
+      tx.pump();
     }
 
     @Override
     public void opened() {
-      pump();
+      tx.pump();
     }
 
     @Override
     public void partnerCredits(FcCredits limits) {
-      queues.initialise(limits);
+      tx.initialise(limits);
       receive.reset();
     }
   }
@@ -447,7 +417,7 @@ public final class LinkEnd {
 
     @Override
     public void room() {
-      pump();
+      tx.pump();
     }
 
     @Override

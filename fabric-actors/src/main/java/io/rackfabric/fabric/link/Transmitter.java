@@ -13,15 +13,30 @@ import io.rackfabric.fabric.tlp.Tlps;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
- * The transmitting half of one link end's flow control: a queue per TLP class, the partner's
- * credits, PCIe's ordering between the classes, what the link state lets through, and the fault
- * horizon. It picks the TLP to send next; the link end puts it on the wire.
+ * The transmitting side of one link end: a queue per TLP class, the partner's credits (credit-based
+ * flow control), PCIe's ordering between the classes, what the link state lets through, and the
+ * fault horizon decide which TLP goes next; it then takes its slot on the wire in model time
+ * ({@link WireCalendar}) and departs through the end ({@link Departures}).
  */
-final class TransmitQueues {
+final class Transmitter {
 
+  /** Where a TLP goes once it has its credit and its slot on the wire. */
+  @FunctionalInterface
+  interface Departures {
+    /** {@code tlp}, queued with {@code token}, starts on the wire at model {@code start}. */
+    void departed(Tlp tlp, Object token, long start);
+  }
+
+  private final LinkParameters params;
   private final LinkStateMachine machine;
+  /** The egress wire's schedule (see {@link WireCalendar} for why not a FIFO). */
+  private final WireCalendar wire;
+  /** Whether transmission must stop for now (a full replay buffer: an Ack will pump again). */
+  private final BooleanSupplier stopped;
+  private final Departures departures;
   private final CreditLedger ledger = new CreditLedger();
   @SuppressWarnings("unchecked")
   private final ArrayDeque<Queued>[] queues = new ArrayDeque[] {
@@ -33,9 +48,16 @@ final class TransmitQueues {
   /** TLPs that would start at or after this model time wait (see {@link LinkEnd#holdFrom}). */
   private long horizon = Long.MAX_VALUE;
   private long order;
+  /** The model time of the event the owner is handling: nothing can start on the wire before it. */
+  private long eventAt = Long.MIN_VALUE;
 
-  TransmitQueues(LinkStateMachine machine) {
+  Transmitter(LinkParameters params, LinkStateMachine machine, WireCalendar wire, BooleanSupplier stopped,
+      Departures departures) {
+    this.params = params;
     this.machine = machine;
+    this.wire = wire;
+    this.stopped = stopped;
+    this.departures = departures;
   }
 
   int size() {
@@ -58,25 +80,63 @@ final class TransmitQueues {
     return n;
   }
 
+  /** See {@link LinkEnd#holdFrom}. */
   void holdFrom(long modelAt) {
     horizon = modelAt;
+    pump();
   }
 
-  /** Whether a TLP may leave at once, unqueued: nothing waits, and state, credit and horizon allow. */
-  boolean mayBypass(Tlp tlp, long readyAt) {
-    return size() == 0 && machine.mayTransmit(isManagement(tlp))
-        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp)) && beforeHorizon(readyAt);
+  /** See {@link LinkEnd#beginEvent}; {@code Long.MIN_VALUE} when the event is over. */
+  void floorAt(long time) {
+    eventAt = time;
   }
 
-  void add(Tlp tlp, long readyAt, Object token) {
+  /**
+   * Queues a TLP, or sends it at once when nothing waits and state, credit and horizon allow.
+   * Returns false when the link is down and nothing is taken.
+   */
+  boolean offer(Tlp tlp, long readyAt, Object token) {
+    if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
+      return false;
+    }
+    if (!stopped.getAsBoolean() && size() == 0 && machine.mayTransmit(isManagement(tlp))
+        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp)) && beforeHorizon(readyAt)) {
+      send(tlp, readyAt, token);
+      return true;
+    }
     queues[tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
+    pump();
+    return true;
+  }
+
+  /** Sends what may go now, oldest first, until nothing may. */
+  void pump() {
+    if (!machine.isUp()) {
+      return;
+    }
+    while (!stopped.getAsBoolean()) {
+      Queued pick = poll();
+      if (pick == null) {
+        return;
+      }
+      send(pick.tlp(), pick.readyAt(), pick.token());
+    }
+  }
+
+  /** Puts a TLP on the wire: takes its credit and its slot on the wire (model time). */
+  private void send(Tlp tlp, long readyAt, Object token) {
+    int c = tlp.tlpClass().ordinal();
+    ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
+    long start = wire.reserve(
+        Math.max(Math.max(readyAt, creditReadyAt[c]), eventAt), params.serializationNs(Tlps.wireBytes(tlp)));
+    departures.departed(tlp, token, start);
   }
 
   /**
    * Takes the TLP to send next off its queue: the oldest that may go and has credit, where reads
    * and completions never pass an earlier posted request. Null when none may go.
    */
-  Queued poll() {
+  private Queued poll() {
     int posted = TlpClass.POSTED.ordinal();
     Queued pick = null;
     Queued postedHead = firstTransmittable(queues[posted]);
@@ -122,21 +182,15 @@ final class TransmitQueues {
     return null;
   }
 
-  /**
-   * Takes a departing TLP's credit. Returns the earliest it may start: when it was ready, and for
-   * a class that waited for credit not before that credit arrived.
-   */
-  long take(Tlp tlp, long readyAt) {
-    ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
-    return Math.max(readyAt, creditReadyAt[tlp.tlpClass().ordinal()]);
-  }
-
   /** The partner's training gave its buffer sizes. */
   void initialise(FcCredits limits) {
     ledger.initialise(limits);
   }
 
-  /** An UpdateFC that arrived at model {@code arrival}: classes that waited for it may go from then. */
+  /**
+   * An UpdateFC that arrived at model {@code arrival}: classes that waited for it may go, not
+   * before then.
+   */
   void credit(FcCredits limits, long arrival) {
     ledger.update(limits);
     for (int c = 0; c < 3; c++) {
@@ -145,6 +199,7 @@ final class TransmitQueues {
         blocked[c] = false;
       }
     }
+    pump();
   }
 
   /** The link went down: returns every queued TLP (class by class, each in queue order) and forgets the credit. */
