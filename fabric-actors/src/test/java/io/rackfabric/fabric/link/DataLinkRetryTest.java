@@ -74,7 +74,7 @@ class DataLinkRetryTest {
   }
 
   @Test
-  void shouldReplayOnANakWhatTheInjectedErrorsDropped() {
+  void shouldReplayWhatTheInjectedErrorsDroppedWhenANakArrives() {
     DataLinkRetry r = retry(ReplayParameters.defaults());
     r.injectErrors(new LinkErrors(1, 0, 0, 0, 0, 100, 7)); // drops what starts before 100 ns
     Tlp w = write(1);
@@ -165,7 +165,7 @@ class DataLinkRetryTest {
   }
 
   @Test
-  void shouldStopTransmissionWhileTheReplayBufferIsFullAndMakeRoomOnAnAck() {
+  void shouldMakeRoomWhenAnAckFreesAFullReplayBuffer() {
     DataLinkRetry r = retry(new ReplayParameters(1_000, 4, 1, 2, 3));
     r.injectErrors(new LinkErrors(0, 0, 1, 50, 0, FOREVER, 7)); // everything late, nothing lost
     r.transmit(write(1), 10);

@@ -105,7 +105,7 @@ class TransmitterTest {
   }
 
   @Test
-  void shouldStartAClassThatWaitedForCreditNoEarlierThanTheCreditArrived() {
+  void shouldStartNoEarlierThanTheCreditArrivedWhenAClassWaitedForIt() {
     bringUp(true, NO_POSTED);
     tx.offer(write(1), 100, "w");
 
@@ -125,7 +125,7 @@ class TransmitterTest {
   }
 
   @Test
-  void shouldStartNoEarlierThanTheEventBeingHandled() {
+  void shouldStartNoEarlierThanTheEventWhenOfferedWhileOneIsHandled() {
     bringUp(true, ROOMY);
     tx.floorAt(500);
     tx.offer(write(1), 100, "w");
@@ -135,7 +135,7 @@ class TransmitterTest {
   }
 
   @Test
-  void shouldHoldTlpsStampedAtOrAfterTheHorizonAndPassEarlierOnes() {
+  void shouldHoldTlpsStampedAtOrAfterTheHorizonWhenOneIsSet() {
     bringUp(true, ROOMY);
     tx.holdFrom(100);
     tx.offer(write(1), 100, "late");

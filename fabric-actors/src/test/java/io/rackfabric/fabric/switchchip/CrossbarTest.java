@@ -51,7 +51,7 @@ class CrossbarTest {
   }
 
   @Test
-  void shouldReturnTheSpaceOfAConsumedTlpASwitchLatencyAfterItWasFreed() {
+  void shouldReturnSpaceASwitchLatencyLaterWhenATlpIsConsumed() {
     crossbar.consumed(3, WRITE, 500);
 
     SwitchPort.CreditsReleased r = release();
@@ -71,7 +71,7 @@ class CrossbarTest {
   }
 
   @Test
-  void shouldReturnTheSpaceOfQueuedTlpsInBatchesOnceTheyLeft() {
+  void shouldReturnSpaceInBatchesWhenQueuedTlpsLeave() {
     crossbar.queued(3);
     crossbar.queued(3);
     crossbar.queued(3);

@@ -50,7 +50,7 @@ class PortConfigurationTest {
   }
 
   @Test
-  void shouldNameThePortAndItsSiblingsAfterTheSwitch() {
+  void shouldPrefixTheSwitchIdWhenNamingPorts() {
     PortConfiguration a = port(1);
     assertEquals("sw.a", a.name());
     assertEquals("sw.ntb", a.siblingName(4));
@@ -63,7 +63,7 @@ class PortConfigurationTest {
   }
 
   @Test
-  void shouldAnswerAReadWithTheRegisterFromThePortsBdf() {
+  void shouldCompleteFromThePortsBdfWhenARegisterIsRead() {
     PortConfiguration a = port(1);
     Completion c = a.complete(new ConfigRead(ROOT, 7, Bdf.of(1, 1, 0), 0, ConfigSpace.REG_BUSES, 0), 300, false);
 
@@ -75,7 +75,7 @@ class PortConfigurationTest {
   }
 
   @Test
-  void shouldHoldTheCompletionOfAWriteUntilTheTableHoldsIt() {
+  void shouldHoldTheCompletionWhenAWriteIsNotInTheTableYet() {
     PortConfiguration a = port(1);
     int buses = 1 | (5 << 8) | (5 << 16);
     a.complete(new ConfigWrite(ROOT, 1, Bdf.of(1, 1, 0), 0, ConfigSpace.REG_BUSES, buses, 0), 300, false);
@@ -92,7 +92,7 @@ class PortConfigurationTest {
   }
 
   @Test
-  void shouldTurnAType1RequestForItsOwnSecondaryBusIntoType0() {
+  void shouldConvertToType0WhenAType1RequestTargetsTheSecondaryBus() {
     PortConfiguration a = port(1);
     Tlp own = new ConfigRead(ROOT, 1, Bdf.of(2, 0, 0), 1, 0, 0);
     Tlp beyond = new ConfigRead(ROOT, 2, Bdf.of(3, 0, 0), 1, 0, 0);
@@ -111,7 +111,7 @@ class PortConfigurationTest {
   }
 
   @Test
-  void shouldRefuseARequesterThatIsNotASixteenBitId() {
+  void shouldRefuseWhenTheRequesterIsNotASixteenBitId() {
     var rejected = assertInstanceOf(SwitchPort.RequesterIdRejected.class,
         port(4).program(NtbDirection.TO_LINK, 0x1_0000));
     assertTrue(rejected.reason().contains("requester=0x10000"), rejected.reason());

@@ -30,7 +30,7 @@ class PortErrorsTest {
   }
 
   @Test
-  void shouldAnswerARequestNothingClaimsWithAnUnsupportedRequestFromThePort() {
+  void shouldAnswerWithAnUnsupportedRequestWhenARequestIsRefused() {
     Completion ur = errors.refuse(new MemRead(REQ, 9, 0, 0x5000L, 64, 0, 1), PORT, 700);
 
     assertEquals(CompletionStatus.UNSUPPORTED_REQUEST, ur.status());
@@ -41,7 +41,7 @@ class PortErrorsTest {
   }
 
   @Test
-  void shouldDropAPostedWriteWithoutAnAnswerAndCountIt() {
+  void shouldDropAndCountWhenAPostedWriteIsRefused() {
     assertNull(errors.refuse(new MemWrite(REQ, 1, 0, 0x5000L, 64, null, 0, 1), PORT, 700));
 
     PortStats s = errors.stats("sw.a", idleLink(), 0);
@@ -50,7 +50,7 @@ class PortErrorsTest {
   }
 
   @Test
-  void shouldReportALinkDownAsAFatalErrorAndCountIt() {
+  void shouldSendAFatalErrorWhenTheLinkGoesDown() {
     ErrorMessage aer = errors.linkDown(PORT, ErrorMessage.Cause.DLLP_TIMEOUT, 1234);
 
     assertEquals(new ErrorMessage(PORT, ErrorMessage.Severity.FATAL, ErrorMessage.Cause.DLLP_TIMEOUT, 1234), aer);

@@ -78,7 +78,7 @@ class PortForwardingTest {
   }
 
   @Test
-  void shouldHandATlpFromTheLinkToTheSiblingTheRouterNamesASwitchLatencyAfterItArrived() {
+  void shouldHandTheTlpToTheRoutedSiblingWhenItArrivesFromTheLink() {
     trainUp();
     MemWrite write = new MemWrite(EP, 1, 0, 0x1100_0000L, 64, null, 0, 1);
 
@@ -92,7 +92,7 @@ class PortForwardingTest {
   }
 
   @Test
-  void shouldAnswerARequestThatCannotBeDeliveredWithAnUnsupportedRequestOnTheLink() {
+  void shouldAnswerWithAnUnsupportedRequestWhenARequestCannotBeDelivered() {
     trainUp();
     MemRead read = new MemRead(EP, 5, 0, 0x3000_0000L, 64, 0, 1); // upstream, which is not running
 
