@@ -70,6 +70,9 @@ class ReceiveCreditsTest {
     assertFalse(credits.free(TlpClass.POSTED, 1, 1, 200, true), "held across the flap");
     credits.arrive(write(3));
     assertTrue(credits.free(TlpClass.POSTED, 1, 1, 300, true), "of the new training");
-    assertEquals(300, credits.update().sentAt());
+    UpdateFc u = credits.update();
+    assertEquals(300, u.sentAt());
+    assertEquals(5, u.limits().postedHeader(), "the new training's one header back, no more");
+    assertEquals(65, u.limits().postedData());
   }
 }
