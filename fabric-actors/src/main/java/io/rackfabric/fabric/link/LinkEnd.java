@@ -1,24 +1,21 @@
 package io.rackfabric.fabric.link;
 
-import io.rackfabric.fabric.credit.CreditLedger;
 import io.rackfabric.fabric.credit.FcCredits;
-import io.rackfabric.fabric.credit.ReceiveBuffer;
-import io.rackfabric.fabric.tlp.Completion;
-import io.rackfabric.fabric.tlp.ConfigRead;
-import io.rackfabric.fabric.tlp.ConfigWrite;
 import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.TlpClass;
 import io.rackfabric.fabric.tlp.Tlps;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * One end of a link as a plain object: the data link state machine, the transmit queues with
- * credit-based flow control and their occupancy of the wire in model time, and the receive
- * buffer with batched credit returns. Every port actor (switch port, NTB port, endpoint) embeds one and stays thin.
+ * One end of a link as a plain object. Every port actor (switch port, NTB port, endpoint) embeds
+ * one and stays thin. The end coordinates its parts: link management (training, keepalives,
+ * timeouts: {@link LinkTraining}), the transmit side with credit-based flow control and the
+ * wire's schedule in model time ({@link Transmitter}), the receive buffer with batched credit
+ * returns ({@link ReceiveCredits}), and the data link retry with error injection ({@link
+ * DataLinkRetry}); it keeps the end's model clock, routes each frame to its part, and acts on the
+ * link going up and down.
  *
  * <p>Nothing leaves through {@link Listener#send} without credit, so a remote partner's mailbox
  * and Artery's bounded send queue can never be overrun by TLPs.
@@ -45,58 +42,23 @@ public final class LinkEnd {
   /** A TLP waiting for credit; {@code token} identifies the buffer to free when it leaves. */
   public record Queued(Tlp tlp, long readyAt, Object token, long order) {}
 
-  private static final int DLLP_BYTES = 8;
-
-  private final LinkParameters params;
-  private final LinkStateMachine machine;
-  private final CreditLedger ledger = new CreditLedger();
-  private final ReceiveBuffer receive;
-  private final Listener listener;
-  private final LongSupplier wallNanos;
-  @SuppressWarnings("unchecked")
-  private final ArrayDeque<Queued>[] queues = new ArrayDeque[] {
-      new ArrayDeque<Queued>(), new ArrayDeque<Queued>(), new ArrayDeque<Queued>()};
-  private final boolean[] blocked = new boolean[3];
-  private final long[] creditReadyAt = new long[3];
-  /** Receive-buffer space held when the link last went down, still to be freed by the owner. */
-  private final long[] staleHeaders = new long[3];
-  private final long[] staleData = new long[3];
-  /** The egress wire's schedule in model time (see {@link WireCalendar} for why not a FIFO). */
-  private final WireCalendar wire = new WireCalendar();
-  /** TLPs arrived or left since the last tick (see {@link #tick}). */
-  private boolean rxActivity;
-  private boolean txActivity;
-  private long lastFreedAt;
-  private long modelNow;
   /** Schedules an action as a model-time event of the owner's (see {@link #useModelTimers}). */
   @FunctionalInterface
   public interface ModelTimers {
     void schedule(long at, Runnable action);
   }
 
-  /** Set once the owner's events run in model time: the retry's timers are then events too. */
-  private ModelTimers modelTimers;
-  /** The replay timer deadline an event is scheduled for, so each is scheduled once. */
-  private long armedReplayDeadline = -1;
-  private boolean ackTimerArmed;
+  private static final int DLLP_BYTES = 8;
 
-  /** The model time of the event the owner is handling: nothing can start on the wire before it. */
-  private long eventAt = Long.MIN_VALUE;
-  /** TLPs that would start at or after this model time wait here (see {@link #holdFrom}). */
-  private long horizon = Long.MAX_VALUE;
-  private long order;
+  private final LinkParameters params;
+  private final LinkStateMachine machine;
+  private final LinkTraining training;
+  private final Transmitter tx;
+  private final ReceiveCredits receive;
+  private final DataLinkRetry retry;
+  private final Listener listener;
   private final LinkCounters counters = new LinkCounters();
-  private final ReplayParameters replayParams;
-  /**
-   * The data link retry, created when first needed: a link without injected errors sends plain
-   * {@link TlpFrame}s, keeps nothing and sends no Acks. While errors are injected, and until
-   * everything sent under them is acknowledged, TLPs go out sequenced and are kept for replay.
-   */
-  private ReplayBuffer replay;
-  private ReplayReceiver replayRx;
-  private ErrorInjector injector;
-  /** Model arrival of the last TLP the replay receiver accepted: what a coalesced Ack carries. */
-  private long lastAcceptedAt;
+  private long modelNow;
 
   public LinkEnd(
       LinkParameters params,
@@ -120,11 +82,14 @@ public final class LinkEnd {
       Listener listener,
       LongSupplier wallNanos) {
     this.params = params;
-    this.replayParams = replayParams;
     this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
-    this.receive = new ReceiveBuffer(receiveBuffers);
+    WireCalendar wire = new WireCalendar(); // first transmissions and replays share it
+    this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost());
+    this.tx = new Transmitter(params, machine, wire, retry::full, this::departed);
+    this.receive = new ReceiveCredits(receiveBuffers);
+    this.training = new LinkTraining(machine, receive, counters, listener, wallNanos, this::modelNow,
+        new StateChanges());
     this.listener = listener;
-    this.wallNanos = wallNanos;
   }
 
   public LinkParameters params() {
@@ -148,7 +113,7 @@ public final class LinkEnd {
   }
 
   public int queued() {
-    return queues[0].size() + queues[1].size() + queues[2].size();
+    return tx.size();
   }
 
   /**
@@ -159,11 +124,11 @@ public final class LinkEnd {
    * (host software on wall-clock timers) are not floored: they carry their own stamps.
    */
   public void beginEvent(long time) {
-    eventAt = time;
+    tx.floorAt(time);
   }
 
   public void endEvent() {
-    eventAt = Long.MIN_VALUE;
+    tx.floorAt(Long.MIN_VALUE);
   }
 
   /**
@@ -174,48 +139,8 @@ public final class LinkEnd {
    * {@link LinkStateMachine#ignoreSilence}).
    */
   public void useModelTimers(ModelTimers timers) {
-    this.modelTimers = timers;
+    retry.useModelTimers(timers);
     machine.ignoreSilence();
-  }
-
-  /** Arms the model-time replay timer for its current deadline, once per deadline. */
-  private void armReplayTimer() {
-    if (modelTimers == null || replay == null) {
-      return;
-    }
-    long d = replay.deadline();
-    if (d >= 0 && d != armedReplayDeadline) {
-      armedReplayDeadline = d;
-      modelTimers.schedule(d, () -> onReplayTimer(d));
-    }
-  }
-
-  private void onReplayTimer(long at) {
-    if (replay == null || !machine.isUp()) {
-      return;
-    }
-    long expired = replay.expire(at);
-    if (expired >= 0) {
-      counters.replayTimeouts++;
-      observe(expired);
-      startReplay(expired);
-    }
-    armReplayTimer();
-  }
-
-  /** The receiver owes an Ack: sent a third of the replay timeout later (PCIe's Ack latency). */
-  private void armAckTimer(long from) {
-    if (modelTimers == null || ackTimerArmed) {
-      return;
-    }
-    ackTimerArmed = true;
-    long at = from + Math.max(1, replayParams.timeoutNs() / 3);
-    modelTimers.schedule(at, () -> {
-      ackTimerArmed = false;
-      if (replayRx != null && replayRx.owesAck() && machine.isUp()) {
-        sendAckNak(false, at);
-      }
-    });
   }
 
   /** Advances the end's model clock (a fault or command stamped with model time). */
@@ -232,13 +157,17 @@ public final class LinkEnd {
    * queues and are lost like any queued TLP if the link goes down.
    */
   public void holdFrom(long modelAt) {
-    horizon = modelAt;
-    pump();
+    tx.holdFrom(modelAt);
+  }
+
+  /** Queued TLPs stamped before the horizon: those that will leave without a scenario's help. */
+  public int queuedBeforeHorizon() {
+    return tx.sizeBeforeHorizon();
   }
 
   /** The partner is connected (physical layer up): start training. */
   public void enable() {
-    apply(machine.enable(wallNanos.getAsLong()), null);
+    training.enable();
   }
 
   /**
@@ -247,74 +176,31 @@ public final class LinkEnd {
    */
   public void disable(long modelAt) {
     observe(modelAt);
-    apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, modelAt);
+    training.disable(modelAt);
   }
 
   /** The partner is gone without a PhysicalDown (see {@link PartnerLink#gone}): down now, by surprise. */
   public void partnerLost() {
-    long at = modelNow();
-    apply(machine.onPhysicalDown(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, at);
+    training.physicalDown(modelNow);
   }
 
   public void activate() {
-    apply(machine.activate(wallNanos.getAsLong()), null);
+    training.activate();
   }
 
   /**
    * Injects errors into what this end transmits from now on ({@link LinkErrors#NONE}: stop). While
-   * they are in force TLPs are sequenced and kept for replay; see {@link ReplayBuffer}.
+   * they are in force TLPs are sequenced and kept for replay; see {@link DataLinkRetry}.
    */
   public void injectErrors(LinkErrors errors) {
-    injector = errors.any() ? new ErrorInjector(errors) : null;
-    if (injector != null && replay == null) {
-      replay = new ReplayBuffer(replayParams.bufferTlps(), replayParams.timeoutNs(),
-          replayParams.limit(), replayParams.idleTicks());
-    }
-  }
-
-  /** Whether TLPs sent now must be sequenced and kept. */
-  private boolean sequencing() {
-    return injector != null || (replay != null && !replay.isEmpty());
-  }
-
-  /** A full replay buffer stops transmission until an Ack frees it. */
-  private boolean replayFull() {
-    return replay != null && replay.full();
+    retry.injectErrors(errors);
   }
 
   /** Timers; the owner calls this periodically. */
   public void tick() {
-    long now = wallNanos.getAsLong();
-    // TLP traffic since the last tick counts as traffic now: the timers it feeds (DLLP timeout,
-    // keepalive) are hundreds of ticks long, and reading the clock per TLP would cost more than
-    // the rest of a hop's link work.
-    if (rxActivity) {
-      machine.onTlpReceived(now);
-      rxActivity = false;
-    }
-    if (txActivity) {
-      machine.onSent(now);
-      txActivity = false;
-    }
-    int actions = machine.tick(now);
-    apply(actions, ErrorMessage.Cause.DLLP_TIMEOUT);
-    if (machine.isUp() && modelTimers == null) {
-      tickReplay();
-    }
-  }
-
-  /** Coalesced Acks still owed, and the replay timer. */
-  private void tickReplay() {
-    if (replayRx != null && (replayRx.tick() & ReplayReceiver.SEND_ACK) != 0) {
-      sendAckNak(false, lastAcceptedAt);
-    }
-    if (replay != null) {
-      long expired = replay.tick();
-      if (expired >= 0) {
-        counters.replayTimeouts++;
-        observe(expired);
-        startReplay(expired);
-      }
+    training.tick();
+    if (machine.isUp()) {
+      retry.tick();
     }
   }
 
@@ -323,18 +209,7 @@ public final class LinkEnd {
    * counts it as PCIe does (Unsupported Request for a request, drop for a posted write).
    */
   public boolean offer(Tlp tlp, long readyAt, Object token) {
-    if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
-      return false;
-    }
-    // Nothing waiting and credit at hand: the TLP leaves at once, without being queued.
-    if (queued() == 0 && !replayFull() && machine.mayTransmit(isManagement(tlp))
-        && ledger.canSend(tlp.tlpClass(), Tlps.dataCredits(tlp)) && beforeHorizon(readyAt)) {
-      send(tlp, readyAt, token);
-      return true;
-    }
-    queues[tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
-    pump();
-    return true;
+    return tx.offer(tlp, readyAt, token);
   }
 
   /**
@@ -381,95 +256,65 @@ public final class LinkEnd {
    */
   public long onFrame(LinkFrame frame) {
     if (frame instanceof TlpFrame f) {
-      return acceptTlp(f.tlp(), f.sentAt());
+      return mayReceive() ? intoReceiveBuffer(f.tlp(), modelArrival(f)) : -1;
     }
     if (frame instanceof SequencedTlp s) {
       return acceptSequenced(s);
     }
     if (frame instanceof CorruptTlp c) {
-      onCorrupt(c);
+      if (mayReceive()) {
+        retry.corrupted(modelArrival(c));
+      }
       return -1;
     }
     if (frame instanceof AckNak a) {
-      onAckNak(a);
+      counters.dllpsReceived++;
+      training.received();
+      retry.onAckNak(a, modelArrival(a));
       return -1;
     }
-    long wall = wallNanos.getAsLong();
     if (frame instanceof UpdateFc u) {
-      onUpdateFc(u, wall);
+      onUpdateFc(u);
     } else if (frame instanceof InitFc i) {
-      onInitFc(i, wall);
+      counters.dllpsReceived++;
+      training.onInitFc(i);
     } else if (frame instanceof PhysicalDown d) {
       // Down when the partner's electrical idle arrives, not at the latest time this end has seen:
       // a TLP stamped later that crossed first (actors run concurrently) must not delay the AER.
       long downAt = d.sentAt() + params.propagationNs();
       observe(downAt);
-      apply(machine.onPhysicalDown(wall), ErrorMessage.Cause.SURPRISE_DOWN, downAt);
+      training.physicalDown(downAt);
     }
     return -1;
   }
 
-  private void onUpdateFc(UpdateFc u, long wall) {
+  private void onUpdateFc(UpdateFc u) {
     counters.dllpsReceived++;
     if (u.keepalive()) {
-      apply(machine.onUpdateFc(wall), null); // liveness only: its limits were advertised before
+      training.onUpdateFc(); // liveness only: its limits were advertised before
       return;
     }
-    long arrival = u.sentAt() + params.flightNs(DLLP_BYTES);
+    long arrival = modelArrival(u);
     observe(arrival);
-    apply(machine.onUpdateFc(wall), null);
+    training.onUpdateFc();
     if (machine.isUp()) {
-      ledger.update(u.limits());
-      for (int c = 0; c < 3; c++) {
-        if (blocked[c]) {
-          creditReadyAt[c] = Math.max(creditReadyAt[c], arrival);
-          blocked[c] = false;
-        }
-      }
-      pump();
+      tx.credit(u.limits(), arrival);
     }
-  }
-
-  private void onInitFc(InitFc i, long wall) {
-    counters.dllpsReceived++;
-    // Training runs on the link's wall-clock timers; how many InitFCs it took must not move the
-    // model clock.
-    int actions = machine.onInitFc(i, wall);
-    if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
-      goDown(ErrorMessage.Cause.SURPRISE_DOWN, modelNow);
-      actions &= ~LinkStateMachine.LINK_DOWN;
-    }
-    if ((actions & LinkStateMachine.TAKE_PARTNER_CREDITS) != 0) {
-      ledger.initialise(i.limits());
-      receive.reset();
-    }
-    apply(actions, null);
-  }
-
-  private long acceptTlp(Tlp tlp, long sentAt) {
-    if (!mayReceive()) {
-      return -1;
-    }
-    return intoReceiveBuffer(tlp, sentAt + params.flightNs(Tlps.wireBytes(tlp)));
   }
 
   /** Whether a TLP arriving now can be taken; counts it as dropped when the link is down. */
   private boolean mayReceive() {
-    if (machine.state() == DataLinkState.DL_INIT) {
-      // Like an UpdateFC, a TLP proves the partner is up with our credits (its last InitFC was
-      // lost): finish training rather than drop a TLP whose credit the partner has consumed.
-      apply(machine.onUpdateFc(wallNanos.getAsLong()), null);
-    }
+    training.onTlpWhileTraining();
     if (!machine.mayReceive()) {
       counters.droppedLinkDown++;
       return false;
     }
-    rxActivity = true;
+    training.received();
     return true;
   }
 
   private long intoReceiveBuffer(Tlp tlp, long arrival) {
-    if (!receive.arrive(tlp.tlpClass(), Tlps.dataCredits(tlp))) {
+    if (!receive.arrive(tlp)) {
       counters.receiverOverflows++;
       return -1;
     }
@@ -486,132 +331,14 @@ public final class LinkEnd {
     if (!mayReceive()) {
       return -1;
     }
-    long arrival = s.sentAt() + params.flightNs(Tlps.wireBytes(s.tlp()));
-    int actions = receiver().onTlp(s.seq());
+    long arrival = modelArrival(s);
+    int actions = retry.receive(s.seq(), arrival);
     if ((actions & ReplayReceiver.ACCEPT) == 0) {
-      observe(arrival);
-      if (s.seq() > receiver().nextExpected()) {
-        counters.outOfSequence++;
-      } else {
-        counters.duplicatesDiscarded++;
-      }
-      answer(actions, arrival);
       return -1;
     }
-    lastAcceptedAt = Math.max(lastAcceptedAt, arrival);
     long accepted = intoReceiveBuffer(s.tlp(), arrival);
-    answer(actions, arrival);
-    if (replayRx.owesAck()) {
-      armAckTimer(arrival);
-    }
+    retry.accepted(actions, arrival);
     return accepted;
-  }
-
-  private void onCorrupt(CorruptTlp c) {
-    if (!mayReceive()) {
-      return;
-    }
-    counters.badLcrc++;
-    long arrival = c.sentAt() + params.flightNs(c.wireBytes());
-    observe(arrival);
-    answer(receiver().onBadLcrc(), arrival);
-  }
-
-  private ReplayReceiver receiver() {
-    if (replayRx == null) {
-      replayRx = new ReplayReceiver(replayParams.ackEvery());
-    }
-    return replayRx;
-  }
-
-  private void answer(int actions, long at) {
-    if ((actions & ReplayReceiver.SEND_NAK) != 0) {
-      sendAckNak(true, at);
-    } else if ((actions & ReplayReceiver.SEND_ACK) != 0) {
-      sendAckNak(false, at);
-    }
-  }
-
-  private void sendAckNak(boolean nak, long at) {
-    counters.dllpsSent++;
-    if (nak) {
-      counters.naksSent++;
-    } else {
-      counters.acksSent++;
-    }
-    txActivity = true;
-    listener.send(new AckNak(nak, replayRx.ackSeq(), at));
-  }
-
-  private void onAckNak(AckNak a) {
-    counters.dllpsReceived++;
-    rxActivity = true;
-    long arrival = a.sentAt() + params.flightNs(DLLP_BYTES);
-    observe(arrival);
-    if (replay == null || !machine.isUp()) {
-      return; // from before the link last went down: nothing it names is kept any more
-    }
-    if (a.nak()) {
-      counters.naksReceived++;
-      replay.onAck(a.seq(), arrival);
-      startReplay(arrival);
-    } else if (replay.onAck(a.seq(), arrival) > 0) {
-      pump(); // the buffer may have been full
-    }
-    armReplayTimer();
-  }
-
-  /** A Nak or the timer at model {@code at}: sends every kept TLP again, or gives up the link. */
-  private void startReplay(long at) {
-    int decision = replay.replay(at);
-    if (decision == ReplayBuffer.ROLLOVER) {
-      counters.replayRollovers++;
-      apply(machine.retrain(wallNanos.getAsLong()), ErrorMessage.Cause.REPLAY_ROLLOVER, at);
-      return;
-    }
-    if (decision == ReplayBuffer.NONE) {
-      return;
-    }
-    counters.replays++;
-    long cursor = at;
-    for (int i = 0; i < replay.outstanding(); i++) {
-      Tlp tlp = replay.tlpAt(i);
-      long serialization = params.serializationNs(Tlps.wireBytes(tlp));
-      long start = replay.startAt(i);
-      if (start < cursor) {
-        // Went out before the replay began: sent again, on wire time of its own. No credit is
-        // taken: a replayed TLP consumed its credit when it first went out.
-        start = wire.reserve(cursor, serialization);
-        replay.restamp(i, start);
-        counters.tlpsReplayed++;
-      }
-      // Otherwise it went out after the replay began in model time (actors ran ahead in wall
-      // time): it is the TLP that follows the replayed ones, resent as it was, and its first
-      // copy, which the partner discarded behind the gap, never happened.
-      observe(start);
-      transmitSequenced(tlp, replay.seqAt(i), start);
-      cursor = start + serialization;
-    }
-    txActivity = true;
-    replay.replayed(cursor);
-    armReplayTimer();
-  }
-
-  /** Sends a sequenced TLP through the error injection (if any). */
-  private void transmitSequenced(Tlp tlp, long seq, long start) {
-    int fate = injector == null ? ErrorInjector.PASS : injector.draw(start);
-    switch (fate) {
-      case ErrorInjector.DROP -> counters.injectedDrops++;
-      case ErrorInjector.CORRUPT -> {
-        counters.injectedCorrupt++;
-        listener.send(new CorruptTlp(Tlps.wireBytes(tlp), start));
-      }
-      case ErrorInjector.DELAY -> {
-        counters.injectedDelays++;
-        listener.send(new SequencedTlp(tlp, seq, start + injector.errors().delayNs()));
-      }
-      default -> listener.send(new SequencedTlp(tlp, seq, start));
-    }
   }
 
   /** The TLP that arrived has left the receive buffer; may send an UpdateFC. */
@@ -621,212 +348,81 @@ public final class LinkEnd {
 
   public void free(TlpClass c, int headers, int dataCredits, long modelAt) {
     observe(modelAt);
-    int i = c.ordinal();
-    // TLPs that were still held when the link went down belong to a training that is gone: their
-    // frees are absorbed here instead of being returned to the partner of the new training.
-    long absorbHeaders = Math.min(headers, staleHeaders[i]);
-    long absorbData = Math.min(dataCredits, staleData[i]);
-    staleHeaders[i] -= absorbHeaders;
-    staleData[i] -= absorbData;
-    headers -= (int) absorbHeaders;
-    dataCredits -= (int) absorbData;
-    if ((headers == 0 && dataCredits == 0) || !machine.isUp()) {
-      return;
-    }
-    lastFreedAt = Math.max(lastFreedAt, modelAt);
-    if (receive.free(c, headers, dataCredits)) {
-      sendUpdate();
+    if (receive.free(c, headers, dataCredits, modelAt, machine.isUp())) {
+      training.sendingDllp();
+      listener.send(receive.update());
     }
   }
 
-  private void pump() {
-    if (!machine.isUp()) {
-      return;
-    }
-    int posted = TlpClass.POSTED.ordinal();
-    while (true) {
-      if (replayFull()) {
-        return; // an Ack will free it and pump again
-      }
-      Queued pick = null;
-      Queued postedHead = firstTransmittable(queues[posted]);
-      for (int c = 0; c < 3; c++) {
-        Queued head = c == posted ? postedHead : firstTransmittable(queues[c]);
-        if (head == null) {
-          continue;
-        }
-        if (!ledger.canSend(head.tlp().tlpClass(), Tlps.dataCredits(head.tlp()))) {
-          blocked[c] = true;
-          continue;
-        }
-        if (c != posted && postedHead != null && postedHead.order() < head.order()) {
-          continue; // PCIe ordering: reads and completions never pass an earlier posted request
-        }
-        if (pick == null || head.order() < pick.order()) {
-          pick = head;
-        }
-      }
-      if (pick == null) {
-        return;
-      }
-      transmit(pick);
-    }
-  }
-
-  /**
-   * The oldest TLP of a class that the link state and the horizon let through: the head when
-   * active and nothing is held; in DL_PROTECTED the oldest configuration request, completion or
-   * message, which must not wait behind memory requests that are held until activation.
-   */
-  private Queued firstTransmittable(ArrayDeque<Queued> queue) {
-    boolean active = machine.state() == DataLinkState.DL_ACTIVE;
-    if (active && horizon == Long.MAX_VALUE) {
-      return queue.peekFirst(); // everything may go: no need to walk the queue
-    }
-    for (Queued q : queue) {
-      // A TLP held at the horizon is stamped after every one that passes it here, so passing it
-      // keeps model order.
-      if (beforeHorizon(q.readyAt()) && (active || machine.mayTransmit(isManagement(q.tlp())))) {
-        return q;
-      }
-    }
-    return null;
-  }
-
-  /** Queued TLPs stamped before the horizon: those that will leave without a scenario's help. */
-  public int queuedBeforeHorizon() {
-    if (horizon == Long.MAX_VALUE) {
-      return queued();
-    }
-    int n = 0;
-    for (ArrayDeque<Queued> q : queues) {
-      for (Queued e : q) {
-        if (beforeHorizon(e.readyAt())) {
-          n++;
-        }
-      }
-    }
-    return n;
-  }
-
-  private void transmit(Queued q) {
-    queues[q.tlp().tlpClass().ordinal()].removeFirstOccurrence(q);
-    send(q.tlp(), q.readyAt(), q.token());
-  }
-
-  /** Puts a TLP on the wire: takes its credit and its slot on the wire (model time). */
-  private void send(Tlp tlp, long readyAt, Object token) {
-    int c = tlp.tlpClass().ordinal();
-    ledger.consume(tlp.tlpClass(), Tlps.dataCredits(tlp));
-    long start = wire.reserve(
-        Math.max(Math.max(readyAt, creditReadyAt[c]), eventAt), params.serializationNs(Tlps.wireBytes(tlp)));
+  /** A TLP starts on the wire at model {@code start}: through the retry, and its buffer is free. */
+  private void departed(Tlp tlp, Object token, long start) {
     observe(start);
     counters.tlpsSent++;
-    txActivity = true;
-    if (injector != null && injector.over(start) && replay.isEmpty()) {
-      injector = null; // the window is over and everything sent under it is acknowledged
-    }
-    if (sequencing()) {
-      transmitSequenced(tlp, replay.retain(tlp, start), start);
-      armReplayTimer();
-    } else {
-      listener.send(new TlpFrame(tlp, start));
-    }
+    training.sent();
+    retry.transmit(tlp, start);
     listener.transmitted(token, tlp, start);
   }
 
-  /**
-   * Whether the TLP is stamped before the horizon. Its stamp at this hop, not where credit and the
-   * wire's schedule would put it: a generator's last requests before a fault must still leave the
-   * source, or its job would never finish; a few nanoseconds of queueing past the horizon do not
-   * move a clock far.
-   */
-  private boolean beforeHorizon(long readyAt) {
-    return readyAt < horizon;
-  }
-
-  private static boolean isManagement(Tlp tlp) {
-    return tlp instanceof ConfigRead
-        || tlp instanceof ConfigWrite
-        || tlp instanceof ErrorMessage
-        || tlp instanceof Completion; // responses are never held back
-  }
-
-  private void sendUpdate() {
-    counters.dllpsSent++;
-    machine.onSent(wallNanos.getAsLong());
-    // Stamped with when the space was freed, not with the latest time this end has seen: credit
-    // must not reach the sender later in model time than the buffer really emptied.
-    listener.send(new UpdateFc(receive.advertise(), lastFreedAt));
-  }
-
-  /**
-   * A keepalive: the limits last advertised, nothing newly freed. Credit reaches the partner only
-   * through {@link #sendUpdate}, at the model time the space was freed; a keepalive sent when the
-   * wall-clock timer fires must not hand it over earlier or later than that.
-   */
-  private void sendKeepalive() {
-    counters.dllpsSent++;
-    machine.onSent(wallNanos.getAsLong());
-    listener.send(new UpdateFc(receive.advertised(), lastFreedAt, true));
-  }
-
-  private void apply(int actions, ErrorMessage.Cause downCause) {
-    apply(actions, downCause, modelNow);
-  }
-
-  /** @param downAt the model time a link-down among the actions happens at */
-  private void apply(int actions, ErrorMessage.Cause downCause, long downAt) {
-    if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
-      goDown(downCause == null ? ErrorMessage.Cause.SURPRISE_DOWN : downCause, downAt);
+  /** What the link going up and down means for the TLPs. */
+  private final class StateChanges implements LinkTraining.Transitions {
+    @Override
+    public void down(ErrorMessage.Cause cause, long at) {
+      List<Queued> purged = tx.purge();
+      counters.linkDowns++;
+      counters.purged += purged.size();
+      receive.linkDown();
+      retry.reset();
+      listener.linkDown(cause, at, purged);
     }
-    if ((actions & LinkStateMachine.SEND_PHYSICAL_DOWN) != 0) {
-      listener.send(new PhysicalDown(downAt));
-    }
-    if ((actions & LinkStateMachine.SEND_INIT) != 0) {
-      counters.dllpsSent++;
-      machine.onSent(wallNanos.getAsLong());
-      listener.send(
-          new InitFc(receive.size(), machine.training(), machine.partnerTraining(), modelNow));
-    }
-    if ((actions & LinkStateMachine.SEND_UPDATE) != 0) {
-      sendKeepalive();
-    }
-    if ((actions & LinkStateMachine.LINK_UP) != 0) {
-      counters.linkUps++;
+
+    @Override
+    public void up() {
       listener.linkUp(modelNow);
-      pump();
-    } else if ((actions & LinkStateMachine.LINK_PROTECTED) != 0) {
-      pump();
+      tx.pump();
+    }
+
+    @Override
+    public void opened() {
+      tx.pump();
+    }
+
+    @Override
+    public void partnerCredits(FcCredits limits) {
+      tx.initialise(limits);
+      receive.reset();
     }
   }
 
-  private void goDown(ErrorMessage.Cause cause, long downAt) {
-    armedReplayDeadline = -1;
-    List<Queued> purged = new ArrayList<>(queued());
-    for (ArrayDeque<Queued> q : queues) {
-      purged.addAll(q);
-      q.clear();
+  /** The retry's view of this end. */
+  private final class RetryHost implements DataLinkRetry.Host {
+    @Override
+    public void send(LinkFrame frame) {
+      listener.send(frame);
     }
-    counters.linkDowns++;
-    counters.purged += purged.size();
-    ledger.reset();
-    for (TlpClass c : TlpClass.ALL) {
-      staleHeaders[c.ordinal()] += receive.occupiedHeaders(c);
-      staleData[c.ordinal()] += receive.occupiedData(c);
+
+    @Override
+    public void observe(long modelAt) {
+      LinkEnd.this.observe(modelAt);
     }
-    receive.reset();
-    if (replay != null) {
-      counters.unackedOnDown += replay.outstanding();
-      replay.reset();
+
+    @Override
+    public boolean isUp() {
+      return machine.isUp();
     }
-    if (replayRx != null) {
-      replayRx.reset();
+
+    @Override
+    public void sent() {
+      training.sent();
     }
-    for (int c = 0; c < 3; c++) {
-      blocked[c] = false;
-      creditReadyAt[c] = 0;
+
+    @Override
+    public void room() {
+      tx.pump();
     }
-    listener.linkDown(cause, downAt, purged);
+
+    @Override
+    public void rollover(long at) {
+      training.retrain(at);
+    }
   }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drives two state machines step by step with explicit wall-clock nanoseconds. Each end's actions
- * are turned into frames the way {@link LinkEnd} does, into an outbox the test delivers (or loses)
+ * are turned into frames the way {@link LinkTraining} does, into an outbox the test delivers (or loses)
  * by hand.
  */
 class LinkStateMachineTest {
