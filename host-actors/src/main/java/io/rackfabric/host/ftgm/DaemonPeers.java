@@ -4,8 +4,10 @@ import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where the NIC's fault-tolerance daemon reaches its peers on guest channels: the card's guest on
@@ -18,6 +20,8 @@ final class DaemonPeers {
   private final GuestAddress self;
   private GuestAddress card;
   private final Map<Integer, GuestAddress> owners = new HashMap<>();
+  /** Peers asked for their address and not answered yet, by key (the daemon's card key or a VF). */
+  private final Set<Integer> awaited = new HashSet<>();
 
   /** @param self the daemon's own address: where the card and the owners answer */
   DaemonPeers(GuestAddress self) {
@@ -26,6 +30,21 @@ final class DaemonPeers {
 
   GuestAddress self() {
     return self;
+  }
+
+  /** Peer {@code key} was asked for its address. */
+  void asked(int key) {
+    awaited.add(key);
+  }
+
+  /** Peer {@code key} answered (with its address, or not at all). */
+  void answered(int key) {
+    awaited.remove(key);
+  }
+
+  /** Whether an address asked for has not come yet: what the daemon sends now might go astray. */
+  boolean awaiting() {
+    return !awaited.isEmpty();
   }
 
   void cardAt(GuestAddress address) {

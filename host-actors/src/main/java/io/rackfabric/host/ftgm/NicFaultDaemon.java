@@ -132,8 +132,13 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private final ActorRef<MemoryEndpoint.Command> mhEndpoint;
   private final DaemonPeers peers;
   private final VfNotifications lane = new VfNotifications();
-  /** The interrupt's call, held while the controller is asked for the lent VFs; else null. */
+  /**
+   * The interrupt's call, held while the controller is asked for the lent VFs, or while a peer's
+   * address is on its way; else null.
+   */
   private GuestCall held;
+  /** The interrupt whose call waits for a peer's address; else null. */
+  private EndpointEvent waitingInterrupt;
   private McpMode mode;
   private ActorRef<ControlPlaneHost.Command> controller;
   private Consumer<Boolean> magicAnswer;
@@ -171,6 +176,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private void useCard(ActorRef<SriovNic.Command> nicCard) {
     card = nicCard;
     card.tell(new SriovNic.SetInterrupt(msiAddress, 1));
+    peers.asked(CARD);
     getContext().ask(GuestAddress.class, card, ASK, SriovNic.GetGuestAddress::new,
         (address, failure) -> new PeerFound(CARD, address));
   }
@@ -199,12 +205,14 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
   private Behavior<Command> onOpenVf(OpenVf msg) {
     vfs.open(msg);
+    peers.asked(msg.vf());
     getContext().ask(GuestAddress.class, msg.owner(), ASK, UdpSender.GetGuestAddress::new,
         (address, failure) -> new PeerFound(msg.vf(), address));
     return this;
   }
 
   private Behavior<Command> onPeerFound(PeerFound msg) {
+    peers.answered(msg.vf());
     if (msg.address() == null) {
       getContext().getLog().warn("NIC [{}]: {} did not give its guest address; it is told directly", nic,
           msg.vf() == CARD ? "the card" : "VF " + msg.vf() + "'s owner");
@@ -213,13 +221,29 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     } else {
       peers.ownerAt(msg.vf(), msg.address());
     }
+    if (waitingInterrupt != null && !peers.awaiting()) {
+      // The interrupt that came while an address was on its way goes on now, in its call.
+      EndpointEvent event = waitingInterrupt;
+      GuestCall call = held;
+      waitingInterrupt = null;
+      held = null;
+      interrupted(event, call);
+      if (held != call) {
+        call.answer(mhEndpoint);
+      }
+    }
     return this;
   }
 
   /** A call of the MH's endpoint: answered once what it caused was sent, unless held for the controller. */
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
-    if (call instanceof GuestCall.Event e) {
+    if (call instanceof GuestCall.Event e && peers.awaiting()) {
+      // Its commands would go astray: the call waits for the peers' addresses (onPeerFound).
+      held = call;
+      waitingInterrupt = e.event();
+      return this;
+    } else if (call instanceof GuestCall.Event e) {
       interrupted(e.event(), call);
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof SriovNic.MagicWord w) {
       magicWordRead(w);

@@ -115,8 +115,8 @@ class NicFaultDaemonChannelTest {
         NicFaultDaemon.create("d1card", card.ref(), mh, MSI, FTGM), "d1ftd");
     daemon.tell(new NicFaultDaemon.SetMode(io.rackfabric.host.nic.McpMode.FTGM));
     card.expectMessageClass(SriovNic.SetInterrupt.class, WAIT);
-    card.expectMessageClass(SriovNic.GetGuestAddress.class, WAIT).replyTo()
-        .tell(GuestAddress.of(nic, cardGuest.ref()));
+    // The card gives its address only after the interrupt came: the daemon's call waits for it.
+    SriovNic.GetGuestAddress cardAsked = card.expectMessageClass(SriovNic.GetGuestAddress.class, WAIT);
     TestProbe<UdpSender.Command> owner = testKit.createTestProbe();
     daemon.tell(new NicFaultDaemon.OpenVf(0, 1, 0, owner.ref()));
     owner.expectMessageClass(UdpSender.GetGuestAddress.class, WAIT).replyTo()
@@ -131,6 +131,8 @@ class NicFaultDaemonChannelTest {
     mhDev.<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
     confirmed.receiveMessage(WAIT);
     keeper.tell(new TimeKeeper.Release());
+    cardGuest.expectNoMessage(Duration.ofMillis(200));
+    cardAsked.replyTo().tell(GuestAddress.of(nic, cardGuest.ref()));
 
     // The magic word: written when the daemon woke, on the card one lookahead later.
     GuestCall.FromPeer check = fromPeer(cardGuest, SriovNic.CheckMagicWord.class);

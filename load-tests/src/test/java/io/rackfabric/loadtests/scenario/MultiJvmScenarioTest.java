@@ -166,35 +166,12 @@ class MultiJvmScenarioTest {
     Scenario multi = ScenarioLoader.loadBundled("ch-link-failover", KINDS,
         new ScenarioOptions(Mode.MULTI_JVM, null, null));
     Path runDir = Path.of("target", "multi-jvm", "frozen-" + System.currentTimeMillis());
-    java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-    java.util.concurrent.CompletableFuture<Long> frozen = new java.util.concurrent.CompletableFuture<>();
-    java.io.OutputStream watch = new java.io.OutputStream() {
-      private final StringBuilder line = new StringBuilder();
-
-      @Override
-      public void write(int b) {
-        System.out.write(b);
-        if (b != '\n') {
-          line.append((char) b);
-          return;
-        }
-        if (line.toString().startsWith("  stretch 1/") && !frozen.isDone()) {
-          long pid = nodePid("node-ch2");
-          signal("STOP", pid);
-          frozen.complete(pid);
-          timer.schedule(() -> signal("CONT", pid), 3, TimeUnit.SECONDS);
-        }
-        line.setLength(0);
-      }
-    };
     Outcome o;
-    try {
-      o = new ScenarioRunner(KINDS).run(multi, runDir, new java.io.PrintStream(watch, true));
-    } finally {
-      timer.shutdown();
-      timer.awaitTermination(10, TimeUnit.SECONDS);
+    FrozenNode freeze = new FrozenNode("node-ch2", "  stretch 1/", 3);
+    try (freeze) {
+      o = new ScenarioRunner(KINDS).run(multi, runDir, freeze.progress());
     }
-    assertTrue(frozen.isDone(), "node-ch2 was frozen during the run");
+    assertTrue(freeze.wasFrozen(), "node-ch2 was frozen during the run");
     for (Checked c : o.invariants()) {
       assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
     }
@@ -210,27 +187,6 @@ class MultiJvmScenarioTest {
     java.util.Map<String, Double> out = new java.util.TreeMap<>();
     o.figures().stream().filter(f -> !f.clock().equals("wall")).forEach(f -> out.put(f.name(), f.value()));
     return out;
-  }
-
-  /** The process id of this test's node JVM {@code node} (a child started with --node NODE). */
-  private static long nodePid(String node) {
-    // /proc has the whole command line; ProcessHandle.Info may not (a long class path).
-    return ProcessHandle.current().descendants().filter(p -> {
-      try {
-        String cmd = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).replace('\0', ' ');
-        return cmd.contains(" --node " + node + " ");
-      } catch (java.io.IOException e) {
-        return false;
-      }
-    }).findFirst().orElseThrow(() -> new AssertionError("no JVM of " + node)).pid();
-  }
-
-  private static void signal(String signal, long pid) {
-    try {
-      new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
-    } catch (Exception e) {
-      throw new IllegalStateException("kill -" + signal + " " + pid + ": " + e, e);
-    }
   }
 
   @Test
