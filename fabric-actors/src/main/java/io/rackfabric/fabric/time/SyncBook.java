@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The time keeper's books, as a plain class: who joined, what each has sent on each channel and
@@ -407,20 +408,20 @@ final class SyncBook {
 
   /** The earliest pending event that is not background, {@code Long.MAX_VALUE} when none. */
   long earliestBusy() {
-    long min = Long.MAX_VALUE;
-    for (Member m : members.values()) {
-      if (m.running) {
-        min = Math.min(min, m.nextBusy);
-      }
-    }
-    return min;
+    return earliestOfRunning(m -> m.nextBusy);
   }
 
+  /** The earliest pending event, background or not, {@code Long.MAX_VALUE} when none. */
   long earliest() {
+    return earliestOfRunning(m -> m.next);
+  }
+
+  /** The least {@code time} of the running components, {@code Long.MAX_VALUE} when none runs. */
+  private long earliestOfRunning(ToLongFunction<Member> time) {
     long min = Long.MAX_VALUE;
     for (Member m : members.values()) {
       if (m.running) {
-        min = Math.min(min, m.next);
+        min = Math.min(min, time.applyAsLong(m));
       }
     }
     return min;

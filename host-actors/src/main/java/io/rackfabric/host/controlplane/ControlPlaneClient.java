@@ -16,14 +16,8 @@ import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
-import io.rackfabric.persistence.controller.ControllerRules;
-import io.rackfabric.persistence.controller.PagePermission;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -125,22 +119,14 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final LongSupplier wallNanos;
   private final TimerScheduler<Command> timers;
   private final HostGuest guest;
-  private final Map<Long, ActorRef<OperationResult>> requesters = new HashMap<>();
-  private final Map<Long, Long> issuedWall = new HashMap<>();
-  private final List<RequestRecord> records = new ArrayList<>();
+  private final RequestLedger ledger = new RequestLedger();
   private final List<ActorRef<PagesDone>> readyWaiters = new ArrayList<>();
   private ClientTransport transport;
   private ModelTimeTransport modelTime;
-  private RequestQueue queue;
-  private PagePlan plan;
-  private ActorRef<PagesDone> planReplyTo;
+  private RequestAttempts attempts;
+  private final PagePlanRun pages = new PagePlanRun();
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
-  private final Set<Long> planSeqs = new HashSet<>();
-  private final List<RequestRecord> planRecords = new ArrayList<>();
-  private int pagesIssued;
   private UseHosts hosts;
-  /** A plan that waits for the hosts, or for the kernel in model time. */
-  private boolean planWaiting;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
 
@@ -226,21 +212,21 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     } else {
       transport = new WallTransport(getContext(), timers, name, hosts.hosts(), settings, client, wallNanos);
     }
-    queue = new RequestQueue(hosts.hosts().size(), client.giveUp().toNanos());
+    attempts = new RequestAttempts(name, client, transport, hosts.hosts().size(), getContext().getLog(),
+        this::ended);
     if (modelTime != null) {
       held.forEach(h -> modelTime.issueAt(h.operation())); // outside a call: each enters at its time
     } else {
       held.forEach(h -> enqueue(h.operation(), h.page()));
     }
     held.clear();
-    if (planWaiting) {
-      planWaiting = false;
-      startPlan();
+    if (pages.plan() != null) {
+      startPlan(); // a plan that waited for the hosts, or for the kernel in model time
     }
     if (modelTime == null) {
-      sendNext();
+      attempts.sendNext();
     }
-    readyWaiters.forEach(w -> w.tell(new PagesDone(name, records)));
+    readyWaiters.forEach(w -> w.tell(new PagesDone(name, ledger.records())));
     readyWaiters.clear();
   }
 
@@ -258,48 +244,33 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private void submit(Operation op, boolean page) {
-    if (queue == null) {
+    if (attempts == null) {
       held.add(new Held(op, page));
     } else {
       enqueue(op, page);
-      sendNext();
+      attempts.sendNext();
     }
   }
 
   private void enqueue(Operation op, boolean page) {
-    long seq = queue.offer(op, transport.clock());
-    issuedWall.put(seq, wallNanos.getAsLong());
-    if (op.replyTo() != null) {
-      requesters.put(seq, op.replyTo());
-    }
+    long seq = attempts.offer(op);
+    ledger.issued(seq, op.replyTo(), wallNanos.getAsLong());
     if (page) {
-      planSeqs.add(seq);
+      pages.track(seq);
     }
   }
 
   private Behavior<Command> onOpenPages(OpenPages msg) {
-    PagePlan p = msg.plan();
-    String problem = plan != null ? "a page plan is already running"
-        : p.count() < 1 ? "count=" + p.count() + " must be at least 1"
-        : p.intervalNs() < 0 ? "interval=" + p.intervalNs() + "ns is negative"
-        : p.firstPage() % ControllerRules.PAGE != 0 ? "firstPage=0x" + Long.toHexString(p.firstPage())
-            + " is not 4 KiB aligned"
-        : null;
+    String problem = pages.refusal(msg.plan());
     if (problem != null) {
       getContext().getLog().error("Client [{}]: OpenPages refused: {}", name, problem);
-      msg.replyTo().tell(new PagesDone(name, List.of(new RequestRecord(0, p.startAt(), -1, Status.REJECTED,
-          problem, 0, 0, false))));
+      msg.replyTo().tell(new PagesDone(name, List.of(new RequestRecord(0, msg.plan().startAt(), -1,
+          Status.REJECTED, problem, 0, 0, false))));
       return this;
     }
-    plan = p;
-    planReplyTo = msg.replyTo();
-    planSeqs.clear();
-    planRecords.clear();
-    pagesIssued = 0;
-    if (transport == null) {
-      planWaiting = true;
-    } else {
-      startPlan();
+    pages.start(msg.plan(), msg.replyTo());
+    if (transport != null) {
+      startPlan(); // else once the driver begins
     }
     return this;
   }
@@ -307,33 +278,31 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** The plan's first request: at its start in model time, at once on the wall clock. */
   private void startPlan() {
     if (modelTime != null) {
-      transport.nextPage(Math.max(plan.startAt(), modelTime.now()), 0);
+      transport.nextPage(Math.max(pages.plan().startAt(), modelTime.now()), 0);
     } else {
       onIssueNextPage(IssueNextPage.INSTANCE);
     }
   }
 
   private Behavior<Command> onIssueNextPage(IssueNextPage tick) {
-    if (plan == null || pagesIssued >= plan.count()) {
+    PagePlanRun.Page page = pages.issue();
+    if (page == null) {
       if (transport != null) {
         transport.stopPages();
       }
       return this;
     }
-    long page = plan.firstPage() + pagesIssued * ControllerRules.PAGE;
-    long at = plan.startAt() + pagesIssued * plan.intervalNs();
-    pagesIssued++;
-    if (pagesIssued < plan.count()) {
-      transport.nextPage(at + plan.intervalNs(), plan.intervalNs());
+    if (!page.last()) {
+      long interval = pages.plan().intervalNs();
+      transport.nextPage(page.request().at() + interval, interval);
     }
-    submit(new Controller.OpenIommuPage(plan.host(), plan.requester(), page, PagePermission.READ_WRITE, at, null),
-        true);
+    submit(page.request(), true);
     return this;
   }
 
   private Behavior<Command> onAwaitReady(AwaitReady msg) {
     if (transport != null) {
-      msg.replyTo().tell(new PagesDone(name, records));
+      msg.replyTo().tell(new PagesDone(name, ledger.records()));
     } else {
       readyWaiters.add(msg.replyTo());
     }
@@ -341,7 +310,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private Behavior<Command> onGetRequests(GetRequests msg) {
-    msg.replyTo().tell(new PagesDone(name, records));
+    msg.replyTo().tell(new PagesDone(name, ledger.records()));
     return this;
   }
 
@@ -353,18 +322,10 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       if (guest.attached(a.underKernel())) {
         begin();
       }
-    } else if (modelTime != null && call instanceof GuestCall.Wake w) {
-      modelTime.at(w.at());
-      Command woken = modelTime.woken(w.token());
-      if (woken != null) {
-        handle(woken); // here, inside the call: what it sends enters the model at the wake's time
-      }
-    } else if (modelTime != null && call instanceof GuestCall.FromPeer p
-        && p.payload() instanceof ControlPlaneHost.ClientAnswer answer) {
-      modelTime.at(p.at());
-      Command answered = modelTime.answer(p.from(), answer);
-      if (answered != null) {
-        handle(answered);
+    } else if (modelTime != null) {
+      Command c = modelTime.called(call);
+      if (c != null) {
+        handle(c); // here, inside the call: what it sends enters the model at the call's time
       }
     }
     guest.answer(call);
@@ -396,80 +357,29 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   // ---- attempts
 
-  private void sendNext() {
-    queue.next().ifPresent(this::send);
-  }
-
-  private void send(RequestQueue.Attempt a) {
-    transport.send(a, new Controller.Request(name, a.requestSeq(), a.operation()));
-  }
-
   private Behavior<Command> onAnswered(Answered msg) {
-    if (msg.result() == null) {
-      return this; // the ask gave up: the give-up check has reported the request already
-    }
-    RequestQueue.Open open = queue.current().orElse(null);
-    int attempts = queue.attempts();
-    switch (queue.answered(msg.requestSeq(), msg.host(), msg.result())) {
-      case DONE -> {
-        transport.answered();
-        record(open, msg.result(), attempts, msg.result().detail());
-        sendNext();
-      }
-      case RETRY -> transport.retryAfterDelay();
-      default -> { }
+    if (msg.result() != null) { // else the ask gave up: the give-up check has reported the request already
+      attempts.answered(msg.requestSeq(), msg.host(), msg.result());
     }
     return this;
   }
 
   private Behavior<Command> onAttemptTimedOut(AttemptTimedOut msg) {
-    if (queue.timedOut(msg.requestSeq(), msg.host(), msg.attempt()) == RequestQueue.Next.RETRY_NOW) {
-      getContext().getLog().debug("Client [{}]: request {} unanswered by host {}; trying the other", name,
-          msg.requestSeq(), msg.host());
-      retryOrGiveUp();
-    }
+    attempts.timedOut(msg.requestSeq(), msg.host(), msg.attempt());
     return this;
   }
 
   private Behavior<Command> onRetry(Retry retry) {
-    retryOrGiveUp();
+    attempts.retryOrGiveUp();
     return this;
   }
 
-  private void retryOrGiveUp() {
-    if (queue.expired(transport.clock())) {
-      RequestQueue.Open gone = queue.abandon();
-      int attempts = queue.attempts();
-      getContext().getLog().error("Client [{}]: request {} unanswered after {} attempts in {}; given up", name,
-          gone.requestSeq(), attempts, client.giveUp());
-      record(gone, null, attempts, "given up after " + client.giveUp() + " without an answer");
-      sendNext();
-      return;
-    }
-    queue.retry().ifPresent(this::send);
-  }
-
   /** Keeps the request's record, tells its requester once, and closes the page plan when full. */
-  private void record(RequestQueue.Open open, OperationResult result, int attempts, String detail) {
-    Long issued = issuedWall.remove(open.requestSeq());
-    long wall = wallNanos.getAsLong() - (issued == null ? wallNanos.getAsLong() : issued);
-    RequestRecord r = new RequestRecord(open.requestSeq(), open.operation().at(),
-        result == null ? -1 : result.at(), result == null ? null : result.status(), detail, attempts, wall,
-        // Every applied request persists at least its RequestApplied: an acceptance without events is a repeat.
-        result != null && result.accepted() && result.events().isEmpty());
-    records.add(r);
-    ActorRef<OperationResult> requester = requesters.remove(open.requestSeq());
-    if (requester != null) {
-      requester.tell(result != null ? result
-          : new OperationResult(Status.NOT_MASTER, 0, open.operation().at(), detail, List.of()));
-    }
-    if (plan != null && planSeqs.remove(open.requestSeq())) {
-      planRecords.add(r);
-      if (planRecords.size() == plan.count()) {
-        planReplyTo.tell(new PagesDone(name, planRecords));
-        plan = null;
-        planReplyTo = null;
-      }
+  private void ended(RequestQueue.Open open, OperationResult result, int attemptCount, String detail) {
+    RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
+    PagePlanRun.Finished finished = pages.recorded(r);
+    if (finished != null) {
+      finished.replyTo().tell(new PagesDone(name, finished.records()));
     }
   }
 }

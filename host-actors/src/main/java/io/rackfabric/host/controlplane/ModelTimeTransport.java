@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import io.rackfabric.fabric.endpoint.GuestAddress;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.host.controlplane.ControlPlaneClient.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ClientAnswer;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ClientRequest;
@@ -96,8 +97,24 @@ final class ModelTimeTransport implements ClientTransport {
     guest.wake(Math.max(op.at(), now), token, false);
   }
 
+  /**
+   * What the endpoint's {@code call} stands for, at the call's time: a wake of the driver's, or a
+   * host's answer; null for a stale wake or anything else.
+   */
+  Command called(GuestCall call) {
+    if (call instanceof GuestCall.Wake w) {
+      at(w.at());
+      return woken(w.token());
+    }
+    if (call instanceof GuestCall.FromPeer p && p.payload() instanceof ClientAnswer answer) {
+      at(p.at());
+      return answer(p.from(), answer);
+    }
+    return null;
+  }
+
   /** What the wake {@code token} stands for, or null for a stale one. */
-  Command woken(long token) {
+  private Command woken(long token) {
     Controller.Operation issued = issues.remove(token);
     if (issued != null) {
       return new ControlPlaneClient.Issue(issued);
@@ -114,7 +131,7 @@ final class ModelTimeTransport implements ClientTransport {
   }
 
   /** A host's answer on the channel from endpoint {@code from}; null when from no host of the driver's. */
-  Command answer(String from, ClientAnswer a) {
+  private Command answer(String from, ClientAnswer a) {
     for (int i = 0; i < hosts.size(); i++) {
       if (hosts.get(i).endpoint().equals(from)) {
         return new ControlPlaneClient.Answered(a.requestSeq(), i, a.result());

@@ -2,6 +2,7 @@ package io.rackfabric.host.iommu;
 
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.fabric.endpoint.AccessDenials;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.host.iommu.IommuResult.CloseResult;
 import io.rackfabric.host.iommu.IommuResult.Closed;
@@ -58,7 +59,7 @@ import java.util.StringJoiner;
  *
  * <p>The table holds the rules (which requests are valid, what an access needs); its parts keep
  * the state: {@link HostMemory} the pages that may be opened, {@link OpenPages} the pages that
- * are, {@link DenialCounters} what was denied.
+ * are, {@link AccessDenials} what was denied.
  */
 public final class IommuTable implements Iterable<PageRun> {
 
@@ -72,7 +73,7 @@ public final class IommuTable implements Iterable<PageRun> {
   private final String host;
   private final HostMemory memory;
   private final OpenPages pages;
-  private final DenialCounters denied;
+  private final AccessDenials denied;
 
   /**
    * @param host the host's name, for messages (e.g. {@code ch2})
@@ -92,7 +93,7 @@ public final class IommuTable implements Iterable<PageRun> {
     this.host = host;
     this.memory = new HostMemory(memory);
     this.pages = new OpenPages();
-    this.denied = new DenialCounters();
+    this.denied = new AccessDenials();
   }
 
   private IommuTable(IommuTable o) {
@@ -260,7 +261,7 @@ public final class IommuTable implements Iterable<PageRun> {
 
   /** The denial counts of every requester denied at least once, by requester ID. */
   public List<DenialCount> denials() {
-    return denied.all();
+    return denied.snapshot().stream().map(d -> new DenialCount(d.requester(), d.reads(), d.writes())).toList();
   }
 
   /** The permission with which the page holding {@code address} is open to {@code requester}. */

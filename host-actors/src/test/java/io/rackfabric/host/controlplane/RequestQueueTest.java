@@ -15,11 +15,11 @@ class RequestQueueTest {
 
   private static final long GIVE_UP = 1_000;
 
-  private static Controller.Operation page(long k) {
+  static Controller.Operation page(long k) {
     return new Controller.OpenIommuPage("ch1", 0x100, k * 4096, PagePermission.READ, k, null);
   }
 
-  private static OperationResult answer(Status s) {
+  static OperationResult answer(Status s) {
     return new OperationResult(s, 1, 5, s.name(), List.of());
   }
 
