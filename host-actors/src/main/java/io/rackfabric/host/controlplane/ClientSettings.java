@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * {@code rackfabric.host.controlplane.client}, read once (see reference.conf): how a host's
- * control-plane driver finds the master again after a take-over. All wall time.
+ * control-plane driver finds the master again after a take-over. Wall time free of the kernel,
+ * model time where the driver runs under it ({@link ModelTimeTransport}).
  *
  * @param attemptTimeout how long one attempt waits for an answer before the next host is tried
  * @param retryDelay the pause before trying another host after NOT_MASTER, OVERLOADED or
