@@ -188,7 +188,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(312, io.rackfabric.fabric.time.TimeKeeper.HoldBefore.class),
       Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class),
       Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class),
-      Entry.of(315, io.rackfabric.fabric.time.TimeKeeper.Forget.class)
+      Entry.of(315, io.rackfabric.fabric.time.TimeKeeper.Forget.class),
+      Entry.of(316, io.rackfabric.fabric.time.TimeKeeper.Pause.class)
 
       // next free block: 320
       );

@@ -35,6 +35,12 @@ final class DataLinkRetry {
 
     /** REPLAY_NUM rolled over at model {@code at}: the link must retrain. */
     void rollover(long at);
+
+    /**
+     * The model time of the event the owner is handling ({@link LinkEnd#beginEvent}), or
+     * {@code Long.MIN_VALUE} outside one: nothing sent meanwhile is stamped earlier.
+     */
+    long eventFloor();
   }
 
   private final LinkParameters params;
@@ -291,6 +297,7 @@ final class DataLinkRetry {
       counters.acksSent++;
     }
     host.sent();
-    host.send(new AckNak(nak, replayRx.ackSeq(), at));
+    // Handled later than it was due (its end paused in the model): stamped when it really leaves.
+    host.send(new AckNak(nak, replayRx.ackSeq(), Math.max(at, host.eventFloor())));
   }
 }

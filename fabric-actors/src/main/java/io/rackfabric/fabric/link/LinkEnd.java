@@ -347,6 +347,9 @@ public final class LinkEnd {
   }
 
   public void free(TlpClass c, int headers, int dataCredits, long modelAt) {
+    // Freed while an event is handled later than the TLP came (its end paused in the model): the
+    // credit goes back when the space really empties.
+    modelAt = Math.max(modelAt, tx.floor());
     observe(modelAt);
     if (receive.free(c, headers, dataCredits, modelAt, machine.isUp())) {
       training.sendingDllp();
@@ -395,6 +398,11 @@ public final class LinkEnd {
 
   /** The retry's view of this end. */
   private final class RetryHost implements DataLinkRetry.Host {
+    @Override
+    public long eventFloor() {
+      return tx.floor();
+    }
+
     @Override
     public void send(LinkFrame frame) {
       listener.send(frame);

@@ -91,6 +91,11 @@ final class Transmitter {
     eventAt = time;
   }
 
+  /** The floor {@link #floorAt} set, {@code Long.MIN_VALUE} outside an event. */
+  long floor() {
+    return eventAt;
+  }
+
   /**
    * Queues a TLP, or sends it at once when nothing waits and state, credit and horizon allow.
    * Returns false when the link is down and nothing is taken.

@@ -1,6 +1,8 @@
 package io.rackfabric.fabric.time;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.PriorityQueue;
 
 /**
@@ -57,6 +59,23 @@ public final class InputQueue<E> {
       internalSeq = Arrays.copyOf(internalSeq, Math.max(i + 1, 2 * internalSeq.length));
     }
     return internalSeq[i]++;
+  }
+
+  /**
+   * Re-stamps every queued event due in [{@code from}, {@code until}) to {@code until} (a paused
+   * component handles them when its pause ends), keeping each one's channel and arrival number,
+   * so their order is the same on every run.
+   */
+  public void defer(long from, long until) {
+    List<Entry<E>> moved = new ArrayList<>();
+    queue.removeIf(e -> {
+      if (e.time >= from && e.time < until) {
+        moved.add(e);
+        return true;
+      }
+      return false;
+    });
+    moved.forEach(e -> queue.add(new Entry<>(until, e.channel, e.seq, e.event, e.background)));
   }
 
   /** The model time of the earliest queued event, or {@code Long.MAX_VALUE} when none is. */

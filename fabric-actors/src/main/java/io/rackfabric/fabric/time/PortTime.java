@@ -143,6 +143,11 @@ public final class PortTime {
         .onMessage(TimeKeeper.Confirm.class, c -> {
           sync.confirm(c);
           return self.get();
+        })
+        .onMessage(TimeKeeper.Pause.class, p -> {
+          sync.pause(p.from(), p.until());
+          sync.confirm(new TimeKeeper.Confirm(p.replyTo()));
+          return self.get();
         });
   }
 }

@@ -50,6 +50,8 @@ public final class Synchronizer<E> {
   private boolean suspendAsked;
   private boolean dirty;
   private boolean flushPending;
+  /** Pauses of this component, [from, until) each: what falls in one is handled at its end. */
+  private final List<long[]> pauses = new ArrayList<>();
 
   /**
    * @param member the component's id in the keeper's graph (its link end name)
@@ -95,9 +97,34 @@ public final class Synchronizer<E> {
     return keeper != null;
   }
 
+  /**
+   * The component is paused over [{@code from}, {@code until}) of model time (its node held, as a
+   * frozen host would be): every event due in it, queued or still to come, is handled at
+   * {@code until}, in its order. Under the kernel only; free-running nothing happens.
+   */
+  public void pause(long from, long until) {
+    if (keeper == null || until <= from) {
+      return;
+    }
+    pauses.add(new long[] {from, until});
+    queue.defer(from, until);
+    changed();
+  }
+
+  /** {@code time}, or the end of the pause it falls in. */
+  private long unpaused(long time) {
+    for (long[] p : pauses) {
+      if (time >= p[0] && time < p[1]) {
+        return p[1];
+      }
+    }
+    return time;
+  }
+
   /** A model-time message arrived on input channel {@code channel}, due at {@code time}. */
   public void receive(long time, int channel, E event) {
     received++;
+    time = unpaused(time);
     if (keeper == null) {
       now = Math.max(now, time);
       handler.handle(event, time);
@@ -120,7 +147,7 @@ public final class Synchronizer<E> {
       handler.handle(event, time);
       return;
     }
-    queue.add(Math.max(time, now), SELF, event);
+    queue.add(unpaused(Math.max(time, now)), SELF, event);
     changed();
   }
 
@@ -135,7 +162,7 @@ public final class Synchronizer<E> {
       handler.handle(event, time);
       return;
     }
-    queue.addBackground(Math.max(time, now), SELF, event);
+    queue.addBackground(unpaused(Math.max(time, now)), SELF, event);
     changed();
   }
 

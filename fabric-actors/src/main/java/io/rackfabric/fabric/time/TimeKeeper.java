@@ -68,6 +68,13 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   public record Confirmed(String member) implements WireMessage {}
 
   /**
+   * To a component, from a run driver holding the rack before {@code from}: the component is
+   * paused over [{@code from}, {@code until}) (its node frozen in the model): what is due in it
+   * is handled at {@code until}. It reports to the keeper, which answers {@link Confirmed}.
+   */
+  public record Pause(long from, long until, ActorRef<Confirmed> replyTo) implements PortMessage, WireMessage {}
+
+  /**
    * From a run driver: grant nothing at or after model time {@code until} until {@link Release};
    * answered with {@link Status} once everything before it is done. A driver holds the rack at
    * the model time it will act at (start traffic, apply a fault), acts, has its commands

@@ -27,6 +27,11 @@ class DataLinkRetryTest {
 
   private final DataLinkRetry.Host host = new DataLinkRetry.Host() {
     @Override
+    public long eventFloor() {
+      return Long.MIN_VALUE;
+    }
+
+    @Override
     public void send(LinkFrame frame) {
       sent.add(frame);
     }

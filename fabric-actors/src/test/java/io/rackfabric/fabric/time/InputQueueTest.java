@@ -74,4 +74,18 @@ class InputQueueTest {
     assertEquals(true, q.remove("timer-40"));
     assertEquals(Long.MAX_VALUE, q.nextTime());
   }
+
+  @Test
+  void shouldHandleWhatFallsInAPauseAtItsEndInItsOrderWhenDeferred() {
+    InputQueue<String> q = new InputQueue<>();
+    q.add(10, 0, "before");
+    q.add(40, 1, "sibling-40");
+    q.add(30, 0, "link-30");
+    q.addBackground(50, Synchronizer.SELF, "timer-50");
+    q.add(60, 0, "at-the-end");
+    q.add(70, 0, "after");
+    q.defer(20, 60);
+    assertEquals(List.of("before", "timer-50", "link-30", "at-the-end", "sibling-40", "after"),
+        drain(q, Long.MAX_VALUE), "at 60 by channel, then arrival: the timer (own), the link's two, the sibling");
+  }
 }

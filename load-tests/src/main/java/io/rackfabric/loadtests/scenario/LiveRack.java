@@ -398,6 +398,22 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
+  public void pauseNodeAt(String node, long from, long until) throws Exception {
+    if (keeper == null) {
+      throw new IllegalStateException("pause-node " + node + " at a model time needs the model-time kernel;"
+          + " this run's fabric runs free of it (run.reproducible = false)");
+    }
+    nodeFaults.pauseNodeAt(node, from, until);
+  }
+
+  /** Pauses kernel member {@code member} (an endpoint, or a port "switch.port") over [from, until). */
+  void pause(String member, long from, long until) throws Exception {
+    ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
+        : port(member).unsafeUpcast();
+    Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, r -> new TimeKeeper.Pause(from, until, r), ASK);
+  }
+
+  @Override
   public void partition(String a, String b, boolean cut) throws Exception {
     nodeFaults.partition(a, b, cut);
   }

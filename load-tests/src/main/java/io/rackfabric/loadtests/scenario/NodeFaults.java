@@ -101,6 +101,18 @@ final class NodeFaults {
     nodes("pause-node").nodes().resume(node);
   }
 
+  /** Each running component of {@code node} is paused in the model over [from, until): any mode. */
+  void pauseNodeAt(String node, long from, long until) throws Exception {
+    for (Component c : rack.topology().placedOn(node)) {
+      if (!faults.reachable(c.id())) {
+        continue;
+      }
+      for (String member : faults.endsOf(c.id())) {
+        rack.pause(member, from, until);
+      }
+    }
+  }
+
   void partition(String a, String b, boolean cut) throws Exception {
     Netns netns = netns("partition");
     if (cut) {

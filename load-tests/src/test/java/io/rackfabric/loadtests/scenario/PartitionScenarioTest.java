@@ -156,7 +156,7 @@ class PartitionScenarioTest {
     return ends;
   }
 
-  private static PortStats linkStats(Map<String, EndpointStats> endpoints,
+  static PortStats linkStats(Map<String, EndpointStats> endpoints,
       Map<String, PortStats> ports, String end) {
     return LinkSpec.portOf(end) == null ? endpoints.get(end).link() : ports.get(end);
   }

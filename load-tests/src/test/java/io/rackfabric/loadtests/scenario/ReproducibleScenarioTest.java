@@ -82,12 +82,23 @@ class ReproducibleScenarioTest {
 
   @Test
   void shouldSayAKindTakesOnlyWallTimesWhenItsOwnCheckRefusesAModelTime() throws Exception {
+    List<String> lines = files().edit(8, "    { kind = degrade, target = node-c, delay = 5ms, at = \"wall 1s\", for = 500ms }");
+    lines.set(2, "  topology = demo, mode = multi-jvm, multi-jvm { network = namespaces }");
+    lines.set(6, "");
+    Scenario s = load(lines);
+    assertContains(relative(s.reproducibilityProblems(), dir), "r.conf:8: scenario.faults[0].at: degrade node-c at"
+        + " wall 1s: a wall-time fault makes the run irreproducible; degrade takes only wall times for now, so set"
+        + " run.reproducible = false");
+  }
+
+  @Test
+  void shouldAdviseAModelTimeWhenAJvmPauseIsAskedAtAWallTime() throws Exception {
     List<String> lines = files().edit(8, "    { kind = pause-node, target = node-c, at = \"wall 1s\", for = 500ms }");
     lines.set(2, "  topology = demo, mode = multi-jvm");
     lines.set(6, "");
     Scenario s = load(lines);
     assertContains(relative(s.reproducibilityProblems(), dir), "r.conf:8: scenario.faults[0].at: pause-node node-c at"
-        + " wall 1s: a wall-time fault makes the run irreproducible; pause-node takes only wall times for now, so set"
+        + " wall 1s: a wall-time fault makes the run irreproducible; give it a model time (at = \"1s\") or set"
         + " run.reproducible = false");
   }
 

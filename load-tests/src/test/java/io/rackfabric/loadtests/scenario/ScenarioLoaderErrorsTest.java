@@ -176,12 +176,16 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
-  void shouldRejectPauseNodeAtAModelTimeOrWithoutAPositiveDuration() throws Exception {
+  void shouldRejectPauseNodeWithoutAPositiveDurationOrAtAWallTimeInOneJvm() throws Exception {
     List<String> lines = files().edit(4, "  mode = multi-jvm");
     lines.set(11, "    { kind = pause-node, target = node-c, at = 50us, for = 0s }");
     String m = files().problems(lines);
-    assertContains(m, "bad.conf:12: scenario.faults[0].at: a JVM pause happens in wall time: write at = \"wall 2s\"");
     assertContains(m, "bad.conf:12: scenario.faults[0].for: for=0ns is not positive");
+    List<String> oneJvm = files().edit(4, "  mode = single-jvm");
+    oneJvm.set(11, "    { kind = pause-node, target = node-c, at = \"wall 1s\", for = 500ms }");
+    assertContains(files().problems(oneJvm), "bad.conf:12: scenario.faults[0].at: a pause at a wall time freezes a"
+        + " node's JVM, and this run is single-jvm: give it a model time (at = \"1s\") to pause the node in the"
+        + " model, or run multi-jvm");
     lines.set(11, "    { kind = pause-node, target = node-c, at = \"wall 1s\", for = 500ms }");
     Scenario ok = ScenarioLoader.load(files().write("ok.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
     assertEquals(List.of(1_000_000_000L, 1_500_000_000L), ok.faults().get(0).steps(),

@@ -131,6 +131,15 @@ public interface RunningRack {
   void resumeNode(String node) throws Exception;
 
   /**
+   * Pauses a node in the model (the rack held before {@code from}): its components handle nothing
+   * over [{@code from}, {@code until}) of model time, and what falls due meanwhile, theirs or sent to
+   * them, is handled at {@code until}. Under the model-time kernel only, in one JVM or several.
+   */
+  default void pauseNodeAt(String node, long from, long until) throws Exception {
+    throw new UnsupportedOperationException("a pause at a model time needs the model-time kernel");
+  }
+
+  /**
    * Cuts the network between nodes {@code a} and {@code b} (both ways), or heals it, and tells the
    * management-host pair when they are its nodes ({@link #tellPairOfCut}). Only runs whose node
    * JVMs are in network namespaces ({@code multi-jvm.network = namespaces}).

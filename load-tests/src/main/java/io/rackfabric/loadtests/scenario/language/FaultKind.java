@@ -25,6 +25,14 @@ public interface FaultKind extends ScenarioKind {
   }
 
   /**
+   * The steps of a fault at {@code at}, on its clock: as {@link #steps(long, Params)} unless the
+   * kind's steps depend on the clock (a pause in the model is set at once, a JVM's is two acts).
+   */
+  default List<Long> steps(At at, Params params) {
+    return steps(at.nanos(), params);
+  }
+
+  /**
    * Why a random schedule ({@code random-faults}) may not draw this kind, or empty when it may.
    * A kind that only undoes another fault has no meaning on its own.
    */

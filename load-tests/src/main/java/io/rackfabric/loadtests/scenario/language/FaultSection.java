@@ -61,7 +61,7 @@ final class FaultSection {
     if (!ok || context == null) {
       return null;
     }
-    List<Long> steps = kind.steps(at.nanos(), params);
+    List<Long> steps = kind.steps(at, params);
     if (!withinRun(f, kindName, at, steps, run)) {
       return null;
     }
@@ -84,8 +84,9 @@ final class FaultSection {
    */
   private void wallTimeFault(Fields f, FaultKind kind, FaultSpec spec, ScenarioContext context) {
     long t = spec.at().nanos();
-    FaultSpec probe = new FaultSpec(spec.kind(), spec.target(), new At(Clock.MODEL, t, Durations.text(t)),
-        spec.params(), kind.steps(t, spec.params()), spec.where());
+    At model = new At(Clock.MODEL, t, Durations.text(t));
+    FaultSpec probe = new FaultSpec(spec.kind(), spec.target(), model, spec.params(), kind.steps(model, spec.params()),
+        spec.where());
     boolean[] wallOnly = {false};
     kind.check(probe, context, (key, reason) -> wallOnly[0] |= "at".equals(key));
     file.wallTime.add(f.origin("at"), f.key("at"), spec.label() + ": a wall-time fault makes the run irreproducible; "

@@ -75,7 +75,8 @@ final class RandomFaults {
     String written = "random-faults seed " + seed;
     for (Arrival a : arrivals) {
       Plan p = plans.get(a.plan());
-      List<Long> steps = p.kind().steps(a.at(), p.params());
+      At when = new At(w.clock(), a.at(), written);
+      List<Long> steps = p.kind().steps(when, p.params());
       long last = steps.stream().mapToLong(Long::longValue).max().orElse(a.at());
       if (last >= w.until()) {
         skippedAtEnd++;
@@ -89,7 +90,7 @@ final class RandomFaults {
       }
       String target = free.get(picks.get(a.plan()).nextInt(free.size()));
       busy.put(p.kind().target().identity(target, context), steps.size() == 1 ? Long.MAX_VALUE : last);
-      faults.add(new FaultSpec(p.kind().name(), target, new At(w.clock(), a.at(), written), p.params(), steps,
+      faults.add(new FaultSpec(p.kind().name(), target, when, p.params(), steps,
           p.where(), true));
     }
     return new Expansion(faults, skippedBusy, skippedAtEnd);

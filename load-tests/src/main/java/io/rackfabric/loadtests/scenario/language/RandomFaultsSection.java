@@ -99,8 +99,9 @@ final class RandomFaultsSection {
     // same of every fault: once is enough.
     Set<String> said = new HashSet<>();
     for (RandomFaults.Plan p : plans) {
-      FaultSpec probe = new FaultSpec(p.kind().name(), p.targets().get(0), new At(window.clock(), window.from(), "probe"),
-          p.params(), p.kind().steps(window.from(), p.params()), p.where(), true);
+      At from = new At(window.clock(), window.from(), "probe");
+      FaultSpec probe = new FaultSpec(p.kind().name(), p.targets().get(0), from, p.params(),
+          p.kind().steps(from, p.params()), p.where(), true);
       long span = probe.steps().stream().mapToLong(Long::longValue).max().orElse(window.from()) - window.from();
       if (span >= window.until() - window.from()) {
         rates.error(p.kind().name(), "one " + p.kind().name() + " lasts " + Durations.text(span) + ", not less than"
