@@ -13,7 +13,8 @@ import akka.actor.NoSerializationVerificationNeeded;
  * <p>Local only: a guest runs next to its endpoint.
  */
 public sealed interface GuestCall extends NoSerializationVerificationNeeded
-    permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.FromPeer, GuestCall.Attached {
+    permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.FromPeer, GuestCall.Attached,
+        GuestCall.Hold {
 
   /** The number to answer with {@link MemoryEndpoint.GuestDone}; 0 for a notice that needs none. */
   long call();
@@ -54,4 +55,13 @@ public sealed interface GuestCall extends NoSerializationVerificationNeeded
       return 0;
     }
   }
+
+  /**
+   * The run holds the rack from model time {@code modelAt} ({@code Long.MAX_VALUE}: lifted), as
+   * its endpoint's link ({@link io.rackfabric.fabric.port.LinkPort.HoldFrom}): a guest on wall-clock
+   * timers runs none whose result would be stamped at or after it. A notice outside model time
+   * (free-running faults' horizon): the endpoint's events never wait for it, but the endpoint
+   * answers the hold only once every guest answered this call.
+   */
+  record Hold(long call, long modelAt) implements GuestCall {}
 }

@@ -178,7 +178,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /**
    * A guest's software stopped: it is called no more, and a call open to it is taken as answered
-   * (else the endpoint would wait for it for ever).
+   * (else the endpoint would wait for it for ever). The endpoint also tells itself this when a
+   * guest's actor stops without saying so.
    */
   public record DetachGuest(ActorRef<GuestCall> guest) implements Command, NoSerializationVerificationNeeded {}
 
@@ -275,7 +276,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
-    this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers());
+    this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers(), this::holdGuests);
     this.peers = new GuestChannels(guestPeers, time);
     this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
         accessCheck, new TargetOutbound(), context.getLog());
@@ -358,11 +359,13 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
     guests.attach(msg.guest(), msg.replyRefs());
+    getContext().watchWith(msg.guest(), new DetachGuest(msg.guest()));
     msg.guest().tell(new GuestCall.Attached(time.joined()));
     return this;
   }
 
   private Behavior<PortMessage> onDetachGuest(DetachGuest msg) {
+    getContext().unwatch(msg.guest());
     if (guests.detach(msg.guest())) {
       time.resume();
     }
@@ -374,6 +377,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       time.resume();
     }
     return this;
+  }
+
+  /**
+   * A hold of the link reaches the guests too ({@link GuestCall.Hold}); {@code reached} runs once
+   * each answered. A notice outside model time: the endpoint's events go on meanwhile.
+   */
+  private void holdGuests(long modelAt, Runnable reached) {
+    guests.openNotices(reached).forEach((guest, call) -> guest.tell(new GuestCall.Hold(call, modelAt)));
   }
 
   private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {

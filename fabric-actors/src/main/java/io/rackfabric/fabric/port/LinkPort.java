@@ -53,10 +53,23 @@ public final class LinkPort {
 
   /**
    * Holds TLPs that would start on this end's link at or after {@code modelAt} until raised
-   * ({@code Long.MAX_VALUE}: hold nothing); answered once in effect. Scenarios set it to the next
-   * fault's model time (see {@link LinkEnd#holdFrom}).
+   * ({@code Long.MAX_VALUE}: hold nothing); answered once in effect, also in whatever else the
+   * owner holds with its link ({@link HoldReach}: an endpoint's guests). Scenarios set it to the
+   * next fault's model time (see {@link LinkEnd#holdFrom}).
    */
   public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
+
+  /**
+   * What else a {@link HoldFrom} must reach before it is answered (an endpoint's host software, on
+   * its own timers): {@code reached} runs once it has.
+   */
+  @FunctionalInterface
+  public interface HoldReach {
+    /** Nothing beyond the link (a switch port). */
+    HoldReach LINK_ONLY = (modelAt, reached) -> reached.run();
+
+    void hold(long modelAt, Runnable reached);
+  }
 
   // Local only, like every scheduled tick: exempt from serialize-messages checks.
   private enum Tick implements PortMessage, NoSerializationVerificationNeeded { INSTANCE }
@@ -75,6 +88,7 @@ public final class LinkPort {
   private final LinkEnd link;
   private final PortTime time;
   private final Cancellable ticks;
+  private final HoldReach holdReach;
   private final PartnerLink partner = new PartnerLink();
 
   /**
@@ -85,12 +99,19 @@ public final class LinkPort {
    */
   public LinkPort(ActorContext<PortMessage> context, String name, String kind, LinkEnd link, PortTime time,
       LinkTimers timers) {
+    this(context, name, kind, link, time, timers, HoldReach.LINK_ONLY);
+  }
+
+  /** As above; a hold reaches {@code holdReach} too before it is answered. */
+  public LinkPort(ActorContext<PortMessage> context, String name, String kind, LinkEnd link, PortTime time,
+      LinkTimers timers, HoldReach holdReach) {
     this.context = context;
     this.name = name;
     this.kind = kind;
     this.link = link;
     this.time = time;
     this.ticks = LinkTicks.start(context, timers, Tick.INSTANCE);
+    this.holdReach = holdReach;
   }
 
   /** Registers the link side's messages, and the stop, on the actor's {@code builder}. */
@@ -161,11 +182,11 @@ public final class LinkPort {
     msg.replyTo().tell(msg.errors());
   }
 
-  /** The driver holds the link from a model time: answered with the horizon. */
+  /** The driver holds the link from a model time: answered with the horizon once all it reaches has it. */
   private void holdFrom(HoldFrom msg) {
     if (ControlOrigins.admits(context, name, msg, msg.replyTo())) {
       link.holdFrom(msg.modelAt());
-      msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
+      holdReach.hold(msg.modelAt(), () -> msg.replyTo().tell(new FaultHorizon(msg.modelAt())));
     }
   }
 

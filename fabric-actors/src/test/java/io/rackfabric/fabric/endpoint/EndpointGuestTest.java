@@ -8,8 +8,10 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.time.JoinKeeper;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Host software attached to an endpoint as its guest, under the model-time kernel: the endpoint
  * waits for the guest's answer before its next event, so what the guest does in reply enters the
- * model at the event's time. A root and a device endpoint face each other on a bare link.
+ * model at the event's time. A hold of the endpoint's link reaches its guests too, as a notice
+ * outside model time. A root and a device endpoint face each other on a bare link.
  */
 class EndpointGuestTest {
 
@@ -39,17 +42,14 @@ class EndpointGuestTest {
     testKit.shutdownTestKit();
   }
 
-  /** A root {@code p}rc and a device {@code p}ep under one keeper. */
+  /** A root {@code p}rc and a device {@code p}ep under one keeper (null: free-running). */
   record Rack(ActorRef<MemoryEndpoint.Command> rc, ActorRef<MemoryEndpoint.Command> ep,
       ActorRef<TimeKeeper.Command> keeper) {}
 
   static Rack rack(String p) {
-    ActorRef<MemoryEndpoint.Command> rc = testKit.spawn(MemoryEndpoint.create(p + "rc", Bdf.of(0, 0, 0), true,
-        List.of(new AddressRange(0, 0xF_FFFFL)), gen3x4, p + "ep", settings), p + "rc");
-    ActorRef<MemoryEndpoint.Command> ep = testKit.spawn(MemoryEndpoint.create(p + "ep", Bdf.of(1, 0, 0), false,
-        List.of(BAR), gen3x4, p + "rc", settings), p + "ep");
-    FabricProbes.awaitActive(testKit, rc);
-    FabricProbes.awaitActive(testKit, ep);
+    Rack free = freeRunning(p);
+    ActorRef<MemoryEndpoint.Command> rc = free.rc();
+    ActorRef<MemoryEndpoint.Command> ep = free.ep();
     ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of(p + "rc", p + "ep")), p + "keeper");
     for (ActorRef<MemoryEndpoint.Command> e : List.of(rc, ep)) {
       e.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
@@ -58,6 +58,17 @@ class EndpointGuestTest {
     keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
     assertEquals(2, idle.receiveMessage(Duration.ofSeconds(10)).joined());
     return new Rack(rc, ep, keeper);
+  }
+
+  /** The same two endpoints with their link up, under no keeper. */
+  static Rack freeRunning(String p) {
+    ActorRef<MemoryEndpoint.Command> rc = testKit.spawn(MemoryEndpoint.create(p + "rc", Bdf.of(0, 0, 0), true,
+        List.of(new AddressRange(0, 0xF_FFFFL)), gen3x4, p + "ep", settings), p + "rc");
+    ActorRef<MemoryEndpoint.Command> ep = testKit.spawn(MemoryEndpoint.create(p + "ep", Bdf.of(1, 0, 0), false,
+        List.of(BAR), gen3x4, p + "rc", settings), p + "ep");
+    FabricProbes.awaitActive(testKit, rc);
+    FabricProbes.awaitActive(testKit, ep);
+    return new Rack(rc, ep, null);
   }
 
   /** Attaches {@code guest} with a watch on the mailbox; returns the watch's reply address. */
@@ -181,5 +192,75 @@ class EndpointGuestTest {
     assertTrue(s.idle());
     assertEquals(Long.MAX_VALUE, s.earliest(), "the second wake was handled, as nobody's");
     guest.expectNoMessage(Duration.ofMillis(100));
+  }
+
+  @Test
+  void shouldAnswerAHoldOnlyOnceTheGuestAnsweredItsHoldCallWhenAGuestIsAttached() {
+    Rack r = freeRunning("h1");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    r.ep().tell(new MemoryEndpoint.AttachGuest(guest.ref(), List.of()));
+    assertEquals(new GuestCall.Attached(false), guest.receiveMessage());
+    TestProbe<FaultHorizon> horizon = testKit.createTestProbe();
+    LinkPort.of(r.ep()).tell(new LinkPort.HoldFrom(40_000, horizon.ref()));
+
+    GuestCall.Hold hold = assertInstanceOf(GuestCall.Hold.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(40_000, hold.modelAt());
+    horizon.expectNoMessage(Duration.ofMillis(200)); // the guest has not got it in effect yet
+    hold.answer(r.ep());
+    assertEquals(new FaultHorizon(40_000), horizon.receiveMessage(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  void shouldAnswerAHoldAtOnceWhenNoGuestIsAttached() {
+    Rack r = freeRunning("h2");
+    TestProbe<FaultHorizon> horizon = testKit.createTestProbe();
+    LinkPort.of(r.ep()).tell(new LinkPort.HoldFrom(Long.MAX_VALUE, horizon.ref()));
+    assertEquals(new FaultHorizon(Long.MAX_VALUE), horizon.receiveMessage(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  void shouldAnswerAHoldWhenItsGuestStopsWithoutAnswering() {
+    Rack r = freeRunning("h3");
+    TestProbe<GuestCall> answering = testKit.createTestProbe();
+    TestProbe<GuestCall> detached = testKit.createTestProbe();
+    TestProbe<GuestCall> stopped = testKit.createTestProbe();
+    for (TestProbe<GuestCall> g : List.of(answering, detached, stopped)) {
+      r.ep().tell(new MemoryEndpoint.AttachGuest(g.ref(), List.of()));
+      g.receiveMessage(); // Attached
+    }
+    TestProbe<FaultHorizon> horizon = testKit.createTestProbe();
+    LinkPort.of(r.ep()).tell(new LinkPort.HoldFrom(40_000, horizon.ref()));
+    assertInstanceOf(GuestCall.Hold.class, detached.receiveMessage(Duration.ofSeconds(10)));
+    assertInstanceOf(GuestCall.Hold.class, stopped.receiveMessage(Duration.ofSeconds(10)));
+    assertInstanceOf(GuestCall.Hold.class, answering.receiveMessage(Duration.ofSeconds(10))).answer(r.ep());
+
+    // One guest says its software stopped, the other's actor just stops: neither is waited for.
+    r.ep().tell(new MemoryEndpoint.DetachGuest(detached.ref()));
+    horizon.expectNoMessage(Duration.ofMillis(200));
+    stopped.stop();
+    assertEquals(new FaultHorizon(40_000), horizon.receiveMessage(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  void shouldGoOnWithItsEventsWhileAHoldCallIsOpenWhenUnderTheKernel() {
+    Rack r = rack("h4");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    TestProbe<FaultHorizon> horizon = testKit.createTestProbe();
+    LinkPort.of(r.ep()).tell(new LinkPort.HoldFrom(Long.MAX_VALUE, horizon.ref()));
+    GuestCall.Hold hold = assertInstanceOf(GuestCall.Hold.class, guest.receiveMessage(Duration.ofSeconds(10)));
+
+    // A notice outside model time: the endpoint's next event is called while the hold is open,
+    // and the rack goes idle once that event's call alone is answered (were the hold waited on
+    // like a call in model time, the endpoint would stay suspended).
+    r.rc().tell(new MemoryEndpoint.Write(0x4008_0000L, new byte[] {1, 2, 3, 4}, 10_000));
+    GuestCall.Event event = assertInstanceOf(GuestCall.Event.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    event.answer(r.ep());
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertTrue(idle.receiveMessage(Duration.ofSeconds(10)).idle());
+    horizon.expectNoMessage(Duration.ZERO);
+    hold.answer(r.ep());
+    assertEquals(new FaultHorizon(Long.MAX_VALUE), horizon.receiveMessage(Duration.ofSeconds(10)));
   }
 }

@@ -8,11 +8,9 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
-import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.HostLog;
@@ -41,7 +39,7 @@ import java.util.function.LongSupplier;
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   public sealed interface Command
-      permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, FollowerStopped, HoldFrom, Observed,
+      permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, FollowerStopped, Observed,
       CheckReport, Called {}
 
   /** Replies with the host's {@link HostLog}. */
@@ -73,12 +71,6 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   /** A follower stopped: the changes it had not followed are waited for no more. */
   private record FollowerStopped(ActorRef<?> follower) implements Command, NoSerializationVerificationNeeded {}
-
-  /**
-   * The run holds the rack at model time {@code modelAt} ({@code Long.MAX_VALUE}: no more): a
-   * response due at or after it cannot come yet, so the report's retransmission waits.
-   */
-  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** From model time {@code modelAt}, this host reaches {@code target} through {@code plane}. */
   public record RouteChanged(String host, int target, Plane plane, long modelAt) implements WireMessage {}
@@ -175,7 +167,6 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(RouteFollowed.class, this::onRouteFollowed)
         .onMessage(FollowerStopped.class, this::onFollowerStopped)
         .onMessage(CheckReport.class, this::onCheckReport)
-        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Called.class, this::onCalled)
         .build();
   }
@@ -188,6 +179,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       act(reportRetry.checkAt(w.at(), latest));
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
+    } else if (call instanceof GuestCall.Hold h) {
+      // The run holds the rack there: a response due at or after it cannot come yet, so the
+      // report's wall-clock retransmission waits. A notice: nothing to wait for the followers.
+      reportRetry.holdFrom(h.modelAt());
+      call.answer(endpoint);
+      return this;
     }
     if (underKernel && routeFollowers.pending() > 0 && heldCall == null) {
       heldCall = call; // the endpoint waits until the followers have acted at the change's time
@@ -325,15 +322,6 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       }
       default -> { }
     }
-  }
-
-  private Behavior<Command> onHoldFrom(HoldFrom msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      return this;
-    }
-    reportRetry.holdFrom(msg.modelAt());
-    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
-    return this;
   }
 
   private void sendReport(long at) {

@@ -14,7 +14,6 @@ import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.failover.ControlWord;
@@ -45,7 +44,7 @@ import java.util.function.LongSupplier;
  */
 public final class ManagementHost extends AbstractBehavior<ManagementHost.Command> {
 
-  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers, HoldFrom,
+  public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers,
       Observed,
       CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, FollowController,
       ControllerPages, Called {}
@@ -76,13 +75,6 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       return unacknowledged.isEmpty();
     }
   }
-
-  /**
-   * The run holds the rack at model time {@code modelAt} (a fault's; {@code Long.MAX_VALUE}: no
-   * more): a notification's acknowledgement due at or after it cannot come yet, so the wall-clock
-   * retransmission waits.
-   */
-  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   /** Replies with every notification round that ended so far, in the order they ended. */
   public record GetFailovers(ActorRef<Failovers> replyTo) implements Command, WireMessage {}
@@ -230,7 +222,6 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(GetLog.class, this::onGetLog)
         .onMessage(SubscribeFailovers.class, this::onSubscribeFailovers)
         .onMessage(GetFailovers.class, this::onGetFailovers)
-        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(EnableIsolation.class, this::onEnableIsolation)
         .onMessage(OpenIommuPage.class, this::onOpenIommuPage)
         .onMessage(CloseIommuPage.class, this::onCloseIommuPage)
@@ -288,6 +279,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       apply(failover.checkAcksAt(w.at()));
     } else if (call instanceof GuestCall.Attached a) {
       underKernel = a.underKernel();
+    } else if (call instanceof GuestCall.Hold h) {
+      // The run holds the rack there (a fault's time): an acknowledgement due at or after it
+      // cannot come yet, so the wall-clock retransmission waits.
+      failover.holdFrom(h.modelAt());
     }
     call.answer(endpoint);
     return this;
@@ -355,15 +350,6 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onSubscribeFailovers(SubscribeFailovers msg) {
     watchers.add(msg.replyTo());
-    return this;
-  }
-
-  private Behavior<Command> onHoldFrom(HoldFrom msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      return this;
-    }
-    failover.holdFrom(msg.modelAt());
-    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
     return this;
   }
 

@@ -7,11 +7,9 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.FaultHorizon;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
@@ -41,7 +39,7 @@ import java.util.TreeSet;
 public final class DatagramService extends AbstractBehavior<DatagramService.Command> {
 
   public sealed interface Command
-      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, HoldFrom, Landed, ReadReturned, Called,
+      permits Send, Subscribe, Unsubscribe, UsePlane, GetStats, Landed, ReadReturned, Called,
           IdleCheck, SubscriberStopped {}
 
   /**
@@ -95,12 +93,6 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
   public record PlaneRefused(int host, int peer, Plane plane, String reason) implements PlaneReply {}
 
   public record GetStats(ActorRef<DatagramStats> replyTo) implements Command, WireMessage {}
-
-  /**
-   * Runs no timer due at or after model time {@code modelAt} by the idle rule until raised
-   * ({@code Long.MAX_VALUE}: no limit); see {@link EventClock#holdFrom}. Answered once in effect.
-   */
-  public record HoldFrom(long modelAt, ActorRef<FaultHorizon> replyTo) implements Command, WireMessage {}
 
   // Local only: adapters and timers.
   private record Landed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
@@ -188,7 +180,6 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
         .onMessage(UsePlane.class, this::onUsePlane)
         .onMessage(GetStats.class, this::onGetStats)
-        .onMessage(HoldFrom.class, this::onHoldFrom)
         .onMessage(Landed.class, this::onLanded)
         .onMessage(ReadReturned.class, this::onReadReturned)
         .onMessage(Called.class, this::onCalled)
@@ -277,15 +268,6 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
     return this;
   }
 
-  private Behavior<Command> onHoldFrom(HoldFrom msg) {
-    if (!ControlOrigins.admits(getContext(), "datagrams-" + host.layout().self(), msg, msg.replyTo())) {
-      return this;
-    }
-    clock.holdFrom(msg.modelAt());
-    msg.replyTo().tell(new FaultHorizon(msg.modelAt()));
-    return this;
-  }
-
   private Behavior<Command> onLanded(Landed msg) {
     if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
       host.onMemoryWritten(w.address(), w.data(), w.arrivedAt());
@@ -338,6 +320,8 @@ public final class DatagramService extends AbstractBehavior<DatagramService.Comm
           onUsePlane(use);
         }
       }
+    } else if (call instanceof GuestCall.Hold h) {
+      clock.holdFrom(h.modelAt()); // the idle rule runs no timer due at or after the rack's hold
     }
     call.answer(root);
     return this;

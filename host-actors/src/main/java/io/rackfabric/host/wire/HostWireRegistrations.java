@@ -49,14 +49,14 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2112, io.rackfabric.host.compute.ComputeHost.Routes.class),
       Entry.of(2113, io.rackfabric.host.compute.ComputeHost.SubscribeRoutes.class),
       Entry.of(2114, io.rackfabric.host.compute.ComputeHost.RouteChanged.class),
-      Entry.of(2115, io.rackfabric.host.compute.ComputeHost.HoldFrom.class),
+      // 2115 retired: ComputeHost.HoldFrom, now LinkPort.HoldFrom (281) to its endpoint, which calls it (GuestCall.Hold)
       Entry.of(2120, io.rackfabric.host.management.ManagementHost.UseNotificationMode.class),
       Entry.of(2121, io.rackfabric.host.management.ManagementHost.GetLog.class),
       Entry.of(2122, io.rackfabric.host.management.ManagementHost.SubscribeFailovers.class),
       Entry.of(2123, io.rackfabric.host.management.ManagementHost.FailoverCompleted.class),
       Entry.of(2124, io.rackfabric.host.management.ManagementHost.GetFailovers.class),
       Entry.of(2125, io.rackfabric.host.management.ManagementHost.Failovers.class),
-      Entry.of(2126, io.rackfabric.host.management.ManagementHost.HoldFrom.class),
+      // 2126 retired: ManagementHost.HoldFrom, now LinkPort.HoldFrom (281) to its endpoint, which calls it (GuestCall.Hold)
 
       // 2130..2149 IOMMU isolation: the MH's control requests and the changes they send
       Entry.of(2130, io.rackfabric.host.management.ManagementHost.EnableIsolation.class),
@@ -101,7 +101,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2309, DatagramService.GetStats.class),
       Entry.of(2310, DatagramStats.class),
       Entry.of(2311, DatagramStats.PeerStats.class),
-      Entry.of(2312, DatagramService.HoldFrom.class),
+      // 2312 retired: DatagramService.HoldFrom, now LinkPort.HoldFrom (281) to its endpoint, which calls it (GuestCall.Hold)
 
       // 2400..2499 control plane: the management hosts' roles, the MMH-BMH link, take-overs
       Entry.of(2400, ControlPlaneHost.Role.class),

@@ -96,4 +96,20 @@ class RouteFollowersTest {
     root.expectMessageClass(MemoryEndpoint.Write.class, WAIT);
     assertInstanceOf(MemoryEndpoint.GuestDone.class, root.receiveMessage(WAIT), "no follower to wait for");
   }
+
+  @Test
+  void shouldAnswerAHoldAtOnceWhileACallWaitsForTheFollowersWhenUnderTheKernel() {
+    TestProbe<MemoryEndpoint.Command> root = testKit.createTestProbe();
+    TestProbe<ComputeHost.RouteChanged> follower = testKit.createTestProbe();
+    Ch2 ch2 = ch2(root, follower, true);
+    ch2.guest().tell(notification(5, 40_000));
+    follower.receiveMessage(WAIT);
+    root.expectMessageClass(MemoryEndpoint.Write.class, WAIT);
+
+    // A hold is a notice outside model time: it waits for no follower, nor takes the held call's place.
+    ch2.guest().tell(new GuestCall.Hold(9, 50_000));
+    assertEquals(9, root.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
+    ch2.host().tell(new ComputeHost.RouteFollowed(follower.ref()));
+    assertEquals(5, root.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
+  }
 }

@@ -11,6 +11,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.host.compute.ComputeHost;
@@ -65,6 +66,9 @@ class NotificationRetransmitTest {
   private static final class Wire {
     final Map<Integer, ActorRef<EndpointEvent>> watchers = new ConcurrentHashMap<>();
     final Map<Integer, ActorRef<EndpointEvent>> errorWatchers = new ConcurrentHashMap<>();
+    /** Each host as its root's guest (never told it is attached: it stays free-running). */
+    final Map<Integer, ActorRef<GuestCall>> guests = new ConcurrentHashMap<>();
+    final TestProbe<MemoryEndpoint.GuestDone> answered = testKit.createTestProbe();
     final TestProbe<MemoryEndpoint.Command> dropped = testKit.createTestProbe();
     final BiPredicate<Integer, ControlWord> drop;
 
@@ -80,6 +84,14 @@ class NotificationRetransmitTest {
           })
           .onMessage(MemoryEndpoint.WatchErrors.class, w -> {
             errorWatchers.put(host, w.replyTo());
+            return Behaviors.same();
+          })
+          .onMessage(MemoryEndpoint.AttachGuest.class, a -> {
+            guests.put(host, a.guest());
+            return Behaviors.same();
+          })
+          .onMessage(MemoryEndpoint.GuestDone.class, d -> {
+            answered.ref().tell(d);
             return Behaviors.same();
           })
           .onMessage(MemoryEndpoint.Write.class, w -> {
@@ -229,6 +241,26 @@ class NotificationRetransmitTest {
     for (int ch = 2; ch <= HOSTS; ch++) {
       assertEquals(Plane.SECONDARY, rack.routes(ch).get(1), "CH" + ch + " reaches CH1 through PMS2");
     }
+  }
+
+  @Test
+  void shouldResendALostNotificationOnlyOnceTheRacksHoldIsLiftedWhenHeldAtTheFault() {
+    Rack rack = new Rack(NotificationMode.UNICAST, dropFirst(ControlWord.Kind.ROUTE_CHANGE, 2));
+    // The run holds the rack at the fault: the MH's endpoint passes the hold on to it.
+    rack.wire.guests.get(0).tell(new GuestCall.Hold(1, 10_000));
+    assertEquals(1, rack.wire.answered.receiveMessage(WAIT).call());
+
+    rack.failCh1Primary(10_000);
+    rack.loseOneAndWaitOut();
+    // The acknowledgement could only come after the hold: no grace runs out, however long it is.
+    rack.rounds.expectNoMessage(Duration.ofMillis(300));
+    assertEquals(0, rack.mhLog().count(Step.NOTIFICATION_RESENT, 2));
+
+    rack.wire.guests.get(0).tell(new GuestCall.Hold(2, Long.MAX_VALUE));
+    assertEquals(2, rack.wire.answered.receiveMessage(WAIT).call());
+    rack.letGracePass();
+    assertTrue(rack.rounds.receiveMessage(WAIT).succeeded());
+    assertEquals(1, rack.mhLog().count(Step.NOTIFICATION_RESENT, 2), "resent once the hold was lifted");
   }
 
   @Test

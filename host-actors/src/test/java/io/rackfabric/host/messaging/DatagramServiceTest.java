@@ -238,6 +238,13 @@ class DatagramServiceTest {
   }
 
   @Test
+  void shouldAnswerTheHoldItsEndpointPassesOnWhenFreeRunning() {
+    Ch2 ch2 = new Ch2();
+    ch2.guest.tell(new GuestCall.Hold(3, 40_000));
+    assertEquals(3, ch2.next(MemoryEndpoint.GuestDone.class).call(), "the endpoint answers the hold once it has");
+  }
+
+  @Test
   void shouldHoldASendUntilTheEndpointSaysWhetherItRunsUnderTheKernel() {
     Ch2 ch2 = new Ch2(false);
     TestProbe<DatagramService.SendReply> replies = testKit.createTestProbe();

@@ -63,14 +63,12 @@ class HostWireRegistrationsTest {
         Map.entry(io.rackfabric.host.compute.ComputeHost.Routes.class, 2112),
         Map.entry(io.rackfabric.host.compute.ComputeHost.SubscribeRoutes.class, 2113),
         Map.entry(io.rackfabric.host.compute.ComputeHost.RouteChanged.class, 2114),
-        Map.entry(io.rackfabric.host.compute.ComputeHost.HoldFrom.class, 2115),
         Map.entry(ManagementHost.UseNotificationMode.class, 2120),
         Map.entry(ManagementHost.GetLog.class, 2121),
         Map.entry(ManagementHost.SubscribeFailovers.class, 2122),
         Map.entry(ManagementHost.FailoverCompleted.class, 2123),
         Map.entry(ManagementHost.GetFailovers.class, 2124),
         Map.entry(ManagementHost.Failovers.class, 2125),
-        Map.entry(ManagementHost.HoldFrom.class, 2126),
         Map.entry(ManagementHost.EnableIsolation.class, 2130),
         Map.entry(ManagementHost.OpenIommuPage.class, 2131),
         Map.entry(ManagementHost.CloseIommuPage.class, 2132),
@@ -82,6 +80,15 @@ class HostWireRegistrationsTest {
     assertEquals(2100, registry.idOf(io.rackfabric.host.memory.Plane.class));
     assertEquals(2102, registry.idOf(io.rackfabric.host.failover.HostLog.class));
     assertEquals(2123, registry.idOf(io.rackfabric.host.management.ManagementHost.FailoverCompleted.class));
+  }
+
+  @Test
+  void shouldNeverReuseARetiredIdWhenRegistering() {
+    // The hosts' own HoldFrom messages, now LinkPort.HoldFrom to the endpoint each is a guest of.
+    List<Integer> retired = List.of(2115, 2126, 2312);
+    List<Integer> reused = new HostWireRegistrations().registrations().stream().map(e -> e.id())
+        .filter(retired::contains).toList();
+    assertEquals(List.of(), reused, "retired ids registered again");
   }
 
   @Test
@@ -218,9 +225,6 @@ class HostWireRegistrationsTest {
         new io.rackfabric.host.failover.HostLog("mmh", 0, List.of(new io.rackfabric.host.failover.HostLog.Entry(
             io.rackfabric.host.failover.HostLog.Step.NOTIFICATION_RESENT, 2, 40_000))),
         new ManagementHost.GetFailovers(testKit.<ManagementHost.Failovers>createTestProbe().ref()),
-        new ManagementHost.HoldFrom(40_000, testKit.<io.rackfabric.fabric.link.FaultHorizon>createTestProbe().ref()),
-        new io.rackfabric.host.compute.ComputeHost.HoldFrom(Long.MAX_VALUE,
-            testKit.<io.rackfabric.fabric.link.FaultHorizon>createTestProbe().ref()),
         new ManagementHost.Failovers("mmh", List.of(new ManagementHost.FailoverCompleted("mmh", 2,
             io.rackfabric.host.memory.Plane.SECONDARY, io.rackfabric.host.failover.NotificationMode.UNICAST, 5, 60,
             List.of()))),

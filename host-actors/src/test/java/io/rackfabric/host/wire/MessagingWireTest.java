@@ -52,7 +52,6 @@ class MessagingWireTest {
     m.put(DatagramService.PlaneRefused.class,
         new DatagramService.PlaneRefused(1, 0, Plane.SECONDARY, "peer=0 (the MH) is mapped in PMS1 only"));
     m.put(DatagramService.GetStats.class, new DatagramService.GetStats(probe.ref().narrow()));
-    m.put(DatagramService.HoldFrom.class, new DatagramService.HoldFrom(40_000, probe.ref().narrow()));
     m.put(DatagramStats.class, new DatagramStats(1, 628_039, "DOORBELL", 3, 0, List.of(peer)));
     m.put(DatagramStats.PeerStats.class, peer);
     return m;

@@ -96,10 +96,6 @@ public final class FailoverStreams {
     return new FailoverStreams(system, a, b, count, services, roots, received);
   }
 
-  List<ActorRef<DatagramService.Command>> services() {
-    return List.copyOf(services.values());
-  }
-
   /**
    * Queues {@code count} datagrams each way, the k-th stamped {@code from + k * interval}. Under
    * the model-time kernel each waits in its service for its model time (a wake of the root

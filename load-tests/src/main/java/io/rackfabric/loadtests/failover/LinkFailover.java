@@ -35,7 +35,6 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.messaging.DatagramService;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.loadtests.harness.Asks;
-import io.rackfabric.loadtests.harness.RackHorizon;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -240,15 +239,12 @@ public final class LinkFailover {
     // Actors run concurrently: the rack is held at the fault until every failed link is down at
     // both ends, so nothing stamped after the fault crosses a link that is already dead.
     // The fabric runs under the kernel: holding it is the keeper's limit (a link-level horizon would
-    // hold TLPs while the hosts' model-time timers ran on). Host software still on wall-clock
-    // timers (the datagram services) is told the horizon too.
-    RackHorizon.Members members = new RackHorizon.Members(List.of(), List.of(),
-        datagrams == null ? List.of() : datagrams.services(), List.of(mh), List.copyOf(chs.values()));
+    // hold TLPs while the hosts' model-time timers ran on). The host software's timers are wakes of
+    // its endpoint, which the limit holds too.
     long start = faultAt - (datagrams == null ? 0 : streams.leadNs());
     // Held at the streams' start until both services have queued every datagram (confirmed): one
     // side's traffic must not run ahead of the other's first send.
     keeper.tell(new TimeKeeper.Limit(start));
-    RackHorizon.holdFrom(system, members, faultAt, STEP);
     if (datagrams != null) {
       datagrams.send(start, streams.intervalNs(), STEP);
       keeper.tell(new TimeKeeper.Limit(faultAt));
@@ -269,10 +265,8 @@ public final class LinkFailover {
     // runs sees its AER before any reaction (a report, a notification) moves, as in model time.
     long reactions = faultAt + HostSettings.create(system.settings().config()).aerInterruptLatencyNs();
     keeper.tell(new TimeKeeper.Limit(reactions));
-    RackHorizon.holdFrom(system, members, reactions, STEP);
     awaitDetected(system, fault, failedHost, mh, chs, faultAt, progress);
     keeper.tell(new TimeKeeper.Release());
-    RackHorizon.holdFrom(system, members, Long.MAX_VALUE, STEP);
     ManagementHost.FailoverCompleted done = completed.get(2, TimeUnit.MINUTES);
     long wallNanos = System.nanoTime() - wallAt;
     long lastCompletedAt = rounds.stream().mapToLong(ManagementHost.FailoverCompleted::completedAt).max()

@@ -6,7 +6,6 @@ import akka.actor.typed.javadsl.Adapter;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.cluster.topology.EndpointSpec;
-import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
@@ -21,8 +20,6 @@ import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.switchchip.SwitchPort;
 import io.rackfabric.fabric.time.TimeKeeper;
-import io.rackfabric.host.compute.ComputeHost;
-import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.harness.NetnsPlan;
@@ -272,43 +269,28 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void holdFrom(long modelAt) throws Exception {
-    List<ActorRef<MemoryEndpoint.Command>> endpoints = new ArrayList<>();
-    List<ActorRef<SwitchPort.Command>> ports = new ArrayList<>();
     if (keeper != null) {
       // The fabric runs under the kernel: holding it at a model time is the kernel's limit (a
-      // link-level horizon would release held TLPs outside the kernel's rounds).
+      // link-level horizon would release held TLPs outside the kernel's rounds), and host software
+      // paces itself by wakes of its endpoint, which the limit holds too.
       if (modelAt == Long.MAX_VALUE) {
         keeper.tell(new TimeKeeper.Release());
       } else {
         keeper.tell(new TimeKeeper.Limit(modelAt));
       }
+      return;
     }
-    for (LinkSpec l : keeper != null ? List.<LinkSpec>of() : topology.links()) {
+    // Free-running: every link end, and through its endpoint the host software that is its guest.
+    List<ActorRef<LinkPort.Command>> ends = new ArrayList<>();
+    for (LinkSpec l : topology.links()) {
       for (String end : List.of(l.a(), l.b())) {
         if (!reachable(LinkSpec.componentOf(end))) {
           continue; // a stopped end or one on a killed node sends nothing
         }
-        if (LinkSpec.portOf(end) == null) {
-          endpoints.add(endpoint(end));
-        } else {
-          ports.add(port(end));
-        }
+        ends.add(linkSide(end));
       }
     }
-    List<ActorRef<ManagementHost.Command>> mhs = new ArrayList<>();
-    List<ActorRef<ComputeHost.Command>> chs = new ArrayList<>();
-    GlobalMemorySpec spec = topology.globalMemorySpec();
-    if (spec != null && spec.managementHost() != null) {
-      if (reachable(spec.managementHost())) {
-        mhs.add(Asks.find(system, ComponentKeys.managementHost(spec.managementHost()), ASK));
-      }
-      for (String ch : spec.computeHosts()) {
-        if (reachable(ch)) {
-          chs.add(Asks.find(system, ComponentKeys.computeHost(ch), ASK));
-        }
-      }
-    }
-    RackHorizon.holdFrom(system, new RackHorizon.Members(endpoints, ports, List.of(), mhs, chs), modelAt, ASK);
+    RackHorizon.holdFrom(system, ends, modelAt, ASK);
   }
 
   /**
