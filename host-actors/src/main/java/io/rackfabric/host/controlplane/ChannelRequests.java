@@ -41,6 +41,19 @@ final class ChannelRequests {
     return p == null ? -1 : p.at();
   }
 
+  /** Tells {@code op}'s requester {@code result}: on its channel when it came on one, else directly. */
+  void reply(Operation op, OperationResult result) {
+    if (!answer(op, result) && op.replyTo() != null) {
+      op.replyTo().tell(result);
+    }
+  }
+
+  /** Refuses {@code op} with {@code no}: on a channel stamped at the request's arrival. */
+  void refuse(Operation op, OperationResult no) {
+    long at = arrivedAt(op);
+    reply(op, at < 0 ? no : new OperationResult(no.status(), no.seqNr(), at, no.detail(), no.events()));
+  }
+
   /**
    * Answers {@code op} on its channel, stamped at its arrival at the earliest, and ends its call;
    * false when {@code op} did not come on a channel.

@@ -51,9 +51,6 @@ final class HostCore {
   /** Recovery of 10,000 events from an H2 file takes seconds; a stuck journal is an error. */
   private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
   private static final Object HEARTBEAT_KEY = "heartbeat";
-  /** Wake tokens of model-time heartbeats: the deadline's, and the heartbeat chains' above it. */
-  static final long DEADLINE = 1;
-  private static final long HEARTBEAT_BASE = 1_000;
 
   private record AfterStop(RoleBehavior asker, Supplier<Behavior<Command>> then) {}
 
@@ -82,10 +79,8 @@ final class HostCore {
   ActorRef<Command> peer;
   /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
   io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
-  /** A master whose heartbeats run in model time: they begin when its endpoint joins the kernel. */
-  private boolean beating;
-  /** The chain of heartbeat wakes now running: a wake of an earlier one is stale. */
-  private long heartbeatChain = HEARTBEAT_BASE;
+  /** Heartbeats and the deadline as wakes of the endpoint, with model-time heartbeats on. */
+  final ModelHeartbeats modelHeartbeats;
   /** The master whose end this backup learns of by death watch. */
   private ActorRef<Command> watchedMaster;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
@@ -106,6 +101,7 @@ final class HostCore {
     this.context = context;
     this.guest = guest;
     this.channelRequests = new ChannelRequests(guest);
+    this.modelHeartbeats = new ModelHeartbeats(guest, settings.heartbeatIntervalNs());
     this.timers = timers;
     this.name = name;
     this.persistenceId = persistenceId;
@@ -181,9 +177,7 @@ final class HostCore {
 
   /** Tells {@code op}'s requester {@code result}: on its guest channel when it came on one. */
   void reply(Operation op, OperationResult result) {
-    if (!channelRequests.answer(op, result) && op.replyTo() != null) {
-      op.replyTo().tell(result);
-    }
+    channelRequests.reply(op, result);
   }
 
   /**
@@ -201,9 +195,7 @@ final class HostCore {
 
   /** Answers NOT_MASTER: a request on a channel at its arrival's model time. */
   void refuse(Operation op, Role role) {
-    OperationResult no = notMaster(role);
-    long at = channelRequests.arrivedAt(op);
-    reply(op, at < 0 ? no : new OperationResult(no.status(), no.seqNr(), at, no.detail(), no.events()));
+    channelRequests.refuse(op, notMaster(role));
   }
 
   void noteTemplate(long firstSeqNr, List<ControllerEvent> events) {
@@ -229,11 +221,7 @@ final class HostCore {
   void startHeartbeats() {
     lastBeatAt = now;
     if (guest.modelTime()) {
-      beating = true;
-      heartbeatChain++;
-      if (guest.running()) {
-        nextBeat();
-      } // else the first is scheduled when the endpoint joins the kernel (kernelStarted)
+      modelHeartbeats.start(lastBeatAt); // scheduled when the endpoint joins the kernel, if not yet
       return;
     }
     timers.startTimerAtFixedRate(HEARTBEAT_KEY, HeartbeatTick.INSTANCE,
@@ -242,10 +230,7 @@ final class HostCore {
 
   void stopHeartbeats() {
     timers.cancel(HEARTBEAT_KEY);
-    if (beating) {
-      beating = false;
-      heartbeatChain++; // the scheduled wake is stale
-    }
+    modelHeartbeats.stop();
   }
 
   /** The master's heartbeat tick: one beat to the backup, an interval after the last. */
@@ -271,15 +256,7 @@ final class HostCore {
     } else if (peer != null) {
       peer.tell(beat); // the backup runs next to no endpoint: its arrival time is computed there
     }
-    nextBeat();
-  }
-
-  boolean isHeartbeatWake(long token) {
-    return beating && token == heartbeatChain;
-  }
-
-  private void nextBeat() {
-    guest.wake(lastBeatAt + settings.heartbeatIntervalNs(), heartbeatChain, true);
+    modelHeartbeats.next(at);
   }
 
   /**
@@ -287,24 +264,17 @@ final class HostCore {
    * from the model times they had (a boot's pairing is at a time nothing else moves).
    */
   void kernelStarted() {
-    if (beating) {
-      nextBeat();
+    if (modelHeartbeats.beating()) {
+      modelHeartbeats.next(lastBeatAt);
     }
     if (monitor.watching() && !monitor.suspected()) {
       wakeAtDeadline(true);
     }
   }
 
-  /**
-   * A wake just past the heartbeat deadline, when every heartbeat that arrives by then has been
-   * handled (a peer message at the same time comes after this host's own wake, so just past).
-   * Background while the master lives (it moves with each heartbeat); not when the master is
-   * known gone, so that the rack runs on to the suspicion.
-   */
+  /** The backup's wake just past the heartbeat deadline (see {@link ModelHeartbeats#wakeAfter}). */
   void wakeAtDeadline(boolean background) {
-    if (guest.running()) {
-      guest.wake(monitor.deadline() + 1, DEADLINE, background);
-    }
+    modelHeartbeats.wakeAfter(monitor.deadline(), background);
   }
 
   /** Learns of the master's end from death watch: a stopped actor, or its node downed. */

@@ -239,9 +239,9 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         host.kernelStarted();
       }
     } else if (call instanceof GuestCall.Wake w) {
-      if (host.isHeartbeatWake(w.token())) {
+      if (host.modelHeartbeats.isBeat(w.token())) {
         next = onHeartbeatWake(w.at());
-      } else if (w.token() == HostCore.DEADLINE) {
+      } else if (w.token() == ModelHeartbeats.DEADLINE) {
         next = onHeartbeatDeadline(w.at());
       }
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Heartbeat beat) {
