@@ -287,8 +287,8 @@ final class SyncBook {
    * under a run driver's hold up to the hold (the heartbeats up to a kill), released up to the
    * busy frontier, inclusive. So a timer alone never keeps a rack running (a rack with a heartbeat
    * would otherwise never be idle, and the model would run away while a driver waits for idle),
-   * and a released rack that goes idle has handled exactly every event up to its last busy one,
-   * however its rounds fell: the time a driver stamps its next input at does not depend on them.
+   * and a released rack that goes idle has handled every event up to its last busy one and no
+   * background event past it.
    */
   private long backgroundLimit() {
     if (hold != Long.MAX_VALUE) {

@@ -107,15 +107,22 @@ public final class Synchronizer<E> {
       return;
     }
     pauses.add(new long[] {from, until});
+    // Deferred to the pause's end, or past the pauses it runs into.
     queue.defer(from, until);
+    queue.defer(until, unpaused(until));
     changed();
   }
 
-  /** {@code time}, or the end of the pause it falls in. */
+  /** {@code time}, or the end of the pause it falls in (of the next one, when pauses overlap). */
   private long unpaused(long time) {
-    for (long[] p : pauses) {
-      if (time >= p[0] && time < p[1]) {
-        return p[1];
+    boolean moved = true;
+    while (moved) {
+      moved = false;
+      for (long[] p : pauses) {
+        if (time >= p[0] && time < p[1]) {
+          time = p[1];
+          moved = true;
+        }
       }
     }
     return time;

@@ -26,7 +26,7 @@ final class AcceptingHandOverRole extends RoleBehavior {
 
   static Behavior<Command> start(ActorContext<Command> context, HostCore host, HandOver handOver) {
     AcceptingHandOverRole role = new AcceptingHandOverRole(context, host, handOver);
-    host.monitor.reset();
+    host.resetWatch();
     host.drainReplica(role::replicaDrained);
     return role;
   }
@@ -39,6 +39,15 @@ final class AcceptingHandOverRole extends RoleBehavior {
   private Behavior<Command> replicaDrained(Controller.CurrentState state) {
     if (state == null || state.lastSeqNr() != handOver.lastSeqNr()) {
       BackupRole backup = new BackupRole(getContext(), host);
+      // What queued meanwhile goes back: a request on a guest channel is refused (its client
+      // tries the master, its call ends), any other goes to the master that stays.
+      host.admission.takeQueued().forEach(op -> {
+        if (host.channelRequests.arrivedAt(op) >= 0) {
+          host.refuse(op, Role.BACKUP);
+        } else {
+          handOver.from().tell(new ControlPlaneHost.Submit(op));
+        }
+      });
       host.watchHeartbeat(handOver.sentAt());
       handOver.from().tell(new TookOver(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now,
           state == null ? "the replica did not answer"

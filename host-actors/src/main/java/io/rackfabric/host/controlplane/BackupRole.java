@@ -58,7 +58,7 @@ final class BackupRole extends RoleBehavior {
       host.lastSeqNr = state.lastSeqNr();
       host.peer = msg.master();
       host.peerGuest = msg.guest();
-      host.monitor.reset();
+      host.resetWatch();
       host.watchMaster();
       host.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
       msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired", host.guest.address()));
@@ -138,7 +138,7 @@ final class BackupRole extends RoleBehavior {
    */
   private Behavior<Command> masterSilent() {
     if (host.guest.running()) {
-      host.wakeAtDeadline(false);
+      host.masterKnownGone();
       return this;
     }
     host.monitor.masterGone();

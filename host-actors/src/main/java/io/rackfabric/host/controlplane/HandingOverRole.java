@@ -109,7 +109,7 @@ final class HandingOverRole extends RoleBehavior {
         next = FencedRole.standDown(getContext(), host, "stood down in a switchover");
       } else {
         host.startReplica();
-        host.monitor.reset();
+        host.resetWatch();
         next = new BackupRole(getContext(), host);
       }
       heldReplicates.forEach(next::onReplicate);

@@ -81,6 +81,8 @@ final class HostCore {
   io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
   /** Heartbeats and the deadline as wakes of the endpoint, with model-time heartbeats on. */
   final ModelHeartbeats modelHeartbeats;
+  /** The master this backup watches is known gone (model-time heartbeats): see {@link #heartbeatArrived}. */
+  private boolean masterKnownGone;
   /** The master whose end this backup learns of by death watch. */
   private ActorRef<Command> watchedMaster;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
@@ -297,11 +299,27 @@ final class HostCore {
     heartbeatArrived(sentAt, sentAt + settings.linkLatencyNs());
   }
 
-  /** A heartbeat sent at {@code sentAt} arrived at model time {@code arrivedAt}. */
+  /**
+   * A heartbeat sent at {@code sentAt} arrived at model time {@code arrivedAt}. Once the master is
+   * known gone (a heartbeat still on its way when it died), the new deadline's wake still keeps the
+   * rack running.
+   */
   void heartbeatArrived(long sentAt, long arrivedAt) {
     now = Math.max(now, arrivedAt);
     monitor.heartbeat(sentAt, arrivedAt);
-    wakeAtDeadline(true);
+    wakeAtDeadline(!masterKnownGone);
+  }
+
+  /** The master is known gone: the deadline's wakes from now on keep the rack running to it. */
+  void masterKnownGone() {
+    masterKnownGone = true;
+    wakeAtDeadline(false);
+  }
+
+  /** Watches a master afresh (a pairing, a role change): nothing known of it yet. */
+  void resetWatch() {
+    monitor.reset();
+    masterKnownGone = false;
   }
 
   Replication link(ActorRef<Command> backup) {

@@ -86,11 +86,14 @@ class ModelTimeHeartbeatsTest {
     return probe.receiveMessage(WAIT);
   }
 
-  @Test
-  void shouldBeatOnlyAsFarAsTheRackRunsAndSuspectExactlyAtTheDeadlineWhenTheMasterFallsSilent() {
-    ActorRef<MemoryEndpoint.Command> mmhEp = endpoint("mt-mmh", "mt-bmh");
-    ActorRef<MemoryEndpoint.Command> bmhEp = endpoint("mt-bmh", "mt-mmh");
-    ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of("mt-mmh", "mt-bmh")), "mt-keeper");
+  /** The pair on its endpoints under a keeper, paired and confirmed; the names start with {@code p}. */
+  record Pair(ActorRef<TimeKeeper.Command> keeper, ActorRef<Command> mmh, ActorRef<Command> bmh,
+      TestProbe<TakeoverBreakdown> takeovers, long pairedAt) {}
+
+  static Pair pair(String p) {
+    ActorRef<MemoryEndpoint.Command> mmhEp = endpoint(p + "-mmh", p + "-bmh");
+    ActorRef<MemoryEndpoint.Command> bmhEp = endpoint(p + "-bmh", p + "-mmh");
+    ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of(p + "-mmh", p + "-bmh")), p + "-keeper");
     for (ActorRef<MemoryEndpoint.Command> e : List.of(mmhEp, bmhEp)) {
       e.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
     }
@@ -98,10 +101,10 @@ class ModelTimeHeartbeatsTest {
     keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
     assertEquals(2, idle.receiveMessage(WAIT).joined());
 
-    ActorRef<Command> bmh = testKit.spawn(ControlPlaneHost.create("mt-bmh", Role.BACKUP,
-        PersistenceId.ofUniqueId("mt-bmh"), settings, List.of(), bmhEp), "cp-mt-bmh");
-    ActorRef<Command> mmh = testKit.spawn(ControlPlaneHost.create("mt-mmh", Role.BOOTING,
-        PersistenceId.ofUniqueId("mt-mmh"), settings, List.of(), mmhEp), "cp-mt-mmh");
+    ActorRef<Command> bmh = testKit.spawn(ControlPlaneHost.create(p + "-bmh", Role.BACKUP,
+        PersistenceId.ofUniqueId(p + "-bmh"), settings, List.of(), bmhEp), "cp-" + p + "-bmh");
+    ActorRef<Command> mmh = testKit.spawn(ControlPlaneHost.create(p + "-mmh", Role.BOOTING,
+        PersistenceId.ofUniqueId(p + "-mmh"), settings, List.of(), mmhEp), "cp-" + p + "-mmh");
     TestProbe<TakeoverBreakdown> takeovers = testKit.createTestProbe();
     bmh.tell(new ControlPlaneHost.SubscribeTakeovers(takeovers.getRef()));
     TestProbe<RoleChanged> paired = testKit.createTestProbe();
@@ -115,6 +118,19 @@ class ModelTimeHeartbeatsTest {
       e.<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
       confirmed.receiveMessage(WAIT);
     }
+
+    return new Pair(keeper, mmh, bmh, takeovers, pairedAt);
+  }
+
+  @Test
+  void shouldBeatOnlyAsFarAsTheRackRunsAndSuspectExactlyAtTheDeadlineWhenTheMasterFallsSilent() {
+    Pair pair = pair("mt");
+    ActorRef<TimeKeeper.Command> keeper = pair.keeper();
+    ActorRef<Command> mmh = pair.mmh();
+    ActorRef<Command> bmh = pair.bmh();
+    TestProbe<TakeoverBreakdown> takeovers = pair.takeovers();
+    long pairedAt = pair.pairedAt();
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
 
     // Released and with nothing else to do, the rack does not run on heartbeats alone.
     keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
@@ -138,5 +154,26 @@ class ModelTimeHeartbeatsTest {
     assertEquals(pairedAt + 9 * interval, b.lastHeartbeatAt());
     assertEquals(settings.suspicionAfterNs() + settings.linkLatencyNs(), b.detectionNs());
     keeper.tell(new TimeKeeper.Release());
+  }
+
+  @Test
+  void shouldStillTakeOverWhenAHeartbeatOnItsWayArrivesAfterTheMasterIsKnownGone() {
+    Pair pair = pair("gone");
+    long interval = settings.heartbeatIntervalNs();
+    long latency = settings.linkLatencyNs();
+    // The master's first heartbeat has left (at an interval) and is still on its way to the backup.
+    long sent = pair.pairedAt() + interval;
+    holdBefore(pair.keeper(), sent + latency / 2);
+    TestProbe<Object> watch = testKit.createTestProbe();
+    testKit.stop(pair.mmh());
+    watch.expectTerminated(pair.mmh(), WAIT);
+    status(pair.bmh()); // the backup has learnt of the master's end by now
+
+    // Released with nothing else to do: the heartbeat still arrives, and moves the deadline; the
+    // rack must run on to the new one (a released rack does not run background wakes alone).
+    pair.keeper().tell(new TimeKeeper.Release());
+    TakeoverBreakdown b = pair.takeovers().receiveMessage(WAIT);
+    assertEquals(sent, b.lastHeartbeatAt());
+    assertEquals(sent + latency + settings.suspicionAfterNs(), b.suspectedAt());
   }
 }
