@@ -115,6 +115,9 @@ public final class Synchronizer<E> {
 
   /** {@code time}, or the end of the pause it falls in (of the next one, when pauses overlap). */
   private long unpaused(long time) {
+    if (pauses.isEmpty()) {
+      return time; // every event passes here: no loop when nothing was ever paused
+    }
     boolean moved = true;
     while (moved) {
       moved = false;

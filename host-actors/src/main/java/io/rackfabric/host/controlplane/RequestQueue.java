@@ -32,8 +32,11 @@ final class RequestQueue {
     IGNORE
   }
 
-  /** One request while open; {@code issuedWallNs} is when it was handed to the client. */
-  record Open(long requestSeq, Operation operation, long issuedWallNs) {}
+  /**
+   * One request while open; {@code issuedAt} is when it was handed to the client, on the driver's
+   * clock (model time under the kernel, else the wall clock): what its give-up is measured from.
+   */
+  record Open(long requestSeq, Operation operation, long issuedAt) {}
 
   private final int hosts;
   private final long giveUpNs;
@@ -52,9 +55,9 @@ final class RequestQueue {
   }
 
   /** Queues {@code op}; returns its request number. */
-  long offer(Operation op, long wallNs) {
+  long offer(Operation op, long clockNs) {
     long seq = nextSeq++;
-    waiting.add(new Open(seq, op, wallNs));
+    waiting.add(new Open(seq, op, clockNs));
     return seq;
   }
 
@@ -116,8 +119,8 @@ final class RequestQueue {
   }
 
   /** True when the open request has waited longer than the give-up time. */
-  boolean expired(long wallNs) {
-    return current != null && wallNs - current.issuedWallNs() > giveUpNs;
+  boolean expired(long clockNs) {
+    return current != null && clockNs - current.issuedAt() > giveUpNs;
   }
 
   /** Drops the open request (given up); the next may go. */

@@ -94,8 +94,9 @@ public final class NicStreams {
         ASK);
 
     List<ActorRef<ControlPlaneHost.Command>> pair = new ArrayList<>();
-    // Under the model-time kernel the set-up enters a quiet rack at the model time it reached:
-    // the control plane's clock is paced on the wall clock, so its answers' times are not used.
+    // Under the model-time kernel the set-up enters a quiet rack at the model time it reached; the
+    // master's clock (its pairing and heartbeats) is not the data plane's, so its answers' times
+    // are not used there.
     long quiet = rack.quietModelTime();
     long at = -1; // the MH endpoint's own clock
     ControlPlaneSpec cp = topology.controlPlane();

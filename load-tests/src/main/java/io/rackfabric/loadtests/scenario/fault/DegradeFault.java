@@ -7,7 +7,9 @@ import io.rackfabric.loadtests.scenario.language.ParamType;
 import io.rackfabric.loadtests.scenario.language.Params;
 import io.rackfabric.loadtests.scenario.language.ScenarioContext;
 import io.rackfabric.loadtests.harness.NetnsPlan;
+import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
+import io.rackfabric.loadtests.scenario.language.Target;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +21,30 @@ import java.util.List;
  * The delay is real network time: it shows in wall time (and in Akka's and the heartbeats'
  * timers), not in the model clocks, which only the emulated links advance.
  */
-public final class DegradeFault extends NodeWindowFault {
+public final class DegradeFault implements FaultType {
+
+  // A fault on the network between node JVMs that lasts a wall-time window: it needs node JVMs,
+  // stamps no model time, and has two steps, the start and the end.
+
+  @Override
+  public Target target() {
+    return Target.NODE;
+  }
+
+  @Override
+  public boolean needsMultiJvm() {
+    return true;
+  }
+
+  @Override
+  public boolean stampsModelTime() {
+    return false;
+  }
+
+  @Override
+  public List<Long> steps(long at, Params params) {
+    return WallWindow.steps(at, params);
+  }
 
   @Override
   public String name() {
