@@ -47,7 +47,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, SendToPeer, PeerMessage {}
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage {}
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
@@ -201,6 +201,15 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   /**
+   * A guest takes back its wake {@code token} (a time-out whose request was answered, a timer it
+   * replaced): the wake no longer keeps the rack running to its time. One already called, or never
+   * asked for, is no change; free-running there is nothing to take back (wakes are due at once).
+   * Sent inside a call, it arrives while the endpoint still waits in that call.
+   */
+  public record CancelWake(ActorRef<GuestCall> guest, long token)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
    * From a guest of this endpoint: {@code payload} for guest {@code to} of endpoint {@code peer}
    * (reached at {@code peerEndpoint}), sent at model time {@code at}, inside a call. Under the
    * kernel it goes out on the guest channel declared for {@code peer} ({@link GuestPeer}) and is
@@ -306,6 +315,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(GuestDone.class, this::onGuestDone)
         .onMessage(DetachGuest.class, this::onDetachGuest)
         .onMessage(WakeGuest.class, this::onWakeGuest)
+        .onMessage(CancelWake.class, this::onCancelWake)
         .onMessage(SendToPeer.class, this::onSendToPeer)
         .onMessage(PeerMessage.class, this::onPeerMessage)
         .onMessage(WatchErrors.class, this::onWatchErrors)
@@ -394,6 +404,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     } else {
       time.schedule(msg.at(), wake);
     }
+    return this;
+  }
+
+  /** The queued wake is found by equality: the same guest and token. */
+  private Behavior<PortMessage> onCancelWake(CancelWake msg) {
+    time.cancel(new GuestWake(msg.guest(), msg.token()));
     return this;
   }
 

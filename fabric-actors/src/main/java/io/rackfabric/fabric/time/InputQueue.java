@@ -125,11 +125,15 @@ public final class InputQueue<E> {
     return e;
   }
 
-  /** Removes {@code event} (the very object) if it is queued; true when it was. */
+  /**
+   * Removes every queued event equal to {@code event} (background or not); true when one was. By
+   * equality, so that a sender can name an event it did not keep (a guest's wake: its guest and
+   * token).
+   */
   public boolean remove(E event) {
     int[] removedBackground = {0};
     boolean removed = queue.removeIf(e -> {
-      if (e.event() != event) {
+      if (!e.event().equals(event)) {
         return false;
       }
       if (e.background) {

@@ -80,7 +80,10 @@ public final class PortTime {
     sync.scheduleBackground(at, event);
   }
 
-  /** Takes back an event scheduled with {@link #schedule} (see {@link Synchronizer#cancel}). */
+  /**
+   * Takes back an event scheduled with {@link #schedule} or {@link #scheduleBackground} (see
+   * {@link Synchronizer#cancel}).
+   */
   public void cancel(PortMessage event) {
     sync.cancel(event);
   }

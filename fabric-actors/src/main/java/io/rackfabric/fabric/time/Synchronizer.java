@@ -178,7 +178,9 @@ public final class Synchronizer<E> {
 
   /**
    * Takes back one of the component's own events scheduled earlier (a timeout whose request was
-   * answered in time), so that it does not move the component's clock. The keeper's view of the
+   * answered in time), every queued event equal to {@code event}, so that it does not move the
+   * component's clock. One already handled, or never scheduled, is no change. Free-running there
+   * is nothing to take back: the event was handled when it was scheduled. The keeper's view of the
    * earliest event may stay earlier until the next report: conservative, never wrong.
    */
   public void cancel(E event) {

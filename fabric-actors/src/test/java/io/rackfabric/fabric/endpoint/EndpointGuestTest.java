@@ -175,6 +175,64 @@ class EndpointGuestTest {
   }
 
   @Test
+  void shouldNeverCallAWakeAndGoIdleShortOfItsTimeWhenItIsCancelledBeforeIt() {
+    Rack r = rack("g6");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    attach(r, guest);
+    long at = 5_000_000_000L;
+    // Held short of the wake, so the cancel reaches the endpoint before any grant could call it.
+    r.keeper().tell(new TimeKeeper.Limit(at));
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), at, 9));
+    r.ep().tell(new MemoryEndpoint.CancelWake(guest.ref(), 9));
+    // The endpoint reports what it holds, as a run driver has it do after its input: the keeper
+    // has heard of the wake and its cancel before it is released, so idle is not a stale view.
+    TestProbe<TimeKeeper.Confirmed> confirmed = testKit.createTestProbe();
+    r.ep().<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
+    confirmed.receiveMessage(Duration.ofSeconds(10));
+    r.keeper().tell(new TimeKeeper.Release());
+
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    TimeKeeper.Status s = idle.receiveMessage(Duration.ofSeconds(10));
+    assertTrue(s.idle());
+    assertEquals(Long.MAX_VALUE, s.earliest(), "nothing pending");
+    assertTrue(s.reached() < at, "reached=" + s.reached() + ": the rack ran on to the cancelled wake");
+    guest.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
+  void shouldChangeNothingWhenTheCancelledWakeWasCalledAlreadyOrIsUnknown() {
+    Rack r = rack("g7");
+    TestProbe<GuestCall> guest = testKit.createTestProbe();
+    TestProbe<GuestCall> other = testKit.createTestProbe();
+    attach(r, guest);
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 1_000_000, 1));
+    r.ep().tell(new MemoryEndpoint.WakeGuest(guest.ref(), 2_000_000, 2));
+    GuestCall.Wake first = assertInstanceOf(GuestCall.Wake.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(1, first.token());
+
+    // Inside the call: the wake being called, a token never asked for, another guest's token 2.
+    r.ep().tell(new MemoryEndpoint.CancelWake(guest.ref(), 1));
+    r.ep().tell(new MemoryEndpoint.CancelWake(guest.ref(), 99));
+    r.ep().tell(new MemoryEndpoint.CancelWake(other.ref(), 2));
+    r.ep().tell(new MemoryEndpoint.GuestDone(first.call()));
+    GuestCall.Wake second = assertInstanceOf(GuestCall.Wake.class, guest.receiveMessage(Duration.ofSeconds(10)));
+    assertEquals(2, second.token());
+    assertEquals(2_000_000, second.at());
+    r.ep().tell(new MemoryEndpoint.GuestDone(second.call()));
+    // After it was called, taking it back is no change either.
+    r.ep().tell(new MemoryEndpoint.CancelWake(guest.ref(), 2));
+
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    TimeKeeper.Status s = idle.receiveMessage(Duration.ofSeconds(10));
+    assertTrue(s.idle());
+    assertEquals(2_000_000, s.reached());
+    guest.expectNoMessage(Duration.ofMillis(100));
+    other.expectNoMessage(Duration.ZERO);
+  }
+
+  @Test
   void shouldGoOnWithoutAGuestThatStoppedWhileItsCallWasOpen() {
     Rack r = rack("g5");
     TestProbe<GuestCall> guest = testKit.createTestProbe();

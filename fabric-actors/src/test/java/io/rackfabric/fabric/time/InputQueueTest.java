@@ -1,7 +1,9 @@
 package io.rackfabric.fabric.time;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +75,17 @@ class InputQueueTest {
     assertEquals(Long.MAX_VALUE, q.nextBusyTime());
     assertEquals(true, q.remove("timer-40"));
     assertEquals(Long.MAX_VALUE, q.nextTime());
+  }
+
+  @Test
+  void shouldTakeBackAnEqualEventAndStopCountingItAsBackgroundWhenRemoved() {
+    InputQueue<String> q = new InputQueue<>();
+    q.addBackground(20, Synchronizer.SELF, "timer-20");
+    assertTrue(q.remove(new String("timer-20")), "equal, though not the object queued");
+    assertFalse(q.remove("timer-20"), "gone already");
+    q.add(30, 0, "busy-30");
+    assertEquals(30, q.nextBusyTime(), "no background event left to skip");
+    assertEquals(List.of("busy-30"), drain(q, Long.MAX_VALUE));
   }
 
   @Test

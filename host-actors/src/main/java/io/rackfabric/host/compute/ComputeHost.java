@@ -281,7 +281,11 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     }
     reportRetry.answered();
     timers.cancel(CHECK_REPORT);
-    retryWake++; // any wake already asked for is stale
+    if (underKernel) {
+      // Any wake already asked for is stale: taken back (no change when it was called already).
+      endpoint.tell(new MemoryEndpoint.CancelWake(calls, retryWake));
+    }
+    retryWake++;
   }
 
   /** The report's retransmission: a model-time wake at its deadline under the kernel, else the wall tick. */

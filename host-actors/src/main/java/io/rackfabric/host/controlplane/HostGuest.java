@@ -78,6 +78,11 @@ final class HostGuest {
     endpoint.tell(new MemoryEndpoint.WakeGuest(calls, at, token, background));
   }
 
+  /** Takes back the wake {@code token} it made stale: it keeps the rack running no longer. */
+  void cancelWake(long token) {
+    endpoint.tell(new MemoryEndpoint.CancelWake(calls, token));
+  }
+
   /** Sends {@code payload} to the other host's guest on the channel, at model time {@code at}. */
   void send(GuestAddress to, WireMessage payload, long at) {
     endpoint.tell(to.send(payload, at));

@@ -15,8 +15,9 @@ import java.util.Map;
  * management host's endpoint on a guest channel (a model-time event there, its answer one here),
  * and the page plan's pace, the attempt's time-out and the retry delay are wakes of the endpoint
  * (not background ones: a request still to send or to answer is work). Everything happens inside
- * a call of the endpoint, at the call's model time ({@link #at}). A stale wake (an attempt
- * answered before its time-out, a retry or page timer replaced) means nothing.
+ * a call of the endpoint, at the call's model time ({@link #at}). A wake made stale (an attempt
+ * answered before its time-out, a retry or page timer replaced) is taken back, so that it keeps no
+ * rack running to its time; one already on its way to the driver means nothing.
  *
  * <p>Not thread-safe: the driver's actor's own.
  */
@@ -67,24 +68,45 @@ final class ModelTimeTransport implements ClientTransport {
 
   @Override
   public void answered() {
-    retryToken = -1;
+    cancelTimeouts();
+    retryToken = cancel(retryToken);
   }
 
   @Override
   public void retryAfterDelay() {
+    cancelTimeouts(); // answered, if not served: as on the wall clock, the attempt's time-out is off
+    cancel(retryToken);
     retryToken = nextToken++;
     guest.wake(now + client.retryDelay().toNanos(), retryToken, false);
   }
 
   @Override
   public void nextPage(long at, long delayNs) {
+    cancel(pageToken);
     pageToken = nextToken++;
     guest.wake(at, pageToken, false);
   }
 
   @Override
   public void stopPages() {
-    pageToken = -1;
+    pageToken = cancel(pageToken);
+  }
+
+  /**
+   * Takes back the time-out of every attempt still waiting for one: only the open request's
+   * attempts are sent, and each earlier one timed out or was answered already.
+   */
+  private void cancelTimeouts() {
+    timeouts.keySet().forEach(guest::cancelWake);
+    timeouts.clear();
+  }
+
+  /** Takes back wake {@code token} unless none ({@code -1}); returns -1, for no wake pending. */
+  private long cancel(long token) {
+    if (token != -1) {
+      guest.cancelWake(token);
+    }
+    return -1;
   }
 
   /**

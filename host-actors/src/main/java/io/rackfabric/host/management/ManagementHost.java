@@ -325,8 +325,12 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       // The retransmission rule in model time: one wake at the earliest overdue acknowledgement.
       long deadline = failover.nextAckDeadline();
       if (deadline != ackWakeAt) {
+        if (ackWakeAt != Long.MAX_VALUE) {
+          // The wake asked for earlier is stale: taken back, so it keeps the rack running no longer.
+          endpoint.tell(new MemoryEndpoint.CancelWake(calls, ackWake));
+        }
         ackWakeAt = deadline;
-        ackWake++; // a wake asked for earlier is stale
+        ackWake++;
         if (deadline != Long.MAX_VALUE) {
           endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ackWake));
         }
