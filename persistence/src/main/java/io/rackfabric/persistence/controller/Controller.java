@@ -87,6 +87,41 @@ public final class Controller
   public record ProgramRequesterId(String ntb, RequesterIdDirection direction, int index,
       int original, long at, ActorRef<OperationResult> replyTo) implements Operation {}
 
+  /** Device Lending: host {@code lender} offers its {@code device} (BARs in the lender's space). */
+  public record OfferDevice(String device, String lender, LendableKind kind, List<BarRecord> bars, long at,
+      ActorRef<OperationResult> replyTo) implements Operation {
+
+    public OfferDevice {
+      bars = bars == null ? List.of() : List.copyOf(bars);
+    }
+  }
+
+  /** The lender takes back an offer of a device that is not lent. */
+  public record WithdrawOffer(String device, String lender, long at, ActorRef<OperationResult> replyTo)
+      implements Operation {}
+
+  /**
+   * Lends {@code device} to {@code borrower} ({@code vm}: its virtual machine, null for the host),
+   * with the DMA window the lender opened toward the borrower (see {@link LoanRecord}).
+   */
+  public record BorrowDevice(String device, String borrower, String vm, long windowBase, long windowSize,
+      long windowTarget, long at, ActorRef<OperationResult> replyTo) implements Operation {}
+
+  public record ReturnDevice(String device, String borrower, long at, ActorRef<OperationResult> replyTo)
+      implements Operation {}
+
+  /**
+   * Maps the borrower's DMA buffer [{@code bufferAddress}, + {@code size}) into the loan's window,
+   * at the lowest free offset; the result's event names the offset (the device's address is the
+   * window's base plus it).
+   */
+  public record MapDmaBuffer(String device, String borrower, long bufferAddress, long size, long at,
+      ActorRef<OperationResult> replyTo) implements Operation {}
+
+  /** Unmaps the buffer the device reaches at {@code deviceAddress} (a mapping's first byte). */
+  public record UnmapDmaBuffer(String device, String borrower, long deviceAddress, long at,
+      ActorRef<OperationResult> replyTo) implements Operation {}
+
   /** Marks the end of initial enumeration and driver initialisation: the template image. */
   public record TakeTemplateImage(long at, ActorRef<OperationResult> replyTo)
       implements Operation {}

@@ -67,11 +67,42 @@ public sealed interface ControllerEvent extends Journaled {
    */
   record RequestApplied(String client, long requestSeq, long at) implements ControllerEvent {}
 
+  /** Device Lending: {@code lender} offers {@code device} to the rack (a borrower maps its BARs). */
+  record DeviceOffered(String device, String lender, LendableKind kind, List<BarRecord> bars, long at)
+      implements ControllerEvent {
+
+    public DeviceOffered {
+      bars = bars == null ? List.of() : List.copyOf(bars);
+    }
+  }
+
+  /** The lender no longer offers {@code device}. */
+  record OfferWithdrawn(String device, long at) implements ControllerEvent {}
+
+  /**
+   * {@code device} is lent to {@code borrower} (to its virtual machine {@code vm}, or null for the
+   * host), with its DMA window: lender-side [{@code windowBase}, + {@code windowSize}) reaching the
+   * borrower at I/O address {@code windowTarget}.
+   */
+  record DeviceLent(String device, String borrower, String vm, long windowBase, long windowSize,
+      long windowTarget, long at) implements ControllerEvent {}
+
+  /** The loan of {@code device} ended (returned, or its lender or borrower left): its DMA mappings go with it. */
+  record DeviceReturned(String device, String borrower, long at) implements ControllerEvent {}
+
+  /** A borrower's DMA buffer mapped into {@code device}'s window at {@code offset}. */
+  record DmaBufferMapped(String device, long offset, long bufferAddress, long size, long at)
+      implements ControllerEvent {}
+
+  record DmaBufferUnmapped(String device, long offset, long at) implements ControllerEvent {}
+
   /** The events as {@link ControllerState#apply} reads them, for tests and the replay debugger. */
   static List<Class<? extends ControllerEvent>> types() {
     return List.of(HostAdded.class, HostRemoved.class, DeviceAdded.class, DeviceRemoved.class,
         EnumerationCompleted.class, PfDriverInitialized.class, VfAssigned.class, VfFreed.class,
         IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
-        RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class);
+        RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class, DeviceOffered.class,
+        OfferWithdrawn.class, DeviceLent.class, DeviceReturned.class, DmaBufferMapped.class,
+        DmaBufferUnmapped.class);
   }
 }

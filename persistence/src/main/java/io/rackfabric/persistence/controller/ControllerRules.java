@@ -93,6 +93,8 @@ public final class ControllerRules {
       return reprogramWindow(s, o, at);
     } else if (op instanceof ProgramRequesterId o) {
       return programRequesterId(s, o, at);
+    } else if (LoanRules.decides(op)) {
+      return LoanRules.decide(s, op, at);
     } else if (op instanceof TakeTemplateImage) {
       if (s.enumeratedRoot().isEmpty()) {
         return Decision.reject("template image before enumeration completed");
@@ -173,20 +175,9 @@ public final class ControllerRules {
     if (s.knowsRequester(o.bdf())) {
       return Decision.reject("bdf=" + hex(o.bdf()) + " is already in use");
     }
-    Set<Integer> indexes = new HashSet<>();
-    for (BarRecord bar : o.bars()) {
-      if (bar.index() < 0 || bar.index() >= BARS || !indexes.add(bar.index())) {
-        return Decision.reject("bar index=" + bar.index() + " of device=" + o.device()
-            + " is out of [0," + (BARS - 1) + "] or repeated");
-      }
-      if (bar.size() <= 0 || Long.bitCount(bar.size()) != 1) {
-        return Decision.reject("bar " + bar.index() + " size=" + bar.size() + " of device="
-            + o.device() + " is not a power of two");
-      }
-      if (bar.base() < 0 || bar.base() % bar.size() != 0) {
-        return Decision.reject("bar " + bar.index() + " base=" + hex(bar.base()) + " of device="
-            + o.device() + " is not aligned to its size " + bar.size());
-      }
+    Optional<String> badBar = barProblem(o.device(), o.bars());
+    if (badBar.isPresent()) {
+      return Decision.reject(badBar.get());
     }
     if (o.totalVfs() < 0 || (o.totalVfs() > 0 && o.kind() != DeviceKind.NIC)) {
       return Decision.reject("totalVfs=" + o.totalVfs() + " for kind=" + o.kind()
@@ -194,6 +185,26 @@ public final class ControllerRules {
     }
     return Decision.accept(new DeviceAdded(
         o.device(), o.kind(), o.bdf(), o.location(), o.bars(), o.totalVfs(), at));
+  }
+
+  /** What is wrong with a device's BARs (index, power-of-two size, alignment), if anything. */
+  static Optional<String> barProblem(String device, List<BarRecord> bars) {
+    Set<Integer> indexes = new HashSet<>();
+    for (BarRecord bar : bars) {
+      if (bar.index() < 0 || bar.index() >= BARS || !indexes.add(bar.index())) {
+        return Optional.of("bar index=" + bar.index() + " of device=" + device
+            + " is out of [0," + (BARS - 1) + "] or repeated");
+      }
+      if (bar.size() <= 0 || Long.bitCount(bar.size()) != 1) {
+        return Optional.of("bar " + bar.index() + " size=" + bar.size() + " of device="
+            + device + " is not a power of two");
+      }
+      if (bar.base() < 0 || bar.base() % bar.size() != 0) {
+        return Optional.of("bar " + bar.index() + " base=" + hex(bar.base()) + " of device="
+            + device + " is not aligned to its size " + bar.size());
+      }
+    }
+    return Optional.empty();
   }
 
   private static Decision initPfDriver(ControllerState s, InitPfDriver o, long at) {
@@ -317,7 +328,7 @@ public final class ControllerRules {
         new RequesterIdProgrammed(o.ntb(), o.direction(), o.index(), o.original(), at));
   }
 
-  private static Optional<String> knownHost(ControllerState s, String host) {
+  static Optional<String> knownHost(ControllerState s, String host) {
     return s.host(host).isPresent() ? Optional.empty() : Optional.of("host=" + host + " is unknown");
   }
 
@@ -352,11 +363,11 @@ public final class ControllerRules {
     return Optional.empty();
   }
 
-  private static boolean blank(String s) {
+  static boolean blank(String s) {
     return s == null || s.isBlank();
   }
 
-  private static String hex(long v) {
+  static String hex(long v) {
     return "0x" + Long.toHexString(v);
   }
 }

@@ -10,8 +10,11 @@ import java.util.List;
  * @param enumeratedRoot the root whose enumeration completed, null before
  * @param templateAt model time of the template image, -1 before it was taken
  * @param requests each client's last applied request (version 2; a version-1 image has none)
+ * @param offers Device Lending's offers (version 3; an earlier image has none, nor loans)
+ * @param loans the devices lent
+ * @param dmaMappings the DMA buffers mapped into the loans' windows
  */
-@SchemaVersion(2)
+@SchemaVersion(3)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -23,7 +26,10 @@ public record ControllerSnapshot(
     List<IommuEntry> iommu,
     List<WindowRecord> windows,
     List<RequesterIdRecord> requesterIds,
-    List<ClientRequestRecord> requests) {
+    List<ClientRequestRecord> requests,
+    List<OfferRecord> offers,
+    List<LoanRecord> loans,
+    List<DmaMapping> dmaMappings) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);
@@ -34,6 +40,9 @@ public record ControllerSnapshot(
     windows = copy(windows);
     requesterIds = copy(requesterIds);
     requests = copy(requests);
+    offers = copy(offers);
+    loans = copy(loans);
+    dmaMappings = copy(dmaMappings);
   }
 
   private static <T> List<T> copy(List<T> list) {

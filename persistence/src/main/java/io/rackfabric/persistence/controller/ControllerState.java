@@ -27,7 +27,8 @@ import java.util.TreeMap;
 /**
  * The management host's PCIe state: hosts, enumerated devices with their BARs, NTB translation
  * registers and requester-ID tables, IOMMU entries per host, requester and page, the NIC PF
- * drivers and the VFs they lent out.
+ * drivers and the VFs they lent out, and Device Lending's offers, loans and DMA mappings
+ * ({@link Loans}).
  *
  * <p>Immutable from the outside, copy-on-write inside: {@link #apply} copies the top-level maps
  * (a few dozen entries) and only the inner map the event touches, so folding a long change log
@@ -57,6 +58,7 @@ public final class ControllerState implements Journaled {
   // ntb -> (direction, index) as "TO_LINK#3"; sorted so that snapshots are deterministic
   private TreeMap<String, TreeMap<String, RequesterIdRecord>> requesterIds = new TreeMap<>();
   private TreeMap<String, Long> requests = new TreeMap<>(); // client -> last applied request
+  private Loans loans = Loans.EMPTY;
 
   private ControllerState() {}
 
@@ -77,6 +79,7 @@ public final class ControllerState implements Journaled {
     c.windows = new TreeMap<>(windows);
     c.requesterIds = new TreeMap<>(requesterIds);
     c.requests = new TreeMap<>(requests);
+    c.loans = loans;
     return c;
   }
 
@@ -85,11 +88,14 @@ public final class ControllerState implements Journaled {
     ControllerState s = copy();
     s.modelNow = Math.max(modelNow, event.at());
     // An if-chain: pattern matching in switch is not final in Java 17.
-    if (event instanceof HostAdded e) {
+    if (Loans.folds(event)) {
+      s.loans = loans.apply(event);
+    } else if (event instanceof HostAdded e) {
       s.hosts.put(e.host(), new HostRecord(e.host(), e.requester(), e.memoryBase(), e.memorySize()));
     } else if (event instanceof HostRemoved e) {
       s.hosts.remove(e.host());
       s.iommu.remove(e.host());
+      s.loans = loans.withoutHost(e.host());
       s.vfs.replaceAll((nic, assigned) -> {
         if (!assigned.containsValue(e.host())) {
           return assigned;
@@ -252,6 +258,25 @@ public final class ControllerState implements Journaled {
         requesterIds.getOrDefault(ntb, new TreeMap<>()).get(requesterIdKey(direction, index)));
   }
 
+  /** Device Lending's offer of {@code device}, if it is offered. */
+  public Optional<OfferRecord> offer(String device) {
+    return loans.offer(device);
+  }
+
+  /** The loan of {@code device}, if it is lent. */
+  public Optional<LoanRecord> loan(String device) {
+    return loans.loan(device);
+  }
+
+  /** The DMA buffers mapped into the window of {@code device}'s loan, by offset. */
+  public NavigableMap<Long, DmaMapping> dmaMappings(String device) {
+    return loans.mappings(device);
+  }
+
+  Loans loans() {
+    return loans;
+  }
+
   /** The last request of {@code client} applied, 0 if none. */
   public long lastRequest(String client) {
     return requests.getOrDefault(client, 0L);
@@ -272,7 +297,8 @@ public final class ControllerState implements Journaled {
     return new ControllerSnapshot(modelNow, enumeratedRoot, templateAt,
         new ArrayList<>(hosts.values()), new ArrayList<>(devices.values()),
         new ArrayList<>(drivers.values()), vfList, pages, windowList, ids,
-        requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList());
+        requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList(),
+        loans.offerList(), loans.loanList(), loans.mappingList());
   }
 
   public static ControllerState fromSnapshot(ControllerSnapshot snapshot) {
@@ -298,6 +324,7 @@ public final class ControllerState implements Journaled {
     snapshot.requesterIds().forEach(r -> s.requesterIds.computeIfAbsent(r.ntb(), k -> new TreeMap<>())
         .put(requesterIdKey(r.direction(), r.index()), r));
     snapshot.requests().forEach(r -> s.requests.put(r.client(), r.lastRequest()));
+    s.loans = Loans.of(snapshot.offers(), snapshot.loans(), snapshot.dmaMappings());
     return s;
   }
 
@@ -314,13 +341,14 @@ public final class ControllerState implements Journaled {
         && iommu.equals(s.iommu)
         && windows.equals(s.windows)
         && requesterIds.equals(s.requesterIds)
-        && requests.equals(s.requests);
+        && requests.equals(s.requests)
+        && loans.equals(s.loans);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(modelNow, templateAt, enumeratedRoot, hosts, devices, drivers, vfs, iommu,
-        windows, requesterIds, requests);
+        windows, requesterIds, requests, loans);
   }
 
   @Override
@@ -328,6 +356,6 @@ public final class ControllerState implements Journaled {
     return "ControllerState[now=" + modelNow + "ns, hosts=" + hosts.keySet()
         + ", devices=" + devices.keySet() + ", vfs=" + vfs + ", iommuPages="
         + iommu.keySet().stream().mapToLong(this::openPages).sum()
-        + ", template=" + (templateTaken() ? "at " + templateAt + "ns" : "not taken") + "]";
+        + ", " + loans + ", template=" + (templateTaken() ? "at " + templateAt + "ns" : "not taken") + "]";
   }
 }

@@ -10,9 +10,13 @@ import io.rackfabric.persistence.controller.ControllerSnapshot;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.controller.DeviceKind;
 import io.rackfabric.persistence.controller.DeviceRecord;
+import io.rackfabric.persistence.controller.DmaMapping;
 import io.rackfabric.persistence.controller.HostRecord;
 import io.rackfabric.persistence.controller.IommuEntry;
+import io.rackfabric.persistence.controller.LendableKind;
+import io.rackfabric.persistence.controller.LoanRecord;
 import io.rackfabric.persistence.controller.NicDriverRecord;
+import io.rackfabric.persistence.controller.OfferRecord;
 import io.rackfabric.persistence.controller.PagePermission;
 import io.rackfabric.persistence.controller.PfDriverState;
 import io.rackfabric.persistence.controller.RequesterIdDirection;
@@ -44,6 +48,12 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1011, ControllerEvent.RequesterIdProgrammed.class),
       Entry.of(1012, ControllerEvent.TemplateImageTaken.class),
       Entry.of(1013, ControllerEvent.RequestApplied.class),
+      Entry.of(1014, ControllerEvent.DeviceOffered.class),
+      Entry.of(1015, ControllerEvent.OfferWithdrawn.class),
+      Entry.of(1016, ControllerEvent.DeviceLent.class),
+      Entry.of(1017, ControllerEvent.DeviceReturned.class),
+      Entry.of(1018, ControllerEvent.DmaBufferMapped.class),
+      Entry.of(1019, ControllerEvent.DmaBufferUnmapped.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -61,6 +71,10 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1042, ControllerSnapshot.class),
       Entry.of(1043, ControllerState.class, s -> new ControllerStateKryo()),
       Entry.of(1044, ClientRequestRecord.class),
+      Entry.of(1045, LendableKind.class),
+      Entry.of(1046, OfferRecord.class),
+      Entry.of(1047, LoanRecord.class),
+      Entry.of(1048, DmaMapping.class),
 
       // 1050..1079 controller protocol
       Entry.of(1050, Controller.AddHost.class),
@@ -81,6 +95,12 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1065, Controller.OperationResult.class),
       Entry.of(1066, Controller.Status.class),
       Entry.of(1067, Controller.Request.class),
+      Entry.of(1068, Controller.OfferDevice.class),
+      Entry.of(1069, Controller.WithdrawOffer.class),
+      Entry.of(1070, Controller.BorrowDevice.class),
+      Entry.of(1071, Controller.ReturnDevice.class),
+      Entry.of(1072, Controller.MapDmaBuffer.class),
+      Entry.of(1073, Controller.UnmapDmaBuffer.class),
 
       // 1080..1089 replica protocol
       Entry.of(1080, ControllerReplica.ReplicateEvents.class),

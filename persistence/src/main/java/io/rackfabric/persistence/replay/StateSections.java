@@ -37,7 +37,10 @@ final class StateSections {
         keyed("iommu", s.iommu(), "host", "requester", "pageAddress"),
         keyed("windows", s.windows(), "ntb", "bar"),
         keyed("requesterIds", s.requesterIds(), "ntb", "direction", "index"),
-        keyed("clientRequests", s.requests(), "client"));
+        keyed("clientRequests", s.requests(), "client"),
+        keyed("offers", s.offers(), "device"),
+        keyed("loans", s.loans(), "device"),
+        keyed("dmaMappings", s.dmaMappings(), "device", "offset"));
   }
 
   private static Section keyed(String name, List<? extends Record> records, String... key) {

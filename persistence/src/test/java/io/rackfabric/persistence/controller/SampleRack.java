@@ -55,6 +55,38 @@ public final class SampleRack {
     return ops;
   }
 
+  /**
+   * Device Lending after the changes: ch2 offers a GPU, ch1 borrows it with a 1 GiB DMA window,
+   * maps two buffers and unmaps the first; the loan stays.
+   */
+  public static List<Function<ActorRef<OperationResult>, Controller.Operation>> lending() {
+    List<Function<ActorRef<OperationResult>, Controller.Operation>> ops = new ArrayList<>();
+    ops.add(r -> new Controller.OfferDevice("gpu0", "ch2", LendableKind.GPU, List.of(
+        new BarRecord(0, 0x2000_0000L, 16 << 10, false), new BarRecord(1, 0x4000_0000L, 256 << 20, true)),
+        17_000, r));
+    ops.add(r -> new Controller.BorrowDevice("gpu0", "ch1", null, 0x60_0000_0000L, GIB, 32 * GIB, 18_000, r));
+    ops.add(r -> new Controller.MapDmaBuffer("gpu0", "ch1", 40 * GIB, 8192, 19_000, r));
+    ops.add(r -> new Controller.MapDmaBuffer("gpu0", "ch1", 41 * GIB, 4096, 19_500, r));
+    ops.add(r -> new Controller.UnmapDmaBuffer("gpu0", "ch1", 0x60_0000_0000L, 19_800, r));
+    return ops;
+  }
+
+  /** Boot, changes and lending, folded without an actor. */
+  public static ControllerState expectedWithLoans(List<ControllerEvent> into) {
+    ControllerState s = expected(into);
+    for (var op : lending()) {
+      Decision d = ControllerRules.decide(s, op.apply(null));
+      if (!d.accepted()) {
+        throw new AssertionError(d.error());
+      }
+      for (ControllerEvent e : d.events()) {
+        s = s.apply(e);
+        into.add(e);
+      }
+    }
+    return s;
+  }
+
   /** Boot then changes, folded without an actor: the state a controller must reach. */
   public static ControllerState expected(List<ControllerEvent> into) {
     ControllerState s = ControllerState.empty();

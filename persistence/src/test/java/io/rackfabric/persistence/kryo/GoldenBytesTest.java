@@ -82,13 +82,14 @@ class GoldenBytesTest {
   @Test
   void shouldReadEveryCheckedInEventAndSnapshotWhenCodeMovedOn() throws IOException {
     List<ControllerEvent> events = new ArrayList<>();
-    ControllerState state = SampleRack.expected(events);
+    ControllerState state = SampleRack.expected(new ArrayList<>());
+    ControllerState withLoans = SampleRack.expectedWithLoans(events);
     List<Object> samples = new ArrayList<>();
     for (Class<? extends ControllerEvent> type : ControllerEvent.types()) {
       samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
     }
-    // Version 2 of the image keeps each client's last applied request.
-    samples.add(state.apply(removal(ControllerEvent.RequestApplied.class)).toSnapshot());
+    // Version 3 of the image keeps Device Lending's offers, loans and DMA mappings.
+    samples.add(withLoans.apply(removal(ControllerEvent.RequestApplied.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
       String manifest = codec.manifest(sample.getClass());
@@ -103,6 +104,11 @@ class GoldenBytesTest {
     ControllerSnapshot stored = (ControllerSnapshot) codec.read(
         golden("ControllerSnapshot-1042-v1.bin", codec.write(state.toSnapshot())), "1042:v1");
     assertEquals(state, ControllerState.fromSnapshot(stored));
+    // Version 2 (each client's last request), written before lending: it reads with no loans.
+    ControllerState v2State = state.apply(removal(ControllerEvent.RequestApplied.class));
+    ControllerSnapshot v2 = (ControllerSnapshot) codec.read(
+        golden("ControllerSnapshot-1042-v2.bin", new byte[0]), "1042:v2");
+    assertEquals(v2State, ControllerState.fromSnapshot(v2));
   }
 
   private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
@@ -110,6 +116,10 @@ class GoldenBytesTest {
       return new ControllerEvent.HostRemoved("ch2", 20_000);
     } else if (type == ControllerEvent.DeviceRemoved.class) {
       return new ControllerEvent.DeviceRemoved("ntb1", 20_000);
+    } else if (type == ControllerEvent.OfferWithdrawn.class) {
+      return new ControllerEvent.OfferWithdrawn("gpu0", 20_000);
+    } else if (type == ControllerEvent.DeviceReturned.class) {
+      return new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000);
     } else if (type == ControllerEvent.RequestApplied.class) {
       return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
     }

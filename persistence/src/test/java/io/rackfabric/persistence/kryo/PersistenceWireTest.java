@@ -41,8 +41,10 @@ class PersistenceWireTest {
   /** One instance of every top-level message and event of the module, from the sample rack. */
   static List<Object> samples(ActorRef<?> ref) {
     List<ControllerEvent> events = new ArrayList<>();
-    ControllerState state = SampleRack.expected(events);
+    ControllerState state = SampleRack.expectedWithLoans(events);
     List<Object> out = new ArrayList<>(events);
+    out.add(new ControllerEvent.OfferWithdrawn("gpu0", 20_000));
+    out.add(new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000));
     out.add(new ControllerEvent.HostRemoved("ch2", 20_000));
     out.add(new ControllerEvent.DeviceRemoved("ntb1", 20_000));
     out.add(new ControllerEvent.VfFreed("nic0", 1, 20_000));
@@ -56,6 +58,9 @@ class PersistenceWireTest {
         new Controller.CloseIommuPage("ch1", 0x0400, 32 * SampleRack.GIB + 4096, 21_000, results)));
     SampleRack.boot().forEach(op -> out.add(op.apply(results)));
     SampleRack.changes().forEach(op -> out.add(op.apply(results)));
+    SampleRack.lending().forEach(op -> out.add(op.apply(results)));
+    out.add(new Controller.WithdrawOffer("gpu0", "ch2", 1, results));
+    out.add(new Controller.ReturnDevice("gpu0", "ch1", 1, results));
     out.add(new Controller.RemoveHost("ch1", 1, results));
     out.add(new Controller.RemoveDevice("nic0", 1, results));
     @SuppressWarnings("unchecked")
