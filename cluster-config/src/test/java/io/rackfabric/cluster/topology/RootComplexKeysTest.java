@@ -63,6 +63,23 @@ class RootComplexKeysTest {
   }
 
   @Test
+  void shouldExplainThePathThroughTheRootWhenAcsRedirectsToARelayingRoot() throws TopologyException {
+    Topology t = TopologyLoader.parse(rack("", ", acs-redirect = true", "", ", relay = true", ""), "t.conf");
+
+    for (boolean read : new boolean[] {true, false}) {
+      RouteExplanation e = new RouteExplainer(t).explain("ep1", 0x2010, read);
+
+      assertEquals(RouteExplanation.Kind.DELIVERED, e.outcome().kind(), e.toString());
+      assertEquals("ep2", e.outcome().component());
+      assertEquals(List.of("ep1", "sw1", "rc", "sw1", "ep2"),
+          e.hops().stream().map(RouteExplanation.Hop::component).toList());
+    }
+    RouteExplanation direct = new RouteExplainer(TopologyLoader.parse(rack("", "", "", "", ""), "t.conf"))
+        .explain("ep1", 0x2010, true);
+    assertEquals(List.of("ep1", "sw1", "ep2"), direct.hops().stream().map(RouteExplanation.Hop::component).toList());
+  }
+
+  @Test
   void shouldRefuseAcsRedirectWhenThePortIsNotDownstream() {
     assertTrue(problems(rack(", acs-redirect = true", "", "", "", ""))
         .contains("rack.switches[0].ports[0].acs-redirect: not allowed on an upstream port"));
