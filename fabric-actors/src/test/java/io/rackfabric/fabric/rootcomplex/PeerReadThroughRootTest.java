@@ -12,7 +12,6 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.routing.BridgeRegisters;
@@ -20,8 +19,8 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
-import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.testing.FabricProbes;
 import io.rackfabric.fabric.time.JoinKeeper;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.tlp.Bdf;
@@ -60,10 +59,9 @@ class PeerReadThroughRootTest {
     return b;
   }
 
-  static Outcome run(String name, boolean throughRoot) {
-    ActorTestKit kit = ActorTestKit.create(name, ConfigFactory.parseString(
-        "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }\n")
-        .withFallback(ConfigFactory.load()));
+  /** One run in a fresh actor system, every message serialized as across JVMs. */
+  static Outcome run(boolean throughRoot) {
+    ActorTestKit kit = FabricProbes.dataPlaneTestKit();
     try {
       return run(kit, throughRoot);
     } finally {
@@ -93,7 +91,7 @@ class PeerReadThroughRootTest {
         List.of(BAR_B), GEN3X4, "sw.b", settings), "epB");
     List<ActorRef<MemoryEndpoint.Command>> endpoints = List.of(root, epA, epB);
     for (ActorRef<MemoryEndpoint.Command> ep : endpoints) {
-      awaitActive(kit, ep);
+      FabricProbes.awaitActive(kit, ep);
     }
     epB.tell(new MemoryEndpoint.Store(READ_ADDRESS, pattern(256)));
     TestProbe<EndpointEvent> watch = kit.createTestProbe();
@@ -124,26 +122,15 @@ class PeerReadThroughRootTest {
         Duration.ofSeconds(30));
     keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
     TimeKeeper.Status status = idle.receiveMessage(Duration.ofSeconds(30));
-    TestProbe<EndpointStats> stats = kit.createTestProbe();
-    epB.tell(new MemoryEndpoint.GetStats(stats.ref()));
-    return new Outcome(read.latencyNs(), read.data(), stats.receiveMessage().readsServed(), written.arrivedAt(),
+    return new Outcome(read.latencyNs(), read.data(), FabricProbes.stats(kit, epB).readsServed(), written.arrivedAt(),
         written.requester(), status.stragglers());
-  }
-
-  static void awaitActive(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = kit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
   }
 
   @Test
   void shouldSplitThePeerReadAtTheRootAndTakeLongerWhenAcsRedirectsItThroughARelayingRoot() {
-    Outcome direct = run("direct", false);
-    Outcome relayed = run("relayed1", true);
-    Outcome again = run("relayed2", true);
+    Outcome direct = run(false);
+    Outcome relayed = run(true);
+    Outcome again = run(true);
 
     assertArrayEquals(pattern(256), direct.data());
     assertArrayEquals(pattern(256), relayed.data(), "the root's 64-byte reads reassembled in A's request");
