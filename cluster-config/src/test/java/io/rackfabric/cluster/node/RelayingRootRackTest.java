@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.receptionist.Receptionist;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -54,13 +52,7 @@ class RelayingRootRackTest {
   }
 
   static ActorRef<MemoryEndpoint.Command> endpoint(String id) {
-    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
-    return probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      testKit.system().receptionist().tell(Receptionist.find(ComponentKeys.endpoint(id), probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(ComponentKeys.endpoint(id));
-      assertEquals(1, refs.size(), "endpoint " + id + " registered");
-      return refs.iterator().next();
-    });
+    return RackLookups.endpoint(testKit, id);
   }
 
   @Test
@@ -69,14 +61,8 @@ class RelayingRootRackTest {
     testKit.spawn(RackNode.create(rack, "n1", FabricSettings.create(testKit.system().settings().config())), "rack");
     ActorRef<MemoryEndpoint.Command> epa = endpoint("epa");
     ActorRef<MemoryEndpoint.Command> epb = endpoint("epb");
-    TestProbe<EndpointStats> stats = testKit.createTestProbe();
     for (String id : new String[] {"rc", "epa", "epb"}) {
-      ActorRef<MemoryEndpoint.Command> ep = endpoint(id);
-      stats.awaitAssert(Duration.ofSeconds(10), () -> {
-        ep.tell(new MemoryEndpoint.GetStats(stats.ref()));
-        assertEquals(DataLinkState.DL_ACTIVE, stats.receiveMessage().link().state());
-        return null;
-      });
+      RackLookups.awaitUp(testKit, endpoint(id));
     }
     byte[] data = new byte[256];
     for (int i = 0; i < data.length; i++) {
@@ -90,6 +76,7 @@ class RelayingRootRackTest {
 
     assertEquals(CompletionStatus.SUCCESSFUL, read.status());
     assertArrayEquals(data, read.data());
+    TestProbe<EndpointStats> stats = testKit.createTestProbe();
     epb.tell(new MemoryEndpoint.GetStats(stats.ref()));
     assertEquals(4, stats.receiveMessage().readsServed(), "the root's 64-byte reads, not A's one 256-byte read");
   }
