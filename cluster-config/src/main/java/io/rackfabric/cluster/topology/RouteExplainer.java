@@ -284,9 +284,9 @@ public final class RouteExplainer {
         // A relaying root sends it back down (fabric-actors RootRelay), a read under its own ID.
         String down = topology.linkAt(ep.id()).orElseThrow().other(ep.id());
         Tlp again = read ? tlp(address, ep.bdf()) : tlp;
-        hops.add(hop(ep.id(), null, down, Addresses.hex(address) + " is not in " + ep.id()
-            + "'s memory but below its link: the root relays it back down" + (read ? " as its own read" : ""),
-            List.of(), again));
+        hops.add(hop(ep.id(), null, null, Addresses.hex(address) + " is not in " + ep.id()
+            + "'s memory but below its link: the root relays it back down to " + down
+            + (read ? " as its own read" : ""), List.of(), again));
         return arrive(down, again, hops);
       }
       if (bar < 0) {
