@@ -45,8 +45,9 @@ class LayeringTest {
   }
 
   @Test
-  void shouldUseNoAkkaWhenAClassIsRoutingOrNtbLogic() {
-    noClasses().that(resideInAnyPackage("io.rackfabric.fabric.routing..", "io.rackfabric.fabric.ntb.."))
+  void shouldUseNoAkkaWhenAClassIsRoutingNtbOrRootComplexLogic() {
+    noClasses().that(resideInAnyPackage("io.rackfabric.fabric.routing..", "io.rackfabric.fabric.ntb..",
+            "io.rackfabric.fabric.rootcomplex.."))
         .should().dependOnClassesThat(resideInAPackage("akka.."))
         .check(CLASSES);
   }

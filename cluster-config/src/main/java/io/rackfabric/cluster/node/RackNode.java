@@ -18,6 +18,7 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.fabric.rootcomplex.RootRelay;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -144,7 +145,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
             : isolation.initialCheck(e.id()).orElse(InboundAccessCheck.allowAll());
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
-            link == null ? null : link.other(e.id()), settings, check, guestChannels.of(e.id())), e.id());
+            link == null ? null : link.other(e.id()), settings, check, guestChannels.of(e.id()),
+            e.relay() ? RootRelay.Setup.untranslated(topology.relayWindows(e.id())) : null), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);

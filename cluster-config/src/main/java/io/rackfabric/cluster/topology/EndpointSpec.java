@@ -10,9 +10,16 @@ import java.util.List;
  * ID.
  *
  * @param bdf the endpoint's bus/device/function in its domain, packed as {@link Bdf} does
+ * @param relay a root that sends peer-to-peer requests from below back down its link
+ *     (fabric-actors {@code RootRelay}); {@link Topology#relayWindows} says where they may go
  */
-public record EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars)
+public record EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars, boolean relay)
     implements Component {
+
+  /** An endpoint that relays nothing. */
+  public EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars) {
+    this(id, node, bdf, root, bars, false);
+  }
 
   public EndpointSpec {
     bars = List.copyOf(bars);

@@ -33,6 +33,7 @@ final class LinkWiring {
   Map<String, LinkDraft> wire() {
     Map<String, LinkDraft> byEnd = checkLinks();
     checkUnlinkedEndpoints(byEnd);
+    checkRelays(byEnd);
     applyAttachmentDefaults(byEnd);
     return byEnd;
   }
@@ -152,6 +153,21 @@ final class LinkWiring {
       }
     }
     return null;
+  }
+
+  /** A relaying root sends requests back down into the windows of the upstream port it sits on. */
+  private void checkRelays(Map<String, LinkDraft> byEnd) {
+    for (EndpointDraft e : draft.endpoints) {
+      LinkDraft link = byEnd.get(e.id);
+      if (e.relay && link != null && link.aValid && link.bValid) {
+        String other = e.id.equals(link.a) ? link.b : link.a;
+        PortDraft port = draft.portDraft(other);
+        if (port == null || port.role != PortRole.UPSTREAM) {
+          e.at.error("relay", "relaying root " + e.id + " is linked to " + other
+              + ", not to a switch's upstream port, whose windows it would relay into");
+        }
+      }
+    }
   }
 
   private void checkUnlinkedEndpoints(Map<String, LinkDraft> byEnd) {

@@ -29,6 +29,7 @@ final class RackDraft {
     AddressRange memory;
     AddressRange prefetchable;
     Integer virtualBdf;
+    boolean acsRedirect;
     final List<NtbBar> linkBars = new ArrayList<>();
     final List<NtbBar> virtualBars = new ArrayList<>();
     final List<Claim> claims = new ArrayList<>();
@@ -52,6 +53,7 @@ final class RackDraft {
     Integer bdf;
     boolean bdfGiven;
     Boolean root;
+    boolean relay;
     final List<AddressRange> bars = new ArrayList<>();
     final List<Fields> barAt = new ArrayList<>();
     Fields at;

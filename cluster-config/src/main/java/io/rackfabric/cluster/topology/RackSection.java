@@ -99,13 +99,17 @@ final class RackSection {
   }
 
   private void parseEndpoint(Fields f) {
-    f.allowOnly("id", "node", "root", "bdf", "bars");
+    f.allowOnly("id", "node", "root", "bdf", "bars", "relay");
     EndpointDraft ep = new EndpointDraft();
     ep.at = f;
     ep.id = declare(f);
     ep.node = f.string("node", true);
     checkNode(f, ep.id, ep.node);
     ep.root = f.bool("root", false);
+    ep.relay = Boolean.TRUE.equals(f.bool("relay", false));
+    if (ep.relay && Boolean.FALSE.equals(ep.root)) {
+      f.error("relay", "relay = true is for a root complex (root = true); " + ep.id + " is a device");
+    }
     if (f.has("bdf")) {
       ep.bdf = bdf(f, "bdf");
       ep.bdfGiven = true;

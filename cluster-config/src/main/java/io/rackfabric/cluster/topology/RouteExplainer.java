@@ -280,6 +280,15 @@ public final class RouteExplainer {
     private RouteExplanation atEndpoint(EndpointSpec ep, Tlp tlp, List<Hop> hops) {
       long address = address(tlp);
       int bar = ep.barIndex(address);
+      if (bar < 0 && ep.relay() && topology.relayWindows(ep.id()).stream().anyMatch(w -> w.contains(address))) {
+        // A relaying root sends it back down (fabric-actors RootRelay), a read under its own ID.
+        String down = topology.linkAt(ep.id()).orElseThrow().other(ep.id());
+        Tlp again = read ? tlp(address, ep.bdf()) : tlp;
+        hops.add(hop(ep.id(), null, null, Addresses.hex(address) + " is not in " + ep.id()
+            + "'s memory but below its link: the root relays it back down to " + down
+            + (read ? " as its own read" : ""), List.of(), again));
+        return arrive(down, again, hops);
+      }
       if (bar < 0) {
         String why = Addresses.hex(address) + " is in no " + (ep.root() ? "memory" : "BAR")
             + " of " + ep.id() + " " + ep.bars();

@@ -85,7 +85,7 @@ final class SwitchSection {
 
   private PortDraft parsePort(Fields p) {
     p.allowOnly("name", "number", "role", "virtual-switch", "buses", "memory", "prefetchable",
-        "virtual-bdf", "link-bars", "virtual-bars");
+        "virtual-bdf", "link-bars", "virtual-bars", "acs-redirect");
     PortDraft port = new PortDraft();
     port.at = p;
     port.name = RackSection.id(p, "name");
@@ -111,6 +111,7 @@ final class SwitchSection {
     if (port.role == PortRole.NTB) {
       p.forbid("on an ntb port (an NTB claims addresses with link-bars, not a bridge window)",
           "buses", "memory", "prefetchable");
+      p.forbid("on an ntb port (ACS redirect is a downstream port's)", "acs-redirect");
       if (p.has("virtual-bdf")) {
         port.virtualBdf = RackSection.bdf(p, "virtual-bdf");
       }
@@ -122,7 +123,11 @@ final class SwitchSection {
       port.buses = buses(p);
       port.memory = p.range("memory", false);
       port.prefetchable = p.range("prefetchable", false);
+      if (port.role == PortRole.UPSTREAM) {
+        p.forbid("on an upstream port (ACS redirect is a downstream port's)", "acs-redirect");
+      }
       if (port.role == PortRole.DOWNSTREAM) {
+        port.acsRedirect = Boolean.TRUE.equals(p.bool("acs-redirect", false));
         if (port.memory != null) {
           port.claims.add(new Claim(port.name, "memory window", port.memory, p, "memory"));
         }

@@ -1,5 +1,7 @@
 package io.rackfabric.cluster.topology;
 
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import java.util.ArrayList;
@@ -140,6 +142,26 @@ public record Topology(
     switches.forEach(s -> ids.add(s.id()));
     endpoints.forEach(e -> ids.add(e.id()));
     return ids;
+  }
+
+  /**
+   * Where root {@code rootId}'s link leads: the memory and prefetchable windows of the upstream
+   * port it sits on (what a relaying root sends back down); empty when it sits on none.
+   */
+  public List<AddressRange> relayWindows(String rootId) {
+    List<AddressRange> windows = new ArrayList<>();
+    linkAt(rootId).map(l -> l.other(rootId)).ifPresent(end -> switchSpec(LinkSpec.componentOf(end))
+        .flatMap(s -> s.ports().stream().filter(p -> p.name().equals(LinkSpec.portOf(end))).findFirst())
+        .filter(p -> p.role() == PortRole.UPSTREAM)
+        .ifPresent(p -> {
+          if (p.bridge().memory() != null) {
+            windows.add(p.bridge().memory());
+          }
+          if (p.bridge().prefetchable() != null) {
+            windows.add(p.bridge().prefetchable());
+          }
+        }));
+    return windows;
   }
 
   /** The switch's initial routing table, as its port actors will start with it. */

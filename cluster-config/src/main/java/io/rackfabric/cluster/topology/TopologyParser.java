@@ -138,7 +138,7 @@ final class TopologyParser {
     }
     List<EndpointSpec> endpointSpecs = new ArrayList<>();
     for (EndpointDraft e : draft.endpoints) {
-      endpointSpecs.add(new EndpointSpec(e.id, e.node, e.bdf, e.root, e.bars));
+      endpointSpecs.add(new EndpointSpec(e.id, e.node, e.bdf, e.root, e.bars, e.relay));
     }
     List<LinkSpec> linkSpecs = new ArrayList<>();
     for (LinkDraft l : draft.links) {
@@ -157,7 +157,7 @@ final class TopologyParser {
             new NtbConfig(p.virtualBdf, p.linkBars, p.virtualBars));
       }
       return new PortConfig(p.name, p.number, p.role, p.virtualSwitch,
-          new BridgeRegisters(p.buses[0], p.buses[1], p.buses[2], p.memory, p.prefetchable), null);
+          new BridgeRegisters(p.buses[0], p.buses[1], p.buses[2], p.memory, p.prefetchable), null, p.acsRedirect);
     } catch (IllegalArgumentException e) {
       p.at.error("port " + p.name + ": " + e.getMessage());
       return null;

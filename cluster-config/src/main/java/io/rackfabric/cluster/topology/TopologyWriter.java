@@ -71,6 +71,9 @@ public final class TopologyWriter {
     for (EndpointSpec e : t.endpoints()) {
       sb.append("    { id = ").append(quote(e.id())).append(", node = ").append(quote(e.node()))
           .append(", root = ").append(e.root()).append(", bdf = ").append(quote(Bdf.format(e.bdf())));
+      if (e.relay()) {
+        sb.append(", relay = true");
+      }
       if (!e.bars().isEmpty()) {
         sb.append(", bars = [\n");
         for (AddressRange bar : e.bars()) {
@@ -129,6 +132,9 @@ public final class TopologyWriter {
           .append(", role = ").append(p.role().name().toLowerCase(Locale.ROOT));
       if (p.virtualSwitch() != 1) {
         sb.append(", virtual-switch = ").append(p.virtualSwitch());
+      }
+      if (p.acsRedirect()) {
+        sb.append(", acs-redirect = true");
       }
       if (p.role() == PortRole.NTB) {
         sb.append(", virtual-bdf = ").append(quote(Bdf.format(p.ntb().virtualSideBdf())));

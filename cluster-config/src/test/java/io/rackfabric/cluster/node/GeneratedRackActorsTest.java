@@ -1,20 +1,16 @@
 package io.rackfabric.cluster.node;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.receptionist.Receptionist;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.iommu.OpenPages;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.settings.FabricSettings;
-import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import java.time.Duration;
@@ -45,22 +41,11 @@ class GeneratedRackActorsTest {
   }
 
   static ActorRef<MemoryEndpoint.Command> endpoint(String id) {
-    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
-    return probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      testKit.system().receptionist().tell(Receptionist.find(ComponentKeys.endpoint(id), probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(ComponentKeys.endpoint(id));
-      assertEquals(1, refs.size(), "endpoint " + id + " registered");
-      return refs.iterator().next();
-    });
+    return RackLookups.endpoint(testKit, id);
   }
 
   static void awaitUp(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(Duration.ofSeconds(10), () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    RackLookups.awaitUp(testKit, ep);
   }
 
   @Test

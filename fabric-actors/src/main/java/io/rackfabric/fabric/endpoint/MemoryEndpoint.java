@@ -17,6 +17,7 @@ import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.port.LinkPort;
+import io.rackfabric.fabric.rootcomplex.RootRelay;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.LinkRetryStats;
@@ -244,6 +245,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
   private final EndpointGuests guests = new EndpointGuests();
   private final GuestChannels peers;
+  /** A relaying root's peer-to-peer path back down its link, or null. */
+  private final RootRelay relay;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -268,17 +271,27 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public static Behavior<Command> create(
       String id, int bdf, boolean root, List<AddressRange> bars, LinkParameters linkParams,
       String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck, List<GuestPeer> peers) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, null);
+  }
+
+  /** As above; a root with {@code relay} (null: none) sends peer-to-peer requests back down ({@link RootRelay}). */
+  public static Behavior<Command> create(String id, int bdf, boolean root, List<AddressRange> bars,
+      LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
+      List<GuestPeer> peers, RootRelay.Setup relay) {
+    if (relay != null && !root) {
+      throw new IllegalArgumentException("endpoint " + id + ": relay is for a root (root=true) only");
+    }
     if (accessCheck == null) {
       throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
     }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
-      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers) {
+      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
     super(context);
     this.id = id;
     ActorRef<LinkFrame> self = context.getSelf().narrow();
@@ -290,6 +303,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
         accessCheck, new TargetOutbound(), context.getLog());
     this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies(settings));
+    this.relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf, target::claims,
+        (tlp, at) -> link.offer(tlp, at, -1));
     LinkDirectory.attach(context, id, self, partnerEnd, LinkPort.Connect::new);
   }
 
@@ -469,7 +484,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       return this;
     }
     Tlp tlp = LinkEnd.tlpOf(frame);
-    if (tlp instanceof MemWrite w) {
+    if (relay != null && relay.takes(tlp, arrival)) {
+      // relayed back down the link
+    } else if (tlp instanceof MemWrite w) {
       target.memWrite(w, arrival);
     } else if (tlp instanceof MemRead r) {
       target.memRead(r, arrival);

@@ -10,10 +10,19 @@ import io.rackfabric.fabric.wire.WireMessage;
  * @param number the port number, which is also its device number on the switch's internal bus
  * @param virtualSwitch the virtual switch (1 or 2) the port belongs to; ports of different
  *     virtual switches never forward to each other
+ * @param acsRedirect a downstream port's ACS peer-to-peer request redirect: a memory request
+ *     entering here for another downstream port of its virtual switch goes upstream instead, to
+ *     the root (whose IOMMU must see it, Device Lending section 6)
  */
 public record PortConfig(
-    String name, int number, PortRole role, int virtualSwitch, BridgeRegisters bridge, NtbConfig ntb)
+    String name, int number, PortRole role, int virtualSwitch, BridgeRegisters bridge, NtbConfig ntb,
+    boolean acsRedirect)
     implements WireMessage {
+
+  /** A port without ACS redirect. */
+  public PortConfig(String name, int number, PortRole role, int virtualSwitch, BridgeRegisters bridge, NtbConfig ntb) {
+    this(name, number, role, virtualSwitch, bridge, ntb, false);
+  }
 
   public PortConfig {
     if (number < 0 || number > 31) {
@@ -27,6 +36,9 @@ public record PortConfig(
       throw new IllegalArgumentException(
           "port " + name + ": role=" + role + " needs " + (role == PortRole.NTB ? "ntb" : "bridge"));
     }
+    if (acsRedirect && role != PortRole.DOWNSTREAM) {
+      throw new IllegalArgumentException("port " + name + ": acs-redirect is for downstream ports, role=" + role);
+    }
   }
 
   public boolean claimsAddress(long address) {
@@ -39,14 +51,18 @@ public record PortConfig(
   }
 
   public PortConfig withVirtualSwitch(int vs) {
-    return new PortConfig(name, number, role, vs, bridge, ntb);
+    return new PortConfig(name, number, role, vs, bridge, ntb, acsRedirect);
   }
 
   public PortConfig withNtb(NtbConfig newNtb) {
-    return new PortConfig(name, number, role, virtualSwitch, bridge, newNtb);
+    return new PortConfig(name, number, role, virtualSwitch, bridge, newNtb, acsRedirect);
   }
 
   public PortConfig withBridge(BridgeRegisters newBridge) {
-    return new PortConfig(name, number, role, virtualSwitch, newBridge, ntb);
+    return new PortConfig(name, number, role, virtualSwitch, newBridge, ntb, acsRedirect);
+  }
+
+  public PortConfig withAcsRedirect(boolean redirect) {
+    return new PortConfig(name, number, role, virtualSwitch, bridge, ntb, redirect);
   }
 }

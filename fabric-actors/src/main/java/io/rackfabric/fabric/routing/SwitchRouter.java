@@ -86,6 +86,9 @@ public final class SwitchRouter {
           && p.role() != PortRole.UPSTREAM
           && p.virtualSwitch() == in.virtualSwitch()
           && p.claimsAddress(address)) {
+        if (in.acsRedirect() && p.role() == PortRole.DOWNSTREAM) {
+          return acsRedirect(table, in, p, address, explain);
+        }
         return (explain ? new RouteDecision.Forward(p.number(), Addresses.hex(address) + " in " + describeClaim(p, address)) : table.forward(p.number()));
       }
     }
@@ -105,6 +108,23 @@ public final class SwitchRouter {
     return (explain
         ? new RouteDecision.Forward(up.number(), Addresses.hex(address) + " outside every downstream window: upstream")
         : table.forward(up.number()));
+  }
+
+  /**
+   * ACS peer-to-peer request redirect: a request from below {@code in} for {@code peer}, another
+   * downstream port, goes to the root instead of across the switch; the root sends it back down.
+   */
+  private static RouteDecision acsRedirect(RoutingView table, PortConfig in, PortConfig peer, long address,
+      boolean explain) {
+    PortConfig up = table.upstream(in.virtualSwitch());
+    if (up == null) {
+      return new RouteDecision.Unsupported(Addresses.hex(address) + " is below " + peer.name()
+          + " but ACS redirects it upstream and virtual switch " + in.virtualSwitch() + " has none");
+    }
+    return explain
+        ? new RouteDecision.Forward(up.number(), Addresses.hex(address) + " in " + describeClaim(peer, address)
+            + ", ACS redirect at " + in.name() + ": upstream to the root")
+        : table.forward(up.number());
   }
 
   private static String describeClaim(PortConfig p, long address) {

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import io.rackfabric.fabric.credit.FcCredits;
 import io.rackfabric.fabric.link.LinkTimers;
 import io.rackfabric.fabric.link.ReplayParameters;
+import io.rackfabric.fabric.rootcomplex.RootRelaySettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param timers data link timers, already multiplied by the time-dilation factor
  * @param tdf time-dilation factor
  * @param replay the data link retry (Ack/Nak, replay timer, REPLAY_NUM)
+ * @param rootComplex how a relaying root complex sends peer-to-peer requests back down
  */
 public record FabricSettings(
     long switchLatencyNs,
@@ -36,7 +38,8 @@ public record FabricSettings(
     boolean autoActivate,
     LinkTimers timers,
     double tdf,
-    ReplayParameters replay) {
+    ReplayParameters replay,
+    RootRelaySettings rootComplex) {
 
   public static FabricSettings create(Config root) {
     Config c = root.getConfig("rackfabric.fabric");
@@ -98,12 +101,20 @@ public record FabricSettings(
     } catch (IllegalArgumentException e) {
       errors.add(e.getMessage());
     }
+    RootRelaySettings rootComplex = null;
+    try {
+      Config rc = c.getConfig("root-complex");
+      rootComplex = new RootRelaySettings(rc.getDuration("relay-latency").toNanos(), rc.getInt("read-split"),
+          rc.getInt("max-open-reads"));
+    } catch (IllegalArgumentException e) {
+      errors.add(e.getMessage());
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
     }
     return new FabricSettings(switchNs, ntbNs, cplNs, timeoutNs, mps,
         new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
-        batch, c.getBoolean("auto-activate"), timers, tdf, replay);
+        batch, c.getBoolean("auto-activate"), timers, tdf, replay, rootComplex);
   }
 
   /**

@@ -78,7 +78,9 @@ final class WireSamples {
     put(upstream);
     put(ntb);
     put(group);
-    put(new RoutingTable(List.of(upstream, ntbPort), List.of(group)));
+    PortConfig acsDownstream = new PortConfig("down", 1, PortRole.DOWNSTREAM, 1,
+        new BridgeRegisters(1, 2, 2, mem, null), null, true);
+    put(new RoutingTable(List.of(upstream, acsDownstream, ntbPort), List.of(group)));
     put(new WireTestMessages.Checked(42));
     put(new WireTestMessages.Envelope(new MemRead(Bdf.of(2, 0, 0), 1, 0, 0x10, 4, 0, 0)));
     put(byte[].class, four);
