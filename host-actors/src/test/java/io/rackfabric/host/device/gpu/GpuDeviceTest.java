@@ -266,4 +266,17 @@ class GpuDeviceTest {
         .order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(s.status(), image.getInt(0), "STATUS in BAR0 as the driver would read it");
   }
+
+  @Test
+  void shouldEndTheCopyWithAnErrorAndStillPostTheMsiWhenTheRootAnswersUnsupportedRequest() {
+    Rack r = rack(testKit, "ur-", true);
+    // Past the root's RAM: the root answers each read with Unsupported Request.
+    program(r, 5_000, RAM.limit() + 1 - 1024, BAR1.base(), 4096, 0x55);
+    awaitMsi(r, 0x55);
+    awaitIdle(r);
+    GpuDevice.GpuStats s = stats(r.kit(), r.device());
+    assertEquals(1, s.copiesFailed());
+    assertEquals(0, s.copiesDone());
+    assertEquals(GpuRegisters.State.ERROR.ordinal() | GpuRegisters.Error.COMPLETION_ERROR.ordinal() << 8, s.status());
+  }
 }
