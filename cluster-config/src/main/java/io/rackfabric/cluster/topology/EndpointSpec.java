@@ -10,12 +10,21 @@ import java.util.List;
  * ID.
  *
  * @param bdf the endpoint's bus/device/function in its domain, packed as {@link Bdf} does
+ * @param device what runs behind its BARs: memory, or a device its node spawns next to it
  */
-public record EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars)
+public record EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars, DeviceKind device)
     implements Component {
 
   public EndpointSpec {
     bars = List.copyOf(bars);
+    if (device == null) {
+      device = DeviceKind.MEMORY;
+    }
+  }
+
+  /** An endpoint whose BARs are plain memory. */
+  public EndpointSpec(String id, String node, int bdf, boolean root, List<AddressRange> bars) {
+    this(id, node, bdf, root, bars, DeviceKind.MEMORY);
   }
 
   /** Index of the BAR that contains {@code address}, or -1. */

@@ -52,6 +52,7 @@ final class RackDraft {
     Integer bdf;
     boolean bdfGiven;
     Boolean root;
+    DeviceKind device = DeviceKind.MEMORY;
     final List<AddressRange> bars = new ArrayList<>();
     final List<Fields> barAt = new ArrayList<>();
     Fields at;

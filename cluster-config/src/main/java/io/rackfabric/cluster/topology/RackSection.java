@@ -99,13 +99,14 @@ final class RackSection {
   }
 
   private void parseEndpoint(Fields f) {
-    f.allowOnly("id", "node", "root", "bdf", "bars");
+    f.allowOnly("id", "node", "root", "bdf", "bars", "device");
     EndpointDraft ep = new EndpointDraft();
     ep.at = f;
     ep.id = declare(f);
     ep.node = f.string("node", true);
     checkNode(f, ep.id, ep.node);
     ep.root = f.bool("root", false);
+    ep.device = device(f, Boolean.TRUE.equals(ep.root));
     if (f.has("bdf")) {
       ep.bdf = bdf(f, "bdf");
       ep.bdfGiven = true;
@@ -130,6 +131,25 @@ final class RackSection {
     }
     if (ep.id != null) {
       draft.endpoints.add(ep);
+    }
+  }
+
+  /** The endpoint's {@code device} key: memory when absent; a root complex is no device. */
+  private static DeviceKind device(Fields f, boolean root) {
+    String value = f.string("device", false);
+    if (value == null) {
+      return DeviceKind.MEMORY;
+    }
+    try {
+      DeviceKind kind = DeviceKind.of(value);
+      if (root && kind != DeviceKind.MEMORY) {
+        f.error("device", "device = \"" + value + "\" on a root: a root complex's bars are its memory");
+        return DeviceKind.MEMORY;
+      }
+      return kind;
+    } catch (IllegalArgumentException e) {
+      f.error("device", e.getMessage());
+      return DeviceKind.MEMORY;
     }
   }
 

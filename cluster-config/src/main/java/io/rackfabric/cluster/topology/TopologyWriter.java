@@ -71,6 +71,9 @@ public final class TopologyWriter {
     for (EndpointSpec e : t.endpoints()) {
       sb.append("    { id = ").append(quote(e.id())).append(", node = ").append(quote(e.node()))
           .append(", root = ").append(e.root()).append(", bdf = ").append(quote(Bdf.format(e.bdf())));
+      if (e.device() != DeviceKind.MEMORY) {
+        sb.append(", device = ").append(quote(e.device().key()));
+      }
       if (!e.bars().isEmpty()) {
         sb.append(", bars = [\n");
         for (AddressRange bar : e.bars()) {
