@@ -146,7 +146,10 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     return this;
   }
 
-  /** A copy that ended: STATUS, then the MSI, behind the copy's writes. */
+  /**
+   * Where a copy stands in the registers; once it ended, the MSI, stamped at the end and so behind
+   * the copy's writes on the link (STATUS reaches BAR0 as the call is answered, before any MSI lands).
+   */
   private void finished(DmaCopyEngine.Finished f) {
     registers.progressed(engine.bytesDone());
     if (f == null) {
