@@ -78,9 +78,6 @@ class DeviceNodeTest {
     });
   }
 
-  static byte[] le(long value, int bytes) {
-    return java.util.Arrays.copyOf(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array(), bytes);
-  }
 
   @Test
   void shouldRunTheGpuNextToItsEndpointAndCopyWhenTheDriverRingsIt() throws Exception {
@@ -105,12 +102,12 @@ class DeviceNodeTest {
     rc.tell(new MemoryEndpoint.Store(0x1_0000, data));
 
     // Host RAM at 0x10000 into device memory, MSI into host RAM at 0xF0000.
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.SRC, le(0x1_0000, 8)));
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.DST, le(0x1010_0000L, 8)));
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.LENGTH, le(data.length, 4)));
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.MSI_ADDR, le(0xF_0000, 8)));
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.MSI_DATA, le(0x77, 4)));
-    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.DOORBELL, le(1, 4)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.SRC, GpuRegisters.qword(0x1_0000)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.DST, GpuRegisters.qword(0x1010_0000L)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.LENGTH, GpuRegisters.dword(data.length)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.MSI_ADDR, GpuRegisters.qword(0xF_0000)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.MSI_DATA, GpuRegisters.dword(0x77)));
+    rc.tell(new MemoryEndpoint.Write(0x1000_0000L + GpuRegisters.DOORBELL, GpuRegisters.dword(1)));
 
     EndpointEvent.MemoryWritten w = (EndpointEvent.MemoryWritten) msi.receiveMessage(WAIT);
     assertArrayEquals(GpuRegisters.dword(0x77), w.data());

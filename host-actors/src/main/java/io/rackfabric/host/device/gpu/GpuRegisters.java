@@ -211,7 +211,12 @@ public final class GpuRegisters {
     return msiData;
   }
 
-  /** {@code value} as the 4 little-endian bytes of a dword (the MSI's payload). */
+  /** {@code value} as the 8 little-endian bytes of a qword register (as a driver stores SRC, DST, MSI_ADDR). */
+  public static byte[] qword(long value) {
+    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+  }
+
+  /** {@code value} as the 4 little-endian bytes of a dword (a 32-bit register, the MSI's payload). */
   public static byte[] dword(int value) {
     return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array();
   }

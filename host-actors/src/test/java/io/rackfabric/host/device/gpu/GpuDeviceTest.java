@@ -129,10 +129,6 @@ class GpuDeviceTest {
     return b;
   }
 
-  /** {@code value}'s low {@code bytes} bytes, little-endian, as the driver stores a register. */
-  static byte[] le(long value, int bytes) {
-    return java.util.Arrays.copyOf(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array(), bytes);
-  }
 
   /**
    * The driver's register writes from the root, each a posted write through the switch, at model
@@ -146,12 +142,12 @@ class GpuDeviceTest {
       held.receiveMessage(WAIT);
     }
     long base = BAR0.base();
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.SRC, le(src, 8), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DST, le(dst, 8), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.LENGTH, le(length, 4), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_ADDR, le(MSI, 8), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_DATA, le(msiData, 4), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DOORBELL, le(1, 4), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.SRC, GpuRegisters.qword(src), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DST, GpuRegisters.qword(dst), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.LENGTH, GpuRegisters.dword(length), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_ADDR, GpuRegisters.qword(MSI), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_DATA, GpuRegisters.dword(msiData), stamp));
+    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DOORBELL, GpuRegisters.dword(1), stamp));
     if (r.keeper() != null) {
       TestProbe<TimeKeeper.Confirmed> confirmed = r.kit().createTestProbe();
       r.rc().<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));

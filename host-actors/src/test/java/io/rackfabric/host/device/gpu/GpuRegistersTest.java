@@ -23,7 +23,7 @@ class GpuRegistersTest {
   }
 
   static byte[] qword(long value) {
-    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    return GpuRegisters.qword(value);
   }
 
   @Test
