@@ -49,6 +49,7 @@ class GpuDeviceTest {
   static final AddressRange RAM = new AddressRange(0, 0xF_FFFFL);
   static final AddressRange BAR0 = AddressRange.ofSize(0x1000_0000L, 4096);
   static final AddressRange BAR1 = AddressRange.ofSize(0x1010_0000L, 0x10_0000L);
+  static final AddressRange PEER_BAR = AddressRange.ofSize(0x1100_0000L, 0x10_0000L);
   static final long SOURCE = 0x1_0000;
   static final long TARGET = 0x8_0000;
   static final long MSI = 0xF_0000;
@@ -64,46 +65,55 @@ class GpuDeviceTest {
 
   /** The small rack: {@code keeper} null when it runs free. */
   record Rack(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> rc, ActorRef<MemoryEndpoint.Command> gpu,
-      ActorRef<GpuDevice.Command> device, ActorRef<TimeKeeper.Command> keeper, TestProbe<EndpointEvent> msi) {}
+      ActorRef<MemoryEndpoint.Command> peer, ActorRef<GpuDevice.Command> device, ActorRef<TimeKeeper.Command> keeper, TestProbe<EndpointEvent> msi) {}
 
   /** What a copy in and a copy out came to, in model time. */
   record Outcome(long inAt, long inMsiAt, long outAt, long outMsiAt) {}
 
-  /** rc (root, RAM) - up [sw] down - gpu (BAR0 registers, BAR1 device memory). */
+  /**
+   * rc (root, RAM) - up [sw] down - gpu (BAR0 registers, BAR1 device memory), and a plain memory
+   * endpoint on the switch's third port: sw.other - peer (one BAR).
+   */
   static Rack rack(ActorTestKit kit, String p, boolean underKernel) {
     FabricSettings settings = FabricSettings.create(kit.system().settings().config());
     RoutingTable table = new RoutingTable(List.of(
         new PortConfig("up", 0, PortRole.UPSTREAM, 1,
-            new BridgeRegisters(0, 1, 2, new AddressRange(0x1000_0000L, 0x1FFF_FFFFL), null), null),
+            new BridgeRegisters(0, 1, 3, new AddressRange(0x1000_0000L, 0x1FFF_FFFFL), null), null),
         new PortConfig("down", 1, PortRole.DOWNSTREAM, 1,
-            new BridgeRegisters(1, 2, 2, new AddressRange(0x1000_0000L, 0x10FF_FFFFL), null), null)),
+            new BridgeRegisters(1, 2, 2, new AddressRange(0x1000_0000L, 0x10FF_FFFFL), null), null),
+        new PortConfig("other", 2, PortRole.DOWNSTREAM, 1,
+            new BridgeRegisters(1, 3, 3, PEER_BAR, null), null)),
         List.of());
     ActorRef<SwitchChip.Command> chip = kit.spawn(SwitchChip.create(p + "sw", table, List.of(
-        new SwitchChip.PortLink(0, GEN3X4, p + "rc"), new SwitchChip.PortLink(1, GEN3X4, p + "gpu")), settings),
-        p + "sw");
+        new SwitchChip.PortLink(0, GEN3X4, p + "rc"), new SwitchChip.PortLink(1, GEN3X4, p + "gpu"),
+        new SwitchChip.PortLink(2, GEN3X4, p + "peer")), settings), p + "sw");
     ActorRef<MemoryEndpoint.Command> rc = kit.spawn(MemoryEndpoint.create(p + "rc", Bdf.of(0, 0, 0), true,
         List.of(RAM), GEN3X4, p + "sw.up", settings), p + "rc");
     ActorRef<MemoryEndpoint.Command> gpu = kit.spawn(MemoryEndpoint.create(p + "gpu", Bdf.of(2, 0, 0), false,
         List.of(BAR0, BAR1), GEN3X4, p + "sw.down", settings), p + "gpu");
-    awaitActive(kit, rc);
-    awaitActive(kit, gpu);
+    ActorRef<MemoryEndpoint.Command> peer = kit.spawn(MemoryEndpoint.create(p + "peer", Bdf.of(3, 0, 0), false,
+        List.of(PEER_BAR), GEN3X4, p + "sw.other", settings), p + "peer");
+    for (ActorRef<MemoryEndpoint.Command> ep : List.of(rc, gpu, peer)) {
+      awaitActive(kit, ep);
+    }
     ActorRef<TimeKeeper.Command> keeper = null;
     if (underKernel) {
-      keeper = kit.spawn(TimeKeeper.create(Set.of(p + "sw.up", p + "sw.down", p + "rc", p + "gpu")), p + "keeper");
+      keeper = kit.spawn(TimeKeeper.create(Set.of(p + "sw.up", p + "sw.down", p + "sw.other", p + "rc", p + "gpu",
+          p + "peer")), p + "keeper");
       chip.tell(new SwitchChip.Synchronize(keeper));
-      for (ActorRef<MemoryEndpoint.Command> ep : List.of(rc, gpu)) {
+      for (ActorRef<MemoryEndpoint.Command> ep : List.of(rc, gpu, peer)) {
         ep.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
       }
       TestProbe<TimeKeeper.Status> idle = kit.createTestProbe();
       keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
-      assertEquals(4, idle.receiveMessage(WAIT).joined());
+      assertEquals(6, idle.receiveMessage(WAIT).joined());
     }
     ActorRef<GpuDevice.Command> device = kit.spawn(GpuDevice.create(p + "gpu", gpu, GpuBars.of(List.of(BAR0, BAR1)),
         GpuSettings.create(kit.system().settings().config()), settings.maxPayload()), p + "device");
     stats(kit, device); // the device has attached and watches BAR0 before the driver writes
     TestProbe<EndpointEvent> msi = kit.createTestProbe();
     rc.tell(new MemoryEndpoint.Watch(new AddressRange(MSI, MSI + 3), msi.ref()));
-    return new Rack(kit, rc, gpu, device, keeper, msi);
+    return new Rack(kit, rc, gpu, peer, device, keeper, msi);
   }
 
   static void awaitActive(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> ep) {
@@ -274,5 +284,19 @@ class GpuDeviceTest {
     assertEquals(1, s.copiesFailed());
     assertEquals(0, s.copiesDone());
     assertEquals(GpuRegisters.State.ERROR.ordinal() | GpuRegisters.Error.COMPLETION_ERROR.ordinal() << 8, s.status());
+  }
+
+  @Test
+  void shouldWriteDeviceMemoryIntoAnotherDevicesBarWhenTheDestinationIsAPeer() {
+    Rack r = rack(testKit, "p2p-", true);
+    byte[] data = pattern(8192, 9);
+    r.gpu().tell(new MemoryEndpoint.Store(BAR1.base() + 0x1000, data));
+    program(r, 5_000, BAR1.base() + 0x1000, PEER_BAR.base() + 0x80, data.length, 0x66);
+    awaitMsi(r, 0x66);
+    awaitIdle(r);
+    assertArrayEquals(data, peek(r, r.peer(), PEER_BAR.base() + 0x80, data.length), "peer to peer, not via the root");
+    TestProbe<EndpointStats> stats = r.kit().createTestProbe();
+    r.rc().tell(new MemoryEndpoint.GetStats(stats.ref()));
+    assertEquals(1, stats.receiveMessage(WAIT).writesReceived(), "the root saw only the MSI");
   }
 }
