@@ -6,6 +6,7 @@ import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.nic.ExternalReceiver;
 import io.rackfabric.host.nic.SriovNic;
@@ -75,5 +76,10 @@ public final class ComponentKeys {
   /** A compute host's UDP sender through its VF, by the host's root endpoint's id. */
   public static ServiceKey<UdpSender.Command> udpSender(String id) {
     return ServiceKey.create(UdpSender.Command.class, "rack-udp:" + id);
+  }
+
+  /** A GPU-like device's logic ({@code device = gpu}), by its endpoint's id. */
+  public static ServiceKey<GpuDevice.Command> gpu(String id) {
+    return ServiceKey.create(GpuDevice.Command.class, "rack-gpu:" + id);
   }
 }

@@ -156,6 +156,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
     spawnHostSoftware(context, topology, roots, requesterIds);
     running.addAll(NicNode.spawn(context, topology, nodeName, roots, settings));
+    running.addAll(DeviceNode.spawn(context, topology, nodeName, roots, settings));
     context.getLog().info("Node [{}] runs {}", nodeName, running);
     context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY,
         context.messageAdapter(Receptionist.Listing.class, KeeperListing::new)));

@@ -116,7 +116,7 @@ public final class MultiRackGenerator {
         switches.add(new SwitchSpec(prefix + s.id(), node, ports, s.multicast()));
       }
       for (EndpointSpec e : one.endpoints()) {
-        endpoints.add(new EndpointSpec(prefix + e.id(), node, e.bdf(), e.root(), e.bars()));
+        endpoints.add(new EndpointSpec(prefix + e.id(), node, e.bdf(), e.root(), e.bars(), e.relay(), e.device()));
       }
       for (LinkSpec l : one.links()) {
         links.add(new LinkSpec(prefix + l.a(), prefix + l.b(), l.params()));

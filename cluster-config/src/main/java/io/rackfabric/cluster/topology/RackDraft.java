@@ -54,6 +54,7 @@ final class RackDraft {
     boolean bdfGiven;
     Boolean root;
     boolean relay;
+    DeviceKind device = DeviceKind.MEMORY;
     final List<AddressRange> bars = new ArrayList<>();
     final List<Fields> barAt = new ArrayList<>();
     Fields at;

@@ -99,7 +99,7 @@ final class RackSection {
   }
 
   private void parseEndpoint(Fields f) {
-    f.allowOnly("id", "node", "root", "bdf", "bars", "relay");
+    f.allowOnly("id", "node", "root", "bdf", "bars", "relay", "device");
     EndpointDraft ep = new EndpointDraft();
     ep.at = f;
     ep.id = declare(f);
@@ -110,6 +110,7 @@ final class RackSection {
     if (ep.relay && Boolean.FALSE.equals(ep.root)) {
       f.error("relay", "relay = true is for a root complex (root = true); " + ep.id + " is a device");
     }
+    ep.device = device(f, Boolean.TRUE.equals(ep.root));
     if (f.has("bdf")) {
       ep.bdf = bdf(f, "bdf");
       ep.bdfGiven = true;
@@ -134,6 +135,25 @@ final class RackSection {
     }
     if (ep.id != null) {
       draft.endpoints.add(ep);
+    }
+  }
+
+  /** The endpoint's {@code device} key: memory when absent; a root complex is no device. */
+  private static DeviceKind device(Fields f, boolean root) {
+    String value = f.string("device", false);
+    if (value == null) {
+      return DeviceKind.MEMORY;
+    }
+    try {
+      DeviceKind kind = DeviceKind.of(value);
+      if (root && kind != DeviceKind.MEMORY) {
+        f.error("device", "device = \"" + value + "\" on a root: a root complex's bars are its memory");
+        return DeviceKind.MEMORY;
+      }
+      return kind;
+    } catch (IllegalArgumentException e) {
+      f.error("device", e.getMessage());
+      return DeviceKind.MEMORY;
     }
   }
 

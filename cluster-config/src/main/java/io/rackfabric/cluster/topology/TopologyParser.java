@@ -138,7 +138,7 @@ final class TopologyParser {
     }
     List<EndpointSpec> endpointSpecs = new ArrayList<>();
     for (EndpointDraft e : draft.endpoints) {
-      endpointSpecs.add(new EndpointSpec(e.id, e.node, e.bdf, e.root, e.bars, e.relay));
+      endpointSpecs.add(new EndpointSpec(e.id, e.node, e.bdf, e.root, e.bars, e.relay, e.device));
     }
     List<LinkSpec> linkSpecs = new ArrayList<>();
     for (LinkDraft l : draft.links) {

@@ -74,6 +74,9 @@ public final class TopologyWriter {
       if (e.relay()) {
         sb.append(", relay = true");
       }
+      if (e.device() != DeviceKind.MEMORY) {
+        sb.append(", device = ").append(quote(e.device().key()));
+      }
       if (!e.bars().isEmpty()) {
         sb.append(", bars = [\n");
         for (AddressRange bar : e.bars()) {

@@ -25,7 +25,8 @@ import java.util.List;
  * host-actors' classes on the wire (ids 2000..2999). Ids are permanent: never renumber, never
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
  * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2400..2499 control
- * plane (2430.. the hosts' control-plane drivers), 2500..2599 NIC message firmware and FTGM.
+ * plane (2430.. the hosts' control-plane drivers), 2500..2599 NIC message firmware and FTGM,
+ * 2600..2619 the GPU-like device.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -176,7 +177,11 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2556, io.rackfabric.host.ftgm.NicFaultDaemon.NicRecoveries.class),
       Entry.of(2557, io.rackfabric.host.ftgm.NicFaultDaemon.UseCard.class),
       Entry.of(2558, io.rackfabric.host.nic.SriovNic.GetGuestAddress.class),
-      Entry.of(2559, UdpSender.GetGuestAddress.class)
+      Entry.of(2559, UdpSender.GetGuestAddress.class),
+
+      // 2600..2619 the GPU-like device (io.rackfabric.host.device.gpu)
+      Entry.of(2600, io.rackfabric.host.device.gpu.GpuDevice.GetStats.class),
+      Entry.of(2601, io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class)
       );
 
   @Override

@@ -83,6 +83,15 @@ class HostWireRegistrationsTest {
   }
 
   @Test
+  void shouldKeepEveryGpuIdWhenLoaded() {
+    WireRegistry registry = WireRegistry.load(getClass().getClassLoader());
+    assertEquals(2600, registry.idOf(io.rackfabric.host.device.gpu.GpuDevice.GetStats.class));
+    assertEquals(2601, registry.idOf(io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class));
+    assertEquals(2, new HostWireRegistrations().registrations().stream()
+        .filter(e -> e.id() >= 2600 && e.id() < 2620).count(), "every GPU class is pinned here");
+  }
+
+  @Test
   void shouldNeverReuseARetiredIdWhenRegistering() {
     // The hosts' own HoldFrom messages, now LinkPort.HoldFrom to the endpoint each is a guest of.
     List<Integer> retired = List.of(2115, 2126, 2312);

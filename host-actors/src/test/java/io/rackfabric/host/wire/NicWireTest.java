@@ -111,6 +111,10 @@ class NicWireTest {
     m.put(UdpSender.FaultDetected.class, new UdpSender.FaultDetected(12, io.rackfabric.host.nic.McpMode.FTGM,
         900_000_000, 250, daemon));
     m.put(UdpSender.PortReopened.class, new UdpSender.PortReopened("tx", 1, 12, 900_000_262, 1, 0));
+    m.put(io.rackfabric.host.device.gpu.GpuDevice.GetStats.class,
+        new io.rackfabric.host.device.gpu.GpuDevice.GetStats(ref.narrow()));
+    m.put(io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class,
+        new io.rackfabric.host.device.gpu.GpuDevice.GpuStats("gpu", 2, 1, 3, 160, 0x0702, 65_536));
     return m;
   }
 
@@ -119,7 +123,8 @@ class NicWireTest {
     TestProbe<Object> probe = testKit.createTestProbe();
     Map<Class<?>, Object> samples = samples(probe.ref());
     return new HostWireRegistrations().registrations().stream().filter(e -> e.type().getName().startsWith("io.rackfabric.host.nic.")
-        || e.type().getName().startsWith("io.rackfabric.host.ftgm.NicFaultDaemon")).map(e -> DynamicTest.dynamicTest(
+        || e.type().getName().startsWith("io.rackfabric.host.ftgm.NicFaultDaemon")
+        || e.type().getName().startsWith("io.rackfabric.host.device.")).map(e -> DynamicTest.dynamicTest(
         e.id() + " " + e.type().getName(), () -> {
           Object sample = samples.get(e.type());
           assertNotNull(sample, "no sample for " + e.type().getName() + ": add one here");
