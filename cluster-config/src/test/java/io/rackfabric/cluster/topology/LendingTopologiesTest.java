@@ -33,9 +33,9 @@ class LendingTopologiesTest {
 
   @ParameterizedTest
   @CsvSource({
-      "lending-b2b, gpu, 0x4000_0040",
-      "lending-3way, gpu-a1, 0x4000_0040",
-      "lending-3way, gpu-b, 0x5000_0040"})
+      "lending-b2b, gpu, 0x2_0000_0040",
+      "lending-3way, gpu-a1, 0x2_0000_0040",
+      "lending-3way, gpu-b, 0x2_1000_0040"})
   void shouldLandInTheBorrowersRamWhenALentGpuWritesItsDmaWindow(String topology, String gpu, String expected)
       throws TopologyException {
     RouteExplanation r = explain(topology, gpu, 48 * GIB + 0x40, false);
