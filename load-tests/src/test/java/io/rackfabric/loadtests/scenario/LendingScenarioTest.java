@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,28 @@ class LendingScenarioTest {
     figures.forEach((name, value) -> assertTrue(value > 0, name + "=" + value));
     assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
     assertEquals(DeterminismScenarioTest.modelOutcome(first), DeterminismScenarioTest.modelOutcome(second));
+    assertEquals(Set.of("lending.ram_to_ram_one_way_ns", "lending.ntb_crossing_ns"),
+        new DeviceLendingFigures().paperValues(first.result()).keySet(), "the paper's values, to print beside");
+  }
+
+  @Test
+  void shouldGiveNoLendingFiguresWhenTwoGeneratorsShareASink() throws Exception {
+    Path file = dir.resolve("shared.conf");
+    Files.writeString(file, String.join("\n",
+        "scenario {",
+        "  topology = lending-b2b",
+        "  traffic = [",
+        "    { name = ram-to-ram, from = borrower, to = \"0x10_0000_0000\", interval = 1us, count = 5 }",
+        "    { name = across-ntb, from = gpu, to = \"0xC_0000_0000\", interval = 1us, count = 5 }",
+        "    { name = beside-ntb, from = lender, to = \"0xC_0001_0000\", interval = 1us, count = 5 }",
+        "  ]",
+        "  figures = [ traffic, device-lending ]",
+        "}"));
+    Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("shared"), ScenarioRunnerTest.quiet());
+
+    assertTrue(o.figures().stream().anyMatch(f -> f.name().equals("sink.borrower.delivered")), "the run ran");
+    assertEquals(Map.of(), lending(o), "both write into the borrower: the difference would mix two paths");
   }
 
   @Test
