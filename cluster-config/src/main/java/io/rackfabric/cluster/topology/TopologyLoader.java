@@ -14,7 +14,8 @@ import java.util.Locale;
 public final class TopologyLoader {
 
   /** The topologies shipped in this module, loadable by these short names. */
-  public static final List<String> BUNDLED = List.of("fig1", "multipeer16", "ladon-testbed", "demo");
+  public static final List<String> BUNDLED =
+      List.of("fig1", "multipeer16", "ladon-testbed", "demo", "lending-b2b", "lending-3way");
 
   private static final String RESOURCE_DIR = "topologies/";
 

@@ -24,6 +24,7 @@ import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmReport;
 import io.rackfabric.persistence.journal.JournalPaths;
@@ -33,6 +34,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -298,9 +300,11 @@ public final class RunCommand {
       FtgmReport.print(outcome.result().ftgm(), out);
     }
     out.println();
+    Map<String, String> paper = paperValues(outcome.result());
     out.printf("%-52s %16s  %-9s %s%n", "figure", "value", "unit", "clock");
     for (Figure f : outcome.figures()) {
-      out.printf("%-52s %16s  %-9s %s%n", f.name(), Figure.text(f.value()), f.unit(), f.clock());
+      String beside = paper.containsKey(f.name()) ? "   " + paper.get(f.name()) : "";
+      out.printf("%-52s %16s  %-9s %s%s%n", f.name(), Figure.text(f.value()), f.unit(), f.clock(), beside);
     }
     if (!outcome.result().faults().isEmpty()) {
       out.println();
@@ -318,6 +322,16 @@ public final class RunCommand {
       out.println("note: " + note);
     }
     out.println(outcome.passed() ? "every invariant held" : "AN INVARIANT FAILED");
+  }
+
+  /** The paper's values the run's figure producers set beside their figures, by figure name. */
+  private static Map<String, String> paperValues(RunResult result) {
+    Map<String, String> paper = new HashMap<>();
+    KindCatalog<FaultType, InvariantType, FigureType> catalog = catalog();
+    for (String name : result.scenario().figures()) {
+      catalog.figure(name).ifPresent(k -> paper.putAll(k.paperValues(result)));
+    }
+    return paper;
   }
 
   /** {@code rack run --kinds}: every fault, invariant and figure kind of the standard catalog with its keys. */

@@ -18,6 +18,7 @@ import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
 import io.rackfabric.loadtests.scenario.fault.TlpErrorsFault;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
+import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
@@ -102,6 +103,7 @@ public final class ScenarioKinds {
         .figure(new IommuFigures())
         .optionalFigure(new FtgmCampaignFigures())
         .optionalFigure(new NicRecoveryFigures())
-        .optionalFigure(new ScaleFigures());
+        .optionalFigure(new ScaleFigures())
+        .optionalFigure(new DeviceLendingFigures());
   }
 }

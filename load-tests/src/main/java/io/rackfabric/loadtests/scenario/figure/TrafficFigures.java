@@ -1,14 +1,11 @@
 package io.rackfabric.loadtests.scenario.figure;
 
-import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.fabric.stats.Latencies;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.RunResult.TrafficResult;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 
 /**
  * {@code traffic}: per generator what it sent, per sink what arrived (distinct, duplicated, out
@@ -63,26 +60,11 @@ public final class TrafficFigures implements FigureType {
 
   /** Percentiles from the histogram of this run's writes; exact extremes when the run had the sink alone. */
   private static void latency(RunResult run, String sink, String prefix, List<Figure> out) {
-    EndpointStats start = run.endpointsAtStart().get(sink);
-    EndpointStats end = run.endpointsAtEnd().get(sink);
-    if (end.writesReceived() == start.writesReceived()) {
-      return;
-    }
-    Histogram h = Latencies.decode(end.latencyHistogram());
-    if (start.writesReceived() > 0) {
-      h.subtract(Latencies.decode(start.latencyHistogram()));
-    }
-    boolean exact = start.writesReceived() == 0;
-    long min = exact ? end.minLatencyNs() : h.getMinValue();
-    long max = exact ? end.maxLatencyNs() : h.getMaxValue();
-    out.add(new Figure(prefix + "latency_min", min, "ns", "model"));
-    out.add(new Figure(prefix + "latency_p50", clamp(h.getValueAtPercentile(50), min, max), "ns", "model"));
-    out.add(new Figure(prefix + "latency_p99", clamp(h.getValueAtPercentile(99), min, max), "ns", "model"));
-    out.add(new Figure(prefix + "latency_max", max, "ns", "model"));
-  }
-
-  /** The histogram keeps 2 digits; the true percentile lies within the exact extremes. */
-  private static long clamp(long v, long min, long max) {
-    return Math.max(min, Math.min(max, v));
+    SinkLatency.of(run, sink).ifPresent(l -> {
+      out.add(new Figure(prefix + "latency_min", l.min(), "ns", "model"));
+      out.add(new Figure(prefix + "latency_p50", l.percentile(50), "ns", "model"));
+      out.add(new Figure(prefix + "latency_p99", l.percentile(99), "ns", "model"));
+      out.add(new Figure(prefix + "latency_max", l.max(), "ns", "model"));
+    });
   }
 }
