@@ -4,15 +4,21 @@ import akka.actor.typed.ActorRef;
 import io.rackfabric.persistence.controller.Controller.AddDevice;
 import io.rackfabric.persistence.controller.Controller.AddHost;
 import io.rackfabric.persistence.controller.Controller.AssignVf;
+import io.rackfabric.persistence.controller.Controller.BorrowDevice;
 import io.rackfabric.persistence.controller.Controller.CloseIommuPage;
 import io.rackfabric.persistence.controller.Controller.CompleteEnumeration;
 import io.rackfabric.persistence.controller.Controller.FreeVf;
 import io.rackfabric.persistence.controller.Controller.InitPfDriver;
+import io.rackfabric.persistence.controller.Controller.MapDmaBuffer;
+import io.rackfabric.persistence.controller.Controller.OfferDevice;
 import io.rackfabric.persistence.controller.Controller.OpenIommuPage;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.RemoveDevice;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
+import io.rackfabric.persistence.controller.Controller.ReturnDevice;
+import io.rackfabric.persistence.controller.Controller.UnmapDmaBuffer;
+import io.rackfabric.persistence.controller.Controller.WithdrawOffer;
 import io.rackfabric.persistence.controller.Controller.Request;
 import io.rackfabric.persistence.controller.Controller.ProgramRequesterId;
 import io.rackfabric.persistence.controller.Controller.ReprogramWindow;
@@ -57,6 +63,25 @@ final class Operations {
       return new ProgramRequesterId(o.ntb(), o.direction(), o.index(), o.original(), at, to);
     } else if (op instanceof TakeTemplateImage o) {
       return new TakeTemplateImage(at, to);
+    }
+    return restampLoan(op, at, to);
+  }
+
+  /** Device Lending's operations. */
+  private static Operation restampLoan(Operation op, long at, ActorRef<OperationResult> to) {
+    if (op instanceof OfferDevice o) {
+      return new OfferDevice(o.device(), o.lender(), o.kind(), o.bars(), at, to);
+    } else if (op instanceof WithdrawOffer o) {
+      return new WithdrawOffer(o.device(), o.lender(), at, to);
+    } else if (op instanceof BorrowDevice o) {
+      return new BorrowDevice(o.device(), o.borrower(), o.vm(), o.windowBase(), o.windowSize(), o.windowTarget(),
+          at, to);
+    } else if (op instanceof ReturnDevice o) {
+      return new ReturnDevice(o.device(), o.borrower(), at, to);
+    } else if (op instanceof MapDmaBuffer o) {
+      return new MapDmaBuffer(o.device(), o.borrower(), o.bufferAddress(), o.size(), at, to);
+    } else if (op instanceof UnmapDmaBuffer o) {
+      return new UnmapDmaBuffer(o.device(), o.borrower(), o.deviceAddress(), at, to);
     }
     throw new IllegalArgumentException("operation " + op.getClass().getName() + " is not known here");
   }
