@@ -42,8 +42,9 @@ public final class GuestChannelPlan {
   /**
    * @param pairLinkLatencyNs the MMH-BMH link's one-way latency, model ns (at least 1 ns is used:
    *     a channel's lookahead must be positive)
-   * @param switchLatencyNs a switch chip's latency ({@code rackfabric.fabric.switch-latency}), model
-   *     ns: part of the fabric's least latency between two endpoints
+   * @param switchLatencyNs the least time a switch chip's crossing takes, model ns (fabric-actors
+   *     {@code FabricSettings.leastCrossingNs}): part of the fabric's least latency between two
+   *     endpoints
    */
   public static GuestChannelPlan of(Topology topology, long pairLinkLatencyNs, long switchLatencyNs) {
     GuestChannelPlan plan = new GuestChannelPlan();

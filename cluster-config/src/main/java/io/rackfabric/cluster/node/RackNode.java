@@ -125,7 +125,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     IsolationControl isolation = isolationFromStart(topology, requesterIds, context.getSystem().settings().config());
     GuestChannelPlan guestChannels = GuestChannelPlan.of(topology,
         ControlPlaneSettings.create(context.getSystem().settings().config()).linkLatencyNs(),
-        settings.switchLatencyNs());
+        settings.leastCrossingNs());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();

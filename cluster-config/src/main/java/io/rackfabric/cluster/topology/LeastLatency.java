@@ -8,9 +8,9 @@ import java.util.PriorityQueue;
 /**
  * The least model time the fabric of a topology could take between two components: over the
  * cheapest chain of links, each link's least flight (a DLLP's, {@link
- * io.rackfabric.fabric.link.LinkParameters#leastFlightNs}) plus a switch chip's latency for every
- * switch crossed. These are the lookaheads the model-time kernel gives a link and the ports of one
- * chip, so the sum is a lower bound on anything the fabric carries between the two, whatever the
+ * io.rackfabric.fabric.link.LinkParameters#leastFlightNs}) plus the least chip crossing for every
+ * switch crossed (the smaller of {@code switch-latency} and {@code ntb-latency}). These are the
+ * lookaheads the model-time kernel gives a link and the ports of one chip, so the sum is a lower bound on anything the fabric carries between the two, whatever the
  * routing; a guest channel between two endpoints' host software uses it as its lookahead.
  */
 public final class LeastLatency {
@@ -18,8 +18,8 @@ public final class LeastLatency {
   private LeastLatency() {}
 
   /**
-   * @param switchLatencyNs a switch chip's ingress-to-egress latency, model ns
-   *     ({@code rackfabric.fabric.switch-latency})
+   * @param switchLatencyNs the least time a switch chip's crossing takes, model ns (fabric-actors
+   *     {@code FabricSettings.leastCrossingNs})
    * @return the least latency from {@code from} to {@code to}, model ns; empty when no chain of
    *     links joins them
    */

@@ -15,7 +15,8 @@ import java.util.List;
  * by the time-dilation factor (a model second lasts {@code tdf} wall seconds).
  *
  * @param switchLatencyNs ingress-to-egress latency of a switch chip (model ns)
- * @param ntbLatencyNs what crossing an NTB adds on top of the switch (model ns, Device Lending: ~350)
+ * @param ntbLatencyNs a chip crossing in or out through an NTB port, instead of the switch latency:
+ *     the whole NTB crossing, an adapter pair and its cable (model ns, Device Lending: ~350)
  * @param completionLatencyNs a memory endpoint's time from request to first completion (model ns)
  * @param completionTimeoutNs a root's completion timeout for a configuration request, model ns
  * @param maxPayload Max_Payload_Size: larger reads are answered by several completions (bytes)
@@ -40,6 +41,19 @@ public record FabricSettings(
     double tdf,
     ReplayParameters replay,
     RootRelaySettings rootComplex) {
+
+  /**
+   * The model time a TLP takes across a chip from port role {@code ingressNtb} to
+   * {@code egressNtb}: through an NTB port (in or out) the NTB's whole crossing, else the switch's.
+   */
+  public long crossingNs(boolean ingressNtb, boolean egressNtb) {
+    return ingressNtb || egressNtb ? ntbLatencyNs : switchLatencyNs;
+  }
+
+  /** The least time any chip crossing takes: the kernel's lookahead between ports of one chip. */
+  public long leastCrossingNs() {
+    return Math.min(switchLatencyNs, ntbLatencyNs);
+  }
 
   public static FabricSettings create(Config root) {
     Config c = root.getConfig("rackfabric.fabric");

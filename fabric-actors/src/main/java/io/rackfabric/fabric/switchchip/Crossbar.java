@@ -26,6 +26,8 @@ final class Crossbar {
 
   private final int number;
   private final long switchLatencyNs;
+  /** The least model time of any crossing of the chip: the kernel's lookahead to each sibling. */
+  private final long lookaheadNs;
   private final LinkEnd link;
   private final PortTime time;
   @SuppressWarnings("unchecked")
@@ -35,9 +37,10 @@ final class Crossbar {
   private final EgressReleases releases;
   private final MulticastShadow shadow = new MulticastShadow();
 
-  Crossbar(int number, long switchLatencyNs, int releaseBatch, LinkEnd link, PortTime time) {
+  Crossbar(int number, long switchLatencyNs, long lookaheadNs, int releaseBatch, LinkEnd link, PortTime time) {
     this.number = number;
     this.switchLatencyNs = switchLatencyNs;
+    this.lookaheadNs = lookaheadNs;
     this.link = link;
     this.time = time;
     this.releases = new EgressReleases(releaseBatch);
@@ -58,7 +61,7 @@ final class Crossbar {
     }
     for (int n = 0; n < siblings.length; n++) {
       if (siblings[n] != null && n != number && channel[n] < 0) {
-        channel[n] = time.declare(names.apply(n), switchLatencyNs);
+        channel[n] = time.declare(names.apply(n), lookaheadNs);
       }
     }
   }

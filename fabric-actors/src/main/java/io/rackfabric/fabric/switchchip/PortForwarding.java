@@ -2,6 +2,7 @@ package io.rackfabric.fabric.switchchip;
 
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
+import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RouteDecision;
 import io.rackfabric.fabric.routing.SwitchRouter;
@@ -51,8 +52,8 @@ final class PortForwarding {
     }
     Tlp received = LinkEnd.tlpOf(frame);
     Tlp tlp = received;
-    long ready = arrival + settings.switchLatencyNs();
-    if (config.role() == PortRole.NTB) {
+    boolean ntbIn = config.role() == PortRole.NTB;
+    if (ntbIn) {
       if (received instanceof ConfigRead || received instanceof ConfigWrite) {
         answerConfig(received, arrival, true);
         link.free(received, arrival);
@@ -64,16 +65,16 @@ final class PortForwarding {
         link.free(received, arrival);
         return;
       }
-      ready += settings.ntbLatencyNs();
     }
     RouteDecision decision = SwitchRouter.route(config.view(), number, tlp);
     if (decision instanceof RouteDecision.Forward f) {
+      long ready = arrival + crossing(ntbIn, f.port());
       toSibling(f.port(), new SwitchPort.Forward(tlp, ready, number, number), received, arrival);
     } else if (decision instanceof RouteDecision.Multicast m) {
       int copies = 0;
       for (int port : m.ports()) {
         if (crossbar.has(port)) {
-          crossbar.tell(port, new SwitchPort.Forward(tlp, ready, number, number));
+          crossbar.tell(port, new SwitchPort.Forward(tlp, arrival + crossing(ntbIn, port), number, number));
           copies++;
         }
       }
@@ -87,7 +88,8 @@ final class PortForwarding {
         answerConfig(tlp, arrival, false);
         link.free(received, arrival);
       } else {
-        toSibling(lc.port(), new SwitchPort.ConfigAccess(tlp, ready, number), received, arrival);
+        toSibling(lc.port(), new SwitchPort.ConfigAccess(tlp, arrival + settings.switchLatencyNs(), number), received,
+            arrival);
       }
     } else if (decision instanceof RouteDecision.Unsupported u) {
       reject(tlp, arrival, u.why());
@@ -96,6 +98,15 @@ final class PortForwarding {
       errors.droppedSilently();
       link.free(received, arrival);
     }
+  }
+
+  /**
+   * The chip crossing from this port to sibling {@code egress}: through an NTB port, in or out,
+   * the NTB's whole crossing, else the switch's (see {@link FabricSettings#crossingNs}).
+   */
+  private long crossing(boolean ntbIn, int egress) {
+    PortConfig out = config.view().port(egress);
+    return settings.crossingNs(ntbIn, out != null && out.role() == PortRole.NTB);
   }
 
   private void toSibling(int port, SwitchPort.Command msg, Tlp received, long arrival) {
@@ -130,8 +141,7 @@ final class PortForwarding {
         bounce(tlp, ready, msg.ingress(), "NTB " + config.name() + " cannot relay it (no link-side BAR or proxy)");
         return;
       }
-      tlp = out;
-      ready += settings.ntbLatencyNs();
+      tlp = out; // the crossing's time is in readyAt: the ingress port knew the egress is an NTB
     } else if (config.role() == PortRole.DOWNSTREAM) {
       tlp = config.toType0IfOwnBus(tlp);
     }
@@ -168,7 +178,8 @@ final class PortForwarding {
   private void routeGenerated(Tlp tlp, long at) {
     RouteDecision d = SwitchRouter.route(config.view(), number, tlp);
     if (d instanceof RouteDecision.Forward f && crossbar.has(f.port())) {
-      crossbar.tell(f.port(), new SwitchPort.Forward(tlp, at + settings.switchLatencyNs(), -1, number));
+      crossbar.tell(f.port(), new SwitchPort.Forward(tlp, at + crossing(config.role() == PortRole.NTB, f.port()), -1,
+          number));
     } else if (config.role() != PortRole.UPSTREAM || !(tlp instanceof ErrorMessage)) {
       if (!link.offer(tlp, at, -1)) {
         errors.lost(1);

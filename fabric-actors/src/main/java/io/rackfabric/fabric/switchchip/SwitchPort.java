@@ -145,7 +145,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     this.port = new LinkPort(context, name, "Port", link, time, settings.timers());
-    this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.releaseBatch(), link, time);
+    this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.leastCrossingNs(), settings.releaseBatch(),
+        link, time);
     this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, context.getLog());
     ActorRef<LinkFrame> self = context.getSelf().narrow();
     LinkDirectory.attach(context, name, self, partnerEnd, LinkPort.Connect::new);
