@@ -43,10 +43,14 @@ public record FabricSettings(
     RootRelaySettings rootComplex) {
 
   /**
-   * The model time a TLP takes across a chip from port role {@code ingressNtb} to
-   * {@code egressNtb}: through an NTB port (in or out) the NTB's whole crossing, else the switch's.
+   * The model time a TLP takes across a chip, in through an NTB port or not ({@code ingressNtb}),
+   * out through one or not: each NTB it passes is one NTB crossing (from one host's domain into
+   * another's, two between two hosts on one chip), a chip crossed between bridges the switch's.
    */
   public long crossingNs(boolean ingressNtb, boolean egressNtb) {
+    if (ingressNtb && egressNtb) {
+      return 2 * ntbLatencyNs;
+    }
     return ingressNtb || egressNtb ? ntbLatencyNs : switchLatencyNs;
   }
 
