@@ -167,15 +167,7 @@ public final class TopologyCheck {
   }
 
   static String size(long bytes) {
-    String[] units = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
-    int[] shifts = {60, 50, 40, 30, 20, 10};
-    for (int i = 0; i < units.length; i++) {
-      long unit = 1L << shifts[i];
-      if (bytes >= unit && bytes % unit == 0) {
-        return (bytes / unit) + units[i];
-      }
-    }
-    return bytes + "B";
+    return io.rackfabric.fabric.address.Addresses.size(bytes);
   }
 
   private static String count(int n, String noun) {

@@ -14,6 +14,19 @@ public final class Addresses {
     return "0x" + Long.toHexString(address).toUpperCase(Locale.ROOT);
   }
 
+  /** A size in the largest binary unit that divides it: {@code 16KiB}, {@code 256MiB}, {@code 100B}. */
+  public static String size(long bytes) {
+    String[] units = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
+    int[] shifts = {60, 50, 40, 30, 20, 10};
+    for (int i = 0; i < units.length; i++) {
+      long unit = 1L << shifts[i];
+      if (bytes >= unit && bytes % unit == 0) {
+        return (bytes / unit) + units[i];
+      }
+    }
+    return bytes + "B";
+  }
+
   /**
    * Parses {@code 0x90000}, {@code 589824}, {@code 32GiB}, {@code 1TiB} or {@code 4KiB} into an
    * unsigned 64-bit value.
