@@ -1,5 +1,6 @@
 package io.rackfabric.host.device.gpu;
 
+import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -213,11 +214,11 @@ public final class GpuRegisters {
 
   /** {@code value} as the 8 little-endian bytes of a qword register (as a driver stores SRC, DST, MSI_ADDR). */
   public static byte[] qword(long value) {
-    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    return Pcie.qword(value);
   }
 
   /** {@code value} as the 4 little-endian bytes of a dword (a 32-bit register, the MSI's payload). */
   public static byte[] dword(int value) {
-    return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array();
+    return Pcie.dword(value);
   }
 }
