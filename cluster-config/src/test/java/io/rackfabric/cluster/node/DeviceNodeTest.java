@@ -19,6 +19,7 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.host.device.Pcie;
 import io.rackfabric.host.device.disk.CompletionEntry;
 import io.rackfabric.host.device.disk.DiskBlocks;
 import io.rackfabric.host.device.disk.DiskDevice;
@@ -156,17 +157,17 @@ class DeviceNodeTest {
     // Queues in host RAM (SQ 0x1000, CQ 0x2000), one READ of 2 blocks into 0x10000.
     rc.tell(new MemoryEndpoint.Store(0x1000, SubmissionEntry.read(9, 0x1_0000, 4321, 2).encode()));
     long bar0 = 0x1000_0000L;
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_BASE, DiskRegisters.qword(0x1000)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_BASE, DiskRegisters.qword(0x2000)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_SIZE, DiskRegisters.dword(8)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_SIZE, DiskRegisters.dword(8)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_ADDR, DiskRegisters.qword(0xF_0000)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_DATA, DiskRegisters.dword(0x78)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.ENABLE, DiskRegisters.dword(1)));
-    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_TAIL, DiskRegisters.dword(1)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_BASE, Pcie.qword(0x1000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_BASE, Pcie.qword(0x2000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_SIZE, Pcie.dword(8)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_SIZE, Pcie.dword(8)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_ADDR, Pcie.qword(0xF_0000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_DATA, Pcie.dword(0x78)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.ENABLE, Pcie.dword(1)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_TAIL, Pcie.dword(1)));
 
     EndpointEvent.MemoryWritten w = (EndpointEvent.MemoryWritten) msi.receiveMessage(WAIT);
-    assertArrayEquals(DiskRegisters.dword(0x78), w.data());
+    assertArrayEquals(Pcie.dword(0x78), w.data());
     TestProbe<byte[]> peek = testKit.createTestProbe();
     rc.tell(new MemoryEndpoint.Peek(0x1_0000, 2 * DiskBlocks.BLOCK, peek.ref()));
     assertArrayEquals(new DiskBlocks(4323).read(4321, 2), peek.receiveMessage(WAIT));

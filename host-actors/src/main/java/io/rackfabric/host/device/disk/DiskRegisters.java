@@ -98,16 +98,16 @@ public final class DiskRegisters {
   /** Applies a write of {@code data} at bus address {@code address} (inside BAR0). */
   public Written written(long address, byte[] data) {
     long offset = address - base;
-    if (data == null || offset < 0 || offset % 4 != 0 || data.length == 0 || data.length % 4 != 0) {
+    long[] dwords = Pcie.dwords(offset, data);
+    if (dwords == null) {
       refuse(offset >= BLOCK ? Error.NO_SUCH_REGISTER : Error.UNALIGNED);
       return new Written(List.of(), true);
     }
-    ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
     List<Action> actions = new ArrayList<>();
     boolean anyRefused = false;
-    for (int i = 0; i < data.length; i += 4) {
-      long reg = offset + i;
-      long dword = b.getInt(i) & 0xFFFF_FFFFL;
+    for (int i = 0; i < dwords.length; i++) {
+      long reg = offset + 4L * i;
+      long dword = dwords[i];
       if (reg == ENABLE) {
         actions.add(dword == 0 ? new Disable() : new Enable(sqBase, sqSize, cqBase, cqSize));
       } else if (reg == SQ_TAIL) {
@@ -124,15 +124,15 @@ public final class DiskRegisters {
   /** One dword into a writable register; false (refused and counted) for any other. */
   private boolean store(long reg, long dword) {
     if (reg == SQ_BASE || reg == SQ_BASE + 4) {
-      sqBase = half(sqBase, reg - SQ_BASE, dword);
+      sqBase = Pcie.withDword(sqBase, reg - SQ_BASE, dword);
     } else if (reg == CQ_BASE || reg == CQ_BASE + 4) {
-      cqBase = half(cqBase, reg - CQ_BASE, dword);
+      cqBase = Pcie.withDword(cqBase, reg - CQ_BASE, dword);
     } else if (reg == SQ_SIZE) {
       sqSize = dword;
     } else if (reg == CQ_SIZE) {
       cqSize = dword;
     } else if (reg == MSI_ADDR || reg == MSI_ADDR + 4) {
-      msiAddress = half(msiAddress, reg - MSI_ADDR, dword);
+      msiAddress = Pcie.withDword(msiAddress, reg - MSI_ADDR, dword);
     } else if (reg == MSI_DATA) {
       msiData = (int) dword;
     } else {
@@ -140,11 +140,6 @@ public final class DiskRegisters {
       return false;
     }
     return true;
-  }
-
-  /** A qword register with its low ({@code at} 0) or high ({@code at} 4) dword replaced. */
-  private static long half(long qword, long at, long dword) {
-    return at == 0 ? (qword & ~0xFFFF_FFFFL) | dword : (qword & 0xFFFF_FFFFL) | dword << 32;
   }
 
   /** Counts a refused write, doorbell or ENABLE; STATUS shows why. */
@@ -198,15 +193,5 @@ public final class DiskRegisters {
 
   public int msiData() {
     return msiData;
-  }
-
-  /** {@code value} as the 8 little-endian bytes of a qword register. */
-  public static byte[] qword(long value) {
-    return Pcie.qword(value);
-  }
-
-  /** {@code value} as the 4 little-endian bytes of a dword register (a doorbell, the MSI's payload). */
-  public static byte[] dword(int value) {
-    return Pcie.dword(value);
   }
 }

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.routing.BridgeRegisters;
@@ -20,12 +18,13 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
-import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.time.JoinKeeper;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.host.device.DeviceRig;
+import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -43,10 +42,8 @@ import org.junit.jupiter.api.Test;
  */
 class DiskDeviceTest {
 
-  static final String CONFIG = "akka.actor.serialize-messages = on\n"
-      + "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }";
-  static final ActorTestKit testKit = kit();
-  static final Duration WAIT = Duration.ofSeconds(30);
+  static final ActorTestKit testKit = DeviceRig.kit();
+  static final Duration WAIT = DeviceRig.WAIT;
   static final LinkParameters GEN3X4 = LinkParameters.gen3x4();
   static final AddressRange RAM = new AddressRange(0, 0xF_FFFFL);
   static final AddressRange BAR0 = AddressRange.ofSize(0x1000_0000L, 4096);
@@ -60,10 +57,6 @@ class DiskDeviceTest {
   @AfterAll
   static void shutdown() {
     testKit.shutdownTestKit();
-  }
-
-  static ActorTestKit kit() {
-    return ActorTestKit.create(ConfigFactory.parseString(CONFIG).withFallback(ConfigFactory.load()));
   }
 
   /** The small rack: {@code keeper} null when it runs free. */
@@ -104,8 +97,8 @@ class DiskDeviceTest {
         List.of(RAM), GEN3X4, p + "sw.up", settings), p + "rc");
     ActorRef<MemoryEndpoint.Command> ep = kit.spawn(MemoryEndpoint.create(p + "disk", Bdf.of(diskBus, 0, 0), false,
         List.of(BAR0), GEN3X4, (twoSwitches ? p + "sw2" : p + "sw") + ".down", settings), p + "disk");
-    awaitActive(kit, rc);
-    awaitActive(kit, ep);
+    DeviceRig.awaitActive(kit, rc);
+    DeviceRig.awaitActive(kit, ep);
     ActorRef<TimeKeeper.Command> keeper = null;
     if (underKernel) {
       keeper = kit.spawn(TimeKeeper.create(Set.copyOf(members)), p + "keeper");
@@ -127,15 +120,6 @@ class DiskDeviceTest {
     return new Rack(kit, rc, ep, disk, keeper, msi);
   }
 
-  static void awaitActive(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = kit.createTestProbe();
-    probe.awaitAssert(WAIT, () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
-  }
-
   static DiskDevice.DiskStats stats(ActorTestKit kit, ActorRef<DiskDevice.Command> disk) {
     TestProbe<DiskDevice.DiskStats> probe = kit.createTestProbe();
     disk.tell(new DiskDevice.GetStats(probe.ref()));
@@ -144,21 +128,11 @@ class DiskDeviceTest {
 
   /** The driver's register writes from the root, posted through the fabric at model time {@code at}. */
   static void writeRegisters(Rack r, long at, List<RegisterWrite> writes) {
-    long stamp = r.keeper() == null ? -1 : at;
-    if (r.keeper() != null) {
-      TestProbe<TimeKeeper.Status> held = r.kit().createTestProbe();
-      r.keeper().tell(new TimeKeeper.HoldBefore(at, held.ref()));
-      held.receiveMessage(WAIT);
-    }
-    for (RegisterWrite w : writes) {
-      r.rc().tell(new MemoryEndpoint.Write(BAR0.base() + w.offset(), w.data(), stamp));
-    }
-    if (r.keeper() != null) {
-      TestProbe<TimeKeeper.Confirmed> confirmed = r.kit().createTestProbe();
-      r.rc().<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
-      confirmed.receiveMessage(WAIT);
-      r.keeper().tell(new TimeKeeper.Release());
-    }
+    DeviceRig.at(r.kit(), r.keeper(), r.rc(), at, stamp -> {
+      for (RegisterWrite w : writes) {
+        r.rc().tell(new MemoryEndpoint.Write(BAR0.base() + w.offset(), w.data(), stamp));
+      }
+    });
   }
 
   record RegisterWrite(int offset, byte[] data) {}
@@ -166,21 +140,21 @@ class DiskDeviceTest {
   /** The queue pair in host RAM, the MSI-X target, the disk enabled. */
   static void enable(Rack r, long at) {
     writeRegisters(r, at, List.of(
-        new RegisterWrite(DiskRegisters.SQ_BASE, DiskRegisters.qword(SQ)),
-        new RegisterWrite(DiskRegisters.CQ_BASE, DiskRegisters.qword(CQ)),
-        new RegisterWrite(DiskRegisters.SQ_SIZE, DiskRegisters.dword(QUEUE)),
-        new RegisterWrite(DiskRegisters.CQ_SIZE, DiskRegisters.dword(QUEUE)),
-        new RegisterWrite(DiskRegisters.MSI_ADDR, DiskRegisters.qword(MSI)),
-        new RegisterWrite(DiskRegisters.MSI_DATA, DiskRegisters.dword(0x5A)),
-        new RegisterWrite(DiskRegisters.ENABLE, DiskRegisters.dword(1))));
+        new RegisterWrite(DiskRegisters.SQ_BASE, Pcie.qword(SQ)),
+        new RegisterWrite(DiskRegisters.CQ_BASE, Pcie.qword(CQ)),
+        new RegisterWrite(DiskRegisters.SQ_SIZE, Pcie.dword(QUEUE)),
+        new RegisterWrite(DiskRegisters.CQ_SIZE, Pcie.dword(QUEUE)),
+        new RegisterWrite(DiskRegisters.MSI_ADDR, Pcie.qword(MSI)),
+        new RegisterWrite(DiskRegisters.MSI_DATA, Pcie.dword(0x5A)),
+        new RegisterWrite(DiskRegisters.ENABLE, Pcie.dword(1))));
   }
 
   /** Command {@code e} into SQ slot {@code slot} (the host CPU's store into its RAM), then the tail doorbell at {@code at}. */
   static Outcome submit(Rack r, int slot, SubmissionEntry e, long at) {
     r.rc().tell(new MemoryEndpoint.Store(SQ + (long) slot * SubmissionEntry.SIZE, e.encode()));
-    writeRegisters(r, at, List.of(new RegisterWrite(DiskRegisters.SQ_TAIL, DiskRegisters.dword(slot + 1))));
+    writeRegisters(r, at, List.of(new RegisterWrite(DiskRegisters.SQ_TAIL, Pcie.dword(slot + 1))));
     EndpointEvent.MemoryWritten w = assertInstanceOf(EndpointEvent.MemoryWritten.class, r.msi().receiveMessage(WAIT));
-    assertArrayEquals(DiskRegisters.dword(0x5A), w.data());
+    assertArrayEquals(Pcie.dword(0x5A), w.data());
     return new Outcome(at, w.arrivedAt());
   }
 
@@ -199,11 +173,7 @@ class DiskDeviceTest {
   }
 
   static long awaitIdle(Rack r) {
-    TestProbe<TimeKeeper.Status> idle = r.kit().createTestProbe();
-    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
-    TimeKeeper.Status s = idle.receiveMessage(WAIT);
-    assertEquals(0, s.stragglers(), "every event in model-time order");
-    return s.reached();
+    return DeviceRig.awaitIdle(r.kit(), r.keeper()).reached();
   }
 
   /** A READ of 1 block, then one of 8, under the kernel; the data and completions checked. */
@@ -242,7 +212,7 @@ class DiskDeviceTest {
   void shouldGiveTheSameModelTimesWhenTheSameCommandsRunInFreshSystems() {
     List<List<Outcome>> runs = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
-      ActorTestKit fresh = kit();
+      ActorTestKit fresh = DeviceRig.kit();
       try {
         runs.add(oneThenEight(rack(fresh, "d-", true, true)));
       } finally {
@@ -296,7 +266,7 @@ class DiskDeviceTest {
     Rack r = rack(testKit, "b-", false, true);
     enable(r, 5_000);
     writeRegisters(r, awaitIdle(r) + 10_000,
-        List.of(new RegisterWrite(DiskRegisters.SQ_TAIL, DiskRegisters.dword(QUEUE))));
+        List.of(new RegisterWrite(DiskRegisters.SQ_TAIL, Pcie.dword(QUEUE))));
     awaitIdle(r);
     r.msi().expectNoMessage(Duration.ofMillis(100));
     DiskDevice.DiskStats s = stats(r.kit(), r.disk());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -24,33 +25,33 @@ class DiskRegistersTest {
 
   @Test
   void shouldReturnTheQueuesAsProgrammedWhenEnableIsWritten() {
-    regs.written(BASE + DiskRegisters.SQ_BASE, DiskRegisters.qword(0x1_2345_6000L));
-    regs.written(BASE + DiskRegisters.CQ_BASE, DiskRegisters.qword(0x8000));
-    regs.written(BASE + DiskRegisters.SQ_SIZE, concat(DiskRegisters.dword(16), DiskRegisters.dword(32)));
-    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.ENABLE, DiskRegisters.dword(1));
+    regs.written(BASE + DiskRegisters.SQ_BASE, Pcie.qword(0x1_2345_6000L));
+    regs.written(BASE + DiskRegisters.CQ_BASE, Pcie.qword(0x8000));
+    regs.written(BASE + DiskRegisters.SQ_SIZE, concat(Pcie.dword(16), Pcie.dword(32)));
+    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.ENABLE, Pcie.dword(1));
     assertEquals(List.of(new DiskRegisters.Enable(0x1_2345_6000L, 16, 0x8000, 32)), w.actions());
     assertFalse(w.refused());
     assertEquals(List.of(new DiskRegisters.Disable()),
-        regs.written(BASE + DiskRegisters.ENABLE, DiskRegisters.dword(0)).actions());
+        regs.written(BASE + DiskRegisters.ENABLE, Pcie.dword(0)).actions());
   }
 
   @Test
   void shouldReturnBothDoorbellsInAddressOrderWhenOneWriteCoversThem() {
     DiskRegisters.Written w = regs.written(BASE + DiskRegisters.SQ_TAIL,
-        concat(DiskRegisters.dword(3), DiskRegisters.dword(7)));
+        concat(Pcie.dword(3), Pcie.dword(7)));
     assertEquals(List.of(new DiskRegisters.SqTail(3), new DiskRegisters.CqHead(7)), w.actions());
   }
 
   @Test
   void shouldKeepTheMsiTargetWhenProgrammed() {
-    regs.written(BASE + DiskRegisters.MSI_ADDR, concat(DiskRegisters.qword(0xFEE0_0000L), DiskRegisters.dword(0x41)));
+    regs.written(BASE + DiskRegisters.MSI_ADDR, concat(Pcie.qword(0xFEE0_0000L), Pcie.dword(0x41)));
     assertEquals(0xFEE0_0000L, regs.msiAddress());
     assertEquals(0x41, regs.msiData());
   }
 
   @Test
   void shouldRefuseAndCountWhenAReadOnlyRegisterIsWritten() {
-    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.COMPLETED, DiskRegisters.dword(5));
+    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.COMPLETED, Pcie.dword(5));
     assertTrue(w.refused());
     assertEquals(1, regs.refused());
     assertEquals(DiskRegisters.Error.READ_ONLY, regs.error());
@@ -58,9 +59,9 @@ class DiskRegistersTest {
 
   @Test
   void shouldRefuseWhenTheWriteIsUnalignedOrPastTheBlock() {
-    assertTrue(regs.written(BASE + 2, DiskRegisters.dword(1)).refused());
+    assertTrue(regs.written(BASE + 2, Pcie.dword(1)).refused());
     assertEquals(DiskRegisters.Error.UNALIGNED, regs.error());
-    assertTrue(regs.written(BASE + DiskRegisters.BLOCK, DiskRegisters.dword(1)).refused());
+    assertTrue(regs.written(BASE + DiskRegisters.BLOCK, Pcie.dword(1)).refused());
     assertEquals(DiskRegisters.Error.NO_SUCH_REGISTER, regs.error());
     assertTrue(regs.written(BASE, new byte[3]).refused());
     assertEquals(3, regs.refused());
