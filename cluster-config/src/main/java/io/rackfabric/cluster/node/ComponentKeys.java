@@ -6,6 +6,7 @@ import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.device.disk.DiskDevice;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.nic.ExternalReceiver;
@@ -81,5 +82,10 @@ public final class ComponentKeys {
   /** A GPU-like device's logic ({@code device = gpu}), by its endpoint's id. */
   public static ServiceKey<GpuDevice.Command> gpu(String id) {
     return ServiceKey.create(GpuDevice.Command.class, "rack-gpu:" + id);
+  }
+
+  /** An NVMe-like disk's logic ({@code device = disk}), by its endpoint's id. */
+  public static ServiceKey<DiskDevice.Command> disk(String id) {
+    return ServiceKey.create(DiskDevice.Command.class, "rack-disk:" + id);
   }
 }

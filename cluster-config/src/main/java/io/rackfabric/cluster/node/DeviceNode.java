@@ -8,6 +8,9 @@ import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.host.device.disk.DiskBars;
+import io.rackfabric.host.device.disk.DiskDevice;
+import io.rackfabric.host.device.disk.DiskSettings;
 import io.rackfabric.host.device.gpu.GpuBars;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuSettings;
@@ -18,8 +21,8 @@ import java.util.Map;
 /**
  * The devices with behaviour of their own behind endpoints this node runs (the topology's {@code
  * device} key): each is spawned next to its endpoint, as its guest, and registered with the
- * Receptionist ({@link ComponentKeys#gpu}). An endpoint whose BARs do not fit its device gets an
- * error in the log and runs as plain memory.
+ * Receptionist ({@link ComponentKeys#gpu}, {@link ComponentKeys#disk}). An endpoint whose BARs do
+ * not fit its device gets an error in the log and runs as plain memory.
  */
 public final class DeviceNode {
 
@@ -32,29 +35,54 @@ public final class DeviceNode {
   public static List<String> spawn(ActorContext<?> context, Topology topology, String nodeName,
       Map<String, ActorRef<MemoryEndpoint.Command>> endpoints, FabricSettings fabric) {
     List<String> started = new ArrayList<>();
-    GpuSettings settings = null;
     for (EndpointSpec e : topology.endpoints()) {
       ActorRef<MemoryEndpoint.Command> endpoint = endpoints.get(e.id());
-      if (endpoint == null || e.device() != DeviceKind.GPU) {
+      if (endpoint == null || e.device() == DeviceKind.MEMORY) {
         continue;
       }
-      GpuBars bars;
-      try {
-        bars = GpuBars.of(e.bars());
-      } catch (IllegalArgumentException ex) {
-        context.getLog().error("Node [{}]: endpoint [{}] does not have a GPU's BARs, no device logic runs: {}",
-            nodeName, e.id(), ex.getMessage());
+      String misfit = barsMisfit(e);
+      if (misfit != null) {
+        context.getLog().error("Node [{}]: endpoint [{}] does not have a {}'s BARs, no device logic runs: {}",
+            nodeName, e.id(), e.device().key(), misfit);
         continue;
       }
-      if (settings == null) {
-        settings = GpuSettings.create(context.getSystem().settings().config());
-      }
-      String name = e.id() + "-gpu";
-      ActorRef<GpuDevice.Command> device =
-          context.spawn(GpuDevice.create(e.id(), endpoint, bars, settings, fabric.maxPayload()), name);
-      context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.gpu(e.id()), device));
-      started.add(name);
+      started.add(e.device() == DeviceKind.GPU ? gpu(context, e, endpoint, fabric) : disk(context, e, endpoint, fabric));
     }
     return started;
+  }
+
+  /** Why the endpoint's BARs do not fit its device, or null when they do. */
+  private static String barsMisfit(EndpointSpec e) {
+    try {
+      if (e.device() == DeviceKind.GPU) {
+        GpuBars.of(e.bars());
+      } else {
+        DiskBars.of(e.bars());
+      }
+      return null;
+    } catch (IllegalArgumentException ex) {
+      return ex.getMessage();
+    }
+  }
+
+  /** A device's settings are read only when one is spawned: a rack without it never reads (or fails on) its keys. */
+  private static String gpu(ActorContext<?> context, EndpointSpec e, ActorRef<MemoryEndpoint.Command> endpoint,
+      FabricSettings fabric) {
+    GpuBars bars = GpuBars.of(e.bars());
+    String name = e.id() + "-gpu";
+    ActorRef<GpuDevice.Command> device = context.spawn(GpuDevice.create(e.id(), endpoint, bars,
+        GpuSettings.create(context.getSystem().settings().config()), fabric.maxPayload()), name);
+    context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.gpu(e.id()), device));
+    return name;
+  }
+
+  private static String disk(ActorContext<?> context, EndpointSpec e, ActorRef<MemoryEndpoint.Command> endpoint,
+      FabricSettings fabric) {
+    DiskBars bars = DiskBars.of(e.bars());
+    String name = e.id() + "-disk";
+    ActorRef<DiskDevice.Command> device = context.spawn(DiskDevice.create(e.id(), endpoint, bars,
+        DiskSettings.create(context.getSystem().settings().config()), fabric.maxPayload()), name);
+    context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.disk(e.id()), device));
+    return name;
   }
 }

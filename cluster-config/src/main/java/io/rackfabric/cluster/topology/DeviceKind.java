@@ -11,7 +11,12 @@ public enum DeviceKind {
   /** The BARs are memory: writes are stored, reads answered. */
   MEMORY("memory"),
   /** The GPU-like device of host-actors' {@code io.rackfabric.host.device.gpu}: BAR0 registers, BAR1 device memory. */
-  GPU("gpu");
+  GPU("gpu"),
+  /**
+   * The NVMe-like disk of host-actors' {@code io.rackfabric.host.device.disk}: BAR0 registers, one
+   * I/O queue pair in host memory.
+   */
+  DISK("disk");
 
   private final String key;
 

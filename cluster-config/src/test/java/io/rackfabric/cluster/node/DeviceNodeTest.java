@@ -19,6 +19,12 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.host.device.Pcie;
+import io.rackfabric.host.device.disk.CompletionEntry;
+import io.rackfabric.host.device.disk.DiskBlocks;
+import io.rackfabric.host.device.disk.DiskDevice;
+import io.rackfabric.host.device.disk.DiskRegisters;
+import io.rackfabric.host.device.disk.SubmissionEntry;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuRegisters;
 import java.nio.ByteBuffer;
@@ -29,7 +35,10 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** A node runs the GPU-like device next to an endpoint its topology marks {@code device = gpu}. */
+/**
+ * A node runs the GPU-like device next to an endpoint its topology marks {@code device = gpu}, and
+ * the NVMe-like disk next to one marked {@code device = disk}.
+ */
 class DeviceNodeTest {
 
   // ListComponents is local only (no serializer): messages are not put through serialization here.
@@ -43,6 +52,11 @@ class DeviceNodeTest {
 
   /** A root and a GPU ({@code p}rc, {@code p}gpu) below one switch, the GPU's BAR0 {@code bar0Size}. */
   static Topology rack(String p, String bar0Size) throws Exception {
+    return rack(p, "gpu", bar0Size);
+  }
+
+  /** A root and a {@code device} ({@code p}rc, {@code p}{@code device}) below one switch, its BAR0 {@code bar0Size}. */
+  static Topology rack(String p, String device, String bar0Size) throws Exception {
     return TopologyLoader.parse(String.join("\n",
         "rack {",
         "  name = " + p + "rack",
@@ -53,10 +67,10 @@ class DeviceNodeTest {
         "  ] } ]",
         "  endpoints = [",
         "    { id = " + p + "rc, node = n1, root = true, bars = [ { base = \"0x0\", size = \"1MiB\" } ] }",
-        "    { id = " + p + "gpu, node = n1, device = gpu, bars = [",
+        "    { id = " + p + device + ", node = n1, device = " + device + ", bars = [",
         "        { base = \"0x10000000\", size = \"" + bar0Size + "\" }, { base = \"0x10100000\", size = \"1MiB\" } ] }",
         "  ]",
-        "  links = [ { a = " + p + "rc, b = " + p + "sw.up }, { a = " + p + "sw.down, b = " + p + "gpu } ]",
+        "  links = [ { a = " + p + "rc, b = " + p + "sw.up }, { a = " + p + "sw.down, b = " + p + device + " } ]",
         "}"), p + "rack.conf");
   }
 
@@ -121,5 +135,51 @@ class DeviceNodeTest {
     List<String> running = components(rack("b-", "2KiB"));
     assertTrue(running.contains("b-gpu"), "the endpoint runs, as plain memory: " + running);
     assertFalse(running.contains("b-gpu-gpu"), running.toString());
+  }
+
+  @Test
+  void shouldRunTheDiskNextToItsEndpointAndReadWhenTheDriverRingsIt() throws Exception {
+    assertTrue(components(rack("c-", "disk", "4KiB")).contains("c-disk-disk"));
+    ActorRef<MemoryEndpoint.Command> rc = find(ComponentKeys.endpoint("c-rc"));
+    ActorRef<DiskDevice.Command> disk = find(ComponentKeys.disk("c-disk"));
+    TestProbe<EndpointStats> up = testKit.createTestProbe();
+    up.awaitAssert(WAIT, () -> {
+      rc.tell(new MemoryEndpoint.GetStats(up.ref()));
+      assertEquals(DataLinkState.DL_ACTIVE, up.receiveMessage().link().state());
+      return null;
+    });
+    TestProbe<DiskDevice.DiskStats> stats = testKit.createTestProbe();
+    disk.tell(new DiskDevice.GetStats(stats.ref()));
+    stats.receiveMessage(WAIT); // attached and watching before the driver writes
+    TestProbe<EndpointEvent> msi = testKit.createTestProbe();
+    rc.tell(new MemoryEndpoint.Watch(new AddressRange(0xF_0000, 0xF_0003), msi.ref()));
+
+    // Queues in host RAM (SQ 0x1000, CQ 0x2000), one READ of 2 blocks into 0x10000.
+    rc.tell(new MemoryEndpoint.Store(0x1000, SubmissionEntry.read(9, 0x1_0000, 4321, 2).encode()));
+    long bar0 = 0x1000_0000L;
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_BASE, Pcie.qword(0x1000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_BASE, Pcie.qword(0x2000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_SIZE, Pcie.dword(8)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.CQ_SIZE, Pcie.dword(8)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_ADDR, Pcie.qword(0xF_0000)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.MSI_DATA, Pcie.dword(0x78)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.ENABLE, Pcie.dword(1)));
+    rc.tell(new MemoryEndpoint.Write(bar0 + DiskRegisters.SQ_TAIL, Pcie.dword(1)));
+
+    EndpointEvent.MemoryWritten w = (EndpointEvent.MemoryWritten) msi.receiveMessage(WAIT);
+    assertArrayEquals(Pcie.dword(0x78), w.data());
+    TestProbe<byte[]> peek = testKit.createTestProbe();
+    rc.tell(new MemoryEndpoint.Peek(0x1_0000, 2 * DiskBlocks.BLOCK, peek.ref()));
+    assertArrayEquals(new DiskBlocks(4323).read(4321, 2), peek.receiveMessage(WAIT));
+    rc.tell(new MemoryEndpoint.Peek(0x2000, CompletionEntry.SIZE, peek.ref()));
+    assertEquals(new CompletionEntry(1, 9, CompletionEntry.Status.SUCCESS, true),
+        CompletionEntry.decode(peek.receiveMessage(WAIT)));
+  }
+
+  @Test
+  void shouldRunNoDiskLogicWhenBar0IsSmallerThanTheRegisterBar() throws Exception {
+    List<String> running = components(rack("d-", "disk", "2KiB"));
+    assertTrue(running.contains("d-disk"), "the endpoint runs, as plain memory: " + running);
+    assertFalse(running.contains("d-disk-disk"), running.toString());
   }
 }

@@ -40,6 +40,15 @@ class EndpointDeviceKeyTest {
   }
 
   @Test
+  void shouldMarkTheEndpointADiskAndWriteItBackWhenTheKeySaysDisk() throws TopologyException {
+    Topology t = TopologyLoader.parse(rack(", device = disk", ""), "disk.conf");
+    assertEquals(DeviceKind.DISK, t.endpoint("gpu").orElseThrow().device());
+    String text = TopologyWriter.write(t);
+    assertTrue(text.contains("device = \"disk\""), text);
+    assertEquals(t, TopologyLoader.parse(text, "disk.conf"));
+  }
+
+  @Test
   void shouldBeMemoryWhenTheKeyIsAbsentOrSaysMemory() throws TopologyException {
     assertEquals(DeviceKind.MEMORY, TopologyLoader.parse(rack("", ""), "m.conf").endpoint("gpu").orElseThrow().device());
     assertEquals(DeviceKind.MEMORY,
@@ -49,7 +58,7 @@ class EndpointDeviceKeyTest {
   @Test
   void shouldNameTheValueAndTheLineWhenTheDeviceIsUnknown() {
     String m = problems(rack(", device = tpu", ""));
-    assertTrue(m.contains("bad.conf:10: rack.endpoints[1].device: device = \"tpu\" is not one of memory, gpu"), m);
+    assertTrue(m.contains("bad.conf:10: rack.endpoints[1].device: device = \"tpu\" is not one of memory, gpu, disk"), m);
   }
 
   @Test

@@ -26,7 +26,7 @@ import java.util.List;
  * reuse a retired one. Each package has its own block: 2000..2099 iommu, 2100..2199 host
  * software and data-plane fail-over, 2200..2299 NIC, 2300..2399 messaging, 2400..2499 control
  * plane (2430.. the hosts' control-plane drivers), 2500..2599 NIC message firmware and FTGM,
- * 2600..2619 the GPU-like device.
+ * 2600..2619 the GPU-like device, 2620..2639 the NVMe-like disk.
  */
 public final class HostWireRegistrations implements WireRegistrations {
 
@@ -181,7 +181,11 @@ public final class HostWireRegistrations implements WireRegistrations {
 
       // 2600..2619 the GPU-like device (io.rackfabric.host.device.gpu)
       Entry.of(2600, io.rackfabric.host.device.gpu.GpuDevice.GetStats.class),
-      Entry.of(2601, io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class)
+      Entry.of(2601, io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class),
+
+      // 2620..2639 the NVMe-like disk (io.rackfabric.host.device.disk)
+      Entry.of(2620, io.rackfabric.host.device.disk.DiskDevice.GetStats.class),
+      Entry.of(2621, io.rackfabric.host.device.disk.DiskDevice.DiskStats.class)
       );
 
   @Override

@@ -92,6 +92,15 @@ class HostWireRegistrationsTest {
   }
 
   @Test
+  void shouldKeepEveryDiskIdWhenLoaded() {
+    WireRegistry registry = WireRegistry.load(getClass().getClassLoader());
+    assertEquals(2620, registry.idOf(io.rackfabric.host.device.disk.DiskDevice.GetStats.class));
+    assertEquals(2621, registry.idOf(io.rackfabric.host.device.disk.DiskDevice.DiskStats.class));
+    assertEquals(2, new HostWireRegistrations().registrations().stream()
+        .filter(e -> e.id() >= 2620 && e.id() < 2640).count(), "every disk class is pinned here");
+  }
+
+  @Test
   void shouldNeverReuseARetiredIdWhenRegistering() {
     // The hosts' own HoldFrom messages, now LinkPort.HoldFrom to the endpoint each is a guest of.
     List<Integer> retired = List.of(2115, 2126, 2312);

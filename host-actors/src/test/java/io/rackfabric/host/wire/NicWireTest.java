@@ -115,6 +115,10 @@ class NicWireTest {
         new io.rackfabric.host.device.gpu.GpuDevice.GetStats(ref.narrow()));
     m.put(io.rackfabric.host.device.gpu.GpuDevice.GpuStats.class,
         new io.rackfabric.host.device.gpu.GpuDevice.GpuStats("gpu", 2, 1, 3, 160, 0x0702, 65_536));
+    m.put(io.rackfabric.host.device.disk.DiskDevice.GetStats.class,
+        new io.rackfabric.host.device.disk.DiskDevice.GetStats(ref.narrow()));
+    m.put(io.rackfabric.host.device.disk.DiskDevice.DiskStats.class,
+        new io.rackfabric.host.device.disk.DiskDevice.DiskStats("disk", 7, 1, 2, 0, 40, 0x0801, 16));
     return m;
   }
 

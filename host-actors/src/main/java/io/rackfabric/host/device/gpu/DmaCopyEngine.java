@@ -1,6 +1,7 @@
 package io.rackfabric.host.device.gpu;
 
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.host.device.Pcie;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ import java.util.Map;
 public final class DmaCopyEngine {
 
   /** PCIe: no request may cross a 4 KiB boundary. */
-  public static final int PAGE = 4096;
+  public static final int PAGE = Pcie.PAGE;
 
   /** What the engine asks of its endpoint. */
   public interface Bus {
@@ -100,7 +101,7 @@ public final class DmaCopyEngine {
       return new Refused(GpuRegisters.Error.BUSY);
     }
     if (d.length() <= 0 || d.length() > settings.maxCopyBytes()
-        || wraps(d.src(), d.length()) || wraps(d.dst(), d.length())) {
+        || Pcie.wraps(d.src(), d.length()) || Pcie.wraps(d.dst(), d.length())) {
       return new Refused(GpuRegisters.Error.BAD_LENGTH);
     }
     int len = (int) d.length();
@@ -146,7 +147,7 @@ public final class DmaCopyEngine {
     }
     int offset = 0;
     while (offset < length) {
-      int size = chunk(busAddress + offset, length - offset, maxPayload);
+      int size = Pcie.chunk(busAddress + offset, length - offset, maxPayload);
       bus.write(busAddress + offset, Arrays.copyOfRange(data, offset, offset + size), at);
       tlps++;
       offset += size;
@@ -192,7 +193,7 @@ public final class DmaCopyEngine {
     }
     while (issued < length && reads < settings.maxOutstandingReads()) {
       long address = busAddress + issued;
-      int size = chunk(address, length - issued, settings.maxReadRequest());
+      int size = Pcie.chunk(address, length - issued, settings.maxReadRequest());
       inFlight.computeIfAbsent(address, a -> new ArrayDeque<>())
           .add(new Outstanding(current, at, deviceAddress + issued, size));
       reads++;
@@ -211,16 +212,6 @@ public final class DmaCopyEngine {
     }
     current = -1;
     return f;
-  }
-
-  /** Bytes of a request at {@code address}: at most {@code max} and {@code remaining}, up to the next 4 KiB boundary. */
-  static int chunk(long address, long remaining, int max) {
-    long toBoundary = PAGE - Long.remainderUnsigned(address, PAGE);
-    return (int) Math.min(Math.min(max, remaining), toBoundary);
-  }
-
-  private static boolean wraps(long address, long length) {
-    return Long.compareUnsigned(address + length - 1, address) < 0;
   }
 
   public boolean busy() {

@@ -1,5 +1,6 @@
 package io.rackfabric.host.device.gpu;
 
+import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -88,19 +89,18 @@ public final class GpuRegisters {
    */
   public Written written(long address, byte[] data) {
     long offset = address - base;
-    if (data == null || offset < 0 || offset % 4 != 0 || data.length == 0 || data.length % 4 != 0) {
+    long[] dwords = Pcie.dwords(offset, data);
+    if (dwords == null) {
       refuse(offset >= BLOCK ? Error.NO_SUCH_REGISTER : Error.UNALIGNED);
       return new Written(null, true);
     }
-    ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
     Doorbell rung = null;
     boolean anyRefused = false;
-    for (int i = 0; i < data.length; i += 4) {
-      long reg = offset + i;
-      long dword = b.getInt(i) & 0xFFFF_FFFFL;
+    for (int i = 0; i < dwords.length; i++) {
+      long reg = offset + 4L * i;
       if (reg == DOORBELL) {
         rung = new Doorbell(src, dst, length);
-      } else if (!store(reg, dword)) {
+      } else if (!store(reg, dwords[i])) {
         anyRefused = true;
       }
     }
@@ -109,20 +109,14 @@ public final class GpuRegisters {
 
   /** One dword into a writable register; false (refused and counted) for any other. */
   private boolean store(long reg, long dword) {
-    if (reg == SRC) {
-      src = (src & ~0xFFFF_FFFFL) | dword;
-    } else if (reg == SRC + 4) {
-      src = (src & 0xFFFF_FFFFL) | dword << 32;
-    } else if (reg == DST) {
-      dst = (dst & ~0xFFFF_FFFFL) | dword;
-    } else if (reg == DST + 4) {
-      dst = (dst & 0xFFFF_FFFFL) | dword << 32;
+    if (reg == SRC || reg == SRC + 4) {
+      src = Pcie.withDword(src, reg - SRC, dword);
+    } else if (reg == DST || reg == DST + 4) {
+      dst = Pcie.withDword(dst, reg - DST, dword);
     } else if (reg == LENGTH) {
       length = dword;
-    } else if (reg == MSI_ADDR) {
-      msiAddress = (msiAddress & ~0xFFFF_FFFFL) | dword;
-    } else if (reg == MSI_ADDR + 4) {
-      msiAddress = (msiAddress & 0xFFFF_FFFFL) | dword << 32;
+    } else if (reg == MSI_ADDR || reg == MSI_ADDR + 4) {
+      msiAddress = Pcie.withDword(msiAddress, reg - MSI_ADDR, dword);
     } else if (reg == MSI_DATA) {
       msiData = (int) dword;
     } else {
@@ -213,11 +207,11 @@ public final class GpuRegisters {
 
   /** {@code value} as the 8 little-endian bytes of a qword register (as a driver stores SRC, DST, MSI_ADDR). */
   public static byte[] qword(long value) {
-    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    return Pcie.qword(value);
   }
 
   /** {@code value} as the 4 little-endian bytes of a dword (a 32-bit register, the MSI's payload). */
   public static byte[] dword(int value) {
-    return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array();
+    return Pcie.dword(value);
   }
 }

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.routing.BridgeRegisters;
@@ -26,6 +24,7 @@ import io.rackfabric.fabric.time.JoinKeeper;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.host.device.DeviceRig;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -41,10 +40,8 @@ import org.junit.jupiter.api.Test;
  */
 class GpuDeviceTest {
 
-  static final String CONFIG = "akka.actor.serialize-messages = on\n"
-      + "rackfabric.fabric.link-timers { keepalive = 50ms, dllp-timeout = 400ms, retry-interval = 100ms }";
-  static final ActorTestKit testKit = kit();
-  static final Duration WAIT = Duration.ofSeconds(30);
+  static final ActorTestKit testKit = DeviceRig.kit();
+  static final Duration WAIT = DeviceRig.WAIT;
   static final LinkParameters GEN3X4 = LinkParameters.gen3x4();
   static final AddressRange RAM = new AddressRange(0, 0xF_FFFFL);
   static final AddressRange BAR0 = AddressRange.ofSize(0x1000_0000L, 4096);
@@ -57,10 +54,6 @@ class GpuDeviceTest {
   @AfterAll
   static void shutdown() {
     testKit.shutdownTestKit();
-  }
-
-  static ActorTestKit kit() {
-    return ActorTestKit.create(ConfigFactory.parseString(CONFIG).withFallback(ConfigFactory.load()));
   }
 
   /** The small rack: {@code keeper} null when it runs free. */
@@ -94,7 +87,7 @@ class GpuDeviceTest {
     ActorRef<MemoryEndpoint.Command> peer = kit.spawn(MemoryEndpoint.create(p + "peer", Bdf.of(3, 0, 0), false,
         List.of(PEER_BAR), GEN3X4, p + "sw.other", settings), p + "peer");
     for (ActorRef<MemoryEndpoint.Command> ep : List.of(rc, gpu, peer)) {
-      awaitActive(kit, ep);
+      DeviceRig.awaitActive(kit, ep);
     }
     ActorRef<TimeKeeper.Command> keeper = null;
     if (underKernel) {
@@ -114,15 +107,6 @@ class GpuDeviceTest {
     TestProbe<EndpointEvent> msi = kit.createTestProbe();
     rc.tell(new MemoryEndpoint.Watch(new AddressRange(MSI, MSI + 3), msi.ref()));
     return new Rack(kit, rc, gpu, peer, device, keeper, msi);
-  }
-
-  static void awaitActive(ActorTestKit kit, ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = kit.createTestProbe();
-    probe.awaitAssert(WAIT, () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
   }
 
   static GpuDevice.GpuStats stats(ActorTestKit kit, ActorRef<GpuDevice.Command> device) {
@@ -145,25 +129,15 @@ class GpuDeviceTest {
    * time {@code at}: held for under the kernel, so they enter the model then (free-running: now).
    */
   static void program(Rack r, long at, long src, long dst, int length, int msiData) {
-    long stamp = r.keeper() == null ? -1 : at;
-    TestProbe<TimeKeeper.Status> held = r.kit().createTestProbe();
-    if (r.keeper() != null) {
-      r.keeper().tell(new TimeKeeper.HoldBefore(at, held.ref()));
-      held.receiveMessage(WAIT);
-    }
     long base = BAR0.base();
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.SRC, GpuRegisters.qword(src), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DST, GpuRegisters.qword(dst), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.LENGTH, GpuRegisters.dword(length), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_ADDR, GpuRegisters.qword(MSI), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_DATA, GpuRegisters.dword(msiData), stamp));
-    r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DOORBELL, GpuRegisters.dword(1), stamp));
-    if (r.keeper() != null) {
-      TestProbe<TimeKeeper.Confirmed> confirmed = r.kit().createTestProbe();
-      r.rc().<PortMessage>unsafeUpcast().tell(new TimeKeeper.Confirm(confirmed.ref()));
-      confirmed.receiveMessage(WAIT);
-      r.keeper().tell(new TimeKeeper.Release());
-    }
+    DeviceRig.at(r.kit(), r.keeper(), r.rc(), at, stamp -> {
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.SRC, GpuRegisters.qword(src), stamp));
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DST, GpuRegisters.qword(dst), stamp));
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.LENGTH, GpuRegisters.dword(length), stamp));
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_ADDR, GpuRegisters.qword(MSI), stamp));
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.MSI_DATA, GpuRegisters.dword(msiData), stamp));
+      r.rc().tell(new MemoryEndpoint.Write(base + GpuRegisters.DOORBELL, GpuRegisters.dword(1), stamp));
+    });
   }
 
   /** The MSI the copy posted: its data checked; when it landed in host RAM. */
@@ -180,11 +154,7 @@ class GpuDeviceTest {
   }
 
   static TimeKeeper.Status awaitIdle(Rack r) {
-    TestProbe<TimeKeeper.Status> idle = r.kit().createTestProbe();
-    r.keeper().tell(new TimeKeeper.AwaitIdle(idle.ref()));
-    TimeKeeper.Status s = idle.receiveMessage(WAIT);
-    assertEquals(0, s.stragglers(), "every event in model-time order");
-    return s;
+    return DeviceRig.awaitIdle(r.kit(), r.keeper());
   }
 
   /** Host RAM into device memory, then device memory back into host RAM elsewhere, under the kernel. */
@@ -229,7 +199,7 @@ class GpuDeviceTest {
   void shouldGiveTheSameModelTimesWhenTheSameCopiesRunInFreshSystems() {
     Outcome[] runs = new Outcome[2];
     for (int i = 0; i < runs.length; i++) {
-      ActorTestKit fresh = kit();
+      ActorTestKit fresh = DeviceRig.kit();
       try {
         runs[i] = roundTrip(rack(fresh, "d-", true), 64 * 1024);
       } finally {

@@ -1,0 +1,81 @@
+package io.rackfabric.host.device.disk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.host.device.Pcie;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DiskRegistersTest {
+
+  static final long BASE = 0x2000_0000L;
+  final DiskRegisters regs = new DiskRegisters(BASE);
+
+  static byte[] concat(byte[]... parts) {
+    ByteBuffer b = ByteBuffer.allocate(java.util.Arrays.stream(parts).mapToInt(p -> p.length).sum());
+    for (byte[] p : parts) {
+      b.put(p);
+    }
+    return b.array();
+  }
+
+  @Test
+  void shouldReturnTheQueuesAsProgrammedWhenEnableIsWritten() {
+    regs.written(BASE + DiskRegisters.SQ_BASE, Pcie.qword(0x1_2345_6000L));
+    regs.written(BASE + DiskRegisters.CQ_BASE, Pcie.qword(0x8000));
+    regs.written(BASE + DiskRegisters.SQ_SIZE, concat(Pcie.dword(16), Pcie.dword(32)));
+    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.ENABLE, Pcie.dword(1));
+    assertEquals(List.of(new DiskRegisters.Enable(0x1_2345_6000L, 16, 0x8000, 32)), w.actions());
+    assertFalse(w.refused());
+    assertEquals(List.of(new DiskRegisters.Disable()),
+        regs.written(BASE + DiskRegisters.ENABLE, Pcie.dword(0)).actions());
+  }
+
+  @Test
+  void shouldReturnBothDoorbellsInAddressOrderWhenOneWriteCoversThem() {
+    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.SQ_TAIL,
+        concat(Pcie.dword(3), Pcie.dword(7)));
+    assertEquals(List.of(new DiskRegisters.SqTail(3), new DiskRegisters.CqHead(7)), w.actions());
+  }
+
+  @Test
+  void shouldKeepTheMsiTargetWhenProgrammed() {
+    regs.written(BASE + DiskRegisters.MSI_ADDR, concat(Pcie.qword(0xFEE0_0000L), Pcie.dword(0x41)));
+    assertEquals(0xFEE0_0000L, regs.msiAddress());
+    assertEquals(0x41, regs.msiData());
+  }
+
+  @Test
+  void shouldRefuseAndCountWhenAReadOnlyRegisterIsWritten() {
+    DiskRegisters.Written w = regs.written(BASE + DiskRegisters.COMPLETED, Pcie.dword(5));
+    assertTrue(w.refused());
+    assertEquals(1, regs.refused());
+    assertEquals(DiskRegisters.Error.READ_ONLY, regs.error());
+  }
+
+  @Test
+  void shouldRefuseWhenTheWriteIsUnalignedOrPastTheBlock() {
+    assertTrue(regs.written(BASE + 2, Pcie.dword(1)).refused());
+    assertEquals(DiskRegisters.Error.UNALIGNED, regs.error());
+    assertTrue(regs.written(BASE + DiskRegisters.BLOCK, Pcie.dword(1)).refused());
+    assertEquals(DiskRegisters.Error.NO_SUCH_REGISTER, regs.error());
+    assertTrue(regs.written(BASE, new byte[3]).refused());
+    assertEquals(3, regs.refused());
+  }
+
+  @Test
+  void shouldShowEnabledErrorAndCountersWhenTheImageIsRead() {
+    regs.enabled(true);
+    regs.refuse(DiskRegisters.Error.QUEUE_FULL);
+    ByteBuffer image = ByteBuffer.wrap(regs.readOnlyImage(9, 2)).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(1 | DiskRegisters.Error.QUEUE_FULL.ordinal() << 8, image.getInt(0));
+    assertEquals(9, image.getInt(4));
+    assertEquals(2, image.getInt(8));
+    assertEquals(1, image.getInt(12));
+    assertEquals(BASE + DiskRegisters.STATUS, regs.readOnlyAddress());
+  }
+}
