@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Device Lending latency scenarios and their device-lending figures. */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -70,9 +72,56 @@ class LendingScenarioTest {
     assertTrue(figures.get("lending.ram_to_ram_one_way_ns") > ntb, figures.toString());
   }
 
+  // Two runs apart by one setting: what moves with it says which chips a path holds. These hold
+  // whether a chip crossed through an NTB port costs switch-latency plus ntb-latency or ntb-latency
+  // alone, so they do not depend on which of the two the fabric does.
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
+  void shouldMoveTheCrossingAndTheOneWayByTheNtbLatencyWhenOnlyItChanges(String scenario) throws Exception {
+    Map<String, Double> low = lending(run(scenario, "ntb-latency", "300ns"));
+    Map<String, Double> high = lending(run(scenario, "ntb-latency", "400ns"));
+
+    assertEquals(100, delta(low, high, "lending.ntb_crossing_ns"), "one NTB in the crossing: " + low + high);
+    assertEquals(100, delta(low, high, "lending.ram_to_ram_one_way_ns"), "one NTB on the way: " + low + high);
+    assertEquals(0, delta(low, high, "lending.beside_ntb_ns"), "none beside it: " + low + high);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
+  void shouldHoldNoTransparentAdapterChipWhenOnlyTheSwitchLatencyChanges(String scenario) throws Exception {
+    Map<String, Double> low = lending(run(scenario, "switch-latency", "100ns"));
+    Map<String, Double> high = lending(run(scenario, "switch-latency", "200ns"));
+
+    assertEquals(100, delta(low, high, "lending.beside_ntb_ns"), "one switch beside the NTB: " + low + high);
+    double crossing = delta(low, high, "lending.ntb_crossing_ns");
+    // 100 while the NTB chip costs a switch-latency too, 0 once ntb-latency is its whole cost; a
+    // transparent adapter chip at the cable's other end would add 100 more
+    assertTrue(crossing == 0 || crossing == 100, "at most the NTB chip's switch-latency: " + low + high);
+    assertEquals(100, delta(low, high, "lending.ram_to_ram_one_way_ns") - crossing,
+        "the lender's switch is the one chip of the one-way path besides the crossing: " + low + high);
+  }
+
   private Outcome run(String scenario, int i) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(scenario + i), ScenarioRunnerTest.quiet());
+    return run(scenario, ScenarioOptions.NONE, scenario + i);
+  }
+
+  /** A run with one rackfabric.fabric setting; asserts it passed. */
+  private Outcome run(String scenario, String fabricKey, String value) throws Exception {
+    ScenarioOptions options = new ScenarioOptions(null, null, null, Map.of(), null,
+        Map.of("rackfabric.fabric." + fabricKey, value));
+    Outcome o = run(scenario, options, scenario + "-" + fabricKey + "-" + value);
+    assertTrue(o.passed(), DeterminismScenarioTest.modelOutcome(o).toString());
+    return o;
+  }
+
+  private Outcome run(String scenario, ScenarioOptions options, String runDir) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, options);
+    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(runDir), ScenarioRunnerTest.quiet());
+  }
+
+  private static double delta(Map<String, Double> low, Map<String, Double> high, String figure) {
+    return high.get(figure) - low.get(figure);
   }
 
   private static Map<String, Double> lending(Outcome o) {
