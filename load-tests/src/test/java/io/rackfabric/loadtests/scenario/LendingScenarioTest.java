@@ -79,31 +79,38 @@ class LendingScenarioTest {
   @ParameterizedTest
   @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
   void shouldMoveTheCrossingAndTheOneWayByTheNtbLatencyWhenOnlyItChanges(String scenario) throws Exception {
-    Map<String, Double> low = lending(run(scenario, "ntb-latency", "300ns"));
-    Map<String, Double> high = lending(run(scenario, "ntb-latency", "400ns"));
+    Map<String, Double> moved = moved(scenario, "ntb-latency", "300ns", "400ns");
 
-    assertEquals(100, delta(low, high, "lending.ntb_crossing_ns"), "one NTB in the crossing: " + low + high);
-    assertEquals(100, delta(low, high, "lending.ram_to_ram_one_way_ns"), "one NTB on the way: " + low + high);
-    assertEquals(0, delta(low, high, "lending.beside_ntb_ns"), "none beside it: " + low + high);
+    assertEquals(100, moved.get("lending.ntb_crossing_ns"), "one NTB in the crossing: " + moved);
+    assertEquals(100, moved.get("lending.ram_to_ram_one_way_ns"), "one NTB on the way: " + moved);
+    assertEquals(0, moved.get("lending.beside_ntb_ns"), "none beside it: " + moved);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
   void shouldHoldNoTransparentAdapterChipWhenOnlyTheSwitchLatencyChanges(String scenario) throws Exception {
-    Map<String, Double> low = lending(run(scenario, "switch-latency", "100ns"));
-    Map<String, Double> high = lending(run(scenario, "switch-latency", "200ns"));
+    Map<String, Double> moved = moved(scenario, "switch-latency", "100ns", "200ns");
 
-    assertEquals(100, delta(low, high, "lending.beside_ntb_ns"), "one switch beside the NTB: " + low + high);
-    double crossing = delta(low, high, "lending.ntb_crossing_ns");
+    assertEquals(100, moved.get("lending.beside_ntb_ns"), "one switch beside the NTB: " + moved);
+    double crossing = moved.get("lending.ntb_crossing_ns");
     // 100 while the NTB chip costs a switch-latency too, 0 once ntb-latency is its whole cost; a
     // transparent adapter chip at the cable's other end would add 100 more
-    assertTrue(crossing == 0 || crossing == 100, "at most the NTB chip's switch-latency: " + low + high);
-    assertEquals(100, delta(low, high, "lending.ram_to_ram_one_way_ns") - crossing,
-        "the lender's switch is the one chip of the one-way path besides the crossing: " + low + high);
+    assertTrue(crossing == 0 || crossing == 100, "at most the NTB chip's switch-latency: " + moved);
+    assertEquals(100, moved.get("lending.ram_to_ram_one_way_ns") - crossing,
+        "the lender's switch is the one chip of the one-way path besides the crossing: " + moved);
   }
 
   private Outcome run(String scenario, int i) throws Exception {
     return run(scenario, ScenarioOptions.NONE, scenario + i);
+  }
+
+  /** How much each lending figure moves (high minus low) between two runs apart by one rackfabric.fabric setting. */
+  private Map<String, Double> moved(String scenario, String fabricKey, String low, String high) throws Exception {
+    Map<String, Double> from = lending(run(scenario, fabricKey, low));
+    Map<String, Double> to = lending(run(scenario, fabricKey, high));
+    Map<String, Double> moved = new TreeMap<>();
+    from.forEach((figure, value) -> moved.put(figure, to.get(figure) - value));
+    return moved;
   }
 
   /** A run with one rackfabric.fabric setting; asserts it passed. */
@@ -118,10 +125,6 @@ class LendingScenarioTest {
   private Outcome run(String scenario, ScenarioOptions options, String runDir) throws Exception {
     Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, options);
     return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(runDir), ScenarioRunnerTest.quiet());
-  }
-
-  private static double delta(Map<String, Double> low, Map<String, Double> high, String figure) {
-    return high.get(figure) - low.get(figure);
   }
 
   private static Map<String, Double> lending(Outcome o) {
