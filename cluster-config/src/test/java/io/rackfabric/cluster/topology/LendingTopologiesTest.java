@@ -5,12 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.cluster.topology.RouteExplanation.Hop;
 import io.rackfabric.cluster.topology.RouteExplanation.Kind;
+import io.rackfabric.fabric.routing.PortRole;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The Device Lending set-ups (lending-b2b, lending-3way): the paths their header comments promise. */
+/**
+ * The Device Lending set-ups (lending-b2b, lending-3way): the paths their header comments promise.
+ * An adapter pair and its cable are one NTB chip there (ntb-latency is the pair's whole crossing),
+ * so each path between two hosts crosses exactly one NTB on exactly one chip, and a borrower's
+ * path to a lender passes two chips: that NTB chip and the lender's motherboard switch.
+ */
 class LendingTopologiesTest {
 
   private static final long GIB = 1L << 30;
@@ -28,7 +34,7 @@ class LendingTopologiesTest {
     assertEquals(Kind.DELIVERED, r.outcome().kind(), r.toText());
     assertEquals(lender, r.outcome().component());
     assertEquals(GIB + 0x100, r.outcome().address(), "the window maps the lender's [1GiB, 2GiB)");
-    assertEquals(1, ntbCrossings(r), r.toText());
+    assertOneNtbChipAmong(2, r);
   }
 
   @ParameterizedTest
@@ -44,7 +50,23 @@ class LendingTopologiesTest {
     assertEquals("borrower", r.outcome().component());
     assertEquals(parse(expected), r.outcome().address());
     assertTrue(r.outcome().barRange().contains(r.outcome().address()), "in the borrower's RAM");
-    assertEquals(1, ntbCrossings(r), r.toText());
+    assertOneNtbChipAmong(2, r);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"lending-b2b, 1", "lending-3way, 3"})
+  void shouldPutExactlyOneNtbPortOnEveryCableWhenTheSetUpLoads(String topology, int expectedCables)
+      throws TopologyException {
+    Topology t = TopologyLoader.load(topology);
+    int cables = 0;
+    for (LinkSpec link : t.links()) {
+      if (!nodeOf(t, link.a()).equals(nodeOf(t, link.b()))) {
+        cables++;
+        assertEquals(1, (isNtbPort(t, link.a()) ? 1 : 0) + (isNtbPort(t, link.b()) ? 1 : 0),
+            link.a() + " -- " + link.b() + ": a cable is one NTB crossing, an NTB port at exactly one end");
+      }
+    }
+    assertEquals(expectedCables, cables, "the paper's cables");
   }
 
   @Test
@@ -66,8 +88,11 @@ class LendingTopologiesTest {
     assertBar("lending-3way", "lender-b", 56 * GIB + MIB, "gpu-a2", 0);
     assertBar("lending-3way", "gpu-b", 57 * GIB + 256 * MIB, "gpu-a2", 1);
     RouteExplanation r = explain("lending-3way", "gpu-a1", 57 * GIB, false);
-    assertEquals(List.of("gpu-a1", "lender-a-sw", "lender-a-pxh", "lender-b-pxh", "lender-b-sw", "gpu-b"),
+    assertEquals(List.of("gpu-a1", "lender-a-sw", "lender-b-pxh", "lender-b-sw", "gpu-b"),
         r.hops().stream().map(Hop::component).toList(), "not through the borrower");
+    RouteExplanation back = explain("lending-3way", "lender-b", 56 * GIB + MIB, false);
+    assertEquals(List.of("lender-b", "lender-b-sw", "lender-b-pxh", "lender-a-sw", "gpu-a2"),
+        back.hops().stream().map(Hop::component).toList(), "not through the borrower");
   }
 
   @Test
@@ -83,10 +108,25 @@ class LendingTopologiesTest {
     assertEquals(Kind.DELIVERED, r.outcome().kind(), r.toText());
     assertEquals(device, r.outcome().component(), r.toText());
     assertEquals(bar, r.outcome().bar(), r.toText());
+    // the borrower's adapter and the lender's switch; between the lenders, both switches and B's adapter
+    assertOneNtbChipAmong(from.equals("borrower") ? 2 : 3, r);
   }
 
-  private static int ntbCrossings(RouteExplanation r) {
-    return r.hops().stream().mapToInt(h -> h.translations().size()).sum();
+  /** One NTB translation, on one chip, among exactly {@code chips} switch chips. */
+  private static void assertOneNtbChipAmong(int chips, RouteExplanation r) {
+    assertEquals(1, r.hops().stream().mapToInt(h -> h.translations().size()).sum(), r.toText());
+    assertEquals(1, r.hops().stream().filter(h -> !h.translations().isEmpty()).count(), r.toText());
+    assertEquals(chips, r.hops().stream().filter(h -> h.in() != null).count(), "switch chips: " + r.toText());
+  }
+
+  private static String nodeOf(Topology t, String end) {
+    return t.component(LinkSpec.componentOf(end)).orElseThrow().node();
+  }
+
+  private static boolean isNtbPort(Topology t, String end) {
+    String port = LinkSpec.portOf(end);
+    return port != null && t.switchSpec(LinkSpec.componentOf(end)).orElseThrow().port(port).orElseThrow().role()
+        == PortRole.NTB;
   }
 
   private static long parse(String hex) {

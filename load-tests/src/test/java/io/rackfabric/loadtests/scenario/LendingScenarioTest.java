@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Device Lending latency scenarios and their device-lending figures. */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -70,9 +72,59 @@ class LendingScenarioTest {
     assertTrue(figures.get("lending.ram_to_ram_one_way_ns") > ntb, figures.toString());
   }
 
+  // Two runs apart by one setting: what moves with it says which chips a path holds. These hold
+  // whether a chip crossed through an NTB port costs switch-latency plus ntb-latency or ntb-latency
+  // alone, so they do not depend on which of the two the fabric does.
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
+  void shouldMoveTheCrossingAndTheOneWayByTheNtbLatencyWhenOnlyItChanges(String scenario) throws Exception {
+    Map<String, Double> moved = moved(scenario, "ntb-latency", "300ns", "400ns");
+
+    assertEquals(100, moved.get("lending.ntb_crossing_ns"), "one NTB in the crossing: " + moved);
+    assertEquals(100, moved.get("lending.ram_to_ram_one_way_ns"), "one NTB on the way: " + moved);
+    assertEquals(0, moved.get("lending.beside_ntb_ns"), "none beside it: " + moved);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lending-ram-latency-b2b", "lending-ram-latency-3way"})
+  void shouldHoldNoTransparentAdapterChipWhenOnlyTheSwitchLatencyChanges(String scenario) throws Exception {
+    Map<String, Double> moved = moved(scenario, "switch-latency", "100ns", "200ns");
+
+    assertEquals(100, moved.get("lending.beside_ntb_ns"), "one switch beside the NTB: " + moved);
+    double crossing = moved.get("lending.ntb_crossing_ns");
+    // 100 while the NTB chip costs a switch-latency too, 0 once ntb-latency is its whole cost; a
+    // transparent adapter chip at the cable's other end would add 100 more
+    assertTrue(crossing == 0 || crossing == 100, "at most the NTB chip's switch-latency: " + moved);
+    assertEquals(100, moved.get("lending.ram_to_ram_one_way_ns") - crossing,
+        "the lender's switch is the one chip of the one-way path besides the crossing: " + moved);
+  }
+
   private Outcome run(String scenario, int i) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(scenario + i), ScenarioRunnerTest.quiet());
+    return run(scenario, ScenarioOptions.NONE, scenario + i);
+  }
+
+  /** How much each lending figure moves (high minus low) between two runs apart by one rackfabric.fabric setting. */
+  private Map<String, Double> moved(String scenario, String fabricKey, String low, String high) throws Exception {
+    Map<String, Double> from = lending(run(scenario, fabricKey, low));
+    Map<String, Double> to = lending(run(scenario, fabricKey, high));
+    Map<String, Double> moved = new TreeMap<>();
+    from.forEach((figure, value) -> moved.put(figure, to.get(figure) - value));
+    return moved;
+  }
+
+  /** A run with one rackfabric.fabric setting; asserts it passed. */
+  private Outcome run(String scenario, String fabricKey, String value) throws Exception {
+    ScenarioOptions options = new ScenarioOptions(null, null, null, Map.of(), null,
+        Map.of("rackfabric.fabric." + fabricKey, value));
+    Outcome o = run(scenario, options, scenario + "-" + fabricKey + "-" + value);
+    assertTrue(o.passed(), DeterminismScenarioTest.modelOutcome(o).toString());
+    return o;
+  }
+
+  private Outcome run(String scenario, ScenarioOptions options, String runDir) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, options);
+    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(runDir), ScenarioRunnerTest.quiet());
   }
 
   private static Map<String, Double> lending(Outcome o) {

@@ -21,12 +21,13 @@ import java.util.Map;
  *   <li>{@code beside-ntb}: that lender's root into the same device.
  * </ul>
  *
- * The last two share the device's link and switch; the roots' links are alike in the bundled
- * set-ups. So their difference, {@code lending.ntb_crossing_ns}, is what the crossing puts on a
- * write's way: the adapter's slot link, both adapter chips, the NTB's translation and the cable
- * (docs/device-lending.md). It is measured the other way across the NTB from {@code ram-to-ram},
- * which the fabric's crossing does not tell apart. The paper's values are printed beside the
- * figures ({@link #paperValues}), never used to compute them.
+ * The last two share the device's link and the lender's switch; besides those, {@code beside-ntb}
+ * has the lender's root link and {@code across-ntb} one link alike it (the adapter's slot link back
+ * to back, the borrower's root link in the three-way set-up) and the NTB crossing. So their
+ * difference, {@code lending.ntb_crossing_ns}, is the crossing: the one NTB chip that stands for
+ * the adapter pair, and the cable (docs/device-lending.md). It is measured the other way across
+ * the NTB from {@code ram-to-ram}, which the fabric's crossing does not tell apart. The paper's
+ * values are printed beside the figures ({@link #paperValues}), never used to compute them.
  */
 public final class DeviceLendingFigures implements FigureType {
 
