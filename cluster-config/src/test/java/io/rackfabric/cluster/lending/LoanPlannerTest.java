@@ -37,6 +37,20 @@ class LoanPlannerTest {
   }
 
   @Test
+  void shouldPlanEveryGpuToTheBorrowerOnThePapersSetUps() throws Exception {
+    LoanPlanner b2b = new LoanPlanner(TopologyLoader.load("lending-b2b"));
+    assertEquals("lender", b2b.plan("gpu", "borrower").lender());
+    LoanPlanner threeWay = new LoanPlanner(TopologyLoader.load("lending-3way"));
+    for (String gpu : List.of("gpu-a1", "gpu-a2", "gpu-b")) {
+      LoanPlanner.LoanPlan p = threeWay.plan(gpu, "borrower");
+      assertEquals(gpu.startsWith("gpu-a") ? "lender-a" : "lender-b", p.lender());
+      assertEquals(2, p.bars().size());
+    }
+    // Lender B's GPU reaches no window of Lender A's RAM: the set-up lends toward the borrower only.
+    assertThrows(LoanPlanException.class, () -> threeWay.plan("gpu-b", "lender-a"));
+  }
+
+  @Test
   void shouldRefuseLoansTheTopologyCannotCarryNamingWhatIsMissing() throws Exception {
     LoanPlanner planner = new LoanPlanner(pair());
     assertContains(assertThrows(LoanPlanException.class, () -> planner.plan("gpu", "lender")).getMessage(),
