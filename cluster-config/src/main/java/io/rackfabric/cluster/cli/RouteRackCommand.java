@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * ends in an Unsupported Request or a drop, 2 for bad arguments or a bad topology.
  */
 @Command(name = "route",
-    description = {"explain where a TLP goes: --topology F --from C --addr A [--read]",
+    description = {"explain where a TLP goes: --topology F --from C --addr A [--read] [--iommu HOST]",
         "Explains, hop by hop, where a memory write (or with --read a read) of ADDRESS issued by COMPONENT"
         + " goes. Exit status: 0 delivered, 1 Unsupported Request or dropped, 2 bad arguments."})
 public final class RouteRackCommand extends PicocliRackCommand {
@@ -34,6 +34,10 @@ public final class RouteRackCommand extends PicocliRackCommand {
   @Option(names = "--read", description = "a memory read instead of a write")
   boolean read;
 
+  @Option(names = "--iommu", paramLabel = "HOST",
+      description = "this host's IOMMU on: its devices' requests to each other go through its root (repeatable)")
+  java.util.List<String> iommu = java.util.List.of();
+
   @Override
   public Integer call() throws UsageException {
     Topology t;
@@ -42,6 +46,13 @@ public final class RouteRackCommand extends PicocliRackCommand {
     } catch (TopologyException e) {
       e.problems().forEach(err::println);
       throw new UsageException("the topology has problems; see 'rack topology check'");
+    }
+    for (String host : iommu) {
+      try {
+        t = io.rackfabric.cluster.topology.HostIommu.enable(t, host);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--iommu: " + e.getMessage());
+      }
     }
     RouteExplanation explanation;
     try {
