@@ -184,8 +184,9 @@ final class GpuCopiesSection {
           : List.of(Direction.values()).stream().filter(x -> x.label().equals(((String) v.unwrapped()).trim()))
               .findFirst();
       if (d.isEmpty()) {
-        file.problems.add(v.origin(), key, Fields.describe(v) + " is not a direction: write (device memory to the"
-            + " buffer) or read (the buffer to device memory)");
+        String text = v.valueType() == ConfigValueType.STRING ? ((String) v.unwrapped()).trim() : Fields.describe(v);
+        file.problems.add(v.origin(), key, "directions[" + i + "]=" + text + " is not a direction: write (device"
+            + " memory to the buffer) or read (the buffer to device memory)");
       } else if (out.contains(d.get())) {
         file.problems.add(v.origin(), key, "'" + d.get().label() + "' is listed twice");
       } else {
