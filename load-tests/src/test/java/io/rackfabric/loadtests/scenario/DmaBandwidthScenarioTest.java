@@ -96,6 +96,14 @@ class DmaBandwidthScenarioTest {
     assertTrue(dma(first).containsKey("dma.rem.read_to_write.4KiB"), dma(first).toString());
     assertTrue(dma(first).containsKey("dma.rem.read_to_write.256KiB"), dma(first).toString());
     assertTrue(new DmaBandwidthFigures().paperValues(first.result()).containsKey("dma.rem.write.256KiB.bandwidth_MBps"));
+
+    // The report plots both directions' curves against the size.
+    String html = HtmlReport.of(first, null);
+    int at = html.indexOf("id=\"run-dma-rem\"");
+    assertTrue(at >= 0, "a plot of workload rem");
+    String svg = html.substring(at, html.indexOf("</svg>", at));
+    assertEquals(2, svg.split("<polyline class=\"line\"", -1).length - 1, "one line per direction");
+    assertTrue(svg.contains("write (device memory to host)") && svg.contains("read (host to device memory)"), svg);
   }
 
   @Test
