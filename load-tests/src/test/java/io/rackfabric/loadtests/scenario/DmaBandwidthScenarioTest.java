@@ -42,6 +42,10 @@ class DmaBandwidthScenarioTest {
 
   /** The borrower's driver copies 4 KiB .. 256 KiB both ways, twice each. */
   static List<String> scenario(String topology) {
+    return scenario(topology, "from = 4KiB, to = 256KiB, directions = [write, read], repeat = 2");
+  }
+
+  static List<String> scenario(String topology, String sizes) {
     return List.of(
         "scenario {",
         "  name = bw",
@@ -49,15 +53,19 @@ class DmaBandwidthScenarioTest {
         "  gpu-copies = [",
         "    { name = rem, driver = borrower, gpu = gpu, registers = \"80GiB\", device-memory = \"32GiB\"",
         "      buffer = { gpu = \"48GiB\", host = \"256MiB\" }, msi = { gpu = \"0xC_0FFF_F000\", host = \"0x1FFF_F000\" }",
-        "      from = 4KiB, to = 256KiB, directions = [write, read], repeat = 2 }",
+        "      " + sizes + " }",
         "  ]",
         "  figures = [ run, dma-bandwidth ]",
         "}");
   }
 
   private Outcome run(String topology, String folder) throws Exception {
+    return run(topology, folder, scenario(topology));
+  }
+
+  private Outcome run(String topology, String folder, List<String> lines) throws Exception {
     topology(dir, topology);
-    Path file = new ScenarioFiles(dir, scenario(topology)).write(folder + ".conf", scenario(topology));
+    Path file = new ScenarioFiles(dir, lines).write(folder + ".conf", lines);
     Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
     return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(folder), ScenarioRunnerTest.quiet());
   }
@@ -67,7 +75,7 @@ class DmaBandwidthScenarioTest {
     for (Figure f : o.figures()) {
       if (f.name().startsWith("dma.")) {
         assertEquals("model", f.clock(), f.name());
-        out.put(f.name(), f.value());
+        assertEquals(null, out.put(f.name(), f.value()), "each figure once: " + f.name());
       }
     }
     return out;
@@ -128,6 +136,14 @@ class DmaBandwidthScenarioTest {
     Map<String, String> paper = new DmaBandwidthFigures().paperValues(relayed.result());
     assertTrue(paper.get("dma.rem.read.256KiB.bandwidth_MBps").contains("especially for the read performance"),
         paper.toString());
+  }
+
+  @Test
+  void shouldGiveOneRatioWhenTheWorkloadHasOneSize() throws Exception {
+    Outcome o = run("gpu-ntb-relay.conf", "one", scenario("gpu-ntb-relay.conf", "sizes = [16KiB]"));
+    assertEquals(java.util.Set.of("dma.rem.write.16KiB.bandwidth_MBps", "dma.rem.read.16KiB.bandwidth_MBps",
+        "dma.rem.read_to_write.16KiB"), dma(o).keySet());
+    assertTrue(dma(o).get("dma.rem.read_to_write.16KiB") < 1, dma(o).toString());
   }
 
   private static double stragglers(Outcome o) {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code dma-bandwidth}: Device Lending's Figure 10 (Markussen et al., "Flexible device
@@ -54,7 +55,7 @@ public final class DmaBandwidthFigures implements FigureType {
       TreeMap<Long, Double> w = c.bandwidth().get(Direction.WRITE);
       TreeMap<Long, Double> r = c.bandwidth().get(Direction.READ);
       if (w != null && r != null) {
-        for (long size : List.of(w.firstKey(), w.lastKey())) {
+        for (long size : new TreeSet<>(List.of(w.firstKey(), w.lastKey()))) { // one figure when one size
           if (r.containsKey(size)) {
             out.add(new Figure(p + "read_to_write." + GpuCopies.sizeText(size), round(r.get(size) / w.get(size)),
                 "ratio", "model"));
