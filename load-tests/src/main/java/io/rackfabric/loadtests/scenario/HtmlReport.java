@@ -19,6 +19,8 @@ import io.rackfabric.loadtests.scenario.api.NicStreamResult;
 import io.rackfabric.loadtests.scenario.api.NicStreamSeries;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
+import io.rackfabric.host.device.gpu.GpuCopyPlan;
+import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +31,10 @@ import org.HdrHistogram.HistogramIterationValue;
  * The HTML report of one {@code rack run}: summary, invariants, faults applied, plots of what the
  * run recorded, figures and notes, and for a scenario with a baseline the baseline's figures and
  * plots beside the run's. Each plot is there only when the run has its data: the NIC stream's
- * inter-arrival times (Ladon Fig. 6) and throughput, the take-over and fail-over timelines,
- * latency histograms of the NIC stream and of each write sink. Every plot's axes say model or
- * wall time; every value plotted was recorded by the run, none is computed here.
+ * inter-arrival times (Ladon Fig. 6) and throughput, the gpu-copies' DMA bandwidth against size
+ * (Device Lending Fig. 10), the take-over and fail-over timelines, latency histograms of the NIC
+ * stream and of each write sink. Every plot's axes say model or wall time; every value plotted
+ * was recorded by the run (or is a median of what it recorded), none comes from a formula.
  */
 public final class HtmlReport {
 
@@ -157,6 +160,9 @@ public final class HtmlReport {
       latency(page, id + "-latency", label + "one-way latency of " + s.host() + "'s UDP packets (model time)",
           series.latency(), -1, -1, "packets");
     }
+    for (DmaBandwidthFigures.Curves c : DmaBandwidthFigures.curves(run)) {
+      dmaBandwidth(page, prefix + "-dma-" + c.workload(), label, c);
+    }
     if (!takeovers.isEmpty()) {
       page.markup(takeoverTimeline(prefix + "-takeovers", label + "control-plane take-overs (Ladon Table 1)",
           takeovers).render());
@@ -183,6 +189,27 @@ public final class HtmlReport {
       latency(page, prefix + "-latency-" + sink, label + "one-way latency of the writes into " + sink
           + " (model time)", h, exact ? end.minLatencyNs() : -1, exact ? end.maxLatencyNs() : -1, "writes");
     }
+  }
+
+  /**
+   * A gpu-copies workload's median bandwidth per direction against the transfer size on a log2
+   * axis (Device Lending's Figure 10).
+   */
+  private static void dmaBandwidth(HtmlPage page, String id, String label, DmaBandwidthFigures.Curves c) {
+    if (c.bandwidth().isEmpty()) {
+      return;
+    }
+    SvgPlot plot = new SvgPlot(id, label + "DMA bandwidth of gpu-copies " + c.workload() + " ("
+        + (c.throughRoot() ? "through the root" : "shortest path") + "), Device Lending Fig. 10",
+        "transfer size (log2 of bytes: 12 = 4 KiB, 20 = 1 MiB, 24 = 16 MiB)",
+        "bandwidth (MB/s, model; median of the repeats)").yFromZero();
+    c.bandwidth().forEach((direction, bySize) -> {
+      double[] xs = bySize.keySet().stream().mapToDouble(size -> Math.log(size) / Math.log(2)).toArray();
+      double[] ys = bySize.values().stream().mapToDouble(Double::doubleValue).toArray();
+      plot.line(direction.label() + (direction == GpuCopyPlan.Direction.WRITE ? " (device memory to host)"
+          : " (host to device memory)"), xs, ys);
+    });
+    page.markup(plot.render());
   }
 
   private static void interArrival(HtmlPage page, String id, String title, NicStreamSeries.Gaps gaps, String clock,

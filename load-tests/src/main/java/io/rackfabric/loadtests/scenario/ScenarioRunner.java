@@ -13,6 +13,7 @@ import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
 import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.NicStreamResult;
 import io.rackfabric.loadtests.scenario.api.RunResult;
@@ -124,7 +125,9 @@ public final class ScenarioRunner {
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null
             : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, watch).run();
+        GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
+            : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -158,6 +161,8 @@ public final class ScenarioRunner {
     private List<NicStreamResult> streamResults = List.of();
     private final ControlRequestsRun requests;
     private List<ControlRequestsResult> requestResults = List.of();
+    private final GpuCopiesRun copies;
+    private List<GpuCopiesResult> copyResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -171,11 +176,12 @@ public final class ScenarioRunner {
     private long trafficNanos;
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests, RunProgress watch) {
+        ControlRequestsRun requests, GpuCopiesRun copies, RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
       this.scenario = scenario;
       this.streams = streams;
       this.requests = requests;
+      this.copies = copies;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -230,7 +236,7 @@ public final class ScenarioRunner {
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null);
+          requestResults, rack, null, copyResults);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -306,7 +312,7 @@ public final class ScenarioRunner {
       }
     }
 
-    /** Waits for the nic-stream's senders and the control-plane requests' answers, noting their errors. */
+    /** Waits for the nic-stream's senders, the control-plane requests' answers and the GPU drivers, noting their errors. */
     private void awaitHostSoftware() throws Exception {
       if (streams != null) {
         progress.println("  waiting for the nic-stream's senders");
@@ -320,6 +326,12 @@ public final class ScenarioRunner {
         requestResults = requests.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
         requestResults.stream().filter(r -> !r.error().isEmpty())
             .forEach(r -> run.notes.add("control-requests " + r.host() + ": " + r.error()));
+      }
+      if (copies != null) {
+        progress.println("  waiting for the gpu-copies' drivers");
+        copyResults = copies.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
+        copyResults.stream().filter(r -> !r.error().isEmpty())
+            .forEach(r -> run.notes.add("gpu-copies " + r.spec().name() + ": " + r.error()));
       }
     }
 

@@ -33,6 +33,7 @@ import java.util.TreeMap;
  * @param rack the rack, still running while invariants and figures are evaluated (null for a
  *     run without one)
  * @param ftgm the scenario's ftgm-campaign, run in-process without a rack (null without one)
+ * @param gpuCopies the scenario's gpu-copies workloads, one per workload (empty without)
  */
 public record RunResult(
     Scenario scenario,
@@ -53,7 +54,20 @@ public record RunResult(
     List<NicStreamResult> nicStreams,
     List<ControlRequestsResult> controlRequests,
     RunningRack rack,
-    FtgmCampaignResult ftgm) {
+    FtgmCampaignResult ftgm,
+    List<GpuCopiesResult> gpuCopies) {
+
+  /** A run without gpu-copies. */
+  public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
+      Map<String, EndpointStats> endpointsAtEnd, Map<String, PortStats> portsAtStart, Map<String, PortStats> portsAtEnd,
+      List<Boundary> boundaries, List<TrafficResult> traffic, List<AppliedFault> faults, Set<String> faultedEnds,
+      Set<String> failedComponents, long rackUpNanos, long trafficNanos, long wallNanos, boolean finished,
+      List<String> notes, List<NicStreamResult> nicStreams, List<ControlRequestsResult> controlRequests,
+      RunningRack rack, FtgmCampaignResult ftgm) {
+    this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
+        faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
+        controlRequests, rack, ftgm, List.of());
+  }
 
   public RunResult {
     endpointsAtStart = Map.copyOf(endpointsAtStart);
@@ -68,6 +82,7 @@ public record RunResult(
     notes = List.copyOf(notes);
     nicStreams = List.copyOf(nicStreams);
     controlRequests = List.copyOf(controlRequests);
+    gpuCopies = List.copyOf(gpuCopies);
   }
 
   /** A run that started no rack: no statistics, no traffic, no faults of the rack; the campaign's result. */

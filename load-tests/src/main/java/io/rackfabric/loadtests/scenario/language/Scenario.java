@@ -31,6 +31,7 @@ import java.util.Optional;
  *     file:line: key: reason}: what keeps a run from being reproducible
  * @param settings rackfabric.* settings over the modules' defaults, key to value as given: the
  *     scenario's {@code settings} block and {@code rack run --set} ({@link ScenarioSettings})
+ * @param gpuCopies GPU drivers' DMA copies during the run ({@code gpu-copies}), empty for none
  */
 public record Scenario(
     String name,
@@ -52,7 +53,8 @@ public record Scenario(
     FtgmCampaign ftgmCampaign,
     boolean reproducible,
     List<String> wallTimeFaults,
-    Map<String, String> settings) {
+    Map<String, String> settings,
+    List<GpuCopies> gpuCopies) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -64,6 +66,7 @@ public record Scenario(
     figures = List.copyOf(figures);
     wallTimeFaults = List.copyOf(wallTimeFaults);
     settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+    gpuCopies = List.copyOf(gpuCopies);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -115,7 +118,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings);
+        settings, gpuCopies);
   }
 
   /**
@@ -150,7 +153,8 @@ public record Scenario(
       throw new IllegalStateException("scenario " + name + " names no control-plane.baseline");
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
-        figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings);
+        figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
+        gpuCopies);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

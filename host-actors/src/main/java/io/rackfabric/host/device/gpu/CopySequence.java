@@ -1,0 +1,103 @@
+package io.rackfabric.host.device.gpu;
+
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link GpuDriver}'s sequencing, stepped with explicit model times: for each copy of the plan
+ * in turn, the one register write that programs SRC, DST, LENGTH, the DOORBELL and the MSI
+ * (applied in address order: the MSI registers are set long before the copy can end); then the
+ * MSI, told apart from a late or stray one by its data (the copy's number), ends the copy, is
+ * recorded with the model time from the doorbell's issue to the MSI's arrival, and lets the next
+ * copy go at that arrival. A plain class: the actor turns endpoint calls into these steps.
+ */
+public final class CopySequence {
+
+  /** One register write of the driver: {@code data} at bus address {@code address}, issued at {@code at}. */
+  public record RegisterWrite(long address, byte[] data, long at) {}
+
+  /**
+   * One copy done: {@code bytes} one way, its doorbell issued at {@code doorbellAt}, its MSI
+   * arrived at {@code msiAt} (model ns).
+   */
+  public record CopyRecord(long bytes, Direction direction, long doorbellAt, long msiAt) {
+    public long durationNs() {
+      return msiAt - doorbellAt;
+    }
+  }
+
+  /** Bytes from SRC to MSI_DATA: the block one write programs. */
+  static final int PROGRAM_BYTES = GpuRegisters.MSI_DATA + 4;
+
+  private final GpuCopyPlan plan;
+  private final List<CopyRecord> done = new ArrayList<>();
+  /** The copy whose MSI is awaited, or -1 before the first doorbell and after the last MSI. */
+  private int running = -1;
+  private long doorbellAt;
+
+  public CopySequence(GpuCopyPlan plan) {
+    this.plan = plan;
+  }
+
+  /** The first doorbell, at model time {@code at}; null when the plan has no copy or it has begun. */
+  public RegisterWrite begin(long at) {
+    if (running >= 0 || !done.isEmpty() || plan.copies().isEmpty()) {
+      return null;
+    }
+    return ring(0, at);
+  }
+
+  /**
+   * A write into the MSI's address arrived at {@code at}: when it is the running copy's MSI, the
+   * copy is recorded and the next one's register write returned (null after the last copy, and
+   * for any other write, which changes nothing).
+   */
+  public RegisterWrite msiArrived(long address, byte[] data, long at) {
+    if (running < 0 || address != plan.msiHost() || data == null || data.length != 4
+        || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != msiData(running)) {
+      return null;
+    }
+    Copy c = plan.copies().get(running);
+    done.add(new CopyRecord(c.bytes(), c.direction(), doorbellAt, at));
+    int next = running + 1;
+    running = -1;
+    return next < plan.copies().size() ? ring(next, at) : null;
+  }
+
+  private RegisterWrite ring(int index, long at) {
+    Copy c = plan.copies().get(index);
+    boolean write = c.direction() == Direction.WRITE;
+    ByteBuffer b = ByteBuffer.allocate(PROGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(GpuRegisters.SRC, write ? plan.deviceMemory() : plan.bufferGpu());
+    b.putLong(GpuRegisters.DST, write ? plan.bufferGpu() : plan.deviceMemory());
+    b.putInt(GpuRegisters.LENGTH, (int) c.bytes());
+    b.putInt(GpuRegisters.DOORBELL, 1);
+    b.putLong(GpuRegisters.MSI_ADDR, plan.msiGpu());
+    b.putInt(GpuRegisters.MSI_DATA, msiData(index));
+    running = index;
+    doorbellAt = at;
+    return new RegisterWrite(plan.registers(), b.array(), at);
+  }
+
+  /** The MSI's payload for copy {@code index}: its number from 1, so a stale MSI is not taken for it. */
+  static int msiData(int index) {
+    return index + 1;
+  }
+
+  /** Every copy of the plan has its MSI. */
+  public boolean finished() {
+    return done.size() == plan.copies().size();
+  }
+
+  public List<CopyRecord> records() {
+    return List.copyOf(done);
+  }
+
+  public int planned() {
+    return plan.copies().size();
+  }
+}

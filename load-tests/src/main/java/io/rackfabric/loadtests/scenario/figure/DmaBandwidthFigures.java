@@ -1,0 +1,139 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import io.rackfabric.loadtests.scenario.language.GpuCopies;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code dma-bandwidth}: Device Lending's Figure 10 (Markussen et al., "Flexible device
+ * compositions and dynamic resource sharing in PCIe interconnected clusters using Device Lending",
+ * section 7.1) from the scenario's {@code gpu-copies}: per workload, direction and size, {@code
+ * dma.W.D.SIZE.bandwidth_MBps}, the bytes over the model time from the doorbell's issue to the
+ * MSI's arrival (10^6 bytes per second), the median over the repeats; and {@code
+ * dma.W.read_to_write.SIZE}, reads' bandwidth over writes', at the smallest and the largest size.
+ * The paper's observations are printed beside them ({@link #paperValues}), never used for them.
+ */
+public final class DmaBandwidthFigures implements FigureType {
+
+  /** One workload's medians: direction, then size, then MB/s. */
+  public record Curves(String workload, boolean throughRoot, Map<Direction, TreeMap<Long, Double>> bandwidth) {}
+
+  @Override
+  public String name() {
+    return "dma-bandwidth";
+  }
+
+  @Override
+  public String summary() {
+    return "per gpu-copies workload, direction and size: DMA bandwidth (bytes over doorbell-to-MSI model time,"
+        + " median of the repeats, MB/s) and reads over writes at the smallest and largest size, beside Device"
+        + " Lending's Figure 10";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) {
+    List<Figure> out = new ArrayList<>();
+    for (Curves c : curves(run)) {
+      String p = "dma." + c.workload() + ".";
+      c.bandwidth().forEach((d, bySize) -> bySize.forEach((size, mbps) -> out.add(
+          new Figure(p + d.label() + "." + GpuCopies.sizeText(size) + ".bandwidth_MBps", round(mbps), "MB/s",
+              "model"))));
+      TreeMap<Long, Double> w = c.bandwidth().get(Direction.WRITE);
+      TreeMap<Long, Double> r = c.bandwidth().get(Direction.READ);
+      if (w != null && r != null) {
+        for (long size : new TreeSet<>(List.of(w.firstKey(), w.lastKey()))) { // one figure when one size
+          if (r.containsKey(size)) {
+            out.add(new Figure(p + "read_to_write." + GpuCopies.sizeText(size), round(r.get(size) / w.get(size)),
+                "ratio", "model"));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Each workload's median bandwidth per direction and size, from its driver's copies. */
+  public static List<Curves> curves(RunResult run) {
+    List<Curves> out = new ArrayList<>();
+    for (GpuCopiesResult g : run.gpuCopies()) {
+      Map<Direction, TreeMap<Long, List<Double>>> samples = new LinkedHashMap<>();
+      for (CopyRecord c : g.copies()) {
+        if (c.durationNs() > 0) {
+          samples.computeIfAbsent(c.direction(), d -> new TreeMap<>())
+              .computeIfAbsent(c.bytes(), s -> new ArrayList<>()).add(c.bytes() * 1000.0 / c.durationNs());
+        }
+      }
+      Map<Direction, TreeMap<Long, Double>> medians = new LinkedHashMap<>();
+      samples.forEach((d, bySize) -> {
+        TreeMap<Long, Double> m = new TreeMap<>();
+        bySize.forEach((size, list) -> m.put(size, median(list)));
+        medians.put(d, m);
+      });
+      out.add(new Curves(g.spec().name(), throughRoot(run.scenario().topology().topology(), g.spec()), medians));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the workload's DMA to the buffer passes a relaying root (the paper's Rem-IOMMU), as
+   * the route explainer follows it; else the shortest path (Rem-SW).
+   */
+  static boolean throughRoot(Topology topology, GpuCopies spec) {
+    RouteExplanation r = new RouteExplainer(topology).explain(spec.gpu(), spec.bufferGpu(), true);
+    return r.hops().stream().anyMatch(h -> topology.endpoint(h.component()).map(EndpointSpec::relay).orElse(false));
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  /** Three decimals: the figure's print, and a value that does not carry float noise into result.json. */
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  @Override
+  public Map<String, String> paperValues(RunResult run) {
+    Map<String, String> paper = new LinkedHashMap<>();
+    for (Curves c : curves(run)) {
+      String p = "dma." + c.workload() + ".";
+      String path = c.throughRoot() ? "through the root, as Rem-IOMMU" : "shortest path, as Rem-SW";
+      c.bandwidth().forEach((d, bySize) -> {
+        String largest = p + d.label() + "." + GpuCopies.sizeText(bySize.lastKey()) + ".bandwidth_MBps";
+        paper.put(largest, "paper (Fig. 10, " + path + "): " + (d == Direction.READ && c.throughRoot()
+            ? "\"the reported bandwidth is reduced when the IOMMU is enabled, especially for the read performance\""
+            : d == Direction.WRITE && c.throughRoot()
+                ? "\"Although not as bad as reads, write performance is also affected when the lender-side IOMMU is"
+                + " enabled\""
+                : "the curve rises with the transfer size toward the link's rate"));
+        String smallest = p + d.label() + "." + GpuCopies.sizeText(bySize.firstKey()) + ".bandwidth_MBps";
+        if (!smallest.equals(largest)) {
+          paper.put(smallest, "paper (7.1): for small transfers the time to initiate a DMA transfer weighs; \"for"
+              + " sizes of 1 megabyte and more ... the reported bandwidths starts to converge\"");
+        }
+      });
+      TreeMap<Long, Double> w = c.bandwidth().get(Direction.WRITE);
+      if (w != null && c.bandwidth().containsKey(Direction.READ) && c.throughRoot()) {
+        paper.put(p + "read_to_write." + GpuCopies.sizeText(w.lastKey()), "paper (7.1): \"every 256 byte request"
+            + " routed through the root is emitted out again as 4x64 byte read requests\"");
+      }
+    }
+    return paper;
+  }
+}

@@ -1,0 +1,73 @@
+package io.rackfabric.loadtests.scenario.language;
+
+import io.rackfabric.host.device.gpu.GpuCopyPlan;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One workload of a scenario's {@code gpu-copies}: a GPU driver on a host's root endpoint that
+ * runs DMA copies on a GPU ({@code device = gpu}) one after the other (host-actors {@code
+ * GpuDriver}), every address checked against the topology by the route explainer.
+ *
+ * @param name names the workload in figures
+ * @param driver the root endpoint the driver is a guest of
+ * @param gpu the GPU's endpoint
+ * @param registers the GPU's BAR0 as the driver reaches it
+ * @param deviceMemory the copies' area of device memory as the GPU sees it (in its BAR1)
+ * @param bufferGpu the host buffer as the GPU reaches it
+ * @param bufferHost the host buffer in the driver's RAM
+ * @param msiGpu the MSI's address as the GPU reaches it
+ * @param msiHost the MSI's address in the driver's RAM
+ * @param sizes transfer sizes, bytes, ascending
+ * @param directions write (device memory to the buffer) and/or read (the buffer to device memory)
+ * @param repeat copies of each size and direction
+ * @param where {@code file:line} of the workload
+ */
+public record GpuCopies(String name, String driver, String gpu, long registers, long deviceMemory, long bufferGpu,
+    long bufferHost, long msiGpu, long msiHost, List<Long> sizes, List<Direction> directions, int repeat,
+    String where) {
+
+  /** The most copies one workload runs: each is a round of the fabric and its MSI. */
+  public static final int MAX_COPIES = 100_000;
+
+  public GpuCopies {
+    sizes = List.copyOf(sizes);
+    directions = List.copyOf(directions);
+  }
+
+  /** Every copy, direction by direction, each size {@code repeat} times, smallest first. */
+  public List<Copy> copies() {
+    List<Copy> out = new ArrayList<>();
+    for (Direction d : directions) {
+      for (long size : sizes) {
+        for (int i = 0; i < repeat; i++) {
+          out.add(new Copy(size, d));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The driver's plan, its first doorbell at model time {@code startAt}. */
+  public GpuCopyPlan plan(long startAt) {
+    return new GpuCopyPlan(registers, deviceMemory, bufferGpu, bufferHost, msiGpu, msiHost, copies(), startAt);
+  }
+
+  public long largest() {
+    return sizes.get(sizes.size() - 1);
+  }
+
+  /** A size as the scenario writes it: {@code 4KiB}, {@code 16MiB}, or bytes when not a whole KiB. */
+  public static String sizeText(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    long v = bytes;
+    while (u < units.length - 1 && v >= 1024 && v % 1024 == 0) {
+      v /= 1024;
+      u++;
+    }
+    return v + units[u];
+  }
+}

@@ -1,0 +1,280 @@
+package io.rackfabric.loadtests.scenario.language;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import io.rackfabric.cluster.topology.DeviceKind;
+import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
+import io.rackfabric.host.device.gpu.GpuSettings;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A scenario's {@code gpu-copies = [ { name, driver, gpu, registers, device-memory, buffer = { gpu,
+ * host }, msi = { gpu, host }, sizes = [...] (or from, to: doubling), directions, repeat } ]}:
+ * GPU drivers that run DMA copies, one workload per item ({@link GpuCopies}). Every address is
+ * followed through the topology as {@code rack route} does ({@link RouteExplainer}): the registers
+ * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
+ * the driver's RAM at their host-side addresses, the buffer's whole window for the largest copy.
+ */
+final class GpuCopiesSection {
+
+  static final String KEY = "gpu-copies";
+  /** The most copies of one size and direction. */
+  static final int MAX_REPEAT = 1000;
+
+  private final ScenarioFile file;
+
+  GpuCopiesSection(ScenarioFile file) {
+    this.file = file;
+  }
+
+  List<GpuCopies> workloads(Fields f, TopologyRef topology, Mode mode, Config config) {
+    List<Fields> items = f.objects(KEY, false);
+    if (items.isEmpty()) {
+      return List.of();
+    }
+    if (mode == Mode.MULTI_JVM) {
+      f.error(KEY, "gpu-copies runs its drivers in the driving JVM, next to their endpoints: mode must be single-jvm");
+    }
+    long maxCopy;
+    try {
+      maxCopy = GpuSettings.create(config).maxCopyBytes();
+    } catch (RuntimeException e) {
+      maxCopy = Long.MAX_VALUE; // the settings block reports it
+    }
+    List<GpuCopies> out = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    Set<String> gpus = new HashSet<>();
+    for (Fields item : items) {
+      GpuCopies w = workload(item, topology == null ? null : topology.topology(), maxCopy);
+      if (w == null) {
+        continue;
+      }
+      if (!names.add(w.name())) {
+        item.error("name", "'" + w.name() + "' is the name of another gpu-copies workload");
+      } else if (!gpus.add(w.gpu())) {
+        item.error("gpu", "gpu=" + w.gpu() + " is driven by another gpu-copies workload: a GPU runs one copy at a time");
+      } else {
+        out.add(w);
+      }
+    }
+    return out;
+  }
+
+  private GpuCopies workload(Fields w, Topology topology, long maxCopy) {
+    w.allowOnly("name", "driver", "gpu", "registers", "device-memory", "buffer", "msi", "sizes", "from", "to",
+        "directions", "repeat");
+    int before = file.problems.size();
+    String name = w.string("name", true);
+    if (name != null && !ScenarioFile.NAME.matcher(name).matches()) {
+      w.error("name", "name '" + name + "' must be letters, digits, '_', '-' or '.' (it names figures)");
+    }
+    String driver = w.string("driver", true);
+    String gpu = w.string("gpu", true);
+    Long registers = w.address("registers", true);
+    Long deviceMemory = w.address("device-memory", true);
+    long[] buffer = pair(w, "buffer");
+    long[] msi = pair(w, "msi");
+    List<Long> sizes = sizes(w, maxCopy);
+    List<Direction> directions = directions(w);
+    Integer repeat = w.integerIn("repeat", 1, 1, MAX_REPEAT);
+    if (sizes != null && directions != null && repeat != null
+        && (long) sizes.size() * directions.size() * repeat > GpuCopies.MAX_COPIES) {
+      w.error("repeat", sizes.size() + " sizes x " + directions.size() + " directions x repeat=" + repeat
+          + " is more than the " + GpuCopies.MAX_COPIES + " copies a workload runs");
+    }
+    if (file.problems.size() != before || topology == null || sizes == null || directions == null
+        || repeat == null) {
+      return null;
+    }
+    GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
+        sizes, directions, repeat, file.where(w));
+    new Routes(w, topology, spec).check();
+    return file.problems.size() != before ? null : spec;
+  }
+
+  /** {@code KEY = { gpu = ..., host = ... }}: the two sides' addresses, or nulls reported. */
+  private static long[] pair(Fields w, String key) {
+    Fields p = w.object(key, true);
+    if (p == null) {
+      return new long[2];
+    }
+    p.allowOnly("gpu", "host");
+    Long gpu = p.address("gpu", true);
+    Long host = p.address("host", true);
+    return new long[] {gpu == null ? 0 : gpu, host == null ? 0 : host};
+  }
+
+  /** {@code sizes = [...]}, or {@code from}, {@code to}: doubling from one to the other; ascending, each once. */
+  private List<Long> sizes(Fields w, long maxCopy) {
+    boolean list = w.has("sizes");
+    boolean range = w.has("from") || w.has("to");
+    if (list == range) {
+      w.error("sizes", list ? "give sizes = [...] or from/to, not both"
+          : "missing (required): sizes = [4KiB, ...], or from = 4KiB, to = 16MiB (doubling)");
+      return null;
+    }
+    TreeSet<Long> out = new TreeSet<>();
+    int before = file.problems.size();
+    if (list) {
+      ConfigList items = w.list("sizes", true);
+      for (int i = 0; items != null && i < items.size(); i++) {
+        Long size = w.addressValue(items.get(i), w.key("sizes") + "[" + i + "]");
+        if (size != null && checkSize(w, w.key("sizes") + "[" + i + "]", items.get(i), size, maxCopy)) {
+          out.add(size);
+        }
+      }
+      if (items != null && items.isEmpty()) {
+        w.error("sizes", "sizes=[] names no size");
+      }
+    } else {
+      Long from = w.address("from", true);
+      Long to = w.address("to", true);
+      boolean ok = from != null && checkSize(w, w.key("from"), w.raw("from"), from, maxCopy)
+          & to != null && checkSize(w, w.key("to"), w.raw("to"), to, maxCopy);
+      if (ok && from > to) {
+        w.error("to", "to=" + GpuCopies.sizeText(to) + " is below from=" + GpuCopies.sizeText(from));
+      } else if (ok) {
+        for (long s = from; s <= to; s *= 2) {
+          out.add(s);
+        }
+      }
+    }
+    return file.problems.size() != before || out.isEmpty() ? null : List.copyOf(out);
+  }
+
+  private boolean checkSize(Fields w, String key, ConfigValue v, long size, long maxCopy) {
+    String why = size <= 0 ? "must be above 0"
+        : size > maxCopy ? "is above the GPU's max-copy-bytes=" + GpuCopies.sizeText(maxCopy)
+        + " (rackfabric.host.gpu.max-copy-bytes)" : null;
+    if (why != null) {
+      file.problems.add(v.origin(), key, key.substring(key.lastIndexOf('.') + 1) + "=" + size + " " + why);
+    }
+    return why == null;
+  }
+
+  /** {@code directions = [write, read]} (the default), each once. */
+  private List<Direction> directions(Fields w) {
+    if (!w.has("directions")) {
+      return List.of(Direction.WRITE, Direction.READ);
+    }
+    ConfigList items = w.list("directions", true);
+    if (items == null) {
+      return null;
+    }
+    List<Direction> out = new ArrayList<>();
+    int before = file.problems.size();
+    for (int i = 0; i < items.size(); i++) {
+      ConfigValue v = items.get(i);
+      String key = w.key("directions") + "[" + i + "]";
+      Optional<Direction> d = v.valueType() != ConfigValueType.STRING ? Optional.empty()
+          : List.of(Direction.values()).stream().filter(x -> x.label().equals(((String) v.unwrapped()).trim()))
+              .findFirst();
+      if (d.isEmpty()) {
+        String text = v.valueType() == ConfigValueType.STRING ? ((String) v.unwrapped()).trim() : Fields.describe(v);
+        file.problems.add(v.origin(), key, "directions[" + i + "]=" + text + " is not a direction: write (device"
+            + " memory to the buffer) or read (the buffer to device memory)");
+      } else if (out.contains(d.get())) {
+        file.problems.add(v.origin(), key, "'" + d.get().label() + "' is listed twice");
+      } else {
+        out.add(d.get());
+      }
+    }
+    if (items.isEmpty()) {
+      w.error("directions", "directions=[] names no direction");
+    }
+    return file.problems.size() != before || out.isEmpty() ? null : out;
+  }
+
+  /** The workload's addresses against the topology. */
+  private static final class Routes {
+    private final Fields w;
+    private final Topology topology;
+    private final GpuCopies spec;
+    private final RouteExplainer routes;
+
+    Routes(Fields w, Topology topology, GpuCopies spec) {
+      this.w = w;
+      this.topology = topology;
+      this.spec = spec;
+      this.routes = new RouteExplainer(topology);
+    }
+
+    void check() {
+      Optional<EndpointSpec> driver = topology.endpoint(spec.driver());
+      Optional<EndpointSpec> gpu = topology.endpoint(spec.gpu());
+      if (driver.isEmpty() || !driver.get().root()) {
+        w.error("driver", "driver=" + spec.driver() + " is not a root endpoint of " + topology.name()
+            + " (roots: " + String.join(", ", topology.endpoints().stream().filter(EndpointSpec::root)
+            .map(EndpointSpec::id).toList()) + ")");
+      }
+      if (gpu.isEmpty() || gpu.get().device() != DeviceKind.GPU || gpu.get().bars().size() < 2) {
+        w.error("gpu", "gpu=" + spec.gpu() + " is not an endpoint with device = gpu in " + topology.name()
+            + " (GPUs: " + String.join(", ", topology.endpoints().stream()
+            .filter(e -> e.device() == DeviceKind.GPU).map(EndpointSpec::id).toList()) + ")");
+      }
+      if (driver.isEmpty() || !driver.get().root() || gpu.isEmpty() || gpu.get().device() != DeviceKind.GPU
+          || gpu.get().bars().size() < 2) {
+        return;
+      }
+      AddressRange bar0 = gpu.get().bars().get(0);
+      AddressRange bar1 = gpu.get().bars().get(1);
+      RouteExplanation regs = routes.explain(spec.driver(), spec.registers(), false);
+      if (!regs.delivered() || !spec.gpu().equals(regs.target()) || regs.outcome().address() != bar0.base()) {
+        w.error("registers", "registers=" + Addresses.hex(spec.registers()) + " from " + spec.driver() + " is "
+            + regs.ending() + "; it must reach " + spec.gpu() + "'s BAR0 at its base " + Addresses.hex(bar0.base())
+            + " (SRC at offset 0)");
+      }
+      long largest = spec.largest();
+      if (!bar1.contains(spec.deviceMemory()) || Long.compareUnsigned(spec.deviceMemory() + largest - 1,
+          bar1.limit()) > 0) {
+        w.error("device-memory", "device-memory=" + Addresses.hex(spec.deviceMemory()) + " with the largest copy of "
+            + GpuCopies.sizeText(largest) + " is not inside " + spec.gpu() + "'s BAR1 " + bar1);
+      }
+      if (spec.msiHost() + 4 > spec.bufferHost() && spec.msiHost() < spec.bufferHost() + largest) {
+        w.error("msi", "msi.host=" + Addresses.hex(spec.msiHost()) + " lies in the buffer's "
+            + GpuCopies.sizeText(largest) + " at buffer.host=" + Addresses.hex(spec.bufferHost())
+            + ": a write copy would overwrite the MSI");
+      }
+      for (Direction d : spec.directions()) {
+        boolean read = d == Direction.READ;
+        boolean reached = towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), 0, read, "the buffer's first byte")
+            && towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), largest - 1, read,
+                "the buffer's last byte for the largest copy of " + GpuCopies.sizeText(largest));
+        if (!reached) {
+          break; // one message for the buffer is enough
+        }
+      }
+      towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    }
+
+    /**
+     * Whether {@code gpuBase + offset} from the GPU reaches the driver's RAM at {@code hostBase +
+     * offset}; reported, naming both, if not.
+     */
+    private boolean towardHost(String key, long gpuBase, long hostBase, long offset, boolean read, String what) {
+      RouteExplanation r = routes.explain(spec.gpu(), gpuBase + offset, read);
+      if (r.delivered() && spec.driver().equals(r.target()) && r.outcome().address() == hostBase + offset) {
+        return true;
+      }
+      w.error(key, key + ".gpu=" + Addresses.hex(gpuBase) + ": " + what + " (" + Addresses.hex(gpuBase + offset)
+          + ", a " + (read ? "read" : "write") + " from " + spec.gpu() + ") is " + r.ending() + "; it must reach "
+          + spec.driver() + " at " + Addresses.hex(hostBase + offset) + " (" + key + ".host="
+          + Addresses.hex(hostBase) + (offset == 0 ? "" : " + " + offset) + ")");
+      return false;
+    }
+  }
+}
