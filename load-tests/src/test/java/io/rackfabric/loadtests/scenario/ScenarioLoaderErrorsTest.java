@@ -100,6 +100,18 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
+  void shouldRejectAnIommuHostThatCannotHaveOneNamingIt() throws Exception {
+    String m = files().problems(files().edit(3, "  topology { name = demo, iommu = [mem] }"));
+    assertContains(m, "bad.conf:3: scenario.topology.iommu: iommu host=mem is not a root");
+    m = files().problems(files().edit(3, "  topology { name = demo, iommu = [ch1] }"));
+    assertContains(m, "iommu host=ch1 sits on no switch's upstream port");
+    m = files().problems(files().edit(3, "  topology { name = demo, iommu = [42] }"));
+    assertContains(m, "iommu[0] is");
+    m = files().problems(files().edit(3, "  topology { name = no-such-rack, iommu = [mh] }"));
+    assertContains(m, "no bundled topology 'no-such-rack'");
+  }
+
+  @Test
   void shouldRejectAnUnknownKeyWithTheAllowedOnes() throws Exception {
     String m = files().problems(files().edit(2, "  name = t, colour = blue"));
     assertContains(m, "bad.conf:2: scenario.colour: unknown key; allowed here: name, description, topology");
@@ -402,9 +414,10 @@ class ScenarioLoaderErrorsTest {
     for (String name : ScenarioLoader.BUNDLED) {
       Scenario s = ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE);
       assertEquals(name, s.name());
-      // Each shows something: faults, an in-process campaign, or traffic whose figures are checked.
-      assertTrue(!s.invariants().isEmpty() && (!s.faults().isEmpty() || s.inProcess() || !s.traffic().isEmpty()),
-          name);
+      // Each shows something: faults, an in-process campaign, or traffic whose figures are checked;
+      // or devices' DMA copies, whose figures are the point.
+      assertTrue(!s.invariants().isEmpty() && (!s.faults().isEmpty() || s.inProcess() || !s.traffic().isEmpty())
+          || !s.gpuCopies().isEmpty(), name);
     }
   }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** The driver on {@link GpuDeviceTest}'s small rack: the root's guest, programming the GPU below the switch. */
 class GpuDriverTest {
 
-  static final ActorTestKit testKit = GpuDeviceTest.kit();
+  static final ActorTestKit testKit = io.rackfabric.host.device.DeviceRig.kit();
   static final List<Copy> COPIES = List.of(new Copy(4096, Direction.WRITE), new Copy(4096, Direction.READ),
       new Copy(32 * 1024, Direction.WRITE), new Copy(32 * 1024, Direction.READ));
 

@@ -25,7 +25,8 @@ public final class ScenarioLoader {
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover",
       "mmh-false-suspicion", "mmh-partition", "mmh-takeover-model-time", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
       "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
-      "iommu-isolation", "partition-demo", "pause-demo", "lending-ram-latency-b2b", "lending-ram-latency-3way");
+      "iommu-isolation", "partition-demo", "pause-demo", "lending-ram-latency-b2b", "lending-ram-latency-3way",
+      "lending-bandwidth-b2b", "lending-bandwidth-b2b-iommu");
 
   private ScenarioLoader() {}
 

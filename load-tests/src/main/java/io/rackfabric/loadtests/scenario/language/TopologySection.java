@@ -2,6 +2,7 @@ package io.rackfabric.loadtests.scenario.language;
 
 import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.HostIommu;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.MultiRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
@@ -35,9 +36,47 @@ final class TopologySection {
       return null;
     }
     if (f.raw("topology").valueType() == ConfigValueType.OBJECT) {
-      return generated(f.object("topology", true));
+      Fields o = f.object("topology", true);
+      return o != null && o.has("name") ? withIommu(o, baseDir, topologyProblems) : generated(o);
     }
-    String text = f.string("topology", true);
+    return named(f, "topology", f.string("topology", true), baseDir, topologyProblems);
+  }
+
+  /**
+   * {@code topology { name = lending-b2b, iommu = [lender] }}: a file or bundled topology with the
+   * IOMMU of the hosts listed on (their devices' requests to each other go through their roots:
+   * cluster-config {@code HostIommu}).
+   */
+  private static TopologyRef withIommu(Fields o, Path baseDir, List<String> topologyProblems) {
+    o.allowOnly("name", "iommu");
+    TopologyRef ref = named(o, "name", o.string("name", true), baseDir, topologyProblems);
+    com.typesafe.config.ConfigList list = o.list("iommu", false);
+    if (ref == null || list == null) {
+      return ref;
+    }
+    List<String> hosts = new java.util.ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).valueType() != ConfigValueType.STRING) {
+        o.error("iommu", "iommu[" + i + "] is " + Fields.describe(list.get(i)) + ", not a host's id");
+        return null;
+      }
+      hosts.add(((String) list.get(i).unwrapped()).trim());
+    }
+    Topology t = ref.topology();
+    for (String host : hosts) {
+      try {
+        t = HostIommu.enable(t, host);
+      } catch (IllegalArgumentException e) {
+        o.error("iommu", e.getMessage());
+        return null;
+      }
+    }
+    return new TopologyRef(ref.written() + " with the IOMMU of " + String.join(", ", hosts) + " on",
+        TopologyRef.Origin.GENERATED, null, t);
+  }
+
+  /** A topology file (relative to {@code baseDir}) or a bundled one, named by {@code key}'s {@code text}. */
+  private static TopologyRef named(Fields f, String key, String text, Path baseDir, List<String> topologyProblems) {
     if (text == null) {
       return null;
     }
@@ -52,12 +91,12 @@ final class TopologySection {
         return new TopologyRef(text, TopologyRef.Origin.BUNDLED, null, TopologyLoader.load(resource));
       }
     } catch (TopologyException e) {
-      f.error("topology", "topology " + text + " is not valid (" + e.problems().size()
+      f.error(key, "topology " + text + " is not valid (" + e.problems().size()
           + (e.problems().size() == 1 ? " problem" : " problems") + ", listed below)");
       topologyProblems.addAll(e.problems());
       return null;
     }
-    f.error("topology", "no file " + file + (baseDir == null ? "" : " (relative to this file)")
+    f.error(key, "no file " + file + (baseDir == null ? "" : " (relative to this file)")
         + " and no bundled topology '" + text + "' (bundled: " + String.join(", ", TopologyLoader.BUNDLED) + ")");
     return null;
   }
