@@ -11,7 +11,6 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
-import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
@@ -20,19 +19,16 @@ import io.rackfabric.fabric.rootcomplex.RootRelay;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.CompletionStatus;
-import io.rackfabric.fabric.tlp.ErrorMessage;
-import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.util.List;
-import java.util.function.LongFunction;
 
 /**
  * A memory endpoint at the end of one link: it stores posted writes that hit its BARs, answers
  * reads with completions split at Max_Payload_Size, and can act as a requester and a traffic
  * generator. As the root complex of a domain it also collects AER messages. Anything outside its
- * BARs gets Unsupported Request (reads) or is dropped and counted (writes).
+ * BARs gets Unsupported Request (reads) or is dropped and counted (writes). The actor only hands
+ * each message to one of its parts ({@link EndpointParts}).
  */
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
@@ -215,27 +211,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record PeerMessage(String from, ActorRef<GuestCall> to, WireMessage payload, long dueAt)
       implements Command, WireMessage {}
 
-
   private final String id;
-  private final LinkEnd link;
-  /** Model-time order of what arrives from the link and of the endpoint's own events. */
-  private final PortTime time;
-  /** The link side: partner, driver's link commands, ticks, wire. */
-  private final LinkPort port;
-  /** The completer: BARs, memory, access check, configuration space. */
-  private final EndpointTarget target;
-  /** The requester: what it issues, their completions, its traffic generator. */
-  private final EndpointRequester requester;
-  /** What software asks it to write and read, on the way to the requester. */
-  private final RequestIntake intake;
-  /** Host software attached to it: calls, wakes, guest channels, holds. */
-  private final GuestSide guests;
-  /** As a root, the AER messages it collects. */
-  private final AerSink aer;
-  /** Its statistics and the waits for its writes and link. */
-  private final EndpointReports reports;
-  /** Where each model-time event goes. */
-  private final EndpointEvents events;
+  /** Its parts, one job each; each message goes to one of them. */
+  private final EndpointParts parts;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -283,27 +261,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
     super(context);
     this.id = id;
-    ActorRef<LinkFrame> self = context.getSelf().narrow();
-    this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
-        settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
-    this.guests = new GuestSide(id, context, time, guestPeers);
-    this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers(), guests::hold);
-    this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
-        accessCheck, new TargetOutbound(), context.getLog());
-    this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies(settings));
-    this.intake = new RequestIntake(id, time, target, requester, context.getLog());
-    this.aer = new AerSink(id, guests, context.getLog());
-    this.reports = new EndpointReports(id, link, target, requester, aer);
-    RootRelay relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf,
-        target::claims, (tlp, at) -> link.offer(tlp, at, -1));
-    this.events = new EndpointEvents(id, link, port, target, requester, intake, guests, aer, relay, context.getLog());
-    LinkDirectory.attach(context, id, self, partnerEnd, LinkPort.Connect::new);
+    this.parts = new EndpointParts(context, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck,
+        guestPeers, relaying);
+    LinkDirectory.attach(context, id, context.getSelf().narrow(), partnerEnd, LinkPort.Connect::new);
   }
 
   @Override
   public Receive<PortMessage> createReceive() {
-    return port.linkMessages(time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
+    return parts.port.linkMessages(parts.time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
         .onMessage(LinkFrame.class, this::onLinkFrame)
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Write.class, this::onWrite)
@@ -334,198 +299,133 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** A frame from the link: a model-time event, or link management handled at once. */
   private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
-    time.frame(frame, events::frame);
+    parts.time.frame(frame, parts.events::frame);
     return this;
-  }
-
-  /** Handles one model-time event, in the synchronizer's order. */
-  private void onTimed(PortMessage event) {
-    events.timed(event);
   }
 
   /** Joins the run's time keeper; the one channel is the link. */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
-    time.join(msg, getContext().getSelf().narrow());
-    guests.joined();
+    parts.time.join(msg, getContext().getSelf().narrow());
+    parts.guests.joined();
     return this;
   }
 
   private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
-    guests.attach(msg);
+    parts.guests.attach(msg);
     return this;
   }
 
   private Behavior<PortMessage> onDetachGuest(DetachGuest msg) {
-    guests.detach(msg);
+    parts.guests.detach(msg);
     return this;
   }
 
   private Behavior<PortMessage> onGuestDone(GuestDone msg) {
-    guests.done(msg);
+    parts.guests.done(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
-    guests.wake(msg);
+    parts.guests.wake(msg);
     return this;
   }
 
   private Behavior<PortMessage> onCancelWake(CancelWake msg) {
-    guests.cancelWake(msg);
+    parts.guests.cancelWake(msg);
     return this;
   }
 
   private Behavior<PortMessage> onSendToPeer(SendToPeer msg) {
-    guests.sendToPeer(msg);
+    parts.guests.sendToPeer(msg);
     return this;
   }
 
   private Behavior<PortMessage> onPeerMessage(PeerMessage msg) {
-    guests.peerMessage(msg);
+    parts.guests.peerMessage(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWrite(Write msg) {
-    intake.write(msg);
+    parts.intake.write(msg);
     return this;
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
-    intake.read(msg);
+    parts.intake.read(msg);
     return this;
   }
 
   private Behavior<PortMessage> onReadAs(ReadAs msg) {
-    intake.readAs(msg);
+    parts.intake.readAs(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWriteAs(WriteAs msg) {
-    intake.writeAs(msg);
+    parts.intake.writeAs(msg);
     return this;
   }
 
   private Behavior<PortMessage> onConfigRequest(ConfigRequest msg) {
-    requester.config(msg);
+    parts.requester.config(msg);
     return this;
   }
 
   private Behavior<PortMessage> onConfigTimedOut(EndpointRequester.ConfigTimedOut msg) {
-    requester.configTimedOut(msg);
+    parts.requester.configTimedOut(msg);
     return this;
   }
 
   private Behavior<PortMessage> onStartTraffic(StartTraffic msg) {
-    if (!requester.startTraffic(msg)) {
+    if (!parts.requester.startTraffic(msg)) {
       getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
     }
     return this;
   }
 
   private Behavior<PortMessage> onCountIssuedBefore(CountIssuedBefore msg) {
-    reports.countIssuedBefore(msg.modelAt());
+    parts.reports.countIssuedBefore(msg.modelAt());
     return this;
   }
 
   private Behavior<PortMessage> onGetStats(GetStats msg) {
-    msg.replyTo().tell(reports.stats());
+    msg.replyTo().tell(parts.reports.stats());
     return this;
   }
 
   private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
     if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(target.changeAccessCheck(msg.change()));
+      msg.replyTo().tell(parts.target.changeAccessCheck(msg.change()));
     }
     return this;
   }
 
   private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {
-    reports.awaitWrites(msg.uniqueWrites(), msg.replyTo());
+    parts.reports.awaitWrites(msg.uniqueWrites(), msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onWatch(Watch msg) {
-    target.watch(msg);
+    parts.target.watch(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWatchErrors(WatchErrors msg) {
-    aer.watch(msg.replyTo());
+    parts.aer.watch(msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
-    reports.awaitLinkUp(msg.replyTo());
+    parts.reports.awaitLinkUp(msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onPeek(Peek msg) {
-    msg.replyTo().tell(target.read(msg.address(), msg.length()));
+    msg.replyTo().tell(parts.target.read(msg.address(), msg.length()));
     return this;
   }
 
   private Behavior<PortMessage> onStore(Store msg) {
-    target.store(msg.address(), msg.data());
+    parts.target.store(msg.address(), msg.data());
     return this;
-  }
-
-  /** The completer's answers go on the link; what it stored is shown to the watchers (or their guest). */
-  private final class TargetOutbound implements EndpointTarget.Outbound {
-    @Override
-    public void offer(Tlp tlp, long at) {
-      link.offer(tlp, at, -1);
-    }
-
-    @Override
-    public void written(EndpointEvent.MemoryWritten event, Watch watch) {
-      guests.tellOrCall(watch.replyTo(), event, call -> new GuestCall.Event(call, event));
-    }
-  }
-
-  private final class RequesterReplies implements EndpointRequester.Replies {
-    private final FabricSettings settings;
-
-    RequesterReplies(FabricSettings settings) {
-      this.settings = settings;
-    }
-
-    @Override
-    public <T> void answer(ActorRef<T> to, T msg, LongFunction<GuestCall> asCall) {
-      guests.tellOrCall(to, msg, asCall);
-    }
-
-    @Override
-    public void afterWallTimeout(EndpointRequester.ConfigTimedOut timeout) {
-      getContext().scheduleOnce(settings.freeRunningCompletionTimeout(), getContext().getSelf(), timeout);
-    }
-  }
-
-  private final class Wire implements LinkEnd.Listener {
-    @Override
-    public void send(LinkFrame frame) {
-      port.send(frame);
-    }
-
-    @Override
-    public void transmitted(Object token, Tlp tlp, long sentAt) {
-      if (requester.traffic().runningWrites()) {
-        requester.traffic().pump();
-      }
-    }
-
-    @Override
-    public void linkUp(long modelAt) {
-      getContext().getLog().debug("Endpoint [{}] link up", id);
-      requester.traffic().pump();
-      reports.linkUp();
-    }
-
-    @Override
-    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
-      getContext().getLog().info("Endpoint [{}] link down ({}), {} queued TLPs lost", id, cause, purged.size());
-      if (target.root()) {
-        aer.linkDown(target.bdf(), cause, modelAt);
-      }
-    }
   }
 }
