@@ -11,38 +11,24 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
-import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
-import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.rootcomplex.RootRelay;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
-import io.rackfabric.fabric.stats.LinkRetryStats;
-import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.time.JoinKeeper;
-import io.rackfabric.fabric.time.PortTime;
-import io.rackfabric.fabric.tlp.Bdf;
-import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
-import io.rackfabric.fabric.tlp.ConfigRead;
-import io.rackfabric.fabric.tlp.ConfigWrite;
-import io.rackfabric.fabric.tlp.ErrorMessage;
-import io.rackfabric.fabric.tlp.MemRead;
-import io.rackfabric.fabric.tlp.MemWrite;
-import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.wire.WireMessage;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongFunction;
 
 /**
  * A memory endpoint at the end of one link: it stores posted writes that hit its BARs, answers
  * reads with completions split at Max_Payload_Size, and can act as a requester and a traffic
  * generator. As the root complex of a domain it also collects AER messages. Anything outside its
- * BARs gets Unsupported Request (reads) or is dropped and counted (writes).
+ * BARs gets Unsupported Request (reads) or is dropped and counted (writes). The actor only hands
+ * each message to one of its parts ({@link EndpointParts}).
  */
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
@@ -168,7 +154,6 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
    */
   public record Store(long address, byte[] data) implements Command, WireMessage {}
 
-
   /**
    * Host software next to this endpoint becomes its guest (see {@link GuestCall}): what the
    * endpoint would send to one of {@code replyRefs} (the adapters the guest watches and reads
@@ -226,27 +211,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record PeerMessage(String from, ActorRef<GuestCall> to, WireMessage payload, long dueAt)
       implements Command, WireMessage {}
 
-  /** A guest's wake, due as one of the endpoint's model-time events. */
-  private record GuestWake(ActorRef<GuestCall> guest, long token) implements PortMessage,
-      NoSerializationVerificationNeeded {}
-
   private final String id;
-  private final LinkEnd link;
-  /** Model-time order of what arrives from the link and of the endpoint's own events. */
-  private final PortTime time;
-  /** The link side: partner, driver's link commands, ticks, wire. */
-  private final LinkPort port;
-  /** The completer: BARs, memory, access check, configuration space. */
-  private final EndpointTarget target;
-  /** The requester: what it issues, their completions, its traffic generator. */
-  private final EndpointRequester requester;
-  private final List<EndpointStats.AerRecord> aer = new ArrayList<>();
-  private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
-  private final List<ActorRef<EndpointEvent>> errorWatchers = new ArrayList<>();
-  private final EndpointGuests guests = new EndpointGuests();
-  private final GuestChannels peers;
-  /** A relaying root's peer-to-peer path back down its link, or null. */
-  private final RootRelay relay;
+  /** Its parts, one job each; each message goes to one of them. */
+  private final EndpointParts parts;
 
   /** An endpoint that serves every inbound request (no IOMMU). */
   public static Behavior<Command> create(
@@ -294,23 +261,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
     super(context);
     this.id = id;
-    ActorRef<LinkFrame> self = context.getSelf().narrow();
-    this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
-        settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
-    this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
-    this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers(), this::holdGuests);
-    this.peers = new GuestChannels(guestPeers, time);
-    this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
-        accessCheck, new TargetOutbound(), context.getLog());
-    this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies(settings));
-    this.relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf, target::claims,
-        (tlp, at) -> link.offer(tlp, at, -1));
-    LinkDirectory.attach(context, id, self, partnerEnd, LinkPort.Connect::new);
+    this.parts = new EndpointParts(context, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck,
+        guestPeers, relaying);
+    LinkDirectory.attach(context, id, context.getSelf().narrow(), partnerEnd, LinkPort.Connect::new);
   }
 
   @Override
   public Receive<PortMessage> createReceive() {
-    return port.linkMessages(time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
+    return parts.port.linkMessages(parts.time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
         .onMessage(LinkFrame.class, this::onLinkFrame)
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Write.class, this::onWrite)
@@ -341,367 +299,133 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** A frame from the link: a model-time event, or link management handled at once. */
   private Behavior<PortMessage> onLinkFrame(LinkFrame frame) {
-    time.frame(frame, this::onFrame);
+    parts.time.frame(frame, parts.events::frame);
     return this;
-  }
-
-  /** Handles one model-time event, in the synchronizer's order. */
-  private void onTimed(PortMessage event) {
-    if (event instanceof PartnerLink.Gone g) {
-      port.partnerGoneAtItsTime(g);
-    } else if (event instanceof LinkFrame f) {
-      onFrame(f);
-    } else if (event == EndpointRequester.PlanStart.INSTANCE) {
-      requester.traffic().due();
-    } else if (event instanceof GuestWake w) {
-      if (guests.attached(w.guest())) { // a detached guest's timers end with it
-        w.guest().tell(new GuestCall.Wake(guests.open(w.guest()), time.now(), w.token()));
-        time.suspend();
-      }
-    } else if (event instanceof PeerMessage m) {
-      if ((peers.knows(m.from()) || m.from().equals(id)) && guests.all().contains(m.to())) {
-        m.to().tell(new GuestCall.FromPeer(guests.open(m.to()), time.now(), m.from(), m.payload()));
-        time.suspend();
-      } else {
-        getContext().getLog().warn("Endpoint [{}] dropped a guest message from [{}]: {}", id, m.from(),
-            peers.knows(m.from()) ? "its guest is not attached here" : "no guest channel from it");
-      }
-    } else if (event instanceof Write w) {
-      onWrite(w);
-    } else if (event instanceof Read r) {
-      onRead(r);
-    } else if (event instanceof EndpointRequester.ConfigTimedOut t) {
-      onConfigTimedOut(t);
-    }
   }
 
   /** Joins the run's time keeper; the one channel is the link. */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
-    time.join(msg, getContext().getSelf().narrow());
-    guests.all().forEach(g -> g.tell(new GuestCall.Attached(true)));
+    parts.time.join(msg, getContext().getSelf().narrow());
+    parts.guests.joined();
     return this;
   }
 
   private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
-    guests.attach(msg.guest(), msg.replyRefs());
-    getContext().watchWith(msg.guest(), new DetachGuest(msg.guest()));
-    msg.guest().tell(new GuestCall.Attached(time.joined()));
+    parts.guests.attach(msg);
     return this;
   }
 
   private Behavior<PortMessage> onDetachGuest(DetachGuest msg) {
-    getContext().unwatch(msg.guest());
-    if (guests.detach(msg.guest())) {
-      time.resume();
-    }
+    parts.guests.detach(msg);
     return this;
   }
 
   private Behavior<PortMessage> onGuestDone(GuestDone msg) {
-    if (guests.answered(msg.call())) {
-      time.resume();
-    }
+    parts.guests.done(msg);
     return this;
-  }
-
-  /**
-   * A hold of the link reaches the guests too ({@link GuestCall.Hold}); {@code reached} runs once
-   * each answered. A notice outside model time: the endpoint's events go on meanwhile.
-   */
-  private void holdGuests(long modelAt, Runnable reached) {
-    guests.openNotices(reached).forEach((guest, call) -> guest.tell(new GuestCall.Hold(call, modelAt)));
   }
 
   private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
-    GuestWake wake = new GuestWake(msg.guest(), msg.token());
-    if (msg.background()) {
-      time.scheduleBackground(msg.at(), wake);
-    } else {
-      time.schedule(msg.at(), wake);
-    }
+    parts.guests.wake(msg);
     return this;
   }
 
-  /** The queued wake is found by equality: the same guest and token. */
   private Behavior<PortMessage> onCancelWake(CancelWake msg) {
-    time.cancel(new GuestWake(msg.guest(), msg.token()));
+    parts.guests.cancelWake(msg);
     return this;
   }
 
   private Behavior<PortMessage> onSendToPeer(SendToPeer msg) {
-    if (msg.peer().equals(id)) { // a neighbour guest: in order with the endpoint's own events
-      time.schedule(msg.at(), new PeerMessage(id, msg.to(), msg.payload(), msg.at()));
-      return this;
-    }
-    GuestChannels.Out out = peers.out(msg.peer());
-    if (out == null) {
-      getContext().getLog().warn("Endpoint [{}] has no guest channel to [{}]: a guest's {} dropped", id, msg.peer(),
-          msg.payload() == null ? "message" : msg.payload().getClass().getSimpleName());
-      return this;
-    }
-    long at = time.joined() ? Math.max(msg.at(), time.now()) : msg.at();
-    msg.peerEndpoint().tell(new PeerMessage(id, msg.to(), msg.payload(), at + out.lookaheadNs()));
-    time.sent(out.channel());
+    parts.guests.sendToPeer(msg);
     return this;
   }
 
-  /** Counted in whatever it carries (its sender counted it out), and judged when it is due. */
   private Behavior<PortMessage> onPeerMessage(PeerMessage msg) {
-    time.receive(msg.dueAt(), peers.in(msg.from()), msg);
-    return this;
-  }
-
-  /**
-   * Tells {@code to} {@code msg}, or, when {@code to} is a guest's, calls the guest with it: the
-   * endpoint's next events then wait for its answer (see {@link GuestCall}).
-   */
-  private <T> void tellOrCall(ActorRef<T> to, T msg, LongFunction<GuestCall> asCall) {
-    ActorRef<GuestCall> guest = guests.guestOf(to);
-    if (guest == null) {
-      to.tell(msg);
-      return;
-    }
-    guest.tell(asCall.apply(guests.open(guest)));
-    time.suspend();
-  }
-
-  /**
-   * Under the kernel a write or read stamped later than the endpoint's clock (a guest's next
-   * packet, a host's delayed answer) is one of its model-time events at that time, so that it
-   * takes the link in model-time order with everything else; true when it was put off so.
-   */
-  private boolean putOff(PortMessage msg, long at) {
-    if (!time.joined() || at <= time.now()) {
-      return false;
-    }
-    time.schedule(at, msg);
-    return true;
-  }
-
-  private Behavior<PortMessage> onFrame(LinkFrame frame) {
-    long arrival = link.onFrame(frame);
-    if (arrival < 0) {
-      return this;
-    }
-    Tlp tlp = LinkEnd.tlpOf(frame);
-    if (relay != null && relay.takes(tlp, arrival)) {
-      // relayed back down the link
-    } else if (tlp instanceof MemWrite w) {
-      target.memWrite(w, arrival);
-    } else if (tlp instanceof MemRead r) {
-      target.memRead(r, arrival);
-    } else if (tlp instanceof Completion c) {
-      if (!requester.completion(c, arrival)) {
-        getContext().getLog().warn("Endpoint [{}] unexpected completion for {} (tag {}), dropped", id,
-            Bdf.format(c.requester()), c.tag());
-      }
-    } else if (tlp instanceof ConfigRead || tlp instanceof ConfigWrite) {
-      target.config(tlp, arrival);
-    } else if (tlp instanceof ErrorMessage e) {
-      reportError(new EndpointStats.AerRecord(Bdf.format(e.requester()), e.severity().name(), e.cause().name(), arrival));
-      getContext().getLog().info("Endpoint [{}] AER {} {} from {} at model {} ns", id, e.severity(), e.cause(),
-          Bdf.format(e.requester()), arrival);
-    }
-    link.free(tlp, arrival);
+    parts.guests.peerMessage(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWrite(Write msg) {
-    if (putOff(msg, msg.at())) {
-      return this;
-    }
-    if (target.root() && target.claims(msg.address(), msg.data().length)) {
-      // A root's own memory (a host's CPU storing to its DRAM): it never reaches the link, as
-      // RouteExplainer says, and is not reported to watchers, which follow inbound writes. A
-      // device's write to its own BAR does go out (a multicast window may overlap it).
-      target.storeOwn(msg.address(), msg.data());
-      return this;
-    }
-    requester.write(msg.address(), msg.data(), msg.at());
+    parts.intake.write(msg);
     return this;
   }
 
   private Behavior<PortMessage> onRead(Read msg) {
-    if (putOff(msg, msg.at())) {
-      return this;
-    }
-    if (target.root() && target.claims(msg.address(), msg.length())) {
-      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.SUCCESSFUL,
-          target.read(msg.address(), msg.length()), 0)); // own memory, as for Write
-      return this;
-    }
-    requester.read(msg, target.bdf(), msg.address(), msg.length(), msg.at(), msg.replyTo());
+    parts.intake.read(msg);
     return this;
   }
 
   private Behavior<PortMessage> onReadAs(ReadAs msg) {
-    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
-      getContext().getLog().warn("Endpoint [{}] ReadAs requester=0x{} is not a 16-bit ID; refused", id,
-          Integer.toHexString(msg.requester()));
-      msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.COMPLETER_ABORT, null, 0));
-      return this;
-    }
-    requester.read(msg, msg.requester(), msg.address(), msg.length(), -1, msg.replyTo());
+    parts.intake.readAs(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWriteAs(WriteAs msg) {
-    if (msg.requester() < 0 || msg.requester() > 0xFFFF) {
-      getContext().getLog().warn("Endpoint [{}] WriteAs requester=0x{} is not a 16-bit ID; dropped", id,
-          Integer.toHexString(msg.requester()));
-      return this;
-    }
-    requester.writeAs(msg.requester(), msg.address(), msg.data());
+    parts.intake.writeAs(msg);
     return this;
   }
 
   private Behavior<PortMessage> onConfigRequest(ConfigRequest msg) {
-    requester.config(msg);
+    parts.requester.config(msg);
     return this;
   }
 
   private Behavior<PortMessage> onConfigTimedOut(EndpointRequester.ConfigTimedOut msg) {
-    requester.configTimedOut(msg);
+    parts.requester.configTimedOut(msg);
     return this;
   }
 
   private Behavior<PortMessage> onStartTraffic(StartTraffic msg) {
-    if (!requester.startTraffic(msg)) {
+    if (!parts.requester.startTraffic(msg)) {
       getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
     }
     return this;
   }
 
   private Behavior<PortMessage> onCountIssuedBefore(CountIssuedBefore msg) {
-    target.arrivals().countIssuedBefore(msg.modelAt());
+    parts.reports.countIssuedBefore(msg.modelAt());
     return this;
   }
 
   private Behavior<PortMessage> onGetStats(GetStats msg) {
-    var c = link.counters();
-    PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
-        0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
-        0, LinkRetryStats.of(c));
-    ArrivalBook arrivals = target.arrivals();
-    StreamTracker streams = arrivals.streams();
-    msg.replyTo().tell(new EndpointStats(id, arrivals.writes(), streams.unique(), streams.duplicates(),
-        streams.reordered(), arrivals.bytes(), target.readsServed(), target.outsideBars(), requester.writesSent(),
-        requester.readsSent(), requester.readsCompleted(), requester.readsFailed(), arrivals.latencyHistogram(),
-        arrivals.minLatency(), arrivals.maxLatency(), List.copyOf(aer), ps, target.denials().snapshot(),
-        arrivals.uniqueIssuedBefore()));
+    msg.replyTo().tell(parts.reports.stats());
     return this;
   }
 
   private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
     if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(target.changeAccessCheck(msg.change()));
+      msg.replyTo().tell(parts.target.changeAccessCheck(msg.change()));
     }
     return this;
   }
 
   private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {
-    target.arrivals().await(msg.uniqueWrites(), unique -> msg.replyTo().tell(new WritesReached(id, unique)));
+    parts.reports.awaitWrites(msg.uniqueWrites(), msg.replyTo());
     return this;
   }
 
   private Behavior<PortMessage> onWatch(Watch msg) {
-    target.watch(msg);
+    parts.target.watch(msg);
     return this;
   }
 
   private Behavior<PortMessage> onWatchErrors(WatchErrors msg) {
-    errorWatchers.add(msg.replyTo());
+    parts.aer.watch(msg.replyTo());
     return this;
-  }
-
-  /** The root's AER sink: an error message or its own link's failure, shown to the error watchers. */
-  private void reportError(EndpointStats.AerRecord error) {
-    aer.add(error);
-    EndpointEvent event = new EndpointEvent.ErrorReported(id, error);
-    errorWatchers.forEach(w -> tellOrCall(w, event, call -> new GuestCall.Event(call, event)));
   }
 
   private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
-    linkWaiters.add(msg.replyTo());
-    answerLinkWaiters();
+    parts.reports.awaitLinkUp(msg.replyTo());
     return this;
   }
 
-  private void answerLinkWaiters() {
-    if (link.isUp()) {
-      linkWaiters.forEach(w -> w.tell(new LinkReady(id, link.state())));
-      linkWaiters.clear();
-    }
-  }
-
   private Behavior<PortMessage> onPeek(Peek msg) {
-    msg.replyTo().tell(target.read(msg.address(), msg.length()));
+    msg.replyTo().tell(parts.target.read(msg.address(), msg.length()));
     return this;
   }
 
   private Behavior<PortMessage> onStore(Store msg) {
-    target.store(msg.address(), msg.data());
+    parts.target.store(msg.address(), msg.data());
     return this;
-  }
-
-  /** The completer's answers go on the link; what it stored is shown to the watchers (or their guest). */
-  private final class TargetOutbound implements EndpointTarget.Outbound {
-    @Override
-    public void offer(Tlp tlp, long at) {
-      link.offer(tlp, at, -1);
-    }
-
-    @Override
-    public void written(EndpointEvent.MemoryWritten event, Watch watch) {
-      tellOrCall(watch.replyTo(), event, call -> new GuestCall.Event(call, event));
-    }
-  }
-
-  private final class RequesterReplies implements EndpointRequester.Replies {
-    private final FabricSettings settings;
-
-    RequesterReplies(FabricSettings settings) {
-      this.settings = settings;
-    }
-
-    @Override
-    public <T> void answer(ActorRef<T> to, T msg, LongFunction<GuestCall> asCall) {
-      tellOrCall(to, msg, asCall);
-    }
-
-    @Override
-    public void afterWallTimeout(EndpointRequester.ConfigTimedOut timeout) {
-      getContext().scheduleOnce(settings.freeRunningCompletionTimeout(), getContext().getSelf(), timeout);
-    }
-  }
-
-  private final class Wire implements LinkEnd.Listener {
-    @Override
-    public void send(LinkFrame frame) {
-      port.send(frame);
-    }
-
-    @Override
-    public void transmitted(Object token, Tlp tlp, long sentAt) {
-      if (requester.traffic().runningWrites()) {
-        requester.traffic().pump();
-      }
-    }
-
-    @Override
-    public void linkUp(long modelAt) {
-      getContext().getLog().debug("Endpoint [{}] link up", id);
-      requester.traffic().pump();
-      answerLinkWaiters();
-    }
-
-    @Override
-    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
-      getContext().getLog().info("Endpoint [{}] link down ({}), {} queued TLPs lost", id, cause, purged.size());
-      if (target.root()) {
-        reportError(new EndpointStats.AerRecord(Bdf.format(target.bdf()), ErrorMessage.Severity.FATAL.name(),
-            cause.name(), modelAt));
-      }
-    }
   }
 }

@@ -133,6 +133,20 @@ class MemoryEndpointTest {
   }
 
   @Test
+  void shouldRefuseReadAsAndDropWriteAsWhenTheRequesterIsNoSixteenBitId() {
+    long address = BAR0.base() + 0x8000;
+    long sentBefore = stats(rc).writesSent();
+    TestProbe<MemoryEndpoint.ReadResult> probe = testKit.createTestProbe();
+    rc.tell(new MemoryEndpoint.ReadAs(0x1_0000, address, 4, probe.ref()));
+    assertEquals(CompletionStatus.COMPLETER_ABORT, probe.receiveMessage().status());
+
+    rc.tell(new MemoryEndpoint.WriteAs(-1, address, new byte[] {1, 2, 3, 4}));
+    rc.tell(new MemoryEndpoint.Read(address, 4, probe.ref())); // a read passes no posted write
+    assertArrayEquals(new byte[4], probe.receiveMessage().data(), "nothing was written");
+    assertEquals(sentBefore, stats(rc).writesSent());
+  }
+
+  @Test
   void shouldStoreWriteInSecondBarAbove4GiBAndReadItBack() {
     byte[] data = {0x11, 0x22, 0x33, 0x44, 0x55};
     rc.tell(new MemoryEndpoint.Write(0x1_0000_0100L, data));

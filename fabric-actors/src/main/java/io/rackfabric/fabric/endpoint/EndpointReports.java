@@ -1,0 +1,69 @@
+package io.rackfabric.fabric.endpoint;
+
+import akka.actor.typed.ActorRef;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.LinkReady;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached;
+import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.LinkRetryStats;
+import io.rackfabric.fabric.stats.PortStats;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a memory endpoint tells about itself when asked: its statistics ({@link MemoryEndpoint.GetStats})
+ * and the answers once its writes have arrived or its link is up ({@link MemoryEndpoint.AwaitWrites},
+ * {@link MemoryEndpoint.AwaitLinkUp}). Not thread-safe: the endpoint actor's own.
+ */
+final class EndpointReports {
+
+  private final String id;
+  private final LinkEnd link;
+  private final EndpointTarget target;
+  private final EndpointRequester requester;
+  private final AerSink aer;
+  private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
+
+  EndpointReports(String id, LinkEnd link, EndpointTarget target, EndpointRequester requester, AerSink aer) {
+    this.id = id;
+    this.link = link;
+    this.target = target;
+    this.requester = requester;
+    this.aer = aer;
+  }
+
+  EndpointStats stats() {
+    var c = link.counters();
+    PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
+        0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
+        0, LinkRetryStats.of(c));
+    ArrivalBook arrivals = target.arrivals();
+    StreamTracker streams = arrivals.streams();
+    return new EndpointStats(id, arrivals.writes(), streams.unique(), streams.duplicates(),
+        streams.reordered(), arrivals.bytes(), target.readsServed(), target.outsideBars(), requester.writesSent(),
+        requester.readsSent(), requester.readsCompleted(), requester.readsFailed(), arrivals.latencyHistogram(),
+        arrivals.minLatency(), arrivals.maxLatency(), aer.records(), ps, target.denials().snapshot(),
+        arrivals.uniqueIssuedBefore());
+  }
+
+  void countIssuedBefore(long modelAt) {
+    target.arrivals().countIssuedBefore(modelAt);
+  }
+
+  void awaitWrites(long uniqueWrites, ActorRef<WritesReached> replyTo) {
+    target.arrivals().await(uniqueWrites, unique -> replyTo.tell(new WritesReached(id, unique)));
+  }
+
+  void awaitLinkUp(ActorRef<LinkReady> replyTo) {
+    linkWaiters.add(replyTo);
+    linkUp();
+  }
+
+  /** Answers the link's waiters if it is up. */
+  void linkUp() {
+    if (link.isUp()) {
+      linkWaiters.forEach(w -> w.tell(new LinkReady(id, link.state())));
+      linkWaiters.clear();
+    }
+  }
+}
