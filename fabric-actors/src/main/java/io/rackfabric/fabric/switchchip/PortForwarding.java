@@ -178,8 +178,9 @@ final class PortForwarding {
   private void routeGenerated(Tlp tlp, long at) {
     RouteDecision d = SwitchRouter.route(config.view(), number, tlp);
     if (d instanceof RouteDecision.Forward f && crossbar.has(f.port())) {
-      crossbar.tell(f.port(), new SwitchPort.Forward(tlp, at + crossing(config.role() == PortRole.NTB, f.port()), -1,
-          number));
+      // Made by this port's own function (an AER message, a completion), on the switch's side:
+      // it crosses an NTB only if it leaves through one.
+      crossbar.tell(f.port(), new SwitchPort.Forward(tlp, at + crossing(false, f.port()), -1, number));
     } else if (config.role() != PortRole.UPSTREAM || !(tlp instanceof ErrorMessage)) {
       if (!link.offer(tlp, at, -1)) {
         errors.lost(1);
