@@ -1,6 +1,7 @@
 package io.rackfabric.host.device.disk;
 
 import io.rackfabric.fabric.address.AddressRange;
+import io.rackfabric.fabric.address.Addresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -53,7 +54,7 @@ public record DiskReadPlan(long registers, long queuesDisk, long queuesHost, lon
   public DiskReadPlan {
     reads = List.copyOf(reads);
     if (queuesDisk % SubmissionEntry.SIZE != 0) {
-      throw new IllegalArgumentException("queuesDisk=0x" + Long.toHexString(queuesDisk) + " is not a multiple of "
+      throw new IllegalArgumentException("queuesDisk=" + Addresses.hex(queuesDisk) + " is not a multiple of "
           + SubmissionEntry.SIZE + " (SQ_BASE's alignment)");
     }
   }

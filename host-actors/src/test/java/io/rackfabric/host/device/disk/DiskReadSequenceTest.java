@@ -169,6 +169,6 @@ class DiskReadSequenceTest {
   void shouldRefuseQueuesNotAlignedForSqBase() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DiskReadPlan(REGS,
         QUEUES_DISK + 16, QUEUES_HOST, BUFFER_DISK, BUFFER_HOST, MSI_DISK, MSI_HOST, List.of(), 0));
-    assertTrue(e.getMessage().contains("queuesDisk=0xc00000010 is not a multiple of 64"), e.getMessage());
+    assertTrue(e.getMessage().contains("queuesDisk=0xC00000010 is not a multiple of 64"), e.getMessage());
   }
 }
