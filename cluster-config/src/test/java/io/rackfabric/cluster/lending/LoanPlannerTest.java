@@ -40,6 +40,11 @@ class LoanPlannerTest {
   void shouldPlanEveryGpuToTheBorrowerOnThePapersSetUps() throws Exception {
     LoanPlanner b2b = new LoanPlanner(TopologyLoader.load("lending-b2b"));
     assertEquals("lender", b2b.plan("gpu", "borrower").lender());
+    LoanPlanner.LoanPlan disk = b2b.plan("disk", "borrower");
+    assertEquals("lender", disk.lender());
+    assertEquals(1, disk.bars().size(), "the disk's one BAR: its registers");
+    assertEquals(82 * GIB, disk.bars().get(0).borrowerSide());
+    assertEquals(new LoanPlanner.DmaWindow(48 * GIB, 256L << 20, 8 * GIB), disk.window());
     LoanPlanner threeWay = new LoanPlanner(TopologyLoader.load("lending-3way"));
     for (String gpu : List.of("gpu-a1", "gpu-a2", "gpu-b")) {
       LoanPlanner.LoanPlan p = threeWay.plan(gpu, "borrower");

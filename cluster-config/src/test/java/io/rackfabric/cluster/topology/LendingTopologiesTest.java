@@ -40,9 +40,10 @@ class LendingTopologiesTest {
   @ParameterizedTest
   @CsvSource({
       "lending-b2b, gpu, 0x2_0000_0040",
+      "lending-b2b, disk, 0x2_0000_0040",
       "lending-3way, gpu-a1, 0x2_0000_0040",
       "lending-3way, gpu-b, 0x2_1000_0040"})
-  void shouldLandInTheBorrowersRamWhenALentGpuWritesItsDmaWindow(String topology, String gpu, String expected)
+  void shouldLandInTheBorrowersRamWhenALentDeviceWritesItsDmaWindow(String topology, String gpu, String expected)
       throws TopologyException {
     RouteExplanation r = explain(topology, gpu, 48 * GIB + 0x40, false);
 
@@ -79,6 +80,25 @@ class LendingTopologiesTest {
     assertBar("lending-3way", "borrower", 81 * GIB + 256 * MIB, "gpu-a2", 1);
     assertBar("lending-3way", "borrower", 112 * GIB, "gpu-b", 0);
     assertBar("lending-3way", "borrower", 113 * GIB, "gpu-b", 1);
+  }
+
+  @Test
+  void shouldReachTheDisksRegistersThroughOneNtbChipWhenTheBorrowerWritesItsWindow() throws TopologyException {
+    assertBar("lending-b2b", "borrower", 82 * GIB + 0x28, "disk", 0);
+    RouteExplanation r = explain("lending-b2b", "borrower", 82 * GIB + 0x28, false);
+    assertEquals(0xC010_0028L, r.outcome().address(), "SQ_TAIL of the disk's BAR0");
+    assertEquals(List.of("borrower", "lender-pxh", "lender-sw", "disk"),
+        r.hops().stream().map(Hop::component).toList());
+  }
+
+  @Test
+  void shouldStayInTheLenderWhenTheLenderWritesItsOwnDisk() throws TopologyException {
+    RouteExplanation r = explain("lending-b2b", "lender", 0xC010_0028L, false);
+    assertEquals("disk", r.outcome().component(), r.toText());
+    assertEquals(List.of("lender", "lender-sw", "disk"), r.hops().stream().map(Hop::component).toList());
+    RouteExplanation dma = explain("lending-b2b", "disk", GIB + 0x1000, false);
+    assertEquals("lender", dma.outcome().component(), dma.toText());
+    assertEquals(List.of("disk", "lender-sw", "lender"), dma.hops().stream().map(Hop::component).toList());
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
 import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.NicStreamResult;
@@ -127,7 +128,9 @@ public final class ScenarioRunner {
             : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
         GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
             : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, watch).run();
+        DiskReadsRun reads = scenario.diskReads().isEmpty() ? null
+            : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -163,6 +166,8 @@ public final class ScenarioRunner {
     private List<ControlRequestsResult> requestResults = List.of();
     private final GpuCopiesRun copies;
     private List<GpuCopiesResult> copyResults = List.of();
+    private final DiskReadsRun reads;
+    private List<DiskReadsResult> readResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -176,12 +181,13 @@ public final class ScenarioRunner {
     private long trafficNanos;
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests, GpuCopiesRun copies, RunProgress watch) {
+        ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
       this.scenario = scenario;
       this.streams = streams;
       this.requests = requests;
       this.copies = copies;
+      this.reads = reads;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -236,7 +242,7 @@ public final class ScenarioRunner {
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null, copyResults);
+          requestResults, rack, null, copyResults, readResults);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -312,7 +318,7 @@ public final class ScenarioRunner {
       }
     }
 
-    /** Waits for the nic-stream's senders, the control-plane requests' answers and the GPU drivers, noting their errors. */
+    /** Waits for the host software (nic-stream senders, control-plane requests, GPU and disk drivers), noting errors. */
     private void awaitHostSoftware() throws Exception {
       if (streams != null) {
         progress.println("  waiting for the nic-stream's senders");
@@ -332,6 +338,12 @@ public final class ScenarioRunner {
         copyResults = copies.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
         copyResults.stream().filter(r -> !r.error().isEmpty())
             .forEach(r -> run.notes.add("gpu-copies " + r.spec().name() + ": " + r.error()));
+      }
+      if (reads != null) {
+        progress.println("  waiting for the disk-reads' drivers, one workload after the other");
+        readResults = reads.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
+        readResults.stream().filter(r -> !r.error().isEmpty())
+            .forEach(r -> run.notes.add("disk-reads " + r.spec().name() + ": " + r.error()));
       }
     }
 

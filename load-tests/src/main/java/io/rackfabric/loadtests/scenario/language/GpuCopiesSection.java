@@ -7,8 +7,6 @@ import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.topology.DeviceKind;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
-import io.rackfabric.cluster.topology.RouteExplainer;
-import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
@@ -25,7 +23,7 @@ import java.util.TreeSet;
  * A scenario's {@code gpu-copies = [ { name, driver, gpu, registers, device-memory, buffer = { gpu,
  * host }, msi = { gpu, host }, sizes = [...] (or from, to: doubling), directions, repeat } ]}:
  * GPU drivers that run DMA copies, one workload per item ({@link GpuCopies}). Every address is
- * followed through the topology as {@code rack route} does ({@link RouteExplainer}): the registers
+ * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
  * the driver's RAM at their host-side addresses, the buffer's whole window for the largest copy.
  */
@@ -86,8 +84,8 @@ final class GpuCopiesSection {
     String gpu = w.string("gpu", true);
     Long registers = w.address("registers", true);
     Long deviceMemory = w.address("device-memory", true);
-    long[] buffer = pair(w, "buffer");
-    long[] msi = pair(w, "msi");
+    long[] buffer = DeviceRoutes.pair(w, "buffer", "gpu");
+    long[] msi = DeviceRoutes.pair(w, "msi", "gpu");
     List<Long> sizes = sizes(w, maxCopy);
     List<Direction> directions = directions(w);
     Integer repeat = w.integerIn("repeat", 1, 1, MAX_REPEAT);
@@ -102,20 +100,8 @@ final class GpuCopiesSection {
     }
     GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
         sizes, directions, repeat, file.where(w));
-    new Routes(w, topology, spec).check();
+    checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
-  }
-
-  /** {@code KEY = { gpu = ..., host = ... }}: the two sides' addresses, or nulls reported. */
-  private static long[] pair(Fields w, String key) {
-    Fields p = w.object(key, true);
-    if (p == null) {
-      return new long[2];
-    }
-    p.allowOnly("gpu", "host");
-    Long gpu = p.address("gpu", true);
-    Long host = p.address("host", true);
-    return new long[] {gpu == null ? 0 : gpu, host == null ? 0 : host};
   }
 
   /** {@code sizes = [...]}, or {@code from}, {@code to}: doubling from one to the other; ascending, each once. */
@@ -200,81 +186,35 @@ final class GpuCopiesSection {
   }
 
   /** The workload's addresses against the topology. */
-  private static final class Routes {
-    private final Fields w;
-    private final Topology topology;
-    private final GpuCopies spec;
-    private final RouteExplainer routes;
-
-    Routes(Fields w, Topology topology, GpuCopies spec) {
-      this.w = w;
-      this.topology = topology;
-      this.spec = spec;
-      this.routes = new RouteExplainer(topology);
+  private static void checkRoutes(Fields w, Topology topology, GpuCopies spec) {
+    DeviceRoutes routes = new DeviceRoutes(w, topology, spec.driver(), spec.gpu(), "gpu");
+    Optional<EndpointSpec> gpu = routes.endpoints(DeviceKind.GPU, 2, "GPUs");
+    if (gpu.isEmpty()) {
+      return;
     }
-
-    void check() {
-      Optional<EndpointSpec> driver = topology.endpoint(spec.driver());
-      Optional<EndpointSpec> gpu = topology.endpoint(spec.gpu());
-      if (driver.isEmpty() || !driver.get().root()) {
-        w.error("driver", "driver=" + spec.driver() + " is not a root endpoint of " + topology.name()
-            + " (roots: " + String.join(", ", topology.endpoints().stream().filter(EndpointSpec::root)
-            .map(EndpointSpec::id).toList()) + ")");
-      }
-      if (gpu.isEmpty() || gpu.get().device() != DeviceKind.GPU || gpu.get().bars().size() < 2) {
-        w.error("gpu", "gpu=" + spec.gpu() + " is not an endpoint with device = gpu in " + topology.name()
-            + " (GPUs: " + String.join(", ", topology.endpoints().stream()
-            .filter(e -> e.device() == DeviceKind.GPU).map(EndpointSpec::id).toList()) + ")");
-      }
-      if (driver.isEmpty() || !driver.get().root() || gpu.isEmpty() || gpu.get().device() != DeviceKind.GPU
-          || gpu.get().bars().size() < 2) {
-        return;
-      }
-      AddressRange bar0 = gpu.get().bars().get(0);
-      AddressRange bar1 = gpu.get().bars().get(1);
-      RouteExplanation regs = routes.explain(spec.driver(), spec.registers(), false);
-      if (!regs.delivered() || !spec.gpu().equals(regs.target()) || regs.outcome().address() != bar0.base()) {
-        w.error("registers", "registers=" + Addresses.hex(spec.registers()) + " from " + spec.driver() + " is "
-            + regs.ending() + "; it must reach " + spec.gpu() + "'s BAR0 at its base " + Addresses.hex(bar0.base())
-            + " (SRC at offset 0)");
-      }
-      long largest = spec.largest();
-      if (!bar1.contains(spec.deviceMemory()) || Long.compareUnsigned(spec.deviceMemory() + largest - 1,
-          bar1.limit()) > 0) {
-        w.error("device-memory", "device-memory=" + Addresses.hex(spec.deviceMemory()) + " with the largest copy of "
-            + GpuCopies.sizeText(largest) + " is not inside " + spec.gpu() + "'s BAR1 " + bar1);
-      }
-      if (spec.msiHost() + 4 > spec.bufferHost() && spec.msiHost() < spec.bufferHost() + largest) {
-        w.error("msi", "msi.host=" + Addresses.hex(spec.msiHost()) + " lies in the buffer's "
-            + GpuCopies.sizeText(largest) + " at buffer.host=" + Addresses.hex(spec.bufferHost())
-            + ": a write copy would overwrite the MSI");
-      }
-      for (Direction d : spec.directions()) {
-        boolean read = d == Direction.READ;
-        boolean reached = towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), 0, read, "the buffer's first byte")
-            && towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), largest - 1, read,
-                "the buffer's last byte for the largest copy of " + GpuCopies.sizeText(largest));
-        if (!reached) {
-          break; // one message for the buffer is enough
-        }
-      }
-      towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    AddressRange bar1 = gpu.get().bars().get(1);
+    routes.registersAtBar0(spec.registers(), gpu.get().bars().get(0), "SRC");
+    long largest = spec.largest();
+    if (!bar1.contains(spec.deviceMemory()) || Long.compareUnsigned(spec.deviceMemory() + largest - 1,
+        bar1.limit()) > 0) {
+      w.error("device-memory", "device-memory=" + Addresses.hex(spec.deviceMemory()) + " with the largest copy of "
+          + GpuCopies.sizeText(largest) + " is not inside " + spec.gpu() + "'s BAR1 " + bar1);
     }
-
-    /**
-     * Whether {@code gpuBase + offset} from the GPU reaches the driver's RAM at {@code hostBase +
-     * offset}; reported, naming both, if not.
-     */
-    private boolean towardHost(String key, long gpuBase, long hostBase, long offset, boolean read, String what) {
-      RouteExplanation r = routes.explain(spec.gpu(), gpuBase + offset, read);
-      if (r.delivered() && spec.driver().equals(r.target()) && r.outcome().address() == hostBase + offset) {
-        return true;
-      }
-      w.error(key, key + ".gpu=" + Addresses.hex(gpuBase) + ": " + what + " (" + Addresses.hex(gpuBase + offset)
-          + ", a " + (read ? "read" : "write") + " from " + spec.gpu() + ") is " + r.ending() + "; it must reach "
-          + spec.driver() + " at " + Addresses.hex(hostBase + offset) + " (" + key + ".host="
-          + Addresses.hex(hostBase) + (offset == 0 ? "" : " + " + offset) + ")");
-      return false;
+    if (spec.msiHost() + 4 > spec.bufferHost() && spec.msiHost() < spec.bufferHost() + largest) {
+      w.error("msi", "msi.host=" + Addresses.hex(spec.msiHost()) + " lies in the buffer's "
+          + GpuCopies.sizeText(largest) + " at buffer.host=" + Addresses.hex(spec.bufferHost())
+          + ": a write copy would overwrite the MSI");
     }
+    for (Direction d : spec.directions()) {
+      boolean read = d == Direction.READ;
+      boolean reached = routes.towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), 0, read,
+          "the buffer's first byte")
+          && routes.towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), largest - 1, read,
+              "the buffer's last byte for the largest copy of " + GpuCopies.sizeText(largest));
+      if (!reached) {
+        break; // one message for the buffer is enough
+      }
+    }
+    routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
   }
 }

@@ -32,6 +32,8 @@ import java.util.Optional;
  * @param settings rackfabric.* settings over the modules' defaults, key to value as given: the
  *     scenario's {@code settings} block and {@code rack run --set} ({@link ScenarioSettings})
  * @param gpuCopies GPU drivers' DMA copies during the run ({@code gpu-copies}), empty for none
+ * @param diskReads disk drivers' reads during the run ({@code disk-reads}), one workload after the
+ *     other, empty for none
  */
 public record Scenario(
     String name,
@@ -54,7 +56,8 @@ public record Scenario(
     boolean reproducible,
     List<String> wallTimeFaults,
     Map<String, String> settings,
-    List<GpuCopies> gpuCopies) {
+    List<GpuCopies> gpuCopies,
+    List<DiskReads> diskReads) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -67,6 +70,7 @@ public record Scenario(
     wallTimeFaults = List.copyOf(wallTimeFaults);
     settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
     gpuCopies = List.copyOf(gpuCopies);
+    diskReads = List.copyOf(diskReads);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -118,7 +122,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings, gpuCopies);
+        settings, gpuCopies, diskReads);
   }
 
   /**
@@ -154,7 +158,7 @@ public record Scenario(
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
         figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
-        gpuCopies);
+        gpuCopies, diskReads);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -1,0 +1,165 @@
+package io.rackfabric.host.device.disk;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.endpoint.EndpointEvent;
+import io.rackfabric.fabric.endpoint.GuestCall;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.device.disk.DiskReadSequence.RegisterWrite;
+import io.rackfabric.host.device.disk.DiskReadSequence.Step;
+import io.rackfabric.host.device.disk.DiskReadSequence.Submission;
+import java.util.List;
+
+/**
+ * A disk driver as host software: a guest of a host's root endpoint that runs a {@link
+ * DiskReadPlan} ({@link DiskReadSequence}): it sets the disk's queue pair up in its own RAM, then
+ * for each read stores the command into its SQ and rings the doorbell through the fabric, watches
+ * its CQ, the buffer's first bytes and the MSI-X message's address in its RAM, and submits the next
+ * read when the message arrives. Under the model-time kernel every store and write is sent inside
+ * the endpoint's call (the set-up and the first doorbell wakes at the plan's start, each later one
+ * the previous message's arrival), so it enters the model at that time; free-running the same steps
+ * happen at the endpoint's clock. Must run next to its endpoint.
+ */
+public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
+
+  public sealed interface Command permits Start, GetProgress, Called {}
+
+  /** Runs {@code plan}; {@code replyTo} gets the reads once the last MSI-X message arrived. */
+  public record Start(DiskReadPlan plan, ActorRef<ReadsDone> replyTo) implements Command,
+      NoSerializationVerificationNeeded {}
+
+  /** The reads done so far (answered after every message the driver sent before it). */
+  public record GetProgress(ActorRef<ReadsDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The reads done, in order, of {@code planned}; {@code error} non-empty when the plan was refused. */
+  public record ReadsDone(String driver, List<DiskReadRecord> reads, int planned, String error)
+      implements NoSerializationVerificationNeeded {
+    public ReadsDone {
+      reads = List.copyOf(reads);
+    }
+  }
+
+  private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The wake that writes the set-up. */
+  private static final long SETUP = 1;
+  /** The wake that rings the first doorbell. */
+  private static final long FIRST = 2;
+
+  private final String id;
+  private final ActorRef<MemoryEndpoint.Command> endpoint;
+  private final ActorRef<GuestCall> calls;
+  private final ActorRef<EndpointEvent> writes;
+  private DiskReadSequence sequence;
+  private ActorRef<ReadsDone> replyTo;
+  private DiskReadPlan plan;
+
+  /** @param id names the driver in its replies and logs (its endpoint's id, say) */
+  public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint) {
+    return Behaviors.setup(ctx -> new DiskDriver(ctx, id, endpoint));
+  }
+
+  private DiskDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint) {
+    super(context);
+    this.id = id;
+    this.endpoint = endpoint;
+    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    // Never told directly once attached: the endpoint calls its guest instead.
+    this.writes = context.messageAdapter(EndpointEvent.class, e -> new Called(new GuestCall.Event(0, e)));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Start.class, this::onStart)
+        .onMessage(GetProgress.class, this::onGetProgress)
+        .onMessage(Called.class, this::onCalled)
+        .build();
+  }
+
+  private Behavior<Command> onStart(Start msg) {
+    if (sequence != null) {
+      msg.replyTo().tell(new ReadsDone(id, List.of(), msg.plan().reads().size(), "driver " + id
+          + " already runs a plan of " + sequence.planned() + " reads"));
+      return this;
+    }
+    plan = msg.plan();
+    sequence = new DiskReadSequence(plan);
+    replyTo = msg.replyTo();
+    long start = Math.max(0, plan.startAt());
+    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes)));
+    endpoint.tell(new MemoryEndpoint.Watch(plan.cqWatch(), writes));
+    endpoint.tell(new MemoryEndpoint.Watch(plan.dataWatch(), writes));
+    endpoint.tell(new MemoryEndpoint.Watch(plan.msiWatch(), writes));
+    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, start, SETUP));
+    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, start + DiskReadPlan.SETTLE_NS, FIRST));
+    getContext().getLog().info("Disk driver [{}] runs {} reads from {} ns", id, sequence.planned(), plan.startAt());
+    if (sequence.finished()) {
+      replyTo.tell(progress());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGetProgress(GetProgress msg) {
+    msg.replyTo().tell(progress());
+    return this;
+  }
+
+  private Behavior<Command> onCalled(Called msg) {
+    GuestCall call = msg.call();
+    if (sequence != null) {
+      if (call instanceof GuestCall.Wake w && w.token() == SETUP) {
+        write(sequence.setUp(w.at()));
+      } else if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
+        submit(sequence.begin(w.at()));
+      } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
+        if (plan.msiWatch().contains(m.address())) {
+          issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
+          finishIfDone(m.arrivedAt());
+        } else {
+          sequence.written(m.address(), m.data());
+        }
+      }
+    }
+    call.answer(endpoint); // after the stores and writes: they enter the model at the call's time
+    return this;
+  }
+
+  private void finishIfDone(long at) {
+    if (sequence.finished() && replyTo != null) {
+      getContext().getLog().info("Disk driver [{}] finished {} reads at {} ns", id, sequence.planned(), at);
+      replyTo.tell(progress());
+      replyTo = null;
+    }
+  }
+
+  private void issue(Step step) {
+    step.submissions().forEach(this::submit);
+    step.writes().forEach(this::write);
+  }
+
+  /** The CPU's store of the entry into its own RAM, then the doorbell through the fabric. */
+  private void submit(Submission s) {
+    if (s != null) {
+      endpoint.tell(new MemoryEndpoint.Store(s.address(), s.entry()));
+      write(s.doorbell());
+    }
+  }
+
+  private void write(RegisterWrite w) {
+    if (w != null) {
+      endpoint.tell(new MemoryEndpoint.Write(w.address(), w.data(), w.at()));
+    }
+  }
+
+  private ReadsDone progress() {
+    return new ReadsDone(id, sequence == null ? List.of() : sequence.records(),
+        sequence == null ? 0 : sequence.planned(), "");
+  }
+}

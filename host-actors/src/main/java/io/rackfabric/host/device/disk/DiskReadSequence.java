@@ -1,0 +1,178 @@
+package io.rackfabric.host.device.disk;
+
+import io.rackfabric.host.device.Pcie;
+import io.rackfabric.host.device.disk.DiskReadPlan.Read;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link DiskDriver}'s sequencing, stepped with explicit model times. The set-up: one register
+ * write of the queue pair, the MSI-X target and ENABLE. Then for each read of the plan in turn: the
+ * entry stored into the next SQ slot in the driver's own RAM and one 8-byte doorbell write (the new
+ * SQ tail, then the CQ head of everything consumed so far: applied in address order, so every
+ * doorbell is one TLP of one size). The completion entry, told apart by its slot, phase and command
+ * id, is kept; the MSI-X message that follows it (posted ordering) ends the read, recorded with the
+ * model time from the doorbell's issue to the message's arrival, and lets the next read go at that
+ * arrival. After the last: the CQ head, then ENABLE=0, so another driver may set the disk up. A
+ * plain class: the actor turns endpoint calls into these steps.
+ */
+public final class DiskReadSequence {
+
+  /** The MSI-X message's payload: one vector. */
+  static final int MSI_DATA = 0xD15C;
+  /** Bytes from SQ_BASE to ENABLE: the block the set-up's write programs. */
+  static final int SETUP_BYTES = DiskRegisters.ENABLE + 4;
+
+  /** One write of the driver: {@code data} at bus address {@code address}, issued at {@code at}. */
+  public record RegisterWrite(long address, byte[] data, long at) {}
+
+  /** A command's 64 bytes stored into the driver's own RAM at {@code address}, then the doorbell. */
+  public record Submission(long address, byte[] entry, RegisterWrite doorbell) {}
+
+  /** What one step sends: the stores (into its own RAM) first, then the writes through the fabric, in order. */
+  public record Step(List<Submission> submissions, List<RegisterWrite> writes) {
+    public Step {
+      submissions = List.copyOf(submissions);
+      writes = List.copyOf(writes);
+    }
+
+    static final Step NONE = new Step(List.of(), List.of());
+
+    public boolean isEmpty() {
+      return submissions.isEmpty() && writes.isEmpty();
+    }
+  }
+
+  /**
+   * One read done: command {@code commandId} of {@code blocks} from {@code lba}, its doorbell issued
+   * at {@code doorbellAt}, its MSI-X message arrived at {@code msiAt} (model ns); {@code dataOk}
+   * when the buffer's first 8 bytes showed the LBA (a never-written block's pattern) before it.
+   */
+  public record DiskReadRecord(int commandId, long lba, int blocks, long doorbellAt, long msiAt,
+      CompletionEntry.Status status, boolean dataOk) {
+    public long latencyNs() {
+      return msiAt - doorbellAt;
+    }
+  }
+
+  private final DiskReadPlan plan;
+  private final List<DiskReadRecord> done = new ArrayList<>();
+  private boolean setUp;
+  /** The read whose completion is awaited, or -1 before the first doorbell and after the last MSI. */
+  private int running = -1;
+  private long doorbellAt;
+  private int sqTail;
+  private int cqHead;
+  private boolean phase = true;
+  private CompletionEntry completion;
+  private boolean dataOk;
+
+  public DiskReadSequence(DiskReadPlan plan) {
+    this.plan = plan;
+  }
+
+  /** The set-up's write at {@code at}; null once given, or when the plan has no read. */
+  public RegisterWrite setUp(long at) {
+    if (setUp || plan.reads().isEmpty()) {
+      return null;
+    }
+    setUp = true;
+    ByteBuffer b = ByteBuffer.allocate(SETUP_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(DiskRegisters.SQ_BASE, plan.queuesDisk());
+    b.putLong(DiskRegisters.CQ_BASE, plan.queuesDisk() + DiskReadPlan.CQ_OFFSET);
+    b.putInt(DiskRegisters.SQ_SIZE, DiskReadPlan.ENTRIES);
+    b.putInt(DiskRegisters.CQ_SIZE, DiskReadPlan.ENTRIES);
+    b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk());
+    b.putInt(DiskRegisters.MSI_DATA, MSI_DATA);
+    b.putInt(DiskRegisters.ENABLE, 1);
+    return new RegisterWrite(plan.registers(), b.array(), at);
+  }
+
+  /** The first read's submission at {@code at}; null before the set-up, or once it has begun. */
+  public Submission begin(long at) {
+    if (!setUp || running >= 0 || !done.isEmpty()) {
+      return null;
+    }
+    return submit(0, at);
+  }
+
+  /** A write into the driver's RAM arrived (a watched range): the completion entry or the data's first bytes. */
+  public void written(long address, byte[] data) {
+    if (running < 0 || data == null) {
+      return;
+    }
+    if (address == plan.bufferHost() && data.length >= 8) {
+      long lba = ByteBuffer.wrap(data, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+      dataOk = lba == plan.reads().get(running).lba();
+    } else if (address == plan.cqHost() + (long) cqHead * CompletionEntry.SIZE && data.length == CompletionEntry.SIZE) {
+      CompletionEntry e;
+      try {
+        e = CompletionEntry.decode(data);
+      } catch (IllegalArgumentException unknownStatus) {
+        return; // no entry of this disk's: the MSI finds none and the read waits
+      }
+      if (e.phase() == phase && e.commandId() == commandId(running)) {
+        completion = e;
+      }
+    }
+  }
+
+  /**
+   * A write into the MSI's address arrived at {@code at}: once the running read's completion entry
+   * is in, the read is recorded and the next step returned (the next submission, or after the last
+   * read the CQ head and ENABLE=0); any other write changes nothing.
+   */
+  public Step msiArrived(long address, byte[] data, long at) {
+    if (running < 0 || completion == null || address != plan.msiHost() || data == null || data.length != 4
+        || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != MSI_DATA) {
+      return Step.NONE;
+    }
+    Read r = plan.reads().get(running);
+    done.add(new DiskReadRecord(commandId(running), r.lba(), r.blocks(), doorbellAt, at, completion.status(), dataOk));
+    cqHead = (cqHead + 1) % DiskReadPlan.ENTRIES;
+    if (cqHead == 0) {
+      phase = !phase;
+    }
+    int next = running + 1;
+    running = -1;
+    completion = null;
+    if (next < plan.reads().size()) {
+      return new Step(List.of(submit(next, at)), List.of());
+    }
+    return new Step(List.of(), List.of(
+        new RegisterWrite(plan.registers() + DiskRegisters.CQ_HEAD, Pcie.dword(cqHead), at),
+        new RegisterWrite(plan.registers() + DiskRegisters.ENABLE, Pcie.dword(0), at)));
+  }
+
+  private Submission submit(int index, long at) {
+    Read r = plan.reads().get(index);
+    long slot = plan.sqHost() + (long) sqTail * SubmissionEntry.SIZE;
+    byte[] entry = SubmissionEntry.read(commandId(index), plan.bufferDisk(), r.lba(), r.blocks()).encode();
+    sqTail = (sqTail + 1) % DiskReadPlan.ENTRIES;
+    byte[] doorbell = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(sqTail).putInt(cqHead).array();
+    running = index;
+    doorbellAt = at;
+    dataOk = false;
+    return new Submission(slot, entry, new RegisterWrite(plan.registers() + DiskRegisters.SQ_TAIL, doorbell, at));
+  }
+
+  /** Read {@code index}'s command id: 16 bits, wrapping. */
+  static int commandId(int index) {
+    return index & 0xFFFF;
+  }
+
+  /** Every read of the plan has its completion. */
+  public boolean finished() {
+    return done.size() == plan.reads().size();
+  }
+
+  public List<DiskReadRecord> records() {
+    return List.copyOf(done);
+  }
+
+  public int planned() {
+    return plan.reads().size();
+  }
+}

@@ -1,0 +1,95 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import io.rackfabric.host.device.disk.CompletionEntry;
+import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code disk-latency}: Device Lending's NVMe read latency (Markussen et al., "Flexible device
+ * compositions and dynamic resource sharing in PCIe interconnected clusters using Device Lending",
+ * "Pass-through NVMe experiments") from the scenario's {@code disk-reads}: per workload {@code
+ * disk.W.latency_median_ns}, {@code _min_ns} and {@code _max_ns}, the model time from a read's
+ * doorbell to its MSI-X message, over its successful reads; and, when two workloads named {@code
+ * local} and {@code borrowed} read one disk, {@code disk.borrowed_minus_local_ns}, the difference of
+ * their medians: what lending the disk across the NTB adds to a read. The paper's words are printed
+ * beside it ({@link #paperValues}), never used for it.
+ */
+public final class DiskLatencyFigures implements FigureType {
+
+  static final String LOCAL = "local";
+  static final String BORROWED = "borrowed";
+  static final String DIFFERENCE = "disk.borrowed_minus_local_ns";
+
+  /** One workload's latencies of its successful reads, model ns. */
+  public record Latency(String workload, String disk, int reads, long median, long min, long max) {}
+
+  @Override
+  public String name() {
+    return "disk-latency";
+  }
+
+  @Override
+  public String summary() {
+    return "per disk-reads workload: median, min and max doorbell-to-MSI-X model latency of its reads; with workloads"
+        + " 'local' and 'borrowed' on one disk, the borrowed median minus the local one, beside Device Lending's NVMe"
+        + " experiment";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) {
+    List<Figure> out = new ArrayList<>();
+    for (Latency l : latencies(run)) {
+      String p = "disk." + l.workload() + ".";
+      out.add(new Figure(p + "reads", l.reads(), "reads", "model"));
+      out.add(new Figure(p + "latency_median_ns", l.median(), "ns", "model"));
+      out.add(new Figure(p + "latency_min_ns", l.min(), "ns", "model"));
+      out.add(new Figure(p + "latency_max_ns", l.max(), "ns", "model"));
+    }
+    difference(run).ifPresent(d -> out.add(new Figure(DIFFERENCE, d, "ns", "model")));
+    return out;
+  }
+
+  /** Each workload with a successful read: its latencies. */
+  public static List<Latency> latencies(RunResult run) {
+    List<Latency> out = new ArrayList<>();
+    for (DiskReadsResult r : run.diskReads()) {
+      List<Long> ns = r.reads().stream().filter(x -> x.status() == CompletionEntry.Status.SUCCESS).map(DiskReadRecord::latencyNs).sorted().toList();
+      if (!ns.isEmpty()) {
+        int n = ns.size();
+        long median = n % 2 == 1 ? ns.get(n / 2) : (ns.get(n / 2 - 1) + ns.get(n / 2)) / 2;
+        out.add(new Latency(r.spec().name(), r.spec().disk(), n, median, ns.get(0), ns.get(n - 1)));
+      }
+    }
+    return out;
+  }
+
+  /** The borrowed median minus the local one, when both workloads read the same disk. */
+  public static Optional<Long> difference(RunResult run) {
+    Map<String, Latency> byName = new LinkedHashMap<>();
+    latencies(run).forEach(l -> byName.put(l.workload(), l));
+    Latency local = byName.get(LOCAL);
+    Latency borrowed = byName.get(BORROWED);
+    if (local == null || borrowed == null || !local.disk().equals(borrowed.disk())) {
+      return Optional.empty();
+    }
+    return Optional.of(borrowed.median() - local.median());
+  }
+
+  @Override
+  public Map<String, String> paperValues(RunResult run) {
+    if (difference(run).isEmpty()) {
+      return Map.of();
+    }
+    return Map.of(DIFFERENCE, "paper (Optane 900P, 8 blocks at random offsets, back to back): \"an increase of a"
+        + " little less than 1 microsecond\"; the NTB reached twice, for the commands and for the completion:"
+        + " \"This adds 700-730 nanoseconds\"");
+  }
+}
