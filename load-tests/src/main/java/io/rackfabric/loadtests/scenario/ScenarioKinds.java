@@ -20,6 +20,7 @@ import io.rackfabric.loadtests.scenario.fault.TlpErrorsFault;
 import io.rackfabric.loadtests.scenario.figure.ControlRequestFigures;
 import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
+import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
@@ -106,6 +107,7 @@ public final class ScenarioKinds {
         .optionalFigure(new NicRecoveryFigures())
         .optionalFigure(new ScaleFigures())
         .optionalFigure(new DeviceLendingFigures())
-        .optionalFigure(new DmaBandwidthFigures());
+        .optionalFigure(new DmaBandwidthFigures())
+        .optionalFigure(new P2pLatencyFigures());
   }
 }

@@ -14,6 +14,7 @@ import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
+import io.rackfabric.loadtests.scenario.api.GpuPingPongResult;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.NicStreamResult;
 import io.rackfabric.loadtests.scenario.api.RunResult;
@@ -127,7 +128,9 @@ public final class ScenarioRunner {
             : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
         GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
             : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, watch).run();
+        GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
+            : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, pingPongs, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -163,6 +166,8 @@ public final class ScenarioRunner {
     private List<ControlRequestsResult> requestResults = List.of();
     private final GpuCopiesRun copies;
     private List<GpuCopiesResult> copyResults = List.of();
+    private final GpuPingPongRun pingPongs;
+    private List<GpuPingPongResult> pingPongResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -176,12 +181,13 @@ public final class ScenarioRunner {
     private long trafficNanos;
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests, GpuCopiesRun copies, RunProgress watch) {
+        ControlRequestsRun requests, GpuCopiesRun copies, GpuPingPongRun pingPongs, RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
       this.scenario = scenario;
       this.streams = streams;
       this.requests = requests;
       this.copies = copies;
+      this.pingPongs = pingPongs;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -236,7 +242,7 @@ public final class ScenarioRunner {
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null, copyResults);
+          requestResults, rack, null, copyResults, pingPongResults);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -332,6 +338,12 @@ public final class ScenarioRunner {
         copyResults = copies.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
         copyResults.stream().filter(r -> !r.error().isEmpty())
             .forEach(r -> run.notes.add("gpu-copies " + r.spec().name() + ": " + r.error()));
+      }
+      if (pingPongs != null) {
+        progress.println("  running the gpu-ping-pong workloads, one after the other");
+        pingPongResults = pingPongs.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
+        pingPongResults.stream().filter(r -> !r.error().isEmpty())
+            .forEach(r -> run.notes.add("gpu-ping-pong " + r.spec().name() + ": " + r.error()));
       }
     }
 

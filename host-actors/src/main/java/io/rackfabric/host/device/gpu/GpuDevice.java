@@ -39,15 +39,13 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
   /**
    * Applies {@code writes} to the registers in order as if they arrived from the fabric at model
    * time {@code at} (a wake of the endpoint, so inside one of its calls), without a driver: what a
-   * run does to start device-initiated work such as the ping-pong, which needs none. {@code
-   * programmed} is told once the wake is asked for (a run holding the rack confirms its endpoint
-   * after it); {@code done} gets the report of the ping-pong a PP_DOORBELL among the writes starts
-   * once it ends, or at once if it was refused or none was rung.
+   * run does to start device-initiated work such as the ping-pong, which needs none. The wake is
+   * asked for before any later message to the device is handled (a run holding the rack asks
+   * {@link GetStats} and then confirms the endpoint). {@code done} gets the report of the ping-pong
+   * a PP_DOORBELL among the writes starts once it ends, or at once if it was refused or none rang.
    */
-  public record Program(long at, List<RegisterWrite> writes, ActorRef<Programmed> programmed,
-      ActorRef<PingPongReport> done) implements Command, NoSerializationVerificationNeeded {}
-
-  public record Programmed(String id, long at) implements NoSerializationVerificationNeeded {}
+  public record Program(long at, List<RegisterWrite> writes, ActorRef<PingPongReport> done)
+      implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * What a ping-pong run came to ({@link PingPongKernel}): its state ({@code DONE}, or {@code
@@ -187,7 +185,6 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     long token = -(++programTokens);
     programs.put(token, msg);
     endpoint.tell(new MemoryEndpoint.WakeGuest(calls, msg.at(), token));
-    msg.programmed().tell(new Programmed(id, msg.at()));
     return this;
   }
 

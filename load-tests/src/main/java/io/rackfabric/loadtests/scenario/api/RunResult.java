@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *     run without one)
  * @param ftgm the scenario's ftgm-campaign, run in-process without a rack (null without one)
  * @param gpuCopies the scenario's gpu-copies workloads, one per workload (empty without)
+ * @param gpuPingPongs the scenario's gpu-ping-pong workloads, one per workload run (empty without)
  */
 public record RunResult(
     Scenario scenario,
@@ -55,7 +56,20 @@ public record RunResult(
     List<ControlRequestsResult> controlRequests,
     RunningRack rack,
     FtgmCampaignResult ftgm,
-    List<GpuCopiesResult> gpuCopies) {
+    List<GpuCopiesResult> gpuCopies,
+    List<GpuPingPongResult> gpuPingPongs) {
+
+  /** A run without GPU ping-pongs. */
+  public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
+      Map<String, EndpointStats> endpointsAtEnd, Map<String, PortStats> portsAtStart, Map<String, PortStats> portsAtEnd,
+      List<Boundary> boundaries, List<TrafficResult> traffic, List<AppliedFault> faults, Set<String> faultedEnds,
+      Set<String> failedComponents, long rackUpNanos, long trafficNanos, long wallNanos, boolean finished,
+      List<String> notes, List<NicStreamResult> nicStreams, List<ControlRequestsResult> controlRequests,
+      RunningRack rack, FtgmCampaignResult ftgm, List<GpuCopiesResult> gpuCopies) {
+    this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
+        faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
+        controlRequests, rack, ftgm, gpuCopies, List.of());
+  }
 
   /** A run without gpu-copies. */
   public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
@@ -66,7 +80,7 @@ public record RunResult(
       RunningRack rack, FtgmCampaignResult ftgm) {
     this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
         faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
-        controlRequests, rack, ftgm, List.of());
+        controlRequests, rack, ftgm, List.of(), List.of());
   }
 
   public RunResult {
@@ -83,6 +97,7 @@ public record RunResult(
     nicStreams = List.copyOf(nicStreams);
     controlRequests = List.copyOf(controlRequests);
     gpuCopies = List.copyOf(gpuCopies);
+    gpuPingPongs = List.copyOf(gpuPingPongs);
   }
 
   /** A run that started no rack: no statistics, no traffic, no faults of the rack; the campaign's result. */

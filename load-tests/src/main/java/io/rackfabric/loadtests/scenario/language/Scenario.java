@@ -32,6 +32,7 @@ import java.util.Optional;
  * @param settings rackfabric.* settings over the modules' defaults, key to value as given: the
  *     scenario's {@code settings} block and {@code rack run --set} ({@link ScenarioSettings})
  * @param gpuCopies GPU drivers' DMA copies during the run ({@code gpu-copies}), empty for none
+ * @param gpuPingPongs GPU ping-pongs run one after the other ({@code gpu-ping-pong}), empty for none
  */
 public record Scenario(
     String name,
@@ -54,7 +55,8 @@ public record Scenario(
     boolean reproducible,
     List<String> wallTimeFaults,
     Map<String, String> settings,
-    List<GpuCopies> gpuCopies) {
+    List<GpuCopies> gpuCopies,
+    List<GpuPingPong> gpuPingPongs) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -67,6 +69,7 @@ public record Scenario(
     wallTimeFaults = List.copyOf(wallTimeFaults);
     settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
     gpuCopies = List.copyOf(gpuCopies);
+    gpuPingPongs = List.copyOf(gpuPingPongs);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -118,7 +121,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings, gpuCopies);
+        settings, gpuCopies, gpuPingPongs);
   }
 
   /**
@@ -154,7 +157,7 @@ public record Scenario(
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
         figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
-        gpuCopies);
+        gpuCopies, gpuPingPongs);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

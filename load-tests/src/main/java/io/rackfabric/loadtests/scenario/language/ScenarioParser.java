@@ -71,7 +71,7 @@ final class ScenarioParser {
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
         "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY,
-        SettingsSection.KEY, GpuCopiesSection.KEY);
+        SettingsSection.KEY, GpuCopiesSection.KEY, GpuPingPongSection.KEY);
     String name = name(f);
     String description = f.string("description", false);
     TopologyRef topology = TopologySection.parse(f, baseDir, topologyProblems);
@@ -120,13 +120,14 @@ final class ScenarioParser {
     ControlRequests controlRequests = ControlPlaneSection.controlRequests(f, topology, problems);
     List<GpuCopies> gpuCopies = new GpuCopiesSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
+    List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode);
 
     if (!problems.isEmpty() || !topologyProblems.isEmpty() || topology == null) {
       return null;
     }
     return new Scenario(name, description, file.display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
-        campaign, run.reproducible(), file.wallTime.sorted(), settings, gpuCopies);
+        campaign, run.reproducible(), file.wallTime.sorted(), settings, gpuCopies, gpuPingPongs);
   }
 
   /** The scenario's name, or the file's name without {@code .conf} when it has none. */
