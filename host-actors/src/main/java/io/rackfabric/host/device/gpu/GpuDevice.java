@@ -13,11 +13,14 @@ import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A GPU-like device behind its PCIe endpoint: registers in BAR0 ({@link GpuRegisters}), device
- * memory in BAR1 (the endpoint's own), and a DMA copy engine ({@link DmaCopyEngine}). A guest of
+ * memory in BAR1 (the endpoint's own), a DMA copy engine ({@link DmaCopyEngine}) and a ping-pong
+ * kernel that writes and waits for a counter on its own ({@link PingPongKernel}). A guest of
  * its endpoint: every register write, read completion and setup wake is a call, and the device
  * answers it only once it has sent what the call caused (writes, reads, its MSI, the status it
  * keeps in BAR0), so a copy's TLPs enter the model at the times the engine stamps. Free-running
@@ -71,7 +74,7 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
   private final PingPongKernel kernel;
   private final GpuBars bars;
   /** Programs waiting for their wake, by (negative) token; the copy engine's wakes are positive. */
-  private final java.util.Map<Long, Program> programs = new java.util.HashMap<>();
+  private final Map<Long, Program> programs = new HashMap<>();
   private long programTokens;
   /** Told when the running ping-pong ends. */
   private ActorRef<PingPongReport> pingPongDone;
@@ -97,14 +100,15 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     this.id = id;
     this.endpoint = endpoint;
     this.registers = new GpuRegisters(bars.registers().base());
-    this.engine = new DmaCopyEngine(bars.memory(), maxPayload, settings, new EndpointBus());
     this.bars = bars;
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
     this.readReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, ReadReturned::new);
     this.loads = context.messageAdapter(byte[].class, SourceLoaded::new);
     ActorRef<EndpointEvent> writes = context.messageAdapter(EndpointEvent.class, e -> new Called(
         new GuestCall.Event(0, e))); // never told directly: the endpoint calls its guest instead
-    this.kernel = new PingPongKernel(bars.memory(), new KernelBus(writes));
+    EndpointBus bus = new EndpointBus(writes);
+    this.engine = new DmaCopyEngine(bars.memory(), maxPayload, settings, bus);
+    this.kernel = new PingPongKernel(bars.memory(), bus);
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes, readReplies)));
     endpoint.tell(new MemoryEndpoint.Watch(bars.registers(), writes));
     endpoint.tell(new MemoryEndpoint.Store(registers.readOnlyAddress(), registers.readOnlyImage()));
@@ -281,32 +285,18 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     return this;
   }
 
-  /** The ping-pong kernel's TLPs and watches as the endpoint's commands. */
-  private final class KernelBus implements PingPongKernel.Bus {
+  /** The copy engine's and the ping-pong kernel's TLPs (and the kernel's watch) as the endpoint's commands. */
+  private final class EndpointBus implements DmaCopyEngine.Bus, PingPongKernel.Bus {
     private final ActorRef<EndpointEvent> writes;
 
-    KernelBus(ActorRef<EndpointEvent> writes) {
+    EndpointBus(ActorRef<EndpointEvent> writes) {
       this.writes = writes;
-    }
-
-    @Override
-    public void write(long address, byte[] data, long at) {
-      endpoint.tell(new MemoryEndpoint.Write(address, data, at));
-    }
-
-    @Override
-    public void read(long address, int length, long at) {
-      endpoint.tell(new MemoryEndpoint.Read(address, length, at, readReplies));
     }
 
     @Override
     public void watch(long address) {
       endpoint.tell(new MemoryEndpoint.Watch(new AddressRange(address, address + 3), writes));
     }
-  }
-
-  /** The engine's TLPs as the endpoint's commands. */
-  private final class EndpointBus implements DmaCopyEngine.Bus {
     @Override
     public void write(long address, byte[] data, long at) {
       endpoint.tell(new MemoryEndpoint.Write(address, data, at));
