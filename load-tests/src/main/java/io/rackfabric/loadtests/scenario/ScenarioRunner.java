@@ -15,6 +15,7 @@ import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
+import io.rackfabric.loadtests.scenario.api.GpuPingPongResult;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.NicStreamResult;
 import io.rackfabric.loadtests.scenario.api.RunResult;
@@ -130,7 +131,10 @@ public final class ScenarioRunner {
             : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
         DiskReadsRun reads = scenario.diskReads().isEmpty() ? null
             : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, watch).run();
+        GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
+            : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, watch)
+            .run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -168,6 +172,8 @@ public final class ScenarioRunner {
     private List<GpuCopiesResult> copyResults = List.of();
     private final DiskReadsRun reads;
     private List<DiskReadsResult> readResults = List.of();
+    private final GpuPingPongRun pingPongs;
+    private List<GpuPingPongResult> pingPongResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -181,13 +187,15 @@ public final class ScenarioRunner {
     private long trafficNanos;
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, RunProgress watch) {
+        ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, GpuPingPongRun pingPongs,
+        RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
       this.scenario = scenario;
       this.streams = streams;
       this.requests = requests;
       this.copies = copies;
       this.reads = reads;
+      this.pingPongs = pingPongs;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -242,7 +250,7 @@ public final class ScenarioRunner {
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null, copyResults, readResults);
+          requestResults, rack, null, copyResults, readResults, pingPongResults);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -344,6 +352,12 @@ public final class ScenarioRunner {
         readResults = reads.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
         readResults.stream().filter(r -> !r.error().isEmpty())
             .forEach(r -> run.notes.add("disk-reads " + r.spec().name() + ": " + r.error()));
+      }
+      if (pingPongs != null) {
+        progress.println("  running the gpu-ping-pong workloads, one after the other");
+        pingPongResults = pingPongs.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
+        pingPongResults.stream().filter(r -> !r.error().isEmpty())
+            .forEach(r -> run.notes.add("gpu-ping-pong " + r.spec().name() + ": " + r.error()));
       }
     }
 

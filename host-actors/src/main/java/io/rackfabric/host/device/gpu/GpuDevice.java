@@ -7,16 +7,20 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A GPU-like device behind its PCIe endpoint: registers in BAR0 ({@link GpuRegisters}), device
- * memory in BAR1 (the endpoint's own), and a DMA copy engine ({@link DmaCopyEngine}). A guest of
+ * memory in BAR1 (the endpoint's own), a DMA copy engine ({@link DmaCopyEngine}) and a ping-pong
+ * kernel that writes and waits for a counter on its own ({@link PingPongKernel}). A guest of
  * its endpoint: every register write, read completion and setup wake is a call, and the device
  * answers it only once it has sent what the call caused (writes, reads, its MSI, the status it
  * keeps in BAR0), so a copy's TLPs enter the model at the times the engine stamps. Free-running
@@ -24,13 +28,35 @@ import java.util.List;
  */
 public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
 
-  public sealed interface Command permits GetStats, Called, SourceLoaded, ReadReturned {}
+  public sealed interface Command permits GetStats, Program, Called, SourceLoaded, ReadReturned {}
 
   public record GetStats(ActorRef<GpuStats> replyTo) implements Command, WireMessage {}
 
   /** The device's counters and STATUS register ({@link GpuRegisters}), for runs and tests. */
   public record GpuStats(String id, long copiesDone, long copiesFailed, long refused, long tlps, int status,
       long bytesDone) implements WireMessage {}
+
+  /** One register write of {@link Program}: {@code data} at {@code offset} into BAR0. */
+  public record RegisterWrite(int offset, byte[] data) {}
+
+  /**
+   * Applies {@code writes} to the registers in order as if they arrived from the fabric at model
+   * time {@code at} (a wake of the endpoint, so inside one of its calls), without a driver: what a
+   * run does to start device-initiated work such as the ping-pong, which needs none. The wake is
+   * asked for before any later message to the device is handled (a run holding the rack asks
+   * {@link GetStats} and then confirms the endpoint). {@code done} gets the report of the ping-pong
+   * a PP_DOORBELL among the writes starts once it ends, or at once if it was refused or none rang.
+   */
+  public record Program(long at, List<RegisterWrite> writes, ActorRef<PingPongReport> done)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * What a ping-pong run came to ({@link PingPongKernel}): its state ({@code DONE}, or {@code
+   * ERROR} with {@code error} saying why), rounds done, ping's round-trip model times in ns (empty
+   * for pong), the poll reads and counter writes it issued, and the model time it ended.
+   */
+  public record PingPongReport(String id, PingPongKernel.State state, String error, long rounds, List<Long> roundNs,
+      long reads, long writes, long endedAt) implements NoSerializationVerificationNeeded {}
 
   /** The endpoint calls its guest (see {@link GuestCall}). */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
@@ -45,6 +71,13 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
   private final ActorRef<MemoryEndpoint.Command> endpoint;
   private final GpuRegisters registers;
   private final DmaCopyEngine engine;
+  private final PingPongKernel kernel;
+  private final GpuBars bars;
+  /** Programs waiting for their wake, by (negative) token; the copy engine's wakes are positive. */
+  private final Map<Long, Program> programs = new HashMap<>();
+  private long programTokens;
+  /** Told when the running ping-pong ends. */
+  private ActorRef<PingPongReport> pingPongDone;
   private final ActorRef<GuestCall> calls;
   private final ActorRef<MemoryEndpoint.ReadResult> readReplies;
   private final ActorRef<byte[]> loads;
@@ -67,12 +100,15 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     this.id = id;
     this.endpoint = endpoint;
     this.registers = new GpuRegisters(bars.registers().base());
-    this.engine = new DmaCopyEngine(bars.memory(), maxPayload, settings, new EndpointBus());
+    this.bars = bars;
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
     this.readReplies = context.messageAdapter(MemoryEndpoint.ReadResult.class, ReadReturned::new);
     this.loads = context.messageAdapter(byte[].class, SourceLoaded::new);
     ActorRef<EndpointEvent> writes = context.messageAdapter(EndpointEvent.class, e -> new Called(
         new GuestCall.Event(0, e))); // never told directly: the endpoint calls its guest instead
+    EndpointBus bus = new EndpointBus(writes);
+    this.engine = new DmaCopyEngine(bars.memory(), maxPayload, settings, bus);
+    this.kernel = new PingPongKernel(bars.memory(), bus);
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes, readReplies)));
     endpoint.tell(new MemoryEndpoint.Watch(bars.registers(), writes));
     endpoint.tell(new MemoryEndpoint.Store(registers.readOnlyAddress(), registers.readOnlyImage()));
@@ -85,18 +121,26 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
         .onMessage(SourceLoaded.class, this::onSourceLoaded)
         .onMessage(ReadReturned.class, this::onReadReturned)
         .onMessage(GetStats.class, this::onGetStats)
+        .onMessage(Program.class, this::onProgram)
         .build();
   }
 
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten w) {
-      registerWritten(w);
+      if (bars.registers().contains(w.address())) {
+        registerWritten(w.address(), w.data(), w.arrivedAt());
+      } else {
+        kernel.written(w.address(), w.data(), w.arrivedAt());
+      }
     } else if (call instanceof GuestCall.ReadDone r) {
       readCompleted(r.result());
+    } else if (call instanceof GuestCall.Wake w && w.token() < 0) {
+      programmed(programs.remove(w.token()), w.at());
     } else if (call instanceof GuestCall.Wake w) {
       engine.setupDone(w.token(), w.at());
     }
+    pingPongEnded();
     if (loading && heldCall == null) {
       heldCall = call; // an out copy's source is on its way: its writes go out inside this call
       return this;
@@ -105,27 +149,86 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     return this;
   }
 
-  private void registerWritten(EndpointEvent.MemoryWritten w) {
-    GpuRegisters.Written written = registers.written(w.address(), w.data());
+  /** A write into BAR0; whether it rang the ping-pong's doorbell and started it (null: not rung). */
+  private Boolean registerWritten(long address, byte[] data, long arrivedAt) {
+    GpuRegisters.Written written = registers.written(address, data);
     if (written.refused()) {
       getContext().getLog().info("GPU [{}] refused a register write of {} bytes at 0x{}: {}", id,
-          w.data() == null ? 0 : w.data().length, Long.toHexString(w.address()), registers.error());
+          data == null ? 0 : data.length, Long.toHexString(address), registers.error());
     }
-    if (written.doorbell() == null) {
-      return;
+    Boolean pingPong = written.pingPong() == null ? null : pingPongRung(written.pingPong(), arrivedAt);
+    if (written.doorbell() != null) {
+      copyRung(written, arrivedAt);
     }
-    DmaCopyEngine.Start start = engine.start(written.doorbell(), w.arrivedAt());
+    return pingPong;
+  }
+
+  private void copyRung(GpuRegisters.Written written, long arrivedAt) {
+    DmaCopyEngine.Start start = engine.start(written.doorbell(), arrivedAt);
     if (start instanceof DmaCopyEngine.Started s) {
       registers.started();
       endpoint.tell(new MemoryEndpoint.WakeGuest(calls, s.firstTlpAt(), s.copy()));
     } else if (start instanceof DmaCopyEngine.Refused r) {
       registers.refuse(r.why());
-      getContext().getLog().info("GPU [{}] refused a doorbell at {} ns ({}): {}", id, w.arrivedAt(),
+      getContext().getLog().info("GPU [{}] refused a doorbell at {} ns ({}): {}", id, arrivedAt,
           written.doorbell(), r.why());
     }
   }
 
+  private boolean pingPongRung(GpuRegisters.PingPongDoorbell d, long at) {
+    PingPongKernel.Setup setup = d.setup();
+    GpuRegisters.Error why = setup == null ? GpuRegisters.Error.BAD_PING_PONG : kernel.start(setup, at);
+    if (why != GpuRegisters.Error.NONE) {
+      registers.refuse(why);
+      getContext().getLog().info("GPU [{}] refused a ping-pong doorbell at {} ns ({}): {}", id, at, d, why);
+    }
+    return why == GpuRegisters.Error.NONE;
+  }
+
+  private Behavior<Command> onProgram(Program msg) {
+    long token = -(++programTokens);
+    programs.put(token, msg);
+    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, msg.at(), token));
+    return this;
+  }
+
+  /** A program's wake at {@code at}: its writes as the registers would take them from the fabric. */
+  private void programmed(Program p, long at) {
+    if (p == null) {
+      return;
+    }
+    Boolean started = null;
+    for (RegisterWrite w : p.writes()) {
+      Boolean rung = registerWritten(bars.registers().base() + w.offset(), w.data(), at);
+      started = rung == null ? started : rung;
+    }
+    if (Boolean.TRUE.equals(started) && kernel.state() == PingPongKernel.State.RUNNING) {
+      pingPongDone = p.done(); // told when it ends
+    } else {
+      p.done().tell(report(started == null ? "no PP_DOORBELL among the writes"
+          : started ? "" : "the ping-pong doorbell was refused: " + registers.error(), at));
+    }
+  }
+
+  /** Tells whoever waits for the running ping-pong once it ended (in this call). */
+  private void pingPongEnded() {
+    if (pingPongDone == null || kernel.state() == PingPongKernel.State.RUNNING) {
+      return;
+    }
+    pingPongDone.tell(report(kernel.state() == PingPongKernel.State.ERROR ? "a poll read completed with an error" : "",
+        kernel.endedAt()));
+    pingPongDone = null;
+  }
+
+  private PingPongReport report(String error, long at) {
+    return new PingPongReport(id, error.isEmpty() ? kernel.state() : PingPongKernel.State.ERROR, error,
+        kernel.roundsDone(), kernel.roundTimes(), kernel.reads(), kernel.writes(), at);
+  }
+
   private void readCompleted(MemoryEndpoint.ReadResult r) {
+    if (kernel.readDone(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(), r.latencyNs())) {
+      return;
+    }
     finished(engine.readDone(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(), r.latencyNs()));
   }
 
@@ -142,7 +245,7 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
 
   private Behavior<Command> onReadReturned(ReadReturned msg) {
     readCompleted(msg.result());
-    endpoint.tell(new MemoryEndpoint.Store(registers.readOnlyAddress(), registers.readOnlyImage()));
+    publish();
     return this;
   }
 
@@ -167,8 +270,13 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
 
   /** STATUS and the counters into BAR0 (a driver's read sees them), then the call's answer. */
   private void publishAndAnswer(GuestCall call) {
-    endpoint.tell(new MemoryEndpoint.Store(registers.readOnlyAddress(), registers.readOnlyImage()));
+    publish();
     call.answer(endpoint);
+  }
+
+  private void publish() {
+    endpoint.tell(new MemoryEndpoint.Store(registers.readOnlyAddress(), registers.readOnlyImage()));
+    endpoint.tell(new MemoryEndpoint.Store(registers.pingPongAddress(), GpuRegisters.pingPongImage(kernel)));
   }
 
   private Behavior<Command> onGetStats(GetStats msg) {
@@ -177,8 +285,18 @@ public final class GpuDevice extends AbstractBehavior<GpuDevice.Command> {
     return this;
   }
 
-  /** The engine's TLPs as the endpoint's commands. */
-  private final class EndpointBus implements DmaCopyEngine.Bus {
+  /** The copy engine's and the ping-pong kernel's TLPs (and the kernel's watch) as the endpoint's commands. */
+  private final class EndpointBus implements DmaCopyEngine.Bus, PingPongKernel.Bus {
+    private final ActorRef<EndpointEvent> writes;
+
+    EndpointBus(ActorRef<EndpointEvent> writes) {
+      this.writes = writes;
+    }
+
+    @Override
+    public void watch(long address) {
+      endpoint.tell(new MemoryEndpoint.Watch(new AddressRange(address, address + 3), writes));
+    }
     @Override
     public void write(long address, byte[] data, long at) {
       endpoint.tell(new MemoryEndpoint.Write(address, data, at));

@@ -3,6 +3,7 @@ package io.rackfabric.host.device.gpu;
 import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 
 /**
  * The GPU-like device's register file behind BAR0: what the driver programs (a copy's source,
@@ -23,6 +24,14 @@ import java.nio.ByteOrder;
  * 0x2C BYTES_DONE 32  RO: bytes of the current or last copy written out or read in
  * 0x30 REFUSED    32  RO: register writes and doorbells refused so far
  * 0x34 FAILED     32  RO: copies ended by an error completion
+ * 0x38 PP_MODE     32  ping-pong: 1 ping, 2 pong ({@link PingPongKernel})
+ * 0x3C PP_COUNT    32  rounds
+ * 0x40 PP_REMOTE   64  bus address this GPU writes the counter to
+ * 0x48 PP_WAIT     64  the word this GPU waits on: in its BAR1 watched, elsewhere polled by reads
+ * 0x50 PP_DOORBELL 32  write (any value): start the ping-pong
+ * 0x54 PP_STATUS   32  RO: 0 idle, 1 running, 2 done, 3 error
+ * 0x58 PP_ROUNDS   32  RO: rounds done (ping: pongs received; pong: counters written back)
+ * 0x5C PP_LAST_NS  32  RO: ping's last round trip, model ns
  * </pre>
  *
  * A write must start at a multiple of 4 and be a multiple of 4 long (the driver stores dwords or
@@ -43,8 +52,20 @@ public final class GpuRegisters {
   public static final int BYTES_DONE = 0x2C;
   public static final int REFUSED = 0x30;
   public static final int FAILED = 0x34;
+  /** The end of the copy's read-only registers. */
+  public static final int COPY_END = 0x38;
+  public static final int PP_MODE = 0x38;
+  public static final int PP_COUNT = 0x3C;
+  public static final int PP_REMOTE = 0x40;
+  public static final int PP_WAIT = 0x48;
+  public static final int PP_DOORBELL = 0x50;
+  public static final int PP_STATUS = 0x54;
+  public static final int PP_ROUNDS = 0x58;
+  public static final int PP_LAST_NS = 0x5C;
   /** Bytes of the register block; the rest of BAR0 is unused. */
-  public static final int BLOCK = 0x38;
+  public static final int BLOCK = 0x60;
+  /** The most rounds PP_COUNT accepts: the counter is 32 bits and stays positive. */
+  public static final long MAX_PING_PONG_ROUNDS = Integer.MAX_VALUE;
   /** The smallest BAR0 the device accepts: one page, as register BARs are. */
   public static final long MIN_BAR0 = 4096;
 
@@ -53,7 +74,9 @@ public final class GpuRegisters {
 
   /** Why a write or a copy was refused or failed, STATUS bits 15:8 (0: none). */
   public enum Error {
-    NONE, UNALIGNED, READ_ONLY, NO_SUCH_REGISTER, BAD_LENGTH, BUSY, OUTSIDE_DEVICE_MEMORY, COMPLETION_ERROR;
+    NONE, UNALIGNED, READ_ONLY, NO_SUCH_REGISTER, BAD_LENGTH, BUSY, OUTSIDE_DEVICE_MEMORY, COMPLETION_ERROR,
+    /** A ping-pong doorbell with PP_MODE not 1 or 2, PP_COUNT 0, or PP_REMOTE or PP_WAIT 0 or not dword-aligned. */
+    BAD_PING_PONG;
 
     int code() {
       return ordinal();
@@ -63,8 +86,23 @@ public final class GpuRegisters {
   /** What the driver asked for when it rang the doorbell: the registers' values at that moment. */
   public record Doorbell(long src, long dst, long length) {}
 
-  /** One write's effect: the doorbell it rang (null if none) and whether any part was refused. */
-  public record Written(Doorbell doorbell, boolean refused) {}
+  /** What the registers held when the ping-pong doorbell rang: PP_MODE, PP_COUNT, PP_REMOTE, PP_WAIT. */
+  public record PingPongDoorbell(long mode, long count, long remote, long waitOn) {
+
+    /** The kernel's setup, or null when the registers do not make one ({@link Error#BAD_PING_PONG}). */
+    public PingPongKernel.Setup setup() {
+      boolean ok = (mode == 1 || mode == 2) && count > 0 && count <= MAX_PING_PONG_ROUNDS
+          && remote != 0 && remote % 4 == 0 && waitOn != 0 && waitOn % 4 == 0;
+      return ok ? new PingPongKernel.Setup(mode == 1 ? PingPongKernel.Role.PING : PingPongKernel.Role.PONG, count,
+          remote, waitOn) : null;
+    }
+  }
+
+  /**
+   * One write's effect: the copy doorbell it rang (null if none), the ping-pong doorbell (null if
+   * none), and whether any part was refused.
+   */
+  public record Written(Doorbell doorbell, PingPongDoorbell pingPong, boolean refused) {}
 
   private final long base;
   private long src;
@@ -72,6 +110,10 @@ public final class GpuRegisters {
   private long length;
   private long msiAddress;
   private int msiData;
+  private long ppMode;
+  private long ppCount;
+  private long ppRemote;
+  private long ppWait;
   private State state = State.IDLE;
   private Error error = Error.NONE;
   private long bytesDone;
@@ -92,19 +134,22 @@ public final class GpuRegisters {
     long[] dwords = Pcie.dwords(offset, data);
     if (dwords == null) {
       refuse(offset >= BLOCK ? Error.NO_SUCH_REGISTER : Error.UNALIGNED);
-      return new Written(null, true);
+      return new Written(null, null, true);
     }
     Doorbell rung = null;
+    PingPongDoorbell pingPong = null;
     boolean anyRefused = false;
     for (int i = 0; i < dwords.length; i++) {
       long reg = offset + 4L * i;
       if (reg == DOORBELL) {
         rung = new Doorbell(src, dst, length);
+      } else if (reg == PP_DOORBELL) {
+        pingPong = new PingPongDoorbell(ppMode, ppCount, ppRemote, ppWait);
       } else if (!store(reg, dwords[i])) {
         anyRefused = true;
       }
     }
-    return new Written(rung, anyRefused);
+    return new Written(rung, pingPong, anyRefused);
   }
 
   /** One dword into a writable register; false (refused and counted) for any other. */
@@ -119,8 +164,17 @@ public final class GpuRegisters {
       msiAddress = Pcie.withDword(msiAddress, reg - MSI_ADDR, dword);
     } else if (reg == MSI_DATA) {
       msiData = (int) dword;
+    } else if (reg == PP_MODE) {
+      ppMode = dword;
+    } else if (reg == PP_COUNT) {
+      ppCount = dword;
+    } else if (reg == PP_REMOTE || reg == PP_REMOTE + 4) {
+      ppRemote = Pcie.withDword(ppRemote, reg - PP_REMOTE, dword);
+    } else if (reg == PP_WAIT || reg == PP_WAIT + 4) {
+      ppWait = Pcie.withDword(ppWait, reg - PP_WAIT, dword);
     } else {
-      refuse(reg >= STATUS && reg < BLOCK ? Error.READ_ONLY : Error.NO_SUCH_REGISTER);
+      refuse(reg >= STATUS && reg < COPY_END || reg >= PP_STATUS && reg < BLOCK ? Error.READ_ONLY
+          : Error.NO_SUCH_REGISTER);
       return false;
     }
     return true;
@@ -160,7 +214,7 @@ public final class GpuRegisters {
 
   /** The read-only registers as the driver reads them: STATUS, BYTES_DONE, REFUSED, FAILED. */
   public byte[] readOnlyImage() {
-    return ByteBuffer.allocate(BLOCK - STATUS).order(ByteOrder.LITTLE_ENDIAN)
+    return ByteBuffer.allocate(COPY_END - STATUS).order(ByteOrder.LITTLE_ENDIAN)
         .putInt(status())
         .putInt((int) bytesDone)
         .putInt((int) refused)
@@ -171,6 +225,21 @@ public final class GpuRegisters {
   /** Where {@link #readOnlyImage()} belongs. */
   public long readOnlyAddress() {
     return base + STATUS;
+  }
+
+  /** The ping-pong's read-only registers as the driver reads them: PP_STATUS, PP_ROUNDS, PP_LAST_NS. */
+  public static byte[] pingPongImage(PingPongKernel kernel) {
+    List<Long> rounds = kernel.roundTimes();
+    return ByteBuffer.allocate(BLOCK - PP_STATUS).order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(kernel.state().ordinal())
+        .putInt((int) kernel.roundsDone())
+        .putInt(rounds.isEmpty() ? 0 : (int) Math.min(Integer.MAX_VALUE, rounds.get(rounds.size() - 1)))
+        .array();
+  }
+
+  /** Where {@link #pingPongImage} belongs. */
+  public long pingPongAddress() {
+    return base + PP_STATUS;
   }
 
   public int status() {

@@ -103,10 +103,55 @@ class GpuRegistersTest {
     ByteBuffer image = ByteBuffer.wrap(r.readOnlyImage()).order(ByteOrder.LITTLE_ENDIAN);
 
     assertEquals(BASE + GpuRegisters.STATUS, r.readOnlyAddress());
-    assertEquals(GpuRegisters.BLOCK - GpuRegisters.STATUS, image.capacity());
+    assertEquals(GpuRegisters.COPY_END - GpuRegisters.STATUS, image.capacity());
     assertEquals(3 | GpuRegisters.Error.COMPLETION_ERROR.ordinal() << 8, image.getInt(0));
     assertEquals(512, image.getInt(GpuRegisters.BYTES_DONE - GpuRegisters.STATUS));
     assertEquals(1, image.getInt(GpuRegisters.REFUSED - GpuRegisters.STATUS));
     assertEquals(1, image.getInt(GpuRegisters.FAILED - GpuRegisters.STATUS));
+  }
+
+  @Test
+  void shouldHandThePingPongSetupToItsDoorbellWhenOneWriteProgramsItAll() {
+    GpuRegisters r = new GpuRegisters(BASE);
+    byte[] all = ByteBuffer.allocate(28).order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(2).putInt(1000).putLong(0xE_4000_0100L).putLong(0x8_0000_0200L).putInt(1).array();
+    GpuRegisters.Written w = r.written(BASE + GpuRegisters.PP_MODE, all);
+
+    assertNull(w.doorbell());
+    assertEquals(new GpuRegisters.PingPongDoorbell(2, 1000, 0xE_4000_0100L, 0x8_0000_0200L), w.pingPong());
+    assertEquals(new PingPongKernel.Setup(PingPongKernel.Role.PONG, 1000, 0xE_4000_0100L, 0x8_0000_0200L),
+        w.pingPong().setup());
+    assertFalse(w.refused());
+  }
+
+  @Test
+  void shouldMakeNoSetupWhenThePingPongRegistersAreBad() {
+    assertNull(new GpuRegisters.PingPongDoorbell(3, 10, 0x100, 0x200).setup(), "mode 3");
+    assertNull(new GpuRegisters.PingPongDoorbell(1, 0, 0x100, 0x200).setup(), "no rounds");
+    assertNull(new GpuRegisters.PingPongDoorbell(1, 10, 0x102, 0x200).setup(), "unaligned remote");
+    assertNull(new GpuRegisters.PingPongDoorbell(1, 10, 0x100, 0).setup(), "no word to wait on");
+  }
+
+  @Test
+  void shouldRefuseWritesToThePingPongsReadOnlyRegisters() {
+    GpuRegisters r = new GpuRegisters(BASE);
+    assertTrue(r.written(BASE + GpuRegisters.PP_ROUNDS, le(0)).refused());
+    assertEquals(GpuRegisters.Error.READ_ONLY, r.error());
+    assertTrue(r.written(BASE + GpuRegisters.BLOCK, le(0)).refused());
+    assertEquals(GpuRegisters.Error.NO_SUCH_REGISTER, r.error());
+  }
+
+  @Test
+  void shouldLayOutThePingPongsStatusAsTheDriverReadsIt() {
+    PingPongKernel k = new PingPongKernel(io.rackfabric.fabric.address.AddressRange.ofSize(0x1000, 0x1000),
+        new PingPongKernelTest.Recorder());
+    k.start(new PingPongKernel.Setup(PingPongKernel.Role.PING, 1, 0x4000, 0x1100), 0);
+    k.written(0x1100, GpuRegisters.dword(1), 640);
+    ByteBuffer image = ByteBuffer.wrap(GpuRegisters.pingPongImage(k)).order(ByteOrder.LITTLE_ENDIAN);
+
+    assertEquals(BASE + GpuRegisters.PP_STATUS, new GpuRegisters(BASE).pingPongAddress());
+    assertEquals(PingPongKernel.State.DONE.ordinal(), image.getInt(0));
+    assertEquals(1, image.getInt(GpuRegisters.PP_ROUNDS - GpuRegisters.PP_STATUS));
+    assertEquals(640, image.getInt(GpuRegisters.PP_LAST_NS - GpuRegisters.PP_STATUS));
   }
 }

@@ -35,6 +35,7 @@ import java.util.TreeMap;
  * @param ftgm the scenario's ftgm-campaign, run in-process without a rack (null without one)
  * @param gpuCopies the scenario's gpu-copies workloads, one per workload (empty without)
  * @param diskReads the scenario's disk-reads workloads, one per workload (empty without)
+ * @param gpuPingPongs the scenario's gpu-ping-pong workloads, one per workload run (empty without)
  */
 public record RunResult(
     Scenario scenario,
@@ -57,9 +58,10 @@ public record RunResult(
     RunningRack rack,
     FtgmCampaignResult ftgm,
     List<GpuCopiesResult> gpuCopies,
-    List<DiskReadsResult> diskReads) {
+    List<DiskReadsResult> diskReads,
+    List<GpuPingPongResult> gpuPingPongs) {
 
-  /** A run without disk-reads. */
+  /** A run without disk-reads or GPU ping-pongs. */
   public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
       Map<String, EndpointStats> endpointsAtEnd, Map<String, PortStats> portsAtStart, Map<String, PortStats> portsAtEnd,
       List<Boundary> boundaries, List<TrafficResult> traffic, List<AppliedFault> faults, Set<String> faultedEnds,
@@ -68,10 +70,10 @@ public record RunResult(
       RunningRack rack, FtgmCampaignResult ftgm, List<GpuCopiesResult> gpuCopies) {
     this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
         faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
-        controlRequests, rack, ftgm, gpuCopies, List.of());
+        controlRequests, rack, ftgm, gpuCopies, List.of(), List.of());
   }
 
-  /** A run without gpu-copies or disk-reads. */
+  /** A run without gpu-copies, disk-reads or GPU ping-pongs. */
   public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
       Map<String, EndpointStats> endpointsAtEnd, Map<String, PortStats> portsAtStart, Map<String, PortStats> portsAtEnd,
       List<Boundary> boundaries, List<TrafficResult> traffic, List<AppliedFault> faults, Set<String> faultedEnds,
@@ -80,7 +82,7 @@ public record RunResult(
       RunningRack rack, FtgmCampaignResult ftgm) {
     this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
         faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
-        controlRequests, rack, ftgm, List.of(), List.of());
+        controlRequests, rack, ftgm, List.of(), List.of(), List.of());
   }
 
   public RunResult {
@@ -98,6 +100,7 @@ public record RunResult(
     controlRequests = List.copyOf(controlRequests);
     gpuCopies = List.copyOf(gpuCopies);
     diskReads = List.copyOf(diskReads);
+    gpuPingPongs = List.copyOf(gpuPingPongs);
   }
 
   /** A run that started no rack: no statistics, no traffic, no faults of the rack; the campaign's result. */

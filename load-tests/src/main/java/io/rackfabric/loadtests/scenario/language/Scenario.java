@@ -34,6 +34,7 @@ import java.util.Optional;
  * @param gpuCopies GPU drivers' DMA copies during the run ({@code gpu-copies}), empty for none
  * @param diskReads disk drivers' reads during the run ({@code disk-reads}), one workload after the
  *     other, empty for none
+ * @param gpuPingPongs GPU ping-pongs run one after the other ({@code gpu-ping-pong}), empty for none
  */
 public record Scenario(
     String name,
@@ -57,7 +58,8 @@ public record Scenario(
     List<String> wallTimeFaults,
     Map<String, String> settings,
     List<GpuCopies> gpuCopies,
-    List<DiskReads> diskReads) {
+    List<DiskReads> diskReads,
+    List<GpuPingPong> gpuPingPongs) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -71,6 +73,7 @@ public record Scenario(
     settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
     gpuCopies = List.copyOf(gpuCopies);
     diskReads = List.copyOf(diskReads);
+    gpuPingPongs = List.copyOf(gpuPingPongs);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -122,7 +125,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings, gpuCopies, diskReads);
+        settings, gpuCopies, diskReads, gpuPingPongs);
   }
 
   /**
@@ -158,7 +161,7 @@ public record Scenario(
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
         figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
-        gpuCopies, diskReads);
+        gpuCopies, diskReads, gpuPingPongs);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -71,7 +71,8 @@ final class ScenarioParser {
     Fields f = new Fields((ConfigObject) v, ROOT, problems);
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
         "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY,
-        SettingsSection.KEY, GpuCopiesSection.KEY, DiskReadsSection.KEY);
+        SettingsSection.KEY, GpuCopiesSection.KEY, DiskReadsSection.KEY,
+        GpuPingPongSection.KEY);
     String name = name(f);
     String description = f.string("description", false);
     TopologyRef topology = TopologySection.parse(f, baseDir, topologyProblems);
@@ -122,6 +123,14 @@ final class ScenarioParser {
         ScenarioSettings.config(settings));
     List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
+    List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode);
+    long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
+        .filter(w -> !w.isEmpty()).count();
+    if (deviceWorkloads > 1) {
+      // Each holds the rack at model times of its own to start its workloads: one per scenario.
+      f.error("gpu-copies, disk-reads and gpu-ping-pong each run their workloads on a schedule of their own:"
+          + " give one of them per scenario");
+    }
 
     if (!problems.isEmpty() || !topologyProblems.isEmpty() || topology == null) {
       return null;
@@ -129,7 +138,7 @@ final class ScenarioParser {
     return new Scenario(name, description, file.display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
         campaign, run.reproducible(), file.wallTime.sorted(), settings, gpuCopies,
-        diskReads);
+        diskReads, gpuPingPongs);
   }
 
   /** The scenario's name, or the file's name without {@code .conf} when it has none. */
