@@ -48,7 +48,7 @@ public final class DiskLatencyFigures implements FigureType {
     List<Figure> out = new ArrayList<>();
     for (Latency l : latencies(run)) {
       String p = "disk." + l.workload() + ".";
-      out.add(new Figure(p + "reads", l.reads(), "reads", "model"));
+      out.add(new Figure(p + "reads", l.reads(), "reads", "count"));
       out.add(new Figure(p + "latency_median_ns", l.median(), "ns", "model"));
       out.add(new Figure(p + "latency_min_ns", l.min(), "ns", "model"));
       out.add(new Figure(p + "latency_max_ns", l.max(), "ns", "model"));

@@ -52,8 +52,8 @@ public final class P2pLatencyFigures implements FigureType {
       out.add(new Figure(p + "median_ns", round(l.median()), "ns", "model"));
       out.add(new Figure(p + "min_ns", l.min(), "ns", "model"));
       out.add(new Figure(p + "max_ns", l.max(), "ns", "model"));
-      out.add(new Figure(p + "ntb_crossings", l.ntbCrossings(), "crossings", "model"));
-      out.add(new Figure(p + "root_crossings", l.rootCrossings(), "crossings", "model"));
+      out.add(new Figure(p + "ntb_crossings", l.ntbCrossings(), "crossings", "count"));
+      out.add(new Figure(p + "root_crossings", l.rootCrossings(), "crossings", "count"));
     }
     for (Latency l : all) {
       find(all, l.spec().compareTo()).ifPresent(b -> out.add(new Figure(
