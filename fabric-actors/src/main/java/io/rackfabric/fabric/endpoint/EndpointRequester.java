@@ -98,7 +98,7 @@ final class EndpointRequester {
     int bdf = target.bdf();
     int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
     if (tag < 0) {
-      replyTo.tell(new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));
       return;
     }
     readsSent++;
@@ -106,7 +106,19 @@ final class EndpointRequester {
     if (!link.offer(new MemRead(requester, tag, 0, address, length, now, address), now, -1)) {
       reads.cancel(tag); // the link is down: nothing will ever complete it
       readsFailed++;
-      replyTo.tell(new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+    }
+  }
+
+  /**
+   * A read that never left answered at once, the way its completion would be: a guest's in a call
+   * of its own, so that what the guest does about it enters the model now, not whenever it runs.
+   */
+  private void refused(MemoryEndpoint.Command context, ActorRef<ReadResult> replyTo, ReadResult result) {
+    if (context instanceof MemoryEndpoint.Read) {
+      replies.answer(replyTo, result, call -> new GuestCall.ReadDone(call, result));
+    } else {
+      replyTo.tell(result);
     }
   }
 

@@ -95,6 +95,9 @@ public final class DmaCopyEngine {
     this.bus = bus;
   }
 
+  /** Whether the current copy's setup time is over (its TLPs may go). */
+  private boolean setupEnded;
+
   /** The doorbell, at model time {@code at}: refused, or started with its setup running. */
   public Start start(GpuRegisters.Doorbell d, long at) {
     if (busy()) {
@@ -117,6 +120,7 @@ public final class DmaCopyEngine {
     length = len;
     issued = 0;
     done = 0;
+    setupEnded = false;
     return new Started(current, direction, at + settings.setupNs());
   }
 
@@ -125,6 +129,7 @@ public final class DmaCopyEngine {
     if (copy != current || !busy()) {
       return;
     }
+    setupEnded = true;
     if (direction == Direction.OUT) {
       loadAt = at;
       bus.load(deviceAddress, (int) length);
@@ -188,7 +193,9 @@ public final class DmaCopyEngine {
   }
 
   private void issueReads(long at) {
-    if (!busy() || direction != Direction.IN) {
+    // A failed copy's late completion frees a tag while the next copy is still setting up: its
+    // reads wait for the setup's end.
+    if (!busy() || direction != Direction.IN || !setupEnded) {
       return;
     }
     while (issued < length && reads < settings.maxOutstandingReads()) {

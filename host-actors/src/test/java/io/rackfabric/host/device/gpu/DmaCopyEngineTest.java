@@ -188,6 +188,19 @@ class DmaCopyEngineTest {
   }
 
   @Test
+  void shouldHoldTheNextCopysReadsToItsSetupsEndWhenAFailedCopysReadReturnsDuringIt() {
+    DmaCopyEngine.Started first = start(0x4000, DEVICE_MEMORY.base(), 2 * 512, 0);
+    engine.setupDone(first.copy(), 100);
+    engine.readDone(0x4000, false, null, 300); // fails; the read of 0x4200 is still out
+    DmaCopyEngine.Started second = start(0x8000, DEVICE_MEMORY.base(), 512, 1_000);
+    int tlps = bus.tlps.size();
+    assertNull(engine.readDone(0x4200, true, pattern(512), 950), "the first copy's straggler, at 1,050");
+    assertEquals(tlps, bus.tlps.size(), "no read before the second copy's setup ends at 1,100");
+    engine.setupDone(second.copy(), 1_100);
+    assertEquals(new Tlp("read", 0x8000, 512, 1_100), bus.tlps.get(bus.tlps.size() - 1));
+  }
+
+  @Test
   void shouldRefuseADoorbellWhileBusyAndGoOnWithTheRunningCopy() {
     DmaCopyEngine.Started s = start(0x4000, DEVICE_MEMORY.base(), 512, 0);
     assertEquals(new DmaCopyEngine.Refused(GpuRegisters.Error.BUSY),
