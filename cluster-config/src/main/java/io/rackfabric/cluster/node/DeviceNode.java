@@ -46,7 +46,14 @@ public final class DeviceNode {
             nodeName, e.id(), e.device().key(), misfit);
         continue;
       }
-      started.add(e.device() == DeviceKind.GPU ? gpu(context, e, endpoint, fabric) : disk(context, e, endpoint, fabric));
+      try {
+        started.add(e.device() == DeviceKind.GPU ? gpu(context, e, endpoint, fabric)
+            : disk(context, e, endpoint, fabric));
+      } catch (IllegalArgumentException bad) {
+        // A bad rackfabric.host.gpu / .disk setting: this device runs as plain memory, the node runs.
+        context.getLog().error("Node [{}]: endpoint [{}] runs no {} logic: {}", nodeName, e.id(), e.device().key(),
+            bad.getMessage());
+      }
     }
     return started;
   }

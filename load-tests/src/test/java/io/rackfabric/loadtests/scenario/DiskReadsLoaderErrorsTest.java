@@ -69,6 +69,14 @@ class DiskReadsLoaderErrorsTest {
   }
 
   @Test
+  void shouldRefuseBadDiskSettingsAndReadsLargerThanTheDiskNamingThem() throws Exception {
+    String m = problems(14, "  figures = [ disk-latency ], settings { rackfabric.host.disk.capacity = 1000 }");
+    assertContains(m, "rackfabric.host.disk.capacity");
+    m = problems(14, "  figures = [ disk-latency ], settings { rackfabric.host.disk.capacity = 2048 }");
+    assertContains(m, "blocks");
+  }
+
+  @Test
   void shouldRejectRegistersThatDoNotReachTheDisksBar0() throws Exception {
     assertContains(problems(7, "    registers = \"80GiB\""), "bad.conf:7: scenario.disk-reads[0].registers:"
         + " registers=0x1400000000 from borrower is delivered to gpu at 0xC0000000; it must reach disk's BAR0 at its"

@@ -47,7 +47,7 @@ final class DiskReadsSection {
     try {
       settings = DiskSettings.create(config);
     } catch (RuntimeException e) {
-      return List.of(); // the settings block reports it
+      return List.of(); // the settings block reports the bad setting (ScenarioSettings checks every record)
     }
     List<DiskReads> out = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -78,7 +78,8 @@ final class DiskReadsSection {
     long[] queues = DeviceRoutes.pair(w, "queues", "disk");
     long[] msi = DeviceRoutes.pair(w, "msi", "disk");
     long[] buffer = DeviceRoutes.pair(w, "buffer", "disk");
-    Integer blocks = w.integerIn("blocks", DEFAULT_BLOCKS, 1, settings.maxBlocksPerCommand());
+    Integer blocks = w.integerIn("blocks", DEFAULT_BLOCKS, 1,
+        (int) Math.min(settings.maxBlocksPerCommand(), settings.capacityBlocks()));
     Integer count = w.integerIn("count", null, 1, DiskReads.MAX_COUNT);
     if (queues[0] % SubmissionEntry.SIZE != 0) {
       w.error("queues", "queues.disk=" + Addresses.hex(queues[0]) + " is not a multiple of " + SubmissionEntry.SIZE

@@ -51,7 +51,7 @@ final class GpuCopiesSection {
     try {
       maxCopy = GpuSettings.create(config).maxCopyBytes();
     } catch (RuntimeException e) {
-      maxCopy = Long.MAX_VALUE; // the settings block reports it
+      return List.of(); // the settings block reports the bad setting (ScenarioSettings checks every record)
     }
     List<GpuCopies> out = new ArrayList<>();
     Set<String> names = new HashSet<>();

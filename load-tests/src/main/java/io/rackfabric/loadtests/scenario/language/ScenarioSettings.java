@@ -8,6 +8,8 @@ import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.host.controlplane.ClientSettings;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
+import io.rackfabric.host.device.disk.DiskSettings;
+import io.rackfabric.host.device.gpu.GpuSettings;
 import io.rackfabric.host.ftgm.FtgmSettings;
 import io.rackfabric.host.messaging.MessagingSettings;
 import io.rackfabric.host.nic.NicSettings;
@@ -45,7 +47,8 @@ public final class ScenarioSettings {
   /** The settings records the modules read once; building one checks its whole section. */
   private static final List<Function<Config, ?>> RECORDS = List.of(FabricSettings::create, HostSettings::create,
       ControlPlaneSettings::create, ClientSettings::create, MessagingSettings::create, NicSettings::create,
-      FtgmSettings::create, PersistenceSettings::create, ClusterSettings::create);
+      FtgmSettings::create, PersistenceSettings::create, ClusterSettings::create, GpuSettings::create,
+      DiskSettings::create);
 
   private static final int MAX_DISTANCE = 4;
 
