@@ -5,15 +5,16 @@ import io.rackfabric.fabric.routing.PortRole;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * A host's IOMMU turned on, as the fabric sees it (Device Lending, sections 6 and 7.1): the I/O
  * virtual addresses of its devices are resolved at its root, so every request a device of its
- * domain sends to another device of it (the NTB adapter beside it included) goes up through the
- * root and back down instead of across the switch. In the topology that is ACS peer-to-peer
+ * domain sends to another device below a downstream port of it (an NTB adapter on a chip of its
+ * own included) goes up through the root and back down instead of across the switch. (ACS
+ * redirects toward downstream ports: an NTB port on the same chip as the device is not redirected.) In the topology that is ACS peer-to-peer
  * redirect on every downstream port of the host's switches and a relaying root. A transformation
  * of a loaded topology, so files need not come in two copies.
  */
@@ -29,36 +30,40 @@ public final class HostIommu {
   public static Topology enable(Topology topology, String host) {
     topology.endpoint(host).filter(EndpointSpec::root).orElseThrow(
         () -> new IllegalArgumentException("iommu host=" + host + " is not a root (a host) of " + topology.name()));
-    String top = topology.linkAt(host).map(l -> l.other(host))
-        .filter(end -> topology.switchSpec(LinkSpec.componentOf(end))
-            .flatMap(s -> s.port(LinkSpec.portOf(end))).map(p -> p.role() == PortRole.UPSTREAM).orElse(false))
-        .map(LinkSpec::componentOf)
+    PortConfig upstream = topology.linkAt(host).map(l -> l.other(host))
+        .flatMap(end -> topology.switchSpec(LinkSpec.componentOf(end)).flatMap(s -> s.port(LinkSpec.portOf(end))))
+        .filter(p -> p.role() == PortRole.UPSTREAM)
         .orElseThrow(() -> new IllegalArgumentException("iommu host=" + host
             + " sits on no switch's upstream port: nothing below it would be redirected to it"));
-    Set<String> domain = new LinkedHashSet<>();
-    Deque<String> open = new ArrayDeque<>(List.of(top));
+    String top = LinkSpec.componentOf(topology.linkAt(host).orElseThrow().other(host));
+    // The host's domain: the virtual switch of each chip below it, entered by an upstream port
+    // (an NTB port leads into another host's domain, a chip's other virtual switch to another host).
+    Map<String, Integer> domain = new LinkedHashMap<>();
+    Deque<Map.Entry<String, Integer>> open = new ArrayDeque<>(List.of(Map.entry(top, upstream.virtualSwitch())));
     while (!open.isEmpty()) {
-      String id = open.poll();
-      if (!domain.add(id)) {
+      Map.Entry<String, Integer> at = open.poll();
+      if (domain.putIfAbsent(at.getKey(), at.getValue()) != null) {
         continue;
       }
-      for (PortConfig p : topology.switchSpec(id).orElseThrow().ports()) {
-        if (p.role() != PortRole.DOWNSTREAM) {
-          continue; // an NTB port leads into another host's domain
+      for (PortConfig p : topology.switchSpec(at.getKey()).orElseThrow().ports()) {
+        if (p.role() != PortRole.DOWNSTREAM || p.virtualSwitch() != at.getValue()) {
+          continue;
         }
-        topology.linkAt(LinkSpec.end(id, p.name())).map(l -> l.other(LinkSpec.end(id, p.name())))
-            .filter(end -> topology.switchSpec(LinkSpec.componentOf(end)).isPresent())
-            .ifPresent(end -> open.add(LinkSpec.componentOf(end)));
+        String end = LinkSpec.end(at.getKey(), p.name());
+        topology.linkAt(end).map(l -> l.other(end)).ifPresent(far -> topology.switchSpec(LinkSpec.componentOf(far))
+            .flatMap(s -> s.port(LinkSpec.portOf(far))).filter(q -> q.role() == PortRole.UPSTREAM)
+            .ifPresent(q -> open.add(Map.entry(LinkSpec.componentOf(far), q.virtualSwitch()))));
       }
     }
     List<SwitchSpec> switches = new ArrayList<>();
     for (SwitchSpec s : topology.switches()) {
-      if (!domain.contains(s.id())) {
+      Integer vs = domain.get(s.id());
+      if (vs == null) {
         switches.add(s);
         continue;
       }
       List<PortConfig> ports = s.ports().stream()
-          .map(p -> p.role() == PortRole.DOWNSTREAM ? p.withAcsRedirect(true) : p).toList();
+          .map(p -> p.role() == PortRole.DOWNSTREAM && p.virtualSwitch() == vs ? p.withAcsRedirect(true) : p).toList();
       switches.add(new SwitchSpec(s.id(), s.node(), ports, s.multicast()));
     }
     List<EndpointSpec> endpoints = topology.endpoints().stream()

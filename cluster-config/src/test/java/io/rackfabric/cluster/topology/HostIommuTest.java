@@ -31,6 +31,17 @@ class HostIommuTest {
   }
 
   @Test
+  void shouldLeaveTheOtherVirtualSwitchAloneWhenAChipIsSplitBetweenTwoHosts() throws Exception {
+    // ladon-testbed's tor: VS1 the MMH's, VS2 the BMH's.
+    Topology t = HostIommu.enable(TopologyLoader.load("ladon-testbed"), "mmh");
+    SwitchSpec tor = t.switchSpec("tor").orElseThrow();
+    assertTrue(tor.ports().stream().anyMatch(p -> p.acsRedirect()), "the MMH's downstream ports redirect");
+    assertTrue(tor.ports().stream().filter(p -> p.virtualSwitch() == 2).noneMatch(p -> p.acsRedirect()),
+        "nothing of the BMH's virtual switch");
+    assertFalse(t.endpoint("bmh").orElseThrow().relay());
+  }
+
+  @Test
   void shouldRefuseAHostThatSitsOnNoUpstreamPortNamingIt() throws Exception {
     Topology t = TopologyLoader.load("lending-b2b");
     var onNtb = assertThrows(IllegalArgumentException.class, () -> HostIommu.enable(t, "borrower"));

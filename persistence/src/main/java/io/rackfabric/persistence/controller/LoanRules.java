@@ -40,6 +40,10 @@ final class LoanRules {
   }
 
   static Decision decide(ControllerState s, Operation op, long at) {
+    String blankName = blankName(op);
+    if (blankName != null) {
+      return Decision.reject(blankName);
+    }
     if (op instanceof OfferDevice o) {
       return offer(s, o, at);
     } else if (op instanceof WithdrawOffer o) {
@@ -58,9 +62,6 @@ final class LoanRules {
   }
 
   private static Decision offer(ControllerState s, OfferDevice o, long at) {
-    if (blank(o.device())) {
-      return Decision.reject("device=" + o.device() + " is blank");
-    }
     Optional<String> bad = knownHost(s, o.lender());
     if (bad.isPresent()) {
       return Decision.reject(bad.get());
@@ -167,6 +168,32 @@ final class LoanRules {
           + o.device() + " (double unmap, or not a buffer's first byte)");
     }
     return Decision.accept(new DmaBufferUnmapped(o.device(), offset, at));
+  }
+
+  /** The first name of {@code op} that is blank, as "name=value is blank", or null. */
+  private static String blankName(Operation op) {
+    String[][] names;
+    if (op instanceof OfferDevice o) {
+      names = new String[][] {{"device", o.device()}, {"lender", o.lender()}};
+    } else if (op instanceof WithdrawOffer o) {
+      names = new String[][] {{"device", o.device()}, {"lender", o.lender()}};
+    } else if (op instanceof BorrowDevice o) {
+      names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
+    } else if (op instanceof ReturnDevice o) {
+      names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
+    } else if (op instanceof MapDmaBuffer o) {
+      names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
+    } else if (op instanceof UnmapDmaBuffer o) {
+      names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
+    } else {
+      return null;
+    }
+    for (String[] n : names) {
+      if (blank(n[1])) {
+        return n[0] + "=" + n[1] + " is blank";
+      }
+    }
+    return null;
   }
 
   /** Why {@code device} is not lent to {@code borrower}, if it is not. */

@@ -53,7 +53,10 @@ final class Loans {
       return new Loans(o, loans, mappings);
     } else if (event instanceof DeviceLent e) {
       TreeMap<String, LoanRecord> l = new TreeMap<>(loans);
-      l.put(e.device(), new LoanRecord(e.device(), offers.get(e.device()).lender(), e.borrower(), e.vm(),
+      // Validated: the device was offered. Folding never fails, so a journal that says otherwise
+      // (written by another version) gives a loan of no known lender rather than an exception.
+      String lender = Optional.ofNullable(offers.get(e.device())).map(OfferRecord::lender).orElse(null);
+      l.put(e.device(), new LoanRecord(e.device(), lender, e.borrower(), e.vm(),
           e.windowBase(), e.windowSize(), e.windowTarget(), e.at()));
       return new Loans(offers, l, mappings);
     } else if (event instanceof DeviceReturned e) {
@@ -94,7 +97,7 @@ final class Loans {
   Loans withoutHost(String host) {
     Loans s = this;
     for (LoanRecord loan : loans.values()) {
-      if (loan.lender().equals(host) || loan.borrower().equals(host)) {
+      if (host.equals(loan.lender()) || host.equals(loan.borrower())) {
         s = s.withoutLoan(loan.device());
       }
     }

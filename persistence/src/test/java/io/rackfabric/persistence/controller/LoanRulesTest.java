@@ -79,6 +79,25 @@ class LoanRulesTest {
   }
 
   @Test
+  void shouldRejectMissingNamesRatherThanFailWhenAnOperationCarriesNone() {
+    ControllerState s = accept(offered(), borrow("ch1", null));
+    assertRejected(s, new OfferDevice(null, "ch2", LendableKind.GPU, BARS, 0, null), "device=null is blank");
+    assertRejected(s, new WithdrawOffer("gpu0", null, 0, null), "lender=null is blank");
+    assertRejected(s, new BorrowDevice(null, "ch1", null, WINDOW, 65536, 0, 0, null), "device=null is blank");
+    assertRejected(s, new ReturnDevice("gpu0", null, 0, null), "borrower=null is blank");
+    assertRejected(s, new MapDmaBuffer(null, "ch1", 40 * GIB, 4096, 0, null), "device=null is blank");
+    assertRejected(s, new UnmapDmaBuffer("gpu0", " ", WINDOW, 0, null), "borrower=  is blank");
+  }
+
+  @Test
+  void shouldFoldALoanOfADeviceNeverOfferedWithoutFailing() {
+    ControllerState s = SampleRack.expected(new ArrayList<>())
+        .apply(new DeviceLent("gpu9", "ch1", null, WINDOW, 65536, 0, 1));
+    assertEquals(null, s.loan("gpu9").orElseThrow().lender());
+    assertTrue(s.apply(new ControllerEvent.HostRemoved("ch1", 2)).loan("gpu9").isEmpty());
+  }
+
+  @Test
   void shouldRejectBadBorrowsNamingTheValue() {
     ControllerState s = offered();
     assertRejected(SampleRack.expected(new ArrayList<>()), borrow("ch1", null), "device=gpu0 is not offered");

@@ -136,6 +136,9 @@ final class GpuCopiesSection {
       } else if (ok) {
         for (long s = from; s <= to; s *= 2) {
           out.add(s);
+          if (s > to / 2) {
+            break; // the next doubling passes to (or would overflow)
+          }
         }
       }
     }
