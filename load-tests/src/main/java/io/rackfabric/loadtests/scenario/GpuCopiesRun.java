@@ -1,8 +1,10 @@
 package io.rackfabric.loadtests.scenario;
 
 import akka.actor.typed.ActorRef;
+import io.rackfabric.cluster.node.ComponentKeys;
 import akka.actor.typed.Props;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
@@ -65,6 +67,18 @@ public final class GpuCopiesRun {
     return new GpuCopiesRun(rack, drivers, progress);
   }
 
+  /**
+   * What the GPU says of copies that failed (an error completion), or "": the device raises its MSI
+   * for a failed copy too, so the driver cannot tell, and its time would pass for a bandwidth.
+   */
+  private String failures(Driver d) throws Exception {
+    ActorRef<GpuDevice.Command> gpu = Asks.find(rack.system(), ComponentKeys.gpu(d.spec().gpu()), ASK);
+    GpuDevice.GpuStats stats = Asks.<GpuDevice.Command, GpuDevice.GpuStats>ask(rack.system(), gpu,
+        GpuDevice.GetStats::new, ASK);
+    return stats.copiesFailed() == 0 ? "" : stats.copiesFailed() + " of its copies failed (an error completion;"
+        + " GPU " + d.spec().gpu() + " STATUS " + Integer.toHexString(stats.status()) + "): no bandwidth figures";
+  }
+
   /** Waits for every driver (at most {@code timeout}), with a progress line every few seconds. */
   public List<GpuCopiesResult> finish(Duration timeout) throws Exception {
     long start = System.nanoTime();
@@ -83,7 +97,7 @@ public final class GpuCopiesRun {
       if (left > 0) {
         try {
           GpuDriver.CopiesDone done = d.done().get(Math.min(left, PROGRESS_NS), TimeUnit.NANOSECONDS);
-          return new GpuCopiesResult(d.spec(), done.copies(), done.error());
+          return new GpuCopiesResult(d.spec(), done.copies(), done.error().isEmpty() ? failures(d) : done.error());
         } catch (TimeoutException notYet) {
           // a progress line, below
         }

@@ -70,6 +70,9 @@ public final class DmaBandwidthFigures implements FigureType {
   public static List<Curves> curves(RunResult run) {
     List<Curves> out = new ArrayList<>();
     for (GpuCopiesResult g : run.gpuCopies()) {
+      if (!g.error().isEmpty()) {
+        continue; // a failed copy's MSI comes all the same: its time is no bandwidth (the run's notes say why)
+      }
       Map<Direction, TreeMap<Long, List<Double>>> samples = new LinkedHashMap<>();
       for (CopyRecord c : g.copies()) {
         if (c.durationNs() > 0) {
