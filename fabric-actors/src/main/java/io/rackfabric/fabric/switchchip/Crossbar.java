@@ -56,12 +56,20 @@ final class Crossbar {
    * port has joined its time keeper: counted from the first message, as the link is.
    */
   void declare(IntFunction<String> names) {
+    declare(names, n -> lookaheadNs);
+  }
+
+  /**
+   * As above, with each sibling's own lookahead: a chip's crossing between two bridges is the
+   * switch's, only one through an NTB port can be the NTB's (which may be shorter).
+   */
+  void declare(IntFunction<String> names, java.util.function.IntToLongFunction lookahead) {
     if (time.joined()) {
       return;
     }
     for (int n = 0; n < siblings.length; n++) {
       if (siblings[n] != null && n != number && channel[n] < 0) {
-        channel[n] = time.declare(names.apply(n), lookaheadNs);
+        channel[n] = time.declare(names.apply(n), lookahead.applyAsLong(n));
       }
     }
   }

@@ -114,6 +114,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** The link side: partner, driver's link commands, ticks, wire. */
   private final LinkPort port;
   private final Crossbar crossbar;
+  /** A chip crossing between two bridges, and the least of any crossing (see {@link #siblingLookahead}). */
+  private final long switchNs;
+  private final long leastCrossingNs;
   private final PortErrors errors = new PortErrors();
   private final PortForwarding forwarding;
 
@@ -145,6 +148,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     this.port = new LinkPort(context, name, "Port", link, time, settings.timers());
+    this.switchNs = settings.switchLatencyNs();
+    this.leastCrossingNs = settings.leastCrossingNs();
     this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.leastCrossingNs(), settings.releaseBatch(),
         link, time);
     this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, context.getLog());
@@ -201,7 +206,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
    */
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
     if (!time.joined()) {
-      crossbar.declare(config::siblingName);
+      crossbar.declare(config::siblingName, this::siblingLookahead);
       time.join(msg, getContext().getSelf().narrow());
     }
     return this;
@@ -229,7 +234,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onSiblings(Siblings msg) {
     crossbar.siblings(msg.ports());
-    crossbar.declare(config::siblingName); // counted from the first message, as the link is (see PortTime)
+    crossbar.declare(config::siblingName, this::siblingLookahead); // counted from the first message, as the link is
     return this;
   }
 
@@ -254,5 +259,17 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
       forwarding.linkDown(cause, modelAt, purged);
     }
+  }
+
+  /**
+   * The least model time between this port handling an event and what it sends sibling {@code n}
+   * arriving: the switch's crossing between two bridges, the least of it and an NTB's when either
+   * port is an NTB (a port's own messages, credit returns and config answers, take the switch's).
+   */
+  private long siblingLookahead(int n) {
+    io.rackfabric.fabric.routing.PortConfig sibling = config.view().port(n);
+    boolean ntb = config.role() == io.rackfabric.fabric.routing.PortRole.NTB
+        || (sibling != null && sibling.role() == io.rackfabric.fabric.routing.PortRole.NTB);
+    return ntb ? leastCrossingNs : switchNs;
   }
 }
