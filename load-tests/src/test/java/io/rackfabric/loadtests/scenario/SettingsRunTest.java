@@ -35,7 +35,7 @@ class SettingsRunTest {
       "  topology = demo",
       "  mode = single-jvm",
       "  run { duration = 20us, wall-limit = 1m }",
-      "  traffic = [ { name = a, from = ch1, to = ch2, interval = 1us } ]",
+      "  traffic = [ { name = a, from = ch1, to = ch2, interval = 1us }, { name = b, from = mh, to = mem, interval = 1us } ]",
       "  settings { rackfabric.fabric.switch-latency = 5us }",
       "}") + "\n";
   private static final long SWITCH_NS = 5_000;
@@ -76,8 +76,11 @@ class SettingsRunTest {
     assertEquals(Map.of("rackfabric.fabric.switch-latency", "5us", "rackfabric.fabric.ntb-latency", "1us"),
         result.get("settings"));
     long latencyMin = figure(result, "sink.ch2.latency_min");
-    // ch1 to ch2 goes in and out through two NTB ports of tor: two NTB crossings of the set 1us.
+    // ch1 to ch2 goes in and out through two NTB ports of tor: two NTB crossings of the set 1us;
+    // mh to mem crosses tor and the leaf switch between bridges: two of the scenario's 5us.
     assertTrue(latencyMin >= 2_000, "a TLP crosses two NTBs: latency_min=" + latencyMin + "ns");
+    long memMin = figure(result, "sink.mem.latency_min");
+    assertTrue(memMin >= 2 * SWITCH_NS, "a TLP crosses two switches: latency_min=" + memMin + "ns");
     assertContains(call.err(), "setting rackfabric.fabric.ntb-latency = 1us");
 
     // Quiet terminal: the run's progress and results, Akka's lines in the log file.
