@@ -55,6 +55,27 @@ class GpuCopiesLoaderErrorsTest {
   }
 
   @Test
+  void shouldRefuseTwoWorkloadsOfOneDriverSharingTheirMsiWord() throws Exception {
+    // lending-3way: the borrower drives gpu-a1 and gpu-a2 of Lender A, both through its DMA window.
+    List<String> two = List.of(
+        "scenario {",
+        "  topology = lending-3way",
+        "  gpu-copies = [",
+        "    { name = a1, driver = borrower, gpu = gpu-a1, registers = \"80GiB\", device-memory = \"32GiB\",",
+        "      buffer = { gpu = \"48GiB\", host = \"8GiB\" }, msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" },",
+        "      sizes = [4KiB] }",
+        "    { name = a2, driver = borrower, gpu = gpu-a2, registers = \"0x14_0010_0000\", device-memory = \"0x8_1000_0000\",",
+        "      buffer = { gpu = \"0xC_0010_0000\", host = \"0x2_0010_0000\" }, msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" },",
+        "      sizes = [4KiB] }",
+        "  ]",
+        "  figures = [ dma-bandwidth ]",
+        "}");
+    ScenarioFiles f = new ScenarioFiles(dir, two);
+    String m = f.problems(two);
+    assertContains(m, "the MSI word or the buffer of 'a2' overlaps those of 'a1' on borrower");
+  }
+
+  @Test
   void shouldResolveTheWorkloadWhenTheBaseIsUnchanged() throws Exception {
     Scenario s = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
     GpuCopies w = s.gpuCopies().get(0);

@@ -65,11 +65,32 @@ final class GpuCopiesSection {
         item.error("name", "'" + w.name() + "' is the name of another gpu-copies workload");
       } else if (!gpus.add(w.gpu())) {
         item.error("gpu", "gpu=" + w.gpu() + " is driven by another gpu-copies workload: a GPU runs one copy at a time");
+      } else if (sharesAreas(w, out) != null) {
+        // Two drivers on one host watch their MSI words in one RAM: each must be its own.
+        item.error("msi", "the MSI word or the buffer of '" + w.name() + "' overlaps those of '"
+            + sharesAreas(w, out).name() + "' on " + w.driver() + ": workloads of one driver need areas of their own");
       } else {
         out.add(w);
       }
     }
     return out;
+  }
+
+  /** A workload of the same driver whose buffer or MSI word overlaps {@code w}'s, or null. */
+  private static GpuCopies sharesAreas(GpuCopies w, List<GpuCopies> others) {
+    for (GpuCopies o : others) {
+      if (o.driver().equals(w.driver()) && (overlaps(w.msiHost(), 4, o.msiHost(), 4)
+          || overlaps(w.bufferHost(), w.largest(), o.bufferHost(), o.largest())
+          || overlaps(w.msiHost(), 4, o.bufferHost(), o.largest())
+          || overlaps(o.msiHost(), 4, w.bufferHost(), w.largest()))) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private static boolean overlaps(long a, long aLength, long b, long bLength) {
+    return a < b + bLength && b < a + aLength;
   }
 
   private GpuCopies workload(Fields w, Topology topology, long maxCopy) {
