@@ -12,24 +12,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code rack bench} with no name: dataplane, controller, failover and startup, one JSON with a
- * section per benchmark and, at the top, the figures of the last three.
+ * {@code rack bench} with no name: dataplane, controller, failover, startup and lending, one JSON
+ * with a section per benchmark and, at the top, the figures of the last four.
  */
 public final class BenchAll {
 
   private BenchAll() {}
 
   /** Every value was checked by the caller: the first benchmark runs for minutes. */
-  public static int run(DataplaneRun.Settings dataplane, List<Integer> events, int hosts, int racks, Path json,
-      PrintStream out) throws Exception {
+  public static int run(DataplaneRun.Settings dataplane, List<Integer> events, int hosts, int racks,
+      int lendingRounds, Path json, PrintStream out) throws Exception {
     Map<String, Object> sections = new LinkedHashMap<>();
     // The dataplane section is its whole result document, as its own command writes it.
     sections.put("dataplane", DataplaneRun.result(dataplane, true, true, out));
     List<Map<String, Object>> parts = List.of(
         BenchSections.controllerSection(events, out),
         BenchSections.failoverSection(hosts, out),
-        BenchSections.startupSection(racks, out));
-    List<String> names = List.of("controller", "failover", "startup");
+        BenchSections.startupSection(racks, out),
+        BenchSections.lendingSection(lendingRounds, out));
+    List<String> names = List.of("controller", "failover", "startup", "lending");
     List<Object> every = new ArrayList<>();
     for (int i = 0; i < parts.size(); i++) {
       Map<String, Object> part = new LinkedHashMap<>(parts.get(i));

@@ -122,6 +122,32 @@ public final class BenchSections {
         out);
   }
 
+  /** {@code rack bench lending}: see {@link LendingBench}. */
+  public static int lending(int rounds, Path json, PrintStream out) throws Exception {
+    BenchFigures.write(json, "lending", lendingSection(rounds, out), out);
+    return 0;
+  }
+
+  static Map<String, Object> lendingSection(int rounds, PrintStream out) throws Exception {
+    Path runDir = BenchFigures.runDir("bench-lending");
+    out.printf("rack bench lending: borrows and returns through the controller, H2 file journal in %s%n", runDir);
+    LendingBench.Loans loans = LendingBench.loans(rounds, runDir.resolve("journal"), out);
+    out.printf("rack bench lending: the %s sweep in this JVM%n", LendingBench.SWEEP_SCENARIO);
+    LendingBench.Sweep sweep = LendingBench.sweep(LendingBench.bundledSweep(), runDir.resolve("sweep"), out);
+    List<Figure> figures = List.of(
+        new Figure("lending.borrows_returns_per_s", loans.opsPerS(), "ops/s", "wall"),
+        new Figure("lending.borrows_returns", loans.operations(), "ops", "count"),
+        new Figure("lending.sweep_wall_s", sweep.wallS(), "s", "wall"),
+        new Figure("lending.sweep_copies", sweep.points(), "sizes x directions", "count"));
+    Map<String, Object> section = BenchFigures.section(Map.of("rounds", rounds, "replication", "none",
+        "sweep", LendingBench.SWEEP_SCENARIO, "sweep_target_s", LendingBench.SWEEP_TARGET_S), figures, out);
+    int cores = Runtime.getRuntime().availableProcessors();
+    out.printf("targets: the %s sweep under a minute of wall time on two cores (%s: %.1f s on %d cores)%n",
+        LendingBench.SWEEP_SCENARIO, sweep.wallS() < LendingBench.SWEEP_TARGET_S ? "met" : "NOT met", sweep.wallS(),
+        cores);
+    return section;
+  }
+
   /**
    * {@code rack bench loaded}: see {@link LoadedRackBench}; in one JVM ({@code single}), on three
    * ({@code cross}), or both.

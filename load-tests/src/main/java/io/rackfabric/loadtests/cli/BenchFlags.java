@@ -25,7 +25,7 @@ final class BenchFlags {
 
   private BenchFlags() {}
 
-  /** {@code rack bench dataplane}'s flags, which the run of all four takes too. */
+  /** {@code rack bench dataplane}'s flags, which the run of all five takes too. */
   static final class Dataplane {
     @Option(names = "--tlps", paramLabel = "N", converter = WholeNumber.class,
         description = "posted writes of " + DataplaneBench.PAYLOAD + " bytes per round, 1_000 to 100_000_000")
@@ -97,6 +97,18 @@ final class BenchFlags {
     int checked() throws UsageException {
       inRange("--racks", racks, 1, MultiRackGenerator.MAX_RACKS);
       return racks;
+    }
+  }
+
+  /** {@code --loans N}: the borrow-and-return rounds of the lending benchmark. */
+  static final class Loans {
+    @Option(names = "--loans", paramLabel = "N", converter = WholeNumber.class,
+        description = "rounds of borrow + return through the controller (2 operations each), 10 to 1_000_000")
+    long loans = 2_000;
+
+    int checked() throws UsageException {
+      inRange("--loans", loans, 10, 1_000_000);
+      return (int) loans;
     }
   }
 

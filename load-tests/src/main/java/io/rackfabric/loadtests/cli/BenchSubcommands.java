@@ -101,6 +101,24 @@ final class BenchSubcommands {
     }
   }
 
+  @Command(name = "lending", showDefaultValues = true, sortOptions = false,
+      description = {"Device Lending: borrows and returns per wall second, and the wall time of one DMA sweep",
+          "A controller on an H2 file journal (no replication) lends one GPU --loans times, each borrow and return"
+          + " waited for; then the bundled lending-bandwidth-b2b scenario (4 KiB to 16 MiB, writes and reads) runs"
+          + " in this JVM; prints whether the sweep met its target (under a minute on two cores)."})
+  static final class Lending extends BenchSubcommand {
+    @Mixin
+    BenchFlags.Loans loans;
+
+    @Mixin
+    BenchFlags.Json json;
+
+    @Override
+    int run(PrintStream out) throws Exception {
+      return BenchSections.lending(loans.checked(), json.checked(), out);
+    }
+  }
+
   @Command(name = "loaded", showDefaultValues = true, sortOptions = false,
       description = {"the model-time kernel under load: every CH of a Ladon rack writing into the next",
           "64-byte posted writes, in one JVM and on three; TLP hops per wall second, the kernel's messages per TLP"

@@ -92,6 +92,22 @@ class BenchCommandArgsTest {
   }
 
   @Test
+  void shouldExitTwoNamingTheValueBeforeAnythingRunsWhenTheLoansAreBadOrAFlagIsAnotherBenchmarks() {
+    assertEquals(2, bench("lending", "--loans", "5"));
+    assertTrue(err().contains("--loans=5 not in [10,1000000]"), err());
+    errBytes.reset();
+    assertEquals(2, bench("lending", "--loans", "many"));
+    assertTrue(err().contains("'many' is not a whole number"), err());
+    errBytes.reset();
+    assertEquals(2, bench("lending", "--events", "10000"));
+    assertTrue(err().contains("--events does not apply to 'bench lending' (its flags: --loans, --json)"), err());
+    errBytes.reset();
+    assertEquals(2, bench("--loans", "2000000"));
+    assertTrue(err().contains("--loans=2000000 not in [10,1000000]"), err());
+    assertEquals("", outBytes.toString(StandardCharsets.UTF_8), "nothing ran");
+  }
+
+  @Test
   void shouldExitTwoWhenTheFailoverRackIsTooSmallOrTooLarge() {
     assertEquals(2, bench("failover", "--hosts", "62"));
     assertTrue(err().contains("hosts"), err());
