@@ -54,9 +54,18 @@ public record FabricSettings(
     return ingressNtb || egressNtb ? ntbLatencyNs : switchLatencyNs;
   }
 
-  /** The least time any chip crossing takes: the kernel's lookahead between ports of one chip. */
+  /** The least time any chip crossing takes: a lower bound on every crossing of any chip. */
   public long leastCrossingNs() {
     return Math.min(switchLatencyNs, ntbLatencyNs);
+  }
+
+  /**
+   * The kernel's lookahead from one port of a chip to another: the switch's crossing between two
+   * bridges; the least crossing when either is an NTB port, as what one sends the other then may
+   * cross the NTB (a port's own messages, credit returns and config answers take the switch's).
+   */
+  public long siblingLookaheadNs(boolean fromNtb, boolean toNtb) {
+    return fromNtb || toNtb ? leastCrossingNs() : switchLatencyNs;
   }
 
   public static FabricSettings create(Config root) {

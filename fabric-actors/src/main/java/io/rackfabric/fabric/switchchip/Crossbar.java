@@ -26,8 +26,6 @@ final class Crossbar {
 
   private final int number;
   private final long switchLatencyNs;
-  /** The least model time of any crossing of the chip: the kernel's lookahead to each sibling. */
-  private final long lookaheadNs;
   private final LinkEnd link;
   private final PortTime time;
   @SuppressWarnings("unchecked")
@@ -37,10 +35,9 @@ final class Crossbar {
   private final EgressReleases releases;
   private final MulticastShadow shadow = new MulticastShadow();
 
-  Crossbar(int number, long switchLatencyNs, long lookaheadNs, int releaseBatch, LinkEnd link, PortTime time) {
+  Crossbar(int number, long switchLatencyNs, int releaseBatch, LinkEnd link, PortTime time) {
     this.number = number;
     this.switchLatencyNs = switchLatencyNs;
-    this.lookaheadNs = lookaheadNs;
     this.link = link;
     this.time = time;
     this.releases = new EgressReleases(releaseBatch);
@@ -52,16 +49,9 @@ final class Crossbar {
   }
 
   /**
-   * Declares a model-time channel to each sibling known so far, named by {@code names}, until the
-   * port has joined its time keeper: counted from the first message, as the link is.
-   */
-  void declare(IntFunction<String> names) {
-    declare(names, n -> lookaheadNs);
-  }
-
-  /**
-   * As above, with each sibling's own lookahead: a chip's crossing between two bridges is the
-   * switch's, only one through an NTB port can be the NTB's (which may be shorter).
+   * Declares a model-time channel to each sibling known so far, named by {@code names}, with its
+   * {@code lookahead} (the least crossing of the chip between the two ports), until the port has
+   * joined its time keeper: counted from the first message, as the link is.
    */
   void declare(IntFunction<String> names, java.util.function.IntToLongFunction lookahead) {
     if (time.joined()) {

@@ -114,9 +114,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** The link side: partner, driver's link commands, ticks, wire. */
   private final LinkPort port;
   private final Crossbar crossbar;
-  /** A chip crossing between two bridges, and the least of any crossing (see {@link #siblingLookahead}). */
-  private final long switchNs;
-  private final long leastCrossingNs;
+  private final FabricSettings settings;
   private final PortErrors errors = new PortErrors();
   private final PortForwarding forwarding;
 
@@ -148,9 +146,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     this.port = new LinkPort(context, name, "Port", link, time, settings.timers());
-    this.switchNs = settings.switchLatencyNs();
-    this.leastCrossingNs = settings.leastCrossingNs();
-    this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.leastCrossingNs(), settings.releaseBatch(),
+    this.settings = settings;
+    this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.releaseBatch(),
         link, time);
     this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, context.getLog());
     ActorRef<LinkFrame> self = context.getSelf().narrow();
@@ -261,15 +258,10 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     }
   }
 
-  /**
-   * The least model time between this port handling an event and what it sends sibling {@code n}
-   * arriving: the switch's crossing between two bridges, the least of it and an NTB's when either
-   * port is an NTB (a port's own messages, credit returns and config answers, take the switch's).
-   */
+  /** The kernel's lookahead to sibling {@code n} (see {@link FabricSettings#siblingLookaheadNs}). */
   private long siblingLookahead(int n) {
     io.rackfabric.fabric.routing.PortConfig sibling = config.view().port(n);
-    boolean ntb = config.role() == io.rackfabric.fabric.routing.PortRole.NTB
-        || (sibling != null && sibling.role() == io.rackfabric.fabric.routing.PortRole.NTB);
-    return ntb ? leastCrossingNs : switchNs;
+    return settings.siblingLookaheadNs(config.role() == io.rackfabric.fabric.routing.PortRole.NTB,
+        sibling != null && sibling.role() == io.rackfabric.fabric.routing.PortRole.NTB);
   }
 }

@@ -21,6 +21,8 @@ class FabricSettingsTest {
     assertEquals(350, s.crossingNs(false, true));
     assertEquals(700, s.crossingNs(true, true), "host to host through two NTB ports of one chip");
     assertEquals(150, s.leastCrossingNs());
+    assertEquals(150, s.siblingLookaheadNs(false, false));
+    assertEquals(150, s.siblingLookaheadNs(true, false));
   }
 
   @Test
@@ -28,6 +30,9 @@ class FabricSettingsTest {
     FabricSettings s = with("rackfabric.fabric { switch-latency = 150ns, ntb-latency = 100ns }");
     assertEquals(100, s.crossingNs(true, false));
     assertEquals(100, s.leastCrossingNs());
+    assertEquals(150, s.siblingLookaheadNs(false, false), "between two bridges the switch's, as before");
+    assertEquals(100, s.siblingLookaheadNs(false, true));
+    assertEquals(100, s.siblingLookaheadNs(true, true));
   }
 
   @Test

@@ -34,7 +34,7 @@ class CrossbarTest {
       LinkTimers.defaults(), true, 1, new RecordingLinkListener(), () -> 0);
   private final TestProbe<PortMessage> self = testKit.createTestProbe();
   private final PortTime time = new PortTime("sw.a", self.ref(), link, null, event -> {});
-  private final Crossbar crossbar = new Crossbar(1, LATENCY, LATENCY, 2, link, time);
+  private final Crossbar crossbar = new Crossbar(1, LATENCY, 2, link, time);
   private final TestProbe<SwitchPort.Command> ingress = testKit.createTestProbe();
 
   {

@@ -48,7 +48,7 @@ class PortForwardingTest {
   private final LinkEnd link = new LinkEnd(P, ROOMY, settings.timers(), true, 1, owner, () -> 0);
   private final TestProbe<PortMessage> self = testKit.createTestProbe();
   private final PortTime time = new PortTime("sw.a", self.ref(), link, null, event -> {});
-  private final Crossbar crossbar = new Crossbar(1, settings.switchLatencyNs(), settings.leastCrossingNs(),
+  private final Crossbar crossbar = new Crossbar(1, settings.switchLatencyNs(),
       settings.releaseBatch(), link, time);
   private final PortConfiguration config = new PortConfiguration("sw", 1, PortConfigurationTest.TABLE, msg -> {},
       LoggerFactory.getLogger(getClass()));
