@@ -72,6 +72,10 @@ public final class LoanPlanner {
     this.chains = new NtbChains(translations);
   }
 
+  public Topology topology() {
+    return topology;
+  }
+
   /** The devices of the topology that can be lent: its endpoints with a device behind their BARs. */
   public List<EndpointSpec> devices() {
     return topology.endpoints().stream().filter(e -> !e.root() && e.device() != DeviceKind.MEMORY).toList();
