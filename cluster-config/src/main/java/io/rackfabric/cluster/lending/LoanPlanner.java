@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Where a loan of a device to a borrower can be mapped in a topology (Device Lending, section 4):
@@ -47,7 +48,11 @@ public final class LoanPlanner {
 
   private final Topology topology;
   private final RouteExplainer routes;
+  /** The smallest DMA window a loan takes: one page. */
+  private static final long MIN_WINDOW = 4096;
+
   private final List<NtbBar> translations;
+  private final NtbChains chains;
 
   public LoanPlanner(Topology topology) {
     this.topology = topology;
@@ -64,6 +69,11 @@ public final class LoanPlanner {
     // A fixed order, so that the same topology always gives the same plan.
     all.sort(Comparator.comparingLong((NtbBar b) -> b.window().base()).thenComparingLong(NtbBar::translatedBase));
     this.translations = List.copyOf(all);
+    this.chains = new NtbChains(translations);
+  }
+
+  public Topology topology() {
+    return topology;
   }
 
   /** The devices of the topology that can be lent: its endpoints with a device behind their BARs. */
@@ -124,32 +134,43 @@ public final class LoanPlanner {
     return new LoanPlan(device, dev.device(), lender, borrower, bars, window);
   }
 
-  /** An address from which {@code from} reaches all of {@code bar} of {@code target} through one NTB. */
+  /**
+   * The first address (fewest NTB crossings, then lowest) from which {@code from} reaches all of
+   * {@code bar} of {@code target}.
+   */
   private Optional<Long> reach(String from, AddressRange bar, String target) {
-    for (NtbBar t : translations) {
-      long size = t.window().limit() - t.window().base() + 1;
-      long offset = bar.base() - t.translatedBase();
-      if (offset < 0 || Long.compareUnsigned(offset + (bar.limit() - bar.base()), size - 1) > 0) {
-        continue;
-      }
-      long start = t.window().base() + offset;
-      long end = start + (bar.limit() - bar.base());
-      if (lands(from, start, target, bar.base()) && lands(from, end, target, bar.limit())) {
-        return Optional.of(start);
+    long size = bar.limit() - bar.base() + 1;
+    for (NtbChains.Candidate c : chains.toward(bar.base(), size)) {
+      if (c.room() >= size && lands(from, c.source(), target, bar.base())
+          && lands(from, c.source() + size - 1, target, bar.limit())) {
+        return Optional.of(c.source());
       }
     }
     return Optional.empty();
   }
 
-  /** The first NTB window (in address order) through which {@code device} writes into {@code host}'s RAM. */
+  /**
+   * The first DMA window through which {@code device} writes into {@code host}'s RAM: the RAM
+   * ranges in order, in each its start and every NTB translation's target in it, the fewest NTB
+   * crossings first; each window as large as its chain and the RAM allow, a power of two aligned
+   * to it (the controller's rule for a loan's window).
+   */
   private Optional<DmaWindow> dmaWindow(String device, EndpointSpec host) {
-    for (NtbBar t : translations) {
-      long size = t.window().limit() - t.window().base() + 1;
-      boolean inRam = host.bars().stream().anyMatch(
-          ram -> ram.contains(t.translatedBase()) && ram.contains(t.translatedBase() + size - 1));
-      if (inRam && lands(device, t.window().base(), host.id(), t.translatedBase())
-          && lands(device, t.window().limit(), host.id(), t.translatedBase() + size - 1)) {
-        return Optional.of(new DmaWindow(t.window().base(), size, t.translatedBase()));
+    for (AddressRange ram : host.bars()) {
+      TreeSet<Long> targets = new TreeSet<>();
+      targets.add(ram.base());
+      translations.stream().map(NtbBar::translatedBase).filter(ram::contains).forEach(targets::add);
+      for (long target : targets) {
+        for (NtbChains.Candidate c : chains.toward(target, ram.limit() - target + 1)) {
+          long size = Long.highestOneBit(c.room());
+          while (size > 0 && c.source() % size != 0) {
+            size >>>= 1;
+          }
+          if (size >= MIN_WINDOW && lands(device, c.source(), host.id(), target)
+              && lands(device, c.source() + size - 1, host.id(), target + size - 1)) {
+            return Optional.of(new DmaWindow(c.source(), size, target));
+          }
+        }
       }
     }
     return Optional.empty();

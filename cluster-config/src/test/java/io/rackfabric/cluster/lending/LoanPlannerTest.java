@@ -56,6 +56,21 @@ class LoanPlannerTest {
   }
 
   @Test
+  void shouldChainBothNtbCrossingsWhenTheBorrowerIsAnotherComputeHostOfALadonRack() throws Exception {
+    LoanPlanner ladon = new LoanPlanner(TopologyLoader.load("ladon-lending"));
+    assertEquals("ch1", ladon.lenderOf("gpu1").orElseThrow());
+    LoanPlanner.LoanPlan p = ladon.plan("gpu1", "ch2");
+    // ch2 reaches CH1's local subspace at 64 GiB (PMS1 through its own NTB port, then CH1's).
+    assertEquals(64 * GIB + 8 * GIB, p.bars().get(0).borrowerSide());
+    assertEquals(64 * GIB + 9 * GIB, p.bars().get(1).borrowerSide());
+    // gpu1 reaches ch2's 8 GiB of RAM at 96 GiB, CH2's subspace in PMS1 as CH1 sees it; the
+    // primary plane's chain comes before the secondary's (its addresses are lower).
+    assertEquals(new LoanPlanner.DmaWindow(96 * GIB, 8 * GIB, 0), p.window());
+    // VS2 is empty until a take-over: the backup reaches nothing of CH1.
+    assertThrows(LoanPlanException.class, () -> ladon.plan("gpu1", "bmh"));
+  }
+
+  @Test
   void shouldRefuseLoansTheTopologyCannotCarryNamingWhatIsMissing() throws Exception {
     LoanPlanner planner = new LoanPlanner(pair());
     assertContains(assertThrows(LoanPlanException.class, () -> planner.plan("gpu", "lender")).getMessage(),

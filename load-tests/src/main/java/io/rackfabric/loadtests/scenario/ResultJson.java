@@ -69,12 +69,34 @@ public final class ResultJson {
       invariants.add(im);
     }
     m.put("invariants", invariants);
+    if (!run.loans().isEmpty()) {
+      m.put("loans", loans(run));
+    }
     if (run.ftgm() != null) {
       m.put("ftgm_campaign", FtgmCampaignJson.of(run.ftgm()));
     }
     m.put("notes", run.notes());
     m.put("machine", Machine.describe());
     return m;
+  }
+
+  /** Each loans step and the controller's answer: what {@code rack replay} shows as events. */
+  private static List<Object> loans(RunResult run) {
+    List<Object> out = new ArrayList<>();
+    for (var r : run.loans()) {
+      Map<String, Object> lm = new LinkedHashMap<>();
+      lm.put("step", r.step().kind().key());
+      lm.put("device", r.step().device());
+      lm.put("by", r.step().host());
+      lm.put("issued_ns_model", r.issuedAt());
+      lm.put("expected", r.step().expectAccepted() ? "accepted" : "rejected");
+      lm.put("status", r.status() == null ? null : r.status().name().toLowerCase(Locale.ROOT));
+      lm.put("answered_ns_model", r.answeredAt() < 0 ? null : r.answeredAt());
+      lm.put("detail", r.detail());
+      lm.put("events", r.events());
+      out.add(lm);
+    }
+    return out;
   }
 
   /**

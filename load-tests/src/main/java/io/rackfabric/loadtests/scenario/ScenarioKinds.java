@@ -22,6 +22,7 @@ import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.figure.DiskLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
+import io.rackfabric.loadtests.scenario.figure.LoanFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
@@ -35,6 +36,7 @@ import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
+import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
 import io.rackfabric.loadtests.scenario.invariant.FailoverComplete;
@@ -91,6 +93,7 @@ public final class ScenarioKinds {
         .invariant(new MasterIs())
         .invariant(new NicRecovered())
         .invariant(new UnauthorizedDmaBlocked())
+        .invariant(new LoansAsExpected())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())
@@ -110,6 +113,7 @@ public final class ScenarioKinds {
         .optionalFigure(new DeviceLendingFigures())
         .optionalFigure(new DmaBandwidthFigures())
         .optionalFigure(new DiskLatencyFigures())
-        .optionalFigure(new P2pLatencyFigures());
+        .optionalFigure(new P2pLatencyFigures())
+        .figure(new LoanFigures());
   }
 }

@@ -11,6 +11,7 @@ import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
 import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
+import io.rackfabric.loadtests.scenario.api.LoanStepResult;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
@@ -133,8 +134,10 @@ public final class ScenarioRunner {
             : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
         GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
             : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, watch)
-            .run();
+        LoanStepsRun loans = scenario.loans().isEmpty() ? null
+            : LoanStepsRun.start(rack, scenario.loans(), progress);
+        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, loans,
+            watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -174,6 +177,8 @@ public final class ScenarioRunner {
     private List<DiskReadsResult> readResults = List.of();
     private final GpuPingPongRun pingPongs;
     private List<GpuPingPongResult> pingPongResults = List.of();
+    private final LoanStepsRun loans;
+    private List<LoanStepResult> loanResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -188,7 +193,7 @@ public final class ScenarioRunner {
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
         ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, GpuPingPongRun pingPongs,
-        RunProgress watch) {
+        LoanStepsRun loans, RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
       this.scenario = scenario;
       this.streams = streams;
@@ -196,6 +201,7 @@ public final class ScenarioRunner {
       this.copies = copies;
       this.reads = reads;
       this.pingPongs = pingPongs;
+      this.loans = loans;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -250,7 +256,7 @@ public final class ScenarioRunner {
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null, copyResults, readResults, pingPongResults);
+          requestResults, rack, null, copyResults, readResults, pingPongResults, loanResults);
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -358,6 +364,10 @@ public final class ScenarioRunner {
         pingPongResults = pingPongs.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
         pingPongResults.stream().filter(r -> !r.error().isEmpty())
             .forEach(r -> run.notes.add("gpu-ping-pong " + r.spec().name() + ": " + r.error()));
+      }
+      if (loans != null) {
+        progress.println("  waiting for the controller's answers to the loans steps");
+        loanResults = loans.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
       }
     }
 

@@ -36,6 +36,7 @@ import java.util.TreeMap;
  * @param gpuCopies the scenario's gpu-copies workloads, one per workload (empty without)
  * @param diskReads the scenario's disk-reads workloads, one per workload (empty without)
  * @param gpuPingPongs the scenario's gpu-ping-pong workloads, one per workload run (empty without)
+ * @param loans the scenario's loans steps as the controller answered them (empty without)
  */
 public record RunResult(
     Scenario scenario,
@@ -59,7 +60,8 @@ public record RunResult(
     FtgmCampaignResult ftgm,
     List<GpuCopiesResult> gpuCopies,
     List<DiskReadsResult> diskReads,
-    List<GpuPingPongResult> gpuPingPongs) {
+    List<GpuPingPongResult> gpuPingPongs,
+    List<LoanStepResult> loans) {
 
   /** A run without disk-reads or GPU ping-pongs. */
   public RunResult(Scenario scenario, Map<String, EndpointStats> endpointsAtStart,
@@ -70,7 +72,7 @@ public record RunResult(
       RunningRack rack, FtgmCampaignResult ftgm, List<GpuCopiesResult> gpuCopies) {
     this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
         faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
-        controlRequests, rack, ftgm, gpuCopies, List.of(), List.of());
+        controlRequests, rack, ftgm, gpuCopies, List.of(), List.of(), List.of());
   }
 
   /** A run without gpu-copies, disk-reads or GPU ping-pongs. */
@@ -82,7 +84,7 @@ public record RunResult(
       RunningRack rack, FtgmCampaignResult ftgm) {
     this(scenario, endpointsAtStart, endpointsAtEnd, portsAtStart, portsAtEnd, boundaries, traffic, faults,
         faultedEnds, failedComponents, rackUpNanos, trafficNanos, wallNanos, finished, notes, nicStreams,
-        controlRequests, rack, ftgm, List.of(), List.of(), List.of());
+        controlRequests, rack, ftgm, List.of(), List.of(), List.of(), List.of());
   }
 
   public RunResult {
@@ -101,6 +103,7 @@ public record RunResult(
     gpuCopies = List.copyOf(gpuCopies);
     diskReads = List.copyOf(diskReads);
     gpuPingPongs = List.copyOf(gpuPingPongs);
+    loans = List.copyOf(loans);
   }
 
   /** A run that started no rack: no statistics, no traffic, no faults of the rack; the campaign's result. */

@@ -35,6 +35,8 @@ import java.util.Optional;
  * @param diskReads disk drivers' reads during the run ({@code disk-reads}), one workload after the
  *     other, empty for none
  * @param gpuPingPongs GPU ping-pongs run one after the other ({@code gpu-ping-pong}), empty for none
+ * @param loans Device Lending operations sent to the controller during the run ({@code loans}),
+ *     in the order of their model times, empty for none
  */
 public record Scenario(
     String name,
@@ -59,7 +61,8 @@ public record Scenario(
     Map<String, String> settings,
     List<GpuCopies> gpuCopies,
     List<DiskReads> diskReads,
-    List<GpuPingPong> gpuPingPongs) {
+    List<GpuPingPong> gpuPingPongs,
+    List<LoanStep> loans) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -74,6 +77,7 @@ public record Scenario(
     gpuCopies = List.copyOf(gpuCopies);
     diskReads = List.copyOf(diskReads);
     gpuPingPongs = List.copyOf(gpuPingPongs);
+    loans = List.copyOf(loans);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -125,7 +129,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings, gpuCopies, diskReads, gpuPingPongs);
+        settings, gpuCopies, diskReads, gpuPingPongs, loans);
   }
 
   /**
@@ -161,7 +165,7 @@ public record Scenario(
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
         figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
-        gpuCopies, diskReads, gpuPingPongs);
+        gpuCopies, diskReads, gpuPingPongs, loans);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -72,7 +72,7 @@ final class ScenarioParser {
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
         "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY,
         SettingsSection.KEY, GpuCopiesSection.KEY, DiskReadsSection.KEY,
-        GpuPingPongSection.KEY);
+        GpuPingPongSection.KEY, LoansSection.KEY);
     String name = name(f);
     String description = f.string("description", false);
     TopologyRef topology = TopologySection.parse(f, baseDir, topologyProblems);
@@ -124,6 +124,7 @@ final class ScenarioParser {
     List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode);
+    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
     if (deviceWorkloads > 1) {
@@ -138,7 +139,7 @@ final class ScenarioParser {
     return new Scenario(name, description, file.display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
         campaign, run.reproducible(), file.wallTime.sorted(), settings, gpuCopies,
-        diskReads, gpuPingPongs);
+        diskReads, gpuPingPongs, loans);
   }
 
   /** The scenario's name, or the file's name without {@code .conf} when it has none. */

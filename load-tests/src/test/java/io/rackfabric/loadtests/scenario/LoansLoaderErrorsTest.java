@@ -1,0 +1,104 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.rackfabric.loadtests.scenario.language.LoanStep;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scenario's loans, parsed, and each kind of bad input refused at load with file:line, the key,
+ * the value and what is wrong. The base (ladon-lending: CH1 offers its GPU, CH2 borrows it) is
+ * valid; each test changes one line of it.
+ */
+class LoansLoaderErrorsTest {
+
+  private static final long GIB = 1L << 30;
+
+  static final List<String> BASE = List.of(
+      "scenario {",                                                                   // 1
+      "  topology = ladon-lending",                                                   // 2
+      "  run { duration = 1ms }",                                                     // 3
+      "  loans = [",                                                                  // 4
+      "    { step = offer, device = gpu1, at = 10us }",                               // 5
+      "    { step = borrow, device = gpu1, by = ch2, at = 20us }",                    // 6
+      "    { step = map, device = gpu1, by = ch2, buffer = \"4GiB\", size = 1MiB, at = 30us }", // 7
+      "    { step = return, device = gpu1, by = ch2, at = 40us, expect = accepted }", // 8
+      "  ]",                                                                          // 9
+      "  invariants = [ loans-as-expected ]",                                         // 10
+      "}");                                                                           // 11
+
+  @TempDir Path dir;
+
+  ScenarioFiles files() {
+    return new ScenarioFiles(dir, BASE);
+  }
+
+  String problems(int line, String replacement) throws Exception {
+    return files().problems(files().edit(line, replacement));
+  }
+
+  @Test
+  void shouldSendTheOfferFromTheLenderAndTakeTheBorrowsWindowFromTheTopologyWhenTheBaseIsUnchanged()
+      throws Exception {
+    Scenario s = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    List<LoanStep> steps = s.loans();
+    assertEquals(4, steps.size());
+    assertEquals("ch1", steps.get(0).host(), "an offer comes from the device's lender");
+    LoanStep borrow = steps.get(1);
+    assertEquals(LoanStep.Kind.BORROW, borrow.kind());
+    assertEquals(96 * GIB, borrow.windowBase());
+    assertEquals(8 * GIB, borrow.windowSize());
+    assertEquals(0, borrow.windowTarget());
+    assertEquals(4 * GIB, steps.get(2).buffer());
+    assertEquals(1L << 20, steps.get(2).size());
+    assertEquals(40_000, steps.get(3).atNs());
+    assertEquals(true, steps.get(3).expectAccepted());
+  }
+
+  @Test
+  void shouldRefuseLoansOnATopologyWithoutAController() throws Exception {
+    assertContains(problems(2, "  topology = lending-b2b"), "topology lending-b2b has no control-plane section:"
+        + " loans are kept by the management hosts' controller");
+  }
+
+  @Test
+  void shouldRefuseAnUnknownStepADeviceThatCannotBeLentAndAHostWithoutADriver() throws Exception {
+    assertContains(problems(5, "    { step = lend, device = gpu1, at = 10us }"),
+        "bad.conf:5: scenario.loans[0].step: step=lend not in [offer, withdraw, borrow, map, unmap, return]");
+    assertContains(problems(5, "    { step = offer, device = nic, at = 10us }"),
+        "scenario.loans[0].device: device=nic is not a lendable device of the topology");
+    assertContains(problems(6, "    { step = borrow, device = gpu1, by = mmh, at = 20us }"),
+        "scenario.loans[1].by: by=mmh is not a compute host of the topology");
+    assertContains(problems(6, "    { step = borrow, device = gpu1, at = 20us }"),
+        "scenario.loans[1].by: missing (required for borrow): the borrowing host");
+  }
+
+  @Test
+  void shouldRefuseStepsOutOfOrderOrPastTheRunsEndAndABadExpect() throws Exception {
+    assertContains(problems(6, "    { step = borrow, device = gpu1, by = ch2, at = 5us }"),
+        "step 1 (borrow gpu1 by ch2 at 5us) comes before step 0 (offer gpu1 by ch1 at 10us)");
+    assertContains(problems(8, "    { step = return, device = gpu1, by = ch2, at = 2ms }"),
+        "scenario.loans[3].at: at=2ms is not before the run's end at 1ms");
+    assertContains(problems(8, "    { step = return, device = gpu1, by = ch2, at = 40us, expect = maybe }"),
+        "scenario.loans[3].expect: expect=maybe not in {accepted, rejected}");
+    assertContains(problems(7, "    { step = map, device = gpu1, by = ch2, at = 30us }"),
+        "scenario.loans[2].buffer: missing (required)");
+    assertContains(problems(6, "    { step = borrow, device = gpu1, by = ch2, at = 20us, size = 4KiB }"),
+        "scenario.loans[1].size: not allowed only a map or an unmap names a buffer");
+  }
+
+  @Test
+  void shouldLeaveNoLoansWhenTheSectionIsAbsent() throws Exception {
+    Scenario s = ScenarioLoader.load(files().write("none.conf", List.of("scenario {", "  topology = ladon-lending",
+        "  run { duration = 1ms }", "}")), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertFalse(s.loans().iterator().hasNext());
+  }
+}
