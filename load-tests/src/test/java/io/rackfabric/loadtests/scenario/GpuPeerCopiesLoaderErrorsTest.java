@@ -46,10 +46,6 @@ class GpuPeerCopiesLoaderErrorsTest {
     return new ScenarioFiles(dir, BASE);
   }
 
-  String problems(int line, String replacement) throws Exception {
-    return files().problems(files().edit(line, replacement));
-  }
-
   @Test
   void shouldResolvePeerViaRamAndAfterWhenTheBaseIsUnchanged() throws Exception {
     Scenario s = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(), ScenarioOptions.NONE);
@@ -84,54 +80,67 @@ class GpuPeerCopiesLoaderErrorsTest {
 
   @Test
   void shouldRejectAPeerAddressOutsideEveryWindowNamingWhereItEnds() throws Exception {
-    assertContains(problems(5, "      peer = { gpu = gpu-b, address = \"0x9_0000_0000\" }"), "bad.conf:5:"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-b, address = \"0x9_0000_0000\" }"), "bad.conf:5:"
         + " scenario.gpu-copies[0].peer.address: address=0x900000000: a write from gpu-a1 is");
-    assertContains(problems(5, "      peer = { gpu = gpu-b, address = \"0x9_0000_0000\" }"), "; it must reach gpu-b's"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-b, address = \"0x9_0000_0000\" }"),
+        "; it must reach gpu-b's"
         + " BAR1");
     // gpu-a2's BAR1 as gpu-a1 reaches it is no way into gpu-b.
-    assertContains(problems(5, "      peer = { gpu = gpu-b, address = \"0x8_1000_0000\" }"), "address=0x810000000: a"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-b, address = \"0x8_1000_0000\" }"),
+        "address=0x810000000: a"
         + " write from gpu-a1 is delivered to gpu-a2");
-    assertContains(problems(5, "      peer = { gpu = gpu-b, address = \"0xE_4FF8_0000\" }"), "the largest copy's last"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-b, address = \"0xE_4FF8_0000\" }"),
+        "the largest copy's last"
         + " byte (0xE5007FFFF, 1MiB) from gpu-a1 is");
   }
 
   @Test
   void shouldRejectAPeerThatIsNoOtherGpuAndAPeerBesideABuffer() throws Exception {
-    assertContains(problems(5, "      peer = { gpu = gpu-a1, address = \"32GiB\" }"), "scenario.gpu-copies[0].peer.gpu:"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-a1, address = \"32GiB\" }"),
+        "scenario.gpu-copies[0].peer.gpu:"
         + " gpu=gpu-a1 is the workload's own GPU");
-    assertContains(problems(5, "      peer = { gpu = lender-b, address = \"57GiB\" }"), "gpu=lender-b is not an endpoint"
+    assertContains(files().problems(5, "      peer = { gpu = lender-b, address = \"57GiB\" }"),
+        "gpu=lender-b is not an endpoint"
         + " with device = gpu in lending-3way (GPUs: gpu-a1, gpu-a2, gpu-b)");
-    assertContains(problems(5, "      peer = { gpu = gpu-b, address = \"57GiB\" }, buffer = { gpu = \"48GiB\", host ="
-        + " \"8GiB\" }"), "scenario.gpu-copies[0].peer: give peer (copies into another GPU's memory) or buffer");
-    assertContains(problems(6, "      msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" }, sizes = [4KiB],"
-        + " directions = [write, read] }"), "scenario.gpu-copies[0].directions[1]: directions[1]=read: copies into a"
+    assertContains(files().problems(5, "      peer = { gpu = gpu-b, address = \"57GiB\" },"
+        + " buffer = { gpu = \"48GiB\", host = \"8GiB\" }"),
+        "scenario.gpu-copies[0].peer: give peer (copies into another GPU's memory) or buffer");
+    assertContains(files().problems(6, "      msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" },"
+        + " sizes = [4KiB], directions = [write, read] }"),
+        "scenario.gpu-copies[0].directions[1]: directions[1]=read: copies into a"
         + " peer or via RAM go from the workload's GPU to the other one: write only");
   }
 
   @Test
   void shouldRejectAViaRamReaderThatDoesNotReachTheBufferOrItsRegisters() throws Exception {
     // gpu-b's own DMA window lands 256 MiB above the buffer gpu-a1 writes.
-    assertContains(problems(10, "                  buffer = \"48GiB\", msi = \"0xC_1FFF_F000\" }"), "bad.conf:10:"
+    assertContains(files().problems(10, "                  buffer = \"48GiB\", msi = \"0xC_1FFF_F000\" }"),
+        "bad.conf:10:"
         + " scenario.gpu-copies[1].via-ram.buffer: buffer.gpu=0xC00000000: the buffer's first byte (0xC00000000, a"
         + " read from gpu-b) is delivered to borrower at 0x210000000; it must reach borrower at 0x200000000");
-    assertContains(problems(10, "                  buffer = \"0xC_1000_0000\", msi = \"0xC_0FFF_F000\" }"),
+    assertContains(files().problems(10, "                  buffer = \"0xC_1000_0000\", msi = \"0xC_0FFF_F000\" }"),
         "scenario.gpu-copies[1].via-ram.msi: msi.gpu=0xC0FFFF000: the MSI (0xC0FFFF000, a write from gpu-b) is"
         + " delivered to borrower at 0x21FFFF000; it must reach borrower at 0x20FFFF000");
-    assertContains(problems(9, "      via-ram = { gpu = gpu-b, registers = \"80GiB\", device-memory = \"32GiB\""),
+    assertContains(files().problems(9, "      via-ram = { gpu = gpu-b,"
+        + " registers = \"80GiB\", device-memory = \"32GiB\""),
         "scenario.gpu-copies[1].via-ram.registers: registers=0x1400000000 from borrower is delivered to gpu-a1");
-    assertContains(problems(9, "      via-ram = { gpu = gpu-b, registers = \"112GiB\", device-memory = \"33GiB\""),
+    assertContains(files().problems(9, "      via-ram = { gpu = gpu-b,"
+        + " registers = \"112GiB\", device-memory = \"33GiB\""),
         "scenario.gpu-copies[1].via-ram.device-memory: device-memory=0x840000000 with the largest copy of 1MiB is"
         + " not inside gpu-b's BAR1");
-    assertContains(problems(9, "      via-ram = { gpu = gpu-a1, registers = \"80GiB\", device-memory = \"32GiB\""),
+    assertContains(files().problems(9, "      via-ram = { gpu = gpu-a1,"
+        + " registers = \"80GiB\", device-memory = \"32GiB\""),
         "scenario.gpu-copies[1].via-ram.gpu: gpu=gpu-a1 is the workload's own GPU");
   }
 
   @Test
   void shouldRefuseOneGpuInTwoWorkloadsUnlessOneRunsAfterTheOther() throws Exception {
-    assertContains(problems(11, "      sizes = [4KiB, 1MiB] }"), "scenario.gpu-copies[1].gpu: gpu=gpu-a1 is driven by"
+    assertContains(files().problems(11, "      sizes = [4KiB, 1MiB] }"),
+        "scenario.gpu-copies[1].gpu: gpu=gpu-a1 is driven by"
         + " another gpu-copies workload: a GPU runs one copy at a time (after = NAME runs this one when that one has"
         + " finished)");
-    assertContains(problems(11, "      sizes = [4KiB, 1MiB], after = nothing }"), "scenario.gpu-copies[1].after:"
+    assertContains(files().problems(11, "      sizes = [4KiB, 1MiB], after = nothing }"),
+        "scenario.gpu-copies[1].after:"
         + " after=nothing names no gpu-copies workload before this one (p2p)");
     List<String> third = new ArrayList<>(BASE);
     third.set(11, "    { name = third, driver = borrower, gpu = gpu-a2, registers = \"0x14_0010_0000\","

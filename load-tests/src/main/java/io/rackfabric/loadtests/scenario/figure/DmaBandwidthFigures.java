@@ -189,7 +189,8 @@ public final class DmaBandwidthFigures implements FigureType {
     paper.put(p + GpuCopies.sizeText(w.lastKey()) + ".bandwidth_MBps", "paper (" + row + "): " + largest);
     if (!w.firstKey().equals(w.lastKey())) {
       paper.put(p + GpuCopies.sizeText(w.firstKey()) + ".bandwidth_MBps", "paper (7.2): the curve rises with the"
-          + " size; \"For small-sized transfers, this additional latency relative to the transfer size has an effect\"");
+          + " size; \"For small-sized transfers, this additional latency relative to the transfer size has an"
+          + " effect\"");
     }
   }
 }

@@ -75,7 +75,8 @@ final class GpuCopiesSection {
       } else if (sharesAreas(w, beside) != null) {
         // Two drivers on one host watch their MSI words in one RAM: each must be its own.
         item.error("msi", "the MSI word or the buffer of '" + w.name() + "' overlaps those of '"
-            + sharesAreas(w, beside).name() + "' on " + w.driver() + ": workloads of one driver need areas of their own");
+            + sharesAreas(w, beside).name() + "' on " + w.driver()
+            + ": workloads of one driver need areas of their own");
       } else {
         out.add(w);
       }
