@@ -31,8 +31,9 @@ class P2pBandwidthScenarioTest {
   @TempDir Path dir;
 
   @Test
-  void shouldOrderThePathsAsFigure12WhenTheLendersIommusAreOff() throws Exception {
+  void shouldOrderThePathsAsFigure12AndRepeatExactlyWhenTheLendersIommusAreOff() throws Exception {
     Map<String, Double> dma = dma(run("lending-p2p-bandwidth-3way", "sw"));
+    assertEquals(dma, dma(run("lending-p2p-bandwidth-3way", "again")), "two runs give identical figures");
 
     assertEquals(0, dma.get("dma.1L-P2P-SW.path.ntb_crossings"), "behind one switch: " + dma);
     assertEquals(1, dma.get("dma.2L-P2P-SW.path.ntb_crossings"), "over the lenders' cable: " + dma);
