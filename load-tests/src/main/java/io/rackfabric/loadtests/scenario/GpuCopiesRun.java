@@ -13,7 +13,9 @@ import io.rackfabric.loadtests.scenario.language.GpuCopies;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +25,8 @@ import java.util.concurrent.TimeoutException;
  * of its root endpoint, spawned in the rack's JVM (single-JVM runs only, which the loader checks).
  * Under the model-time kernel the rack is held at the latest model time it reached while each
  * driver is handed its plan and its first doorbell's wake is confirmed, so the copies enter the
- * model at their times; the run's first stretch releases the rack.
+ * model at their times; the run's first stretch releases the rack. A workload with {@code after}
+ * starts once that one has finished and the rack is quiet, held and released again the same way.
  */
 public final class GpuCopiesRun {
 
@@ -31,61 +34,107 @@ public final class GpuCopiesRun {
   /** How often a long wait for the drivers says how far they got. */
   private static final long PROGRESS_NS = 5_000_000_000L;
 
+  /** A started workload; {@code failedBefore} its GPUs' failed copies at its start. */
   private record Driver(GpuCopies spec, ActorRef<GpuDriver.Command> ref,
-      CompletableFuture<GpuDriver.CopiesDone> done) {}
+      CompletableFuture<GpuDriver.CopiesDone> done, Map<String, Long> failedBefore) {}
 
   private final RunningRack rack;
-  private final List<Driver> drivers;
+  private final List<GpuCopies> workloads;
+  /** Started workloads by name. */
+  private final Map<String, Driver> drivers = new HashMap<>();
   private final PrintStream progress;
 
-  private GpuCopiesRun(RunningRack rack, List<Driver> drivers, PrintStream progress) {
+  private GpuCopiesRun(RunningRack rack, List<GpuCopies> workloads, PrintStream progress) {
     this.rack = rack;
-    this.drivers = drivers;
+    this.workloads = workloads;
     this.progress = progress;
   }
 
-  /** Starts every workload's driver; returns with the rack still held at their start. */
+  /** Starts every workload without {@code after}; returns with the rack still held at their start. */
   public static GpuCopiesRun start(RunningRack rack, List<GpuCopies> workloads, PrintStream progress)
       throws Exception {
-    long quiet = rack.quietModelTime();
-    long startAt = Math.max(0, quiet);
+    GpuCopiesRun run = new GpuCopiesRun(rack, workloads, progress);
+    long startAt = Math.max(0, rack.quietModelTime());
     rack.holdModelTime(startAt);
-    List<Driver> drivers = new ArrayList<>();
     for (GpuCopies w : workloads) {
-      ActorRef<GpuDriver.Command> ref = rack.system().systemActorOf(
-          GpuDriver.create(w.driver(), rack.endpoint(w.driver())), "gpu-driver-" + w.name(), Props.empty());
-      CompletableFuture<GpuDriver.CopiesDone> done = Asks.<GpuDriver.Command, GpuDriver.CopiesDone>askAsync(
-          rack.system(), ref, r -> new GpuDriver.Start(w.plan(startAt), r), Duration.ofDays(1));
-      // Answered after the driver asked for its first wake: the wake is at the endpoint before the confirm.
-      Asks.<GpuDriver.Command, GpuDriver.CopiesDone>ask(rack.system(), ref, GpuDriver.GetProgress::new, ASK);
-      rack.confirmInputs(List.of(w.driver()));
-      drivers.add(new Driver(w, ref, done));
-      progress.printf("  gpu-copies %s: %s drives %s, %,d copies (%s, %d size(s) from %s to %s, %d each)%n", w.name(),
-          w.driver(), w.gpu(), w.copies().size(), w.directions().stream().map(d -> d.label()).toList(),
-          w.sizes().size(), GpuCopies.sizeText(w.sizes().get(0)), GpuCopies.sizeText(w.largest()), w.repeat());
+      if (w.after() == null) {
+        run.launch(w, startAt);
+      }
     }
-    return new GpuCopiesRun(rack, drivers, progress);
+    return run;
+  }
+
+  /** Hands {@code w}'s driver its plan from model time {@code startAt}, the rack held there. */
+  private void launch(GpuCopies w, long startAt) throws Exception {
+    Map<String, Long> failedBefore = new HashMap<>();
+    for (String gpu : w.driven()) {
+      failedBefore.put(gpu, stats(gpu).copiesFailed());
+    }
+    ActorRef<GpuDriver.Command> ref = rack.system().systemActorOf(
+        GpuDriver.create(w.driver(), rack.endpoint(w.driver())), "gpu-driver-" + w.name(), Props.empty());
+    CompletableFuture<GpuDriver.CopiesDone> done = Asks.<GpuDriver.Command, GpuDriver.CopiesDone>askAsync(
+        rack.system(), ref, r -> new GpuDriver.Start(w.plan(startAt), r), Duration.ofDays(1));
+    // Answered after the driver asked for its first wake: the wake is at the endpoint before the confirm.
+    Asks.<GpuDriver.Command, GpuDriver.CopiesDone>ask(rack.system(), ref, GpuDriver.GetProgress::new, ASK);
+    rack.confirmInputs(List.of(w.driver()));
+    drivers.put(w.name(), new Driver(w, ref, done, failedBefore));
+    progress.printf("  gpu-copies %s: %s drives %s from model %,d ns, %,d copies (%s, %d size(s) from %s to %s, %d"
+        + " each)%n", w.name(), w.driver(), String.join(" and ", w.driven()), startAt, w.copies().size(),
+        w.directions().stream().map(d -> d.label()).toList(), w.sizes().size(), GpuCopies.sizeText(w.sizes().get(0)),
+        GpuCopies.sizeText(w.largest()), w.repeat());
+  }
+
+  private GpuDevice.GpuStats stats(String gpu) throws Exception {
+    ActorRef<GpuDevice.Command> ref = Asks.find(rack.system(), ComponentKeys.gpu(gpu), ASK);
+    return Asks.<GpuDevice.Command, GpuDevice.GpuStats>ask(rack.system(), ref, GpuDevice.GetStats::new, ASK);
   }
 
   /**
-   * What the GPU says of copies that failed (an error completion), or "": the device raises its MSI
-   * for a failed copy too, so the driver cannot tell, and its time would pass for a bandwidth.
+   * What the GPUs say of copies that failed (an error completion) since the workload started, or
+   * "": the device raises its MSI for a failed copy too, so the driver cannot tell, and its time
+   * would pass for a bandwidth.
    */
   private String failures(Driver d) throws Exception {
-    ActorRef<GpuDevice.Command> gpu = Asks.find(rack.system(), ComponentKeys.gpu(d.spec().gpu()), ASK);
-    GpuDevice.GpuStats stats = Asks.<GpuDevice.Command, GpuDevice.GpuStats>ask(rack.system(), gpu,
-        GpuDevice.GetStats::new, ASK);
-    return stats.copiesFailed() == 0 ? "" : stats.copiesFailed() + " of its copies failed (an error completion;"
-        + " GPU " + d.spec().gpu() + " STATUS " + Integer.toHexString(stats.status()) + "): no bandwidth figures";
+    List<String> failed = new ArrayList<>();
+    for (String gpu : d.spec().driven()) {
+      GpuDevice.GpuStats stats = stats(gpu);
+      long n = stats.copiesFailed() - d.failedBefore().get(gpu);
+      if (n > 0) {
+        failed.add(n + " of its copies on GPU " + gpu + " failed (an error completion; STATUS "
+            + Integer.toHexString(stats.status()) + ")");
+      }
+    }
+    return failed.isEmpty() ? "" : String.join("; ", failed) + ": no bandwidth figures";
   }
 
-  /** Waits for every driver (at most {@code timeout}), with a progress line every few seconds. */
+  /**
+   * Waits for every driver in the file's order (at most {@code timeout} in all), starting a
+   * workload with {@code after} once that one finished and the rack is quiet, with a progress line
+   * every few seconds; one whose {@code after} did not finish is reported with no copies.
+   */
   public List<GpuCopiesResult> finish(Duration timeout) throws Exception {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
+    Map<String, GpuCopiesResult> results = new HashMap<>();
     List<GpuCopiesResult> out = new ArrayList<>();
-    for (Driver d : drivers) {
-      out.add(await(d, start, deadline));
+    for (GpuCopies w : workloads) {
+      if (w.after() != null) {
+        GpuCopiesResult before = results.get(w.after());
+        if (!before.error().isEmpty() || System.nanoTime() >= deadline) {
+          GpuCopiesResult none = new GpuCopiesResult(w, List.of(), "not started: gpu-copies " + w.after()
+              + " before it did not finish");
+          results.put(w.name(), none);
+          out.add(none);
+          continue;
+        }
+        long at = Math.max(0, rack.quietModelTime());
+        rack.holdModelTime(at);
+        launch(w, at);
+        rack.releaseModelTime();
+      }
+      GpuCopiesResult r = await(drivers.get(w.name()), start, deadline);
+      results.put(w.name(), r);
+      out.add(r);
     }
     return out;
   }

@@ -46,6 +46,10 @@ class P2pLatencyScenarioTest {
     // Via RAM the pong must find the counter by reading across the NTB, and so must the ping.
     assertTrue(p2p.get("p2p.1L-RAM.mean_ns") > 2 * p2p.get("p2p.1L-P2P-SW.mean_ns"), p2p.toString());
     assertTrue(p2p.get("p2p.1L-RAM.ntb_crossings") >= 6, "two writes and two reads' requests and completions: " + p2p);
+    // 2L-RAM: gpu-b reaches the same counters through Lender B's window onto the shared buffer.
+    assertEquals(6, p2p.get("p2p.2L-RAM-SW.ntb_crossings"), "each GPU across its own lender's NTB: " + p2p);
+    assertEquals(0, p2p.get("p2p.2L-RAM-SW.root_crossings"));
+    assertTrue(p2p.get("p2p.2L-RAM-SW.mean_ns") > p2p.get("p2p.2L-P2P-SW.mean_ns"), p2p.toString());
     Map<String, String> paper = new P2pLatencyFigures().paperValues(first.result());
     assertTrue(paper.get("p2p.2L-P2P-SW.minus.1L-P2P-SW.mean_ns").contains("700 nanoseconds"), paper.toString());
     assertTrue(paper.get("p2p.1L-P2P-SW.mean_ns").contains("same latency as our local"), paper.toString());
@@ -69,6 +73,8 @@ class P2pLatencyScenarioTest {
     assertTrue(p2p.get("p2p.2L-P2P-IOMMU.mean_ns") > sw.get("p2p.2L-P2P-SW.mean_ns"), p2p + " vs " + sw);
     assertTrue(p2p.get("p2p.1L-RAM-IOMMU.mean_ns") > sw.get("p2p.1L-RAM.mean_ns"), p2p + " vs " + sw);
     assertEquals(2, p2p.get("p2p.2L-P2P-IOMMU.ntb_crossings"), p2p.toString());
+    assertEquals(6, p2p.get("p2p.2L-RAM-IOMMU.root_crossings"), "each GPU through its own lender's root: " + p2p);
+    assertTrue(p2p.get("p2p.2L-RAM-IOMMU.mean_ns") > sw.get("p2p.2L-RAM-SW.mean_ns"), p2p + " vs " + sw);
   }
 
   /** A bundled scenario with {@link #ROUNDS} rounds per workload and {@code settings}; asserts it passed. */

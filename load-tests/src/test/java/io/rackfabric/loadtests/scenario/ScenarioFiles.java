@@ -49,6 +49,11 @@ public final class ScenarioFiles {
     return e.getMessage().replace(dir + "/", "");
   }
 
+  /** What the loader reports for the base with line {@code line} (from 1) replaced; it must refuse it. */
+  public String problems(int line, String replacement) throws IOException {
+    return problems(edit(line, replacement));
+  }
+
   public static void assertContains(String text, String part) {
     assertTrue(text.contains(part), "expected\n  " + part + "\nin\n  " + text.replace("\n", "\n  "));
   }

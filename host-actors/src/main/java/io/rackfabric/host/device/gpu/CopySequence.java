@@ -13,7 +13,10 @@ import java.util.List;
  * (applied in address order: the MSI registers are set long before the copy can end); then the
  * MSI, told apart from a late or stray one by its data (the copy's number), ends the copy, is
  * recorded with the model time from the doorbell's issue to the MSI's arrival, and lets the next
- * copy go at that arrival. A plain class: the actor turns endpoint calls into these steps.
+ * copy go at that arrival. With a {@link GpuCopyPlan.Bounce} a copy has two legs: the plan's GPU
+ * writes the buffer, and its MSI rings the second GPU, which reads the buffer into its memory; the
+ * copy is recorded at the second MSI, from the first doorbell. A plain class: the actor turns
+ * endpoint calls into these steps.
  */
 public final class CopySequence {
 
@@ -37,6 +40,10 @@ public final class CopySequence {
   private final List<CopyRecord> done = new ArrayList<>();
   /** The copy whose MSI is awaited, or -1 before the first doorbell and after the last MSI. */
   private int running = -1;
+  /** Whether the awaited MSI is the bounce's (the second leg's). */
+  private boolean secondLeg;
+  /** Doorbells rung so far: the awaited MSI's data is this number. */
+  private int rung;
   private long doorbellAt;
 
   public CopySequence(GpuCopyPlan plan) {
@@ -58,10 +65,13 @@ public final class CopySequence {
    */
   public RegisterWrite msiArrived(long address, byte[] data, long at) {
     if (running < 0 || address != plan.msiHost() || data == null || data.length != 4
-        || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != msiData(running)) {
+        || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != rung) {
       return null;
     }
     Copy c = plan.copies().get(running);
+    if (plan.bounce() != null && !secondLeg) {
+      return bounce(c, at);
+    }
     done.add(new CopyRecord(c.bytes(), c.direction(), doorbellAt, at));
     int next = running + 1;
     running = -1;
@@ -71,21 +81,33 @@ public final class CopySequence {
   private RegisterWrite ring(int index, long at) {
     Copy c = plan.copies().get(index);
     boolean write = c.direction() == Direction.WRITE;
-    ByteBuffer b = ByteBuffer.allocate(PROGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(GpuRegisters.SRC, write ? plan.deviceMemory() : plan.bufferGpu());
-    b.putLong(GpuRegisters.DST, write ? plan.bufferGpu() : plan.deviceMemory());
-    b.putInt(GpuRegisters.LENGTH, (int) c.bytes());
-    b.putInt(GpuRegisters.DOORBELL, 1);
-    b.putLong(GpuRegisters.MSI_ADDR, plan.msiGpu());
-    b.putInt(GpuRegisters.MSI_DATA, msiData(index));
     running = index;
+    secondLeg = false;
     doorbellAt = at;
-    return new RegisterWrite(plan.registers(), b.array(), at);
+    return program(plan.registers(), write ? plan.deviceMemory() : plan.bufferGpu(),
+        write ? plan.bufferGpu() : plan.deviceMemory(), c.bytes(), plan.msiGpu(), at);
   }
 
-  /** The MSI's payload for copy {@code index}: its number from 1, so a stale MSI is not taken for it. */
-  static int msiData(int index) {
-    return index + 1;
+  /** The second leg of a copy via RAM: the other GPU reads the buffer into its memory, at {@code at}. */
+  private RegisterWrite bounce(Copy c, long at) {
+    GpuCopyPlan.Bounce o = plan.bounce();
+    secondLeg = true;
+    return program(o.registers(), o.bufferGpu(), o.deviceMemory(), c.bytes(), o.msiGpu(), at);
+  }
+
+  /**
+   * One write programming a copy into the GPU whose BAR0 is at {@code registers}; its MSI's data is
+   * the doorbell's number from 1, so a stale MSI is not taken for the awaited one.
+   */
+  private RegisterWrite program(long registers, long src, long dst, long bytes, long msiGpu, long at) {
+    ByteBuffer b = ByteBuffer.allocate(PROGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(GpuRegisters.SRC, src);
+    b.putLong(GpuRegisters.DST, dst);
+    b.putInt(GpuRegisters.LENGTH, (int) bytes);
+    b.putInt(GpuRegisters.DOORBELL, 1);
+    b.putLong(GpuRegisters.MSI_ADDR, msiGpu);
+    b.putInt(GpuRegisters.MSI_DATA, ++rung);
+    return new RegisterWrite(registers, b.array(), at);
   }
 
   /** Every copy of the plan has its MSI. */

@@ -18,9 +18,23 @@ import java.util.List;
  * @param copies in the order they run
  * @param startAt model time of the first doorbell (0 and below: the endpoint's clock when the
  *     driver starts)
+ * @param bounce null, or a second GPU that reads each copy back out of the host buffer (every
+ *     copy then a write, bounced via RAM)
  */
 public record GpuCopyPlan(long registers, long deviceMemory, long bufferGpu, long bufferHost, long msiGpu,
-    long msiHost, List<Copy> copies, long startAt) {
+    long msiHost, List<Copy> copies, long startAt, Bounce bounce) {
+
+  /**
+   * Device Lending's transfer "via RAM" (section 7.2): after the plan's GPU has written a copy into
+   * the host buffer, a second GPU reads it from there into its own memory, and the copy ends with
+   * that GPU's MSI (to the same word the driver watches). Its addresses in its own terms.
+   *
+   * @param registers the second GPU's BAR0 as the driver reaches it
+   * @param deviceMemory where it stores the copy, as it sees its memory (inside its BAR1)
+   * @param bufferGpu the host buffer as the second GPU reaches it
+   * @param msiGpu the driver's MSI word as the second GPU reaches it
+   */
+  public record Bounce(long registers, long deviceMemory, long bufferGpu, long msiGpu) {}
 
   /** Which way a copy goes: write = device memory to the host buffer, read = the host buffer to device memory. */
   public enum Direction {
@@ -43,6 +57,16 @@ public record GpuCopyPlan(long registers, long deviceMemory, long bufferGpu, lon
 
   public GpuCopyPlan {
     copies = List.copyOf(copies);
+    if (bounce != null && copies.stream().anyMatch(c -> c.direction() != Direction.WRITE)) {
+      throw new IllegalArgumentException("a copy bounced via RAM is written by one GPU and read by the other:"
+          + " every copy's direction must be write");
+    }
+  }
+
+  /** A plan with one GPU: each copy between its memory and the host buffer. */
+  public GpuCopyPlan(long registers, long deviceMemory, long bufferGpu, long bufferHost, long msiGpu, long msiHost,
+      List<Copy> copies, long startAt) {
+    this(registers, deviceMemory, bufferGpu, bufferHost, msiGpu, msiHost, copies, startAt, null);
   }
 
   /** The 4 bytes of the MSI in the driver's RAM: what it watches. */

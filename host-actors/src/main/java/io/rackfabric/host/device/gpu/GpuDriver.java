@@ -20,7 +20,8 @@ import java.util.List;
  * watches the MSI's address in its own RAM, and starts the next copy when the MSI arrives. Under
  * the model-time kernel each doorbell is written inside the endpoint's call (its first a wake at
  * the plan's start, each later one the previous MSI's arrival), so it enters the model at that
- * time; free-running the same steps happen at the endpoint's clock. Must run next to its endpoint.
+ * time; a plan that bounces via RAM programs its second GPU the same way, at the first GPU's MSI;
+ * free-running the same steps happen at the endpoint's clock. Must run next to its endpoint.
  */
 public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 

@@ -92,4 +92,44 @@ class CopySequenceTest {
     assertTrue(e.getMessage().contains("bytes=0"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> new Copy(1L << 32, Direction.WRITE));
   }
+
+  static final GpuCopyPlan.Bounce READER = new GpuCopyPlan.Bounce(0x14_0010_0000L, 0x8_1000_0000L, 0xC_1000_0000L,
+      0xC_1FFF_F000L);
+
+  @Test
+  void shouldRingTheSecondGpuAtTheFirstMsiAndRecordFromTheFirstDoorbellWhenBouncingViaRam() {
+    GpuCopyPlan plan = new GpuCopyPlan(REGS, DEVICE, BUF_GPU, BUF_HOST, MSI_GPU, MSI_HOST,
+        List.of(new Copy(4096, Direction.WRITE), new Copy(8192, Direction.WRITE)), 0, READER);
+    CopySequence s = new CopySequence(plan);
+    RegisterWrite first = s.begin(1_000);
+    GpuRegisters regs = new GpuRegisters(REGS);
+    assertEquals(new GpuRegisters.Doorbell(DEVICE, BUF_GPU, 4096), regs.written(first.address(), first.data())
+        .doorbell(), "the first GPU writes its memory into the buffer");
+
+    RegisterWrite second = s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 3_000);
+    assertEquals(READER.registers(), second.address(), "the first MSI rings the second GPU");
+    assertEquals(3_000, second.at());
+    GpuRegisters reader = new GpuRegisters(READER.registers());
+    assertEquals(new GpuRegisters.Doorbell(READER.bufferGpu(), READER.deviceMemory(), 4096),
+        reader.written(second.address(), second.data()).doorbell(), "the second GPU reads the buffer into its memory");
+    assertEquals(READER.msiGpu(), reader.msiAddress());
+    assertEquals(2, reader.msiData());
+    assertTrue(s.records().isEmpty(), "half a copy is no copy");
+    assertNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 3_100), "the first leg's MSI again");
+
+    RegisterWrite third = s.msiArrived(MSI_HOST, GpuRegisters.dword(2), 7_000);
+    assertEquals(REGS, third.address(), "the next copy starts at the first GPU again");
+    assertEquals(List.of(new CopyRecord(4096, Direction.WRITE, 1_000, 7_000)), s.records());
+    assertNotNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(3), 9_000));
+    assertNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(4), 12_000));
+    assertTrue(s.finished());
+    assertEquals(new CopyRecord(8192, Direction.WRITE, 7_000, 12_000), s.records().get(1));
+  }
+
+  @Test
+  void shouldRefuseAReadWhenThePlanBouncesViaRam() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new GpuCopyPlan(REGS, DEVICE,
+        BUF_GPU, BUF_HOST, MSI_GPU, MSI_HOST, List.of(new Copy(64, Direction.READ)), 0, READER));
+    assertTrue(e.getMessage().contains("must be write"), e.getMessage());
+  }
 }

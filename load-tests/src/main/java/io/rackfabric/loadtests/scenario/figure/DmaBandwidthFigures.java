@@ -1,6 +1,5 @@
 package io.rackfabric.loadtests.scenario.figure;
 
-import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
@@ -29,8 +28,18 @@ import java.util.TreeSet;
  */
 public final class DmaBandwidthFigures implements FigureType {
 
-  /** One workload's medians: direction, then size, then MB/s. */
-  public record Curves(String workload, boolean throughRoot, Map<Direction, TreeMap<Long, Double>> bandwidth) {}
+  /**
+   * One workload's medians (direction, then size, then MB/s) and the NTBs and relaying roots its
+   * data path crosses ({@link #crossings}).
+   */
+  public record Curves(String workload, Map<Direction, TreeMap<Long, Double>> bandwidth, GpuCopies spec,
+      int ntbCrossings, int rootCrossings) {
+
+    /** Whether the data passes a relaying root (the paper's -IOMMU paths); else the shortest path (-SW). */
+    public boolean throughRoot() {
+      return rootCrossings > 0;
+    }
+  }
 
   @Override
   public String name() {
@@ -52,6 +61,10 @@ public final class DmaBandwidthFigures implements FigureType {
       c.bandwidth().forEach((d, bySize) -> bySize.forEach((size, mbps) -> out.add(
           new Figure(p + d.label() + "." + GpuCopies.sizeText(size) + ".bandwidth_MBps", round(mbps), "MB/s",
               "model"))));
+      if (c.spec().peer() != null || c.spec().viaRam() != null) {
+        out.add(new Figure(p + "path.ntb_crossings", c.ntbCrossings(), "crossings", "count"));
+        out.add(new Figure(p + "path.root_crossings", c.rootCrossings(), "crossings", "count"));
+      }
       TreeMap<Long, Double> w = c.bandwidth().get(Direction.WRITE);
       TreeMap<Long, Double> r = c.bandwidth().get(Direction.READ);
       if (w != null && r != null) {
@@ -86,18 +99,25 @@ public final class DmaBandwidthFigures implements FigureType {
         bySize.forEach((size, list) -> m.put(size, median(list)));
         medians.put(d, m);
       });
-      out.add(new Curves(g.spec().name(), throughRoot(run.scenario().topology().topology(), g.spec()), medians));
+      int[] path = crossings(run.scenario().topology().topology(), g.spec());
+      out.add(new Curves(g.spec().name(), medians, g.spec(), path[0], path[1]));
     }
     return out;
   }
 
   /**
-   * Whether the workload's DMA to the buffer passes a relaying root (the paper's Rem-IOMMU), as
-   * the route explainer follows it; else the shortest path (Rem-SW).
+   * NTB and root crossings of a copy's data path as the route explainer follows it: the GPU's
+   * TLPs toward the buffer (or the peer); via RAM also the second GPU's read requests and their
+   * completions, which come back the way the requests went.
    */
-  static boolean throughRoot(Topology topology, GpuCopies spec) {
-    RouteExplanation r = new RouteExplainer(topology).explain(spec.gpu(), spec.bufferGpu(), true);
-    return r.hops().stream().anyMatch(h -> topology.endpoint(h.component()).map(EndpointSpec::relay).orElse(false));
+  static int[] crossings(Topology topology, GpuCopies spec) {
+    RouteExplainer routes = new RouteExplainer(topology);
+    List<RouteExplanation> chain = new ArrayList<>(List.of(routes.explain(spec.gpu(), spec.bufferGpu(), true)));
+    if (spec.viaRam() != null) {
+      RouteExplanation read = routes.explain(spec.viaRam().gpu(), spec.viaRam().bounce().bufferGpu(), true);
+      chain.addAll(List.of(read, read));
+    }
+    return P2pLatencyFigures.crossings(topology, chain);
   }
 
   static double median(List<Double> values) {
@@ -115,6 +135,10 @@ public final class DmaBandwidthFigures implements FigureType {
   public Map<String, String> paperValues(RunResult run) {
     Map<String, String> paper = new LinkedHashMap<>();
     for (Curves c : curves(run)) {
+      if (c.spec().peer() != null || c.spec().viaRam() != null) {
+        figure12(c, paper);
+        continue;
+      }
       String p = "dma." + c.workload() + ".";
       String path = c.throughRoot() ? "through the root, as Rem-IOMMU" : "shortest path, as Rem-SW";
       c.bandwidth().forEach((d, bySize) -> {
@@ -138,5 +162,35 @@ public final class DmaBandwidthFigures implements FigureType {
       }
     }
     return paper;
+  }
+
+  /**
+   * Figure 12's observations beside a GPU-to-GPU workload's smallest and largest size: peer to
+   * peer (its top row) or via RAM (its bottom row), through a root or not. The paper gives curves,
+   * not numbers: what is compared is the shape and the order of the paths.
+   */
+  private static void figure12(Curves c, Map<String, String> paper) {
+    TreeMap<Long, Double> w = c.bandwidth().get(Direction.WRITE);
+    if (w == null) {
+      return;
+    }
+    String p = "dma." + c.workload() + ".write.";
+    boolean p2p = c.spec().peer() != null;
+    String row = p2p ? "Fig. 12 top row, peer-to-peer writes" : "Fig. 12 bottom row, via RAM";
+    boolean twoLenders = c.ntbCrossings() > 0;
+    String largest = p2p && twoLenders
+        ? "\"When the GPUs reside in different lenders, the data path is increased, which has an expected impact on"
+        + " performance ... particularly when the IOMMU is enabled\""
+        : p2p ? "\"the achieved bandwidth is almost the same as our local comparison\" (1L-P2P-SW as Loc-P2P-SW,"
+        + " 1L-P2P-IOMMU as Loc-P2P-Root); the curve rises toward the link's rate"
+        : c.throughRoot() ? "\"DMA reads are significantly affected by TLPs traversing the root, as this drastically"
+        + " reduces the link utilization\" (1L-RAM-IOMMU, 2L-RAM-IOMMU)"
+        : "\"transfers that do not cross the root (2L-RAM-SW) are very similar to our baseline local comparison\"";
+    paper.put(p + GpuCopies.sizeText(w.lastKey()) + ".bandwidth_MBps", "paper (" + row + "): " + largest);
+    if (!w.firstKey().equals(w.lastKey())) {
+      paper.put(p + GpuCopies.sizeText(w.firstKey()) + ".bandwidth_MBps", "paper (7.2): the curve rises with the"
+          + " size; \"For small-sized transfers, this additional latency relative to the transfer size has an"
+          + " effect\"");
+    }
   }
 }

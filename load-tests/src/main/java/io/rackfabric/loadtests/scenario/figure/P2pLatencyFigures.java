@@ -95,6 +95,11 @@ public final class P2pLatencyFigures implements FigureType {
       RouteExplanation pingRead = routes.explain(w.ping(), w.pingWaits(), true);
       chain.addAll(List.of(pongRead, pongRead, pingRead, pingRead));
     }
+    return crossings(topology, chain);
+  }
+
+  /** NTB translations and relaying roots passed by the TLPs that follow {@code chain}'s routes, in all. */
+  static int[] crossings(Topology topology, List<RouteExplanation> chain) {
     int ntb = 0;
     int root = 0;
     for (RouteExplanation r : chain) {

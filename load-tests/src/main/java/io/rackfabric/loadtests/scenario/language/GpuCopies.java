@@ -16,18 +16,28 @@ import java.util.List;
  * @param gpu the GPU's endpoint
  * @param registers the GPU's BAR0 as the driver reaches it
  * @param deviceMemory the copies' area of device memory as the GPU sees it (in its BAR1)
- * @param bufferGpu the host buffer as the GPU reaches it
- * @param bufferHost the host buffer in the driver's RAM
+ * @param bufferGpu the host buffer as the GPU reaches it; with {@code peer}, the peer's memory as
+ *     the GPU reaches it
+ * @param bufferHost the host buffer in the driver's RAM; {@link #NO_HOST_BUFFER} with {@code peer}
  * @param msiGpu the MSI's address as the GPU reaches it
  * @param msiHost the MSI's address in the driver's RAM
  * @param sizes transfer sizes, bytes, ascending
  * @param directions write (device memory to the buffer) and/or read (the buffer to device memory)
  * @param repeat copies of each size and direction
  * @param where {@code file:line} of the workload
+ * @param peer null, or the GPU whose memory (BAR1) the copies write into: peer to peer, no host buffer
+ * @param viaRam null, or the second GPU that reads each copy back out of the host buffer
+ * @param after null, or the workload after whose end (and the rack's quiet) this one starts
  */
 public record GpuCopies(String name, String driver, String gpu, long registers, long deviceMemory, long bufferGpu,
     long bufferHost, long msiGpu, long msiHost, List<Long> sizes, List<Direction> directions, int repeat,
-    String where) {
+    String where, String peer, ViaRam viaRam, String after) {
+
+  /** {@code bufferHost} of a peer-to-peer workload: its copies touch no host RAM. */
+  public static final long NO_HOST_BUFFER = -1;
+
+  /** The second GPU of copies via RAM, {@code bounce} its addresses in the plan's terms. */
+  public record ViaRam(String gpu, GpuCopyPlan.Bounce bounce) {}
 
   /** The most copies one workload runs: each is a round of the fabric and its MSI. */
   public static final int MAX_COPIES = 100_000;
@@ -52,7 +62,18 @@ public record GpuCopies(String name, String driver, String gpu, long registers, 
 
   /** The driver's plan, its first doorbell at model time {@code startAt}. */
   public GpuCopyPlan plan(long startAt) {
-    return new GpuCopyPlan(registers, deviceMemory, bufferGpu, bufferHost, msiGpu, msiHost, copies(), startAt);
+    return new GpuCopyPlan(registers, deviceMemory, bufferGpu, bufferHost, msiGpu, msiHost, copies(), startAt,
+        viaRam == null ? null : viaRam.bounce());
+  }
+
+  /** The GPUs whose copy engines the workload runs: its own, and the via-RAM reader. */
+  public List<String> driven() {
+    return viaRam == null ? List.of(gpu) : List.of(gpu, viaRam.gpu());
+  }
+
+  /** Whether the copies write into a host buffer in the driver's RAM (not peer to peer). */
+  public boolean hasHostBuffer() {
+    return bufferHost != NO_HOST_BUFFER;
   }
 
   public long largest() {

@@ -21,8 +21,9 @@ import java.util.TreeSet;
 
 /**
  * A scenario's {@code gpu-copies = [ { name, driver, gpu, registers, device-memory, buffer = { gpu,
- * host }, msi = { gpu, host }, sizes = [...] (or from, to: doubling), directions, repeat } ]}:
- * GPU drivers that run DMA copies, one workload per item ({@link GpuCopies}). Every address is
+ * host } (or peer = { gpu, address }), msi = { gpu, host }, via-ram, sizes = [...] (or from, to:
+ * doubling), directions, repeat, after } ]}: GPU drivers that run DMA copies, one workload per item
+ * ({@link GpuCopies}; the peer and via-RAM targets in {@link GpuCopyTargets}). Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
  * the driver's RAM at their host-side addresses, the buffer's whole window for the largest copy.
@@ -55,20 +56,27 @@ final class GpuCopiesSection {
     }
     List<GpuCopies> out = new ArrayList<>();
     Set<String> names = new HashSet<>();
-    Set<String> gpus = new HashSet<>();
     for (Fields item : items) {
       GpuCopies w = workload(item, topology == null ? null : topology.topology(), maxCopy);
       if (w == null) {
         continue;
       }
+      List<GpuCopies> beside = out.stream().filter(o -> !chained(w, o, out)).toList();
+      String shared = beside.stream().flatMap(o -> o.driven().stream()).filter(w.driven()::contains).findFirst()
+          .orElse(null);
       if (!names.add(w.name())) {
         item.error("name", "'" + w.name() + "' is the name of another gpu-copies workload");
-      } else if (!gpus.add(w.gpu())) {
-        item.error("gpu", "gpu=" + w.gpu() + " is driven by another gpu-copies workload: a GPU runs one copy at a time");
-      } else if (sharesAreas(w, out) != null) {
+      } else if (w.after() != null && out.stream().noneMatch(o -> o.name().equals(w.after()))) {
+        item.error("after", "after=" + w.after() + " names no gpu-copies workload before this one ("
+            + String.join(", ", out.stream().map(GpuCopies::name).toList()) + ")");
+      } else if (shared != null) {
+        item.error("gpu", "gpu=" + shared + " is driven by another gpu-copies workload: a GPU runs one copy at a time"
+            + " (after = NAME runs this one when that one has finished)");
+      } else if (sharesAreas(w, beside) != null) {
         // Two drivers on one host watch their MSI words in one RAM: each must be its own.
         item.error("msi", "the MSI word or the buffer of '" + w.name() + "' overlaps those of '"
-            + sharesAreas(w, out).name() + "' on " + w.driver() + ": workloads of one driver need areas of their own");
+            + sharesAreas(w, beside).name() + "' on " + w.driver()
+            + ": workloads of one driver need areas of their own");
       } else {
         out.add(w);
       }
@@ -76,17 +84,35 @@ final class GpuCopiesSection {
     return out;
   }
 
+  /** Whether {@code o} is before {@code w} in its chain of {@code after}s: the two never run at once. */
+  private static boolean chained(GpuCopies w, GpuCopies o, List<GpuCopies> earlier) {
+    String next = w.after();
+    while (next != null) {
+      if (next.equals(o.name())) {
+        return true;
+      }
+      String name = next;
+      next = earlier.stream().filter(e -> e.name().equals(name)).map(GpuCopies::after).findFirst().orElse(null);
+    }
+    return false;
+  }
+
   /** A workload of the same driver whose buffer or MSI word overlaps {@code w}'s, or null. */
   private static GpuCopies sharesAreas(GpuCopies w, List<GpuCopies> others) {
     for (GpuCopies o : others) {
       if (o.driver().equals(w.driver()) && (overlaps(w.msiHost(), 4, o.msiHost(), 4)
-          || overlaps(w.bufferHost(), w.largest(), o.bufferHost(), o.largest())
-          || overlaps(w.msiHost(), 4, o.bufferHost(), o.largest())
-          || overlaps(o.msiHost(), 4, w.bufferHost(), w.largest()))) {
+          || overlaps(w.bufferHost(), bufferBytes(w), o.bufferHost(), bufferBytes(o))
+          || overlaps(w.msiHost(), 4, o.bufferHost(), bufferBytes(o))
+          || overlaps(o.msiHost(), 4, w.bufferHost(), bufferBytes(w)))) {
         return o;
       }
     }
     return null;
+  }
+
+  /** The host buffer's bytes: none when the copies go peer to peer. */
+  private static long bufferBytes(GpuCopies w) {
+    return w.hasHostBuffer() ? w.largest() : 0;
   }
 
   private static boolean overlaps(long a, long aLength, long b, long bLength) {
@@ -95,7 +121,7 @@ final class GpuCopiesSection {
 
   private GpuCopies workload(Fields w, Topology topology, long maxCopy) {
     w.allowOnly("name", "driver", "gpu", "registers", "device-memory", "buffer", "msi", "sizes", "from", "to",
-        "directions", "repeat");
+        "directions", "repeat", GpuCopyTargets.PEER, GpuCopyTargets.VIA_RAM, "after");
     int before = file.problems.size();
     String name = w.string("name", true);
     if (name != null && !ScenarioFile.NAME.matcher(name).matches()) {
@@ -105,10 +131,19 @@ final class GpuCopiesSection {
     String gpu = w.string("gpu", true);
     Long registers = w.address("registers", true);
     Long deviceMemory = w.address("device-memory", true);
-    long[] buffer = DeviceRoutes.pair(w, "buffer", "gpu");
+    boolean toPeer = w.has(GpuCopyTargets.PEER);
+    if (toPeer && (w.has("buffer") || w.has(GpuCopyTargets.VIA_RAM))) {
+      w.error(GpuCopyTargets.PEER, "give peer (copies into another GPU's memory) or buffer, with via-ram if bounced"
+          + " through it, not both");
+    }
+    GpuCopyTargets.Peer peer = toPeer ? GpuCopyTargets.peer(w) : null;
+    GpuCopies.ViaRam viaRam = w.has(GpuCopyTargets.VIA_RAM) ? GpuCopyTargets.viaRam(w) : null;
+    long[] buffer = toPeer ? new long[] {peer == null ? 0 : peer.address(), GpuCopies.NO_HOST_BUFFER}
+        : DeviceRoutes.pair(w, "buffer", "gpu");
     long[] msi = DeviceRoutes.pair(w, "msi", "gpu");
     List<Long> sizes = sizes(w, maxCopy);
-    List<Direction> directions = directions(w);
+    List<Direction> directions = directions(w, toPeer || w.has(GpuCopyTargets.VIA_RAM));
+    String after = w.string("after", false);
     Integer repeat = w.integerIn("repeat", 1, 1, MAX_REPEAT);
     if (sizes != null && directions != null && repeat != null
         && (long) sizes.size() * directions.size() * repeat > GpuCopies.MAX_COPIES) {
@@ -120,7 +155,7 @@ final class GpuCopiesSection {
       return null;
     }
     GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
-        sizes, directions, repeat, file.where(w));
+        sizes, directions, repeat, file.where(w), peer == null ? null : peer.gpu(), viaRam, after);
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
   }
@@ -176,10 +211,13 @@ final class GpuCopiesSection {
     return why == null;
   }
 
-  /** {@code directions = [write, read]} (the default), each once. */
-  private List<Direction> directions(Fields w) {
+  /**
+   * {@code directions = [write, read]} (the default), each once; {@code [write]} only when {@code
+   * writesOnly} (copies into a peer or via RAM, Device Lending's peer-to-peer writes).
+   */
+  private List<Direction> directions(Fields w, boolean writesOnly) {
     if (!w.has("directions")) {
-      return List.of(Direction.WRITE, Direction.READ);
+      return writesOnly ? List.of(Direction.WRITE) : List.of(Direction.WRITE, Direction.READ);
     }
     ConfigList items = w.list("directions", true);
     if (items == null) {
@@ -199,6 +237,9 @@ final class GpuCopiesSection {
             + " memory to the buffer) or read (the buffer to device memory)");
       } else if (out.contains(d.get())) {
         file.problems.add(v.origin(), key, "'" + d.get().label() + "' is listed twice");
+      } else if (writesOnly && d.get() != Direction.WRITE) {
+        file.problems.add(v.origin(), key, "directions[" + i + "]=" + d.get().label() + ": copies into a peer or via"
+            + " RAM go from the workload's GPU to the other one: write only");
       } else {
         out.add(d.get());
       }
@@ -216,13 +257,13 @@ final class GpuCopiesSection {
     if (gpu.isEmpty()) {
       return;
     }
-    AddressRange bar1 = gpu.get().bars().get(1);
     routes.registersAtBar0(spec.registers(), gpu.get().bars().get(0), "SRC");
     long largest = spec.largest();
-    if (!bar1.contains(spec.deviceMemory()) || Long.compareUnsigned(spec.deviceMemory() + largest - 1,
-        bar1.limit()) > 0) {
-      w.error("device-memory", "device-memory=" + Addresses.hex(spec.deviceMemory()) + " with the largest copy of "
-          + GpuCopies.sizeText(largest) + " is not inside " + spec.gpu() + "'s BAR1 " + bar1);
+    checkInBar1(w, spec.gpu(), gpu.get().bars().get(1), spec.deviceMemory(), largest);
+    routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    if (spec.peer() != null) {
+      GpuCopyTargets.checkPeer(w, topology, spec);
+      return;
     }
     if (spec.msiHost() + 4 > spec.bufferHost() && spec.msiHost() < spec.bufferHost() + largest) {
       w.error("msi", "msi.host=" + Addresses.hex(spec.msiHost()) + " lies in the buffer's "
@@ -236,9 +277,19 @@ final class GpuCopiesSection {
           && routes.towardHost("buffer", spec.bufferGpu(), spec.bufferHost(), largest - 1, read,
               "the buffer's last byte for the largest copy of " + GpuCopies.sizeText(largest));
       if (!reached) {
-        break; // one message for the buffer is enough
+        return; // one message for the buffer is enough
       }
     }
-    routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    if (spec.viaRam() != null) {
+      GpuCopyTargets.checkViaRam(w, topology, spec);
+    }
+  }
+
+  /** {@code deviceMemory} with the largest copy must lie inside {@code gpu}'s BAR1; else reported on {@code f}. */
+  static void checkInBar1(Fields f, String gpu, AddressRange bar1, long deviceMemory, long largest) {
+    if (!bar1.contains(deviceMemory) || Long.compareUnsigned(deviceMemory + largest - 1, bar1.limit()) > 0) {
+      f.error("device-memory", "device-memory=" + Addresses.hex(deviceMemory) + " with the largest copy of "
+          + GpuCopies.sizeText(largest) + " is not inside " + gpu + "'s BAR1 " + bar1);
+    }
   }
 }
