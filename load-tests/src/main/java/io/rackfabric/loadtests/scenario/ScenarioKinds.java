@@ -22,6 +22,7 @@ import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.figure.DiskLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
+import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
@@ -110,6 +111,7 @@ public final class ScenarioKinds {
         .optionalFigure(new DeviceLendingFigures())
         .optionalFigure(new DmaBandwidthFigures())
         .optionalFigure(new DiskLatencyFigures())
-        .optionalFigure(new P2pLatencyFigures());
+        .optionalFigure(new P2pLatencyFigures())
+        .optionalFigure(new PathHopsFigures());
   }
 }
