@@ -6,6 +6,8 @@ import akka.actor.typed.Props;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuDriver;
+import io.rackfabric.host.vm.InterruptForwarder;
+import io.rackfabric.host.vm.VmSettings;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
@@ -52,6 +54,9 @@ public final class GpuCopiesRun {
     rack.holdModelTime(startAt);
     List<Driver> drivers = new ArrayList<>();
     for (GpuCopies w : workloads) {
+      if (w.forward() != null) {
+        forwarder(rack, w);
+      }
       ActorRef<GpuDriver.Command> ref = rack.system().systemActorOf(
           GpuDriver.create(w.driver(), rack.endpoint(w.driver())), "gpu-driver-" + w.name(), Props.empty());
       CompletableFuture<GpuDriver.CopiesDone> done = Asks.<GpuDriver.Command, GpuDriver.CopiesDone>askAsync(
@@ -65,6 +70,18 @@ public final class GpuCopiesRun {
           w.sizes().size(), GpuCopies.sizeText(w.sizes().get(0)), GpuCopies.sizeText(w.largest()), w.repeat());
     }
     return new GpuCopiesRun(rack, drivers, progress);
+  }
+
+  /** The lender-side handler of a VM borrower's interrupts, attached to the lender before the rack goes on. */
+  private static void forwarder(RunningRack rack, GpuCopies w) throws Exception {
+    GpuCopies.MsiForward f = w.forward();
+    ActorRef<InterruptForwarder.Command> ref = rack.system().systemActorOf(
+        InterruptForwarder.create(f.lender(), rack.endpoint(f.lender())), "msi-forwarder-" + w.name(), Props.empty());
+    long delay = VmSettings.create(rack.system().settings().config()).forwardDelayNs();
+    // Answered once the watch is asked for: it is at the endpoint before the confirm.
+    Asks.<InterruptForwarder.Command, InterruptForwarder.Forwarded>ask(rack.system(), ref,
+        r -> new InterruptForwarder.Start(f.word(), f.to(), delay, r), ASK);
+    rack.confirmInputs(List.of(f.lender()));
   }
 
   /**

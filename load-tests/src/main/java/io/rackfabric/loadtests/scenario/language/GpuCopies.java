@@ -23,11 +23,20 @@ import java.util.List;
  * @param sizes transfer sizes, bytes, ascending
  * @param directions write (device memory to the buffer) and/or read (the buffer to device memory)
  * @param repeat copies of each size and direction
+ * @param forward the GPU's MSI taken by a handler on its lender and forwarded to the driver (a VM
+ *     borrower's interrupt path), or null: the MSI goes straight to the driver's RAM
  * @param where {@code file:line} of the workload
  */
 public record GpuCopies(String name, String driver, String gpu, long registers, long deviceMemory, long bufferGpu,
     long bufferHost, long msiGpu, long msiHost, List<Long> sizes, List<Direction> directions, int repeat,
-    String where) {
+    MsiForward forward, String where) {
+
+  /**
+   * A VM borrower's interrupt path (Device Lending, section 5): the GPU's MSI lands at {@code word}
+   * in {@code lender}'s RAM; the lender's handler writes it to {@code to}, the lender's address of
+   * the driver's MSI word, after the handler's and the guest injection's latency.
+   */
+  public record MsiForward(String lender, long word, long to) {}
 
   /** The most copies one workload runs: each is a round of the fabric and its MSI. */
   public static final int MAX_COPIES = 100_000;

@@ -7,6 +7,8 @@ import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.topology.DeviceKind;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
@@ -21,7 +23,8 @@ import java.util.TreeSet;
 
 /**
  * A scenario's {@code gpu-copies = [ { name, driver, gpu, registers, device-memory, buffer = { gpu,
- * host }, msi = { gpu, host }, sizes = [...] (or from, to: doubling), directions, repeat } ]}:
+ * host }, msi = { gpu, host, forward = { lender, word, to } }, sizes = [...] (or from, to: doubling),
+ * directions, repeat } ]}:
  * GPU drivers that run DMA copies, one workload per item ({@link GpuCopies}). Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
@@ -106,7 +109,8 @@ final class GpuCopiesSection {
     Long registers = w.address("registers", true);
     Long deviceMemory = w.address("device-memory", true);
     long[] buffer = DeviceRoutes.pair(w, "buffer", "gpu");
-    long[] msi = DeviceRoutes.pair(w, "msi", "gpu");
+    GpuCopies.MsiForward forward = forward(w);
+    long[] msi = DeviceRoutes.pair(w, "msi", "gpu", "forward");
     List<Long> sizes = sizes(w, maxCopy);
     List<Direction> directions = directions(w);
     Integer repeat = w.integerIn("repeat", 1, 1, MAX_REPEAT);
@@ -120,9 +124,24 @@ final class GpuCopiesSection {
       return null;
     }
     GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
-        sizes, directions, repeat, file.where(w));
+        sizes, directions, repeat, forward, file.where(w));
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
+  }
+
+  /** {@code msi.forward = { lender, word, to }}, or null when the MSI goes straight to the driver. */
+  private static GpuCopies.MsiForward forward(Fields w) {
+    Fields msi = w.has("msi") && w.raw("msi").valueType() == ConfigValueType.OBJECT
+        ? w.object("msi", false) : null;
+    Fields f = msi == null ? null : msi.object("forward", false);
+    if (f == null) {
+      return null;
+    }
+    f.allowOnly("lender", "word", "to");
+    String lender = f.string("lender", true);
+    Long word = f.address("word", true);
+    Long to = f.address("to", true);
+    return lender == null || word == null || to == null ? null : new GpuCopies.MsiForward(lender, word, to);
   }
 
   /** {@code sizes = [...]}, or {@code from}, {@code to}: doubling from one to the other; ascending, each once. */
@@ -239,6 +258,31 @@ final class GpuCopiesSection {
         break; // one message for the buffer is enough
       }
     }
-    routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    if (spec.forward() == null) {
+      routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    } else {
+      checkForward(w, topology, spec);
+    }
+  }
+
+  /** The GPU's MSI lands at the lender's word, the lender's write of it at the driver's MSI word. */
+  private static void checkForward(Fields w, Topology topology, GpuCopies spec) {
+    GpuCopies.MsiForward f = spec.forward();
+    if (topology.endpoint(f.lender()).filter(EndpointSpec::root).isEmpty()) {
+      w.error("msi", "msi.forward.lender=" + f.lender() + " is not a root (a host) of " + topology.name());
+      return;
+    }
+    RouteExplainer routes = new RouteExplainer(topology);
+    RouteExplanation msi = routes.explain(spec.gpu(), spec.msiGpu(), false);
+    if (!msi.delivered() || !f.lender().equals(msi.target()) || msi.outcome().address() != f.word()) {
+      w.error("msi", "msi.gpu=" + Addresses.hex(spec.msiGpu()) + ": the MSI from " + spec.gpu() + " is "
+          + msi.ending() + "; with msi.forward it must reach " + f.lender() + " at msi.forward.word="
+          + Addresses.hex(f.word()));
+    }
+    RouteExplanation on = routes.explain(f.lender(), f.to(), false);
+    if (!on.delivered() || !spec.driver().equals(on.target()) || on.outcome().address() != spec.msiHost()) {
+      w.error("msi", "msi.forward.to=" + Addresses.hex(f.to()) + ": the lender's write is " + on.ending()
+          + "; it must reach " + spec.driver() + " at msi.host=" + Addresses.hex(spec.msiHost()));
+    }
   }
 }

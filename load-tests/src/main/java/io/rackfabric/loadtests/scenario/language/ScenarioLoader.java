@@ -27,7 +27,7 @@ public final class ScenarioLoader {
       "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
       "iommu-isolation", "partition-demo", "pause-demo", "lending-ram-latency-b2b", "lending-ram-latency-3way",
       "lending-bandwidth-b2b", "lending-bandwidth-b2b-iommu", "lending-disk-latency-b2b", "lending-p2p-3way",
-      "lending-p2p-3way-iommu", "lending-vm-hops");
+      "lending-p2p-3way-iommu", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm");
 
   private ScenarioLoader() {}
 
