@@ -129,6 +129,9 @@ public final class P2pLatencyFigures implements FigureType {
 
   /** The paper's statement for a Table 2 workload of this kind of path. */
   private static String vmWords(Latency l) {
+    if (l.spec().via() == GpuPingPong.Via.RAM && l.ntbCrossings() == 0) {
+      return "\"The data path of running the VM locally (VMLoc-RAM) has only 7 hops\" (the remote RAM rows' baseline)";
+    }
     if (l.spec().via() == GpuPingPong.Via.RAM) {
       return "\"The increased latency of reading from remote RAM corresponds with the increased number of hops\"";
     }
