@@ -215,7 +215,7 @@ class TopologyLoaderErrorsTest {
   void shouldListBundledNamesWhenTheNameIsUnknown() {
     TopologyException e = assertThrows(TopologyException.class, () -> TopologyLoader.load("fig9"));
     assertContains(e.getMessage(), "no bundled topology 'fig9' (bundled: fig1, multipeer16, ladon-testbed, demo, lending-b2b,"
-        + " lending-3way)");
+        + " lending-3way, ladon-lending, lending-vm)");
   }
 
   @Test

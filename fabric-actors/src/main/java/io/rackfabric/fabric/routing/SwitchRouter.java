@@ -95,10 +95,18 @@ public final class SwitchRouter {
     if (in.role() == PortRole.UPSTREAM) {
       return new RouteDecision.Unsupported(Addresses.hex(address) + " claimed by no downstream port");
     }
+    PortConfig up = table.upstream(in.virtualSwitch());
+    if (in.claimsAddress(address) && in.acsRedirect() && up != null) {
+      // ACS upstream forwarding: a switch below redirected it up toward the root, which is above
+      // this one too; back down its own port it would never reach the root.
+      return explain
+          ? new RouteDecision.Forward(up.number(), Addresses.hex(address) + " behind the ingress port " + in.name()
+              + ", ACS upstream forwarding: upstream to the root")
+          : table.forward(up.number());
+    }
     if (in.claimsAddress(address)) {
       return new RouteDecision.Unsupported(Addresses.hex(address) + " is behind the ingress port itself");
     }
-    PortConfig up = table.upstream(in.virtualSwitch());
     if (up == null) {
       return new RouteDecision.Unsupported(Addresses.hex(address) + ": virtual switch " + in.virtualSwitch() + " has no upstream port");
     }

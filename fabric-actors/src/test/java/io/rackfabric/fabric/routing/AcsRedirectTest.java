@@ -53,6 +53,33 @@ class AcsRedirectTest {
     return new MemWrite(DEVICE_A, 0, 0, address, 4, new byte[4], 0, 0);
   }
 
+  /**
+   * The switch above another (an expansion chassis's host adapter): its one downstream port leads
+   * to the chassis switch, whose windows are A's and B's.
+   */
+  static RoutingTable upperSwitch(boolean redirect) {
+    AddressRange both = AddressRange.ofSize(0x8000_0000L, 0x20_0000);
+    return new RoutingTable(List.of(
+        new PortConfig("up", UP, PortRole.UPSTREAM, 1, new BridgeRegisters(0, 1, 4, both, null), null),
+        new PortConfig("cable", PORT_A, PortRole.DOWNSTREAM, 1, new BridgeRegisters(1, 2, 4, both, null), null,
+            redirect)), List.of());
+  }
+
+  @Test
+  void shouldForwardUpstreamWhenARedirectedRequestFromBelowIsForItsOwnPortAndThatPortRedirects() {
+    assertEquals(UP, forwardedTo(upperSwitch(true), PORT_A, writeFromA(WINDOW_B.base())));
+    assertEquals(UP, forwardedTo(upperSwitch(true), PORT_A, readFromA(WINDOW_B.base())));
+    String why = assertInstanceOf(RouteDecision.Forward.class,
+        SwitchRouter.route(upperSwitch(true), PORT_A, readFromA(WINDOW_B.base()))).why();
+    assertTrue(why.contains("ACS upstream forwarding"), why);
+  }
+
+  @Test
+  void shouldRefuseARequestForItsOwnPortWhenThatPortDoesNotRedirect() {
+    assertInstanceOf(RouteDecision.Unsupported.class,
+        SwitchRouter.route(upperSwitch(false), PORT_A, writeFromA(WINDOW_B.base())));
+  }
+
   @Test
   void shouldTakeTheShortestPathWhenRedirectIsOff() {
     RoutingTable table = table(false, false);

@@ -6,6 +6,8 @@ import akka.actor.typed.Props;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuDriver;
+import io.rackfabric.host.vm.InterruptForwarder;
+import io.rackfabric.host.vm.VmSettings;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
@@ -66,6 +68,9 @@ public final class GpuCopiesRun {
 
   /** Hands {@code w}'s driver its plan from model time {@code startAt}, the rack held there. */
   private void launch(GpuCopies w, long startAt) throws Exception {
+    if (w.forward() != null) {
+      forwarder(rack, w);
+    }
     Map<String, Long> failedBefore = new HashMap<>();
     for (String gpu : w.driven()) {
       failedBefore.put(gpu, stats(gpu).copiesFailed());
@@ -87,6 +92,18 @@ public final class GpuCopiesRun {
   private GpuDevice.GpuStats stats(String gpu) throws Exception {
     ActorRef<GpuDevice.Command> ref = Asks.find(rack.system(), ComponentKeys.gpu(gpu), ASK);
     return Asks.<GpuDevice.Command, GpuDevice.GpuStats>ask(rack.system(), ref, GpuDevice.GetStats::new, ASK);
+  }
+
+  /** The lender-side handler of a VM borrower's interrupts, attached to the lender before the rack goes on. */
+  private static void forwarder(RunningRack rack, GpuCopies w) throws Exception {
+    GpuCopies.MsiForward f = w.forward();
+    ActorRef<InterruptForwarder.Command> ref = rack.system().systemActorOf(
+        InterruptForwarder.create(f.lender(), rack.endpoint(f.lender())), "msi-forwarder-" + w.name(), Props.empty());
+    long delay = VmSettings.create(rack.system().settings().config()).forwardDelayNs();
+    // Answered once the watch is asked for: it is at the endpoint before the confirm.
+    Asks.<InterruptForwarder.Command, InterruptForwarder.Forwarded>ask(rack.system(), ref,
+        r -> new InterruptForwarder.Start(f.word(), f.to(), delay, r), ASK);
+    rack.confirmInputs(List.of(f.lender()));
   }
 
   /**

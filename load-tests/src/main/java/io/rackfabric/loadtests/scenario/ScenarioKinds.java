@@ -23,6 +23,7 @@ import io.rackfabric.loadtests.scenario.figure.DiskLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.LoanFigures;
+import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
@@ -114,6 +115,7 @@ public final class ScenarioKinds {
         .optionalFigure(new DmaBandwidthFigures())
         .optionalFigure(new DiskLatencyFigures())
         .optionalFigure(new P2pLatencyFigures())
-        .figure(new LoanFigures());
+        .optionalFigure(new PathHopsFigures())
+        .optionalFigure(new LoanFigures());
   }
 }

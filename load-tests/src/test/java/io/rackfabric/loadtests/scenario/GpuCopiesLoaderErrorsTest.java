@@ -180,4 +180,21 @@ class GpuCopiesLoaderErrorsTest {
     assertContains(files().problems(lines), "scenario.gpu-copies[1].gpu: gpu=gpu is driven by another gpu-copies"
         + " workload");
   }
+
+  @Test
+  void shouldForwardTheMsiThroughTheLenderOnlyWhenItsWordAndTheLendersWriteRouteThere() throws Exception {
+    String forward = "    msi = { gpu = \"0x3000_0000\", host = \"0x1FFF_F000\", forward = { lender = lender, ";
+    List<String> good = files().edit(10, forward + "word = \"0x3000_0000\", to = \"0xC_0FFF_F000\" } }");
+    Scenario s = ScenarioLoader.load(files().write("fwd.conf", good), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(new GpuCopies.MsiForward("lender", 0x3000_0000L, 0xC_0FFF_F000L), s.gpuCopies().get(0).forward());
+
+    assertContains(problems(10, forward + "word = \"0x3000_0040\", to = \"0xC_0FFF_F000\" } }"),
+        "msi.gpu=0x30000000: the MSI from gpu is delivered to lender at 0x30000000; with msi.forward it must reach"
+        + " lender at msi.forward.word=0x30000040");
+    assertContains(problems(10, forward + "word = \"0x3000_0000\", to = \"0xC_0000_0000\" } }"),
+        "msi.forward.to=0xC00000000: the lender's write is delivered to borrower at 0x10000000; it must reach"
+        + " borrower at msi.host=0x1FFFF000");
+    assertContains(problems(10, forward.replace("lender = lender", "lender = gpu")
+        + "word = \"0x3000_0000\", to = \"0xC_0FFF_F000\" } }"), "msi.forward.lender=gpu is not a root");
+  }
 }

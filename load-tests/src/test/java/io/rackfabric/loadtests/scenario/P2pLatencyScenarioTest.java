@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
+import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
@@ -75,6 +76,37 @@ class P2pLatencyScenarioTest {
     assertEquals(2, p2p.get("p2p.2L-P2P-IOMMU.ntb_crossings"), p2p.toString());
     assertEquals(6, p2p.get("p2p.2L-RAM-IOMMU.root_crossings"), "each GPU through its own lender's root: " + p2p);
     assertTrue(p2p.get("p2p.2L-RAM-IOMMU.mean_ns") > sw.get("p2p.2L-RAM-SW.mean_ns"), p2p + " vs " + sw);
+  }
+
+  @Test
+  void shouldCountTable2sHopsOffTheStructureAndRoundTripAlikeWhenThePathIsTheSame() throws Exception {
+    Outcome vm = run("lending-vm-hops", Map.of(), "vm");
+    Map<String, Double> p2p = p2p(vm);
+
+    assertEquals(0, figure(vm, "sync.stragglers"));
+    assertEquals(7, figure(vm, "hops.VMLoc-RAM.hops"), "the paper's 7");
+    assertEquals(7, figure(vm, "hops.VMLoc-P2P.hops"), "up through the lender's root and back down");
+    // The elements the paper names for the 21 are all there: three roots, the NTB twice (and the
+    // transparent link four times, DataPathTest); the model counts 15 hops, not 21.
+    assertEquals(15, figure(vm, "hops.VMRem-RAM.hops"));
+    assertEquals(3, figure(vm, "hops.VMRem-RAM.roots"));
+    assertEquals(2, figure(vm, "hops.VMRem-RAM.ntb_crossings"));
+    assertEquals(figure(vm, "hops.VMRem-RAM.hops"), figure(vm, "hops.NatRem-RAM-IOMMU.hops"));
+    Map<String, String> paper = new PathHopsFigures().paperValues(vm.result());
+    assertTrue(paper.get("hops.VMRem-RAM.hops").contains("21 hops"), paper.toString());
+    assertTrue(paper.get("hops.VMLoc-RAM.hops").contains("7 hops"), paper.toString());
+
+    assertEquals(p2p.get("p2p.VMLoc-P2P.mean_ns"), p2p.get("p2p.VMRem-P2P.mean_ns"), "the same path: " + p2p);
+    assertTrue(p2p.get("p2p.VMRem-RAM.mean_ns") > p2p.get("p2p.VMLoc-RAM.mean_ns"), "more hops: " + p2p);
+    assertTrue(new P2pLatencyFigures().paperValues(vm.result()).get("p2p.VMRem-RAM.mean_ns").contains("Fig. 18"));
+
+    // The NTB is on the remote RAM path only, six crossings a round (two writes, two reads' requests
+    // and completions): 100 ns more on each moves it by 600 ns (the first round, whose poll is
+    // already out when the word lands, by less).
+    Map<String, Double> slower = p2p(run("lending-vm-hops", Map.of("rackfabric.fabric.ntb-latency", "450ns"), "vm450"));
+    assertEquals(p2p.get("p2p.VMLoc-RAM.mean_ns"), slower.get("p2p.VMLoc-RAM.mean_ns"), 0.5, "no NTB on VMLoc-RAM");
+    assertEquals(p2p.get("p2p.VMRem-RAM.mean_ns") + 600, slower.get("p2p.VMRem-RAM.mean_ns"), 600.0 / ROUNDS,
+        slower.toString());
   }
 
   /** A bundled scenario with {@link #ROUNDS} rounds per workload and {@code settings}; asserts it passed. */

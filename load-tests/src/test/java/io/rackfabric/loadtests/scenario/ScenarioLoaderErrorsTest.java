@@ -415,8 +415,9 @@ class ScenarioLoaderErrorsTest {
       Scenario s = ScenarioLoader.loadBundled(name, ScenarioKinds.standard(), ScenarioOptions.NONE);
       assertEquals(name, s.name());
       // Each shows something: faults, an in-process campaign, or traffic whose figures are checked;
-      // or devices' DMA copies, disk reads or ping-pongs, whose figures are the point.
-      assertTrue(!s.invariants().isEmpty() && (!s.faults().isEmpty() || s.inProcess() || !s.traffic().isEmpty())
+      // or devices' DMA copies, disk reads or ping-pongs, whose figures are the point; or loans.
+      assertTrue(!s.invariants().isEmpty() && (!s.faults().isEmpty() || s.inProcess() || !s.traffic().isEmpty()
+          || !s.loans().isEmpty())
           || !s.gpuCopies().isEmpty() || !s.diskReads().isEmpty() || !s.gpuPingPongs().isEmpty(), name);
     }
   }

@@ -8,6 +8,8 @@ import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -41,12 +43,14 @@ final class DeviceRoutes {
    * {@code KEY = { SIDE = ..., host = ... }}: the device's and the driver's address of one area,
    * zeros where a problem was reported.
    */
-  static long[] pair(Fields w, String key, String side) {
+  static long[] pair(Fields w, String key, String side, String... alsoAllowed) {
     Fields p = w.object(key, true);
     if (p == null) {
       return new long[2];
     }
-    p.allowOnly(side, "host");
+    List<String> allowed = new ArrayList<>(List.of(side, "host"));
+    allowed.addAll(List.of(alsoAllowed));
+    p.allowOnly(allowed.toArray(String[]::new));
     Long dev = p.address(side, true);
     Long host = p.address("host", true);
     return new long[] {dev == null ? 0 : dev, host == null ? 0 : host};

@@ -24,6 +24,8 @@ import java.util.List;
  * @param sizes transfer sizes, bytes, ascending
  * @param directions write (device memory to the buffer) and/or read (the buffer to device memory)
  * @param repeat copies of each size and direction
+ * @param forward the GPU's MSI taken by a handler on its lender and forwarded to the driver (a VM
+ *     borrower's interrupt path), or null: the MSI goes straight to the driver's RAM
  * @param where {@code file:line} of the workload
  * @param peer null, or the GPU whose memory (BAR1) the copies write into: peer to peer, no host buffer
  * @param viaRam null, or the second GPU that reads each copy back out of the host buffer
@@ -31,13 +33,21 @@ import java.util.List;
  */
 public record GpuCopies(String name, String driver, String gpu, long registers, long deviceMemory, long bufferGpu,
     long bufferHost, long msiGpu, long msiHost, List<Long> sizes, List<Direction> directions, int repeat,
-    String where, String peer, ViaRam viaRam, String after) {
+    MsiForward forward, String where, String peer, ViaRam viaRam, String after) {
 
   /** {@code bufferHost} of a peer-to-peer workload: its copies touch no host RAM. */
   public static final long NO_HOST_BUFFER = -1;
 
   /** The second GPU of copies via RAM, {@code bounce} its addresses in the plan's terms. */
   public record ViaRam(String gpu, GpuCopyPlan.Bounce bounce) {}
+
+
+  /**
+   * A VM borrower's interrupt path (Device Lending, section 5): the GPU's MSI lands at {@code word}
+   * in {@code lender}'s RAM; the lender's handler writes it to {@code to}, the lender's address of
+   * the driver's MSI word, after the handler's and the guest injection's latency.
+   */
+  public record MsiForward(String lender, long word, long to) {}
 
   /** The most copies one workload runs: each is a round of the fabric and its MSI. */
   public static final int MAX_COPIES = 100_000;

@@ -7,6 +7,8 @@ import com.typesafe.config.ConfigValueType;
 import io.rackfabric.cluster.topology.DeviceKind;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.RouteExplainer;
+import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.address.Addresses;
@@ -21,9 +23,10 @@ import java.util.TreeSet;
 
 /**
  * A scenario's {@code gpu-copies = [ { name, driver, gpu, registers, device-memory, buffer = { gpu,
- * host } (or peer = { gpu, address }), msi = { gpu, host }, via-ram, sizes = [...] (or from, to:
- * doubling), directions, repeat, after } ]}: GPU drivers that run DMA copies, one workload per item
- * ({@link GpuCopies}; the peer and via-RAM targets in {@link GpuCopyTargets}). Every address is
+ * host } (or peer = { gpu, address }), msi = { gpu, host, forward = { lender, word, to } }, via-ram,
+ * sizes = [...] (or from, to: doubling), directions, repeat, after } ]}: GPU drivers that run DMA
+ * copies, one workload per item ({@link GpuCopies}; the peer and via-RAM targets in {@link
+ * GpuCopyTargets}). Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
  * the driver's RAM at their host-side addresses, the buffer's whole window for the largest copy.
@@ -140,7 +143,8 @@ final class GpuCopiesSection {
     GpuCopies.ViaRam viaRam = w.has(GpuCopyTargets.VIA_RAM) ? GpuCopyTargets.viaRam(w) : null;
     long[] buffer = toPeer ? new long[] {peer == null ? 0 : peer.address(), GpuCopies.NO_HOST_BUFFER}
         : DeviceRoutes.pair(w, "buffer", "gpu");
-    long[] msi = DeviceRoutes.pair(w, "msi", "gpu");
+    GpuCopies.MsiForward forward = forward(w);
+    long[] msi = DeviceRoutes.pair(w, "msi", "gpu", "forward");
     List<Long> sizes = sizes(w, maxCopy);
     List<Direction> directions = directions(w, toPeer || w.has(GpuCopyTargets.VIA_RAM));
     String after = w.string("after", false);
@@ -155,9 +159,24 @@ final class GpuCopiesSection {
       return null;
     }
     GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
-        sizes, directions, repeat, file.where(w), peer == null ? null : peer.gpu(), viaRam, after);
+        sizes, directions, repeat, forward, file.where(w), peer == null ? null : peer.gpu(), viaRam, after);
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
+  }
+
+  /** {@code msi.forward = { lender, word, to }}, or null when the MSI goes straight to the driver. */
+  private static GpuCopies.MsiForward forward(Fields w) {
+    Fields msi = w.has("msi") && w.raw("msi").valueType() == ConfigValueType.OBJECT
+        ? w.object("msi", false) : null;
+    Fields f = msi == null ? null : msi.object("forward", false);
+    if (f == null) {
+      return null;
+    }
+    f.allowOnly("lender", "word", "to");
+    String lender = f.string("lender", true);
+    Long word = f.address("word", true);
+    Long to = f.address("to", true);
+    return lender == null || word == null || to == null ? null : new GpuCopies.MsiForward(lender, word, to);
   }
 
   /** {@code sizes = [...]}, or {@code from}, {@code to}: doubling from one to the other; ascending, each once. */
@@ -260,7 +279,11 @@ final class GpuCopiesSection {
     routes.registersAtBar0(spec.registers(), gpu.get().bars().get(0), "SRC");
     long largest = spec.largest();
     checkInBar1(w, spec.gpu(), gpu.get().bars().get(1), spec.deviceMemory(), largest);
-    routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    if (spec.forward() == null) {
+      routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
+    } else {
+      checkForward(w, topology, spec);
+    }
     if (spec.peer() != null) {
       GpuCopyTargets.checkPeer(w, topology, spec);
       return;
@@ -290,6 +313,27 @@ final class GpuCopiesSection {
     if (!bar1.contains(deviceMemory) || Long.compareUnsigned(deviceMemory + largest - 1, bar1.limit()) > 0) {
       f.error("device-memory", "device-memory=" + Addresses.hex(deviceMemory) + " with the largest copy of "
           + GpuCopies.sizeText(largest) + " is not inside " + gpu + "'s BAR1 " + bar1);
+    }
+  }
+
+  /** The GPU's MSI lands at the lender's word, the lender's write of it at the driver's MSI word. */
+  private static void checkForward(Fields w, Topology topology, GpuCopies spec) {
+    GpuCopies.MsiForward f = spec.forward();
+    if (topology.endpoint(f.lender()).filter(EndpointSpec::root).isEmpty()) {
+      w.error("msi", "msi.forward.lender=" + f.lender() + " is not a root (a host) of " + topology.name());
+      return;
+    }
+    RouteExplainer routes = new RouteExplainer(topology);
+    RouteExplanation msi = routes.explain(spec.gpu(), spec.msiGpu(), false);
+    if (!msi.delivered() || !f.lender().equals(msi.target()) || msi.outcome().address() != f.word()) {
+      w.error("msi", "msi.gpu=" + Addresses.hex(spec.msiGpu()) + ": the MSI from " + spec.gpu() + " is "
+          + msi.ending() + "; with msi.forward it must reach " + f.lender() + " at msi.forward.word="
+          + Addresses.hex(f.word()));
+    }
+    RouteExplanation on = routes.explain(f.lender(), f.to(), false);
+    if (!on.delivered() || !spec.driver().equals(on.target()) || on.outcome().address() != spec.msiHost()) {
+      w.error("msi", "msi.forward.to=" + Addresses.hex(f.to()) + ": the lender's write is " + on.ending()
+          + "; it must reach " + spec.driver() + " at msi.host=" + Addresses.hex(spec.msiHost()));
     }
   }
 }

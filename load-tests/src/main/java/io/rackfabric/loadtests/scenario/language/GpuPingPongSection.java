@@ -17,7 +17,9 @@ import java.util.Map;
 
 /**
  * A scenario's {@code gpu-ping-pong = [ { name, ping, pong, via = p2p | ram, ping-to-pong,
- * pong-to-ping, ram = { host, to-pong, to-ping, pong-reads, ping-reads }, count, compare-to } ]}:
+ * pong-to-ping, ram = { host, to-pong, to-ping, pong-reads, ping-reads }, count, compare-to } ]}
+ * (or, for words in a VM's memory, {@code ram = { vm, to-pong, to-ping }} with guest-physical
+ * words and no other address: each GPU's comes from the VM's lender-side IOMMU map, {@link VmsSection}):
  * Device Lending's ping-pong latency program on two GPUs, one workload per item ({@link
  * GpuPingPong}), run one after the other. Every address is followed through the topology as {@code
  * rack route} does ({@link RouteExplainer}): p2p, each GPU's write must reach a dword of the other's
@@ -34,7 +36,7 @@ final class GpuPingPongSection {
     this.file = file;
   }
 
-  List<GpuPingPong> workloads(Fields f, TopologyRef topology, Mode mode) {
+  List<GpuPingPong> workloads(Fields f, TopologyRef topology, Mode mode, Map<String, VmsSection.Vm> vms) {
     List<Fields> items = f.objects(KEY, false);
     if (items.isEmpty()) {
       return List.of();
@@ -46,7 +48,7 @@ final class GpuPingPongSection {
     List<GpuPingPong> out = new ArrayList<>();
     Map<String, Fields> names = new HashMap<>();
     for (Fields item : items) {
-      GpuPingPong w = workload(item, topology == null ? null : topology.topology());
+      GpuPingPong w = workload(item, topology == null ? null : topology.topology(), vms);
       if (w == null) {
         continue;
       }
@@ -67,7 +69,7 @@ final class GpuPingPongSection {
     return out;
   }
 
-  private GpuPingPong workload(Fields w, Topology topology) {
+  private GpuPingPong workload(Fields w, Topology topology, Map<String, VmsSection.Vm> vms) {
     w.allowOnly("name", "ping", "pong", "via", "ping-to-pong", "pong-to-ping", "ram", "count", "compare-to");
     int before = file.problems.size();
     String name = w.string("name", true);
@@ -77,8 +79,15 @@ final class GpuPingPongSection {
     String ping = w.string("ping", true);
     String pong = w.string("pong", true);
     Via via = via(w);
-    Long pingToPong = w.address("ping-to-pong", true);
-    Long pongToPing = w.address("pong-to-ping", true);
+    Fields ramOf = w.has("ram") && w.raw("ram").valueType() == com.typesafe.config.ConfigValueType.OBJECT
+        ? w.object("ram", false) : null;
+    boolean inVm = ramOf != null && ramOf.has("vm");
+    if (inVm) {
+      w.forbid("with ram.vm: each GPU addresses the guest's words through the lender's IOMMU map", "ping-to-pong",
+          "pong-to-ping");
+    }
+    Long pingToPong = inVm ? null : w.address("ping-to-pong", true);
+    Long pongToPing = inVm ? null : w.address("pong-to-ping", true);
     Integer count = w.integerIn("count", 1000, 1, GpuPingPong.MAX_COUNT);
     String compareTo = w.string("compare-to", false);
     Fields ram = via == Via.RAM ? w.object("ram", true) : null;
@@ -87,8 +96,13 @@ final class GpuPingPongSection {
     }
     String host = null;
     Long[] words = new Long[4]; // to-pong, to-ping, pong-reads, ping-reads
-    if (ram != null) {
-      ram.allowOnly("host", "to-pong", "to-ping", "pong-reads", "ping-reads");
+    if (ram != null && inVm) {
+      ram.allowOnly("vm", "to-pong", "to-ping", "host", "pong-reads", "ping-reads");
+      ram.forbid("with vm: the VM's host holds the words, each GPU addresses them through the lender's IOMMU map",
+          "host", "pong-reads", "ping-reads");
+      words = new Long[] {ram.address("to-pong", true), ram.address("to-ping", true), null, null};
+    } else if (ram != null) {
+      ram.allowOnly("host", "vm", "to-pong", "to-ping", "pong-reads", "ping-reads");
       host = ram.string("host", true);
       words = new Long[] {ram.address("to-pong", true), ram.address("to-ping", true), ram.address("pong-reads", true),
           ram.address("ping-reads", true)};
@@ -102,6 +116,23 @@ final class GpuPingPongSection {
     Routes r = new Routes(w, topology, ping, pong);
     if (!r.gpus()) {
       return null;
+    }
+    if (inVm) {
+      // The guest's words: its RAM at the VM's base, each GPU's address for them the lender's IOMMU map.
+      VmsSection.Vm vm = guestOf(ram, vms, ping, pong);
+      if (vm == null) {
+        return null;
+      }
+      try {
+        host = vm.guest().host();
+        pingToPong = vm.devices().get(ping).busAddress(words[0]);
+        pongToPing = vm.devices().get(pong).busAddress(words[1]);
+        words = new Long[] {vm.guest().hostAddress(words[0]), vm.guest().hostAddress(words[1]),
+            vm.devices().get(pong).busAddress(words[0]), vm.devices().get(ping).busAddress(words[1])};
+      } catch (IllegalArgumentException e) {
+        ram.error(e.getMessage());
+        return null;
+      }
     }
     GpuPingPong spec;
     if (via == Via.P2P) {
@@ -120,6 +151,25 @@ final class GpuPingPongSection {
           words[1], count, compareTo, file.where(w));
     }
     return spec;
+  }
+
+  /** The VM {@code ram.vm} names, with ping and pong passed through to it; null, reported, if not. */
+  private static VmsSection.Vm guestOf(Fields ram, Map<String, VmsSection.Vm> vms, String ping, String pong) {
+    String name = ram.string("vm", true);
+    VmsSection.Vm vm = name == null ? null : vms.get(name);
+    if (vm == null) {
+      ram.error("vm", "vm=" + name + " is not a VM of this scenario's vms (VMs: " + String.join(", ", vms.keySet())
+          + ")");
+      return null;
+    }
+    for (String gpu : List.of(ping, pong)) {
+      if (!vm.devices().containsKey(gpu)) {
+        ram.error("vm", "vm=" + name + ": " + gpu + " is not passed through to it (devices: "
+            + String.join(", ", vm.devices().keySet()) + ")");
+        return null;
+      }
+    }
+    return vm;
   }
 
   private Via via(Fields w) {

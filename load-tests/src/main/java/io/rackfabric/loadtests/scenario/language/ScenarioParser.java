@@ -72,7 +72,7 @@ final class ScenarioParser {
     f.allowOnly("name", "description", "topology", "mode", "seed", "run", "multi-jvm", "control-plane",
         "nic-stream", "control-requests", "traffic", "faults", "random-faults", "invariants", "figures", FtgmCampaignSection.KEY,
         SettingsSection.KEY, GpuCopiesSection.KEY, DiskReadsSection.KEY,
-        GpuPingPongSection.KEY, LoansSection.KEY);
+        GpuPingPongSection.KEY, LoansSection.KEY, VmsSection.KEY);
     String name = name(f);
     String description = f.string("description", false);
     TopologyRef topology = TopologySection.parse(f, baseDir, topologyProblems);
@@ -123,7 +123,8 @@ final class ScenarioParser {
         ScenarioSettings.config(settings));
     List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
-    List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode);
+    Map<String, VmsSection.Vm> vms = VmsSection.parse(f, topology);
+    List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
     List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
