@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * A topology's devices as the fabric manager sees them: every switch chip and endpoint with its
@@ -33,23 +34,36 @@ import java.util.UUID;
  * @param descriptions switches first, then endpoints, each in file order
  * @param links each topology link as two ports
  * @param ids each serial number's component id
+ * @param byId each component id's description
+ * @param switchesById the topology's switch chips by id
  */
 public record TopologyFabric(Topology topology, List<DeviceDescription> descriptions, List<List<PortRef>> links,
-    Map<Long, String> ids) {
+    Map<Long, String> ids, Map<String, DeviceDescription> byId, Map<String, SwitchSpec> switchesById) {
 
   public TopologyFabric {
     descriptions = List.copyOf(descriptions);
     links = List.copyOf(links);
     ids = Map.copyOf(ids);
+    byId = Map.copyOf(byId);
+    switchesById = Map.copyOf(switchesById);
+  }
+
+  private TopologyFabric(Topology topology, List<DeviceDescription> descriptions, List<List<PortRef>> links,
+      Map<Long, String> ids) {
+    this(topology, descriptions, links, ids,
+        descriptions.stream().collect(Collectors.toMap(DeviceDescription::id, d -> d)),
+        topology.switches().stream().collect(Collectors.toMap(SwitchSpec::id, s -> s)));
   }
 
   public static TopologyFabric of(Topology topology, FabricSettings settings) {
     DataLinkState trained = settings.autoActivate() ? DataLinkState.DL_ACTIVE : DataLinkState.DL_PROTECTED;
     Map<String, Map<Integer, LinkParameters>> linksAt = new HashMap<>();
     List<List<PortRef>> links = new ArrayList<>();
+    Map<String, SwitchSpec> switches =
+        topology.switches().stream().collect(Collectors.toMap(SwitchSpec::id, s -> s));
     for (LinkSpec l : topology.links()) {
-      PortRef a = portRef(topology, l.a());
-      PortRef b = portRef(topology, l.b());
+      PortRef a = portRef(switches, l.a());
+      PortRef b = portRef(switches, l.b());
       linksAt.computeIfAbsent(a.device(), k -> new HashMap<>()).put(a.port(), l.params());
       linksAt.computeIfAbsent(b.device(), k -> new HashMap<>()).put(b.port(), l.params());
       links.add(List.of(a, b));
@@ -80,7 +94,7 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
   }
 
   public Optional<DeviceDescription> description(String id) {
-    return descriptions.stream().filter(d -> d.id().equals(id)).findFirst();
+    return Optional.ofNullable(byId.get(id));
   }
 
   /** A link end as the topology writes it ({@code "tor.nic"}, {@code "mmh"}) for a device's port. */
@@ -89,8 +103,11 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
     if (id == null) {
       return String.format("%016X.%d", serial, port);
     }
-    return topology.switchSpec(id).flatMap(s -> s.port(port)).map(p -> LinkSpec.end(id, p.name()))
-        .orElse(topology.switchSpec(id).isPresent() ? id + ".#" + port : id);
+    SwitchSpec chip = switchesById.get(id);
+    if (chip == null) {
+      return id;
+    }
+    return chip.port(port).map(p -> LinkSpec.end(id, p.name())).orElse(id + ".#" + port);
   }
 
   /**
@@ -107,13 +124,13 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
     return serial;
   }
 
-  private static PortRef portRef(Topology topology, String end) {
+  private static PortRef portRef(Map<String, SwitchSpec> switches, String end) {
     String id = LinkSpec.componentOf(end);
     String port = LinkSpec.portOf(end);
     if (port == null) {
       return new PortRef(id, 0);
     }
-    return new PortRef(id, topology.switchSpec(id).flatMap(s -> s.port(port)).orElseThrow(
+    return new PortRef(id, Optional.ofNullable(switches.get(id)).flatMap(s -> s.port(port)).orElseThrow(
         () -> new IllegalArgumentException("link end " + end + ": no such switch port")).number());
   }
 
