@@ -11,9 +11,6 @@ public enum DeviceType {
   }
 
   static DeviceType ofCode(int code) {
-    if (code < 0 || code >= values().length) {
-      throw new IllegalArgumentException("device type code=" + code + " not in [0," + (values().length - 1) + "]");
-    }
-    return values()[code];
+    return Codes.decode(values(), code, "device type");
   }
 }

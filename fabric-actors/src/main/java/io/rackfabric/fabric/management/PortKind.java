@@ -18,9 +18,6 @@ public enum PortKind {
   }
 
   static PortKind ofCode(int code) {
-    if (code < 0 || code >= values().length) {
-      throw new IllegalArgumentException("port kind code=" + code + " not in [0," + (values().length - 1) + "]");
-    }
-    return values()[code];
+    return Codes.decode(values(), code, "port kind");
   }
 }

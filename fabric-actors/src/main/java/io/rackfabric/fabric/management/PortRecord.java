@@ -100,10 +100,7 @@ final class PortRecord implements ConfigRegion {
     }
 
     private static DataLinkState state(int code) {
-      if (code >= DataLinkState.values().length) {
-        throw new IllegalArgumentException("link state code=" + code + " not in [0," + (DataLinkState.values().length - 1) + "]");
-      }
-      return DataLinkState.values()[code];
+      return Codes.decode(DataLinkState.values(), code, "link state");
     }
   }
 }
