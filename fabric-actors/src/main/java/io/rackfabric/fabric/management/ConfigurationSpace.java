@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * A device's configuration space (AS-FM section 3.1): up to 16 apertures of 4 GiB, addressed in
  * 32-bit registers. Every capability structure sits in aperture 0: the baseline at 100h with its
- * port records, then the spanning tree. A read of anything else is an error result, never an
+ * port records, then the spanning tree, then the route of PI-5 events. A read of anything else is an error result, never an
  * exception; a write that cannot be applied is ignored and counted, as a PI-4 write has no reply.
  */
 public final class ConfigurationSpace {
@@ -23,6 +23,7 @@ public final class ConfigurationSpace {
   private final List<TreeMap<Long, ConfigRegion>> apertures = new ArrayList<>();
   private final List<PortRecord> ports = new ArrayList<>();
   private final SpanningTreeCapability spanningTree;
+  private final EventRouteCapability eventRoute = new EventRouteCapability();
   private int readOnlyWrites;
   private int writesToNothing;
 
@@ -31,11 +32,12 @@ public final class ConfigurationSpace {
     for (int i = 0; i < APERTURES; i++) {
       apertures.add(new TreeMap<>());
     }
-    spanningTree = new SpanningTreeCapability(device.candidatePriority());
+    spanningTree = new SpanningTreeCapability(device.candidatePriority(), eventRoute.offset());
     BaselineCapability.GeneralInfo info = new BaselineCapability.GeneralInfo(
         device.type(), device.maxPayload(), device.serial(), device.ports().size(), -1);
     add(new BaselineCapability(info, spanningTree.offset()));
     add(spanningTree);
+    add(eventRoute);
     for (PortDescription port : device.ports()) {
       PortRecord record = new PortRecord(port);
       ports.add(record);
@@ -127,6 +129,11 @@ public final class ConfigurationSpace {
     portRecord(port).setState(state, peerState);
   }
 
+  /** Port {@code port}'s state as its record says. */
+  public DataLinkState portState(int port) {
+    return portRecord(port).info().state();
+  }
+
   /** Whether the fabric manager asked port {@code port} to be DL_Active (its control register). */
   public boolean activationRequested(int port) {
     return (portRecord(port).control() & 1) != 0;
@@ -151,5 +158,9 @@ public final class ConfigurationSpace {
 
   SpanningTreeCapability spanningTree() {
     return spanningTree;
+  }
+
+  EventRouteCapability eventRoute() {
+    return eventRoute;
   }
 }

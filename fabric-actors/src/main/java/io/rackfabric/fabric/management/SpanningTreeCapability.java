@@ -7,7 +7,7 @@ import java.util.Comparator;
  * The paper names the capability but not its fields; these are ours, and why each is there:
  *
  * <pre>
- * +00h  [31:20] next capability (0: none)  [19:16] version  [15:0] ID (F001h, our choice)
+ * +00h  [31:20] next capability (the event route's)  [19:16] version  [15:0] ID (F001h, our choice)
  * +04h  [15:8] candidate priority  [0] this device runs a fabric-manager driver   (read-only)
  *       -- a candidate learns from any device it reads whether that device competes, and how strongly
  * +08h  primary claim: [31] valid  [7:0] priority;  +0Ch/+10h the claimant's serial [31:0]/[63:32]
@@ -33,12 +33,17 @@ final class SpanningTreeCapability implements ConfigRegion {
   private static final int VALID = 1 << 31;
 
   private final int candidatePriority;
+  private final long nextCapability;
   private Claim primary;
   private Claim secondary;
 
-  /** @param candidatePriority the device's own priority as a candidate, -1 when it is none */
-  SpanningTreeCapability(int candidatePriority) {
+  /**
+   * @param candidatePriority the device's own priority as a candidate, -1 when it is none
+   * @param nextCapability the offset of the capability after this one
+   */
+  SpanningTreeCapability(int candidatePriority, long nextCapability) {
     this.candidatePriority = candidatePriority;
+    this.nextCapability = nextCapability;
   }
 
   @Override
@@ -54,7 +59,7 @@ final class SpanningTreeCapability implements ConfigRegion {
   @Override
   public int read(int index, int ingressPort) {
     return switch (index) {
-      case 0 -> ID;
+      case 0 -> (int) (nextCapability << 20) | ID;
       case 1 -> candidatePriority < 0 ? 0 : (candidatePriority << 8) | 1;
       case PRIMARY, PRIMARY + 1, PRIMARY + 2 -> Claim.encode(primary)[index - PRIMARY];
       default -> Claim.encode(secondary)[index - SECONDARY];

@@ -30,7 +30,7 @@ public final class StructuralFabric {
   /** What {@link #discover} found and what it cost. */
   public record Discovery(TopologyDatabase database, PacketCounts packets) {}
 
-  private final Map<String, ConfigurationSpace> devices = new LinkedHashMap<>();
+  private final Map<String, DeviceManager> devices = new LinkedHashMap<>();
   private final Map<PortRef, PortRef> links = new HashMap<>();
 
   /**
@@ -40,7 +40,7 @@ public final class StructuralFabric {
    */
   public StructuralFabric(List<DeviceDescription> devices, List<List<PortRef>> links) {
     for (DeviceDescription d : devices) {
-      if (this.devices.putIfAbsent(d.id(), ConfigurationSpace.of(d)) != null) {
+      if (this.devices.putIfAbsent(d.id(), new DeviceManager(ConfigurationSpace.of(d))) != null) {
         throw new IllegalArgumentException("device id=" + d.id() + " appears twice");
       }
     }
@@ -56,7 +56,7 @@ public final class StructuralFabric {
   }
 
   private void checkEnd(PortRef end) {
-    ConfigurationSpace d = devices.get(end.device());
+    ConfigurationSpace d = devices.containsKey(end.device()) ? devices.get(end.device()).space() : null;
     if (d == null) {
       throw new IllegalArgumentException("link end " + end + ": no device " + end.device());
     }
@@ -70,7 +70,12 @@ public final class StructuralFabric {
   }
 
   public ConfigurationSpace device(String id) {
-    ConfigurationSpace d = devices.get(id);
+    return manager(id).space();
+  }
+
+  /** The device manager of device {@code id}. */
+  public DeviceManager manager(String id) {
+    DeviceManager d = devices.get(id);
     if (d == null) {
       throw new IllegalArgumentException("no device id=" + id + " (devices: " + devices.keySet() + ")");
     }
@@ -83,8 +88,17 @@ public final class StructuralFabric {
     if (at.error() != null) {
       return request.answer(ReadResult.failed(at.error()));
     }
-    return request.answer(devices.get(at.device()).read(request.aperture(), request.offset(), request.dwords(),
-        at.ingress()));
+    return devices.get(at.device()).onRead(request, at.ingress());
+  }
+
+  /**
+   * Delivers {@code write} from {@code fm}'s device to the device at the end of its route;
+   * {@link WriteOutcome#NO_SUCH_FIELD} when the route goes nowhere (a write has no response to
+   * carry an error).
+   */
+  public WriteOutcome deliver(String fm, Pi4Write write) {
+    Arrival at = follow(fm, write.route());
+    return at.error() != null ? WriteOutcome.NO_SUCH_FIELD : devices.get(at.device()).onWrite(write);
   }
 
   /** Where a route ends: the device and the port it came in through (-1: none), or why it goes nowhere. */
@@ -95,12 +109,13 @@ public final class StructuralFabric {
     int ingress = -1;
     for (int i = 0; i < route.hops(); i++) {
       int turn = route.turns().get(i);
-      List<PortDescription> ports = devices.get(at).device().ports();
+      ConfigurationSpace space = devices.get(at).space();
+      int ports = space.device().ports().size();
       PortRef out = new PortRef(at, turn);
       PortRef next = links.get(out);
-      if (turn >= ports.size() || next == null || !ports.get(turn).carriesManagement()) {
+      if (turn >= ports || next == null || !PortDescription.carriesManagement(space.portState(turn))) {
         return new Arrival(null, -1, "turn " + i + " of route " + route + ": port " + out
-            + (turn >= ports.size() ? " does not exist" : next == null ? " leads nowhere" : " carries no management packets"));
+            + (turn >= ports ? " does not exist" : next == null ? " leads nowhere" : " carries no management packets"));
       }
       at = next.device();
       ingress = next.port();

@@ -146,6 +146,27 @@ class DiscoveryWalkerTest {
   }
 
   @Test
+  void shouldCarryNothingThroughAPortWhoseLinkWentDownWhenAReadOrWriteIsRouted() {
+    StructuralFabric fabric = oneSwitch(8);
+    Pi4ReadRequest general = new Pi4ReadRequest(new Route(List.of(0)), 0, 0, 0, 0x100, 6);
+    assertTrue(fabric.answer("fm", general).result().ok());
+    fabric.device("fm").setPortState(0, DataLinkState.DL_INACTIVE, DataLinkState.DL_INACTIVE);
+    assertEquals("turn 0 of route [0]: port fm.0 carries no management packets",
+        fabric.answer("fm", general).result().error());
+    assertEquals(WriteOutcome.NO_SUCH_FIELD,
+        fabric.deliver("fm", DeviceManager.eventRouteWrite(new Route(List.of(0)), 0)));
+  }
+
+  @Test
+  void shouldProgramTheDeviceAtTheRoutesEndWhenAWriteIsDelivered() {
+    StructuralFabric fabric = oneSwitch(8);
+    Route toSwitch = new Route(List.of(0));
+    assertEquals(WriteOutcome.APPLIED, fabric.deliver("fm", DeviceManager.eventRouteWrite(toSwitch, 0)));
+    assertEquals(toSwitch, fabric.manager("sw").onPortState(1, DataLinkState.DL_ACTIVE, DataLinkState.DL_ACTIVE)
+        .orElseThrow().route());
+  }
+
+  @Test
   void shouldRefuseNamingTheValueWhenTheFabricIsMalformed() {
     assertEquals("link end sw.9: port=9 not in [0,7]", assertThrows(IllegalArgumentException.class,
         () -> new StructuralFabric(List.of(TestDevices.switchOf("sw", 1, 8, Set.of(), PROTECTED)),
