@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.management.DiscoveryRun;
 import io.rackfabric.cluster.management.TopologyFabric;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.management.PacketTrace;
 import io.rackfabric.fabric.management.Pi4ReadRequest;
 import io.rackfabric.fabric.settings.FabricSettings;
 import java.util.concurrent.Callable;
@@ -73,11 +74,12 @@ public final class FabricRackCommand extends PicocliRackCommand {
         throw new UsageException("--topology: " + t.name() + " has no endpoint for the fabric manager to run on");
       }
       DiscoveryRun run;
+      PacketTrace lines = new PacketTrace();
       try {
         run = DiscoveryRun.run(fabric, fm, window,
             p -> {
               if (trace && !json) {
-                parent.out.println(DiscoveryRun.traceLine(p));
+                parent.out.println(lines.line(p));
               }
             });
       } catch (IllegalArgumentException e) {

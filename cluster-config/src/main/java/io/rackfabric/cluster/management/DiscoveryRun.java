@@ -5,8 +5,6 @@ import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.management.ManagementPacket;
 import io.rackfabric.fabric.management.PacketCounts;
 import io.rackfabric.fabric.management.PacketKind;
-import io.rackfabric.fabric.management.Pi4ReadCompletion;
-import io.rackfabric.fabric.management.Pi4ReadRequest;
 import io.rackfabric.fabric.management.StructuralFabric;
 import io.rackfabric.fabric.management.TopologyDatabase;
 import io.rackfabric.fabric.text.TextTable;
@@ -55,25 +53,6 @@ public record DiscoveryRun(TopologyFabric fabric, String from, TopologyDatabase 
     }
     return t.endpoints().stream().filter(EndpointSpec::root).findFirst().or(() -> t.endpoints().stream().findFirst())
         .map(EndpointSpec::id).orElse(null);
-  }
-
-  /** One line per packet: direction, route, transaction and what it reads or returns. */
-  public static String traceLine(ManagementPacket p) {
-    if (p instanceof Pi4ReadRequest r) {
-      return String.format("-> %-14s txn %-5d read aperture %d offset %Xh, %d registers (%d bytes)",
-          r.route(), r.transaction(), r.aperture(), r.offset(), r.dwords(), r.sizeBytes());
-    }
-    if (p instanceof Pi4ReadCompletion c) {
-      StringBuilder data = new StringBuilder();
-      if (c.result().ok()) {
-        for (int word : c.result().data()) {
-          data.append(data.length() == 0 ? "" : " ").append(String.format("%08X", word));
-        }
-      }
-      return String.format("<- %-14s txn %-5d %s (%d bytes)", c.route(), c.transaction(),
-          c.result().ok() ? "data " + data : "error: " + c.result().error(), c.sizeBytes());
-    }
-    return p.kind().label() + " " + p.route() + " (" + p.sizeBytes() + " bytes)";
   }
 
   public String toText() {
