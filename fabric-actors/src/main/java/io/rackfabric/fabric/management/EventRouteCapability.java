@@ -20,7 +20,7 @@ import java.util.List;
  * names; any other write is read-only and ignored. An event travels the route backward, as a
  * completion does.
  */
-final class EventRouteCapability implements ConfigRegion {
+final class EventRouteCapability extends FixedRegion {
 
   static final int ID = 0xF002;
   static final long OFFSET = SpanningTreeCapability.OFFSET + 0x100;
@@ -32,17 +32,8 @@ final class EventRouteCapability implements ConfigRegion {
   private final int[] registers = new int[DWORDS];
 
   EventRouteCapability() {
+    super(OFFSET, DWORDS);
     registers[0] = ID;
-  }
-
-  @Override
-  public long offset() {
-    return OFFSET;
-  }
-
-  @Override
-  public int dwords() {
-    return DWORDS;
   }
 
   @Override

@@ -21,7 +21,7 @@ import java.util.Comparator;
  * device that all candidates write to ends with the same primary and secondary whatever the order
  * of start-up. Every other write here is read-only and ignored.
  */
-final class SpanningTreeCapability implements ConfigRegion {
+final class SpanningTreeCapability extends FixedRegion {
 
   static final int ID = 0xF001;
   /** The first 100h boundary past the largest baseline (general information and 256 pointers). */
@@ -42,18 +42,9 @@ final class SpanningTreeCapability implements ConfigRegion {
    * @param nextCapability the offset of the capability after this one
    */
   SpanningTreeCapability(int candidatePriority, long nextCapability) {
+    super(OFFSET, DWORDS);
     this.candidatePriority = candidatePriority;
     this.nextCapability = nextCapability;
-  }
-
-  @Override
-  public long offset() {
-    return OFFSET;
-  }
-
-  @Override
-  public int dwords() {
-    return DWORDS;
   }
 
   @Override
