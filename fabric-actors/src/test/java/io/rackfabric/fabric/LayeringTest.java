@@ -53,6 +53,14 @@ class LayeringTest {
   }
 
   @Test
+  void shouldUseNoAkkaWhenAClassIsFabricManagementLogic() {
+    // Capabilities, PI-4/PI-5 packets and the discovery walker are plain, driven step by step.
+    noClasses().that().resideInAPackage("io.rackfabric.fabric.management..")
+        .should().dependOnClassesThat(resideInAPackage("akka.."))
+        .check(CLASSES);
+  }
+
+  @Test
   void shouldUseNoAkkaWhenAModelTimeClassIsAQueueAClockOrTheSyncGraph() {
     // The keeper, its synchronizer and the ports' PortTime talk to actors; these hold the logic.
     noClasses().that().haveNameMatching(

@@ -122,6 +122,18 @@ public final class BenchSections {
         out);
   }
 
+  /** {@code rack bench discovery}: see {@link DiscoveryBench}. */
+  public static int discovery(int racks, int rounds, Path json, PrintStream out) throws Exception {
+    List<Figure> figures = new ArrayList<>();
+    for (DiscoveryBench.Result r : DiscoveryBench.run(StartupBench.standardRacks(racks), rounds)) {
+      out.printf("rack bench discovery: %s, %,d devices, %,d read requests%n", r.name(), r.devices(), r.readRequests());
+      figures.addAll(r.figures());
+    }
+    BenchFigures.write(json, "discovery", BenchFigures.section(Map.of("racks", racks, "rounds", rounds,
+        "structural", true), figures, out), out);
+    return 0;
+  }
+
   /** {@code rack bench lending}: see {@link LendingBench}. */
   public static int lending(int rounds, Path json, PrintStream out) throws Exception {
     BenchFigures.write(json, "lending", lendingSection(rounds, out), out);

@@ -21,13 +21,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", showDefaultValues = true, sortOptions = false, synopsisSubcommandLabel = "[BENCHMARK]",
     description = {"benchmarks against the bare runtime: data plane, controller, fail-over, start-up, lending, load,"
-        + " soak, JMH; compare two result files",
+        + " fabric discovery, soak, JMH; compare two result files",
         "With no BENCHMARK: dataplane, controller, failover, startup and lending, one --json with a section per"
         + " benchmark;"
         + " the flags below are theirs. 'rack bench BENCHMARK --help' shows a benchmark's flags."},
     subcommands = {BenchSubcommands.Dataplane.class, BenchSubcommands.Controller.class,
         BenchSubcommands.Failover.class, BenchSubcommands.Startup.class, BenchSubcommands.Lending.class,
-        BenchSubcommands.Loaded.class,
+        BenchSubcommands.Loaded.class, BenchSubcommands.Discovery.class,
         BenchSubcommands.Soak.class, BenchSubcommands.Jmh.class, BenchSubcommands.Compare.class})
 public final class BenchRackCommand extends PicocliRackCommand {
 

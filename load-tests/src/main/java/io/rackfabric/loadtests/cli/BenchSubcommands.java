@@ -101,6 +101,29 @@ final class BenchSubcommands {
     }
   }
 
+  @Command(name = "discovery", showDefaultValues = true, sortOptions = false,
+      description = {"the fabric manager's discovery (AS-FM) of racks up to the multi-rack fabric: reads and wall time",
+          "ladon-testbed, the 48-CH Ladon rack and the multi-rack fabric of --racks racks, each discovered from its"
+          + " control-plane master as 'rack fabric discover' does: structural (no actors, no model time); read"
+          + " requests, bytes and reads per device (counts), the wall time of the walk and of the check."})
+  static final class Discovery extends BenchSubcommand {
+    @Mixin
+    BenchFlags.Racks racks;
+
+    @Option(names = "--rounds", paramLabel = "R", description = "discoveries of each rack (the last one is reported,"
+        + " the others warm the JVM up), 1 to 100")
+    int rounds = 5;
+
+    @Mixin
+    BenchFlags.Json json;
+
+    @Override
+    int run(PrintStream out) throws Exception {
+      inRange("--rounds", rounds, 1, 100);
+      return BenchSections.discovery(racks.checked(), rounds, json.checked(), out);
+    }
+  }
+
   @Command(name = "lending", showDefaultValues = true, sortOptions = false,
       description = {"Device Lending: borrows and returns per wall second, and the wall time of one DMA sweep",
           "A controller on an H2 file journal (no replication) lends one GPU --loans times, each borrow and return"

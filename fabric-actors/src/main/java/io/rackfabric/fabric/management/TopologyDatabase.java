@@ -1,0 +1,119 @@
+package io.rackfabric.fabric.management;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the fabric manager knows of the fabric: devices by serial number, their ports, the links
+ * between ports, and what went wrong on the way. Filled by {@link DiscoveryWalker}.
+ */
+public final class TopologyDatabase {
+
+  /** A device found, and the route it was first reached by. */
+  public record Device(long serial, DeviceType type, int portCount, int maxPayload, Route route) {}
+
+  /** A port as its record read. */
+  public record Port(long serial, int number, PortKind kind, int virtualSwitch, int maxWidth, int maxSpeed,
+      int width, int speed, DataLinkState state, DataLinkState peerState) {}
+
+  /** One end of a link: a device's port. */
+  public record End(long serial, int port) implements Comparable<End> {
+    @Override
+    public int compareTo(End o) {
+      int c = Long.compareUnsigned(serial, o.serial);
+      return c != 0 ? c : Integer.compare(port, o.port);
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%016X.%d", serial, port);
+    }
+  }
+
+  /** A link between two ends, the lower end first. */
+  public record Link(End a, End b) {
+    public static Link of(End x, End y) {
+      return x.compareTo(y) <= 0 ? new Link(x, y) : new Link(y, x);
+    }
+  }
+
+  /** Something that went wrong reading the device at {@code route}. */
+  public record Problem(Route route, String what) {}
+
+  private final Map<Long, Device> devices = new LinkedHashMap<>();
+  private final Map<Long, SortedMap<Integer, Port>> ports = new HashMap<>();
+  private final Map<End, Link> linksByEnd = new HashMap<>();
+  private final List<Link> links = new ArrayList<>();
+  private final List<Problem> problems = new ArrayList<>();
+
+  void addDevice(Device device) {
+    devices.put(device.serial(), device);
+    ports.put(device.serial(), new TreeMap<>());
+  }
+
+  void addPort(Port port) {
+    ports.get(port.serial()).put(port.number(), port);
+  }
+
+  /** Records the link between {@code x} and {@code y}; a problem when either end has another. */
+  void addLink(End x, End y, Route route) {
+    Link link = Link.of(x, y);
+    Link atX = linksByEnd.get(x);
+    Link atY = linksByEnd.get(y);
+    if (link.equals(atX) && link.equals(atY)) {
+      return;
+    }
+    if (atX != null || atY != null) {
+      problems.add(new Problem(route, "link " + x + " -- " + y + " conflicts with "
+          + (atX != null ? atX : atY)));
+      return;
+    }
+    linksByEnd.put(x, link);
+    linksByEnd.put(y, link);
+    links.add(link);
+  }
+
+  void addProblem(Problem problem) {
+    problems.add(problem);
+  }
+
+  public boolean knows(long serial) {
+    return devices.containsKey(serial);
+  }
+
+  public boolean linked(End end) {
+    return linksByEnd.containsKey(end);
+  }
+
+  /** Devices in the order they were found. */
+  public Collection<Device> devices() {
+    return Collections.unmodifiableCollection(devices.values());
+  }
+
+  public Optional<Device> device(long serial) {
+    return Optional.ofNullable(devices.get(serial));
+  }
+
+  /** The ports of device {@code serial} read so far, by number. */
+  public SortedMap<Integer, Port> ports(long serial) {
+    return Collections.unmodifiableSortedMap(ports.getOrDefault(serial, new TreeMap<>()));
+  }
+
+  /** Links in the order they were found. */
+  public List<Link> links() {
+    return Collections.unmodifiableList(links);
+  }
+
+  public List<Problem> problems() {
+    return Collections.unmodifiableList(problems);
+  }
+}
