@@ -42,6 +42,8 @@ final class SyncBook {
     long stragglers;
     long now = Long.MIN_VALUE;
     boolean running = true;
+    /** Stopped as dead unannounced: its last sends count toward its receivers' lenience. */
+    boolean unannounced;
     boolean outstanding;
     long grantRound = -2;
     /** Whether it has received exactly what was sent to it (see {@link #recheck}). */
@@ -66,8 +68,8 @@ final class SyncBook {
   private long[] inflow = new long[0];
   /** Messages sent to each component by senders that died unannounced, as they last reported. */
   private long[] fromDead = new long[0];
-  /** Components with a sender that died unannounced: balanced by at-least from then on. */
-  private boolean[] lenient = new boolean[0];
+  /** Senders of each component that died unannounced: above 0, it is balanced by at-least. */
+  private int[] deadSenders = new int[0];
   /** Running members that have not received what was sent to them. */
   private int unbalanced;
   private int outstanding;
@@ -166,7 +168,7 @@ final class SyncBook {
       int n = Math.max(graph.size(), 2 * inflow.length);
       inflow = Arrays.copyOf(inflow, n);
       fromDead = Arrays.copyOf(fromDead, n);
-      lenient = Arrays.copyOf(lenient, n);
+      deadSenders = Arrays.copyOf(deadSenders, n);
     }
   }
 
@@ -177,7 +179,8 @@ final class SyncBook {
     if (v == null || !v.running) {
       return;
     }
-    boolean now = lenient[index] ? v.received >= inflow[index] - fromDead[index] : v.received == inflow[index];
+    boolean now = deadSenders[index] > 0 ? v.received >= inflow[index] - fromDead[index]
+        : v.received == inflow[index];
     if (now != v.balanced) {
       unbalanced += now ? -1 : 1;
       v.balanced = now;
@@ -189,6 +192,19 @@ final class SyncBook {
    * it reported sending has arrived and it sends nothing more, so its receivers' counts stay exact.
    */
   void retire(String member) {
+    Member m = members.get(member);
+    if (m != null && !m.running && m.unannounced) {
+      // Its death was noticed before the driver's word that it left exact (a local actor's stop
+      // is watched at once): its receivers' counts are exact again.
+      m.unannounced = false;
+      for (int k = 0; k < m.targets.length; k++) {
+        int t = m.targets[k];
+        fromDead[t] -= m.sentTo[k];
+        deadSenders[t]--;
+        recheck(t);
+      }
+      return;
+    }
     stop(member, false);
   }
 
@@ -211,10 +227,12 @@ final class SyncBook {
       m.next = Long.MAX_VALUE;
       m.nextBusy = Long.MAX_VALUE;
       if (unannounced) {
+        m.unannounced = true;
+        grow();
         for (int k = 0; k < m.targets.length; k++) {
           int t = m.targets[k];
           fromDead[t] += m.sentTo[k];
-          lenient[t] = true;
+          deadSenders[t]++;
           recheck(t);
         }
       }

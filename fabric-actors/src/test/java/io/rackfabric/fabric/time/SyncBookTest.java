@@ -112,6 +112,29 @@ class SyncBookTest {
     assertFalse(book.balanced(), "a retired sender's old messages do not stand in for a live one's");
   }
 
+  /**
+   * x and y both send to r; x is stopped by a run driver with exact counts, but its death is
+   * noticed (remove) before the driver's word (retire): r must not count x's old messages toward
+   * y's, which are still in flight.
+   */
+  @Test
+  void shouldMakeCountsExactAgainWhenAMemberNoticedDeadIsThenRetired() {
+    SyncBook book = new SyncBook();
+    assertNull(book.register("x", null, List.of(new TimeKeeper.Channel("r", 10)), new long[] {3}, 0, NONE, 0));
+    assertNull(book.register("y", null, List.of(new TimeKeeper.Channel("r", 10)), new long[] {0}, 0, NONE, 0));
+    assertNull(book.register("r", null, List.of(), new long[0], 3, NONE, 0));
+    book.remove("x");
+    book.report("y", -1, new long[] {2}, 0, NONE, 0); // y's two are in flight
+    assertTrue(book.balanced(), "dead unannounced: x's three stand in for what r may never get");
+    book.retire("x");
+    assertFalse(book.balanced(), "retired with exact counts: r waits for y's two");
+    book.report("r", -1, new long[0], 5, NONE, 0);
+    assertTrue(book.balanced());
+    book.remove("x");
+    book.retire("x");
+    assertTrue(book.balanced(), "a second remove or retire of a stopped member changes nothing");
+  }
+
   @Test
   void shouldRefuseASecondComponentOfTheSameNameWhenItRegisters() {
     SyncBook book = pair(NONE, NONE);

@@ -56,7 +56,7 @@ public final class GpuCopiesRun {
   public static GpuCopiesRun start(RunningRack rack, List<GpuCopies> workloads, PrintStream progress)
       throws Exception {
     GpuCopiesRun run = new GpuCopiesRun(rack, workloads, progress);
-    long startAt = Math.max(0, rack.quietModelTime());
+    long startAt = rack.hostStartModelTime();
     rack.holdModelTime(startAt);
     for (GpuCopies w : workloads) {
       if (w.after() == null) {

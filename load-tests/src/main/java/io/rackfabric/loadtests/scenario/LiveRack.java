@@ -43,6 +43,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LiveRack implements RunningRack, AutoCloseable {
 
+  /** {@link #hostStartModelTime}, once asked; -1 before. */
+  private long hostStart = -1;
+
   private static final Duration FIND = Duration.ofSeconds(30);
   private static final Duration ASK = Duration.ofSeconds(5);
   /** A PhysicalDown is one message away; this much wall time means the partner is stuck. */
@@ -109,6 +112,14 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
         : port(member).unsafeUpcast();
     Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
+  }
+
+  @Override
+  public synchronized long hostStartModelTime() throws Exception {
+    if (hostStart < 0) {
+      hostStart = Math.max(0, quietModelTime());
+    }
+    return hostStart;
   }
 
   @Override
@@ -352,16 +363,30 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   @Override
   public void stop(String id, long modelAt) throws Exception {
     ActorRef<?> ref = actor(id).orElseThrow(() -> new IllegalArgumentException("no actor '" + id + "' to stop"));
+    List<String> members = List.copyOf(faults.endsOf(id)); // the ids it joined the kernel under
     if (modelAt >= 0) {
-      for (String end : faults.endsOf(id)) {
+      for (String end : members) {
         if (topology.linkAt(end).isPresent()) {
           setLink(end, false, modelAt);
         }
+      }
+      if (keeper != null) {
+        // As a node killed at a model time: its last sends reported and all arrived before it
+        // stops, so the kernel forgets it with every count exact. Were it dropped as dead
+        // unannounced, its receivers would be balanced leniently and could be handed a live
+        // partner's message late (a straggler, at a time that depends on the machine).
+        for (String member : members) {
+          confirm(member);
+        }
+        holdModelTime(modelAt);
       }
     }
     faults.stopped(id);
     // The classic stop works on any actor, local or remote (a Terminate system message).
     system.classicSystem().stop(Adapter.toClassic(ref));
+    if (modelAt >= 0 && keeper != null) {
+      keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
+    }
   }
 
   @Override

@@ -48,7 +48,7 @@ public final class LoanStepsRun {
 
   /** Hands every step to its host's driver; returns at once. */
   public static LoanStepsRun start(RunningRack rack, List<LoanStep> steps, PrintStream progress) throws Exception {
-    long startAt = Math.max(0, rack.quietModelTime());
+    long startAt = rack.hostStartModelTime();
     rack.holdModelTime(startAt);
     Set<String> hosts = new LinkedHashSet<>();
     steps.forEach(s -> hosts.add(s.host()));

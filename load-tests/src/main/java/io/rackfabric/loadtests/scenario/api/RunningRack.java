@@ -67,6 +67,16 @@ public interface RunningRack {
     return -1;
   }
 
+  /**
+   * The model time the run's host software starts from: the rack's quiet instant when first
+   * asked, the same for every later caller. Each of the scenario's workloads and loan steps holds
+   * the rack there while it hands its first inputs over, so none of them waits for a quiet that
+   * another's pending inputs keep away. At least 0.
+   */
+  default long hostStartModelTime() throws Exception {
+    return Math.max(0, quietModelTime());
+  }
+
   /** The model-time kernel's account of the run so far, when the rack runs under one. */
   default Optional<io.rackfabric.fabric.time.TimeKeeper.Status> timeStatus() throws Exception {
     return Optional.empty();

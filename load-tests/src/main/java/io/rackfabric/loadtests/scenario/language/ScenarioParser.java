@@ -128,6 +128,11 @@ final class ScenarioParser {
     List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
+    if (!loans.isEmpty() && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
+      // Those start each workload at the rack's quiet, which pending loan steps keep away.
+      f.error(LoansSection.KEY, "loans run beside gpu-copies, not beside disk-reads or gpu-ping-pong (each of their"
+          + " workloads starts once the rack is quiet): give them in another scenario");
+    }
     if (deviceWorkloads > 1) {
       // Each holds the rack at model times of its own to start its workloads: one per scenario.
       f.error("gpu-copies, disk-reads and gpu-ping-pong each run their workloads on a schedule of their own:"
