@@ -4,22 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import akka.actor.testkit.typed.javadsl.ActorTestKit;
-import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.persistence.typed.PersistenceId;
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.DeviceKind;
-import io.rackfabric.persistence.controller.Replication;
-import io.rackfabric.persistence.journal.JournalConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,21 +46,7 @@ class ReplayRackCommandTest {
     ops.add(r -> new Controller.InitPfDriver("nic0", 2, 5_000, r));
     ops.add(r -> new Controller.TakeTemplateImage(6_000, r));
     ops.add(r -> new Controller.AssignVf("nic0", vfTo, 7_000, r));
-    Path dataDir = runDir.resolve(node);
-    ActorTestKit kit = ActorTestKit.create("replay-" + node,
-        JournalConfig.h2(dataDir, node, 1).withFallback(ConfigFactory.load()));
-    try {
-      JournalConfig.createSchema(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-      var controller = kit.spawn(Controller.create(
-          PersistenceId.ofUniqueId("controller-rack1"), 4, Replication.none()));
-      TestProbe<OperationResult> acks = kit.createTestProbe();
-      for (var op : ops) {
-        controller.tell(op.apply(acks.getRef()));
-        assertTrue(acks.receiveMessage(Duration.ofSeconds(20)).accepted());
-      }
-    } finally {
-      kit.shutdownTestKit();
-    }
+    TestJournals.write(runDir.resolve(node), node, ops);
   }
 
   private int replay(String... args) {

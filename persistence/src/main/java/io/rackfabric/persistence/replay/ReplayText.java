@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** The replay debugger's answers for people: one section or line per fact, aligned. */
 public final class ReplayText {
@@ -72,10 +73,23 @@ public final class ReplayText {
 
   /** Every section of the state after an event, entry by entry. */
   public static String state(Folded f) {
+    return state(f, null);
+  }
+
+  /** Device Lending's sections of the state after an event: offers, loans, DMA buffer mappings. */
+  public static String lending(Folded f) {
+    return state(f, Set.of("offers", "loans", "dmaMappings"));
+  }
+
+  /** The sections named in {@code only} (all when null) of the state after an event. */
+  private static String state(Folded f, Set<String> only) {
     StringBuilder b = new StringBuilder();
     b.append(f.persistenceId()).append(" after event ").append(f.seqNr()).append(" (")
         .append(f.journal()).append("; ").append(origin(f)).append(")\n");
     for (Section s : StateSections.of(f.state())) {
+      if (only != null && !only.contains(s.name())) {
+        continue;
+      }
       boolean scalar = s.keyComponents().isEmpty();
       b.append(s.name()).append(scalar ? "" : " (" + s.entries().size() + ")").append('\n');
       if (s.entries().isEmpty()) {
