@@ -92,6 +92,8 @@ final class HostCore {
   private long lastBeatAt;
   long lastSeqNr;
   long templateSeqNr;
+  /** Whether the last controller started read the change log back from the journal (not resumed). */
+  boolean changeLogReadBack;
   String fencedBecause = "";
   /** The role the host is in: a continuation of another one does not run. */
   RoleBehavior current;
@@ -328,10 +330,15 @@ final class HostCore {
 
   // ---- children: one controller or one replica at a time on the persistence id
 
-  /** Starts a controller; once it recovered, {@code ready} (of the current role) goes on. */
-  void startController(Replication replication, Function<CurrentState, Behavior<Command>> ready) {
-    controller = context.spawn(Controller.create(persistenceId, settings.maxInFlight(), replication),
-        "controller-" + (++incarnation));
+  /**
+   * Starts a controller; once it recovered, {@code ready} (of the current role) goes on. Given
+   * {@code held}, the replica's drained state, it serves from that without reading the change log
+   * back ({@link Controller#resume}); should the journal not end where {@code held} does, that
+   * controller stops and one that recovers from the journal takes its place.
+   */
+  void startController(Replication replication, CurrentState held, Function<CurrentState, Behavior<Command>> ready) {
+    controller = context.spawn(held == null ? Controller.create(persistenceId, settings.maxInFlight(), replication)
+        : Controller.resume(persistenceId, settings.maxInFlight(), replication, held), "controller-" + (++incarnation));
     context.watch(controller);
     answerHeldStateQueries();
     readController(state -> {
@@ -339,6 +346,16 @@ final class HostCore {
         context.getLog().error("Host [{}]: the controller did not recover", name);
         return Behaviors.same();
       }
+      if (held != null && state.lastSeqNr() != held.lastSeqNr()) {
+        context.getLog().warn("Host [{}]: the journal ends at seqNr {}, the replica's state at {}: recovering from "
+            + "the journal", name, state.lastSeqNr(), held.lastSeqNr());
+        stopChild(controller, () -> {
+          startController(replication, null, ready);
+          return Behaviors.same();
+        });
+        return Behaviors.same();
+      }
+      changeLogReadBack = held == null;
       return ready.apply(state);
     });
   }

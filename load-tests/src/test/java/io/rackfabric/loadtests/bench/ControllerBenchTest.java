@@ -21,6 +21,7 @@ class ControllerBenchTest {
     ControllerBench.Result r = ControllerBench.run(200, data, new PrintStream(new ByteArrayOutputStream()));
     assertEquals(200, r.events());
     assertEquals(200, r.takeover().eventsReplayed(), "the BMH folded the whole change log over its template image");
+    assertEquals(0, r.takeover().eventsReadBack(), "as it persisted them: its controller read none back");
     assertEquals(ControlPlaneSettings.create(ConfigFactory.load()).rebootTimeNs(), r.takeover().rebootNs());
     assertTrue(r.replicatedOpsPerS() > 0 && r.bareWriteEventsPerS() > 0 && r.recoveryEventsPerS() > 0
         && r.bareReadEventsPerS() > 0, r.toString());
