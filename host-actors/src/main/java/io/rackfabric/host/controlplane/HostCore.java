@@ -15,6 +15,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HostStatus;
 import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PagesChanged;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateRead;
@@ -27,6 +28,7 @@ import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.replication.ControllerReplica;
+import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,6 +77,8 @@ final class HostCore {
   List<FenceTarget> fenceTargets;
   ActorRef<Controller.Command> controller;
   ActorRef<ControllerReplica.Command> replica;
+  /** What goes to the replica, in batches while it writes. */
+  ReplicaFeed replicaFeed = new ReplicaFeed();
   /** The other host of the pair: the backup of a master, the master of a backup. */
   ActorRef<Command> peer;
   /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
@@ -362,6 +366,7 @@ final class HostCore {
 
   void startReplica() {
     replica = context.spawn(ControllerReplica.create(persistenceId), "replica-" + (++incarnation));
+    replicaFeed = new ReplicaFeed();
     context.watch(replica);
     answerHeldStateQueries();
   }
@@ -388,8 +393,19 @@ final class HostCore {
         (state, failure) -> new StateRead(state, failure, asker, then));
   }
 
-  /** The replica's state once everything it was sent is persisted. */
+  /** Sends each batch to the replica as one write; its answer comes back as a {@code ReplicaAnswered}. */
+  void feedReplica(List<ReplicaFeed.Batch> batches) {
+    ActorRef<ControllerReplica.Command> to = replica;
+    for (ReplicaFeed.Batch b : batches) {
+      context.ask(ReplicationAck.class, to, settings.replicationTimeout(),
+          r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
+          (ack, failure) -> new ReplicaAnswered(b, to, ack, failure));
+    }
+  }
+
+  /** The replica's state once everything it was sent, and everything waiting to be, is persisted. */
   void drainReplica(Function<CurrentState, Behavior<Command>> then) {
+    feedReplica(replicaFeed.flush());
     RoleBehavior asker = current;
     context.ask(CurrentState.class, replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
         (state, failure) -> new StateRead(state, failure, asker, then));

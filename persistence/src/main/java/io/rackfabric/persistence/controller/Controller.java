@@ -314,6 +314,13 @@ public final class Controller
       // Settled at once (no backup): persist in this command, not after a message to self.
       return settle(entry.firstSeqNr, done.handle((ok, failure) -> failure).join());
     }
+    // Known at once where it completes, before its message reaches this controller: a write of the
+    // controller's own then takes every entry the backup holds, not one per message (batching).
+    stage.whenComplete((ok, failure) -> {
+      if (failure == null) {
+        entry.backupHolds();
+      }
+    });
     context.pipeToSelf(stage, (ok, failure) -> new Replicated(entry.firstSeqNr, failure));
     return Effect().none();
   }

@@ -55,6 +55,23 @@ class PendingOperationsTest {
   }
 
   @Test
+  void shouldReleaseWhatTheBackupHoldsWithTheFirstAnswerWhenTheOthersAreStillOnTheWay() {
+    PendingOperations pending = new PendingOperations();
+    ControllerState s = ControllerState.empty();
+    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1)), s, 0);
+    var b = pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2)), s, 0);
+    var c = pending.add(addHost("ch3"), List.of(hostAdded("ch3", 3)), s, 0);
+    var d = pending.add(addHost("ch4"), List.of(hostAdded("ch4", 4)), s, 0);
+    b.backupHolds();
+    d.backupHolds(); // held, but after c, which the backup does not hold yet
+
+    assertEquals(List.of(a, b), pending.replicated(a.firstSeqNr), "b goes with a: one write");
+    assertTrue(pending.replicated(b.firstSeqNr).isEmpty(), "b's own answer finds it written");
+    assertEquals(List.of(c, d), pending.replicated(c.firstSeqNr));
+    assertEquals(0, pending.size());
+  }
+
+  @Test
   void shouldDropEveryPendingAndRefuseMoreWhenOneFails() {
     PendingOperations pending = new PendingOperations();
     ControllerState s = ControllerState.empty();
