@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.AskPattern;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.persistence.typed.PersistenceId;
@@ -26,6 +27,7 @@ import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.replication.ControllerReplica;
 import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
@@ -34,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -153,8 +156,18 @@ final class HostCore {
   private void send(Operation op) {
     now = Math.max(now, op.at());
     long at = now;
-    context.ask(OperationResult.class, controller, operationTimeout(),
-        to -> Operations.restamp(op, at, to), (result, failure) -> new Answered(op, result, failure));
+    ask(controller, operationTimeout(), to -> Operations.restamp(op, at, to),
+        (OperationResult result, Throwable failure) -> new Answered(op, result, failure));
+  }
+
+  /**
+   * {@code context.ask} with its answer handed over where it completes, not on a thread started
+   * for it (see {@link InlineStages}): this is on every operation's path.
+   */
+  private <Q, R> void ask(ActorRef<Q> target, Duration timeout, Function<ActorRef<R>, Q> create,
+      BiFunction<R, Throwable, Command> answer) {
+    context.pipeToSelf(InlineStages.of(AskPattern.ask(target, create::apply, timeout, context.getSystem().scheduler())),
+        answer::apply);
   }
 
   private Duration operationTimeout() {
@@ -389,17 +402,16 @@ final class HostCore {
 
   void readController(Function<CurrentState, Behavior<Command>> then) {
     RoleBehavior asker = current;
-    context.ask(CurrentState.class, controller, RECOVERY_TIMEOUT, Controller.GetState::new,
-        (state, failure) -> new StateRead(state, failure, asker, then));
+    ask(controller, RECOVERY_TIMEOUT, Controller.GetState::new,
+        (CurrentState state, Throwable failure) -> new StateRead(state, failure, asker, then));
   }
 
   /** Sends each batch to the replica as one write; its answer comes back as a {@code ReplicaAnswered}. */
   void feedReplica(List<ReplicaFeed.Batch> batches) {
     ActorRef<ControllerReplica.Command> to = replica;
     for (ReplicaFeed.Batch b : batches) {
-      context.ask(ReplicationAck.class, to, settings.replicationTimeout(),
-          r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
-          (ack, failure) -> new ReplicaAnswered(b, to, ack, failure));
+      ask(to, settings.replicationTimeout(), r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
+          (ReplicationAck ack, Throwable failure) -> new ReplicaAnswered(b, to, ack, failure));
     }
   }
 
@@ -407,8 +419,8 @@ final class HostCore {
   void drainReplica(Function<CurrentState, Behavior<Command>> then) {
     feedReplica(replicaFeed.flush());
     RoleBehavior asker = current;
-    context.ask(CurrentState.class, replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
-        (state, failure) -> new StateRead(state, failure, asker, then));
+    ask(replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
+        (CurrentState state, Throwable failure) -> new StateRead(state, failure, asker, then));
   }
 
   Behavior<Command> stateRead(StateRead msg) {

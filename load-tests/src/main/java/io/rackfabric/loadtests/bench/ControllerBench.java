@@ -18,6 +18,7 @@ import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.PagePermission;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -110,8 +111,9 @@ public final class ControllerBench {
       double writeSeconds = windowed(events, k -> {
         long page = 64 * GIB + k * 4096L;
         long at = 1_000L + k;
-        return Asks.<ControlPlaneHost.Command, OperationResult>askAsync(system, mmh, r -> new ControlPlaneHost.Submit(
-                new Controller.OpenIommuPage("ch1", 0x0200, page, PagePermission.READ_WRITE, at, r)), WAIT)
+        return InlineStages.of(Asks.<ControlPlaneHost.Command, OperationResult>askAsync(system, mmh,
+                r -> new ControlPlaneHost.Submit(new Controller.OpenIommuPage("ch1", 0x0200, page,
+                    PagePermission.READ_WRITE, at, r)), WAIT))
             .thenApply(res -> {
               if (!res.accepted() || res.events().size() != 1) {
                 return res.status() + " " + res.detail() + " with " + res.events().size() + " events";
@@ -125,8 +127,9 @@ public final class ControllerBench {
           events, WINDOW);
       ActorRef<BareJournalWriter.Command> writer = system.systemActorOf(
           BareJournalWriter.create(PersistenceId.ofUniqueId("bare-writer")), "bare-writer", Props.empty());
-      double bareWriteSeconds = windowed(events, k -> Asks.<BareJournalWriter.Command, BareJournalWriter.Written>askAsync(
-          system, writer, r -> new BareJournalWriter.Write(persisted[k], r), WAIT)
+      double bareWriteSeconds = windowed(events, k -> InlineStages.of(
+          Asks.<BareJournalWriter.Command, BareJournalWriter.Written>askAsync(system, writer,
+              r -> new BareJournalWriter.Write(persisted[k], r), WAIT))
           .thenApply(w -> w.seqNr() == k + 1 ? null : "written as seqNr " + w.seqNr()));
 
       out.println("  the MMH's software stops; the BMH takes over...");
@@ -166,7 +169,9 @@ public final class ControllerBench {
   /**
    * Sends {@code count} asks, the k-th by {@code send.apply(k)}, with at most {@link #WINDOW}
    * unanswered, and returns the wall seconds from the first send to the last answer. Each answer
-   * completes with null, or with what went wrong, which fails the run.
+   * completes with null, or with what went wrong, which fails the run. The sends make their
+   * futures with {@link InlineStages}, so that no thread is started per answer, on either side of
+   * a ratio.
    */
   private static double windowed(int count, IntFunction<CompletableFuture<String>> send) throws InterruptedException {
     Semaphore window = new Semaphore(WINDOW);

@@ -16,7 +16,6 @@ import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * The management host's PCIe state, event-sourced. Every control-plane operation is a command
@@ -309,10 +308,10 @@ public final class Controller
       return Effect().none();
     }
     PendingOperations.Entry entry = pending.add(op, decision.events(), state, last);
-    CompletionStage<Done> stage = replication.replicate(entry.firstSeqNr, entry.events);
-    if (stage instanceof CompletableFuture<Done> done && done.isDone()) {
+    CompletableFuture<Done> stage = InlineStages.of(replication.replicate(entry.firstSeqNr, entry.events));
+    if (stage.isDone()) {
       // Settled at once (no backup): persist in this command, not after a message to self.
-      return settle(entry.firstSeqNr, done.handle((ok, failure) -> failure).join());
+      return settle(entry.firstSeqNr, stage.handle((ok, failure) -> failure).join());
     }
     // Known at once where it completes, before its message reaches this controller: a write of the
     // controller's own then takes every entry the backup holds, not one per message (batching).
