@@ -11,8 +11,8 @@ import io.rackfabric.persistence.controller.Replication;
 
 /**
  * The backup taking over in a managed switchover (Multi-peer "Redundancy"): once its replica holds
- * the master's last sequence number it stops, a controller recovers over the same journal and the
- * host becomes master, with the old master as its backup (or none, if it stands down). A replica
+ * the master's last sequence number it stops, a controller takes over the same journal from the
+ * replica's state (no replay of the change log) and the host becomes master, with the old master as its backup (or none, if it stands down). A replica
  * behind the master refuses the hand-over and the host stays the backup.
  */
 final class AcceptingHandOverRole extends RoleBehavior {
@@ -56,7 +56,7 @@ final class AcceptingHandOverRole extends RoleBehavior {
     }
     host.stopChild(host.replica, () -> {
       boolean standDown = handOver.standDown();
-      host.startController(standDown ? Replication.none() : host.link(handOver.from()), recovered -> {
+      host.startController(standDown ? Replication.none() : host.link(handOver.from()), state, recovered -> {
         host.lastSeqNr = recovered.lastSeqNr();
         MasterRole master = new MasterRole(getContext(), host);
         host.peer = standDown ? null : handOver.from();

@@ -9,15 +9,13 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PeerCut;
-import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.persistence.replication.ControllerReplica;
-import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
 
 /**
  * The backup: persists what the master replicates in a {@link ControllerReplica} on its own
- * journal and watches the master's heartbeats ({@link HeartbeatMonitor}, in model time only). When
+ * journal (what comes while the replica writes goes in its next write: {@link ReplicaFeed}) and watches the master's heartbeats ({@link HeartbeatMonitor}, in model time only). When
  * the master is suspected it takes over ({@link TakingOverRole}); a master's hand-over in a managed
  * switchover makes it master too ({@link AcceptingHandOverRole}).
  */
@@ -155,9 +153,7 @@ final class BackupRole extends RoleBehavior {
       return super.onReplicate(msg);
     }
     host.arrived(msg.sentAt());
-    getContext().ask(ReplicationAck.class, host.replica, host.settings.replicationTimeout(),
-        to -> new ControllerReplica.ReplicateEvents(msg.firstSeqNr(), msg.events(), to),
-        (ack, failure) -> new ReplicaAnswered(msg, ack, failure));
+    host.feedReplica(host.replicaFeed.arrived(msg));
     return this;
   }
 

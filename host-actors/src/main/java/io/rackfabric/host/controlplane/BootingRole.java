@@ -35,7 +35,7 @@ final class BootingRole extends RoleBehavior {
 
   static Behavior<Command> boot(ActorContext<Command> context, HostCore host) {
     BootingRole booting = new BootingRole(context, host);
-    host.startController(Replication.none(), ready -> booting.recovered());
+    host.startController(Replication.none(), null, ready -> booting.recovered());
     return booting;
   }
 
@@ -126,7 +126,7 @@ final class BootingRole extends RoleBehavior {
     host.peerGuest = msg.guest();
     BecomeMaster request = pairing;
     host.stopChild(host.controller, () -> {
-      host.startController(host.link(host.peer), state -> {
+      host.startController(host.link(host.peer), null, state -> {
         host.lastSeqNr = state.lastSeqNr();
         host.startHeartbeats();
         host.serve();

@@ -17,6 +17,7 @@ import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerState;
+import io.rackfabric.persistence.replication.ControllerReplica;
 import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
 import java.util.List;
 import java.util.function.Function;
@@ -255,8 +256,9 @@ public final class ControlPlaneHost {
   record StateRead(CurrentState state, Throwable failure, RoleBehavior asker,
       Function<CurrentState, Behavior<Command>> then) implements Command, NoSerializationVerificationNeeded {}
 
-  record ReplicaAnswered(Replicate request, ReplicationAck ack, Throwable failure)
-      implements Command, NoSerializationVerificationNeeded {}
+  /** The replica's answer to one write of {@code batch}, sent to {@code replica}. */
+  record ReplicaAnswered(ReplicaFeed.Batch batch, ActorRef<ControllerReplica.Command> replica, ReplicationAck ack,
+      Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
   record TableRead(int target, RoutingTable table, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}

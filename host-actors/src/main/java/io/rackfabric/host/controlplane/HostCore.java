@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.AskPattern;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.persistence.typed.PersistenceId;
@@ -15,6 +16,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HostStatus;
 import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PagesChanged;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateRead;
@@ -25,13 +27,16 @@ import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.replication.ControllerReplica;
+import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -75,6 +80,8 @@ final class HostCore {
   List<FenceTarget> fenceTargets;
   ActorRef<Controller.Command> controller;
   ActorRef<ControllerReplica.Command> replica;
+  /** What goes to the replica, in batches while it writes. */
+  ReplicaFeed replicaFeed = new ReplicaFeed();
   /** The other host of the pair: the backup of a master, the master of a backup. */
   ActorRef<Command> peer;
   /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
@@ -92,6 +99,8 @@ final class HostCore {
   private long lastBeatAt;
   long lastSeqNr;
   long templateSeqNr;
+  /** Whether the last controller started read the change log back from the journal (not resumed). */
+  boolean changeLogReadBack;
   String fencedBecause = "";
   /** The role the host is in: a continuation of another one does not run. */
   RoleBehavior current;
@@ -147,8 +156,18 @@ final class HostCore {
   private void send(Operation op) {
     now = Math.max(now, op.at());
     long at = now;
-    context.ask(OperationResult.class, controller, operationTimeout(),
-        to -> Operations.restamp(op, at, to), (result, failure) -> new Answered(op, result, failure));
+    ask(controller, operationTimeout(), to -> Operations.restamp(op, at, to),
+        (OperationResult result, Throwable failure) -> new Answered(op, result, failure));
+  }
+
+  /**
+   * {@code context.ask} with its answer handed over where it completes, not on a thread started
+   * for it (see {@link InlineStages}): this is on every operation's path.
+   */
+  private <Q, R> void ask(ActorRef<Q> target, Duration timeout, Function<ActorRef<R>, Q> create,
+      BiFunction<R, Throwable, Command> answer) {
+    context.pipeToSelf(InlineStages.of(AskPattern.ask(target, create::apply, timeout, context.getSystem().scheduler())),
+        answer::apply);
   }
 
   private Duration operationTimeout() {
@@ -328,10 +347,15 @@ final class HostCore {
 
   // ---- children: one controller or one replica at a time on the persistence id
 
-  /** Starts a controller; once it recovered, {@code ready} (of the current role) goes on. */
-  void startController(Replication replication, Function<CurrentState, Behavior<Command>> ready) {
-    controller = context.spawn(Controller.create(persistenceId, settings.maxInFlight(), replication),
-        "controller-" + (++incarnation));
+  /**
+   * Starts a controller; once it recovered, {@code ready} (of the current role) goes on. Given
+   * {@code held}, the replica's drained state, it serves from that without reading the change log
+   * back ({@link Controller#resume}); should the journal not end where {@code held} does, that
+   * controller stops and one that recovers from the journal takes its place.
+   */
+  void startController(Replication replication, CurrentState held, Function<CurrentState, Behavior<Command>> ready) {
+    controller = context.spawn(held == null ? Controller.create(persistenceId, settings.maxInFlight(), replication)
+        : Controller.resume(persistenceId, settings.maxInFlight(), replication, held), "controller-" + (++incarnation));
     context.watch(controller);
     answerHeldStateQueries();
     readController(state -> {
@@ -339,12 +363,23 @@ final class HostCore {
         context.getLog().error("Host [{}]: the controller did not recover", name);
         return Behaviors.same();
       }
+      if (held != null && state.lastSeqNr() != held.lastSeqNr()) {
+        context.getLog().warn("Host [{}]: the journal ends at seqNr {}, the replica's state at {}: recovering from "
+            + "the journal", name, state.lastSeqNr(), held.lastSeqNr());
+        stopChild(controller, () -> {
+          startController(replication, null, ready);
+          return Behaviors.same();
+        });
+        return Behaviors.same();
+      }
+      changeLogReadBack = held == null;
       return ready.apply(state);
     });
   }
 
   void startReplica() {
     replica = context.spawn(ControllerReplica.create(persistenceId), "replica-" + (++incarnation));
+    replicaFeed = new ReplicaFeed();
     context.watch(replica);
     answerHeldStateQueries();
   }
@@ -367,15 +402,25 @@ final class HostCore {
 
   void readController(Function<CurrentState, Behavior<Command>> then) {
     RoleBehavior asker = current;
-    context.ask(CurrentState.class, controller, RECOVERY_TIMEOUT, Controller.GetState::new,
-        (state, failure) -> new StateRead(state, failure, asker, then));
+    ask(controller, RECOVERY_TIMEOUT, Controller.GetState::new,
+        (CurrentState state, Throwable failure) -> new StateRead(state, failure, asker, then));
   }
 
-  /** The replica's state once everything it was sent is persisted. */
+  /** Sends each batch to the replica as one write; its answer comes back as a {@code ReplicaAnswered}. */
+  void feedReplica(List<ReplicaFeed.Batch> batches) {
+    ActorRef<ControllerReplica.Command> to = replica;
+    for (ReplicaFeed.Batch b : batches) {
+      ask(to, settings.replicationTimeout(), r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
+          (ReplicationAck ack, Throwable failure) -> new ReplicaAnswered(b, to, ack, failure));
+    }
+  }
+
+  /** The replica's state once everything it was sent, and everything waiting to be, is persisted. */
   void drainReplica(Function<CurrentState, Behavior<Command>> then) {
+    feedReplica(replicaFeed.flush());
     RoleBehavior asker = current;
-    context.ask(CurrentState.class, replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
-        (state, failure) -> new StateRead(state, failure, asker, then));
+    ask(replica, RECOVERY_TIMEOUT, ControllerReplica.GetState::new,
+        (CurrentState state, Throwable failure) -> new StateRead(state, failure, asker, then));
   }
 
   Behavior<Command> stateRead(StateRead msg) {

@@ -5,6 +5,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Scheduler;
 import akka.actor.typed.javadsl.AskPattern;
 import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +35,7 @@ final class LinkReplication implements Replication {
     CompletionStage<ControlPlaneHost.Replicated> answer = AskPattern.ask(backup,
         replyTo -> new ControlPlaneHost.Replicate(firstSeqNr, events, sentAt, replyTo),
         timeout, scheduler);
-    return answer.thenApply(a -> {
+    return InlineStages.of(answer).thenApply(a -> {
       if (!a.accepted()) {
         throw new IllegalStateException("backup refused seqNr " + firstSeqNr + ": " + a.detail());
       }

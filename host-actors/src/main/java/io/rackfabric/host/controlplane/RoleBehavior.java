@@ -286,21 +286,26 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
   }
 
   /** The replica persisted (or not) what a backup was sent; the role may have changed since. */
+  /** The replica answered one write: each operation in it is answered, and what waited goes next. */
   private Behavior<Command> onReplicaAnswered(ReplicaAnswered msg) {
-    Replicate request = msg.request();
-    if (msg.failure() != null) {
-      request.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, "replica: " + msg.failure()));
-    } else if (role() != Role.BACKUP) {
-      // Persisted, perhaps, but the take-over began: the master must not count on it.
-      request.replyTo().tell(new Replicated(false, msg.ack().lastSeqNr(), host.now,
-          host.name + " is " + role() + ", not the backup"));
-    } else {
-      if (msg.ack().accepted()) {
-        host.lastSeqNr = msg.ack().lastSeqNr();
-        host.noteTemplate(request.firstSeqNr(), request.events());
+    if (msg.replica().equals(host.replica)) {
+      host.feedReplica(host.replicaFeed.answered());
+    }
+    for (Replicate request : msg.batch().requests()) {
+      if (msg.failure() != null) {
+        request.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, "replica: " + msg.failure()));
+      } else if (role() != Role.BACKUP) {
+        // Persisted, perhaps, but the take-over began: the master must not count on it.
+        request.replyTo().tell(new Replicated(false, msg.ack().lastSeqNr(), host.now,
+            host.name + " is " + role() + ", not the backup"));
+      } else {
+        if (msg.ack().accepted()) {
+          host.lastSeqNr = msg.ack().lastSeqNr();
+          host.noteTemplate(request.firstSeqNr(), request.events());
+        }
+        request.replyTo().tell(new Replicated(msg.ack().accepted(), msg.ack().lastSeqNr(), host.now,
+            msg.ack().detail()));
       }
-      request.replyTo().tell(new Replicated(msg.ack().accepted(), msg.ack().lastSeqNr(), host.now,
-          msg.ack().detail()));
     }
     return this;
   }

@@ -19,10 +19,14 @@ import io.rackfabric.fabric.wire.WireMessage;
  *     when the data plane never stopped)
  * @param dataPlaneDownUntil end of that outage, model ns (0 when it never stopped)
  * @param lastSeqNr the recovered controller's last sequence number
- * @param eventsReplayed change-log events replayed over the template image
+ * @param eventsReplayed change-log events over the template image that the new master's state
+ *     holds: folded as they were replicated, or read back from the journal at the take-over
+ * @param eventsReadBack of those, the ones read back from the journal at the take-over: 0 when the
+ *     controller started from the replica's state, all of them when it recovered from the journal
  * @param wallTakeoverNs the emulator's own wall time from suspicion to service resumed (the
  *     modeled reboot is not slept, so it is not in here)
- * @param replayWallNs wall time of the controller's recovery (template snapshot plus change log)
+ * @param replayWallNs wall time from the controller's start to its first answer: a recovery from the
+ *     template snapshot and the change log, or a hand-off of the replica's state
  * @param requestsQueued control-plane requests that arrived during the take-over and were
  *     answered after it
  */
@@ -38,6 +42,7 @@ public record TakeoverBreakdown(
     long dataPlaneDownUntil,
     long lastSeqNr,
     long eventsReplayed,
+    long eventsReadBack,
     long wallTakeoverNs,
     long replayWallNs,
     int requestsQueued) implements WireMessage {
@@ -67,7 +72,10 @@ public record TakeoverBreakdown(
     return dataPlaneDownUntil - dataPlaneDownFrom;
   }
 
-  /** Change-log events replayed per wall second (0 when nothing was replayed or timed). */
+  /**
+   * Change-log events brought into service per wall second of the controller's start (0 when none
+   * or not timed): read back from the journal, or handed over from the replica.
+   */
   public double replayRate() {
     return replayWallNs <= 0 ? 0 : eventsReplayed * 1e9 / replayWallNs;
   }

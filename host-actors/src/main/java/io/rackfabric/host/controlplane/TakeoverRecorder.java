@@ -22,6 +22,7 @@ public final class TakeoverRecorder {
   private long wallResumed;
   private long lastSeqNr;
   private long eventsReplayed;
+  private long eventsReadBack;
 
   public TakeoverRecorder(String host, Takeover mode, HeartbeatMonitor.Suspicion suspicion,
       long wallNanos) {
@@ -61,8 +62,10 @@ public final class TakeoverRecorder {
    *
    * @param lastSeqNr the controller's last sequence number
    * @param templateSeqNr the template image's sequence number (0 if unknown)
+   * @param readBack whether the controller read the change log back from the journal (false: it
+   *     started from the state the replica had folded)
    */
-  public void resumed(long at, long wallNanos, long lastSeqNr, long templateSeqNr) {
+  public void resumed(long at, long wallNanos, long lastSeqNr, long templateSeqNr, boolean readBack) {
     if (fencedAt < 0) {
       throw new IllegalStateException("resumed before fenced");
     }
@@ -73,6 +76,7 @@ public final class TakeoverRecorder {
     wallResumed = wallNanos;
     this.lastSeqNr = lastSeqNr;
     this.eventsReplayed = Math.max(0, lastSeqNr - templateSeqNr);
+    this.eventsReadBack = readBack ? eventsReplayed : 0;
     replayWallNs = replayWallStart < 0 ? 0 : wallNanos - replayWallStart;
   }
 
@@ -89,7 +93,7 @@ public final class TakeoverRecorder {
       throw new IllegalStateException("take-over of " + host + " has not resumed service yet");
     }
     return new TakeoverBreakdown(host, mode, lastHeartbeatAt, suspectedAt, fencedAt, resumedAt,
-        portsMoved, downFrom, downUntil, lastSeqNr, eventsReplayed, wallResumed - wallSuspected,
+        portsMoved, downFrom, downUntil, lastSeqNr, eventsReplayed, eventsReadBack, wallResumed - wallSuspected,
         replayWallNs, requestsQueued);
   }
 }

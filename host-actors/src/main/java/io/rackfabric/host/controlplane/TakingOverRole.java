@@ -10,6 +10,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.PortsMoved;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
 
@@ -18,7 +19,9 @@ import java.time.Duration;
  * switch chip after the other (every VS1 port but the master's own moves to VS2; each partition
  * update is one service time), then "reboots from the running image": its clock advances by the
  * modeled reboot (the baseline's whole-system restart instead takes the data plane down for the
- * restart time), the replica stops and a controller recovers over the same journal. Then it
+ * restart time), the replica stops and a controller takes over the same journal, starting from the
+ * state the replica folded as it persisted (it reads only the journal's last sequence number, not
+ * the change log; the model-time reboot is the same either way). Then it
  * serves as master, answers the requests that waited and reports the {@link TakeoverBreakdown}.
  */
 final class TakingOverRole extends RoleBehavior {
@@ -101,15 +104,17 @@ final class TakingOverRole extends RoleBehavior {
     if (host.peer != null) {
       host.peer.tell(new Fenced(host.name, clock));
     }
-    // The replica answers after every persist it started: then nothing more lands in the journal.
+    // The replica answers after every persist it started: then nothing more lands in the journal,
+    // and its state is the journal's, folded as the events came: the new controller starts from it.
     host.drainReplica(state -> {
-      host.stopChild(host.replica, this::reboot);
+      host.stopChild(host.replica, () -> reboot(state));
       return this;
     });
     return this;
   }
 
-  private Behavior<Command> reboot() {
+  /** @param held the replica's drained state (null: it did not answer; the controller reads the journal) */
+  private Behavior<Command> reboot(CurrentState held) {
     long from = clock;
     boolean ladon = host.settings.takeover() == Takeover.LADON;
     clock += ladon ? host.settings.rebootTimeNs() : host.settings.restartTimeNs();
@@ -120,9 +125,10 @@ final class TakingOverRole extends RoleBehavior {
       host.dataPlane.forEach(p -> p.tell(reset));
     }
     takeover.replayStarted(host.wallNanos.getAsLong());
-    host.startController(Replication.none(), recovered -> {
+    host.startController(Replication.none(), held, recovered -> {
       host.lastSeqNr = recovered.lastSeqNr();
-      takeover.resumed(clock, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr);
+      takeover.resumed(clock, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr,
+          host.changeLogReadBack);
       int queued = host.admission.queued();
       MasterRole master = new MasterRole(getContext(), host);
       host.serve();

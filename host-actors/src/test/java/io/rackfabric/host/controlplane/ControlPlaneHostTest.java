@@ -319,6 +319,7 @@ class ControlPlaneHostTest {
     assertEquals(0, b.dataPlaneOutageNs());
     assertEquals(acknowledged.lastSeqNr(), b.lastSeqNr());
     assertEquals(acknowledged.lastSeqNr() - boot().size(), b.eventsReplayed(), "the change log");
+    assertEquals(0, b.eventsReadBack(), "the new controller starts from the replica's state, not a replay");
     assertEquals(2, b.requestsQueued());
     assertTrue(b.wallTakeoverNs() > 0 && b.replayWallNs() > 0, b.toString());
 

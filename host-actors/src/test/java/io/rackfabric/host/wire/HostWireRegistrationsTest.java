@@ -155,7 +155,7 @@ class HostWireRegistrationsTest {
     out.add(ControlPlaneHost.Role.TAKING_OVER);
     out.add(Takeover.RESTART);
     out.add(new TakeoverBreakdown("bmh", Takeover.LADON, 1_000, 250_031_000, 251_031_000,
-        38_351_031_000L, 3, 0, 0, 10_009, 10_000, 52_000_000, 50_000_000, 2));
+        38_351_031_000L, 3, 0, 0, 10_009, 10_000, 0, 52_000_000, 50_000_000, 2));
     out.add(new ControlPlaneHost.Submit(new Controller.AssignVf("nic0", "ch1", 5_000, results)));
     out.add(new ControlPlaneHost.GetControllerState(
         testKit.<Controller.CurrentState>createTestProbe().ref()));
@@ -175,7 +175,7 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.PeerCut(true));
     out.add(new ControlPlaneHost.GetTakeovers(testKit.<ControlPlaneHost.Takeovers>createTestProbe().ref()));
     out.add(new ControlPlaneHost.Takeovers("bmh", List.of(new TakeoverBreakdown("bmh", Takeover.LADON, 1_000,
-        250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 52_000_000, 50_000_000, 2))));
+        250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 0, 52_000_000, 50_000_000, 2))));
     out.add(new ControlPlaneHost.Heartbeat("mmh", 100_000_000, host));
     out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
         testKit.<ControlPlaneHost.Replicated>createTestProbe().ref()));

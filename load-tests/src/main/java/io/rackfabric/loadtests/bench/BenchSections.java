@@ -36,13 +36,18 @@ public final class BenchSections {
 
   static Map<String, Object> controllerSection(List<Integer> counts, PrintStream out) throws Exception {
     List<Figure> figures = new ArrayList<>();
+    List<String> verdicts = new ArrayList<>();
     for (int events : counts) {
       Path runDir = BenchFigures.runDir("bench-controller-" + events);
       out.printf("rack bench controller: %,d change-log events, H2 file journal in %s%n", events, runDir);
       ControllerBench.Result r = ControllerBench.run(events, runDir, out);
       TakeoverBreakdown t = r.takeover();
       String p = "controller." + events + ".";
+      double replicatedRatio = r.replicatedOpsPerS() / r.bareWriteEventsPerS();
+      double replayRatio = t.replayRate() / r.bareReadEventsPerS();
       figures.add(new Figure(p + "replicated_ops_per_s", r.replicatedOpsPerS(), "ops/s", "wall"));
+      figures.add(new Figure(p + "bare_journal_write_events_per_s", r.bareWriteEventsPerS(), "events/s", "wall"));
+      figures.add(new Figure(p + "replicated_ratio", replicatedRatio, "controller/bare", "wall"));
       figures.add(new Figure(p + "takeover_wall", t.wallTakeoverNs() / 1e9, "s", "wall"));
       figures.add(new Figure(p + "takeover_events_replayed", t.eventsReplayed(), "events", "count"));
       figures.add(new Figure(p + "takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"));
@@ -50,11 +55,14 @@ public final class BenchSections {
       figures.add(new Figure(p + "bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(),
           "controller/bare", "wall"));
-      figures.add(new Figure(p + "takeover_replay_ratio", t.replayRate() / r.bareReadEventsPerS(),
-          "controller/bare", "wall"));
+      figures.add(new Figure(p + "takeover_replay_ratio", replayRatio, "controller/bare", "wall"));
       figures.add(new Figure(p + "takeover_total", t.totalNs(), "ns", "model"));
+      verdicts.add(ControllerBench.verdicts(events, replicatedRatio, replayRatio, t.wallTakeoverNs() / 1e9));
     }
-    return BenchFigures.section(Map.of("events", counts, "window", ControllerBench.WINDOW), figures, out);
+    Map<String, Object> section = BenchFigures.section(Map.of("events", counts, "window", ControllerBench.WINDOW),
+        figures, out);
+    verdicts.forEach(v -> out.println("targets: " + v));
+    return section;
   }
 
   /** {@code rack bench failover}: see {@link #failoverSection}. */

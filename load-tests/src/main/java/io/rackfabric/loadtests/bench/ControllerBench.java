@@ -17,6 +17,8 @@ import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.PagePermission;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.journal.JournalConfig;
@@ -29,6 +31,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The controller against the bare journal it stands on, in one JVM on an H2 file journal: a
@@ -36,6 +39,8 @@ import java.util.function.Function;
  * acknowledged); the MMH's software then stops and the BMH takes over, replaying the change log
  * over its template image (the emulator's own take-over time and replay rate, as in a real run);
  * finally a fresh controller recovers the MMH's journal, against the bare read of the same events.
+ * Between the two, the write baseline: the events the pair persisted, written again to the same
+ * journal by a plain persistent actor with the same number in flight.
  */
 public final class ControllerBench {
 
@@ -50,13 +55,35 @@ public final class ControllerBench {
    * What one run measured (wall clock).
    *
    * @param replicatedOpsPerS operations acknowledged per second, each persisted by the MMH and the BMH
+   * @param bareWriteEventsPerS the same events persisted per second by a plain persistent actor on
+   *     the same journal, with the same number in flight ({@link BareJournalWriter})
    * @param recoveryEventsPerS change-log events a fresh controller folds per second on recovery
    * @param bareReadEventsPerS the same events read from the journal without a controller
    */
-  public record Result(int events, double replicatedOpsPerS, TakeoverBreakdown takeover, double recoveryEventsPerS,
+  public record Result(int events, double replicatedOpsPerS, double bareWriteEventsPerS, TakeoverBreakdown takeover, double recoveryEventsPerS,
       double bareReadEventsPerS) {}
 
+  /** Issue 16's targets: replicated ops against the bare write, take-over replay against the bare read. */
+  static final double REPLICATED_TARGET = 0.5;
+  static final double REPLAY_TARGET = 0.8;
+  /** The take-over's wall-time target at {@link #TAKEOVER_TARGET_EVENTS} events, scaling linearly. */
+  static final double TAKEOVER_TARGET_S = 0.5;
+  static final int TAKEOVER_TARGET_EVENTS = 10_000;
+
   private ControllerBench() {}
+
+  /** One line saying which of the targets a run of {@code events} met. */
+  static String verdicts(int events, double replicatedRatio, double replayRatio, double takeoverWallS) {
+    double takeoverTarget = TAKEOVER_TARGET_S * events / TAKEOVER_TARGET_EVENTS;
+    return String.format("%,d events: replicated ops %.2f of the bare write (>= %.1f: %s), take-over replay %.2f of"
+            + " the bare read (>= %.1f: %s), take-over wall %.3f s (<= %.2f s: %s)", events, replicatedRatio,
+        REPLICATED_TARGET, met(replicatedRatio >= REPLICATED_TARGET), replayRatio, REPLAY_TARGET,
+        met(replayRatio >= REPLAY_TARGET), takeoverWallS, takeoverTarget, met(takeoverWallS <= takeoverTarget));
+  }
+
+  private static String met(boolean ok) {
+    return ok ? "met" : "NOT met";
+  }
 
   public static Result run(int events, Path dataDir, PrintStream out) throws Exception {
     Config config = JournalConfig.h2(dataDir, "bench", 2).withFallback(ConfigFactory.load());
@@ -80,30 +107,30 @@ public final class ControllerBench {
       submit(system, mmh, r -> new Controller.TakeTemplateImage(0, r));
 
       out.printf("  %,d IOMMU page operations through the paired MMH and BMH (%d in flight)...%n", events, WINDOW);
-      Semaphore window = new Semaphore(WINDOW);
-      AtomicReference<String> failure = new AtomicReference<>();
-      long t0 = System.nanoTime();
-      for (int k = 0; k < events; k++) {
+      ControllerEvent[] persisted = new ControllerEvent[events];
+      double writeSeconds = windowed(events, k -> {
         long page = 64 * GIB + k * 4096L;
         long at = 1_000L + k;
-        window.acquire();
-        Asks.<ControlPlaneHost.Command, OperationResult>askAsync(system, mmh, r -> new ControlPlaneHost.Submit(
-                new Controller.OpenIommuPage("ch1", 0x0200, page, PagePermission.READ_WRITE, at, r)), WAIT)
-            .whenComplete((res, err) -> {
-              if (err != null || !res.accepted()) {
-                failure.compareAndSet(null, err != null ? err.toString() : res.status() + " " + res.detail());
+        return InlineStages.of(Asks.<ControlPlaneHost.Command, OperationResult>askAsync(system, mmh,
+                r -> new ControlPlaneHost.Submit(new Controller.OpenIommuPage("ch1", 0x0200, page,
+                    PagePermission.READ_WRITE, at, r)), WAIT))
+            .thenApply(res -> {
+              if (!res.accepted() || res.events().size() != 1) {
+                return res.status() + " " + res.detail() + " with " + res.events().size() + " events";
               }
-              window.release();
+              persisted[k] = res.events().get(0);
+              return null;
             });
-        if (failure.get() != null) {
-          throw new IllegalStateException("operation " + k + " failed: " + failure.get());
-        }
-      }
-      window.acquire(WINDOW);
-      double writeSeconds = (System.nanoTime() - t0) / 1e9;
-      if (failure.get() != null) {
-        throw new IllegalStateException("an operation failed: " + failure.get());
-      }
+      });
+
+      out.printf("  the bare write baseline: the same %,d events persisted by a plain persistent actor (%d in flight)...%n",
+          events, WINDOW);
+      ActorRef<BareJournalWriter.Command> writer = system.systemActorOf(
+          BareJournalWriter.create(PersistenceId.ofUniqueId("bare-writer")), "bare-writer", Props.empty());
+      double bareWriteSeconds = windowed(events, k -> InlineStages.of(
+          Asks.<BareJournalWriter.Command, BareJournalWriter.Written>askAsync(system, writer,
+              r -> new BareJournalWriter.Write(persisted[k], r), WAIT))
+          .thenApply(w -> w.seqNr() == k + 1 ? null : "written as seqNr " + w.seqNr()));
 
       out.println("  the MMH's software stops; the BMH takes over...");
       CompletableFuture<TakeoverBreakdown> took = new CompletableFuture<>();
@@ -131,11 +158,41 @@ public final class ControllerBench {
       long read = reader.currentEventsByPersistenceId("controller-mmh", BOOT_EVENTS + 1, Long.MAX_VALUE)
           .runWith(Sink.fold(0L, (n, e) -> n + 1), system).toCompletableFuture().get(5, TimeUnit.MINUTES);
       double bareSeconds = (System.nanoTime() - b0) / 1e9;
-      return new Result(events, events / writeSeconds, takeover, events / recoverySeconds, read / bareSeconds);
+      return new Result(events, events / writeSeconds, events / bareWriteSeconds, takeover, events / recoverySeconds,
+          read / bareSeconds);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);
     }
+  }
+
+  /**
+   * Sends {@code count} asks, the k-th by {@code send.apply(k)}, with at most {@link #WINDOW}
+   * unanswered, and returns the wall seconds from the first send to the last answer. Each answer
+   * completes with null, or with what went wrong, which fails the run. The sends make their
+   * futures with {@link InlineStages}, so that no thread is started per answer, on either side of
+   * a ratio.
+   */
+  private static double windowed(int count, IntFunction<CompletableFuture<String>> send) throws InterruptedException {
+    Semaphore window = new Semaphore(WINDOW);
+    AtomicReference<String> failure = new AtomicReference<>();
+    long t0 = System.nanoTime();
+    for (int k = 0; k < count && failure.get() == null; k++) {
+      window.acquire();
+      int n = k;
+      send.apply(k).whenComplete((problem, err) -> {
+        if (err != null || problem != null) {
+          failure.compareAndSet(null, "request " + n + ": " + (err != null ? err.toString() : problem));
+        }
+        window.release();
+      });
+    }
+    window.acquire(WINDOW);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    if (failure.get() != null) {
+      throw new IllegalStateException("a request failed: " + failure.get());
+    }
+    return seconds;
   }
 
   private static void submit(ActorSystem<?> system, ActorRef<ControlPlaneHost.Command> master,

@@ -21,7 +21,19 @@ class ControllerBenchTest {
     ControllerBench.Result r = ControllerBench.run(200, data, new PrintStream(new ByteArrayOutputStream()));
     assertEquals(200, r.events());
     assertEquals(200, r.takeover().eventsReplayed(), "the BMH folded the whole change log over its template image");
+    assertEquals(0, r.takeover().eventsReadBack(), "as it persisted them: its controller read none back");
     assertEquals(ControlPlaneSettings.create(ConfigFactory.load()).rebootTimeNs(), r.takeover().rebootNs());
-    assertTrue(r.replicatedOpsPerS() > 0 && r.recoveryEventsPerS() > 0 && r.bareReadEventsPerS() > 0, r.toString());
+    assertTrue(r.replicatedOpsPerS() > 0 && r.bareWriteEventsPerS() > 0 && r.recoveryEventsPerS() > 0
+        && r.bareReadEventsPerS() > 0, r.toString());
+  }
+
+  @Test
+  void shouldScaleTheTakeoverTargetWithTheEventsWhenJudgingARun() {
+    String small = ControllerBench.verdicts(10_000, 0.6, 0.9, 0.4);
+    assertTrue(small.contains("(>= 0.5: met)") && small.contains("(>= 0.8: met)") && small.contains("(<= 0.50 s: met)"),
+        small);
+    String large = ControllerBench.verdicts(100_000, 0.4, 0.7, 4.0);
+    assertTrue(large.contains("(>= 0.5: NOT met)") && large.contains("(>= 0.8: NOT met)")
+        && large.contains("(<= 5.00 s: met)"), large);
   }
 }

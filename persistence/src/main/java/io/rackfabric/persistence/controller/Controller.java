@@ -8,13 +8,14 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.persistence.typed.PersistenceId;
 import akka.persistence.typed.javadsl.CommandHandler;
+import akka.persistence.typed.RecoveryCompleted;
 import akka.persistence.typed.javadsl.Effect;
+import akka.persistence.typed.javadsl.SignalHandler;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * The management host's PCIe state, event-sourced. Every control-plane operation is a command
@@ -194,6 +195,8 @@ public final class Controller
   private final Replication replication;
   // Not state: a restart answers none of them, and the backup may or may not hold them.
   private final PendingOperations pending = new PendingOperations();
+  /** Why a resumed controller's held state is not its journal's (null: it is, or not resumed). */
+  private String staleHeld;
 
   /**
    * @param persistenceId on take-over, the id the {@code ControllerReplica} persisted under
@@ -207,9 +210,33 @@ public final class Controller
     return Behaviors.setup(ctx -> new Controller(persistenceId, ctx, maxInFlight, replication));
   }
 
+  /**
+   * A controller that serves from {@code held}, the state its journal's events fold to (a backup's
+   * replica folded them as it persisted them), instead of reading the change log back: a take-over
+   * at the speed of a hand-off, not of a replay. It still reads the journal's highest sequence
+   * number; when that is not {@code held.lastSeqNr()} the held state is not this journal's, and the
+   * controller refuses every operation (REJECTED, naming both numbers): its caller must then start
+   * one with {@link #create} instead. {@link GetState} answers the journal's number either way.
+   */
+  public static Behavior<Command> resume(PersistenceId persistenceId, int maxInFlight, Replication replication,
+      CurrentState held) {
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight=" + maxInFlight + " must be at least 1");
+    }
+    if (held == null || held.state() == null) {
+      throw new IllegalArgumentException("held=" + held + ": a held state is needed to resume from");
+    }
+    return Behaviors.setup(ctx -> new Controller(persistenceId, ctx, maxInFlight, replication, held));
+  }
+
   private Controller(PersistenceId persistenceId, ActorContext<Command> context, int maxInFlight,
       Replication replication) {
-    super(persistenceId);
+    this(persistenceId, context, maxInFlight, replication, null);
+  }
+
+  private Controller(PersistenceId persistenceId, ActorContext<Command> context, int maxInFlight,
+      Replication replication, CurrentState held) {
+    super(persistenceId, held);
     this.context = context;
     this.maxInFlight = maxInFlight;
     this.replication = replication;
@@ -225,9 +252,31 @@ public final class Controller
         .build();
   }
 
+  @Override
+  public SignalHandler<ControllerState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> checkHeld())
+        .build();
+  }
+
+  /** A resumed controller: the journal must end where the held state does. */
+  private void checkHeld() {
+    CurrentState held = held();
+    long last = lastSequenceNumber(context);
+    if (held != null && last != held.lastSeqNr()) {
+      staleHeld = "held state is at seqNr " + held.lastSeqNr() + " but the journal's last is " + last;
+      context.getLog().error("Controller resumed from a state that is not its journal's: {}", staleHeld);
+    }
+  }
+
   private Effect<ControllerEvent, ControllerState> onOperation(
       ControllerState state, Operation op) {
     long last = lastSequenceNumber(context);
+    if (staleHeld != null) {
+      op.replyTo().tell(new OperationResult(Status.REJECTED, last, state.modelNow(),
+          "this controller serves nothing: " + staleHeld, List.of()));
+      return Effect().none();
+    }
     if (pending.failure() != null) {
       op.replyTo().tell(new OperationResult(Status.NOT_REPLICATED, last, state.modelNow(),
           "replication failed before (" + pending.failure() + "): this controller takes nothing more",
@@ -259,11 +308,18 @@ public final class Controller
       return Effect().none();
     }
     PendingOperations.Entry entry = pending.add(op, decision.events(), state, last);
-    CompletionStage<Done> stage = replication.replicate(entry.firstSeqNr, entry.events);
-    if (stage instanceof CompletableFuture<Done> done && done.isDone()) {
+    CompletableFuture<Done> stage = InlineStages.of(replication.replicate(entry.firstSeqNr, entry.events));
+    if (stage.isDone()) {
       // Settled at once (no backup): persist in this command, not after a message to self.
-      return settle(entry.firstSeqNr, done.handle((ok, failure) -> failure).join());
+      return settle(entry.firstSeqNr, stage.handle((ok, failure) -> failure).join());
     }
+    // Known at once where it completes, before its message reaches this controller: a write of the
+    // controller's own then takes every entry the backup holds, not one per message (batching).
+    stage.whenComplete((ok, failure) -> {
+      if (failure == null) {
+        entry.backupHolds();
+      }
+    });
     context.pipeToSelf(stage, (ok, failure) -> new Replicated(entry.firstSeqNr, failure));
     return Effect().none();
   }

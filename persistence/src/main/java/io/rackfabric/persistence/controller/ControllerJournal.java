@@ -3,6 +3,7 @@ package io.rackfabric.persistence.controller;
 import akka.persistence.typed.PersistenceId;
 import akka.persistence.typed.javadsl.EventHandler;
 import akka.persistence.typed.javadsl.EventSourcedBehavior;
+import akka.persistence.typed.javadsl.Recovery;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
 
 /**
@@ -14,13 +15,41 @@ import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
  */
 public abstract class ControllerJournal<C> extends EventSourcedBehavior<C, ControllerEvent, ControllerState> {
 
+  /** The state this journal's events up to {@code lastSeqNr} fold to, held in memory: see {@link #held()}. */
+  private final Controller.CurrentState held;
+
   protected ControllerJournal(PersistenceId persistenceId) {
+    this(persistenceId, null);
+  }
+
+  /**
+   * @param held null: recover from the template snapshot and the change log; otherwise start from
+   *     this state without reading the journal back (the journal's highest sequence number is
+   *     still read; the subclass compares it with {@code held.lastSeqNr()})
+   */
+  protected ControllerJournal(PersistenceId persistenceId, Controller.CurrentState held) {
     super(persistenceId);
+    this.held = held;
+  }
+
+  /** The state this journal started from instead of its recovery, or null. */
+  protected final Controller.CurrentState held() {
+    return held;
   }
 
   @Override
   public final ControllerState emptyState() {
-    return ControllerState.empty();
+    return held == null ? ControllerState.empty() : held.state();
+  }
+
+  /**
+   * Recovery as the paper has it (template + change log), or none at all when the state is held:
+   * with the snapshot and events skipped, Akka still reads the highest sequence number, so the
+   * next event is numbered after the journal's last.
+   */
+  @Override
+  public final Recovery recovery() {
+    return held == null ? super.recovery() : Recovery.disabled();
   }
 
   @Override

@@ -32,6 +32,8 @@ final class PendingOperations {
     final List<ControllerEvent> events;
     final List<ActorRef<OperationResult>> repeats = new ArrayList<>();
     private boolean replicated;
+    /** Set from the replication step's own thread once the backup holds it (see {@link #backupHolds}). */
+    private volatile boolean held;
 
     private Entry(Operation operation, long firstSeqNr, List<ControllerEvent> events) {
       this.operation = operation;
@@ -41,6 +43,14 @@ final class PendingOperations {
 
     long lastSeqNr() {
       return firstSeqNr + events.size() - 1;
+    }
+
+    /**
+     * The backup holds this entry; its answer may still be on its way to the controller (queued
+     * behind a write of the controller's own). Safe from any thread.
+     */
+    void backupHolds() {
+      held = true;
     }
 
     /** Model time of its last event. */
@@ -110,8 +120,10 @@ final class PendingOperations {
 
   /**
    * The backup holds the entry numbered from {@code firstSeqNr}. Returns the entries now ready to
-   * persist, in order (the oldest ones, all replicated), removed from the queue; empty when an
-   * older one is still on the link, or when the entry is no longer pending (answered at a failure).
+   * persist, in order (the oldest ones, each replicated or known to be held by the backup
+   * ({@link Entry#backupHolds}), removed from the queue; empty when an older one is still on the
+   * link. So the answers that queued up while the controller wrote go into its next write together,
+   * and each of their own messages then finds nothing left to do.
    */
   List<Entry> replicated(long firstSeqNr) {
     for (Entry e : queue) {
@@ -120,7 +132,7 @@ final class PendingOperations {
       }
     }
     List<Entry> ready = new ArrayList<>();
-    while (!queue.isEmpty() && queue.peekFirst().replicated) {
+    while (!queue.isEmpty() && (queue.peekFirst().replicated || queue.peekFirst().held)) {
       ready.add(queue.pollFirst());
     }
     return ready;

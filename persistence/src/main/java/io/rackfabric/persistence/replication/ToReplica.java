@@ -5,6 +5,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Scheduler;
 import akka.actor.typed.javadsl.AskPattern;
 import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.InlineStages;
 import io.rackfabric.persistence.controller.Replication;
 import io.rackfabric.persistence.replication.ControllerReplica.ReplicateEvents;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public final class ToReplica implements Replication {
   public CompletionStage<Done> replicate(long firstSeqNr, List<ControllerEvent> events) {
     CompletionStage<ControllerReplica.ReplicationAck> ack = AskPattern.ask(replica,
         replyTo -> new ReplicateEvents(firstSeqNr, events, replyTo), timeout, scheduler);
-    return ack.thenApply(a -> {
+    return InlineStages.of(ack).thenApply(a -> {
       if (!a.accepted()) {
         throw new IllegalStateException("replica refused seqNr " + firstSeqNr + ": " + a.detail());
       }

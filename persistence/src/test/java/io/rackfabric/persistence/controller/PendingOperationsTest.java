@@ -10,6 +10,7 @@ import io.rackfabric.persistence.controller.Controller.AddHost;
 import io.rackfabric.persistence.controller.Controller.Request;
 import io.rackfabric.persistence.controller.ControllerEvent.HostAdded;
 import io.rackfabric.persistence.controller.ControllerEvent.RequestApplied;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,13 +39,23 @@ class PendingOperationsTest {
     assertSame(persisted, new PendingOperations().projected(persisted));
   }
 
+  /** Hosts ch1 to chN added, one pending entry each, numbered from 1 over an empty journal. */
+  private static List<PendingOperations.Entry> addHosts(PendingOperations pending, int n) {
+    List<PendingOperations.Entry> entries = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      entries.add(pending.add(addHost("ch" + i), List.of(hostAdded("ch" + i, i)), ControllerState.empty(), 0));
+    }
+    return entries;
+  }
+
   @Test
   void shouldReleaseOnlyTheReplicatedPrefixWhenAnswersArriveOutOfOrder() {
     PendingOperations pending = new PendingOperations();
     ControllerState s = ControllerState.empty();
-    var a = pending.add(addHost("ch1"), List.of(hostAdded("ch1", 1)), s, 0);
-    var b = pending.add(addHost("ch2"), List.of(hostAdded("ch2", 2)), s, 0);
-    var c = pending.add(addHost("ch3"), List.of(hostAdded("ch3", 3)), s, 0);
+    List<PendingOperations.Entry> added = addHosts(pending, 3);
+    var a = added.get(0);
+    var b = added.get(1);
+    var c = added.get(2);
 
     assertTrue(pending.replicated(c.firstSeqNr).isEmpty());
     assertTrue(pending.replicated(b.firstSeqNr).isEmpty());
@@ -52,6 +63,23 @@ class PendingOperationsTest {
     assertEquals(0, pending.size());
     // After the queue empties, numbering restarts from the journal (which now holds them).
     assertEquals(4, pending.add(addHost("ch4"), List.of(hostAdded("ch4", 4)), s, 3).firstSeqNr);
+  }
+
+  @Test
+  void shouldReleaseWhatTheBackupHoldsWithTheFirstAnswerWhenTheOthersAreStillOnTheWay() {
+    PendingOperations pending = new PendingOperations();
+    List<PendingOperations.Entry> added = addHosts(pending, 4);
+    var a = added.get(0);
+    var b = added.get(1);
+    var c = added.get(2);
+    var d = added.get(3);
+    b.backupHolds();
+    d.backupHolds(); // held, but after c, which the backup does not hold yet
+
+    assertEquals(List.of(a, b), pending.replicated(a.firstSeqNr), "b goes with a: one write");
+    assertTrue(pending.replicated(b.firstSeqNr).isEmpty(), "b's own answer finds it written");
+    assertEquals(List.of(c, d), pending.replicated(c.firstSeqNr));
+    assertEquals(0, pending.size());
   }
 
   @Test

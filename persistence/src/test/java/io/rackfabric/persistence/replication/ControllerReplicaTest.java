@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
 import akka.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import akka.persistence.typed.PersistenceId;
 import com.typesafe.config.ConfigFactory;
@@ -80,40 +81,96 @@ class ControllerReplicaTest {
   void shouldRecoverControllerEqualToMasterWhenStartedOverReplicaJournal() {
     // The master replicates every operation to the replica before acknowledging it.
     var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("bmh-copy")));
-    Replication toReplica = new ToReplica(replica, Duration.ofSeconds(3), testKit.scheduler());
-    var master = testKit.spawn(
-        Controller.create(PersistenceId.ofUniqueId("mmh"), 8, toReplica));
-    TestProbe<OperationResult> acks = testKit.createTestProbe();
-    List<ControllerEvent> events = new ArrayList<>();
-    var ops = new ArrayList<>(SampleRack.boot());
-    ops.addAll(SampleRack.changes());
-    for (var op : ops) {
-      master.tell(op.apply(acks.getRef()));
-      OperationResult ack = acks.receiveMessage();
-      assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
-      events.addAll(ack.events());
-    }
+    CurrentState masterState = replicate(replica, "mmh");
     TestProbe<CurrentState> states = testKit.createTestProbe();
-    master.tell(new Controller.GetState(states.getRef()));
-    CurrentState masterState = states.receiveMessage();
     replica.tell(new ControllerReplica.GetState(states.getRef()));
     assertEquals(masterState, states.receiveMessage(), "the replica folds the same state");
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
 
     // Take-over: the master is gone; the replica stops and a controller starts on its journal.
-    testKit.stop(master);
     testKit.stop(replica);
     var takeover = testKit.spawn(
         Controller.create(PersistenceId.ofUniqueId("bmh-copy"), 8, Replication.none()));
     takeover.tell(new Controller.GetState(states.getRef()));
     CurrentState recovered = states.receiveMessage();
     assertEquals(masterState.state(), recovered.state());
-    assertEquals(events.size(), recovered.lastSeqNr());
     assertEquals(masterState.lastSeqNr(), recovered.lastSeqNr());
 
     // It serves on: a valid operation numbered after the master's last.
     takeover.tell(new Controller.FreeVf("nic0", 1, 40_000, acks.getRef()));
     OperationResult ack = acks.receiveMessage();
     assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
-    assertEquals(events.size() + 1, ack.seqNr());
+    assertEquals(masterState.lastSeqNr() + 1, ack.seqNr());
+  }
+
+  /** A replica fed the sample rack's boot and changes by a master (stopped after), and the master's last state. */
+  private static CurrentState replicate(ActorRef<ControllerReplica.Command> replica, String masterId) {
+    Replication toReplica = new ToReplica(replica, Duration.ofSeconds(3), testKit.scheduler());
+    var master = testKit.spawn(Controller.create(PersistenceId.ofUniqueId(masterId), 8, toReplica));
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
+    var ops = new ArrayList<>(SampleRack.boot());
+    ops.addAll(SampleRack.changes());
+    for (var op : ops) {
+      master.tell(op.apply(acks.getRef()));
+      OperationResult ack = acks.receiveMessage();
+      assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+    }
+    TestProbe<CurrentState> states = testKit.createTestProbe();
+    master.tell(new Controller.GetState(states.getRef()));
+    CurrentState masterState = states.receiveMessage();
+    testKit.stop(master);
+    return masterState;
+  }
+
+  @Test
+  void shouldServeFromTheReplicasStateWithoutReplayWhenResumedOnItsJournal() {
+    var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("bmh-held")));
+    CurrentState masterState = replicate(replica, "mmh-held");
+    TestProbe<CurrentState> states = testKit.createTestProbe();
+    replica.tell(new ControllerReplica.GetState(states.getRef()));
+    CurrentState held = states.receiveMessage();
+    testKit.stop(replica);
+
+    var resumed = testKit.spawn(Controller.resume(PersistenceId.ofUniqueId("bmh-held"), 8, Replication.none(), held));
+    resumed.tell(new Controller.GetState(states.getRef()));
+    CurrentState first = states.receiveMessage();
+    assertEquals(masterState.lastSeqNr(), first.lastSeqNr(), "the journal's last sequence number, read at start");
+    assertEquals(masterState.state(), first.state());
+
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
+    resumed.tell(new Controller.FreeVf("nic0", 1, 40_000, acks.getRef()));
+    OperationResult ack = acks.receiveMessage();
+    assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+    assertEquals(masterState.lastSeqNr() + 1, ack.seqNr());
+    testKit.stop(resumed);
+
+    // The journal holds what the resumed controller persisted after the replica's events: a full
+    // recovery folds to the same state as the resumed one served.
+    var recovered = testKit.spawn(Controller.create(PersistenceId.ofUniqueId("bmh-held"), 8, Replication.none()));
+    recovered.tell(new Controller.GetState(states.getRef()));
+    CurrentState full = states.receiveMessage();
+    assertEquals(masterState.lastSeqNr() + 1, full.lastSeqNr());
+    assertEquals(first.state().apply(ack.events().get(0)), full.state(), "resumed and recovered states agree");
+  }
+
+  @Test
+  void shouldRefuseEveryOperationWhenTheHeldStateIsNotTheJournals() {
+    var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("bmh-stale")));
+    replicate(replica, "mmh-stale");
+    TestProbe<CurrentState> states = testKit.createTestProbe();
+    replica.tell(new ControllerReplica.GetState(states.getRef()));
+    CurrentState held = states.receiveMessage();
+    testKit.stop(replica);
+    CurrentState behind = new CurrentState(held.lastSeqNr() - 1, 0, held.state());
+
+    var resumed = testKit.spawn(Controller.resume(PersistenceId.ofUniqueId("bmh-stale"), 8, Replication.none(), behind));
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
+    resumed.tell(new Controller.FreeVf("nic0", 1, 40_000, acks.getRef()));
+    OperationResult ack = acks.receiveMessage();
+    assertEquals(Status.REJECTED, ack.status(), ack.detail());
+    assertTrue(ack.detail().contains("held state is at seqNr " + behind.lastSeqNr() + " but the journal's last is "
+        + held.lastSeqNr()), ack.detail());
+    resumed.tell(new Controller.GetState(states.getRef()));
+    assertEquals(held.lastSeqNr(), states.receiveMessage().lastSeqNr());
   }
 }

@@ -46,6 +46,7 @@ public final class TakeoverFigures implements FigureType {
       out.add(new Figure(p + "ports_moved", b.portsMoved(), "ports", "count"));
       out.add(new Figure(p + "emulator_takeover", b.wallTakeoverNs() / 1e9, "s", "wall"));
       out.add(new Figure(p + "events_replayed", b.eventsReplayed(), "events", "count"));
+      out.add(new Figure(p + "events_read_back", b.eventsReadBack(), "events", "count"));
       out.add(new Figure(p + "events_recovered", b.lastSeqNr(), "events", "count"));
       out.add(new Figure(p + "replay_rate", b.replayRate(), "events/s", "wall"));
     }

@@ -139,7 +139,7 @@ class HtmlReportBrowserTest {
     long resumed = silent + 250_000_000L + 1_000_000L + 38_100_000_000L;
     TakeoverBreakdown takeover = new TakeoverBreakdown("bmh", mode, silent, silent + 250_000_000L,
         silent + 251_000_000L, resumed, 3, outageNs > 0 ? silent : 0, outageNs > 0 ? silent + outageNs : 0, 66, 60,
-        80_000_000L, 20_000_000L, 4);
+        60, 80_000_000L, 20_000_000L, 4);
     RunResult run = new RunResult(scenario, Map.of(), Map.of(), Map.of(), Map.of(), List.of(), List.of(), List.of(),
         Set.of(), Set.of(), 30_000_000_000L, 5_000_000_000L, 6_000_000_000L, true, List.of("a note <with markup>"),
         List.of(stream), List.of(), null, null);
