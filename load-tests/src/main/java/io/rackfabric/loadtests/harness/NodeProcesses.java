@@ -28,11 +28,16 @@ import java.util.function.Consumer;
  */
 public final class NodeProcesses implements AutoCloseable {
 
-  /** The JVM flags Aeron and Agrona need on Java 17 (STACK-NOTES). */
+  /**
+   * The JVM flags Aeron and Agrona need on Java 17 (STACK-NOTES), and a common fork-join pool of
+   * at least two: with one (what two cores give), every asynchronous completion stage runs on a
+   * thread of its own, started and stopped for it (tens of thousands a second under Akka's asks).
+   */
   public static final List<String> JVM_OPENS = List.of(
       "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
       "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+      "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
 
   /** One started child. */
   public record Node(String name, Process process, Path log) {}
