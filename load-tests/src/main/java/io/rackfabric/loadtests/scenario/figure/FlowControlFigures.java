@@ -41,9 +41,6 @@ public final class FlowControlFigures implements FigureType {
   public List<Figure> produce(RunResult run) {
     List<Figure> out = new ArrayList<>();
     List<LinkShares.Link> links = links(run);
-    if (links.isEmpty()) {
-      return out;
-    }
     WireUse any = wireUse(run.portsAtEnd(), run.endpointsAtEnd()).values().stream()
         .filter(WireUse::windowed).findFirst().orElseThrow();
     out.add(new Figure("flow.window_ns", any.to() - any.from(), "ns", "model"));
@@ -64,7 +61,12 @@ public final class FlowControlFigures implements FigureType {
   public Map<String, String> paperValues(RunResult run) {
     Map<String, String> paper = new LinkedHashMap<>();
     Map<String, Integer> fanIn = new HashMap<>();
-    List<LinkShares.Link> links = links(run);
+    List<LinkShares.Link> links;
+    try {
+      links = links(run);
+    } catch (IllegalArgumentException e) {
+      return paper; // produce says why
+    }
     links.forEach(l -> fanIn.put(l.end(), l.feeders()));
     for (LinkShares.Link l : links) {
       String p = "flow." + l.end() + ".";
@@ -80,11 +82,17 @@ public final class FlowControlFigures implements FigureType {
     return paper;
   }
 
-  /** The links of the write generators' paths, measured; empty when no end was metered. */
+  /**
+   * The links of the write generators' paths, measured.
+   *
+   * @throws IllegalArgumentException when the run metered no window, or an end on the paths has
+   *     no statistics (a stopped component)
+   */
   static List<LinkShares.Link> links(RunResult run) {
     Map<String, WireUse> atEnd = wireUse(run.portsAtEnd(), run.endpointsAtEnd());
     if (atEnd.values().stream().noneMatch(WireUse::windowed)) {
-      return List.of();
+      throw new IllegalArgumentException("no link end metered a window: set rackfabric.fabric.wire-meter.from and"
+          + " .to (from < to) in the scenario's settings");
     }
     Topology topology = run.scenario().topology().topology();
     return LinkShares.of(paths(topology, run.scenario().traffic()), wireUse(run.portsAtStart(), run.endpointsAtStart()),
