@@ -57,6 +57,7 @@ final class EndpointParts {
     this.settings = settings;
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+    link.meter().window(settings.wireMeterFromNs(), settings.wireMeterToNs());
     this.time = new PortTime(id, context.getSelf(), link, partnerEnd, this::onTimed);
     this.guests = new GuestSide(id, context, time, guestPeers);
     this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers(), guests::hold);

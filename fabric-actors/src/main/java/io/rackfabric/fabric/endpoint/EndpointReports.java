@@ -6,6 +6,7 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.LinkRetryStats;
+import io.rackfabric.fabric.stats.WireUse;
 import io.rackfabric.fabric.stats.PortStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ final class EndpointReports {
     var c = link.counters();
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
         0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
-        0, LinkRetryStats.of(c));
+        0, LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()));
     ArrivalBook arrivals = target.arrivals();
     StreamTracker streams = arrivals.streams();
     return new EndpointStats(id, arrivals.writes(), streams.unique(), streams.duplicates(),

@@ -172,6 +172,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(906, io.rackfabric.fabric.port.LinkPort.InjectLinkErrors.class),
       Entry.of(907, io.rackfabric.fabric.endpoint.MemoryEndpoint.CountIssuedBefore.class),
 
+      // 960..969 link meters (issue 15): what each end put on its wire, in its port statistics
+      Entry.of(960, io.rackfabric.fabric.stats.WireUse.class),
+
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
       Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),
       Entry.of(301, io.rackfabric.fabric.time.TimeKeeper.Register.class),

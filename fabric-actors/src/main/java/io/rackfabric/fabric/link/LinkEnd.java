@@ -58,6 +58,7 @@ public final class LinkEnd {
   private final DataLinkRetry retry;
   private final Listener listener;
   private final LinkCounters counters = new LinkCounters();
+  private final WireMeter meter = new WireMeter();
   private long modelNow;
 
   public LinkEnd(
@@ -110,6 +111,11 @@ public final class LinkEnd {
 
   public LinkCounters counters() {
     return counters;
+  }
+
+  /** What this end put on its wire, in model time (its window is the owner's to set). */
+  public WireMeter meter() {
+    return meter;
   }
 
   public int queued() {
@@ -361,6 +367,8 @@ public final class LinkEnd {
   private void departed(Tlp tlp, Object token, long start) {
     observe(start);
     counters.tlpsSent++;
+    int bytes = Tlps.wireBytes(tlp);
+    meter.sent(start, params.serializationNs(bytes), bytes);
     training.sent();
     retry.transmit(tlp, start);
     listener.transmitted(token, tlp, start);

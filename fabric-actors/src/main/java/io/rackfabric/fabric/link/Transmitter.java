@@ -16,9 +16,11 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The transmitting side of one link end: a queue per TLP class, the partner's credits (credit-based
- * flow control), PCIe's ordering between the classes, what the link state lets through, and the
- * fault horizon decide which TLP goes next; it then takes its slot on the wire in model time
+ * The transmitting side of one link end: a queue per source (the ingress port a TLP came in
+ * through, or the end's own) and TLP class; the partner's credits (credit-based flow control),
+ * PCIe's ordering between the classes of one source, what the link state lets through, the fault
+ * horizon and, among the sources that have a TLP that may go, round-robin ({@link EgressArbiter})
+ * decide which TLP goes next; it then takes its slot on the wire in model time
  * ({@link WireCalendar}) and departs through the end ({@link Departures}).
  */
 final class Transmitter {
@@ -38,9 +40,13 @@ final class Transmitter {
   private final BooleanSupplier stopped;
   private final Departures departures;
   private final CreditLedger ledger = new CreditLedger();
+  /** Per source slot ({@link EgressArbiter#slot}) and class, made on first use. */
   @SuppressWarnings("unchecked")
-  private final ArrayDeque<Queued>[] queues = new ArrayDeque[] {
-      new ArrayDeque<Queued>(), new ArrayDeque<Queued>(), new ArrayDeque<Queued>()};
+  private final ArrayDeque<Queued>[][] queues = new ArrayDeque[EgressArbiter.SOURCES][];
+  /** Per source slot, the TLP it would send next in this poll (null: none may go). */
+  private final Queued[] heads = new Queued[EgressArbiter.SOURCES];
+  private final EgressArbiter arbiter = new EgressArbiter();
+  private int queued;
   /** Classes whose head waited for credit since the last UpdateFC. */
   private final boolean[] blocked = new boolean[3];
   /** No earlier than this may a class that waited for credit start: when the credit arrived. */
@@ -61,7 +67,7 @@ final class Transmitter {
   }
 
   int size() {
-    return queues[0].size() + queues[1].size() + queues[2].size();
+    return queued;
   }
 
   /** Queued TLPs stamped before the horizon: those that will leave without a scenario's help. */
@@ -70,10 +76,15 @@ final class Transmitter {
       return size();
     }
     int n = 0;
-    for (ArrayDeque<Queued> q : queues) {
-      for (Queued e : q) {
-        if (beforeHorizon(e.readyAt())) {
-          n++;
+    for (ArrayDeque<Queued>[] source : queues) {
+      if (source == null) {
+        continue;
+      }
+      for (ArrayDeque<Queued> q : source) {
+        for (Queued e : q) {
+          if (beforeHorizon(e.readyAt())) {
+            n++;
+          }
         }
       }
     }
@@ -98,7 +109,9 @@ final class Transmitter {
 
   /**
    * Queues a TLP, or sends it at once when nothing waits and state, credit and horizon allow.
-   * Returns false when the link is down and nothing is taken.
+   * Returns false when the link is down and nothing is taken. An {@code Integer} token is the
+   * TLP's source for the arbitration (its ingress port, or {@link EgressArbiter#OWN}); any other
+   * token counts as the end's own.
    */
   boolean offer(Tlp tlp, long readyAt, Object token) {
     if (!machine.enabled() || machine.state() == DataLinkState.DL_INACTIVE) {
@@ -109,7 +122,12 @@ final class Transmitter {
       send(tlp, readyAt, token);
       return true;
     }
-    queues[tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
+    int slot = EgressArbiter.slot(token instanceof Integer source ? source : EgressArbiter.OWN);
+    if (queues[slot] == null) {
+      queues[slot] = newClassQueues();
+    }
+    queues[slot][tlp.tlpClass().ordinal()].add(new Queued(tlp, readyAt, token, order++));
+    queued++;
     pump();
     return true;
   }
@@ -138,15 +156,37 @@ final class Transmitter {
   }
 
   /**
-   * Takes the TLP to send next off its queue: the oldest that may go and has credit, where reads
-   * and completions never pass an earlier posted request. Null when none may go.
+   * Takes the TLP to send next off its queue: each source offers its oldest TLP that may go and
+   * has credit, and the sources take turns (round-robin). Null when none may go.
    */
   private Queued poll() {
+    if (queued == 0) {
+      return null;
+    }
+    for (int s = 0; s < EgressArbiter.SOURCES; s++) {
+      heads[s] = queues[s] == null ? null : head(queues[s]);
+    }
+    int slot = arbiter.grant(s -> heads[s] != null);
+    if (slot < 0) {
+      return null;
+    }
+    Queued pick = heads[slot];
+    queues[slot][pick.tlp().tlpClass().ordinal()].removeFirstOccurrence(pick);
+    queued--;
+    return pick;
+  }
+
+  /**
+   * One source's TLP to send next: the oldest of its queues that may go and has credit, where
+   * reads and completions never pass an earlier posted request of the same source. Null when
+   * none may go.
+   */
+  private Queued head(ArrayDeque<Queued>[] source) {
     int posted = TlpClass.POSTED.ordinal();
     Queued pick = null;
-    Queued postedHead = firstTransmittable(queues[posted]);
+    Queued postedHead = firstTransmittable(source[posted]);
     for (int c = 0; c < 3; c++) {
-      Queued head = c == posted ? postedHead : firstTransmittable(queues[c]);
+      Queued head = c == posted ? postedHead : firstTransmittable(source[c]);
       if (head == null) {
         continue;
       }
@@ -161,10 +201,12 @@ final class Transmitter {
         pick = head;
       }
     }
-    if (pick != null) {
-      queues[pick.tlp().tlpClass().ordinal()].removeFirstOccurrence(pick);
-    }
     return pick;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ArrayDeque<Queued>[] newClassQueues() {
+    return new ArrayDeque[] {new ArrayDeque<Queued>(), new ArrayDeque<Queued>(), new ArrayDeque<Queued>()};
   }
 
   /**
@@ -207,13 +249,24 @@ final class Transmitter {
     pump();
   }
 
-  /** The link went down: returns every queued TLP (class by class, each in queue order) and forgets the credit. */
+  /**
+   * The link went down: returns every queued TLP (class by class, each in the order it was
+   * queued) and forgets the credit.
+   */
   List<Queued> purge() {
     List<Queued> purged = new ArrayList<>(size());
-    for (ArrayDeque<Queued> q : queues) {
-      purged.addAll(q);
-      q.clear();
+    for (int c = 0; c < 3; c++) {
+      List<Queued> ofClass = new ArrayList<>();
+      for (ArrayDeque<Queued>[] source : queues) {
+        if (source != null) {
+          ofClass.addAll(source[c]);
+          source[c].clear();
+        }
+      }
+      ofClass.sort(java.util.Comparator.comparingLong(Queued::order));
+      purged.addAll(ofClass);
     }
+    queued = 0;
     ledger.reset();
     for (int c = 0; c < 3; c++) {
       blocked[c] = false;

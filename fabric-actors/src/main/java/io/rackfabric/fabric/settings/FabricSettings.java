@@ -27,6 +27,8 @@ import java.util.List;
  * @param tdf time-dilation factor
  * @param replay the data link retry (Ack/Nak, replay timer, REPLAY_NUM)
  * @param rootComplex how a relaying root complex sends peer-to-peer requests back down
+ * @param wireMeterFromNs start of the window in which link ends meter their wire (model ns)
+ * @param wireMeterToNs its end (model ns, exclusive); at most {@code wireMeterFromNs}: no window
  */
 public record FabricSettings(
     long switchLatencyNs,
@@ -40,7 +42,9 @@ public record FabricSettings(
     LinkTimers timers,
     double tdf,
     ReplayParameters replay,
-    RootRelaySettings rootComplex) {
+    RootRelaySettings rootComplex,
+    long wireMeterFromNs,
+    long wireMeterToNs) {
 
   /**
    * The model time a TLP takes across a chip, in through an NTB port or not ({@code ingressNtb}),
@@ -136,12 +140,14 @@ public record FabricSettings(
     } catch (IllegalArgumentException e) {
       errors.add(e.getMessage());
     }
+    long meterFrom = nonNegativeNanos(c, "wire-meter.from", errors);
+    long meterTo = nonNegativeNanos(c, "wire-meter.to", errors);
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
     }
     return new FabricSettings(switchNs, ntbNs, cplNs, timeoutNs, mps,
         new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
-        batch, c.getBoolean("auto-activate"), timers, tdf, replay, rootComplex);
+        batch, c.getBoolean("auto-activate"), timers, tdf, replay, rootComplex, meterFrom, meterTo);
   }
 
   /**

@@ -14,6 +14,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * @param ntbRequesterTableFull requests an NTB port refused because its requester-ID table for
  *     their direction was full (also counted in {@code unsupported} or {@code droppedPosted})
  * @param retry the data link retry and injected errors on this end's link
+ * @param wire what this end put on its wire, in all and inside the run's meter window
  */
 public record PortStats(
     String name,
@@ -33,11 +34,23 @@ public record PortStats(
     long linkDowns,
     long modelNow,
     long ntbRequesterTableFull,
-    LinkRetryStats retry)
+    LinkRetryStats retry,
+    WireUse wire)
     implements WireMessage {
 
   public PortStats {
     retry = retry == null ? LinkRetryStats.NONE : retry;
+    wire = wire == null ? WireUse.NONE : wire;
+  }
+
+  /** Counters of a port whose wire was not metered. */
+  public PortStats(String name, DataLinkState state, long tlpsReceived, long tlpsSent,
+      long dllpsSent, long dllpsReceived, long unsupported, long droppedPosted, long silentDrops,
+      long lostOnLinkDown, long droppedLinkDown, long receiverOverflows, long aerSent,
+      long linkUps, long linkDowns, long modelNow, long ntbRequesterTableFull, LinkRetryStats retry) {
+    this(name, state, tlpsReceived, tlpsSent, dllpsSent, dllpsReceived, unsupported, droppedPosted,
+        silentDrops, lostOnLinkDown, droppedLinkDown, receiverOverflows, aerSent, linkUps,
+        linkDowns, modelNow, ntbRequesterTableFull, retry, WireUse.NONE);
   }
 
   /** Counters of a port whose link never had errors injected. */

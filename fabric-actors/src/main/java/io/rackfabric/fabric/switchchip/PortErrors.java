@@ -2,6 +2,7 @@ package io.rackfabric.fabric.switchchip;
 
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.stats.LinkRetryStats;
+import io.rackfabric.fabric.stats.WireUse;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -58,6 +59,6 @@ final class PortErrors {
     return new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
         c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
         c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow(), ntbRefused,
-        LinkRetryStats.of(c));
+        LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()));
   }
 }

@@ -144,6 +144,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     String name = config.name();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
         settings.replay(), settings.autoActivate(), System.nanoTime() & 0xFFFFF, new Wire(), System::nanoTime);
+    link.meter().window(settings.wireMeterFromNs(), settings.wireMeterToNs());
     this.time = new PortTime(name, context.getSelf(), link, partnerEnd, this::onTimed);
     this.port = new LinkPort(context, name, "Port", link, time, settings.timers());
     this.settings = settings;

@@ -186,4 +186,52 @@ class TransmitterTest {
     tx.offer(completion(4), 10, "c");
     assertTrue(departed.isEmpty(), "no credit until the partner trains again");
   }
+
+  /** Posted credit for {@code headers} writes in all (cumulative), the other classes roomy. */
+  private static FcCredits postedFor(int headers) {
+    return new FcCredits(headers, 4096, 64, 64, 64, 4096);
+  }
+
+  @Test
+  void shouldTakeTurnsAmongIngressPortsWhenTheyWaitForCredit() {
+    bringUp(true, NO_POSTED);
+    tx.offer(write(1), 10, 3);
+    tx.offer(write(2), 10, 3);
+    tx.offer(write(3), 10, 3);
+    tx.offer(write(4), 10, 5);
+    tx.offer(write(5), 10, 5);
+    tx.offer(write(6), 10, EgressArbiter.OWN);
+    assertTrue(departed.isEmpty());
+
+    // One write's credit at a time: each grant goes to the next port in turn that has one waiting.
+    List<Object> expected = List.of(EgressArbiter.OWN, 3, 5, 3, 5, 3);
+    for (int n = 1; n <= expected.size(); n++) {
+      tx.credit(postedFor(n), 100L * n);
+      assertEquals(expected.subList(0, n), tokens(), "after credit for " + n + " writes");
+    }
+    assertEquals(0, tx.size());
+  }
+
+  @Test
+  void shouldServeIngressPortsInPortOrderWhateverOrderTheirTlpsArrivedIn() {
+    bringUp(true, NO_POSTED);
+    tx.offer(write(1), 10, 9);
+    tx.offer(write(2), 10, 9);
+    tx.offer(write(3), 10, 4);
+    tx.offer(write(4), 10, 4);
+
+    tx.credit(postedFor(4), 100);
+
+    assertEquals(List.of(4, 9, 4, 9), tokens(), "port 4 first though port 9's writes came first");
+  }
+
+  @Test
+  void shouldKeepPostedOrderingWithinOneIngressPortWhenAnotherPortsCompletionCanGo() {
+    bringUp(true, NO_POSTED);
+    tx.offer(write(1), 10, 2);
+    tx.offer(completion(2), 10, 2);
+    tx.offer(completion(3), 10, 6);
+
+    assertEquals(List.of(6), tokens(), "port 2's completion waits behind port 2's write; port 6's goes");
+  }
 }

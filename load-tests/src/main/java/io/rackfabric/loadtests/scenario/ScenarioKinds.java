@@ -25,6 +25,7 @@ import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.LoanFigures;
 import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
+import io.rackfabric.loadtests.scenario.figure.FlowControlFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
 import io.rackfabric.loadtests.scenario.figure.IommuFigures;
 import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
@@ -116,6 +117,7 @@ public final class ScenarioKinds {
         .optionalFigure(new DiskLatencyFigures())
         .optionalFigure(new P2pLatencyFigures())
         .optionalFigure(new PathHopsFigures())
-        .optionalFigure(new LoanFigures());
+        .optionalFigure(new LoanFigures())
+        .optionalFigure(new FlowControlFigures());
   }
 }

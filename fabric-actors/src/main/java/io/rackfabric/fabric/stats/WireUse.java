@@ -1,0 +1,31 @@
+package io.rackfabric.fabric.stats;
+
+import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.link.WireMeter;
+import io.rackfabric.fabric.wire.WireMessage;
+
+/**
+ * What a link end put on its wire (see {@link WireMeter}): in all, and inside the run's meter
+ * window [{@code from}, {@code to}) of model ns (none when to <= from,
+ * {@code rackfabric.fabric.wire-meter}).
+ *
+ * @param tlps TLPs sent
+ * @param bytes their bytes on the wire (header, payload, framing)
+ * @param windowBytes bytes on the wire inside the window, a straddling TLP by its share
+ * @param windowBusyNs wire time inside the window, model ns
+ * @param bitsPerNs the link's rate: what it could carry at most (after line encoding)
+ */
+public record WireUse(long tlps, long bytes, long from, long to, double windowBytes, long windowBusyNs,
+    double bitsPerNs) implements WireMessage {
+
+  public static final WireUse NONE = new WireUse(0, 0, 0, 0, 0, 0, 0);
+
+  public static WireUse of(WireMeter m, LinkParameters params) {
+    return new WireUse(m.tlps(), m.bytes(), m.from(), m.to(), m.windowBytes(), m.windowBusyNs(), params.bitsPerNs());
+  }
+
+  /** Whether a window was metered. */
+  public boolean windowed() {
+    return to > from;
+  }
+}
