@@ -9,7 +9,6 @@ import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.GpuDriverSettings;
-import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
@@ -18,8 +17,6 @@ import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,8 +44,8 @@ class LendingLenderDiesScenarioTest {
     Outcome second = run("b");
 
     assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
-    assertEquals(model(first), model(second), "two runs give identical model figures");
-    assertEquals(0, figure(first, "sync.stragglers"), "the kernel's counts stay exact");
+    assertEquals(TakeoverDeterminismTest.modelAndCount(first), TakeoverDeterminismTest.modelAndCount(second), "two runs give identical model figures");
+    assertEquals(0, NicStreamScenarioTest.figure(first, "sync.stragglers"), "the kernel's counts stay exact");
 
     GpuCopiesResult copies = first.result().gpuCopies().get(0);
     assertEquals("", copies.error());
@@ -68,37 +65,22 @@ class LendingLenderDiesScenarioTest {
         "declared at the watchdog, once the STATUS read came back refused: " + removal);
     assertTrue(removal.reason().contains("UNSUPPORTED_REQUEST"), removal.reason());
 
-    assertEquals(removal.at(), figure(first, "dma.borrowed.removed_at_ns"));
-    assertEquals(copies.copies().size(), figure(first, "dma.borrowed.copies_completed"));
-    assertEquals(1, figure(first, "dma.borrowed.copies_lost"));
-    assertEquals(lost.bytes(), figure(first, "dma.borrowed.bytes_lost"));
-    assertEquals(removal.notStarted(), figure(first, "dma.borrowed.copies_not_started"));
+    assertEquals(removal.at(), NicStreamScenarioTest.figure(first, "dma.borrowed.removed_at_ns"));
+    assertEquals(copies.copies().size(), NicStreamScenarioTest.figure(first, "dma.borrowed.copies_completed"));
+    assertEquals(1, NicStreamScenarioTest.figure(first, "dma.borrowed.copies_lost"));
+    assertEquals(lost.bytes(), NicStreamScenarioTest.figure(first, "dma.borrowed.bytes_lost"));
+    assertEquals(removal.notStarted(), NicStreamScenarioTest.figure(first, "dma.borrowed.copies_not_started"));
 
     List<LoanStepResult> loans = first.result().loans();
     LoanStepResult ret = loans.get(loans.size() - 1);
     assertTrue(ret.accepted() && ret.answeredAt() > removal.at(),
         "the control plane answers the borrower after the removal: " + ret);
-    assertEquals(figure(first, "traffic.ch2-to-mmh.sent"), figure(first, "sink.mmh.delivered"),
+    assertEquals(NicStreamScenarioTest.figure(first, "traffic.ch2-to-mmh.sent"), NicStreamScenarioTest.figure(first, "sink.mmh.delivered"),
         "the other traffic lost nothing");
   }
 
   private Outcome run(String name) throws Exception {
     Scenario s = ScenarioLoader.loadBundled("lending-lender-dies", ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
     return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
-  }
-
-  /** The figures of model time and counts: what must not differ between two runs. */
-  private static Map<String, Double> model(Outcome o) {
-    Map<String, Double> out = new TreeMap<>();
-    for (Figure f : o.figures()) {
-      if (f.clock().equals("model") || f.clock().equals("count")) {
-        out.put(f.name(), f.value());
-      }
-    }
-    return out;
-  }
-
-  private static double figure(Outcome o, String name) {
-    return o.figures().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().value();
   }
 }
