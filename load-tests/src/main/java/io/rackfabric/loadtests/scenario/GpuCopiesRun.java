@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.node.ComponentKeys;
 import akka.actor.typed.Props;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.GpuDevice;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.vm.InterruptForwarder;
@@ -163,6 +164,15 @@ public final class GpuCopiesRun {
       if (left > 0) {
         try {
           GpuDriver.CopiesDone done = d.done().get(Math.min(left, PROGRESS_NS), TimeUnit.NANOSECONDS);
+          if (done.removal() != null) {
+            // The GPU's failed copies are the lost one's (its reads refused when its lender went):
+            // the removal accounts for it, and the copies before it are whole.
+            SurpriseRemoval r = done.removal();
+            progress.printf("  gpu-copies %s: surprise removal at model %,d ns after %,d of %,d copies: %s; lost in"
+                + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.copies().size(), planned, r.reason(),
+                r.lost(), r.notStarted());
+            return new GpuCopiesResult(d.spec(), done.copies(), done.error(), r);
+          }
           return new GpuCopiesResult(d.spec(), done.copies(), done.error().isEmpty() ? failures(d) : done.error());
         } catch (TimeoutException notYet) {
           // a progress line, below

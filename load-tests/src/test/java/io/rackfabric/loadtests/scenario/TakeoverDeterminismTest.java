@@ -95,7 +95,7 @@ class TakeoverDeterminismTest {
   }
 
   /** The figures on the model clock and the counts, by name. */
-  private static Map<String, Double> modelAndCount(Outcome o) {
+  static Map<String, Double> modelAndCount(Outcome o) {
     Map<String, Double> out = new TreeMap<>();
     o.figures().stream().filter(f -> !f.clock().equals("wall")).forEach(f -> out.put(f.name(), f.value()));
     return out;

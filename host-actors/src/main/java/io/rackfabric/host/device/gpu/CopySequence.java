@@ -1,5 +1,6 @@
 package io.rackfabric.host.device.gpu;
 
+import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import java.nio.ByteBuffer;
@@ -15,8 +16,13 @@ import java.util.List;
  * recorded with the model time from the doorbell's issue to the MSI's arrival, and lets the next
  * copy go at that arrival. With a {@link GpuCopyPlan.Bounce} a copy has two legs: the plan's GPU
  * writes the buffer, and its MSI rings the second GPU, which reads the buffer into its memory; the
- * copy is recorded at the second MSI, from the first doorbell. A plain class: the actor turns
- * endpoint calls into these steps.
+ * copy is recorded at the second MSI, from the first doorbell.
+ *
+ * <p>With a watchdog ({@link DeviceWatchdog}) an MSI that does not come in time makes the driver
+ * read the awaited GPU's STATUS; a GPU found gone is a surprise removal at that model time: no
+ * further register write is issued, the copy in flight is lost (its data's fate is unknown to the
+ * driver), the copies after it are never started, and every later MSI is ignored. A plain class:
+ * the actor turns endpoint calls into these steps.
  */
 public final class CopySequence {
 
@@ -33,6 +39,22 @@ public final class CopySequence {
     }
   }
 
+  /** One register read of the driver: {@code length} bytes at bus address {@code address}, issued at {@code at}. */
+  public record RegisterRead(long address, int length, long at) {}
+
+  /** A copy whose doorbell was rung and whose MSI never came: lost with its device. */
+  public record LostCopy(long bytes, Direction direction, long doorbellAt) {}
+
+  /**
+   * The device stopped answering: declared at model time {@code at} for {@code reason}; {@code
+   * lost} the copies in flight then, {@code notStarted} the planned copies never rung.
+   */
+  public record SurpriseRemoval(long at, String reason, List<LostCopy> lost, int notStarted) {
+    public SurpriseRemoval {
+      lost = List.copyOf(lost);
+    }
+  }
+
   /** Bytes from SRC to MSI_DATA: the block one write programs. */
   static final int PROGRAM_BYTES = GpuRegisters.MSI_DATA + 4;
 
@@ -45,14 +67,27 @@ public final class CopySequence {
   /** Doorbells rung so far: the awaited MSI's data is this number. */
   private int rung;
   private long doorbellAt;
+  /** Null: no watchdog (free-running, where a wake is due at once, or a test of the sequence alone). */
+  private final DeviceWatchdog watchdog;
+  private SurpriseRemoval removal;
+  /** The model time the last STATUS read was issued. */
+  private long probeAt;
 
+  /** A sequence without a watchdog: it waits for each MSI for ever. */
   public CopySequence(GpuCopyPlan plan) {
     this.plan = plan;
+    this.watchdog = null;
+  }
+
+  /** A sequence that probes its GPU when an MSI is {@code watchdogNs} late, and declares it removed if gone. */
+  public CopySequence(GpuCopyPlan plan, long watchdogNs) {
+    this.plan = plan;
+    this.watchdog = new DeviceWatchdog(watchdogNs);
   }
 
   /** The first doorbell, at model time {@code at}; null when the plan has no copy or it has begun. */
   public RegisterWrite begin(long at) {
-    if (running >= 0 || !done.isEmpty() || plan.copies().isEmpty()) {
+    if (running >= 0 || removal != null || !done.isEmpty() || plan.copies().isEmpty()) {
       return null;
     }
     return ring(0, at);
@@ -64,7 +99,7 @@ public final class CopySequence {
    * for any other write, which changes nothing).
    */
   public RegisterWrite msiArrived(long address, byte[] data, long at) {
-    if (running < 0 || address != plan.msiHost() || data == null || data.length != 4
+    if (running < 0 || removal != null || address != plan.msiHost() || data == null || data.length != 4
         || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != rung) {
       return null;
     }
@@ -75,7 +110,73 @@ public final class CopySequence {
     done.add(new CopyRecord(c.bytes(), c.direction(), doorbellAt, at));
     int next = running + 1;
     running = -1;
+    if (watchdog != null) {
+      watchdog.stop();
+    }
     return next < plan.copies().size() ? ring(next, at) : null;
+  }
+
+  /**
+   * The model time at which {@link #watchdogExpired} is due: the awaited MSI's (or the probe's)
+   * deadline; {@code Long.MAX_VALUE} when nothing is awaited or there is no watchdog.
+   */
+  public long watchdogDeadline() {
+    return watchdog == null ? DeviceWatchdog.NONE : watchdog.deadline();
+  }
+
+  /**
+   * The driver's watchdog wake at model {@code at}: the read of the awaited GPU's STATUS to issue
+   * when its MSI is late, else null (a stale wake, or the probe itself went unanswered: then the
+   * GPU is declared removed, see {@link #removal}).
+   */
+  public RegisterRead watchdogExpired(long at) {
+    if (watchdog == null || running < 0 || removal != null) {
+      return null;
+    }
+    DeviceWatchdog.Verdict v = watchdog.expired(at);
+    if (v == DeviceWatchdog.Verdict.PROBE) {
+      probeAt = at;
+      return new RegisterRead(awaitedRegisters() + GpuRegisters.STATUS, 4, at);
+    }
+    if (v == DeviceWatchdog.Verdict.REMOVED) {
+      removed(at);
+    }
+    return null;
+  }
+
+  /**
+   * The STATUS read's answer, {@code latencyNs} after its issue (0 for a read refused at once):
+   * the GPU is declared removed at the answer's model time if the answer shows it gone.
+   */
+  public void probeAnswered(CompletionStatus status, byte[] data, long latencyNs) {
+    long at = probeAt + latencyNs;
+    if (watchdog != null && running >= 0 && removal == null
+        && watchdog.probeAnswered(status, data, at) == DeviceWatchdog.Verdict.REMOVED) {
+      removed(at);
+    }
+  }
+
+  /** BAR0 of the GPU whose MSI is awaited: the bounce's second GPU on a copy's second leg. */
+  private long awaitedRegisters() {
+    return secondLeg ? plan.bounce().registers() : plan.registers();
+  }
+
+  private void removed(long at) {
+    Copy c = plan.copies().get(running);
+    removal = new SurpriseRemoval(at, "GPU at 0x" + Long.toHexString(awaitedRegisters()) + " gone: "
+        + watchdog.reason(), List.of(new LostCopy(c.bytes(), c.direction(), doorbellAt)),
+        plan.copies().size() - running - 1);
+    running = -1;
+  }
+
+  /** The surprise removal the watchdog declared, or null. */
+  public SurpriseRemoval removal() {
+    return removal;
+  }
+
+  /** Nothing more will happen: every copy has its MSI, or the GPU was found removed. */
+  public boolean over() {
+    return finished() || removal != null;
   }
 
   private RegisterWrite ring(int index, long at) {
@@ -84,6 +185,9 @@ public final class CopySequence {
     running = index;
     secondLeg = false;
     doorbellAt = at;
+    if (watchdog != null) {
+      watchdog.expect(at);
+    }
     return program(plan.registers(), write ? plan.deviceMemory() : plan.bufferGpu(),
         write ? plan.bufferGpu() : plan.deviceMemory(), c.bytes(), plan.msiGpu(), at);
   }
@@ -92,6 +196,9 @@ public final class CopySequence {
   private RegisterWrite bounce(Copy c, long at) {
     GpuCopyPlan.Bounce o = plan.bounce();
     secondLeg = true;
+    if (watchdog != null) {
+      watchdog.expect(at);
+    }
     return program(o.registers(), o.bufferGpu(), o.deviceMemory(), c.bytes(), o.msiGpu(), at);
   }
 

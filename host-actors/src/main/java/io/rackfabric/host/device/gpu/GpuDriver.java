@@ -11,7 +11,9 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.CopySequence.RegisterRead;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterWrite;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import java.util.List;
 
 /**
@@ -22,6 +24,12 @@ import java.util.List;
  * the plan's start, each later one the previous MSI's arrival), so it enters the model at that
  * time; a plan that bounces via RAM programs its second GPU the same way, at the first GPU's MSI;
  * free-running the same steps happen at the endpoint's clock. Must run next to its endpoint.
+ *
+ * <p>Under the kernel each awaited MSI has a watchdog ({@link GpuDriverSettings}): a model-time
+ * wake of the endpoint at its deadline, taken back when the MSI comes. A late MSI makes the driver
+ * read the GPU's STATUS through the fabric; a GPU found gone (the lender died, its cables went
+ * down) is a surprise removal at that model time, reported in {@link CopiesDone} with the copy
+ * lost in flight, and the driver issues nothing more.
  */
 public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
@@ -35,39 +43,61 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   public record GetProgress(ActorRef<CopiesDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
   /**
-   * The copies done, in order, of {@code planned}; {@code error} non-empty when the plan was refused.
+   * The copies done, in order, of {@code planned}; {@code error} non-empty when the plan was
+   * refused; {@code removal} the GPU's surprise removal that ended the plan early, or null.
    */
-  public record CopiesDone(String driver, List<CopyRecord> copies, int planned, String error)
-      implements NoSerializationVerificationNeeded {
+  public record CopiesDone(String driver, List<CopyRecord> copies, int planned, String error,
+      SurpriseRemoval removal) implements NoSerializationVerificationNeeded {
     public CopiesDone {
       copies = List.copyOf(copies);
+    }
+
+    public CopiesDone(String driver, List<CopyRecord> copies, int planned, String error) {
+      this(driver, copies, planned, error, null);
     }
   }
 
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The wake that rings the first doorbell. */
+  /** The wake that rings the first doorbell; the watchdog's wakes are numbered above it. */
   private static final long FIRST = 1;
 
   private final String id;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
   private final ActorRef<GuestCall> calls;
   private final ActorRef<EndpointEvent> writes;
+  private final ActorRef<MemoryEndpoint.ReadResult> reads;
+  private final GpuDriverSettings settings;
   private CopySequence sequence;
   private ActorRef<CopiesDone> replyTo;
+  /** Told by the endpoint on attaching; free-running there is no watchdog (a wake is due at once). */
+  private boolean underKernel;
+  /** The watchdog wake asked for: its token and model time ({@code Long.MAX_VALUE}: none). */
+  private long watchdogToken = FIRST;
+  private long watchdogAt = Long.MAX_VALUE;
 
   /** @param id names the driver in its replies and logs (its endpoint's id, say) */
   public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint) {
-    return Behaviors.setup(ctx -> new GpuDriver(ctx, id, endpoint));
+    return Behaviors.setup(ctx -> new GpuDriver(ctx, id, endpoint,
+        GpuDriverSettings.create(ctx.getSystem().settings().config())));
   }
 
-  private GpuDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint) {
+  public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint,
+      GpuDriverSettings settings) {
+    return Behaviors.setup(ctx -> new GpuDriver(ctx, id, endpoint, settings));
+  }
+
+  private GpuDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint,
+      GpuDriverSettings settings) {
     super(context);
     this.id = id;
     this.endpoint = endpoint;
+    this.settings = settings;
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
     // Never told directly once attached: the endpoint calls its guest instead.
     this.writes = context.messageAdapter(EndpointEvent.class, e -> new Called(new GuestCall.Event(0, e)));
+    this.reads = context.messageAdapter(MemoryEndpoint.ReadResult.class,
+        r -> new Called(new GuestCall.ReadDone(0, r)));
   }
 
   @Override
@@ -85,9 +115,9 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
           + " already runs a plan of " + sequence.planned() + " copies"));
       return this;
     }
-    sequence = new CopySequence(msg.plan());
+    sequence = new CopySequence(msg.plan(), settings.msiWatchdogNs());
     replyTo = msg.replyTo();
-    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes)));
+    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes, reads)));
     endpoint.tell(new MemoryEndpoint.Watch(msg.plan().msiWatch(), writes));
     endpoint.tell(new MemoryEndpoint.WakeGuest(calls, Math.max(0, msg.plan().startAt()), FIRST));
     getContext().getLog().info("GPU driver [{}] runs {} copies from {} ns", id, sequence.planned(),
@@ -105,21 +135,64 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
-    if (sequence != null) {
-      if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
-        issue(sequence.begin(w.at()));
-      } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
-        issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
-        if (sequence.finished() && replyTo != null) {
-          getContext().getLog().info("GPU driver [{}] finished {} copies at {} ns", id, sequence.planned(),
-              m.arrivedAt());
-          replyTo.tell(progress());
-          replyTo = null;
-        }
+    if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+    } else if (sequence != null && !sequence.over()) {
+      step(call);
+      rearm();
+      if (sequence.over() && replyTo != null) {
+        report();
       }
     }
     call.answer(endpoint); // after the doorbell: it enters the model at the call's time
     return this;
+  }
+
+  /** One step of the sequence for {@code call}. */
+  private void step(GuestCall call) {
+    if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
+      issue(sequence.begin(w.at()));
+    } else if (call instanceof GuestCall.Wake w && w.token() == watchdogToken) {
+      watchdogAt = Long.MAX_VALUE;
+      RegisterRead r = sequence.watchdogExpired(w.at());
+      if (r != null) {
+        getContext().getLog().info("GPU driver [{}] no MSI by {} ns: reads the GPU's STATUS at 0x{}", id, w.at(),
+            Long.toHexString(r.address()));
+        endpoint.tell(new MemoryEndpoint.Read(r.address(), r.length(), r.at(), reads));
+      }
+    } else if (call instanceof GuestCall.ReadDone r) {
+      sequence.probeAnswered(r.result().status(), r.result().data(), r.result().latencyNs());
+    } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
+      issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
+    }
+  }
+
+  /** Moves the watchdog's wake to the sequence's deadline: the old one taken back, the new one asked for. */
+  private void rearm() {
+    long deadline = sequence.watchdogDeadline();
+    if (!underKernel || deadline == watchdogAt) {
+      return;
+    }
+    if (watchdogAt != Long.MAX_VALUE) {
+      endpoint.tell(new MemoryEndpoint.CancelWake(calls, watchdogToken));
+    }
+    watchdogAt = deadline;
+    if (deadline != Long.MAX_VALUE) {
+      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ++watchdogToken));
+    }
+  }
+
+  private void report() {
+    SurpriseRemoval removal = sequence.removal();
+    if (removal != null) {
+      getContext().getLog().warn("GPU driver [{}] surprise removal at {} ns after {} of {} copies: {}; lost in"
+          + " flight {}, {} not started", id, removal.at(), sequence.records().size(), sequence.planned(),
+          removal.reason(), removal.lost(), removal.notStarted());
+    } else {
+      getContext().getLog().info("GPU driver [{}] finished {} copies", id, sequence.planned());
+    }
+    replyTo.tell(progress());
+    replyTo = null;
   }
 
   private void issue(RegisterWrite w) {
@@ -130,6 +203,6 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
   private CopiesDone progress() {
     return new CopiesDone(id, sequence == null ? List.of() : sequence.records(),
-        sequence == null ? 0 : sequence.planned(), "");
+        sequence == null ? 0 : sequence.planned(), "", sequence == null ? null : sequence.removal());
   }
 }

@@ -1,14 +1,18 @@
 package io.rackfabric.host.device.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import java.util.List;
@@ -33,16 +37,21 @@ class GpuDriverTest {
   }
 
   static GpuDriver.CopiesDone run(GpuDeviceTest.Rack r, long startAt) {
-    ActorRef<GpuDriver.Command> driver = r.kit().spawn(GpuDriver.create("rc", r.rc()));
+    return run(r, plan(startAt), GpuDriver.create("rc", r.rc()));
+  }
+
+  static GpuDriver.CopiesDone run(GpuDeviceTest.Rack r, GpuCopyPlan plan, Behavior<GpuDriver.Command> behavior) {
+    long startAt = plan.startAt();
+    ActorRef<GpuDriver.Command> driver = r.kit().spawn(behavior);
     TestProbe<GpuDriver.CopiesDone> done = r.kit().createTestProbe();
     if (r.keeper() == null) {
-      driver.tell(new GpuDriver.Start(plan(startAt), done.ref()));
+      driver.tell(new GpuDriver.Start(plan, done.ref()));
       return done.receiveMessage(GpuDeviceTest.WAIT);
     }
     TestProbe<TimeKeeper.Status> held = r.kit().createTestProbe();
     r.keeper().tell(new TimeKeeper.HoldBefore(startAt, held.ref()));
     held.receiveMessage(GpuDeviceTest.WAIT);
-    driver.tell(new GpuDriver.Start(plan(startAt), done.ref()));
+    driver.tell(new GpuDriver.Start(plan, done.ref()));
     TestProbe<GpuDriver.CopiesDone> started = r.kit().createTestProbe();
     driver.tell(new GpuDriver.GetProgress(started.ref()));
     assertEquals(0, started.receiveMessage(GpuDeviceTest.WAIT).copies().size());
@@ -87,5 +96,34 @@ class GpuDriverTest {
     GpuDriver.CopiesDone d = run(GpuDeviceTest.rack(testKit, "df-", false), 0);
     assertEquals(COPIES.size(), d.copies().size());
     assertTrue(d.copies().stream().allMatch(c -> c.msiAt() >= c.doorbellAt()), d.toString());
+  }
+
+  /** Inside the switch's upstream window, claimed by none of its downstream ports: no device answers there. */
+  static final long NOWHERE = 0x1200_0000L;
+
+  @Test
+  void shouldReportASurpriseRemovalAtTheWatchdogWhenNoGpuAnswers() {
+    GpuDeviceTest.Rack rack = GpuDeviceTest.rack(testKit, "dr-", true);
+    long watchdog = 50_000;
+    GpuCopyPlan nowhere = new GpuCopyPlan(NOWHERE, GpuDeviceTest.BAR1.base(), GpuDeviceTest.TARGET,
+        GpuDeviceTest.TARGET, GpuDeviceTest.MSI, GpuDeviceTest.MSI, COPIES, 30_000);
+    GpuDriver.CopiesDone d = run(rack, nowhere, GpuDriver.create("rc", rack.rc(), new GpuDriverSettings(watchdog)));
+
+    assertEquals("", d.error());
+    assertEquals(List.of(), d.copies(), "no copy completed");
+    SurpriseRemoval r = d.removal();
+    assertEquals(List.of(new LostCopy(4096, Direction.WRITE, 30_000)), r.lost(), "the first copy was in flight");
+    assertEquals(COPIES.size() - 1, r.notStarted());
+    assertTrue(r.at() > 30_000 + watchdog, "after the probe's round trip: " + r);
+    assertTrue(r.at() < 30_000 + 2 * watchdog, "answered, not timed out: " + r);
+    assertTrue(r.reason().contains("UNSUPPORTED_REQUEST"), r.reason());
+  }
+
+  @Test
+  void shouldFinishWithNoRemovalWhenEveryMsiComesBeforeTheWatchdog() {
+    GpuDeviceTest.Rack rack = GpuDeviceTest.rack(testKit, "dw-", true);
+    GpuDriver.CopiesDone d = run(rack, plan(10_000), GpuDriver.create("rc", rack.rc(), new GpuDriverSettings(50_000)));
+    assertNull(d.removal());
+    assertEquals(COPIES.size(), d.copies().size());
   }
 }

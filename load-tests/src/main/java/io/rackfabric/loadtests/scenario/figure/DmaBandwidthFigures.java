@@ -4,6 +4,8 @@ import io.rackfabric.cluster.topology.RouteExplainer;
 import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -25,6 +27,7 @@ import java.util.TreeSet;
  * MSI's arrival (10^6 bytes per second), the median over the repeats; and {@code
  * dma.W.read_to_write.SIZE}, reads' bandwidth over writes', at the smallest and the largest size.
  * The paper's observations are printed beside them ({@link #paperValues}), never used for them.
+ * A workload whose GPU was removed under it also gets what the removal cost ({@link #removal}).
  */
 public final class DmaBandwidthFigures implements FigureType {
 
@@ -50,12 +53,16 @@ public final class DmaBandwidthFigures implements FigureType {
   public String summary() {
     return "per gpu-copies workload, direction and size: DMA bandwidth (bytes over doorbell-to-MSI model time,"
         + " median of the repeats, MB/s) and reads over writes at the smallest and largest size, beside Device"
-        + " Lending's Figure 10";
+        + " Lending's Figure 10; after a surprise removal of the GPU, its time and the copies completed, lost and"
+        + " not started";
   }
 
   @Override
   public List<Figure> produce(RunResult run) {
     List<Figure> out = new ArrayList<>();
+    for (GpuCopiesResult g : run.gpuCopies()) {
+      removal(g, out);
+    }
     for (Curves c : curves(run)) {
       String p = "dma." + c.workload() + ".";
       c.bandwidth().forEach((d, bySize) -> bySize.forEach((size, mbps) -> out.add(
@@ -77,6 +84,23 @@ public final class DmaBandwidthFigures implements FigureType {
       }
     }
     return out;
+  }
+
+  /**
+   * A workload whose driver saw its GPU removed: {@code dma.W.removed_at_ns} (model: the driver's
+   * declaration), the copies completed, lost in flight and never started, and the bytes lost.
+   */
+  private static void removal(GpuCopiesResult g, List<Figure> out) {
+    SurpriseRemoval r = g.removal();
+    if (r == null) {
+      return;
+    }
+    String p = "dma." + g.spec().name() + ".";
+    out.add(new Figure(p + "removed_at_ns", r.at(), "ns", "model"));
+    out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
+    out.add(new Figure(p + "copies_lost", r.lost().size(), "copies", "count"));
+    out.add(new Figure(p + "bytes_lost", r.lost().stream().mapToLong(LostCopy::bytes).sum(), "bytes", "count"));
+    out.add(new Figure(p + "copies_not_started", r.notStarted(), "copies", "count"));
   }
 
   /** Each workload's median bandwidth per direction and size, from its driver's copies. */

@@ -1,0 +1,86 @@
+package io.rackfabric.loadtests.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
+import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
+import io.rackfabric.host.device.gpu.GpuDriverSettings;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
+import io.rackfabric.loadtests.scenario.api.LoanStepResult;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bundled lending-lender-dies: CH1's links go down on both planes while CH2 copies through
+ * the GPU it borrowed from CH1; CH2's driver declares a surprise removal at its watchdog, the copy
+ * in flight is lost, the copies before it stand, and the rest of the rack goes on, the same on
+ * every run.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class LendingLenderDiesScenarioTest {
+
+  /** Both of CH1's links go down then, in the scenario. */
+  static final long FAULT_NS = 3_000_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldDeclareASurpriseRemovalAndLoseOnlyTheCopyInFlightWhenTheLenderDies() throws Exception {
+    assertTrue(ScenarioLoader.text("lending-lender-dies").contains("target = nt-sec.ch1, at = 3ms"),
+        "the fault's time");
+    Outcome first = run("a");
+    Outcome second = run("b");
+
+    assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
+    assertEquals(TakeoverDeterminismTest.modelAndCount(first), TakeoverDeterminismTest.modelAndCount(second), "two runs give identical model figures");
+    assertEquals(0, NicStreamScenarioTest.figure(first, "sync.stragglers"), "the kernel's counts stay exact");
+
+    GpuCopiesResult copies = first.result().gpuCopies().get(0);
+    assertEquals("", copies.error());
+    SurpriseRemoval removal = copies.removal();
+    assertNotNull(removal, "the borrower's driver saw the GPU go");
+    assertEquals(1, removal.lost().size(), "one copy was in flight: " + removal);
+    LostCopy lost = removal.lost().get(0);
+    assertTrue(lost.doorbellAt() < FAULT_NS, "rung before the lender died: " + lost);
+    assertTrue(copies.copies().stream().allMatch(c -> c.msiAt() <= lost.doorbellAt()),
+        "every completed copy ended before it: " + copies.copies().stream().map(CopyRecord::msiAt).toList());
+    assertTrue(!copies.copies().isEmpty(), "copies completed before the fault");
+    assertEquals(copies.spec().copies().size(), copies.copies().size() + 1 + removal.notStarted(),
+        "each planned copy completed, lost or never started");
+
+    long watchdog = GpuDriverSettings.create(ConfigFactory.load()).msiWatchdogNs();
+    assertTrue(removal.at() > lost.doorbellAt() + watchdog && removal.at() < lost.doorbellAt() + 2 * watchdog,
+        "declared at the watchdog, once the STATUS read came back refused: " + removal);
+    assertTrue(removal.reason().contains("UNSUPPORTED_REQUEST"), removal.reason());
+
+    assertEquals(removal.at(), NicStreamScenarioTest.figure(first, "dma.borrowed.removed_at_ns"));
+    assertEquals(copies.copies().size(), NicStreamScenarioTest.figure(first, "dma.borrowed.copies_completed"));
+    assertEquals(1, NicStreamScenarioTest.figure(first, "dma.borrowed.copies_lost"));
+    assertEquals(lost.bytes(), NicStreamScenarioTest.figure(first, "dma.borrowed.bytes_lost"));
+    assertEquals(removal.notStarted(), NicStreamScenarioTest.figure(first, "dma.borrowed.copies_not_started"));
+
+    List<LoanStepResult> loans = first.result().loans();
+    LoanStepResult ret = loans.get(loans.size() - 1);
+    assertTrue(ret.accepted() && ret.answeredAt() > removal.at(),
+        "the control plane answers the borrower after the removal: " + ret);
+    assertEquals(NicStreamScenarioTest.figure(first, "traffic.ch2-to-mmh.sent"), NicStreamScenarioTest.figure(first, "sink.mmh.delivered"),
+        "the other traffic lost nothing");
+  }
+
+  private Outcome run(String name) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("lending-lender-dies", ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
+    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
+  }
+}
