@@ -250,7 +250,13 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** Held until the port's clock reaches it: a model-time event of its own at that time. */
   private Behavior<PortMessage> onPortsReassigned(PortsReassigned msg) {
     tables.schedule(msg.effectiveAt(), msg.ports(), msg.virtualSwitch());
-    if (time.joined() && msg.effectiveAt() < time.now()) {
+    if (!time.joined()) { // free-running: no model clock to wait for, nor to move to the stamp
+      if (tables.reach(Long.MAX_VALUE)) {
+        config.tableChanged(tables.table());
+      }
+      return this;
+    }
+    if (msg.effectiveAt() < time.now()) {
       getContext().getLog().warn("Port [{}] got a reassignment due at {} ns behind its clock at {} ns:"
           + " in force from its clock on", config.name(), msg.effectiveAt(), time.now());
     }
