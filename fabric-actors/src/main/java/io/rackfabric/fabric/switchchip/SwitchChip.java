@@ -56,10 +56,29 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
   /**
    * Moves ports to another virtual switch, as the management host does by writing the chip's
-   * partition registers; replies with the new table.
+   * partition registers; replies with the new table once every port has the change queued. With
+   * {@code effectiveAt} at or above 0 each port routes by the new table from that model time on
+   * (see {@link TableInForce}); the sender must make sure no port's clock passes it before the
+   * ports have it (the taking-over host does it inside its endpoint's call). {@link #AT_ONCE}:
+   * every port adopts it when it arrives (the boot, before any traffic).
    */
-  public record ReassignPorts(List<Integer> ports, int virtualSwitch, ActorRef<RoutingTable> replyTo)
-      implements Command, WireMessage {}
+  public record ReassignPorts(List<Integer> ports, int virtualSwitch, long effectiveAt,
+      ActorRef<RoutingTable> replyTo) implements Command, WireMessage {
+
+    /** No model time: in force at each port when it arrives. */
+    public static final long AT_ONCE = -1;
+
+    public ReassignPorts {
+      if (effectiveAt < AT_ONCE) {
+        throw new IllegalArgumentException("effectiveAt=" + effectiveAt + " ns is negative (AT_ONCE is -1)");
+      }
+    }
+
+    /** In force at once ({@link #AT_ONCE}). */
+    public ReassignPorts(List<Integer> ports, int virtualSwitch, ActorRef<RoutingTable> replyTo) {
+      this(ports, virtualSwitch, AT_ONCE, replyTo);
+    }
+  }
 
   public record GetRoutingTable(ActorRef<RoutingTable> replyTo) implements Command, WireMessage {}
 
@@ -183,15 +202,25 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
       return this;
     }
     RoutingTable next = table;
+    List<Integer> moved = new java.util.ArrayList<>();
     for (int n : msg.ports()) {
       PortConfig p = next.port(n);
       if (p != null) {
         next = next.withPort(p.withVirtualSwitch(msg.virtualSwitch()));
+        moved.add(n);
       } else {
         getContext().getLog().warn("Switch [{}] has no port {} to reassign", id, n);
       }
     }
-    publish(next);
+    if (msg.effectiveAt() == ReassignPorts.AT_ONCE) {
+      publish(next);
+    } else {
+      // The chip's table is the latest; each port holds the move until its clock reaches it.
+      table = next;
+      SwitchPort.PortsReassigned change = new SwitchPort.PortsReassigned(List.copyOf(moved),
+          msg.virtualSwitch(), msg.effectiveAt());
+      ports.values().forEach(p -> p.tell(change));
+    }
     msg.replyTo().tell(next);
     return this;
   }

@@ -43,7 +43,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Activate, GetStats, ProgramRequesterId, Forward,
-          ConfigAccess, CreditsReleased, TableChanged, Siblings {}
+          ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -102,7 +102,18 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   record CreditsReleased(int[] headers, int[] data, long at, int from)
       implements Command, NoSerializationVerificationNeeded {}
 
+  /** The chip's table, in force at once (see {@link TableInForce} for the ports a pending move names). */
   record TableChanged(RoutingTable table) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The chip moved {@code ports} to {@code virtualSwitch}, in force here from model time
+   * {@code effectiveAt} on (see {@link TableInForce}).
+   */
+  record PortsReassigned(List<Integer> ports, int virtualSwitch, long effectiveAt)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** A reassignment falls due: one of the port's own model-time events. */
+  private record ReassignmentDue(long at) implements PortMessage {}
 
   record Siblings(Map<Integer, ActorRef<Command>> ports)
       implements Command, NoSerializationVerificationNeeded {}
@@ -117,6 +128,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final FabricSettings settings;
   private final PortErrors errors = new PortErrors();
   private final PortForwarding forwarding;
+  /** The table the port routes by, with the reassignments not yet due. */
+  private final TableInForce tables;
 
   public static Behavior<Command> create(
       String switchId,
@@ -140,6 +153,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       FabricSettings settings,
       ActorRef<SwitchChip.Command> chip) {
     super(context);
+    this.tables = new TableInForce(table);
     this.config = new PortConfiguration(switchId, number, table, chip::tell, context.getLog());
     String name = config.name();
     this.link = new LinkEnd(linkParams, settings.receiveBuffers(), settings.timers(),
@@ -167,6 +181,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
         .onMessage(TableChanged.class, this::onTableChanged)
+        .onMessage(PortsReassigned.class, this::onPortsReassigned)
         .onMessage(Siblings.class, this::onSiblings)
         .build();
   }
@@ -185,6 +200,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   /** Handles one model-time event, in the synchronizer's order. */
   private void onTimed(PortMessage event) {
+    if (tables.reach(time.now())) { // a reassignment due now is in force for every event at this time
+      config.tableChanged(tables.table());
+    }
     if (event instanceof PartnerLink.Gone g) {
       port.partnerGoneAtItsTime(g);
     } else if (event instanceof LinkFrame f) {
@@ -226,7 +244,24 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   }
 
   private Behavior<PortMessage> onTableChanged(TableChanged msg) {
-    config.tableChanged(msg.table());
+    config.tableChanged(tables.published(msg.table()));
+    return this;
+  }
+
+  /** Held until the port's clock reaches it: a model-time event of its own at that time. */
+  private Behavior<PortMessage> onPortsReassigned(PortsReassigned msg) {
+    tables.schedule(msg.effectiveAt(), msg.ports(), msg.virtualSwitch());
+    if (!time.joined()) { // free-running: no model clock to wait for, nor to move to the stamp
+      if (tables.reach(Long.MAX_VALUE)) {
+        config.tableChanged(tables.table());
+      }
+      return this;
+    }
+    if (msg.effectiveAt() < time.now()) {
+      getContext().getLog().warn("Port [{}] got a reassignment due at {} ns behind its clock at {} ns:"
+          + " in force from its clock on", config.name(), msg.effectiveAt(), time.now());
+    }
+    time.scheduleStamped(msg.effectiveAt(), new ReassignmentDue(msg.effectiveAt()));
     return this;
   }
 

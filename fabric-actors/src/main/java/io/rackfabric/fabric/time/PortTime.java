@@ -75,6 +75,11 @@ public final class PortTime {
     sync.schedule(at, event);
   }
 
+  /** One of the port's own events at a model time another component stamped (see {@link Synchronizer#scheduleStamped}). */
+  public void scheduleStamped(long at, PortMessage event) {
+    sync.scheduleStamped(at, event);
+  }
+
   /** One of the port's own background events at model {@code at} (see {@link Synchronizer#scheduleBackground}). */
   public void scheduleBackground(long at, PortMessage event) {
     sync.scheduleBackground(at, event);

@@ -162,6 +162,19 @@ public final class Synchronizer<E> {
   }
 
   /**
+   * Schedules one of the component's own events at a model {@code time} fixed by another component
+   * (a reassignment stamped by the management host): it must arrive before the clock passes it.
+   * One due behind the clock is counted as a straggler and handled at the clock. Free-running, it
+   * is handled at once.
+   */
+  public void scheduleStamped(long time, E event) {
+    if (keeper != null && time < now) {
+      stragglers++;
+    }
+    schedule(time, event);
+  }
+
+  /**
    * Schedules a background event of the component's own (a periodic timer): handled in model-time
    * order like any other, but it keeps no released rack running (see {@link TimeKeeper}): a rack
    * whose only pending events are background ones is idle. Free-running, it is handled at once.

@@ -2,6 +2,7 @@ package io.rackfabric.fabric.switchchip;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
@@ -130,6 +131,35 @@ class SwitchChipTest {
   /** The memory base/limit register value for a 1 MiB aligned window, as PCIe encodes it. */
   static int memoryRegister(long base, long limit) {
     return (int) (((base >>> 16) & 0xFFF0) | (((limit >>> 16) & 0xFFF0) << 16));
+  }
+
+  @Test
+  void shouldPutAStampedReassignmentInForceAtOnceWhenThePortsRunFree() {
+    long later = 10_000_000_000L; // far past anything this free-running fabric's writes carry
+    TestProbe<RoutingTable> probe = testKit.createTestProbe();
+    chip.tell(new SwitchChip.ReassignPorts(List.of(2), 2, later, probe.ref()));
+    assertEquals(2, probe.receiveMessage().port(2).virtualSwitch());
+
+    long droppedBefore = portStats(1).droppedPosted();
+    epA.tell(new MemoryEndpoint.Write(0x0200_0400L, new byte[] {4, 4, 4, 4}));
+    TestProbe<PortStats> dropped = testKit.createTestProbe();
+    dropped.awaitAssert(() -> {
+      assertEquals(droppedBefore + 1, portStats(1).droppedPosted(), "no model clock to wait for");
+      return null;
+    });
+
+    chip.tell(new SwitchChip.ReassignPorts(List.of(2), 1, later, probe.ref()));
+    assertEquals(1, probe.receiveMessage().port(2).virtualSwitch());
+    byte[] after = {5, 5, 5, 5};
+    epA.tell(new MemoryEndpoint.Write(0x0200_0500L, after));
+    awaitData(epB, 0x0200_0500L, after);
+  }
+
+  @Test
+  void shouldRefuseAReassignmentStampedBeforeModelTimeZero() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SwitchChip.ReassignPorts(List.of(2), 2, -5, null));
+    assertEquals("effectiveAt=-5 ns is negative (AT_ONCE is -1)", e.getMessage());
   }
 
   @Test

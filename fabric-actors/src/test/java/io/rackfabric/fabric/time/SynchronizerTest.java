@@ -68,4 +68,23 @@ class SynchronizerTest {
     assertEquals(List.of("a", "b"), handled, "handled as they come, nothing held");
     assertFalse(sync[0].suspended());
   }
+
+  @Test
+  void shouldCountAStampedEventAsAStragglerAndHandleItAtTheClockWhenItIsDueBehindIt() {
+    TestProbe<TimeKeeper.Command> keeper = testKit.createTestProbe();
+    TestProbe<TimeKeeper.Grant> self = testKit.createTestProbe();
+    List<String> handled = new ArrayList<>();
+    Synchronizer<String> sync = new Synchronizer<>("s", (event, time) -> handled.add(event + "@" + time), () -> { });
+    sync.join(keeper.ref(), self.ref());
+    keeper.receiveMessage();
+    sync.schedule(50, "tick");
+    sync.onGrant(new TimeKeeper.Grant(0, 100));
+
+    sync.scheduleStamped(60, "on time");
+    sync.scheduleStamped(40, "late");
+    sync.onGrant(new TimeKeeper.Grant(1, 100));
+
+    assertEquals(List.of("tick@50", "late@50", "on time@60"), handled);
+    assertEquals(1, sync.stragglers());
+  }
 }

@@ -23,8 +23,11 @@ final class Fencing {
   /** Read chip {@code target}'s routing table. */
   record ReadTable(int target) implements Step {}
 
-  /** Move {@code ports} of chip {@code target} to VS2. */
-  record MovePorts(int target, List<Integer> ports) implements Step {
+  /**
+   * Move {@code ports} of chip {@code target} to VS2, in force at model time {@code effectiveAt}:
+   * when the chip's partition update, started now, is done.
+   */
+  record MovePorts(int target, List<Integer> ports, long effectiveAt) implements Step {
 
     MovePorts {
       ports = List.copyOf(ports);
@@ -68,7 +71,7 @@ final class Fencing {
         move.add(p.number());
       }
     }
-    return move.isEmpty() ? next(target + 1) : new MovePorts(target, move);
+    return move.isEmpty() ? next(target + 1) : new MovePorts(target, move, now + reassignmentNs);
   }
 
   /** Chip {@code target} answered the reassignment of {@code ports} ports ({@code answered}), or did not. */

@@ -250,8 +250,19 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
       host.channelRequest(r, p.at(), call, role()); // its call ends with its answer
       return this;
     }
+    if (next instanceof RoleBehavior r && r.keepsCall(call)) {
+      return next; // the role that began in this call answers it
+    }
     host.guest.answer(call);
     return next;
+  }
+
+  /**
+   * Whether this role, begun in {@code call}, answers it itself once what it sends has been taken
+   * in (the take-over's fencing); false: answered at once.
+   */
+  boolean keepsCall(GuestCall call) {
+    return false;
   }
 
   /** Only a master beats: anyone else lets the chain of wakes end. */

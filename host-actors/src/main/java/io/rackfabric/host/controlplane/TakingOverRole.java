@@ -2,6 +2,7 @@ package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
@@ -23,6 +24,14 @@ import java.time.Duration;
  * state the replica folded as it persisted (it reads only the journal's last sequence number, not
  * the change log; the model-time reboot is the same either way). Then it
  * serves as master, answers the requests that waited and reports the {@link TakeoverBreakdown}.
+ *
+ * <p>Under the model-time kernel the take-over begins in the call of the heartbeat deadline's wake,
+ * and the role keeps that call open until every chip answered its reassignment (a chip answers
+ * once each of its ports has the move queued). Each move is stamped with the model time its
+ * partition update ends ({@link Fencing.MovePorts#effectiveAt}): while the call is open the
+ * endpoint reports nothing, so no round starts and no port passes the call's time plus the
+ * lookahead from the host's endpoint; the stamp, a port-reassignment time later, lies beyond, and
+ * each port routes by the new table from it on. Free of the kernel the moves are in force at once.
  */
 final class TakingOverRole extends RoleBehavior {
 
@@ -36,6 +45,9 @@ final class TakingOverRole extends RoleBehavior {
    * suspicion) moves the host's clock, not the take-over's steps.
    */
   private long clock;
+  /** The endpoint's call the take-over began in, open until the fencing is done; null: none. */
+  private GuestCall held;
+  private boolean fencedYet;
 
   private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover, long suspectedAt) {
     super(context, host);
@@ -72,13 +84,28 @@ final class TakingOverRole extends RoleBehavior {
     }
     if (step instanceof Fencing.MovePorts move) {
       getContext().ask(RoutingTable.class, host.fenceTargets.get(move.target()).chip(), CHIP_TIMEOUT,
-          to -> new SwitchChip.ReassignPorts(move.ports(), 2, to),
+          to -> new SwitchChip.ReassignPorts(move.ports(), 2,
+              held != null ? move.effectiveAt() : SwitchChip.ReassignPorts.AT_ONCE, to),
           (table, failure) -> new PortsMoved(move.target(), move.ports().size(), table, failure));
       return this;
     }
     Fencing.Done done = (Fencing.Done) step;
     takeover.portsReassigned(done.portsMoved());
+    if (held != null) {
+      host.guest.answer(held); // every port has its move queued: the rack may go on
+      held = null;
+    }
     return fenced();
+  }
+
+  /** The call the take-over began in, while the fencing goes on (it answers it when done). */
+  @Override
+  boolean keepsCall(GuestCall call) {
+    if (fencedYet) {
+      return false;
+    }
+    held = call;
+    return true;
   }
 
   @Override
@@ -100,6 +127,7 @@ final class TakingOverRole extends RoleBehavior {
   }
 
   private Behavior<Command> fenced() {
+    fencedYet = true;
     takeover.fenced(clock);
     if (host.peer != null) {
       host.peer.tell(new Fenced(host.name, clock));

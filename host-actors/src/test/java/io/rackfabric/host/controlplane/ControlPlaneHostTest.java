@@ -301,6 +301,7 @@ class ControlPlaneHostTest {
     SwitchChip.ReassignPorts move = gate.expectMessageClass(SwitchChip.ReassignPorts.class, WAIT);
     assertEquals(List.of(2, 3, 4), move.ports());
     assertEquals(2, move.virtualSwitch());
+    assertEquals(SwitchChip.ReassignPorts.AT_ONCE, move.effectiveAt(), "no endpoint's call: in force at once");
     chip.tell(move);
 
     TakeoverBreakdown b = breakdowns.receiveMessage(WAIT);

@@ -33,13 +33,13 @@ class FencingTest {
   }
 
   @Test
-  void shouldMoveEveryVs1PortButTheMastersAndCountOneUpdatePerChipWhenEveryChipAnswers() {
+  void shouldMoveEveryVs1PortButTheMastersAtTheEndOfEachChipsUpdateWhenEveryChipAnswers() {
     Fencing f = new Fencing(List.of(target(0), target(0, 2)), 250 * MS, MS);
     assertEquals(new Fencing.ReadTable(0), f.start());
-    assertEquals(new Fencing.MovePorts(0, List.of(2, 3)), f.tableRead(0, table()));
+    assertEquals(new Fencing.MovePorts(0, List.of(2, 3), 251 * MS), f.tableRead(0, table()));
     assertEquals(new Fencing.ReadTable(1), f.portsMoved(0, 2, true));
     assertEquals(251 * MS, f.now());
-    assertEquals(new Fencing.MovePorts(1, List.of(3)), f.tableRead(1, table()));
+    assertEquals(new Fencing.MovePorts(1, List.of(3), 252 * MS), f.tableRead(1, table()));
     assertEquals(new Fencing.Done(252 * MS, 3), f.portsMoved(1, 1, true));
   }
 

@@ -14,7 +14,9 @@ import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.time.JoinKeeper;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.fabric.tlp.Bdf;
@@ -91,6 +93,11 @@ class ModelTimeHeartbeatsTest {
       TestProbe<TakeoverBreakdown> takeovers, long pairedAt) {}
 
   static Pair pair(String p) {
+    return pair(p, List.of());
+  }
+
+  /** As above, the backup fencing the master on {@code fences}. */
+  static Pair pair(String p, List<ControlPlaneHost.FenceTarget> fences) {
     ActorRef<MemoryEndpoint.Command> mmhEp = endpoint(p + "-mmh", p + "-bmh");
     ActorRef<MemoryEndpoint.Command> bmhEp = endpoint(p + "-bmh", p + "-mmh");
     ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of(p + "-mmh", p + "-bmh")), p + "-keeper");
@@ -102,7 +109,7 @@ class ModelTimeHeartbeatsTest {
     assertEquals(2, idle.receiveMessage(WAIT).joined());
 
     ActorRef<Command> bmh = testKit.spawn(ControlPlaneHost.create(p + "-bmh", Role.BACKUP,
-        PersistenceId.ofUniqueId(p + "-bmh"), settings, List.of(), bmhEp), "cp-" + p + "-bmh");
+        PersistenceId.ofUniqueId(p + "-bmh"), settings, fences, bmhEp), "cp-" + p + "-bmh");
     ActorRef<Command> mmh = testKit.spawn(ControlPlaneHost.create(p + "-mmh", Role.BOOTING,
         PersistenceId.ofUniqueId(p + "-mmh"), settings, List.of(), mmhEp), "cp-" + p + "-mmh");
     TestProbe<TakeoverBreakdown> takeovers = testKit.createTestProbe();
@@ -175,5 +182,33 @@ class ModelTimeHeartbeatsTest {
     TakeoverBreakdown b = pair.takeovers().receiveMessage(WAIT);
     assertEquals(sent, b.lastHeartbeatAt());
     assertEquals(sent + latency + settings.suspicionAfterNs(), b.suspectedAt());
+  }
+
+  @Test
+  void shouldStampTheReassignmentAndHoldTheRackUntilTheChipAnsweredWhenTheBackupTakesOver() {
+    TestProbe<SwitchChip.Command> chip = testKit.createTestProbe(); // answers by hand
+    Pair pair = pair("fence", List.of(new ControlPlaneHost.FenceTarget(chip.getRef(), List.of(0))));
+    long interval = settings.heartbeatIntervalNs();
+    holdBefore(pair.keeper(), pair.pairedAt() + 2 * interval);
+    pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));
+    status(pair.mmh());
+
+    TestProbe<TimeKeeper.Status> held = testKit.createTestProbe();
+    pair.keeper().tell(new TimeKeeper.HoldBefore(pair.pairedAt() + 20 * interval, held.ref()));
+    SwitchChip.GetRoutingTable read = chip.expectMessageClass(SwitchChip.GetRoutingTable.class, WAIT);
+    RoutingTable table = FencingTest.table();
+    read.replyTo().tell(table);
+    SwitchChip.ReassignPorts move = chip.expectMessageClass(SwitchChip.ReassignPorts.class, WAIT);
+    assertEquals(List.of(2, 3), move.ports());
+    // The rack waits in the deadline's call for the chip: no port can pass the stamp meanwhile.
+    held.expectNoMessage(Duration.ofMillis(300));
+    move.replyTo().tell(table);
+
+    TakeoverBreakdown b = pair.takeovers().receiveMessage(WAIT);
+    assertEquals(b.suspectedAt() + settings.portReassignmentNs(), move.effectiveAt(),
+        "in force when the partition update ends");
+    assertEquals(b.fencedAt(), move.effectiveAt());
+    assertTrue(held.receiveMessage(WAIT).reached() >= b.suspectedAt(), "the rack went on once answered");
+    pair.keeper().tell(new TimeKeeper.Release());
   }
 }

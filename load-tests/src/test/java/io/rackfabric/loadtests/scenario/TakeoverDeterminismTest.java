@@ -107,7 +107,7 @@ class TakeoverDeterminismTest {
   }
 
   /** Every node's journal, each persistence id's stored events, by file and id. */
-  private static Map<String, List<String>> journals(Path data) throws Exception {
+  static Map<String, List<String>> journals(Path data) throws Exception {
     Map<String, List<String>> out = new TreeMap<>();
     List<Path> files;
     try (Stream<Path> list = Files.list(data)) {
