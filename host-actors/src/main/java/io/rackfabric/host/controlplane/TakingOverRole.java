@@ -11,7 +11,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
-import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
 
 /**
@@ -125,7 +124,7 @@ final class TakingOverRole extends RoleBehavior {
       host.dataPlane.forEach(p -> p.tell(reset));
     }
     takeover.replayStarted(host.wallNanos.getAsLong());
-    host.startController(Replication.none(), held, recovered -> {
+    host.startController(host.backupLink, held, recovered -> {
       host.lastSeqNr = recovered.lastSeqNr();
       takeover.resumed(clock, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr,
           host.changeLogReadBack);
