@@ -42,6 +42,9 @@ final class RejoiningRole extends RoleBehavior {
   private final String fencedBecause;
   private JournalHistory own;
   private StateTransfer transfer;
+  /** The new journal's writes, in order, and how many were sent. */
+  private List<List<ControllerEvent>> toWrite = List.of();
+  private int writes;
 
   private RejoiningRole(ActorContext<Command> context, HostCore host, Rejoin request) {
     super(context, host);
@@ -125,8 +128,33 @@ final class RejoiningRole extends RoleBehavior {
     host.startReplica();
     List<ControllerEvent> all = new ArrayList<>(own.events());
     all.addAll(transfer.events());
+    // The template image is the snapshot taken after its event's write: it ends a write of its own,
+    // so that the new journal's snapshot is the template's state, as in the old one.
+    int template = 0;
+    for (int i = 0; i < all.size(); i++) {
+      if (all.get(i) instanceof ControllerEvent.TemplateImageTaken) {
+        template = i + 1;
+      }
+    }
+    toWrite = template == 0 ? List.of(all) : List.of(all.subList(0, template), all.subList(template, all.size()));
+    return writeNext();
+  }
+
+  /** One write of what is left to write, numbered after what is written; drained and checked once all is. */
+  private Behavior<Command> writeNext() {
+    List<ControllerEvent> next = toWrite.get(writes);
+    if (next.isEmpty()) {
+      host.drainReplica(this::written);
+      return this;
+    }
+    long first = 1;
+    for (int i = 0; i < writes; i++) {
+      first += toWrite.get(i).size();
+    }
+    long from = first;
+    writes++;
     getContext().ask(ReplicationAck.class, host.replica, READ_TIMEOUT,
-        to -> new ControllerReplica.ReplicateEvents(1, all, to), TransferWritten::new);
+        to -> new ControllerReplica.ReplicateEvents(from, next, to), TransferWritten::new);
     return this;
   }
 
@@ -138,6 +166,9 @@ final class RejoiningRole extends RoleBehavior {
     if (msg.failure() != null || !msg.ack().accepted()) {
       return refuseTransfer("the new journal " + host.persistenceId.id() + " did not write the transfer: "
           + (msg.failure() != null ? msg.failure() : msg.ack().detail()));
+    }
+    if (writes < toWrite.size()) {
+      return writeNext();
     }
     host.drainReplica(this::written);
     return this;

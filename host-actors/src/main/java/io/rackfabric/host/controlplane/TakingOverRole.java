@@ -35,6 +35,8 @@ final class TakingOverRole extends RoleBehavior {
    * suspicion) moves the host's clock, not the take-over's steps.
    */
   private long clock;
+  /** A fenced host's request to rejoin that came before this host serves: handled once it does. */
+  private ControlPlaneHost.JoinAsBackup waitingJoin;
 
   private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover, long suspectedAt) {
     super(context, host);
@@ -78,6 +80,16 @@ final class TakingOverRole extends RoleBehavior {
     Fencing.Done done = (Fencing.Done) step;
     takeover.portsReassigned(done.portsMoved());
     return fenced();
+  }
+
+  /** The master this host is fencing asks to rejoin already: it is answered once this host serves. */
+  @Override
+  Behavior<Command> onJoinAsBackup(ControlPlaneHost.JoinAsBackup msg) {
+    if (waitingJoin != null) {
+      return super.onJoinAsBackup(msg);
+    }
+    waitingJoin = msg;
+    return this;
   }
 
   @Override
@@ -134,7 +146,7 @@ final class TakingOverRole extends RoleBehavior {
       TakeoverBreakdown breakdown = takeover.breakdown(queued);
       getContext().getLog().info("Host [{}] took over: {}", host.name, breakdown);
       host.tookOver(breakdown);
-      return master;
+      return waitingJoin == null ? master : master.onJoinAsBackup(waitingJoin);
     });
     return this;
   }
