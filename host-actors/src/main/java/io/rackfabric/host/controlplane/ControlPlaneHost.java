@@ -44,7 +44,8 @@ import java.util.function.LongSupplier;
  *
  * <p>This class is the host's protocol and its factory. Each {@link Role} is a behavior of its own
  * ({@link BootingRole}, {@link MasterRole}, {@link HandingOverRole}, {@link BackupRole},
- * {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole}) over what the host keeps
+ * {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole}, and for a fenced master's
+ * rejoin as backup {@link RejoiningRole} and {@link AdmittingBackupRole}) over what the host keeps
  * across roles ({@link HostCore}); {@link RoleBehavior} gives every role's default answers.
  */
 public final class ControlPlaneHost {
