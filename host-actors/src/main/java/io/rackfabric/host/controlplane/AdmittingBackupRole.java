@@ -4,7 +4,6 @@ import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
-import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
@@ -13,7 +12,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
-import io.rackfabric.persistence.controller.Controller.Status;
+import io.rackfabric.persistence.controller.JournalHistory;
 
 /**
  * A master admitting a host that asks to rejoin as its backup ({@link RejoiningRole} on the other
@@ -50,11 +49,9 @@ final class AdmittingBackupRole extends RoleBehavior {
     return Role.MASTER;
   }
 
+  /** No answer here is NOT_REPLICATED: a master admits a backup only while it has none. */
   @Override
   Behavior<Command> afterAnswer(OperationResult result) {
-    if (result.status() == Status.NOT_REPLICATED) {
-      return FencedRole.fence(getContext(), host, "an operation was not replicated: " + result.detail(), null);
-    }
     return whenQuiet();
   }
 
@@ -82,18 +79,15 @@ final class AdmittingBackupRole extends RoleBehavior {
   }
 
   @Override
-  Behavior<Command> onHistoryRead(HistoryRead msg) {
-    if (msg.asker() != this) {
-      return super.onHistoryRead(msg);
+  Behavior<Command> onHistoryRead(JournalHistory history, Throwable failure) {
+    if (failure != null) {
+      return refuse("the master could not read its journal: " + failure, -1);
     }
-    if (msg.failure() != null) {
-      return refuse("the master could not read its journal: " + msg.failure(), -1);
-    }
-    if (msg.history().lastSeqNr() != state.lastSeqNr()) {
-      return refuse("the master's journal ends at seqNr " + msg.history().lastSeqNr() + ", its controller at "
+    if (history.lastSeqNr() != state.lastSeqNr()) {
+      return refuse("the master's journal ends at seqNr " + history.lastSeqNr() + ", its controller at "
           + state.lastSeqNr(), -1);
     }
-    RejoinCheck.Verdict verdict = RejoinCheck.decide(join.host(), join.lastSeqNr(), join.chain(), msg.history());
+    RejoinCheck.Verdict verdict = RejoinCheck.decide(join.host(), join.lastSeqNr(), join.chain(), history);
     if (verdict instanceof RejoinCheck.Refuse r) {
       return refuse(r.reason(), r.firstDifferingSeqNr());
     }

@@ -84,14 +84,11 @@ final class RejoiningRole extends RoleBehavior {
   }
 
   @Override
-  Behavior<Command> onHistoryRead(HistoryRead msg) {
-    if (msg.asker() != this) {
-      return super.onHistoryRead(msg);
+  Behavior<Command> onHistoryRead(JournalHistory history, Throwable failure) {
+    if (failure != null) {
+      return fail("cannot read its own journal: " + failure);
     }
-    if (msg.failure() != null) {
-      return fail("cannot read its own journal: " + msg.failure());
-    }
-    own = msg.history();
+    own = history;
     host.peer.tell(new JoinAsBackup(host.name, own.lastSeqNr(), own.chain(), host.now, getContext().getSelf(),
         host.guest.address()));
     return this;

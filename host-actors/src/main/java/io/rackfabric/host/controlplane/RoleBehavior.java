@@ -105,7 +105,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(JoinAsBackup.class, this::onJoinAsBackup)
         .onMessage(JoinRefused.class, this::onJoinRefused)
         .onMessage(StateTransfer.class, this::onStateTransfer)
-        .onMessage(HistoryRead.class, this::onHistoryRead)
+        .onMessage(HistoryRead.class, this::historyRead)
         .onMessage(TransferWritten.class, this::onTransferWritten)
         .onMessage(JoinAnswered.class, this::onJoinAnswered)
         .onMessage(TableRead.class, this::onTableRead)
@@ -358,9 +358,17 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     return this;
   }
 
-  /** A journal read for a role this host left. */
-  Behavior<Command> onHistoryRead(HistoryRead msg) {
-    getContext().getLog().info("Host [{}]: a journal read for a role it left is dropped", host.name);
+  /** A journal read goes to the role that asked for it, if the host still plays it. */
+  private Behavior<Command> historyRead(HistoryRead msg) {
+    if (msg.asker() != this) {
+      getContext().getLog().info("Host [{}]: a journal read for a role it left is dropped", host.name);
+      return this;
+    }
+    return onHistoryRead(msg.history(), msg.failure());
+  }
+
+  /** The journal this role asked to read back ({@code history} null when it failed with {@code failure}). */
+  Behavior<Command> onHistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure) {
     return this;
   }
 

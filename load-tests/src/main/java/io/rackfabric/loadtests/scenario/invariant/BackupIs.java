@@ -9,7 +9,6 @@ import io.rackfabric.loadtests.scenario.language.InvariantSpec;
 import io.rackfabric.loadtests.scenario.language.Param;
 import io.rackfabric.loadtests.scenario.language.ParamType;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * {@code backup-is}: at the end of the run management host {@code host} is the backup of the
@@ -36,19 +35,12 @@ public final class BackupIs implements InvariantType {
   @Override
   public Verdict evaluate(InvariantSpec invariant, RunResult run) throws Exception {
     String host = invariant.params().text("host");
-    ControlPlaneTakeovers cp;
-    try {
-      cp = ControlPlaneTakeovers.read(run.rack());
-    } catch (IllegalStateException e) {
-      return Verdict.fail(e.getMessage());
-    }
-    List<ControlPlaneHost.HostStatus> statuses = cp.hosts().stream().map(ControlPlaneTakeovers.Host::status).toList();
-    String roles = statuses.stream().map(s -> s.host() + " " + s.role() + " at seqNr " + s.lastSeqNr()
-        + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")")).collect(Collectors.joining(", "));
-    var backup = statuses.stream().filter(s -> s.host().equals(host)).findFirst();
-    var masters = statuses.stream().filter(s -> s.role() == ControlPlaneHost.Role.MASTER).toList();
-    boolean ok = backup.isPresent() && backup.get().role() == ControlPlaneHost.Role.BACKUP && masters.size() == 1
-        && masters.get(0).lastSeqNr() == backup.get().lastSeqNr();
-    return new Verdict(ok, roles);
+    return MasterIs.judge(run, cp -> {
+      List<ControlPlaneHost.HostStatus> statuses = cp.hosts().stream().map(ControlPlaneTakeovers.Host::status).toList();
+      var backup = statuses.stream().filter(s -> s.host().equals(host)).findFirst();
+      var masters = statuses.stream().filter(s -> s.role() == ControlPlaneHost.Role.MASTER).toList();
+      return backup.isPresent() && backup.get().role() == ControlPlaneHost.Role.BACKUP && masters.size() == 1
+          && masters.get(0).lastSeqNr() == backup.get().lastSeqNr();
+    });
   }
 }
