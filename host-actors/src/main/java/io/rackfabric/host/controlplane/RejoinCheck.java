@@ -4,10 +4,9 @@ import akka.persistence.typed.PersistenceId;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.JournalHistory;
+import io.rackfabric.persistence.controller.Tenure;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The decisions of a rejoin, apart from the actors: whether the master admits a host as its backup
@@ -16,7 +15,7 @@ import java.util.regex.Pattern;
  * persistence id of the joiner's new tenure.
  *
  * <p>A rejoined host writes a new journal under a new persistence id (its old one's id plus
- * {@code .tenure-K}): its own verified events, then the transferred ones. The old journal stays
+ * {@code .tenure-K}, {@link Tenure}): its own verified events, then the transferred ones. The old journal stays
  * exactly as the fenced master left it, the evidence of what it acknowledged, and {@code rack
  * replay} lists each tenure as a persistence id of its own; the new one is complete by itself, so
  * a later take-over recovers from it like any other. A new id rather than a generation number in
@@ -24,8 +23,6 @@ import java.util.regex.Pattern;
  * history was not the master's.
  */
 final class RejoinCheck {
-
-  private static final Pattern TENURE = Pattern.compile("(.*)\\.tenure-(\\d+)");
 
   /** The master's verdict on a joiner. */
   sealed interface Verdict {}
@@ -97,10 +94,8 @@ final class RejoinCheck {
     return Optional.empty();
   }
 
-  /** The persistence id of the tenure after {@code id}'s: {@code x} to {@code x.tenure-2}, then 3, ... */
+  /** The persistence id of the tenure after {@code id}'s ({@link Tenure}). */
   static PersistenceId nextTenure(PersistenceId id) {
-    Matcher m = TENURE.matcher(id.id());
-    return m.matches() ? PersistenceId.ofUniqueId(m.group(1) + ".tenure-" + (Long.parseLong(m.group(2)) + 1))
-        : PersistenceId.ofUniqueId(id.id() + ".tenure-2");
+    return PersistenceId.ofUniqueId(Tenure.of(id.id()).next().persistenceId());
   }
 }
