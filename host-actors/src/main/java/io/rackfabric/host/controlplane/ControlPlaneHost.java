@@ -60,7 +60,10 @@ public final class ControlPlaneHost {
     TAKING_OVER,
     /** The master of a managed switchover, quiescing and handing over. */
     HANDING_OVER,
-    /** A former master that was fenced or stood down: it acknowledges nothing any more. */
+    /**
+     * A former master that was fenced or stood down: it acknowledges nothing any more (it may
+     * {@link Rejoin} as the backup; it stays FENCED while it does).
+     */
     FENCED
   }
 

@@ -94,6 +94,24 @@ final class RejoinCheck {
     return Optional.empty();
   }
 
+  /**
+   * The new tenure's journal writes of {@code all} its events, in order: the template image is the
+   * snapshot taken after its event's write, so that event ends a write of its own, and the new
+   * journal's snapshot is the template's state as in the old one. Each write is non-empty.
+   */
+  static List<List<ControllerEvent>> writes(List<ControllerEvent> all) {
+    int template = 0;
+    for (int i = 0; i < all.size(); i++) {
+      if (all.get(i) instanceof ControllerEvent.TemplateImageTaken) {
+        template = i + 1;
+      }
+    }
+    if (template == 0 || template == all.size()) {
+      return all.isEmpty() ? List.of() : List.of(all);
+    }
+    return List.of(all.subList(0, template), all.subList(template, all.size()));
+  }
+
   /** The persistence id of the tenure after {@code id}'s ({@link Tenure}). */
   static PersistenceId nextTenure(PersistenceId id) {
     return PersistenceId.ofUniqueId(Tenure.of(id.id()).next().persistenceId());

@@ -125,25 +125,17 @@ final class RejoiningRole extends RoleBehavior {
     host.startReplica();
     List<ControllerEvent> all = new ArrayList<>(own.events());
     all.addAll(transfer.events());
-    // The template image is the snapshot taken after its event's write: it ends a write of its own,
-    // so that the new journal's snapshot is the template's state, as in the old one.
-    int template = 0;
-    for (int i = 0; i < all.size(); i++) {
-      if (all.get(i) instanceof ControllerEvent.TemplateImageTaken) {
-        template = i + 1;
-      }
-    }
-    toWrite = template == 0 ? List.of(all) : List.of(all.subList(0, template), all.subList(template, all.size()));
+    toWrite = RejoinCheck.writes(all);
     return writeNext();
   }
 
   /** One write of what is left to write, numbered after what is written; drained and checked once all is. */
   private Behavior<Command> writeNext() {
-    List<ControllerEvent> next = toWrite.get(writes);
-    if (next.isEmpty()) {
+    if (writes == toWrite.size()) {
       host.drainReplica(this::written);
       return this;
     }
+    List<ControllerEvent> next = toWrite.get(writes);
     long first = 1;
     for (int i = 0; i < writes; i++) {
       first += toWrite.get(i).size();
@@ -164,11 +156,7 @@ final class RejoiningRole extends RoleBehavior {
       return refuseTransfer("the new journal " + host.persistenceId.id() + " did not write the transfer: "
           + (msg.failure() != null ? msg.failure() : msg.ack().detail()));
     }
-    if (writes < toWrite.size()) {
-      return writeNext();
-    }
-    host.drainReplica(this::written);
-    return this;
+    return writeNext();
   }
 
   private Behavior<Command> written(CurrentState state) {

@@ -116,4 +116,14 @@ class RejoinCheckTest {
   void shouldMoveToTheNextTenuresIdWhenAHostRejoins() {
     assertEquals("controller-mmh.tenure-2", RejoinCheck.nextTenure(PersistenceId.ofUniqueId("controller-mmh")).id());
   }
+
+  @Test
+  void shouldEndAWriteWithTheTemplateImageWhenTheNewTenureIsWritten() {
+    ControllerEvent template = new ControllerEvent.TemplateImageTaken(500);
+    assertEquals(List.of(List.of(page(0), template), List.of(page(1), page(2))),
+        RejoinCheck.writes(List.of(page(0), template, page(1), page(2))));
+    assertEquals(List.of(List.of(page(0), template)), RejoinCheck.writes(List.of(page(0), template)));
+    assertEquals(List.of(List.of(page(0))), RejoinCheck.writes(List.of(page(0))));
+    assertEquals(List.of(), RejoinCheck.writes(List.of()));
+  }
 }
