@@ -44,7 +44,8 @@ import java.util.function.LongSupplier;
  *
  * <p>This class is the host's protocol and its factory. Each {@link Role} is a behavior of its own
  * ({@link BootingRole}, {@link MasterRole}, {@link HandingOverRole}, {@link BackupRole},
- * {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole}) over what the host keeps
+ * {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole}, and for a fenced master's
+ * rejoin as backup {@link RejoiningRole} and {@link AdmittingBackupRole}) over what the host keeps
  * across roles ({@link HostCore}); {@link RoleBehavior} gives every role's default answers.
  */
 public final class ControlPlaneHost {
@@ -59,7 +60,10 @@ public final class ControlPlaneHost {
     TAKING_OVER,
     /** The master of a managed switchover, quiescing and handing over. */
     HANDING_OVER,
-    /** A former master that was fenced or stood down: it acknowledges nothing any more. */
+    /**
+     * A former master that was fenced or stood down: it acknowledges nothing any more (it may
+     * {@link Rejoin} as the backup; it stays FENCED while it does).
+     */
     FENCED
   }
 
@@ -236,6 +240,49 @@ public final class ControlPlaneHost {
   public record TookOver(boolean ok, long lastSeqNr, long sentAt, String detail)
       implements Command, WireMessage {}
 
+  // ---- rejoin: a fenced master comes back as the backup of the host that fenced it
+
+  /**
+   * To a fenced host: ask the master that fenced it (its peer) to take it back as backup. Answered
+   * BACKUP once the state transfer is persisted and verified, else FENCED with the reason.
+   */
+  public record Rejoin(ActorRef<RoleChanged> replyTo) implements Command, WireMessage {}
+
+  /**
+   * A fenced host asks the master to be its backup: its journal ends at {@code lastSeqNr}, with the
+   * chain of digests {@code chain} ({@link io.rackfabric.persistence.controller.JournalHistory}); the
+   * master admits it only when that journal is a prefix of its own.
+   */
+  public record JoinAsBackup(String host, long lastSeqNr, List<Long> chain, long sentAt, ActorRef<Command> from,
+      GuestAddress guest) implements Command, WireMessage {
+
+    public JoinAsBackup {
+      chain = List.copyOf(chain);
+    }
+  }
+
+  /**
+   * The master's refusal: {@code firstDifferingSeqNr}, the first event the two journals disagree
+   * on (-1: not compared, the host asked is no master or could not read its journal).
+   */
+  public record JoinRefused(String reason, long firstDifferingSeqNr, long sentAt) implements Command, WireMessage {}
+
+  /**
+   * The master's state transfer: the events numbered from {@code fromSeqNr} that the joiner lacks,
+   * and the state after {@code lastSeqNr} for the joiner to check its own fold against.
+   */
+  public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, ControllerState state,
+      long sentAt, ActorRef<Command> master, GuestAddress guest, ActorRef<Joined> replyTo)
+      implements Command, WireMessage {
+
+    public StateTransfer {
+      events = List.copyOf(events);
+    }
+  }
+
+  /** The joiner's answer to a transfer: persisted and verified ({@code ok}), it is the backup now. */
+  public record Joined(boolean ok, long lastSeqNr, long sentAt, String detail) implements WireMessage {}
+
   // ---- to itself (package-private: the role behaviors send them)
 
   record Answered(Operation original, OperationResult result, Throwable failure)
@@ -259,6 +306,16 @@ public final class ControlPlaneHost {
   /** The replica's answer to one write of {@code batch}, sent to {@code replica}. */
   record ReplicaAnswered(ReplicaFeed.Batch batch, ActorRef<ControllerReplica.Command> replica, ReplicationAck ack,
       Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+
+  /** A journal's change log read back for a rejoin (null: failed). */
+  record HistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure,
+      RoleBehavior asker) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The joiner's answer to the master's state transfer (null: none in time). */
+  record JoinAnswered(Joined joined, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The rejoined host's new journal wrote the transfer (or not). */
+  record TransferWritten(ReplicationAck ack, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
   record TableRead(int target, RoutingTable table, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}

@@ -10,7 +10,8 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
 /**
  * A former master that was fenced or stood down: it never acknowledges again, so what it
  * acknowledged is all the backup needs. Requests are answered NOT_MASTER, operations still with
- * its controller are answered as they come back.
+ * its controller are answered as they come back. It may rejoin as the backup of the host that
+ * fenced it ({@link RejoiningRole}).
  */
 final class FencedRole extends RoleBehavior {
 
@@ -21,6 +22,12 @@ final class FencedRole extends RoleBehavior {
   @Override
   Role role() {
     return Role.FENCED;
+  }
+
+  /** Asks the master that fenced it to take it back as backup ({@link RejoiningRole}). */
+  @Override
+  Behavior<Command> onRejoin(ControlPlaneHost.Rejoin msg) {
+    return RejoiningRole.start(getContext(), host, msg, this);
   }
 
   /**

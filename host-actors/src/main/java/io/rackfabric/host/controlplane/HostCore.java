@@ -74,7 +74,10 @@ final class HostCore {
   /** Requests that came on a guest channel, each holding its call until answered. */
   final ChannelRequests channelRequests;
   private final TimerScheduler<Command> timers;
-  private final PersistenceId persistenceId;
+  /** Where the next controller or replica journals; a rejoin moves it to a new tenure's id ({@link RejoinCheck}). */
+  PersistenceId persistenceId;
+  /** A master's replication step after a take-over: a rejoined backup is linked in ({@link BackupLink}). */
+  final BackupLink backupLink = new BackupLink();
   private final Map<ActorRef<?>, AfterStop> afterStop = new HashMap<>();
   private final List<ActorRef<CurrentState>> heldStateQueries = new ArrayList<>();
   List<FenceTarget> fenceTargets;
@@ -354,6 +357,7 @@ final class HostCore {
    * controller stops and one that recovers from the journal takes its place.
    */
   void startController(Replication replication, CurrentState held, Function<CurrentState, Behavior<Command>> ready) {
+    backupLink.controllerStarts(replication);
     controller = context.spawn(held == null ? Controller.create(persistenceId, settings.maxInFlight(), replication)
         : Controller.resume(persistenceId, settings.maxInFlight(), replication, held), "controller-" + (++incarnation));
     context.watch(controller);

@@ -55,6 +55,17 @@ final class MasterRole extends RoleBehavior {
     return HandingOverRole.start(getContext(), host, msg);
   }
 
+  /** A fenced host asks to come back as backup ({@link AdmittingBackupRole}); one backup at a time. */
+  @Override
+  Behavior<Command> onJoinAsBackup(ControlPlaneHost.JoinAsBackup msg) {
+    if (!host.backupLink.canAdmit()) {
+      host.arrived(msg.sentAt());
+      msg.from().tell(new ControlPlaneHost.JoinRefused(host.name + " has a backup already", -1, host.now));
+      return this;
+    }
+    return AdmittingBackupRole.start(getContext(), host, msg);
+  }
+
   @Override
   Behavior<Command> onFenced(Fenced msg) {
     host.arrived(msg.at());

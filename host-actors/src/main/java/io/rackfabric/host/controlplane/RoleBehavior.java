@@ -22,7 +22,15 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Called;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ClientRequest;
 import io.rackfabric.fabric.endpoint.GuestCall;
+import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
+import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
 import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
@@ -93,6 +101,13 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(ReplicaAnswered.class, this::onReplicaAnswered)
         .onMessage(Fenced.class, this::onFenced)
         .onMessage(StateRead.class, host::stateRead)
+        .onMessage(Rejoin.class, this::onRejoin)
+        .onMessage(JoinAsBackup.class, this::onJoinAsBackup)
+        .onMessage(JoinRefused.class, this::onJoinRefused)
+        .onMessage(StateTransfer.class, this::onStateTransfer)
+        .onMessage(HistoryRead.class, this::historyRead)
+        .onMessage(TransferWritten.class, this::onTransferWritten)
+        .onMessage(JoinAnswered.class, this::onJoinAnswered)
         .onMessage(TableRead.class, this::onTableRead)
         .onMessage(PortsMoved.class, this::onPortsMoved)
         .onSignal(Terminated.class, host::terminated)
@@ -323,6 +338,56 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   /** Only a master, or one handing over, has something to be fenced from. */
   Behavior<Command> onFenced(Fenced msg) {
+    return this;
+  }
+
+  // ---- rejoin (RejoiningRole, AdmittingBackupRole)
+
+  /** Only a fenced host rejoins. */
+  Behavior<Command> onRejoin(Rejoin msg) {
+    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr,
+        host.name + " is " + role() + ", not FENCED: nothing to rejoin"));
+    return this;
+  }
+
+  /** Only a master admits a backup. */
+  Behavior<Command> onJoinAsBackup(JoinAsBackup msg) {
+    host.arrived(msg.sentAt());
+    msg.from().tell(new JoinRefused(host.name + " is " + role() + ", not the master", -1, host.now));
+    return this;
+  }
+
+  /** A refusal nobody waits for. */
+  Behavior<Command> onJoinRefused(JoinRefused msg) {
+    return this;
+  }
+
+  /** A transfer nobody asked for: its master is told, so that it does not wait. */
+  Behavior<Command> onStateTransfer(StateTransfer msg) {
+    host.arrived(msg.sentAt());
+    msg.replyTo().tell(new Joined(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not rejoining"));
+    return this;
+  }
+
+  /** A journal read goes to the role that asked for it, if the host still plays it. */
+  private Behavior<Command> historyRead(HistoryRead msg) {
+    if (msg.asker() != this) {
+      getContext().getLog().info("Host [{}]: a journal read for a role it left is dropped", host.name);
+      return this;
+    }
+    return onHistoryRead(msg.history(), msg.failure());
+  }
+
+  /** The journal this role asked to read back ({@code history} null when it failed with {@code failure}). */
+  Behavior<Command> onHistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure) {
+    return this;
+  }
+
+  Behavior<Command> onTransferWritten(TransferWritten msg) {
+    return this;
+  }
+
+  Behavior<Command> onJoinAnswered(JoinAnswered msg) {
     return this;
   }
 

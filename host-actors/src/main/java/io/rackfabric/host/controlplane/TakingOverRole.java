@@ -12,7 +12,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TableRead;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
-import io.rackfabric.persistence.controller.Replication;
 import java.time.Duration;
 
 /**
@@ -48,6 +47,8 @@ final class TakingOverRole extends RoleBehavior {
   /** The endpoint's call the take-over began in, open until the fencing is done; null: none. */
   private GuestCall held;
   private boolean fencedYet;
+  /** A fenced host's request to rejoin that came before this host serves: handled once it does. */
+  private ControlPlaneHost.JoinAsBackup waitingJoin;
 
   private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover, long suspectedAt) {
     super(context, host);
@@ -108,6 +109,16 @@ final class TakingOverRole extends RoleBehavior {
     return true;
   }
 
+  /** The master this host is fencing asks to rejoin already: it is answered once this host serves. */
+  @Override
+  Behavior<Command> onJoinAsBackup(ControlPlaneHost.JoinAsBackup msg) {
+    if (waitingJoin != null) {
+      return super.onJoinAsBackup(msg);
+    }
+    waitingJoin = msg;
+    return this;
+  }
+
   @Override
   Behavior<Command> onTableRead(TableRead msg) {
     if (msg.failure() != null) {
@@ -153,7 +164,7 @@ final class TakingOverRole extends RoleBehavior {
       host.dataPlane.forEach(p -> p.tell(reset));
     }
     takeover.replayStarted(host.wallNanos.getAsLong());
-    host.startController(Replication.none(), held, recovered -> {
+    host.startController(host.backupLink, held, recovered -> {
       host.lastSeqNr = recovered.lastSeqNr();
       takeover.resumed(clock, host.wallNanos.getAsLong(), recovered.lastSeqNr(), host.templateSeqNr,
           host.changeLogReadBack);
@@ -163,7 +174,7 @@ final class TakingOverRole extends RoleBehavior {
       TakeoverBreakdown breakdown = takeover.breakdown(queued);
       getContext().getLog().info("Host [{}] took over: {}", host.name, breakdown);
       host.tookOver(breakdown);
-      return master;
+      return waitingJoin == null ? master : master.onJoinAsBackup(waitingJoin);
     });
     return this;
   }

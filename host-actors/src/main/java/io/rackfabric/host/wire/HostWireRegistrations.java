@@ -144,6 +144,12 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2435, ControlPlaneClient.PagesDone.class),
       Entry.of(2436, ControlPlaneClient.GetRequests.class),
       Entry.of(2437, ControlPlaneClient.AwaitReady.class),
+      // 2440.. a fenced master rejoining as backup
+      Entry.of(2440, ControlPlaneHost.Rejoin.class),
+      Entry.of(2441, ControlPlaneHost.JoinAsBackup.class),
+      Entry.of(2442, ControlPlaneHost.JoinRefused.class),
+      Entry.of(2443, ControlPlaneHost.StateTransfer.class),
+      Entry.of(2444, ControlPlaneHost.Joined.class),
 
       // 2500..2599 NIC message firmware and its host-side fault tolerance (FTGM)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),

@@ -137,7 +137,12 @@ class HostWireRegistrationsTest {
     for (int i = 0; i < client.size(); i++) {
       assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
     }
-    assertEquals(inOrder.size() + link.size() + client.size(), new HostWireRegistrations().registrations().stream()
+    List<Class<?>> rejoin = List.of(ControlPlaneHost.Rejoin.class, ControlPlaneHost.JoinAsBackup.class,
+        ControlPlaneHost.JoinRefused.class, ControlPlaneHost.StateTransfer.class, ControlPlaneHost.Joined.class);
+    for (int i = 0; i < rejoin.size(); i++) {
+      assertEquals(2440 + i, registry.idOf(rejoin.get(i)), rejoin.get(i).getName());
+    }
+    assertEquals(inOrder.size() + link.size() + client.size() + rejoin.size(), new HostWireRegistrations().registrations().stream()
         .filter(e -> e.id() >= 2400 && e.id() < 2500).count(), "every control-plane class is pinned here");
   }
 
@@ -192,6 +197,12 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
+    out.add(new ControlPlaneHost.Rejoin(roles));
+    out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(-7L, 42L), 5_000, host, guest));
+    out.add(new ControlPlaneHost.JoinRefused("event 2 differs", 2, 5_030));
+    out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, state, 5_030, host, null,
+        testKit.<ControlPlaneHost.Joined>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.Joined(true, 3, 5_060, "rejoined"));
     out.add(new ControlPlaneClient.UseHosts(List.of(host, host)));
     out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,
         PagePermission.READ_WRITE, 9_000, results)));

@@ -13,6 +13,7 @@ import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
 import io.rackfabric.loadtests.scenario.fault.NicHangFault;
 import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
+import io.rackfabric.loadtests.scenario.fault.RejoinFault;
 import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
@@ -37,6 +38,7 @@ import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
 import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
 import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
+import io.rackfabric.loadtests.scenario.invariant.BackupIs;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
 import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
@@ -76,6 +78,7 @@ public final class ScenarioKinds {
         .fault(new PauseNodeFault())
         .fault(new SwitchoverFault())
         .fault(new HoldHeartbeatsFault())
+        .fault(new RejoinFault())
         .fault(new PartitionFault())
         .fault(new DegradeFault())
         .fault(new NicHangFault())
@@ -93,6 +96,7 @@ public final class ScenarioKinds {
         .invariant(new NoPacketLost())
         .invariant(new ControlRequestsAnswered())
         .invariant(new MasterIs())
+        .invariant(new BackupIs())
         .invariant(new NicRecovered())
         .invariant(new UnauthorizedDmaBlocked())
         .invariant(new LoansAsExpected())

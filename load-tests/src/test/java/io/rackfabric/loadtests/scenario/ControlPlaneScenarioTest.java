@@ -76,4 +76,25 @@ class ControlPlaneScenarioTest {
       assertEquals(Map.of(0, "ch1"), now.state().vfs("nic"));
     }
   }
+
+  @Test
+  void shouldRejoinAsBackupKeepBothTenuresAndRepeatEveryModelFigureWhenTheFencedMasterComesBack() throws Exception {
+    List<List<Figure>> models = new java.util.ArrayList<>();
+    for (int run = 1; run <= 2; run++) {
+      Path runDir = dir.resolve("rejoin" + run);
+      Outcome o = run("mmh-false-suspicion-rejoin", runDir);
+      String note = o.result().faults().get(1).note();
+      assertTrue(note.contains("mmh rejoined: now BACKUP"), note);
+      models.add(o.figures().stream().filter(f -> f.clock().equals("model")).toList());
+      try (Journals journal = Journals.open(runDir.resolve("data/rack.mv.db"))) {
+        var old = journal.require("controller-mmh").events("controller-mmh", 0, Long.MAX_VALUE);
+        var tenure = journal.require("controller-mmh.tenure-2").events("controller-mmh.tenure-2", 0, Long.MAX_VALUE);
+        var master = journal.require("controller-bmh").events("controller-bmh", 0, Long.MAX_VALUE);
+        // The old tenure is kept as the fenced master left it, a prefix; the new one is the master's.
+        assertEquals(Replay.Verdict.PREFIX, Replay.compare("old ~ master", old, master).verdict());
+        assertEquals(Replay.Verdict.IDENTICAL, Replay.compare("tenure-2 ~ master", tenure, master).verdict());
+      }
+    }
+    assertEquals(models.get(0), models.get(1), "every model figure repeats");
+  }
 }

@@ -1,5 +1,6 @@
 package io.rackfabric.persistence.replay;
 
+import io.rackfabric.persistence.controller.Tenure;
 import io.rackfabric.persistence.replay.Replay.Comparison;
 import io.rackfabric.persistence.replay.Replay.Folded;
 import io.rackfabric.persistence.replay.StateDiff.Change;
@@ -10,7 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** The replay debugger's answers for people: one section or line per fact, aligned. */
 public final class ReplayText {
@@ -38,8 +42,21 @@ public final class ReplayText {
             s.events(), s.highestSeqNr(),
             s.hasSnapshot() ? "at seqNr " + s.snapshotSeqNr() : "none"));
       }
+      tenures(here, b);
     }
     return b.toString();
+  }
+
+  /** Under the table, when a host rejoined as backup: its journals, one per tenure, in order. */
+  private static void tenures(List<IdSummary> ids, StringBuilder b) {
+    Map<String, TreeMap<Integer, String>> byHost = new TreeMap<>();
+    ids.forEach(s -> {
+      Tenure t = Tenure.of(s.persistenceId());
+      byHost.computeIfAbsent(t.base(), k -> new TreeMap<>()).put(t.number(), s.persistenceId());
+    });
+    byHost.values().stream().filter(t -> t.size() > 1 || t.firstKey() > 1).forEach(t -> b.append("  tenures: ")
+        .append(t.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
+        .append(" (each journal a tenure of one host, kept apart: see control-plane.md, Rejoin)\n"));
   }
 
   /** One line per event: sequence number, model time, the event; the snapshot marked. */

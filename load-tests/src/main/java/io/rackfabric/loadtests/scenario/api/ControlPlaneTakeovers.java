@@ -8,6 +8,7 @@ import io.rackfabric.loadtests.harness.Asks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * What the management hosts' control plane did in a run, read from the hosts that still answer:
@@ -54,6 +55,12 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
       hosts.add(new Host(status, takeovers));
     }
     return new ControlPlaneTakeovers(pair, hosts);
+  }
+
+  /** Each host's role and last sequence number, and why it is fenced if it is: "mmh BACKUP at seqNr 9, ...". */
+  public String roles() {
+    return hosts.stream().map(h -> h.status().host() + " " + h.status().role() + " at seqNr " + h.status().lastSeqNr()
+        + (h.status().detail().isEmpty() ? "" : " (" + h.status().detail() + ")")).collect(Collectors.joining(", "));
   }
 
   /** Every take-over any host made, in host order. */

@@ -36,6 +36,16 @@ final class ControlPlaneTarget implements Target {
     return Optional.empty();
   }
 
+  /** Draining a full queue, recovering a controller or reading journals back take seconds at most. */
+  private static final Duration ROLE_CHANGE = Duration.ofMinutes(2);
+
+  /** Asks management host {@code id} for a role change and waits for its answer. */
+  static ControlPlaneHost.RoleChanged changeRole(RunningRack rack, String id,
+      java.util.function.Function<ActorRef<ControlPlaneHost.RoleChanged>, ControlPlaneHost.Command> message)
+      throws Exception {
+    return Asks.ask(rack.system(), host(rack, id), message, ROLE_CHANGE);
+  }
+
   static ActorRef<ControlPlaneHost.Command> host(RunningRack rack, String id) throws Exception {
     return Asks.find(rack.system(), ComponentKeys.controlPlaneHost(id), Duration.ofSeconds(10));
   }

@@ -9,7 +9,7 @@ import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.function.Predicate;
 
 /**
  * {@code master-is}: at the end of the run management host {@code host} serves the control plane
@@ -36,16 +36,18 @@ public final class MasterIs implements InvariantType {
   @Override
   public Verdict evaluate(InvariantSpec invariant, RunResult run) throws Exception {
     String host = invariant.params().text("host");
+    return judge(run, cp -> cp.hosts().stream().filter(h -> h.status().role() == ControlPlaneHost.Role.MASTER)
+        .map(h -> h.status().host()).toList().equals(List.of(host)));
+  }
+
+  /** Whether the pair's end statuses pass {@code ok}, detailed with each host's role; fails without a pair. */
+  static Verdict judge(RunResult run, Predicate<ControlPlaneTakeovers> ok) throws Exception {
     ControlPlaneTakeovers cp;
     try {
       cp = ControlPlaneTakeovers.read(run.rack());
     } catch (IllegalStateException e) {
       return Verdict.fail(e.getMessage());
     }
-    List<String> masters = cp.hosts().stream().filter(h -> h.status().role() == ControlPlaneHost.Role.MASTER)
-        .map(h -> h.status().host()).toList();
-    String roles = cp.hosts().stream().map(h -> h.status().host() + " " + h.status().role()
-        + (h.status().detail().isEmpty() ? "" : " (" + h.status().detail() + ")")).collect(Collectors.joining(", "));
-    return new Verdict(masters.equals(List.of(host)), roles);
+    return new Verdict(ok.test(cp), cp.roles());
   }
 }

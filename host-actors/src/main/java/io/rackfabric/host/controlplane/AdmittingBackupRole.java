@@ -1,0 +1,139 @@
+package io.rackfabric.host.controlplane;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
+import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
+import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.JournalHistory;
+
+/**
+ * A master admitting a host that asks to rejoin as its backup ({@link RejoiningRole} on the other
+ * side). It quiesces as for a switchover (new requests wait) until nothing is in flight, so that
+ * its controller's state and its journal stand at one sequence number; it reads its journal back
+ * and lets {@link RejoinCheck} decide. A refused host is told why and where the journals first
+ * differ. An admitted one gets the events it lacks and the state; from then on every operation is
+ * replicated to it ({@link BackupLink}), and once it answers that it holds the state the
+ * heartbeats start and the master serves again. A host that fails the transfer or does not answer
+ * is dropped: the master serves on without a backup.
+ */
+final class AdmittingBackupRole extends RoleBehavior {
+
+  private final JoinAsBackup join;
+  private boolean started;
+  private CurrentState state;
+
+  private AdmittingBackupRole(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
+    super(context, host);
+    this.join = join;
+  }
+
+  static Behavior<Command> start(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
+    host.arrived(join.sentAt());
+    AdmittingBackupRole role = new AdmittingBackupRole(context, host, join);
+    context.getLog().info("Host [{}]: {} asks to rejoin as backup at its lastSeqNr={}", host.name, join.host(),
+        join.lastSeqNr());
+    host.admission.close();
+    return role.whenQuiet();
+  }
+
+  @Override
+  Role role() {
+    return Role.MASTER;
+  }
+
+  /** No answer here is NOT_REPLICATED: a master admits a backup only while it has none. */
+  @Override
+  Behavior<Command> afterAnswer(OperationResult result) {
+    return whenQuiet();
+  }
+
+  private Behavior<Command> whenQuiet() {
+    if (started || host.admission.inFlight() > 0) {
+      return this;
+    }
+    started = true;
+    host.readController(s -> {
+      if (s == null) {
+        return refuse("the master could not read its controller's state", -1);
+      }
+      state = s;
+      RejoiningRole.readHistory(getContext(), host, this);
+      return this;
+    });
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onJoinAsBackup(JoinAsBackup msg) {
+    host.arrived(msg.sentAt());
+    msg.from().tell(new JoinRefused(host.name + " is admitting " + join.host() + " already", -1, host.now));
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onHistoryRead(JournalHistory history, Throwable failure) {
+    if (failure != null) {
+      return refuse("the master could not read its journal: " + failure, -1);
+    }
+    if (history.lastSeqNr() != state.lastSeqNr()) {
+      return refuse("the master's journal ends at seqNr " + history.lastSeqNr() + ", its controller at "
+          + state.lastSeqNr(), -1);
+    }
+    RejoinCheck.Verdict verdict = RejoinCheck.decide(join.host(), join.lastSeqNr(), join.chain(), history);
+    if (verdict instanceof RejoinCheck.Refuse r) {
+      return refuse(r.reason(), r.firstDifferingSeqNr());
+    }
+    RejoinCheck.Admit admit = (RejoinCheck.Admit) verdict;
+    // Quiet: no operation is decided yet that the new backup would miss.
+    host.backupLink.link(host.link(join.from()));
+    host.peer = join.from();
+    host.peerGuest = join.guest();
+    getContext().ask(Joined.class, join.from(), RejoiningRole.READ_TIMEOUT,
+        to -> new StateTransfer(admit.fromSeqNr(), admit.events(), state.lastSeqNr(), state.state(), host.now,
+            getContext().getSelf(), host.guest.address(), to),
+        JoinAnswered::new);
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onJoinAnswered(JoinAnswered msg) {
+    if (msg.failure() != null || !msg.joined().ok()) {
+      host.backupLink.unlink();
+      String why = msg.failure() != null ? "no answer: " + msg.failure() : msg.joined().detail();
+      getContext().getLog().warn("Host [{}]: {} did not rejoin ({}); serving without a backup", host.name,
+          join.host(), why);
+      return serve();
+    }
+    host.arrived(msg.joined().sentAt());
+    host.startHeartbeats();
+    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={}", host.name, join.host(),
+        msg.joined().lastSeqNr());
+    return serve();
+  }
+
+  @Override
+  Behavior<Command> onFenced(Fenced msg) {
+    host.arrived(msg.at());
+    return FencedRole.fence(getContext(), host, "fenced by " + msg.by() + " at " + msg.at() + " ns", null);
+  }
+
+  private Behavior<Command> refuse(String reason, long firstDifferingSeqNr) {
+    getContext().getLog().warn("Host [{}] refuses {} as backup: {}", host.name, join.host(), reason);
+    join.from().tell(new JoinRefused(reason, firstDifferingSeqNr, host.now));
+    return serve();
+  }
+
+  private Behavior<Command> serve() {
+    MasterRole master = new MasterRole(getContext(), host);
+    host.serve();
+    return master;
+  }
+}

@@ -1,0 +1,69 @@
+package io.rackfabric.persistence.controller;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A controller journal's whole change log, the event numbered {@code i} at index {@code i - 1},
+ * and its chain of digests: digest {@code i} covers events 1 to {@code i}, so two journals agree
+ * up to {@code i} exactly when their digests {@code i} are equal, and the first unequal digest is
+ * the first sequence number at which they differ. A rejoining management host sends its chain,
+ * not its events: the master compares and sends only the events the host lacks.
+ *
+ * <p>An event's digest is taken over its text form (records print every field, enums their name),
+ * which is the same in every JVM of one build; {@code hashCode} is not (an enum's is its identity).
+ * Digests are compared between running hosts only, never stored. The history itself stays in the
+ * JVM that read it: the chain crosses the link, not the events.
+ *
+ * @param events the change log from sequence number 1, without a gap
+ */
+public record JournalHistory(List<ControllerEvent> events) implements NoSerializationVerificationNeeded {
+
+  public JournalHistory {
+    events = List.copyOf(events);
+  }
+
+  public long lastSeqNr() {
+    return events.size();
+  }
+
+  /** The digests of events 1 to {@code i}, for each {@code i} from 1 to {@link #lastSeqNr()}. */
+  public List<Long> chain() {
+    List<Long> chain = new ArrayList<>(events.size());
+    long digest = 0;
+    for (ControllerEvent e : events) {
+      digest = link(digest, e);
+      chain.add(digest);
+    }
+    return chain;
+  }
+
+  /** The events numbered after {@code seqNr}, in order. */
+  public List<ControllerEvent> after(long seqNr) {
+    if (seqNr < 0 || seqNr > lastSeqNr()) {
+      throw new IllegalArgumentException("seqNr=" + seqNr + " not in [0, " + lastSeqNr() + "]");
+    }
+    return events.subList((int) seqNr, events.size());
+  }
+
+  /** The digest of a journal up to {@code event}, given the digest up to the event before. */
+  public static long link(long previous, ControllerEvent event) {
+    MessageDigest sha = sha256();
+    sha.update(ByteBuffer.allocate(Long.BYTES).putLong(previous).array());
+    sha.update(event.toString().getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(sha.digest()).getLong();
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}
