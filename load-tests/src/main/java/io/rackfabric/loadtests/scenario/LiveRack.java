@@ -370,21 +370,35 @@ public final class LiveRack implements RunningRack, AutoCloseable {
           setLink(end, false, modelAt);
         }
       }
-      if (keeper != null) {
-        // As a node killed at a model time: its last sends reported and all arrived before it
-        // stops, so the kernel forgets it with every count exact. Were it dropped as dead
-        // unannounced, its receivers would be balanced leniently and could be handed a live
-        // partner's message late (a straggler, at a time that depends on the machine).
-        for (String member : members) {
-          confirm(member);
-        }
-        holdModelTime(modelAt);
-      }
+      settleBeforeStop(members, modelAt);
     }
     faults.stopped(id);
     // The classic stop works on any actor, local or remote (a Terminate system message).
     system.classicSystem().stop(Adapter.toClassic(ref));
-    if (modelAt >= 0 && keeper != null) {
+    if (modelAt >= 0) {
+      forget(members);
+    }
+  }
+
+  /**
+   * Before kernel members stop at model time {@code modelAt}: each reports its last sends and the
+   * rack is held until they have all arrived, so that {@link #forget} leaves every count exact.
+   * Were they dropped as dead unannounced, their receivers would be balanced leniently and could
+   * be handed a live partner's message late (a straggler, at a time that depends on the machine).
+   */
+  void settleBeforeStop(List<String> members, long modelAt) throws Exception {
+    if (keeper == null) {
+      return;
+    }
+    for (String member : members) {
+      confirm(member);
+    }
+    holdModelTime(modelAt);
+  }
+
+  /** The kernel goes on without {@code members}, stopped after {@link #settleBeforeStop}. */
+  void forget(List<String> members) {
+    if (keeper != null) {
       keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
     }
   }

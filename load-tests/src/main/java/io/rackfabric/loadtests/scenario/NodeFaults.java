@@ -57,12 +57,7 @@ final class NodeFaults {
     }
     ActorSystem<?> system = rack.system();
     if (modelAt >= 0 && keeper != null) {
-      // Each dying member reports its last sends, and the rack is held until they have all
-      // arrived: the kernel then forgets the members with every count exact.
-      for (String member : members) {
-        rack.confirm(member);
-      }
-      rack.holdModelTime(modelAt);
+      rack.settleBeforeStop(members, modelAt);
     } else if (keeper != null) {
       // At a wall time under the kernel, where no silence takes a link down: the node's
       // components are stopped first, so each link goes down at its end's own clock (a stopping
@@ -79,8 +74,8 @@ final class NodeFaults {
       }
     }
     nodes.nodes().kill(node);
-    if (keeper != null && modelAt >= 0) {
-      keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
+    if (modelAt >= 0) {
+      rack.forget(members);
     }
     // The harness that killed it downs it at once, rather than leave it to the split-brain
     // resolver's stable-after: membership is how its partners learn of the death (a backup's
