@@ -11,6 +11,7 @@ import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.WatchingGuest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +42,7 @@ public final class InterruptForwarder extends AbstractBehavior<InterruptForwarde
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
   private final String lender;
-  private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final ActorRef<GuestCall> calls;
-  private final ActorRef<EndpointEvent> writes;
+  private final WatchingGuest guest;
   /** The data of each interrupt waiting for its wake, by the wake's token. */
   private final Map<Long, byte[]> pending = new HashMap<>();
   private long to;
@@ -59,10 +58,7 @@ public final class InterruptForwarder extends AbstractBehavior<InterruptForwarde
   private InterruptForwarder(ActorContext<Command> context, String lender, ActorRef<MemoryEndpoint.Command> endpoint) {
     super(context);
     this.lender = lender;
-    this.endpoint = endpoint;
-    this.calls = context.messageAdapter(GuestCall.class, Called::new);
-    // Never told directly once attached: the endpoint calls its guest instead.
-    this.writes = context.messageAdapter(EndpointEvent.class, e -> new Called(new GuestCall.Event(0, e)));
+    this.guest = new WatchingGuest(context, endpoint, Called::new);
   }
 
   @Override
@@ -77,8 +73,7 @@ public final class InterruptForwarder extends AbstractBehavior<InterruptForwarde
   private Behavior<Command> onStart(Start msg) {
     to = msg.to();
     delayNs = msg.delayNs();
-    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes)));
-    endpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msg.msiWord(), 4), writes));
+    guest.attach(List.of(AddressRange.ofSize(msg.msiWord(), 4)), List.of());
     getContext().getLog().info("interrupt forwarder [{}] forwards writes at {} to {} after {} ns", lender,
         Long.toHexString(msg.msiWord()), Long.toHexString(to), delayNs);
     msg.replyTo().tell(new Forwarded(lender, forwarded));
@@ -95,12 +90,12 @@ public final class InterruptForwarder extends AbstractBehavior<InterruptForwarde
     if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
       long token = nextToken++;
       pending.put(token, m.data());
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, m.arrivedAt() + delayNs, token));
+      guest.wake(m.arrivedAt() + delayNs, token);
     } else if (call instanceof GuestCall.Wake w && pending.containsKey(w.token())) {
-      endpoint.tell(new MemoryEndpoint.Write(to, pending.remove(w.token()), w.at()));
+      guest.write(to, pending.remove(w.token()), w.at());
       forwarded++;
     }
-    call.answer(endpoint); // after the write or the wake: they enter the model at the call's time
+    guest.answer(call); // after the write or the wake
     return this;
   }
 }

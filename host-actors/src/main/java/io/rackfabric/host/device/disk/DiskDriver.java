@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
 import io.rackfabric.host.device.disk.DiskReadSequence.RegisterWrite;
 import io.rackfabric.host.device.disk.DiskReadSequence.Step;
@@ -53,9 +54,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private static final long FIRST = 2;
 
   private final String id;
-  private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final ActorRef<GuestCall> calls;
-  private final ActorRef<EndpointEvent> writes;
+  private final WatchingGuest guest;
   private DiskReadSequence sequence;
   private ActorRef<ReadsDone> replyTo;
   private DiskReadPlan plan;
@@ -68,10 +67,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private DiskDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint) {
     super(context);
     this.id = id;
-    this.endpoint = endpoint;
-    this.calls = context.messageAdapter(GuestCall.class, Called::new);
-    // Never told directly once attached: the endpoint calls its guest instead.
-    this.writes = context.messageAdapter(EndpointEvent.class, e -> new Called(new GuestCall.Event(0, e)));
+    this.guest = new WatchingGuest(context, endpoint, Called::new);
   }
 
   @Override
@@ -93,12 +89,9 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
     sequence = new DiskReadSequence(plan);
     replyTo = msg.replyTo();
     long start = Math.max(0, plan.startAt());
-    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes)));
-    endpoint.tell(new MemoryEndpoint.Watch(plan.cqWatch(), writes));
-    endpoint.tell(new MemoryEndpoint.Watch(plan.dataWatch(), writes));
-    endpoint.tell(new MemoryEndpoint.Watch(plan.msiWatch(), writes));
-    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, start, SETUP));
-    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, start + DiskReadPlan.SETTLE_NS, FIRST));
+    guest.attach(List.of(plan.cqWatch(), plan.dataWatch(), plan.msiWatch()), List.of());
+    guest.wake(start, SETUP);
+    guest.wake(start + DiskReadPlan.SETTLE_NS, FIRST);
     getContext().getLog().info("Disk driver [{}] runs {} reads from {} ns", id, sequence.planned(), plan.startAt());
     if (sequence.finished()) {
       replyTo.tell(progress());
@@ -127,7 +120,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
         }
       }
     }
-    call.answer(endpoint); // after the stores and writes: they enter the model at the call's time
+    guest.answer(call); // after the stores and writes
     return this;
   }
 
@@ -147,14 +140,14 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   /** The CPU's store of the entry into its own RAM, then the doorbell through the fabric. */
   private void submit(Submission s) {
     if (s != null) {
-      endpoint.tell(new MemoryEndpoint.Store(s.address(), s.entry()));
+      guest.endpoint().tell(new MemoryEndpoint.Store(s.address(), s.entry()));
       write(s.doorbell());
     }
   }
 
   private void write(RegisterWrite w) {
     if (w != null) {
-      endpoint.tell(new MemoryEndpoint.Write(w.address(), w.data(), w.at()));
+      guest.write(w.address(), w.data(), w.at());
     }
   }
 

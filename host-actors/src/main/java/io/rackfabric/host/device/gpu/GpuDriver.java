@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterRead;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterWrite;
@@ -63,9 +64,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   private static final long FIRST = 1;
 
   private final String id;
-  private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final ActorRef<GuestCall> calls;
-  private final ActorRef<EndpointEvent> writes;
+  private final WatchingGuest guest;
   private final ActorRef<MemoryEndpoint.ReadResult> reads;
   private final GpuDriverSettings settings;
   private CopySequence sequence;
@@ -91,11 +90,8 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
       GpuDriverSettings settings) {
     super(context);
     this.id = id;
-    this.endpoint = endpoint;
     this.settings = settings;
-    this.calls = context.messageAdapter(GuestCall.class, Called::new);
-    // Never told directly once attached: the endpoint calls its guest instead.
-    this.writes = context.messageAdapter(EndpointEvent.class, e -> new Called(new GuestCall.Event(0, e)));
+    this.guest = new WatchingGuest(context, endpoint, Called::new);
     this.reads = context.messageAdapter(MemoryEndpoint.ReadResult.class,
         r -> new Called(new GuestCall.ReadDone(0, r)));
   }
@@ -117,9 +113,8 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
     }
     sequence = new CopySequence(msg.plan(), settings.msiWatchdogNs());
     replyTo = msg.replyTo();
-    endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(writes, reads)));
-    endpoint.tell(new MemoryEndpoint.Watch(msg.plan().msiWatch(), writes));
-    endpoint.tell(new MemoryEndpoint.WakeGuest(calls, Math.max(0, msg.plan().startAt()), FIRST));
+    guest.attach(List.of(msg.plan().msiWatch()), List.of(reads));
+    guest.wake(Math.max(0, msg.plan().startAt()), FIRST);
     getContext().getLog().info("GPU driver [{}] runs {} copies from {} ns", id, sequence.planned(),
         msg.plan().startAt());
     if (sequence.finished()) {
@@ -144,7 +139,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
         report();
       }
     }
-    call.answer(endpoint); // after the doorbell: it enters the model at the call's time
+    guest.answer(call); // after the doorbell
     return this;
   }
 
@@ -158,7 +153,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
       if (r != null) {
         getContext().getLog().info("GPU driver [{}] no MSI by {} ns: reads the GPU's STATUS at 0x{}", id, w.at(),
             Long.toHexString(r.address()));
-        endpoint.tell(new MemoryEndpoint.Read(r.address(), r.length(), r.at(), reads));
+        guest.endpoint().tell(new MemoryEndpoint.Read(r.address(), r.length(), r.at(), reads));
       }
     } else if (call instanceof GuestCall.ReadDone r) {
       sequence.probeAnswered(r.result().status(), r.result().data(), r.result().latencyNs());
@@ -174,11 +169,11 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
       return;
     }
     if (watchdogAt != Long.MAX_VALUE) {
-      endpoint.tell(new MemoryEndpoint.CancelWake(calls, watchdogToken));
+      guest.cancelWake(watchdogToken);
     }
     watchdogAt = deadline;
     if (deadline != Long.MAX_VALUE) {
-      endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ++watchdogToken));
+      guest.wake(deadline, ++watchdogToken);
     }
   }
 
@@ -197,7 +192,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
   private void issue(RegisterWrite w) {
     if (w != null) {
-      endpoint.tell(new MemoryEndpoint.Write(w.address(), w.data(), w.at()));
+      guest.write(w.address(), w.data(), w.at());
     }
   }
 
