@@ -44,6 +44,7 @@ final class DataLinkRetry {
   }
 
   private final LinkParameters params;
+  private final WireMeter meter;
   private final ReplayParameters replayParams;
   /** The egress wire's schedule, shared with first transmissions: a replay takes wire time too. */
   private final WireCalendar wire;
@@ -62,6 +63,13 @@ final class DataLinkRetry {
 
   DataLinkRetry(LinkParameters params, ReplayParameters replayParams, WireCalendar wire,
       LinkCounters counters, Host host) {
+    this(params, replayParams, wire, counters, host, new WireMeter());
+  }
+
+  /** @param meter the link end's wire meter: a replay takes the wire as a first transmission does */
+  DataLinkRetry(LinkParameters params, ReplayParameters replayParams, WireCalendar wire,
+      LinkCounters counters, Host host, WireMeter meter) {
+    this.meter = meter;
     this.params = params;
     this.replayParams = replayParams;
     this.wire = wire;
@@ -236,12 +244,14 @@ final class DataLinkRetry {
     long cursor = at;
     for (int i = 0; i < replay.outstanding(); i++) {
       Tlp tlp = replay.tlpAt(i);
-      long serialization = params.serializationNs(Tlps.wireBytes(tlp));
+      int bytes = Tlps.wireBytes(tlp);
+      long serialization = params.serializationNs(bytes);
       long start = replay.startAt(i);
       if (start < cursor) {
         // Went out before the replay began: sent again, on wire time of its own. No credit is
         // taken: a replayed TLP consumed its credit when it first went out.
         start = wire.reserve(cursor, serialization);
+        meter.sent(start, serialization, bytes);
         replay.restamp(i, start);
         counters.tlpsReplayed++;
       }

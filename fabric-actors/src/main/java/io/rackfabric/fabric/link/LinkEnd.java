@@ -85,7 +85,7 @@ public final class LinkEnd {
     this.params = params;
     this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
     WireCalendar wire = new WireCalendar(); // first transmissions and replays share it
-    this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost());
+    this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost(), meter);
     this.tx = new Transmitter(params, machine, wire, retry::full, this::departed);
     this.receive = new ReceiveCredits(receiveBuffers);
     this.training = new LinkTraining(machine, receive, counters, listener, wallNanos, this::modelNow,

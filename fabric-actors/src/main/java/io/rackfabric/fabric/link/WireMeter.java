@@ -1,7 +1,8 @@
 package io.rackfabric.fabric.link;
 
 /**
- * What one link end put on its wire, in model time: every TLP's bytes, and within a window of
+ * What one link end put on its wire, in model time (first transmissions and replays alike): every
+ * TLP's bytes, and within a window of
  * model time (a run's measurement stretch) the bytes and the wire time that fall inside it. A TLP
  * that straddles an edge of the window counts with the share of its wire time inside it, so a
  * window's bytes over its length is the link's carried bandwidth there and can never exceed what

@@ -142,6 +142,9 @@ public record FabricSettings(
     }
     long meterFrom = nonNegativeNanos(c, "wire-meter.from", errors);
     long meterTo = nonNegativeNanos(c, "wire-meter.to", errors);
+    if (meterTo != 0 && meterTo <= meterFrom) {
+      errors.add("wire-meter.to=" + meterTo + "ns is not after wire-meter.from=" + meterFrom + "ns (0: no window)");
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException("rackfabric.fabric: " + String.join("; ", errors));
     }

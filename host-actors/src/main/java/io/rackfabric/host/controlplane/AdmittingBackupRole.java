@@ -110,6 +110,8 @@ final class AdmittingBackupRole extends RoleBehavior {
       String why = msg.failure() != null ? "no answer: " + msg.failure() : msg.joined().detail();
       getContext().getLog().warn("Host [{}]: {} did not rejoin ({}); serving without a backup", host.name,
           join.host(), why);
+      // Its answer may still come and make it a backup no heartbeat reaches: told, it stands down.
+      join.from().tell(new JoinRefused("admission ended without its answer: " + why, -1, host.now));
       return serve();
     }
     host.arrived(msg.joined().sentAt());

@@ -36,6 +36,20 @@ final class BackupRole extends RoleBehavior {
     return Role.BACKUP;
   }
 
+  /**
+   * Only a master refuses a join: a backup that hears it joined a master that gave up on its
+   * admission (its answer came too late) and will not send it heartbeats. Left watching, it would
+   * suspect a live master and fence it; it stands down instead and may ask to rejoin.
+   */
+  @Override
+  Behavior<Command> onJoinRefused(ControlPlaneHost.JoinRefused msg) {
+    host.arrived(msg.sentAt());
+    Behavior<Command> fenced = FencedRole.fence(getContext(), host, "its master ended the admission: " + msg.reason(),
+        null);
+    host.stopReplica();
+    return fenced;
+  }
+
   /** A master-to-be shows its booted state: it must be this replica's, at the same sequence number. */
   @Override
   Behavior<Command> onPair(Pair msg) {

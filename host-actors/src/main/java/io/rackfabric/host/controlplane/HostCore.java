@@ -438,6 +438,13 @@ final class HostCore {
     return msg.then().apply(msg.state());
   }
 
+  /** Stops the replica, if any, with nothing to do after: the host stood down. */
+  void stopReplica() {
+    if (replica != null) {
+      stopChild(replica, Behaviors::same);
+    }
+  }
+
   /** Stops a child; {@code then} (of the current role) goes on once it terminated (the persistence id is free). */
   void stopChild(ActorRef<?> child, Supplier<Behavior<Command>> then) {
     afterStop.put(child, new AfterStop(current, then));

@@ -31,7 +31,8 @@ import java.util.Optional;
  * its next tenure's persistence id ({@link RejoinCheck#nextTenure}), writes its own events and the
  * transferred ones there, checks the result against the master's state and becomes its backup.
  * Its old journal is never written: a refusal or a failed check leaves it, and the master's, as
- * they were. It serves nothing meanwhile (FENCED).
+ * they were; a check that fails after the new tenure was begun stops its replica and leaves the
+ * host on that tenure's id, from which a later rejoin starts. It serves nothing meanwhile (FENCED).
  */
 final class RejoiningRole extends RoleBehavior {
 
@@ -190,6 +191,8 @@ final class RejoiningRole extends RoleBehavior {
   private Behavior<Command> fail(String reason) {
     getContext().getLog().warn("Host [{}] does not rejoin: {}", host.name, reason);
     request.replyTo().tell(new RoleChanged(host.name, Role.FENCED, false, host.lastSeqNr, reason));
-    return FencedRole.standDown(getContext(), host, fencedBecause);
+    Behavior<Command> fenced = FencedRole.standDown(getContext(), host, fencedBecause);
+    host.stopReplica(); // a new tenure's, begun before the check failed: a later rejoin starts another
+    return fenced;
   }
 }

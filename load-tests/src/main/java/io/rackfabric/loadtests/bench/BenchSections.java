@@ -50,14 +50,21 @@ public final class BenchSections {
       figures.add(new Figure(p + "replicated_ratio", replicatedRatio, "controller/bare", "wall"));
       figures.add(new Figure(p + "takeover_wall", t.wallTakeoverNs() / 1e9, "s", "wall"));
       figures.add(new Figure(p + "takeover_events_replayed", t.eventsReplayed(), "events", "count"));
-      figures.add(new Figure(p + "takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"));
+      figures.add(new Figure(p + "takeover_events_read_back", t.eventsReadBack(), "events", "count"));
+      boolean replayed = t.eventsReadBack() > 0; // else resumed from the backup's state: no replay to time
+      if (replayed) {
+        figures.add(new Figure(p + "takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"));
+      }
       figures.add(new Figure(p + "recovery_events_per_s", r.recoveryEventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(),
           "controller/bare", "wall"));
-      figures.add(new Figure(p + "takeover_replay_ratio", replayRatio, "controller/bare", "wall"));
+      if (replayed) {
+        figures.add(new Figure(p + "takeover_replay_ratio", replayRatio, "controller/bare", "wall"));
+      }
       figures.add(new Figure(p + "takeover_total", t.totalNs(), "ns", "model"));
-      verdicts.add(ControllerBench.verdicts(events, replicatedRatio, replayRatio, t.wallTakeoverNs() / 1e9));
+      verdicts.add(ControllerBench.verdicts(events, replicatedRatio, replayRatio, t.eventsReadBack(),
+          t.wallTakeoverNs() / 1e9));
     }
     Map<String, Object> section = BenchFigures.section(Map.of("events", counts, "window", ControllerBench.WINDOW),
         figures, out);

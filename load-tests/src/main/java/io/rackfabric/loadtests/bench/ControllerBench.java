@@ -73,12 +73,21 @@ public final class ControllerBench {
   private ControllerBench() {}
 
   /** One line saying which of the targets a run of {@code events} met. */
-  static String verdicts(int events, double replicatedRatio, double replayRatio, double takeoverWallS) {
+  /**
+   * @param readBack change-log events the take-over read back from the journal: with none (resumed
+   *     from the backup's held state) there is no replay whose rate a target could judge
+   */
+  static String verdicts(int events, double replicatedRatio, double replayRatio, long readBack,
+      double takeoverWallS) {
     double takeoverTarget = TAKEOVER_TARGET_S * events / TAKEOVER_TARGET_EVENTS;
-    return String.format("%,d events: replicated ops %.2f of the bare write (>= %.1f: %s), take-over replay %.2f of"
-            + " the bare read (>= %.1f: %s), take-over wall %.3f s (<= %.2f s: %s)", events, replicatedRatio,
-        REPLICATED_TARGET, met(replicatedRatio >= REPLICATED_TARGET), replayRatio, REPLAY_TARGET,
-        met(replayRatio >= REPLAY_TARGET), takeoverWallS, takeoverTarget, met(takeoverWallS <= takeoverTarget));
+    String replay = readBack == 0
+        ? "take-over replay: none (0 events read back, resumed from the backup's held state)"
+        : String.format("take-over replay %.2f of the bare read (>= %.1f: %s)", replayRatio, REPLAY_TARGET,
+            met(replayRatio >= REPLAY_TARGET));
+    return String.format("%,d events: replicated ops %.2f of the bare write (>= %.1f: %s), %s, take-over wall"
+            + " %.3f s (<= %.2f s: %s)", events, replicatedRatio, REPLICATED_TARGET,
+        met(replicatedRatio >= REPLICATED_TARGET), replay, takeoverWallS, takeoverTarget,
+        met(takeoverWallS <= takeoverTarget));
   }
 
   private static String met(boolean ok) {

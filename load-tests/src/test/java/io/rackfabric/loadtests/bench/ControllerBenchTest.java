@@ -29,11 +29,14 @@ class ControllerBenchTest {
 
   @Test
   void shouldScaleTheTakeoverTargetWithTheEventsWhenJudgingARun() {
-    String small = ControllerBench.verdicts(10_000, 0.6, 0.9, 0.4);
+    String small = ControllerBench.verdicts(10_000, 0.6, 0.9, 10_000, 0.4);
     assertTrue(small.contains("(>= 0.5: met)") && small.contains("(>= 0.8: met)") && small.contains("(<= 0.50 s: met)"),
         small);
-    String large = ControllerBench.verdicts(100_000, 0.4, 0.7, 4.0);
+    String large = ControllerBench.verdicts(100_000, 0.4, 0.7, 100_000, 4.0);
     assertTrue(large.contains("(>= 0.5: NOT met)") && large.contains("(>= 0.8: NOT met)")
         && large.contains("(<= 5.00 s: met)"), large);
+    String resumed = ControllerBench.verdicts(10_000, 0.6, 30.0, 0, 0.05);
+    assertTrue(resumed.contains("take-over replay: none (0 events read back") && !resumed.contains("(>= 0.8: met)"),
+        "a take-over that read nothing back is not judged as a fast replay: " + resumed);
   }
 }
