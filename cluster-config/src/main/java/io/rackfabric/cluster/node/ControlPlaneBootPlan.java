@@ -89,10 +89,7 @@ public final class ControlPlaneBootPlan {
     }
     for (EndpointSpec e : topology.endpoints()) {
       if (!e.root()) {
-        List<BarRecord> bars = new ArrayList<>();
-        for (int i = 0; i < e.bars().size(); i++) {
-          bars.add(new BarRecord(i, e.bars().get(i).base(), e.bars().get(i).size(), true));
-        }
+        List<BarRecord> bars = bars(e);
         boolean nic = e.id().equals(NicNode.NIC_ID);
         ops.add(r -> new Controller.AddDevice(e.id(), nic ? DeviceKind.NIC : DeviceKind.ENDPOINT, e.bdf(), e.node(),
             bars, nic ? nicVfs : 0, 0, r));
@@ -110,5 +107,14 @@ public final class ControlPlaneBootPlan {
     }
     ops.add(r -> new Controller.TakeTemplateImage(0, r));
     return ops;
+  }
+
+  /** An endpoint's BARs as the controller records them: index, base, size, prefetchable. */
+  public static List<BarRecord> bars(EndpointSpec e) {
+    List<BarRecord> bars = new ArrayList<>();
+    for (int i = 0; i < e.bars().size(); i++) {
+      bars.add(new BarRecord(i, e.bars().get(i).base(), e.bars().get(i).size(), true));
+    }
+    return bars;
   }
 }

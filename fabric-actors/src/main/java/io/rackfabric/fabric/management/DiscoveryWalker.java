@@ -134,7 +134,7 @@ public final class DiscoveryWalker {
           localReads.poll();
         }
       }
-    } else if (pending.size() < window) {
+    } else if (waiting.isEmpty() && pending.size() < window) { // else behind the ones already waiting
       send(read, out);
     } else {
       waiting.add(read);

@@ -2,15 +2,13 @@ package io.rackfabric.loadtests.scenario;
 
 import akka.actor.typed.ActorRef;
 import io.rackfabric.cluster.node.ComponentKeys;
-import io.rackfabric.cluster.topology.EndpointSpec;
+import io.rackfabric.cluster.node.ControlPlaneBootPlan;
 import io.rackfabric.cluster.topology.Topology;
-import io.rackfabric.fabric.address.AddressRange;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
 import io.rackfabric.loadtests.scenario.language.LoanStep;
-import io.rackfabric.persistence.controller.BarRecord;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
@@ -18,9 +16,9 @@ import io.rackfabric.persistence.controller.LendableKind;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -50,30 +48,30 @@ public final class LoanStepsRun {
   public static LoanStepsRun start(RunningRack rack, List<LoanStep> steps, PrintStream progress) throws Exception {
     long startAt = rack.hostStartModelTime();
     rack.holdModelTime(startAt);
-    Set<String> hosts = new LinkedHashSet<>();
-    steps.forEach(s -> hosts.add(s.host()));
-    for (String host : hosts) {
-      var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(host), ASK);
-      Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
-          ControlPlaneClient.AwaitReady::new, READY);
+    Map<String, ActorRef<ControlPlaneClient.Command>> clients = new LinkedHashMap<>();
+    for (LoanStep s : steps) {
+      if (!clients.containsKey(s.host())) {
+        var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(s.host()), ASK);
+        Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
+            ControlPlaneClient.AwaitReady::new, READY);
+        clients.put(s.host(), client);
+      }
     }
     List<Sent> sent = new ArrayList<>();
     for (LoanStep s : steps) {
       long at = startAt + s.atNs();
-      var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(s.host()), ASK);
       CompletableFuture<OperationResult> answer = Asks.<ControlPlaneClient.Command, OperationResult>askAsync(
-          rack.system(), client, r -> new ControlPlaneClient.Issue(operation(rack.topology(), s, at, r)),
+          rack.system(), clients.get(s.host()), r -> new ControlPlaneClient.Issue(operation(rack.topology(), s, at, r)),
           Duration.ofDays(1));
       sent.add(new Sent(s, at, answer));
       progress.printf("  loans: %s%n", s.text());
     }
-    for (String host : hosts) {
+    for (var client : clients.values()) {
       // Answered after the steps were taken: each one's wake is at the endpoint before the confirm.
-      var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(host), ASK);
       Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
           ControlPlaneClient.GetRequests::new, ASK);
     }
-    rack.confirmInputs(List.copyOf(hosts));
+    rack.confirmInputs(List.copyOf(clients.keySet()));
     return new LoanStepsRun(sent);
   }
 
@@ -97,7 +95,7 @@ public final class LoanStepsRun {
   static Operation operation(Topology topology, LoanStep s, long at, ActorRef<OperationResult> replyTo) {
     return switch (s.kind()) {
       case OFFER -> new Controller.OfferDevice(s.device(), s.host(), kind(topology, s.device()),
-          bars(topology, s.device()), at, replyTo);
+          ControlPlaneBootPlan.bars(topology.endpoint(s.device()).orElseThrow()), at, replyTo);
       case WITHDRAW -> new Controller.WithdrawOffer(s.device(), s.host(), at, replyTo);
       case BORROW -> new Controller.BorrowDevice(s.device(), s.host(), null, s.windowBase(), s.windowSize(),
           s.windowTarget(), at, replyTo);
@@ -113,16 +111,5 @@ public final class LoanStepsRun {
       case DISK -> LendableKind.DISK;
       default -> throw new IllegalArgumentException("device=" + device + " is not a GPU or a disk");
     };
-  }
-
-  /** The device's BARs in its lender's space, as the lender's driver offers them. */
-  private static List<BarRecord> bars(Topology topology, String device) {
-    EndpointSpec e = topology.endpoint(device).orElseThrow();
-    List<BarRecord> out = new ArrayList<>();
-    for (int i = 0; i < e.bars().size(); i++) {
-      AddressRange b = e.bars().get(i);
-      out.add(new BarRecord(i, b.base(), b.limit() - b.base() + 1, true));
-    }
-    return out;
   }
 }

@@ -36,8 +36,9 @@ public record JournalHistory(List<ControllerEvent> events) implements NoSerializ
   public List<Long> chain() {
     List<Long> chain = new ArrayList<>(events.size());
     long digest = 0;
+    MessageDigest sha = sha256(); // one for the whole chain: a look-up per event costs more than the hash
     for (ControllerEvent e : events) {
-      digest = link(digest, e);
+      digest = link(sha, digest, e);
       chain.add(digest);
     }
     return chain;
@@ -53,7 +54,11 @@ public record JournalHistory(List<ControllerEvent> events) implements NoSerializ
 
   /** The digest of a journal up to {@code event}, given the digest up to the event before. */
   public static long link(long previous, ControllerEvent event) {
-    MessageDigest sha = sha256();
+    return link(sha256(), previous, event);
+  }
+
+  private static long link(MessageDigest sha, long previous, ControllerEvent event) {
+    sha.reset();
     sha.update(ByteBuffer.allocate(Long.BYTES).putLong(previous).array());
     sha.update(event.toString().getBytes(StandardCharsets.UTF_8));
     return ByteBuffer.wrap(sha.digest()).getLong();

@@ -136,7 +136,9 @@ public final class DmaBandwidthFigures implements FigureType {
    */
   static int[] crossings(Topology topology, GpuCopies spec) {
     RouteExplainer routes = new RouteExplainer(topology);
-    List<RouteExplanation> chain = new ArrayList<>(List.of(routes.explain(spec.gpu(), spec.bufferGpu(), true)));
+    // Peer and via-RAM copies write (a read is re-issued at a relaying root under the root's own ID).
+    boolean reads = spec.peer() == null && spec.viaRam() == null;
+    List<RouteExplanation> chain = new ArrayList<>(List.of(routes.explain(spec.gpu(), spec.bufferGpu(), reads)));
     if (spec.viaRam() != null) {
       RouteExplanation read = routes.explain(spec.viaRam().gpu(), spec.viaRam().bounce().bufferGpu(), true);
       chain.addAll(List.of(read, read));
