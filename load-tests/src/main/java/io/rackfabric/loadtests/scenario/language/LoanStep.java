@@ -1,5 +1,8 @@
 package io.rackfabric.loadtests.scenario.language;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -22,9 +25,13 @@ import java.util.Locale;
  * @param expectAccepted whether the controller is expected to accept it ({@code expect = accepted}
  *     or {@code rejected})
  * @param where {@code file:line} of the step
+ * @param cause what sent it, when not a step of {@code loans}: a VM's guest action whose trap made
+ *     its host's hypervisor borrow, map or return the device ({@code vm guest: command=0x6}); else
+ *     empty
  */
 public record LoanStep(int index, Kind kind, String device, String host, long atNs, long windowBase,
-    long windowSize, long windowTarget, long buffer, long size, boolean expectAccepted, String where) {
+    long windowSize, long windowTarget, long buffer, long size, boolean expectAccepted, String where,
+    String cause) {
 
   /** Far below what a controller handles; each is a control-plane request of its host. */
   public static final int MAX_STEPS = 1_000;
@@ -40,6 +47,22 @@ public record LoanStep(int index, Kind kind, String device, String host, long at
   /** The step as a line: {@code borrow gpu1 by ch2 at 20us}. */
   public String text() {
     return kind.key() + " " + device + " by " + host + " at " + Durations.text(atNs)
-        + (expectAccepted ? "" : " (expected rejected)");
+        + (cause.isEmpty() ? "" : " (" + cause + ")") + (expectAccepted ? "" : " (expected rejected)");
+  }
+
+  /**
+   * The steps of {@code loans} and those the VMs' guests caused, in the order of their times (a
+   * guest's after a listed step of the same time), numbered again from 0.
+   */
+  public static List<LoanStep> inOrder(List<LoanStep> listed, List<LoanStep> caused) {
+    List<LoanStep> all = new ArrayList<>(listed);
+    all.addAll(caused);
+    all.sort(Comparator.comparingLong(LoanStep::atNs)); // stable: ties keep listed before caused
+    List<LoanStep> out = new ArrayList<>(all.size());
+    for (LoanStep s : all) {
+      out.add(new LoanStep(out.size(), s.kind, s.device, s.host, s.atNs, s.windowBase, s.windowSize,
+          s.windowTarget, s.buffer, s.size, s.expectAccepted, s.where, s.cause));
+    }
+    return out;
   }
 }

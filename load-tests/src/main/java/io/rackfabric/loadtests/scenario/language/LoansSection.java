@@ -131,7 +131,7 @@ final class LoansSection {
       return null;
     }
     return new LoanStep(index, kind, device, host, at, window[0], window[1], window[2], buffer, size,
-        !"rejected".equals(expect), file.where(s));
+        !"rejected".equals(expect), file.where(s), "");
   }
 
   private static Kind kind(Fields s) {

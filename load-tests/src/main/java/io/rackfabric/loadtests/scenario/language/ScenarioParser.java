@@ -125,12 +125,14 @@ final class ScenarioParser {
         ScenarioSettings.config(settings));
     Map<String, VmsSection.Vm> vms = VmsSection.parse(f, topology);
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
-    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
+    List<LoanStep> loans = LoanStep.inOrder(new LoansSection(file).steps(f, topology, length),
+        new GuestSection(file).steps(f, topology, vms, length));
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
     if (!loans.isEmpty() && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
       // Those start each workload at the rack's quiet, which pending loan steps keep away.
-      f.error(LoansSection.KEY, "loans run beside gpu-copies, not beside disk-reads or gpu-ping-pong (each of their"
+      f.error(LoansSection.KEY, "loans (and a VM guest's actions that borrow) run beside gpu-copies, not beside"
+          + " disk-reads or gpu-ping-pong (each of their"
           + " workloads starts once the rack is quiet): give them in another scenario");
     }
     if (deviceWorkloads > 1) {

@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A scenario's {@code vms = [ { name, host, memory, base, devices = [...] } ]}: VMs on the
+ * A scenario's {@code vms = [ { name, host, memory, base, devices = [...], guest = [...] } ]}: VMs on the
  * topology's hosts (Device Lending, section 5), each with its guest-physical memory at {@code base}
  * in its host's RAM and the devices passed through to it, each mapped for it in its lender's IOMMU
  * ({@link VmPassThrough}). A VM whose memory does not fit its host's RAM, or a device's DMA window
- * toward that host, is reported with the values.
+ * toward that host, is reported with the values. What a VM's guest does to its devices, and the
+ * loans that follow, is {@link GuestSection}'s.
  */
 final class VmsSection {
 
@@ -38,7 +39,7 @@ final class VmsSection {
   static Map<String, Vm> parse(Fields f, TopologyRef topology) {
     Map<String, Vm> out = new LinkedHashMap<>();
     for (Fields item : f.objects(KEY, false)) {
-      item.allowOnly("name", "host", "memory", "base", "devices");
+      item.allowOnly("name", "host", "memory", "base", "devices", GuestSection.KEY);
       String name = item.string("name", true);
       String host = item.string("host", true);
       Long memory = item.address("memory", true);
