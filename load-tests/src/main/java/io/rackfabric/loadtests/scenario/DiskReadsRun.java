@@ -102,7 +102,15 @@ public final class DiskReadsRun {
       if (left > 0) {
         try {
           DiskDriver.ReadsDone done = d.done().get(Math.min(left, PROGRESS_NS), TimeUnit.NANOSECONDS);
-          return new DiskReadsResult(d.spec(), done.reads(), done.error());
+          if (done.removal() != null) {
+            // The driver declared its disk gone: the read in flight is lost, the rest never started;
+            // the removal accounts for them, and the reads before it are whole.
+            var r = done.removal();
+            progress.printf("  disk-reads %s: surprise removal at model %,d ns after %,d of %,d reads: %s; lost in"
+                + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.reads().size(), planned, r.reason(),
+                r.lost(), r.notStarted());
+          }
+          return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal());
         } catch (TimeoutException notYet) {
           // a progress line, below
         }

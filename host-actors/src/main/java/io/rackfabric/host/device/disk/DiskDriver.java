@@ -12,9 +12,11 @@ import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.device.disk.DiskReadSequence.RegisterRead;
 import io.rackfabric.host.device.disk.DiskReadSequence.RegisterWrite;
 import io.rackfabric.host.device.disk.DiskReadSequence.Step;
 import io.rackfabric.host.device.disk.DiskReadSequence.Submission;
+import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
 import java.util.List;
 
 /**
@@ -26,6 +28,12 @@ import java.util.List;
  * the endpoint's call (the set-up and the first doorbell wakes at the plan's start, each later one
  * the previous message's arrival), so it enters the model at that time; free-running the same steps
  * happen at the endpoint's clock. Must run next to its endpoint.
+ *
+ * <p>Under the kernel each awaited MSI-X message has a watchdog ({@link DiskDriverSettings}): a
+ * model-time wake of the endpoint at its deadline, taken back when the message comes. A late
+ * message makes the driver read the disk's STATUS through the fabric; a disk found gone is a
+ * surprise removal at that model time, reported in {@link ReadsDone} with the read lost in flight,
+ * and the driver issues nothing more.
  */
 public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
@@ -38,9 +46,12 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   /** The reads done so far (answered after every message the driver sent before it). */
   public record GetProgress(ActorRef<ReadsDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The reads done, in order, of {@code planned}; {@code error} non-empty when the plan was refused. */
-  public record ReadsDone(String driver, List<DiskReadRecord> reads, int planned, String error)
-      implements NoSerializationVerificationNeeded {
+  /**
+   * The reads done, in order, of {@code planned}; {@code error} non-empty when the plan was refused;
+   * {@code removal} the disk's surprise removal that ended the plan early, or null.
+   */
+  public record ReadsDone(String driver, List<DiskReadRecord> reads, int planned, String error,
+      SurpriseRemoval removal) implements NoSerializationVerificationNeeded {
     public ReadsDone {
       reads = List.copyOf(reads);
     }
@@ -50,24 +61,41 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   /** The wake that writes the set-up. */
   private static final long SETUP = 1;
-  /** The wake that rings the first doorbell. */
+  /** The wake that rings the first doorbell; the watchdog's wakes are numbered above it. */
   private static final long FIRST = 2;
 
   private final String id;
   private final WatchingGuest guest;
+  private final ActorRef<MemoryEndpoint.ReadResult> reads;
+  private final DiskDriverSettings settings;
   private DiskReadSequence sequence;
   private ActorRef<ReadsDone> replyTo;
   private DiskReadPlan plan;
+  /** Told by the endpoint on attaching; free-running there is no watchdog (a wake is due at once). */
+  private boolean underKernel;
+  /** The watchdog wake asked for: its token and model time ({@code Long.MAX_VALUE}: none). */
+  private long watchdogToken = FIRST;
+  private long watchdogAt = Long.MAX_VALUE;
 
   /** @param id names the driver in its replies and logs (its endpoint's id, say) */
   public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint) {
-    return Behaviors.setup(ctx -> new DiskDriver(ctx, id, endpoint));
+    return Behaviors.setup(ctx -> new DiskDriver(ctx, id, endpoint,
+        DiskDriverSettings.create(ctx.getSystem().settings().config())));
   }
 
-  private DiskDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint) {
+  public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint,
+      DiskDriverSettings settings) {
+    return Behaviors.setup(ctx -> new DiskDriver(ctx, id, endpoint, settings));
+  }
+
+  private DiskDriver(ActorContext<Command> context, String id, ActorRef<MemoryEndpoint.Command> endpoint,
+      DiskDriverSettings settings) {
     super(context);
     this.id = id;
+    this.settings = settings;
     this.guest = new WatchingGuest(context, endpoint, Called::new);
+    this.reads = context.messageAdapter(MemoryEndpoint.ReadResult.class,
+        r -> new Called(new GuestCall.ReadDone(0, r)));
   }
 
   @Override
@@ -82,14 +110,14 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private Behavior<Command> onStart(Start msg) {
     if (sequence != null) {
       msg.replyTo().tell(new ReadsDone(id, List.of(), msg.plan().reads().size(), "driver " + id
-          + " already runs a plan of " + sequence.planned() + " reads"));
+          + " already runs a plan of " + sequence.planned() + " reads", null));
       return this;
     }
     plan = msg.plan();
-    sequence = new DiskReadSequence(plan);
+    sequence = new DiskReadSequence(plan, settings.msiWatchdogNs());
     replyTo = msg.replyTo();
     long start = Math.max(0, plan.startAt());
-    guest.attach(List.of(plan.cqWatch(), plan.dataWatch(), plan.msiWatch()), List.of());
+    guest.attach(List.of(plan.cqWatch(), plan.dataWatch(), plan.msiWatch()), List.of(reads));
     guest.wake(start, SETUP);
     guest.wake(start + DiskReadPlan.SETTLE_NS, FIRST);
     getContext().getLog().info("Disk driver [{}] runs {} reads from {} ns", id, sequence.planned(), plan.startAt());
@@ -106,30 +134,70 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
-    if (sequence != null) {
-      if (call instanceof GuestCall.Wake w && w.token() == SETUP) {
-        write(sequence.setUp(w.at()));
-      } else if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
-        submit(sequence.begin(w.at()));
-      } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
-        if (plan.msiWatch().contains(m.address())) {
-          issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
-          finishIfDone(m.arrivedAt());
-        } else {
-          sequence.written(m.address(), m.data());
-        }
+    if (call instanceof GuestCall.Attached a) {
+      underKernel = a.underKernel();
+    } else if (sequence != null && !sequence.over()) {
+      step(call);
+      rearm();
+      if (sequence.over() && replyTo != null) {
+        report();
       }
     }
     guest.answer(call); // after the stores and writes
     return this;
   }
 
-  private void finishIfDone(long at) {
-    if (sequence.finished() && replyTo != null) {
-      getContext().getLog().info("Disk driver [{}] finished {} reads at {} ns", id, sequence.planned(), at);
-      replyTo.tell(progress());
-      replyTo = null;
+  /** One step of the sequence for {@code call}. */
+  private void step(GuestCall call) {
+    if (call instanceof GuestCall.Wake w && w.token() == SETUP) {
+      write(sequence.setUp(w.at()));
+    } else if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
+      submit(sequence.begin(w.at()));
+    } else if (call instanceof GuestCall.Wake w && w.token() == watchdogToken) {
+      watchdogAt = Long.MAX_VALUE;
+      RegisterRead r = sequence.watchdogExpired(w.at());
+      if (r != null) {
+        getContext().getLog().info("Disk driver [{}] no MSI-X by {} ns: reads the disk's STATUS at 0x{}", id, w.at(),
+            Long.toHexString(r.address()));
+        guest.endpoint().tell(new MemoryEndpoint.Read(r.address(), r.length(), r.at(), reads));
+      }
+    } else if (call instanceof GuestCall.ReadDone r) {
+      sequence.probeAnswered(r.result().status(), r.result().data(), r.result().latencyNs());
+    } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
+      if (plan.msiWatch().contains(m.address())) {
+        issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
+      } else {
+        sequence.written(m.address(), m.data());
+      }
     }
+  }
+
+  /** Moves the watchdog's wake to the sequence's deadline: the old one taken back, the new one asked for. */
+  private void rearm() {
+    long deadline = sequence.watchdogDeadline();
+    if (!underKernel || deadline == watchdogAt) {
+      return;
+    }
+    if (watchdogAt != Long.MAX_VALUE) {
+      guest.cancelWake(watchdogToken);
+    }
+    watchdogAt = deadline;
+    if (deadline != Long.MAX_VALUE) {
+      guest.wake(deadline, ++watchdogToken);
+    }
+  }
+
+  private void report() {
+    SurpriseRemoval removal = sequence.removal();
+    if (removal != null) {
+      getContext().getLog().warn("Disk driver [{}] surprise removal at {} ns after {} of {} reads: {}; lost in"
+          + " flight {}, {} not started", id, removal.at(), sequence.records().size(), sequence.planned(),
+          removal.reason(), removal.lost(), removal.notStarted());
+    } else {
+      getContext().getLog().info("Disk driver [{}] finished {} reads", id, sequence.planned());
+    }
+    replyTo.tell(progress());
+    replyTo = null;
   }
 
   private void issue(Step step) {
@@ -153,6 +221,6 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   private ReadsDone progress() {
     return new ReadsDone(id, sequence == null ? List.of() : sequence.records(),
-        sequence == null ? 0 : sequence.planned(), "");
+        sequence == null ? 0 : sequence.planned(), "", sequence == null ? null : sequence.removal());
   }
 }

@@ -1,5 +1,7 @@
 package io.rackfabric.host.device.disk;
 
+import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.host.device.DeviceWatchdog;
 import io.rackfabric.host.device.Pcie;
 import io.rackfabric.host.device.disk.DiskReadPlan.Read;
 import java.nio.ByteBuffer;
@@ -17,6 +19,11 @@ import java.util.List;
  * model time from the doorbell's issue to the message's arrival, and lets the next read go at that
  * arrival. After the last: the CQ head, then ENABLE=0, so another driver may set the disk up. A
  * plain class: the actor turns endpoint calls into these steps.
+ *
+ * <p>With a watchdog ({@link DeviceWatchdog}) an MSI-X message that does not come in time makes the
+ * driver read the disk's STATUS through the fabric; a disk found gone (its lender died, its cables
+ * went down) is a surprise removal at that model time: the read in flight is lost, the rest are
+ * not started, and the sequence issues nothing more.
  */
 public final class DiskReadSequence {
 
@@ -27,6 +34,18 @@ public final class DiskReadSequence {
 
   /** One write of the driver: {@code data} at bus address {@code address}, issued at {@code at}. */
   public record RegisterWrite(long address, byte[] data, long at) {}
+
+  /** A read of a register of the disk: {@code length} bytes at bus address {@code address}, at {@code at}. */
+  public record RegisterRead(long address, int length, long at) {}
+
+  /**
+   * The disk found gone at model {@code at}: {@code reason} says how; {@code lost} is the read in
+   * flight (its doorbell rung, no MSI-X message), {@code notStarted} the reads after it.
+   */
+  public record SurpriseRemoval(long at, String reason, LostRead lost, int notStarted) {}
+
+  /** A read whose doorbell was rung at {@code doorbellAt} and whose completion never came. */
+  public record LostRead(int commandId, long lba, int blocks, long doorbellAt) {}
 
   /** A command's 64 bytes stored into the driver's own RAM at {@code address}, then the doorbell. */
   public record Submission(long address, byte[] entry, RegisterWrite doorbell) {}
@@ -58,6 +77,11 @@ public final class DiskReadSequence {
   }
 
   private final DiskReadPlan plan;
+  /** Null: no watchdog (free-running, where a wake is due at once, or a test of the sequence alone). */
+  private final DeviceWatchdog watchdog;
+  private SurpriseRemoval removal;
+  /** When the last STATUS probe was issued. */
+  private long probeAt;
   private final List<DiskReadRecord> done = new ArrayList<>();
   private boolean setUp;
   /** The read whose completion is awaited, or -1 before the first doorbell and after the last MSI. */
@@ -69,8 +93,74 @@ public final class DiskReadSequence {
   private CompletionEntry completion;
   private boolean dataOk;
 
+  /** A sequence without a watchdog: it waits for each MSI-X message for ever. */
   public DiskReadSequence(DiskReadPlan plan) {
     this.plan = plan;
+    this.watchdog = null;
+  }
+
+  /** A sequence that probes its disk when a message is {@code watchdogNs} late, and declares it removed if gone. */
+  public DiskReadSequence(DiskReadPlan plan, long watchdogNs) {
+    this.plan = plan;
+    this.watchdog = new DeviceWatchdog(watchdogNs);
+  }
+
+  /**
+   * The model time at which {@link #watchdogExpired} is due: the awaited message's (or the probe's)
+   * deadline; {@code Long.MAX_VALUE} when nothing is awaited or there is no watchdog.
+   */
+  public long watchdogDeadline() {
+    return watchdog == null ? DeviceWatchdog.NONE : watchdog.deadline();
+  }
+
+  /**
+   * The driver's watchdog wake at model {@code at}: the read of the disk's STATUS to issue when the
+   * awaited message is late, null otherwise (a stale wake, or a removal declared here).
+   */
+  public RegisterRead watchdogExpired(long at) {
+    if (watchdog == null || running < 0 || removal != null) {
+      return null;
+    }
+    DeviceWatchdog.Verdict v = watchdog.expired(at);
+    if (v == DeviceWatchdog.Verdict.PROBE) {
+      probeAt = at;
+      return new RegisterRead(plan.registers() + DiskRegisters.STATUS, 4, at);
+    }
+    if (v == DeviceWatchdog.Verdict.REMOVED) {
+      removed(at);
+    }
+    return null;
+  }
+
+  /**
+   * The STATUS read's answer, {@code latencyNs} after its issue (0 for a read refused at once): the
+   * disk is declared removed at the answer's model time if the answer shows it gone, or its wait
+   * starts over.
+   */
+  public void probeAnswered(CompletionStatus status, byte[] data, long latencyNs) {
+    long at = probeAt + latencyNs;
+    if (watchdog != null && running >= 0 && removal == null
+        && watchdog.probeAnswered(status, data, at) == DeviceWatchdog.Verdict.REMOVED) {
+      removed(at);
+    }
+  }
+
+  private void removed(long at) {
+    Read r = plan.reads().get(running);
+    removal = new SurpriseRemoval(at, "disk at 0x" + Long.toHexString(plan.registers()) + " gone: "
+        + watchdog.reason(), new LostRead(commandId(running), r.lba(), r.blocks(), doorbellAt),
+        plan.reads().size() - running - 1);
+    running = -1;
+  }
+
+  /** The surprise removal the watchdog declared, or null. */
+  public SurpriseRemoval removal() {
+    return removal;
+  }
+
+  /** Nothing more will happen: every read has its message, or the disk was found removed. */
+  public boolean over() {
+    return finished() || removal != null;
   }
 
   /** The set-up's write at {@code at}; null once given, or when the plan has no read. */
@@ -138,6 +228,9 @@ public final class DiskReadSequence {
     int next = running + 1;
     running = -1;
     completion = null;
+    if (watchdog != null) {
+      watchdog.stop();
+    }
     if (next < plan.reads().size()) {
       return new Step(List.of(submit(next, at)), List.of());
     }
@@ -155,6 +248,9 @@ public final class DiskReadSequence {
     running = index;
     doorbellAt = at;
     dataOk = false;
+    if (watchdog != null) {
+      watchdog.expect(at);
+    }
     return new Submission(slot, entry, new RegisterWrite(plan.registers() + DiskRegisters.SQ_TAIL, doorbell, at));
   }
 

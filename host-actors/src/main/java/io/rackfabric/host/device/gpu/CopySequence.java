@@ -1,6 +1,7 @@
 package io.rackfabric.host.device.gpu;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
+import io.rackfabric.host.device.DeviceWatchdog;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import java.nio.ByteBuffer;

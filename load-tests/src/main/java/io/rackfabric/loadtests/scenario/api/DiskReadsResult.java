@@ -1,6 +1,7 @@
 package io.rackfabric.loadtests.scenario.api;
 
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
 import io.rackfabric.loadtests.scenario.language.DiskReads;
 import java.util.List;
 
@@ -9,10 +10,16 @@ import java.util.List;
  * its doorbell's and its MSI-X message's model times.
  *
  * @param error why not every planned read finished (the wall limit), empty when they all did
+ * @param removal the disk's surprise removal the driver declared (the read lost in flight, those
+ *     not started), or null
  */
-public record DiskReadsResult(DiskReads spec, List<DiskReadRecord> reads, String error) {
+public record DiskReadsResult(DiskReads spec, List<DiskReadRecord> reads, String error, SurpriseRemoval removal) {
 
   public DiskReadsResult {
     reads = List.copyOf(reads);
+  }
+
+  public DiskReadsResult(DiskReads spec, List<DiskReadRecord> reads, String error) {
+    this(spec, reads, error, null);
   }
 }

@@ -2,6 +2,7 @@ package io.rackfabric.loadtests.scenario.figure;
 
 import io.rackfabric.host.device.disk.CompletionEntry;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * disk.W.latency_median_ns}, {@code _min_ns} and {@code _max_ns}, the model time from a read's
  * doorbell to its MSI-X message, over its successful reads; and, when two workloads named {@code
  * local} and {@code borrowed} read one disk, {@code disk.borrowed_minus_local_ns}, the difference of
- * their medians: what lending the disk across the NTB adds to a read. The paper's words are printed
+ * their medians: what lending the disk across the NTB adds to a read; and for a workload whose disk
+ * was removed under it, what the removal cost ({@link #removal}). The paper's words are printed
  * beside it ({@link #paperValues}), never used for it.
  */
 public final class DiskLatencyFigures implements FigureType {
@@ -54,7 +56,27 @@ public final class DiskLatencyFigures implements FigureType {
       out.add(new Figure(p + "latency_max_ns", l.max(), "ns", "model"));
     }
     difference(run).ifPresent(d -> out.add(new Figure(DIFFERENCE, d, "ns", "model")));
+    for (DiskReadsResult r : run.diskReads()) {
+      removal(r, out);
+    }
     return out;
+  }
+
+  /**
+   * A workload whose driver saw its disk removed: {@code disk.W.removed_at_ns} (model: the driver's
+   * declaration), the reads completed, lost in flight and never started, and the blocks lost.
+   */
+  private static void removal(DiskReadsResult r, List<Figure> out) {
+    SurpriseRemoval s = r.removal();
+    if (s == null) {
+      return;
+    }
+    String p = "disk." + r.spec().name() + ".";
+    out.add(new Figure(p + "removed_at_ns", s.at(), "ns", "model"));
+    out.add(new Figure(p + "reads_completed", r.reads().size(), "reads", "count"));
+    out.add(new Figure(p + "reads_lost", 1, "reads", "count"));
+    out.add(new Figure(p + "blocks_lost", s.lost().blocks(), "blocks", "count"));
+    out.add(new Figure(p + "reads_not_started", s.notStarted(), "reads", "count"));
   }
 
   /** Each workload with a successful read: its latencies. */

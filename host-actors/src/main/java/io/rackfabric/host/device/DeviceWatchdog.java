@@ -1,4 +1,4 @@
-package io.rackfabric.host.device.gpu;
+package io.rackfabric.host.device;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import java.nio.ByteBuffer;
@@ -14,10 +14,10 @@ import java.nio.ByteOrder;
  * on real hardware), or no answer within another period (a completion timeout) is a removal, at
  * that model time. Every decision is stepped with explicit model times; a plain class.
  */
-final class DeviceWatchdog {
+public final class DeviceWatchdog {
 
   /** What a step decided. */
-  enum Verdict {
+  public enum Verdict {
     /** Nothing to do (a stale deadline, or the device answered alive). */
     WAIT,
     /** The deadline passed: read a register of the device to see whether it is still there. */
@@ -27,7 +27,7 @@ final class DeviceWatchdog {
   }
 
   /** No deadline. */
-  static final long NONE = Long.MAX_VALUE;
+  public static final long NONE = Long.MAX_VALUE;
 
   private final long periodNs;
   private long deadline = NONE;
@@ -35,7 +35,7 @@ final class DeviceWatchdog {
   private String reason = "";
 
   /** @param periodNs model ns an interrupt, or a probe's answer, may take before the driver looks */
-  DeviceWatchdog(long periodNs) {
+  public DeviceWatchdog(long periodNs) {
     if (periodNs <= 0) {
       throw new IllegalArgumentException("periodNs=" + periodNs + " must be positive");
     }
@@ -43,28 +43,28 @@ final class DeviceWatchdog {
   }
 
   /** A wait began at {@code at} (a doorbell rung): its interrupt is due one period later. */
-  void expect(long at) {
+  public void expect(long at) {
     deadline = at + periodNs;
     probing = false;
   }
 
   /** Nothing is awaited any more (the interrupt came, or the driver is done). */
-  void stop() {
+  public void stop() {
     deadline = NONE;
     probing = false;
   }
 
   /** The model time at which {@link #expired} must be called, or {@link #NONE}. */
-  long deadline() {
+  public long deadline() {
     return deadline;
   }
 
-  boolean probing() {
+  public boolean probing() {
     return probing;
   }
 
   /** Why the device was declared removed; empty before. */
-  String reason() {
+  public String reason() {
     return reason;
   }
 
@@ -73,7 +73,7 @@ final class DeviceWatchdog {
    * passed (the probe's answer is then due one period later), {@link Verdict#REMOVED} when the
    * probe's did, {@link Verdict#WAIT} for a wake before the deadline (a stale one).
    */
-  Verdict expired(long at) {
+  public Verdict expired(long at) {
     if (deadline == NONE || at < deadline) {
       return Verdict.WAIT;
     }
@@ -91,7 +91,7 @@ final class DeviceWatchdog {
    * otherwise the device is alive and the wait starts over from {@code at}. An answer when no probe
    * is open (the interrupt came meanwhile) is {@link Verdict#WAIT} and changes nothing.
    */
-  Verdict probeAnswered(CompletionStatus status, byte[] data, long at) {
+  public Verdict probeAnswered(CompletionStatus status, byte[] data, long at) {
     if (!probing) {
       return Verdict.WAIT;
     }

@@ -1,4 +1,4 @@
-package io.rackfabric.host.device.gpu;
+package io.rackfabric.host.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
-import io.rackfabric.host.device.gpu.DeviceWatchdog.Verdict;
+import io.rackfabric.host.device.DeviceWatchdog.Verdict;
 import org.junit.jupiter.api.Test;
 
 class DeviceWatchdogTest {
@@ -31,7 +31,7 @@ class DeviceWatchdogTest {
     DeviceWatchdog w = new DeviceWatchdog(PERIOD);
     w.expect(0);
     w.expired(1_000);
-    assertEquals(Verdict.WAIT, w.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(1), 1_400));
+    assertEquals(Verdict.WAIT, w.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(1), 1_400));
     assertFalse(w.probing());
     assertEquals(2_400, w.deadline(), "a new period from the answer");
     assertEquals("", w.reason());
@@ -52,7 +52,7 @@ class DeviceWatchdogTest {
     DeviceWatchdog w = new DeviceWatchdog(PERIOD);
     w.expect(0);
     w.expired(1_000);
-    assertEquals(Verdict.REMOVED, w.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(-1), 1_300));
+    assertEquals(Verdict.REMOVED, w.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(-1), 1_300));
     assertTrue(w.reason().contains("all ones"), w.reason());
   }
 
