@@ -1,5 +1,8 @@
 package io.rackfabric.loadtests.scenario;
 
+import static io.rackfabric.loadtests.scenario.FaultRecordTest.readJson;
+import static io.rackfabric.loadtests.scenario.ReplayCommandTest.modelAndCountFigures;
+import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,42 +43,55 @@ class ControlPlaneScenarioTest {
   }
 
   @Test
-  void shouldLoseNoRequestAndRepeatEveryModelFigureWhenTheMasterHandsOverAndBack() throws Exception {
-    List<List<Figure>> models = new java.util.ArrayList<>();
-    for (int run = 1; run <= 2; run++) {
-      Path runDir = dir.resolve("switchover" + run);
-      Outcome o = run("mmh-switchover", runDir);
-      String there = o.result().faults().get(0).note();
-      String back = o.result().faults().get(1).note();
-      assertTrue(there.startsWith("mmh switched over: now BACKUP"), there);
-      assertTrue(back.startsWith("bmh switched over: now BACKUP"), back);
-      for (String ch : List.of("ch1", "ch2")) {
-        assertEquals(20, figure(o, "control." + ch + ".accepted"));
-        assertEquals(20, figure(o, "control." + ch + ".pages_open"), "each request applied once");
-        // Two streams through one NIC: each keeps its own 1 ms gaps whatever the wall order of the
-        // other's doorbells (the NIC serves declared streams in model-time order).
-        assertEquals(0, figure(o, "nic." + ch + ".lost"));
-        assertEquals(1_000_000, figure(o, "nic." + ch + ".interarrival_min"), ch);
-        assertEquals(1_000_000, figure(o, "nic." + ch + ".interarrival_max"), ch);
-      }
-      // Each switchover's duration comes from its messages: at least the hand-over and its answer
-      // across the MMH-BMH link, the second one back from bmh at a later sequence number.
-      for (String p : List.of("switchover1.mmh.", "switchover2.bmh.")) {
-        assertTrue(figure(o, p + "hand_over") > 0, p);
-        assertTrue(figure(o, p + "total") > figure(o, p + "hand_over"), p);
-        assertEquals(figure(o, p + "quiesce") + figure(o, p + "hand_over"), figure(o, p + "control_plane_pause"), p);
-      }
-      assertTrue(figure(o, "switchover2.bmh.seq_nr") > figure(o, "switchover1.mmh.seq_nr"));
-      try (Journals journal = Journals.open(runDir.resolve("data/rack.mv.db"))) {
-        var mmh = journal.require("controller-mmh").events("controller-mmh", 0, Long.MAX_VALUE);
-        var bmh = journal.require("controller-bmh").events("controller-bmh", 0, Long.MAX_VALUE);
-        // No new tenure: each host's one journal holds every event, whichever host was master.
-        assertEquals(Replay.Verdict.IDENTICAL, Replay.compare("mmh ~ bmh", mmh, bmh).verdict());
-        assertEquals(1, journal.ids().stream().filter(id -> id.startsWith("controller-mmh")).count());
-      }
-      models.add(o.figures().stream().filter(f -> f.clock().equals("model")).toList());
+  void shouldLoseNoRequestAndRepeatEveryModelFigureWhenTheMasterHandsOverAndBackAndIsReplayed() throws Exception {
+    RackCall call = new RackCall();
+    Path first = dir.resolve("switchover1");
+    Path second = dir.resolve("switchover2");
+    Path replay = dir.resolve("switchover-replay");
+    // Exit 0: every invariant held (no packet lost, every request answered and applied once, mmh
+    // master and bmh its caught-up backup at the end).
+    assertEquals(0, call.run("run", "mmh-switchover", "--run-dir", first.toString()), call.err());
+    assertEquals(0, call.run("run", "mmh-switchover", "--run-dir", second.toString()), call.err());
+    Map<String, Object> result = readJson(first.resolve(RunFiles.RESULT));
+    Map<String, Object> figures = modelAndCountFigures(result);
+    assertEquals(figures, modelAndCountFigures(readJson(second.resolve(RunFiles.RESULT))), "same run, same figures");
+
+    List<?> faults = (List<?>) result.get("faults_applied");
+    assertTrue(String.valueOf(faults.get(0)).contains("mmh switched over: now BACKUP"), faults.toString());
+    assertTrue(String.valueOf(faults.get(1)).contains("bmh switched over: now BACKUP"), faults.toString());
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(20.0, number(figures, "control." + ch + ".accepted"));
+      assertEquals(20.0, number(figures, "control." + ch + ".pages_open"), "each request applied once");
+      // Two streams through one NIC: each keeps its own 1 ms gaps whatever the wall order of the
+      // other's doorbells (the NIC serves declared streams in model-time order).
+      assertEquals(0.0, number(figures, "nic." + ch + ".lost"));
+      assertEquals(1_000_000.0, number(figures, "nic." + ch + ".interarrival_min"), ch);
+      assertEquals(1_000_000.0, number(figures, "nic." + ch + ".interarrival_max"), ch);
     }
-    assertEquals(models.get(0), models.get(1), "every model figure repeats");
+    // Each switchover's duration comes from its messages: the hand-over across the MMH-BMH link
+    // and the answer back; the second one, back from bmh, at a later sequence number.
+    for (String p : List.of("switchover1.mmh.", "switchover2.bmh.")) {
+      assertTrue(number(figures, p + "hand_over") > 0, p);
+      assertTrue(number(figures, p + "total") > number(figures, p + "hand_over"), p);
+      assertEquals(number(figures, p + "quiesce") + number(figures, p + "hand_over"),
+          number(figures, p + "control_plane_pause"), p);
+    }
+    assertTrue(number(figures, "switchover2.bmh.seq_nr") > number(figures, "switchover1.mmh.seq_nr"));
+    try (Journals journal = Journals.open(first.resolve("data/rack.mv.db"))) {
+      var mmh = journal.require("controller-mmh").events("controller-mmh", 0, Long.MAX_VALUE);
+      var bmh = journal.require("controller-bmh").events("controller-bmh", 0, Long.MAX_VALUE);
+      // No new tenure: each host's one journal holds every event, whichever host was master.
+      assertEquals(Replay.Verdict.IDENTICAL, Replay.compare("mmh ~ bmh", mmh, bmh).verdict());
+      assertEquals(List.of("controller-bmh", "controller-mmh"), List.copyOf(journal.ids()));
+    }
+    assertEquals(0, call.run("run", "--replay", first.toString(), "--run-dir", replay.toString()), call.err());
+    assertContains(call.out(), "replay: every model-time and count figure as recorded");
+  }
+
+  private static double number(Map<String, Object> figures, String name) {
+    Object v = figures.get(name);
+    assertTrue(v instanceof Number, "no figure " + name + " in " + figures.keySet());
+    return ((Number) v).doubleValue();
   }
 
   @Test
