@@ -181,6 +181,16 @@ class SwitchoverTest {
   }
 
   @Test
+  void shouldRefuseWithTheReasonWhenTheLinkToTheBackupIsCut() {
+    Pair h = paired("cut");
+    h.mmh().tell(new ControlPlaneHost.PeerCut(true));
+    RoleChanged r = ask(h.mmh(), to -> new Switchover(false, to));
+    assertFalse(r.ok(), r.detail());
+    assertEquals("no switchover: the link from cut-mmh to its backup is cut", r.detail());
+    assertEquals(Role.MASTER, role(h.mmh()));
+  }
+
+  @Test
   void shouldServeOnAsMasterWhenTheBackupIsGone() {
     Pair h = paired("gone");
     testKit.stop(h.bmh());
