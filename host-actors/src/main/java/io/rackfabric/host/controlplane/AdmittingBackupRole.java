@@ -49,6 +49,13 @@ final class AdmittingBackupRole extends RoleBehavior {
     return Role.MASTER;
   }
 
+  /** A backup being admitted is not caught up yet: nothing to hand over to. */
+  @Override
+  Behavior<Command> onSwitchover(ControlPlaneHost.Switchover msg) {
+    return refuseSwitchover(msg, host.name + " is admitting a rejoining backup, not caught up yet: ask again once it"
+        + " is the backup");
+  }
+
   /** No answer here is NOT_REPLICATED: a master admits a backup only while it has none. */
   @Override
   Behavior<Command> afterAnswer(OperationResult result) {

@@ -5,7 +5,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
-import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PeerCut;
@@ -71,7 +71,7 @@ final class BackupRole extends RoleBehavior {
       host.peer = msg.master();
       host.peerGuest = msg.guest();
       host.resetWatch();
-      host.watchMaster();
+      host.watchPeer();
       host.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
       msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired", host.guest.address()));
       return this;
@@ -86,7 +86,7 @@ final class BackupRole extends RoleBehavior {
     }
     if (!msg.master().equals(host.peer)) {
       host.peer = msg.master();
-      host.watchMaster();
+      host.watchPeer();
     }
     long arrivedAt = msg.sentAt() + host.settings.linkLatencyNs();
     if (!msg.held()) {
@@ -107,7 +107,7 @@ final class BackupRole extends RoleBehavior {
     }
     if (!msg.master().equals(host.peer)) {
       host.peer = msg.master();
-      host.watchMaster();
+      host.watchPeer();
     }
     if (!msg.held()) {
       host.heartbeatArrived(msg.sentAt(), at);
@@ -126,8 +126,8 @@ final class BackupRole extends RoleBehavior {
   }
 
   @Override
-  Behavior<Command> onMasterGone(MasterGone msg) {
-    if (!msg.master().equals(host.peer)) {
+  Behavior<Command> onPeerGone(PeerGone msg) {
+    if (!msg.peer().equals(host.peer)) {
       return this;
     }
     getContext().getLog().info("Host [{}]: the master stopped; it is suspected at the heartbeat deadline", host.name);

@@ -115,9 +115,20 @@ public final class ControlPlaneHost {
    * A managed switchover, to the master: quiesce, let every outstanding operation be
    * acknowledged, hand over to the backup, forward the requests queued meanwhile to it, and become
    * its backup ({@code standDown}: stop serving instead, the new master then runs without backup).
+   * Refused (answered {@code ok=false} with the reason) by a host that is not the master, by a
+   * master without a backup or cut off from it, and when the backup is gone or behind; the master
+   * then serves on. Each switchover made is kept as a {@link SwitchoverBreakdown}.
+   *
+   * @param at the model time it was asked at, ns (0: whenever the master's clock stands)
    */
-  public record Switchover(boolean standDown, ActorRef<RoleChanged> replyTo)
-      implements Command, WireMessage {}
+  public record Switchover(boolean standDown, long at, ActorRef<RoleChanged> replyTo)
+      implements Command, WireMessage {
+
+    /** Asked at no particular model time (wall-clock runs, tests). */
+    public Switchover(boolean standDown, ActorRef<RoleChanged> replyTo) {
+      this(standDown, 0, replyTo);
+    }
+  }
 
   public record RoleChanged(String host, Role role, boolean ok, long lastSeqNr, String detail)
       implements WireMessage {}
@@ -146,13 +157,15 @@ public final class ControlPlaneHost {
   public record SubscribeTakeovers(ActorRef<TakeoverBreakdown> subscriber)
       implements Command, WireMessage {}
 
-  /** Replies with the take-overs this host made so far, oldest first. */
+  /** Replies with the take-overs this host made so far and the switchovers it handed over in, oldest first. */
   public record GetTakeovers(ActorRef<Takeovers> replyTo) implements Command, WireMessage {}
 
-  public record Takeovers(String host, List<TakeoverBreakdown> takeovers) implements WireMessage {
+  public record Takeovers(String host, List<TakeoverBreakdown> takeovers, List<SwitchoverBreakdown> switchovers)
+      implements WireMessage {
 
     public Takeovers {
       takeovers = List.copyOf(takeovers);
+      switchovers = List.copyOf(switchovers);
     }
   }
 
@@ -293,8 +306,11 @@ public final class ControlPlaneHost {
   /** A call of the host's endpoint (see {@link HostGuest}): answered once handled. */
   record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The master this backup watches has stopped (its actor, or its node left the cluster). */
-  record MasterGone(ActorRef<Command> master) implements Command, NoSerializationVerificationNeeded {}
+  /**
+   * The peer this host watches has stopped (its actor, or its node left the cluster): a backup's
+   * master, or a handing-over master's backup.
+   */
+  record PeerGone(ActorRef<Command> peer) implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * A state read from the controller or the replica (null: failed), and what the role that asked

@@ -7,6 +7,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Submit;
@@ -22,23 +23,38 @@ import java.util.List;
  * The master of a managed switchover (Multi-peer "Redundancy"): it quiesces (new requests wait),
  * lets every outstanding operation be acknowledged, hands over to the backup at its last sequence
  * number, forwards the requests that waited to the new master in arrival order and becomes its
- * backup (or, standing down, stops serving). No request is lost or served twice.
+ * backup (or, standing down, stops serving). No request is lost or served twice. A backup that is
+ * gone (death watch) or cut off, or refuses (behind, not a backup), ends it: this host serves on as
+ * master and the request is answered with the reason. A switchover made is kept as a
+ * {@link SwitchoverBreakdown}.
  */
 final class HandingOverRole extends RoleBehavior {
 
   private final Switchover request;
+  /** Model time the request was taken: admission closed from here. */
+  private final long requestedAt;
+  /** Model time the hand-over left, once nothing was in flight (-1: not yet). */
+  private long quiescedAt = -1;
   /** Replications from the new master that came before this host's replica was up. */
   private final List<Replicate> heldReplicates = new ArrayList<>();
   private boolean handOverSent;
+  /** The backup answered that it took over: the rest is this host's own. */
+  private boolean tookOver;
+  private PeerGone goneAfterTakeOver;
 
   private HandingOverRole(ActorContext<Command> context, HostCore host, Switchover request) {
     super(context, host);
     this.request = request;
+    host.now = Math.max(host.now, request.at());
+    this.requestedAt = host.now;
   }
 
   static Behavior<Command> start(ActorContext<Command> context, HostCore host, Switchover request) {
     HandingOverRole handing = new HandingOverRole(context, host, request);
+    context.getLog().info("Host [{}]: switchover asked at {} ns; quiescing ({} in flight)", host.name,
+        handing.requestedAt, host.admission.inFlight());
     host.admission.close();
+    host.watchPeer(); // a backup that is gone cannot take over: the switchover ends, this host serves on
     return handing.handOverWhenQuiet();
   }
 
@@ -65,6 +81,7 @@ final class HandingOverRole extends RoleBehavior {
       if (state == null) {
         return resume("could not read the controller's state");
       }
+      quiescedAt = host.now;
       host.peer.tell(new HandOver(state.lastSeqNr(), request.standDown(), host.now, getContext().getSelf()));
       return this;
     });
@@ -89,6 +106,23 @@ final class HandingOverRole extends RoleBehavior {
     return this;
   }
 
+  /**
+   * The backup stopped. Before its answer: it did not take over (death watch tells of an actor's
+   * end after every message it sent here), so this host serves on. After it: the new master is
+   * gone, which the backup this host becomes is told.
+   */
+  @Override
+  Behavior<Command> onPeerGone(PeerGone msg) {
+    if (!msg.peer().equals(host.peer)) {
+      return this;
+    }
+    if (tookOver) {
+      goneAfterTakeOver = msg;
+      return this;
+    }
+    return resume("the backup is gone (its actor stopped or its node left): nothing to hand over to");
+  }
+
   @Override
   Behavior<Command> onFenced(Fenced msg) {
     host.arrived(msg.at());
@@ -101,6 +135,7 @@ final class HandingOverRole extends RoleBehavior {
     if (!msg.ok()) {
       return resume(msg.detail());
     }
+    tookOver = true;
     host.stopHeartbeats();
     ActorRef<Command> newMaster = host.peer;
     host.stopChild(host.controller, () -> {
@@ -110,21 +145,29 @@ final class HandingOverRole extends RoleBehavior {
       } else {
         host.startReplica();
         host.resetWatch();
+        host.watchHeartbeat(msg.sentAt()); // the new master's answer is its first sign of life
         next = new BackupRole(getContext(), host);
       }
       heldReplicates.forEach(next::onReplicate);
       // In arrival order, after the hand-over: the new master serves each once.
       // (A request that came on a guest channel is refused instead: its client tries the new master.)
-      host.admission.takeQueued().forEach(op -> {
+      int held = 0;
+      for (var op : host.admission.takeQueued()) {
+        held++;
         if (host.channelRequests.arrivedAt(op) >= 0) {
           host.refuse(op, next.role());
         } else {
           newMaster.tell(new Submit(op));
         }
-      });
+      }
+      SwitchoverBreakdown b = new SwitchoverBreakdown(host.name, requestedAt, quiescedAt, msg.sentAt(), host.now,
+          msg.lastSeqNr(), held);
+      host.switchovers.add(b);
+      getContext().getLog().info("Host [{}] handed over at lastSeqNr={}: quiesce {} ns, hand-over {} ns, {} requests"
+          + " passed on; now {}", host.name, msg.lastSeqNr(), b.quiesceNs(), b.handOverNs(), held, next.role());
       request.replyTo().tell(new RoleChanged(host.name, next.role(), true, host.lastSeqNr,
-          "handed over at lastSeqNr=" + msg.lastSeqNr()));
-      return next;
+          "handed over at lastSeqNr=" + msg.lastSeqNr() + " in " + b.totalNs() + " ns of model time"));
+      return goneAfterTakeOver == null ? next : next.onPeerGone(goneAfterTakeOver);
     });
     return this;
   }

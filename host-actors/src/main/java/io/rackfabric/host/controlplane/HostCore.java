@@ -14,7 +14,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.FenceTarget;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HostStatus;
-import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PagesChanged;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
@@ -67,6 +67,8 @@ final class HostCore {
   final HeartbeatMonitor monitor;
   final List<ActorRef<TakeoverBreakdown>> takeoverSubscribers = new ArrayList<>();
   final List<TakeoverBreakdown> takeovers = new ArrayList<>();
+  /** The managed switchovers this host handed over in, oldest first. */
+  final List<SwitchoverBreakdown> switchovers = new ArrayList<>();
   final List<ActorRef<ResetForRestart>> dataPlane = new ArrayList<>();
   final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
   /** The host's software as its endpoint's guest: model-time heartbeats and suspicion. */
@@ -94,7 +96,7 @@ final class HostCore {
   /** The master this backup watches is known gone (model-time heartbeats): see {@link #heartbeatArrived}. */
   private boolean masterKnownGone;
   /** The master whose end this backup learns of by death watch. */
-  private ActorRef<Command> watchedMaster;
+  private ActorRef<Command> watchedPeer;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
   boolean cut;
   boolean holdHeartbeats;
@@ -301,18 +303,21 @@ final class HostCore {
     modelHeartbeats.wakeAfter(monitor.deadline(), background);
   }
 
-  /** Learns of the master's end from death watch: a stopped actor, or its node downed. */
-  void watchMaster() {
-    if (peer != null && !peer.equals(watchedMaster)) {
-      watchedMaster = peer;
-      context.watchWith(peer, new MasterGone(peer));
+  /**
+   * Learns of the peer's end from death watch (a stopped actor, or its node downed): a backup's
+   * master, a handing-over master's backup. One watch per peer, whichever role set it.
+   */
+  void watchPeer() {
+    if (peer != null && !peer.equals(watchedPeer)) {
+      watchedPeer = peer;
+      context.watchWith(peer, new PeerGone(peer));
     }
   }
 
-  void unwatchMaster() {
-    if (watchedMaster != null) {
-      context.unwatch(watchedMaster);
-      watchedMaster = null;
+  void unwatchPeer() {
+    if (watchedPeer != null) {
+      context.unwatch(watchedPeer);
+      watchedPeer = null;
     }
   }
 
@@ -342,6 +347,14 @@ final class HostCore {
   void resetWatch() {
     monitor.reset();
     masterKnownGone = false;
+  }
+
+  /**
+   * Whether a master has a backup that holds its every event: a peer it replicates to. After a
+   * take-over it has none (its peer is the fenced host) until a rejoin links one in.
+   */
+  boolean hasBackup() {
+    return peer != null && !backupLink.canAdmit();
   }
 
   Replication link(ActorRef<Command> backup) {

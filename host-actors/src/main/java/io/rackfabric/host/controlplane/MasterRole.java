@@ -47,10 +47,18 @@ final class MasterRole extends RoleBehavior {
     return this;
   }
 
+  /**
+   * Hands over to the backup ({@link HandingOverRole}); refused while there is none to hand to: no
+   * backup (a master after a take-over, until the fenced host rejoins) or the link to it cut.
+   */
   @Override
   Behavior<Command> onSwitchover(Switchover msg) {
-    if (host.peer == null) {
-      return super.onSwitchover(msg);
+    if (!host.hasBackup()) {
+      return refuseSwitchover(msg, host.name + " is MASTER without a backup (a take-over leaves none until the"
+          + " fenced host rejoins)");
+    }
+    if (host.cut) {
+      return refuseSwitchover(msg, "the link from " + host.name + " to its backup is cut");
     }
     return HandingOverRole.start(getContext(), host, msg);
   }

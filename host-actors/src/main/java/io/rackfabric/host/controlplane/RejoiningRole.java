@@ -172,7 +172,7 @@ final class RejoiningRole extends RoleBehavior {
     host.peer = transfer.master();
     host.peerGuest = transfer.guest();
     host.resetWatch();
-    host.watchMaster();
+    host.watchPeer();
     host.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
         + transfer.events().size() + " transferred), journal " + host.persistenceId.id();

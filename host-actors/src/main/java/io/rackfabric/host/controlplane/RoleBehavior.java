@@ -31,7 +31,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
-import io.rackfabric.host.controlplane.ControlPlaneHost.MasterGone;
+import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PeerCut;
@@ -95,7 +95,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
         .onMessage(Called.class, this::onCalled)
         .onMessage(Heartbeat.class, this::onHeartbeat)
-        .onMessage(MasterGone.class, this::onMasterGone)
+        .onMessage(PeerGone.class, this::onPeerGone)
         .onMessage(PeerCut.class, this::onPeerCut)
         .onMessage(Replicate.class, this::onReplicate)
         .onMessage(ReplicaAnswered.class, this::onReplicaAnswered)
@@ -179,9 +179,14 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     return this;
   }
 
+  /** Only a master hands over: any other role refuses, naming what it is. */
   Behavior<Command> onSwitchover(Switchover msg) {
-    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr,
-        host.name + " is " + role() + (host.peer == null ? " without a backup" : "") + ": no switchover"));
+    return refuseSwitchover(msg, host.name + " is " + role() + ", not the master: ask the master for a switchover");
+  }
+
+  final Behavior<Command> refuseSwitchover(Switchover msg, String reason) {
+    getContext().getLog().info("Host [{}] refuses a switchover: {}", host.name, reason);
+    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr, "no switchover: " + reason));
     return this;
   }
 
@@ -210,7 +215,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
   }
 
   private Behavior<Command> onGetTakeovers(GetTakeovers msg) {
-    msg.replyTo().tell(new Takeovers(host.name, host.takeovers));
+    msg.replyTo().tell(new Takeovers(host.name, host.takeovers, host.switchovers));
     return this;
   }
 
@@ -295,7 +300,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     return this;
   }
 
-  Behavior<Command> onMasterGone(MasterGone msg) {
+  Behavior<Command> onPeerGone(PeerGone msg) {
     return this;
   }
 

@@ -3,6 +3,7 @@ package io.rackfabric.host.wire;
 import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.iommu.CloseIommuPages;
@@ -150,6 +151,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2442, ControlPlaneHost.JoinRefused.class),
       Entry.of(2443, ControlPlaneHost.StateTransfer.class),
       Entry.of(2444, ControlPlaneHost.Joined.class),
+      // 2450.. a managed switchover
+      Entry.of(2450, SwitchoverBreakdown.class),
 
       // 2500..2599 NIC message firmware and its host-side fault tolerance (FTGM)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),

@@ -13,6 +13,7 @@ import io.rackfabric.fabric.kryo.WireRegistry;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.iommu.CloseIommuPages;
@@ -142,7 +143,8 @@ class HostWireRegistrationsTest {
     for (int i = 0; i < rejoin.size(); i++) {
       assertEquals(2440 + i, registry.idOf(rejoin.get(i)), rejoin.get(i).getName());
     }
-    assertEquals(inOrder.size() + link.size() + client.size() + rejoin.size(), new HostWireRegistrations().registrations().stream()
+    assertEquals(2450, registry.idOf(SwitchoverBreakdown.class));
+    assertEquals(inOrder.size() + link.size() + client.size() + rejoin.size() + 1, new HostWireRegistrations().registrations().stream()
         .filter(e -> e.id() >= 2400 && e.id() < 2500).count(), "every control-plane class is pinned here");
   }
 
@@ -169,6 +171,8 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.BecomeBackup(roles));
     out.add(new ControlPlaneHost.BecomeMaster(host, roles));
     out.add(new ControlPlaneHost.Switchover(true, roles));
+    out.add(new ControlPlaneHost.Switchover(false, 800_000_000L, roles));
+    out.add(new SwitchoverBreakdown("mmh", 800_000_000L, 800_000_000L, 800_030_000L, 800_060_000L, 96, 2));
     out.add(new ControlPlaneHost.RoleChanged("mmh", ControlPlaneHost.Role.BACKUP, true, 12, "handed over"));
     out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0)))));
     out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7)));
@@ -180,7 +184,8 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.PeerCut(true));
     out.add(new ControlPlaneHost.GetTakeovers(testKit.<ControlPlaneHost.Takeovers>createTestProbe().ref()));
     out.add(new ControlPlaneHost.Takeovers("bmh", List.of(new TakeoverBreakdown("bmh", Takeover.LADON, 1_000,
-        250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 0, 52_000_000, 50_000_000, 2))));
+        250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 0, 52_000_000, 50_000_000, 2)),
+        List.of(new SwitchoverBreakdown("bmh", 1_600_000_000L, 1_600_000_000L, 1_600_030_000L, 1_600_060_000L, 130, 0))));
     out.add(new ControlPlaneHost.Heartbeat("mmh", 100_000_000, host));
     out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
         testKit.<ControlPlaneHost.Replicated>createTestProbe().ref()));

@@ -33,6 +33,7 @@ import io.rackfabric.loadtests.scenario.figure.NicRecoveryFigures;
 import io.rackfabric.loadtests.scenario.figure.NicStreamFigures;
 import io.rackfabric.loadtests.scenario.figure.RunFigures;
 import io.rackfabric.loadtests.scenario.figure.ScaleFigures;
+import io.rackfabric.loadtests.scenario.figure.SwitchoverFigures;
 import io.rackfabric.loadtests.scenario.figure.TakeoverFigures;
 import io.rackfabric.loadtests.scenario.figure.TrafficFigures;
 import io.rackfabric.loadtests.scenario.ftgm.CampaignInvariant;
@@ -110,6 +111,7 @@ public final class ScenarioKinds {
         .figure(new RunFigures())
         .figure(new FailoverFigures())
         .figure(new TakeoverFigures())
+        .figure(new SwitchoverFigures())
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
         .figure(new IommuFigures())

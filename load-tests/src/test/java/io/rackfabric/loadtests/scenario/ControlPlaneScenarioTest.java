@@ -1,5 +1,8 @@
 package io.rackfabric.loadtests.scenario;
 
+import static io.rackfabric.loadtests.scenario.FaultRecordTest.readJson;
+import static io.rackfabric.loadtests.scenario.ReplayCommandTest.modelAndCountFigures;
+import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bundled control-plane scenarios that run in one JVM: a managed switchover and a false
- * suspicion, each under the NIC stream and the CHs' control-plane requests.
+ * The bundled control-plane scenarios that run in one JVM: managed switchovers there and back and a
+ * false suspicion, each under the NIC stream and the CHs' control-plane requests.
  */
 class ControlPlaneScenarioTest {
 
@@ -40,20 +43,55 @@ class ControlPlaneScenarioTest {
   }
 
   @Test
-  void shouldLoseNoRequestAndApplyNoneTwiceWhenTheMasterHandsOver() throws Exception {
-    Outcome o = run("mmh-switchover", dir.resolve("switchover"));
-    assertTrue(o.result().faults().get(0).note().contains("switched over"), o.result().faults().get(0).note());
+  void shouldLoseNoRequestAndRepeatEveryModelFigureWhenTheMasterHandsOverAndBackAndIsReplayed() throws Exception {
+    RackCall call = new RackCall();
+    Path first = dir.resolve("switchover1");
+    Path second = dir.resolve("switchover2");
+    Path replay = dir.resolve("switchover-replay");
+    // Exit 0: every invariant held (no packet lost, every request answered and applied once, mmh
+    // master and bmh its caught-up backup at the end).
+    assertEquals(0, call.run("run", "mmh-switchover", "--run-dir", first.toString()), call.err());
+    assertEquals(0, call.run("run", "mmh-switchover", "--run-dir", second.toString()), call.err());
+    Map<String, Object> result = readJson(first.resolve(RunFiles.RESULT));
+    Map<String, Object> figures = modelAndCountFigures(result);
+    assertEquals(figures, modelAndCountFigures(readJson(second.resolve(RunFiles.RESULT))), "same run, same figures");
+
+    List<?> faults = (List<?>) result.get("faults_applied");
+    assertTrue(String.valueOf(faults.get(0)).contains("mmh switched over: now BACKUP"), faults.toString());
+    assertTrue(String.valueOf(faults.get(1)).contains("bmh switched over: now BACKUP"), faults.toString());
     for (String ch : List.of("ch1", "ch2")) {
-      assertEquals(20, figure(o, "control." + ch + ".accepted"));
-      assertEquals(20, figure(o, "control." + ch + ".pages_open"), "each request applied once");
-    }
-    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(20.0, number(figures, "control." + ch + ".accepted"));
+      assertEquals(20.0, number(figures, "control." + ch + ".pages_open"), "each request applied once");
       // Two streams through one NIC: each keeps its own 1 ms gaps whatever the wall order of the
       // other's doorbells (the NIC serves declared streams in model-time order).
-      assertEquals(0, figure(o, "nic." + ch + ".lost"));
-      assertEquals(1_000_000, figure(o, "nic." + ch + ".interarrival_min"), ch);
-      assertEquals(1_000_000, figure(o, "nic." + ch + ".interarrival_max"), ch);
+      assertEquals(0.0, number(figures, "nic." + ch + ".lost"));
+      assertEquals(1_000_000.0, number(figures, "nic." + ch + ".interarrival_min"), ch);
+      assertEquals(1_000_000.0, number(figures, "nic." + ch + ".interarrival_max"), ch);
     }
+    // Each switchover's duration comes from its messages: the hand-over across the MMH-BMH link
+    // and the answer back; the second one, back from bmh, at a later sequence number.
+    for (String p : List.of("switchover1.mmh.", "switchover2.bmh.")) {
+      assertTrue(number(figures, p + "hand_over") > 0, p);
+      assertTrue(number(figures, p + "total") > number(figures, p + "hand_over"), p);
+      assertEquals(number(figures, p + "quiesce") + number(figures, p + "hand_over"),
+          number(figures, p + "control_plane_pause"), p);
+    }
+    assertTrue(number(figures, "switchover2.bmh.seq_nr") > number(figures, "switchover1.mmh.seq_nr"));
+    try (Journals journal = Journals.open(first.resolve("data/rack.mv.db"))) {
+      var mmh = journal.require("controller-mmh").events("controller-mmh", 0, Long.MAX_VALUE);
+      var bmh = journal.require("controller-bmh").events("controller-bmh", 0, Long.MAX_VALUE);
+      // No new tenure: each host's one journal holds every event, whichever host was master.
+      assertEquals(Replay.Verdict.IDENTICAL, Replay.compare("mmh ~ bmh", mmh, bmh).verdict());
+      assertEquals(List.of("controller-bmh", "controller-mmh"), List.copyOf(journal.ids()));
+    }
+    assertEquals(0, call.run("run", "--replay", first.toString(), "--run-dir", replay.toString()), call.err());
+    assertContains(call.out(), "replay: every model-time and count figure as recorded");
+  }
+
+  private static double number(Map<String, Object> figures, String name) {
+    Object v = figures.get(name);
+    assertTrue(v instanceof Number, "no figure " + name + " in " + figures.keySet());
+    return ((Number) v).doubleValue();
   }
 
   @Test

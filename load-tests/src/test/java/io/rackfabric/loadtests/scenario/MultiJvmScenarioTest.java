@@ -60,6 +60,29 @@ class MultiJvmScenarioTest {
     assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }
 
+  @Test
+  void shouldSwitchOverAndBackAcrossJvmsAndLoseNothingWhenAskedAtModelTimes() throws Exception {
+    Scenario s = ScenarioLoader.loadBundled("mmh-switchover-multi-jvm", KINDS, ScenarioOptions.NONE);
+    assertEquals(Mode.MULTI_JVM, s.mode());
+    Path runDir = Path.of("target", "multi-jvm", "switchover-" + System.currentTimeMillis());
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    assertTrue(o.result().faults().get(0).note().startsWith("mmh switched over: now BACKUP"),
+        o.result().faults().get(0).note());
+    assertTrue(o.result().faults().get(1).note().startsWith("bmh switched over: now BACKUP"),
+        o.result().faults().get(1).note());
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(10, figure(o, "control." + ch + ".pages_open").value(), "each request applied once");
+      assertEquals(0, figure(o, "nic." + ch + ".lost").value());
+    }
+    // The breakdowns crossed from the hosts' JVMs: the hand-over and its answer over the link.
+    for (String p : List.of("switchover1.mmh.", "switchover2.bmh.")) {
+      assertTrue(figure(o, p + "total").value() > figure(o, p + "hand_over").value(), p);
+    }
+  }
+
   /** Runs a bundled take-over scenario, prints its stream and take-over figures, checks every invariant held. */
   private static Outcome runTakeover(String name, Path runDir) throws Exception {
     Scenario s = ScenarioLoader.loadBundled(name, KINDS, ScenarioOptions.NONE);

@@ -68,7 +68,7 @@ class ScenarioLoaderErrorsTest {
     assertEquals(List.of(50_000L), s.modelFaultTimes());
     assertEquals("aer-reported-at root=mh within=5us", s.invariants().get(1).label());
     assertEquals(dir.resolve("good.conf") + ":17", s.invariants().get(1).where());
-    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover", "nic-stream", "control-requests",
+    assertEquals(List.of("traffic", "faults", "run", "failover", "takeover", "switchover", "nic-stream", "control-requests",
         "iommu"),
         s.figures());
   }

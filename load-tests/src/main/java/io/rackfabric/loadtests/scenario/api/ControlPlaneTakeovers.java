@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.scenario.api;
 import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.loadtests.harness.Asks;
 import java.time.Duration;
@@ -12,7 +13,8 @@ import java.util.stream.Collectors;
 
 /**
  * What the management hosts' control plane did in a run, read from the hosts that still answer:
- * each one's role now and the take-overs it made (Table 1 of Ladon per take-over).
+ * each one's role now, the take-overs it made (Table 1 of Ladon per take-over) and the managed
+ * switchovers it handed over in.
  *
  * @param hosts each reachable host of the pair, master first
  */
@@ -21,10 +23,12 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
   private static final Duration ASK = Duration.ofSeconds(10);
 
   /** One management host as it answered at the end of the run. */
-  public record Host(ControlPlaneHost.HostStatus status, List<TakeoverBreakdown> takeovers) {
+  public record Host(ControlPlaneHost.HostStatus status, List<TakeoverBreakdown> takeovers,
+      List<SwitchoverBreakdown> switchovers) {
 
     public Host {
       takeovers = List.copyOf(takeovers);
+      switchovers = List.copyOf(switchovers);
     }
   }
 
@@ -50,9 +54,9 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
       }
       var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(id), ASK);
       ControlPlaneHost.HostStatus status = Asks.ask(rack.system(), ref, ControlPlaneHost.GetStatus::new, ASK);
-      List<TakeoverBreakdown> takeovers = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
-          rack.system(), ref, ControlPlaneHost.GetTakeovers::new, ASK).takeovers();
-      hosts.add(new Host(status, takeovers));
+      ControlPlaneHost.Takeovers made = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
+          rack.system(), ref, ControlPlaneHost.GetTakeovers::new, ASK);
+      hosts.add(new Host(status, made.takeovers(), made.switchovers()));
     }
     return new ControlPlaneTakeovers(pair, hosts);
   }
@@ -61,6 +65,12 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
   public String roles() {
     return hosts.stream().map(h -> h.status().host() + " " + h.status().role() + " at seqNr " + h.status().lastSeqNr()
         + (h.status().detail().isEmpty() ? "" : " (" + h.status().detail() + ")")).collect(Collectors.joining(", "));
+  }
+
+  /** Every managed switchover of the run, in the model-time order they were asked (then host order). */
+  public List<SwitchoverBreakdown> switchovers() {
+    return hosts.stream().flatMap(h -> h.switchovers().stream())
+        .sorted(java.util.Comparator.comparingLong(SwitchoverBreakdown::requestedAt)).toList();
   }
 
   /** Every take-over any host made, in host order. */

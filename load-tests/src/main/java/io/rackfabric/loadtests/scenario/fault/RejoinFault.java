@@ -15,7 +15,7 @@ public final class RejoinFault extends RoleChangeFault {
 
   public RejoinFault() {
     super("rejoin", "fenced management host TARGET rejoins as the backup of the master that fenced it",
-        ControlPlaneHost.Rejoin::new);
+        (at, to) -> new ControlPlaneHost.Rejoin(to));
   }
 
   @Override

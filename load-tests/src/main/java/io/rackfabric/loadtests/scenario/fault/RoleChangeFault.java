@@ -7,7 +7,7 @@ import io.rackfabric.loadtests.scenario.api.RunningRack;
 import io.rackfabric.loadtests.scenario.language.FaultSpec;
 import io.rackfabric.loadtests.scenario.language.ScenarioContext;
 import io.rackfabric.loadtests.scenario.language.Target;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * A fault that asks a management host of the pair for a role change and waits for its answer
@@ -18,10 +18,11 @@ abstract class RoleChangeFault implements FaultType {
 
   private final String name;
   private final String summary;
-  private final Function<ActorRef<ControlPlaneHost.RoleChanged>, ControlPlaneHost.Command> message;
+  /** The message for the host, given the step's model time (0 for a wall-time step) and where to answer. */
+  private final BiFunction<Long, ActorRef<ControlPlaneHost.RoleChanged>, ControlPlaneHost.Command> message;
 
   RoleChangeFault(String name, String summary,
-      Function<ActorRef<ControlPlaneHost.RoleChanged>, ControlPlaneHost.Command> message) {
+      BiFunction<Long, ActorRef<ControlPlaneHost.RoleChanged>, ControlPlaneHost.Command> message) {
     this.name = name;
     this.summary = summary;
     this.message = message;
@@ -52,7 +53,8 @@ abstract class RoleChangeFault implements FaultType {
 
   @Override
   public final String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
-    return note(fault.target(), ControlPlaneTarget.changeRole(rack, fault.target(), message));
+    long at = Math.max(0, modelAt);
+    return note(fault.target(), ControlPlaneTarget.changeRole(rack, fault.target(), to -> message.apply(at, to)));
   }
 
   @Override
