@@ -132,7 +132,9 @@ public final class DmaBandwidthFigures implements FigureType {
     out.add(new Figure(p + "copies_resent", resent.size(), "copies", "count"));
     out.add(new Figure(p + "bytes_resent", resent.stream().mapToLong(ResentCopy::bytes).sum(), "bytes", "count"));
     out.add(new Figure(p + "copies_planned", g.spec().copies().size(), "copies", "count"));
-    out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
+    if (g.removal() == null) { // else the removal's figures have it
+      out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
+    }
     out.add(new Figure(p + "stale_msis", g.staleMsis(), "msis", "count"));
     if (!g.loanMoves().isEmpty()) {
       LoanMove m = g.loanMoves().get(g.loanMoves().size() - 1);
