@@ -11,6 +11,7 @@ import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.ResentCopy;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.device.gpu.GpuCopyPlan;
 import io.rackfabric.host.lending.LoanFollower.LoanMove;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
@@ -87,6 +88,24 @@ class LendingBorrowerLinkFailsScenarioTest {
     List<LoanStepResult> loans = first.result().loans();
     LoanStepResult ret = loans.get(loans.size() - 1);
     assertTrue(ret.accepted(), "the loan is intact: its borrower's return is accepted: " + ret);
+  }
+
+  @Test
+  void shouldRingAReadCopyAgainAndAccountItsFailedFirstAttemptWhenTheFaultHitsARead() throws Exception {
+    // The same file with the fault at 17 ms, inside the 16 MiB read: the GPU's reads into CH2's RAM
+    // are refused at the dead cable, so the GPU fails its first attempt (its MSI lost on the way).
+    String text = ScenarioLoader.text("lending-borrower-link-fails").replace("at = 3ms", "at = 17ms");
+    Scenario s = ScenarioLoader.parse(text, "lending-borrower-link-fails-read.conf", null, ScenarioRunnerTest.KINDS,
+        ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("read"), ScenarioRunnerTest.quiet());
+
+    assertTrue(o.passed(), DeterminismScenarioTest.modelOutcome(o).toString());
+    GpuCopiesResult copies = o.result().gpuCopies().get(0);
+    assertEquals("", copies.error(), "the failed first attempt is the resend's, accounted");
+    assertEquals(copies.spec().copies().size(), copies.copies().size());
+    ResentCopy resent = copies.windowMoves().get(0).resent();
+    assertEquals(GpuCopyPlan.Direction.READ, resent.direction(), resent.toString());
+    assertTrue(resent.doorbellAt() < 17_000_000 && resent.resentAt() > 17_000_000, resent.toString());
   }
 
   private Outcome run(String name) throws Exception {
