@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Where a loan of a device to a borrower can be mapped in a topology (Device Lending, section 4):
@@ -108,6 +109,17 @@ public final class LoanPlanner {
    * @throws LoanPlanException naming the device, the borrower and what the topology lacks
    */
   public LoanPlan plan(String device, String borrower) {
+    return plan(device, borrower, path -> true);
+  }
+
+  /**
+   * The plan of lending {@code device} to {@code borrower} whose every path (each BAR's from the
+   * borrower, the DMA window's from the device) passes {@code path}: a link fail-over's re-plan
+   * keeps only paths that avoid the failed link ({@link LoanFailover}).
+   *
+   * @throws LoanPlanException naming the device, the borrower and what the topology lacks
+   */
+  public LoanPlan plan(String device, String borrower, Predicate<RouteExplanation> path) {
     EndpointSpec dev = topology.endpoint(device).orElseThrow(
         () -> new LoanPlanException("device=" + device + " is not an endpoint of topology " + topology.name()));
     if (dev.root() || dev.device() == DeviceKind.MEMORY) {
@@ -125,11 +137,11 @@ public final class LoanPlanner {
     for (int i = 0; i < dev.bars().size(); i++) {
       AddressRange bar = dev.bars().get(i);
       int index = i;
-      long seen = reach(borrower, bar, device).orElseThrow(() -> new LoanPlanException("borrower=" + borrower
+      long seen = reach(borrower, bar, device, path).orElseThrow(() -> new LoanPlanException("borrower=" + borrower
           + " reaches BAR" + index + " of device=" + device + " " + bar + " through no NTB window"));
       bars.add(new BarView(i, bar, seen));
     }
-    DmaWindow window = dmaWindow(device, host).orElseThrow(() -> new LoanPlanException("device=" + device
+    DmaWindow window = dmaWindow(device, host, path).orElseThrow(() -> new LoanPlanException("device=" + device
         + " reaches borrower=" + borrower + "'s RAM through no NTB window: no DMA window for the loan"));
     return new LoanPlan(device, dev.device(), lender, borrower, bars, window);
   }
@@ -138,11 +150,11 @@ public final class LoanPlanner {
    * The first address (fewest NTB crossings, then lowest) from which {@code from} reaches all of
    * {@code bar} of {@code target}.
    */
-  private Optional<Long> reach(String from, AddressRange bar, String target) {
+  private Optional<Long> reach(String from, AddressRange bar, String target, Predicate<RouteExplanation> path) {
     long size = bar.limit() - bar.base() + 1;
     for (NtbChains.Candidate c : chains.toward(bar.base(), size)) {
-      if (c.room() >= size && lands(from, c.source(), target, bar.base())
-          && lands(from, c.source() + size - 1, target, bar.limit())) {
+      if (c.room() >= size && lands(from, c.source(), target, bar.base(), path)
+          && lands(from, c.source() + size - 1, target, bar.limit(), path)) {
         return Optional.of(c.source());
       }
     }
@@ -155,7 +167,7 @@ public final class LoanPlanner {
    * crossings first; each window as large as its chain and the RAM allow, a power of two aligned
    * to it (the controller's rule for a loan's window).
    */
-  private Optional<DmaWindow> dmaWindow(String device, EndpointSpec host) {
+  private Optional<DmaWindow> dmaWindow(String device, EndpointSpec host, Predicate<RouteExplanation> path) {
     for (AddressRange ram : host.bars()) {
       TreeSet<Long> targets = new TreeSet<>();
       targets.add(ram.base());
@@ -166,8 +178,8 @@ public final class LoanPlanner {
           while (size > 0 && c.source() % size != 0) {
             size >>>= 1;
           }
-          if (size >= MIN_WINDOW && lands(device, c.source(), host.id(), target)
-              && lands(device, c.source() + size - 1, host.id(), target + size - 1)) {
+          if (size >= MIN_WINDOW && lands(device, c.source(), host.id(), target, path)
+              && lands(device, c.source() + size - 1, host.id(), target + size - 1, path)) {
             return Optional.of(new DmaWindow(c.source(), size, target));
           }
         }
@@ -176,9 +188,9 @@ public final class LoanPlanner {
     return Optional.empty();
   }
 
-  private boolean lands(String from, long address, String target, long expected) {
+  private boolean lands(String from, long address, String target, long expected, Predicate<RouteExplanation> path) {
     RouteExplanation r = routes.explain(from, address, false);
-    return r.delivered() && r.target().equals(target) && r.outcome().address() == expected;
+    return r.delivered() && r.target().equals(target) && r.outcome().address() == expected && path.test(r);
   }
 
   private static int crossings(RouteExplanation r) {

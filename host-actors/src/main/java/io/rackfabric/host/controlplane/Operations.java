@@ -10,6 +10,7 @@ import io.rackfabric.persistence.controller.Controller.CompleteEnumeration;
 import io.rackfabric.persistence.controller.Controller.FreeVf;
 import io.rackfabric.persistence.controller.Controller.InitPfDriver;
 import io.rackfabric.persistence.controller.Controller.MapDmaBuffer;
+import io.rackfabric.persistence.controller.Controller.MoveLoanWindow;
 import io.rackfabric.persistence.controller.Controller.OfferDevice;
 import io.rackfabric.persistence.controller.Controller.OpenIommuPage;
 import io.rackfabric.persistence.controller.Controller.Operation;
@@ -82,6 +83,8 @@ final class Operations {
       return new MapDmaBuffer(o.device(), o.borrower(), o.bufferAddress(), o.size(), at, to);
     } else if (op instanceof UnmapDmaBuffer o) {
       return new UnmapDmaBuffer(o.device(), o.borrower(), o.deviceAddress(), at, to);
+    } else if (op instanceof MoveLoanWindow o) {
+      return new MoveLoanWindow(o.device(), o.borrower(), o.windowBase(), o.windowSize(), o.windowTarget(), at, to);
     }
     throw new IllegalArgumentException("operation " + op.getClass().getName() + " is not known here");
   }

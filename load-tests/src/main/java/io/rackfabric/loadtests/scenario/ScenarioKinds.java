@@ -41,6 +41,7 @@ import io.rackfabric.loadtests.scenario.ftgm.FtgmCampaignFigures;
 import io.rackfabric.loadtests.scenario.invariant.AerReportedAt;
 import io.rackfabric.loadtests.scenario.invariant.BackupIs;
 import io.rackfabric.loadtests.scenario.invariant.ControlRequestsAnswered;
+import io.rackfabric.loadtests.scenario.invariant.LoanFollowedFailover;
 import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
@@ -101,6 +102,7 @@ public final class ScenarioKinds {
         .invariant(new NicRecovered())
         .invariant(new UnauthorizedDmaBlocked())
         .invariant(new LoansAsExpected())
+        .invariant(new LoanFollowedFailover())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())

@@ -119,6 +119,14 @@ public final class Controller
   public record MapDmaBuffer(String device, String borrower, long bufferAddress, long size, long at,
       ActorRef<OperationResult> replyTo) implements Operation {}
 
+  /**
+   * The loan's DMA window moves to lender-side [{@code windowBase}, + {@code windowSize}) reaching
+   * the borrower at {@code windowTarget}: the borrower's link on one plane failed and its fail-over
+   * moved the loan's paths to the other plane's NTB mapping. The DMA buffers keep their offsets.
+   */
+  public record MoveLoanWindow(String device, String borrower, long windowBase, long windowSize,
+      long windowTarget, long at, ActorRef<OperationResult> replyTo) implements Operation {}
+
   /** Unmaps the buffer the device reaches at {@code deviceAddress} (a mapping's first byte). */
   public record UnmapDmaBuffer(String device, String borrower, long deviceAddress, long at,
       ActorRef<OperationResult> replyTo) implements Operation {}

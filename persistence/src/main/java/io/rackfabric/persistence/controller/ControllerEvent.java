@@ -96,6 +96,14 @@ public sealed interface ControllerEvent extends Journaled {
 
   record DmaBufferUnmapped(String device, long offset, long at) implements ControllerEvent {}
 
+  /**
+   * The loan of {@code device} to {@code borrower} moved to another DMA window (a link fail-over
+   * to the other plane): lender-side [{@code windowBase}, + {@code windowSize}) reaching the
+   * borrower at {@code windowTarget}; its DMA mappings keep their offsets.
+   */
+  record LoanWindowMoved(String device, String borrower, long windowBase, long windowSize, long windowTarget,
+      long at) implements ControllerEvent {}
+
   /** The events as {@link ControllerState#apply} reads them, for tests and the replay debugger. */
   static List<Class<? extends ControllerEvent>> types() {
     return List.of(HostAdded.class, HostRemoved.class, DeviceAdded.class, DeviceRemoved.class,
@@ -103,6 +111,6 @@ public sealed interface ControllerEvent extends Journaled {
         IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
         RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class, DeviceOffered.class,
         OfferWithdrawn.class, DeviceLent.class, DeviceReturned.class, DmaBufferMapped.class,
-        DmaBufferUnmapped.class);
+        DmaBufferUnmapped.class, LoanWindowMoved.class);
   }
 }

@@ -7,6 +7,7 @@ import static io.rackfabric.persistence.controller.ControllerRules.knownHost;
 
 import io.rackfabric.persistence.controller.Controller.BorrowDevice;
 import io.rackfabric.persistence.controller.Controller.MapDmaBuffer;
+import io.rackfabric.persistence.controller.Controller.MoveLoanWindow;
 import io.rackfabric.persistence.controller.Controller.OfferDevice;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.ReturnDevice;
@@ -17,6 +18,7 @@ import io.rackfabric.persistence.controller.ControllerEvent.DeviceOffered;
 import io.rackfabric.persistence.controller.ControllerEvent.DeviceReturned;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferMapped;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferUnmapped;
+import io.rackfabric.persistence.controller.ControllerEvent.LoanWindowMoved;
 import io.rackfabric.persistence.controller.ControllerEvent.OfferWithdrawn;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -36,7 +38,8 @@ final class LoanRules {
 
   static boolean decides(Operation op) {
     return op instanceof OfferDevice || op instanceof WithdrawOffer || op instanceof BorrowDevice
-        || op instanceof ReturnDevice || op instanceof MapDmaBuffer || op instanceof UnmapDmaBuffer;
+        || op instanceof ReturnDevice || op instanceof MapDmaBuffer || op instanceof UnmapDmaBuffer
+        || op instanceof MoveLoanWindow;
   }
 
   static Decision decide(ControllerState s, Operation op, long at) {
@@ -57,6 +60,8 @@ final class LoanRules {
       return map(s, o, at);
     } else if (op instanceof UnmapDmaBuffer o) {
       return unmap(s, o, at);
+    } else if (op instanceof MoveLoanWindow o) {
+      return move(s, o, at);
     }
     return Decision.reject("operation=" + op + " is not a lending operation");
   }
@@ -115,16 +120,56 @@ final class LoanRules {
     if (o.vm() != null && !VM_NAME.matcher(o.vm()).matches()) {
       return Decision.reject("vm=" + o.vm() + " is not a name of letters, digits, '_', '.' and '-' (at most 64)");
     }
-    if (o.windowSize() < PAGE || Long.bitCount(o.windowSize()) != 1) {
-      return Decision.reject("windowSize=" + o.windowSize() + " is not a power of two of at least 4096");
-    }
-    if (o.windowBase() < 0 || o.windowBase() % o.windowSize() != 0) {
-      return Decision.reject("windowBase=" + hex(o.windowBase()) + " is not aligned to windowSize=" + o.windowSize());
-    }
-    if (o.windowTarget() < 0 || o.windowTarget() % PAGE != 0) {
-      return Decision.reject("windowTarget=" + hex(o.windowTarget()) + " is not a 4 KiB aligned address");
+    String malformed = windowProblem(o.windowBase(), o.windowSize(), o.windowTarget());
+    if (malformed != null) {
+      return Decision.reject(malformed);
     }
     return Decision.accept(new DeviceLent(o.device(), o.borrower(), o.vm(), o.windowBase(), o.windowSize(),
+        o.windowTarget(), at));
+  }
+
+  /** Why a DMA window of {@code size} at {@code base} reaching {@code target} is malformed, or null. */
+  private static String windowProblem(long base, long size, long target) {
+    if (size < PAGE || Long.bitCount(size) != 1) {
+      return "windowSize=" + size + " is not a power of two of at least 4096";
+    }
+    if (base < 0 || base % size != 0) {
+      return "windowBase=" + hex(base) + " is not aligned to windowSize=" + size;
+    }
+    if (target < 0 || target % PAGE != 0) {
+      return "windowTarget=" + hex(target) + " is not a 4 KiB aligned address";
+    }
+    return null;
+  }
+
+  /**
+   * A loan's DMA window moves (its borrower's fail-over to the other plane): only the borrower's
+   * loan, to a well-formed window other than its own that still holds every mapped buffer at its
+   * offset and reaches the same I/O addresses.
+   */
+  private static Decision move(ControllerState s, MoveLoanWindow o, long at) {
+    Optional<String> bad = lentTo(s, o.device(), o.borrower());
+    if (bad.isPresent()) {
+      return Decision.reject(bad.get());
+    }
+    String malformed = windowProblem(o.windowBase(), o.windowSize(), o.windowTarget());
+    if (malformed != null) {
+      return Decision.reject(malformed);
+    }
+    LoanRecord loan = s.loans().loan(o.device()).get();
+    if (loan.windowBase() == o.windowBase()) {
+      return Decision.reject("device=" + o.device() + "'s window is already at windowBase=" + hex(o.windowBase()));
+    }
+    if (o.windowTarget() != loan.windowTarget()) {
+      return Decision.reject("windowTarget=" + hex(o.windowTarget()) + " differs from the loan's "
+          + hex(loan.windowTarget()) + ": the mapped buffers' I/O addresses would change");
+    }
+    long end = s.loans().mappings(o.device()).values().stream().mapToLong(m -> m.offset() + m.size()).max().orElse(0);
+    if (end > o.windowSize()) {
+      return Decision.reject("windowSize=" + o.windowSize() + " is smaller than the " + end
+          + " bytes of device=" + o.device() + "'s window its buffers are mapped in");
+    }
+    return Decision.accept(new LoanWindowMoved(o.device(), o.borrower(), o.windowBase(), o.windowSize(),
         o.windowTarget(), at));
   }
 
@@ -184,6 +229,8 @@ final class LoanRules {
     } else if (op instanceof MapDmaBuffer o) {
       names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
     } else if (op instanceof UnmapDmaBuffer o) {
+      names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
+    } else if (op instanceof MoveLoanWindow o) {
       names = new String[][] {{"device", o.device()}, {"borrower", o.borrower()}};
     } else {
       return null;

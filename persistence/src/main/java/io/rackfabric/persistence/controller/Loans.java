@@ -5,6 +5,7 @@ import io.rackfabric.persistence.controller.ControllerEvent.DeviceOffered;
 import io.rackfabric.persistence.controller.ControllerEvent.DeviceReturned;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferMapped;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferUnmapped;
+import io.rackfabric.persistence.controller.ControllerEvent.LoanWindowMoved;
 import io.rackfabric.persistence.controller.ControllerEvent.OfferWithdrawn;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,7 +40,8 @@ final class Loans {
   /** Whether {@code event} is one of lending's. */
   static boolean folds(ControllerEvent event) {
     return event instanceof DeviceOffered || event instanceof OfferWithdrawn || event instanceof DeviceLent
-        || event instanceof DeviceReturned || event instanceof DmaBufferMapped || event instanceof DmaBufferUnmapped;
+        || event instanceof DeviceReturned || event instanceof DmaBufferMapped || event instanceof DmaBufferUnmapped
+        || event instanceof LoanWindowMoved;
   }
 
   Loans apply(ControllerEvent event) {
@@ -61,6 +63,15 @@ final class Loans {
       return new Loans(offers, l, mappings);
     } else if (event instanceof DeviceReturned e) {
       return withoutLoan(e.device());
+    } else if (event instanceof LoanWindowMoved e) {
+      LoanRecord was = loans.get(e.device());
+      if (was == null) {
+        return this; // validated: the loan exists; a journal that says otherwise changes nothing
+      }
+      TreeMap<String, LoanRecord> l = new TreeMap<>(loans);
+      l.put(e.device(), new LoanRecord(was.device(), was.lender(), was.borrower(), was.vm(), e.windowBase(),
+          e.windowSize(), e.windowTarget(), was.lentAt()));
+      return new Loans(offers, l, mappings);
     } else if (event instanceof DmaBufferMapped e) {
       TreeMap<String, TreeMap<Long, DmaMapping>> m = new TreeMap<>(mappings);
       TreeMap<Long, DmaMapping> of = new TreeMap<>(m.getOrDefault(e.device(), new TreeMap<>()));

@@ -54,6 +54,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1017, ControllerEvent.DeviceReturned.class),
       Entry.of(1018, ControllerEvent.DmaBufferMapped.class),
       Entry.of(1019, ControllerEvent.DmaBufferUnmapped.class),
+      Entry.of(1020, ControllerEvent.LoanWindowMoved.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -101,6 +102,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1071, Controller.ReturnDevice.class),
       Entry.of(1072, Controller.MapDmaBuffer.class),
       Entry.of(1073, Controller.UnmapDmaBuffer.class),
+      Entry.of(1074, Controller.MoveLoanWindow.class),
 
       // 1080..1089 replica protocol
       Entry.of(1080, ControllerReplica.ReplicateEvents.class),

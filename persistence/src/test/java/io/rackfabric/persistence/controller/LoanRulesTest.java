@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.persistence.controller.Controller.BorrowDevice;
 import io.rackfabric.persistence.controller.Controller.MapDmaBuffer;
+import io.rackfabric.persistence.controller.Controller.MoveLoanWindow;
 import io.rackfabric.persistence.controller.Controller.OfferDevice;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
@@ -15,6 +16,7 @@ import io.rackfabric.persistence.controller.Controller.UnmapDmaBuffer;
 import io.rackfabric.persistence.controller.Controller.WithdrawOffer;
 import io.rackfabric.persistence.controller.ControllerEvent.DeviceLent;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferMapped;
+import io.rackfabric.persistence.controller.ControllerEvent.LoanWindowMoved;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -181,5 +183,41 @@ class LoanRulesTest {
     assertEquals(8192, LoanRules.firstFit(m, 32768, 8192));
     assertEquals(20480, LoanRules.firstFit(m, 32768, 12288));
     assertEquals(-1, LoanRules.firstFit(m, 32768, 16384));
+  }
+
+  @Test
+  void shouldMoveALoansWindowKeepingItsMappingsWhenItsBorrowerFailsOver() {
+    long moved = 0x1060_0000_0000L;
+    ControllerState s = accept(accept(offered(), borrow("ch1", null)),
+        new MapDmaBuffer("gpu0", "ch1", 40 * GIB, 16 * 1024, 0, null));
+    Decision d = ControllerRules.decide(s, new MoveLoanWindow("gpu0", "ch1", moved, 64 * 1024, 32 * GIB, 0, null));
+    assertEquals(List.of(new LoanWindowMoved("gpu0", "ch1", moved, 64 * 1024, 32 * GIB, 21_000)), d.events());
+    ControllerState after = s.apply(d.events().get(0));
+    LoanRecord loan = after.loan("gpu0").orElseThrow();
+    assertEquals(moved, loan.windowBase());
+    assertEquals(s.loan("gpu0").orElseThrow().lentAt(), loan.lentAt());
+    assertEquals(s.dmaMappings("gpu0"), after.dmaMappings("gpu0"));
+    // The buffer mapped at offset 0 is now reached at the new window's base.
+    ControllerState unmapped = accept(after, new UnmapDmaBuffer("gpu0", "ch1", moved, 0, null));
+    assertTrue(unmapped.dmaMappings("gpu0").isEmpty());
+  }
+
+  @Test
+  void shouldRefuseAWindowMoveThatIsNotTheBorrowersOrDoesNotHoldItsBuffers() {
+    long moved = 0x1060_0000_0000L;
+    ControllerState s = accept(accept(offered(), borrow("ch1", null)),
+        new MapDmaBuffer("gpu0", "ch1", 40 * GIB, 16 * 1024, 0, null));
+    assertRejected(s, new MoveLoanWindow("gpu0", "ch2", moved, 64 * 1024, 32 * GIB, 0, null),
+        "lent to host=ch1, not to host=ch2");
+    assertRejected(offered(), new MoveLoanWindow("gpu0", "ch1", moved, 64 * 1024, 32 * GIB, 0, null),
+        "device=gpu0 is not borrowed");
+    assertRejected(s, new MoveLoanWindow("gpu0", "ch1", WINDOW, 64 * 1024, 32 * GIB, 0, null), "already at");
+    assertRejected(s, new MoveLoanWindow("gpu0", "ch1", moved, 8 * 1024, 32 * GIB, 0, null),
+        "windowSize=8192 is smaller than the 16384 bytes");
+    assertRejected(s, new MoveLoanWindow("gpu0", "ch1", moved, 64 * 1024, 33 * GIB, 0, null),
+        "windowTarget=0x840000000 differs");
+    assertRejected(s, new MoveLoanWindow("gpu0", "ch1", moved + 4096, 64 * 1024, 32 * GIB, 0, null),
+        "is not aligned to windowSize=65536");
+    assertRejected(s, new MoveLoanWindow("gpu0", null, moved, 64 * 1024, 32 * GIB, 0, null), "borrower=null is blank");
   }
 }

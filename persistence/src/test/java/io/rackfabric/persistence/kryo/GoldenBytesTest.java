@@ -120,6 +120,8 @@ class GoldenBytesTest {
       return new ControllerEvent.OfferWithdrawn("gpu0", 20_000);
     } else if (type == ControllerEvent.DeviceReturned.class) {
       return new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000);
+    } else if (type == ControllerEvent.LoanWindowMoved.class) {
+      return new ControllerEvent.LoanWindowMoved("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32L << 30, 20_000);
     } else if (type == ControllerEvent.RequestApplied.class) {
       return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
     }

@@ -46,6 +46,8 @@ class PersistenceWireTest {
     out.add(new ControllerEvent.OfferWithdrawn("gpu0", 20_000));
     out.add(new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000));
     out.add(new ControllerEvent.HostRemoved("ch2", 20_000));
+    out.add(new ControllerEvent.LoanWindowMoved("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32 * SampleRack.GIB,
+        20_000));
     out.add(new ControllerEvent.DeviceRemoved("ntb1", 20_000));
     out.add(new ControllerEvent.VfFreed("nic0", 1, 20_000));
     ControllerEvent.RequestApplied applied = new ControllerEvent.RequestApplied("ch1-driver", 4, 20_000);
@@ -61,6 +63,8 @@ class PersistenceWireTest {
     SampleRack.lending().forEach(op -> out.add(op.apply(results)));
     out.add(new Controller.WithdrawOffer("gpu0", "ch2", 1, results));
     out.add(new Controller.ReturnDevice("gpu0", "ch1", 1, results));
+    out.add(new Controller.MoveLoanWindow("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32 * SampleRack.GIB, 1,
+        results));
     out.add(new Controller.RemoveHost("ch1", 1, results));
     out.add(new Controller.RemoveDevice("nic0", 1, results));
     @SuppressWarnings("unchecked")

@@ -56,6 +56,16 @@ public final class CopySequence {
     }
   }
 
+  /**
+   * The loan's windows moved at model {@code at} (its host's link fail-over): from then on the
+   * GPU's registers are {@code registersShift} from the plan's and its DMA addresses (buffer and
+   * MSI) {@code dmaShift}; {@code resent} the copy rung again through the new windows, or null.
+   */
+  public record WindowMove(long at, long registersShift, long dmaShift, ResentCopy resent) {}
+
+  /** Copy number {@code index} (from 0) rung again at {@code resentAt}; first rung at {@code doorbellAt}. */
+  public record ResentCopy(int index, long bytes, Direction direction, long doorbellAt, long resentAt) {}
+
   /** Bytes from SRC to MSI_DATA: the block one write programs. */
   static final int PROGRAM_BYTES = GpuRegisters.MSI_DATA + 4;
 
@@ -73,6 +83,12 @@ public final class CopySequence {
   private SurpriseRemoval removal;
   /** The model time the last STATUS read was issued. */
   private long probeAt;
+  /** Where the loan's windows are now against the plan's addresses (0: as planned). */
+  private long registersShift;
+  private long dmaShift;
+  private final List<WindowMove> moves = new ArrayList<>();
+  /** MSIs of an earlier doorbell that came after the copy was rung again: ignored, counted. */
+  private int staleMsis;
 
   /** A sequence without a watchdog: it waits for each MSI for ever. */
   public CopySequence(GpuCopyPlan plan) {
@@ -100,8 +116,14 @@ public final class CopySequence {
    * for any other write, which changes nothing).
    */
   public RegisterWrite msiArrived(long address, byte[] data, long at) {
-    if (running < 0 || removal != null || address != plan.msiHost() || data == null || data.length != 4
-        || ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt() != rung) {
+    if (running < 0 || removal != null || address != plan.msiHost() || data == null || data.length != 4) {
+      return null;
+    }
+    int number = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    if (number != rung) {
+      if (number > 0 && number < rung) {
+        staleMsis++;
+      }
       return null;
     }
     Copy c = plan.copies().get(running);
@@ -159,7 +181,55 @@ public final class CopySequence {
 
   /** BAR0 of the GPU whose MSI is awaited: the bounce's second GPU on a copy's second leg. */
   private long awaitedRegisters() {
-    return secondLeg ? plan.bounce().registers() : plan.registers();
+    return secondLeg ? plan.bounce().registers() : plan.registers() + registersShift;
+  }
+
+  /**
+   * The loan's windows moved at model {@code at}: the borrower's link on one plane failed and its
+   * fail-over (Ladon section 5.3) moved the loan to the other plane's NTB mapping, so the GPU's
+   * registers are now {@code registersShift} from the plan's addresses and the GPU reaches the
+   * buffer and the MSI's word {@code dmaShift} from them (both as planned before, 0 and 0: shifts
+   * are from the plan, so a repeated notice changes nothing). The copy whose MSI is awaited is rung
+   * again at once through the new windows: its doorbell, its data or its MSI may have been lost on
+   * the failed link, and a copy writes the same bytes to the same place, so ringing it again loses
+   * nothing and duplicates nothing the stream counts; its own MSI, should it still come, carries
+   * the old doorbell's number and is ignored ({@link #staleMsis}). Returns that doorbell's write,
+   * or null when nothing is awaited (the next copy is programmed through the new windows anyway),
+   * the shifts did not change, or the GPU was removed.
+   *
+   * @throws IllegalArgumentException for a plan via RAM (a second GPU, whose loan is another's)
+   */
+  public RegisterWrite windowsMoved(long registersShift, long dmaShift, long at) {
+    if (plan.bounce() != null) {
+      throw new IllegalArgumentException("a plan via RAM (second GPU at 0x" + Long.toHexString(plan.bounce().registers())
+          + ") does not follow a window move");
+    }
+    if (removal != null || (registersShift == this.registersShift && dmaShift == this.dmaShift)) {
+      return null;
+    }
+    this.registersShift = registersShift;
+    this.dmaShift = dmaShift;
+    if (running < 0) {
+      moves.add(new WindowMove(at, registersShift, dmaShift, null));
+      return null;
+    }
+    Copy c = plan.copies().get(running);
+    moves.add(new WindowMove(at, registersShift, dmaShift,
+        new ResentCopy(running, c.bytes(), c.direction(), doorbellAt, at)));
+    if (watchdog != null) {
+      watchdog.expect(at);
+    }
+    return programCopy(c, at);
+  }
+
+  /** The window moves so far, in order. */
+  public List<WindowMove> moves() {
+    return List.copyOf(moves);
+  }
+
+  /** MSIs of an earlier doorbell that arrived after their copy was rung again, each ignored. */
+  public int staleMsis() {
+    return staleMsis;
   }
 
   private void removed(long at) {
@@ -182,15 +252,21 @@ public final class CopySequence {
 
   private RegisterWrite ring(int index, long at) {
     Copy c = plan.copies().get(index);
-    boolean write = c.direction() == Direction.WRITE;
     running = index;
     secondLeg = false;
     doorbellAt = at;
     if (watchdog != null) {
       watchdog.expect(at);
     }
-    return program(plan.registers(), write ? plan.deviceMemory() : plan.bufferGpu(),
-        write ? plan.bufferGpu() : plan.deviceMemory(), c.bytes(), plan.msiGpu(), at);
+    return programCopy(c, at);
+  }
+
+  /** The write programming copy {@code c} on the plan's GPU through the loan's windows as they are now. */
+  private RegisterWrite programCopy(Copy c, long at) {
+    boolean write = c.direction() == Direction.WRITE;
+    long buffer = plan.bufferGpu() + dmaShift;
+    return program(plan.registers() + registersShift, write ? plan.deviceMemory() : buffer,
+        write ? buffer : plan.deviceMemory(), c.bytes(), plan.msiGpu() + dmaShift, at);
   }
 
   /** The second leg of a copy via RAM: the other GPU reads the buffer into its memory, at {@code at}. */

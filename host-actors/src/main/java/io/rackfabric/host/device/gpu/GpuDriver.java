@@ -15,6 +15,7 @@ import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterRead;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterWrite;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
+import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
 import java.util.List;
 
 /**
@@ -34,7 +35,7 @@ import java.util.List;
  */
 public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
-  public sealed interface Command permits Start, GetProgress, Called {}
+  public sealed interface Command permits Start, GetProgress, MoveWindows, Called {}
 
   /** Runs {@code plan}; {@code replyTo} gets the copies once the last MSI arrived. */
   public record Start(GpuCopyPlan plan, ActorRef<CopiesDone> replyTo) implements Command,
@@ -44,17 +45,33 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   public record GetProgress(ActorRef<CopiesDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
 
   /**
+   * The loan's windows moved at model {@code at} (the host's link fail-over): the GPU's registers
+   * are {@code registersShift} and its DMA addresses {@code dmaShift} from the plan's from then on,
+   * and the copy in flight is rung again through them ({@link CopySequence#windowsMoved}). Under the
+   * kernel the host holds its endpoint at {@code at} until {@code replyTo} is answered, so the
+   * doorbell enters the model then.
+   */
+  public record MoveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** The move as the driver applied it ({@code move} null when it changed nothing), or why not. */
+  public record WindowsMoved(String driver, WindowMove move, String error) implements NoSerializationVerificationNeeded {}
+
+  /**
    * The copies done, in order, of {@code planned}; {@code error} non-empty when the plan was
-   * refused; {@code removal} the GPU's surprise removal that ended the plan early, or null.
+   * refused; {@code removal} the GPU's surprise removal that ended the plan early, or null; {@code
+   * moves} the loan's window moves the driver followed, and {@code staleMsis} the MSIs of a copy
+   * rung again that still came on the old path (ignored, not counted twice).
    */
   public record CopiesDone(String driver, List<CopyRecord> copies, int planned, String error,
-      SurpriseRemoval removal) implements NoSerializationVerificationNeeded {
+      SurpriseRemoval removal, List<WindowMove> moves, int staleMsis) implements NoSerializationVerificationNeeded {
     public CopiesDone {
       copies = List.copyOf(copies);
+      moves = List.copyOf(moves);
     }
 
     public CopiesDone(String driver, List<CopyRecord> copies, int planned, String error) {
-      this(driver, copies, planned, error, null);
+      this(driver, copies, planned, error, null, List.of(), 0);
     }
   }
 
@@ -101,6 +118,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
     return newReceiveBuilder()
         .onMessage(Start.class, this::onStart)
         .onMessage(GetProgress.class, this::onGetProgress)
+        .onMessage(MoveWindows.class, this::onMoveWindows)
         .onMessage(Called.class, this::onCalled)
         .build();
   }
@@ -125,6 +143,34 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
   private Behavior<Command> onGetProgress(GetProgress msg) {
     msg.replyTo().tell(progress());
+    return this;
+  }
+
+  private Behavior<Command> onMoveWindows(MoveWindows msg) {
+    if (sequence == null) {
+      msg.replyTo().tell(new WindowsMoved(id, null, "driver " + id + " runs no plan: nothing to move"));
+      return this;
+    }
+    int before = sequence.moves().size();
+    RegisterWrite w;
+    try {
+      w = sequence.windowsMoved(msg.registersShift(), msg.dmaShift(), msg.at());
+    } catch (IllegalArgumentException e) {
+      getContext().getLog().warn("GPU driver [{}] cannot follow the window move at {} ns: {}", id, msg.at(),
+          e.getMessage());
+      msg.replyTo().tell(new WindowsMoved(id, null, e.getMessage()));
+      return this;
+    }
+    issue(w);
+    rearm();
+    List<WindowMove> moves = sequence.moves();
+    WindowMove move = moves.size() > before ? moves.get(moves.size() - 1) : null;
+    if (move != null) {
+      getContext().getLog().info("GPU driver [{}] follows the loan's windows at {} ns: registers {} and DMA {} from"
+          + " the plan's; {}", id, msg.at(), msg.registersShift(), msg.dmaShift(),
+          move.resent() == null ? "no copy in flight" : "copy " + move.resent().index() + " rung again");
+    }
+    msg.replyTo().tell(new WindowsMoved(id, move, ""));
     return this;
   }
 
@@ -197,7 +243,10 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   }
 
   private CopiesDone progress() {
-    return new CopiesDone(id, sequence == null ? List.of() : sequence.records(),
-        sequence == null ? 0 : sequence.planned(), "", sequence == null ? null : sequence.removal());
+    if (sequence == null) {
+      return new CopiesDone(id, List.of(), 0, "");
+    }
+    return new CopiesDone(id, sequence.records(), sequence.planned(), "", sequence.removal(), sequence.moves(),
+        sequence.staleMsis());
   }
 }

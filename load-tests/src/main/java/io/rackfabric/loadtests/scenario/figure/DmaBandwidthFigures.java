@@ -5,7 +5,11 @@ import io.rackfabric.cluster.topology.RouteExplanation;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
+import io.rackfabric.host.device.gpu.CopySequence.ResentCopy;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
+import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.lending.LoanFollower.LoanMove;
+import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -54,7 +58,8 @@ public final class DmaBandwidthFigures implements FigureType {
     return "per gpu-copies workload, direction and size: DMA bandwidth (bytes over doorbell-to-MSI model time,"
         + " median of the repeats, MB/s) and reads over writes at the smallest and largest size, beside Device"
         + " Lending's Figure 10; after a surprise removal of the GPU, its time and the copies completed, lost and"
-        + " not started";
+        + " not started; after a move of its loan's windows (a borrower's link fail-over), the move, the copies"
+        + " rung again and the controller's record of it";
   }
 
   @Override
@@ -62,6 +67,7 @@ public final class DmaBandwidthFigures implements FigureType {
     List<Figure> out = new ArrayList<>();
     for (GpuCopiesResult g : run.gpuCopies()) {
       removal(g, out);
+      windowMoves(g, out);
     }
     for (Curves c : curves(run)) {
       String p = "dma." + c.workload() + ".";
@@ -101,6 +107,44 @@ public final class DmaBandwidthFigures implements FigureType {
     out.add(new Figure(p + "copies_lost", r.lost().size(), "copies", "count"));
     out.add(new Figure(p + "bytes_lost", r.lost().stream().mapToLong(LostCopy::bytes).sum(), "bytes", "count"));
     out.add(new Figure(p + "copies_not_started", r.notStarted(), "copies", "count"));
+  }
+
+  /**
+   * A workload whose loan moved under it (its borrower's link fail-over): {@code
+   * dma.W.window_moves}, the first move's model time, how far the GPU's registers and its DMA
+   * window (and MSI path) moved and where the window is now, the copies rung again and their
+   * bytes, the copies planned and completed, the MSIs of an old doorbell that still came (ignored),
+   * and the controller's record of the move: accepted or not, and its model time from the move.
+   */
+  private static void windowMoves(GpuCopiesResult g, List<Figure> out) {
+    if (g.windowMoves().isEmpty() && g.loanMoves().isEmpty()) {
+      return;
+    }
+    String p = "dma." + g.spec().name() + ".";
+    out.add(new Figure(p + "window_moves", g.windowMoves().size(), "moves", "count"));
+    if (!g.windowMoves().isEmpty()) {
+      WindowMove first = g.windowMoves().get(0);
+      out.add(new Figure(p + "window_moved_at_ns", first.at(), "ns", "model"));
+      out.add(new Figure(p + "registers_shift", first.registersShift(), "bytes", "count"));
+      out.add(new Figure(p + "dma_window_shift", first.dmaShift(), "bytes", "count"));
+    }
+    List<ResentCopy> resent = g.windowMoves().stream().map(WindowMove::resent).filter(r -> r != null).toList();
+    out.add(new Figure(p + "copies_resent", resent.size(), "copies", "count"));
+    out.add(new Figure(p + "bytes_resent", resent.stream().mapToLong(ResentCopy::bytes).sum(), "bytes", "count"));
+    out.add(new Figure(p + "copies_planned", g.spec().copies().size(), "copies", "count"));
+    if (g.removal() == null) { // else the removal's figures have it
+      out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
+    }
+    out.add(new Figure(p + "stale_msis", g.staleMsis(), "msis", "count"));
+    if (!g.loanMoves().isEmpty()) {
+      LoanMove m = g.loanMoves().get(g.loanMoves().size() - 1);
+      out.add(new Figure(p + "dma_window_base", m.windows().windowBase(), "address", "count"));
+      out.add(new Figure(p + "window_move_recorded", m.status() == Controller.Status.ACCEPTED ? 1 : 0, "bool",
+          "count"));
+      if (m.status() != null) {
+        out.add(new Figure(p + "window_move_recorded_ns", m.decidedAt() - m.at(), "ns", "model"));
+      }
+    }
   }
 
   /** Each workload's median bandwidth per direction and size, from its driver's copies. */

@@ -1,0 +1,181 @@
+package io.rackfabric.host.lending;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
+import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.device.gpu.GpuDriver;
+import io.rackfabric.host.memory.Plane;
+import io.rackfabric.persistence.controller.Controller;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A borrower's loan following its host's link fail-over (Device Lending across a Ladon rack;
+ * Ladon section 5.3): when the borrower's route list moves the lender to the other plane (its own
+ * link failed, and the MH's notification reached it through the other plane), the loan's windows
+ * move to that plane's NTB mapping. The borrower's GPU driver is told the new windows and rings
+ * the copy in flight again through them ({@link GpuDriver.MoveWindows}), and the borrower's
+ * control-plane driver asks the controller to record the loan's new DMA window ({@link
+ * Controller.MoveLoanWindow}), both at the route change's model time: the host holds its endpoint
+ * there until this follower answered ({@link ComputeHost.FollowRoutes}). The windows per plane are
+ * given (cluster-config's {@code LoanFailover} finds them in the topology); this actor only
+ * carries the change.
+ */
+public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
+
+  public sealed interface Command permits RouteChanged, DriverMoved, RequestQueued, Answered, GetMoves {}
+
+  /**
+   * Where the loan is when the borrower reaches the lender through one plane: the shifts of the
+   * GPU's registers (BAR0 on the borrower's side) and of its DMA addresses from the driver's plan,
+   * and the DMA window the controller records.
+   */
+  public record PlaneWindows(long registersShift, long dmaShift, long windowBase, long windowSize, long windowTarget) {}
+
+  /**
+   * One move of the loan: to {@code plane} at model {@code at}; what the driver did ({@code
+   * driverMove} null when it changed nothing, {@code driverError} why it could not); the controller's
+   * answer ({@code status} null until it came) at {@code decidedAt}, with its {@code detail}.
+   */
+  public record LoanMove(Plane plane, long at, PlaneWindows windows, WindowMove driverMove, String driverError,
+      Controller.Status status, long decidedAt, String detail) {}
+
+  /** The moves so far, in order. */
+  public record Moves(String device, String borrower, List<LoanMove> moves) implements NoSerializationVerificationNeeded {
+    public Moves {
+      moves = List.copyOf(moves);
+    }
+  }
+
+  public record GetMoves(ActorRef<Moves> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  private record RouteChanged(ComputeHost.RouteChanged change) implements Command, NoSerializationVerificationNeeded {}
+
+  private record DriverMoved(GpuDriver.WindowsMoved moved) implements Command, NoSerializationVerificationNeeded {}
+
+  private record RequestQueued(ControlPlaneClient.PagesDone records) implements Command,
+      NoSerializationVerificationNeeded {}
+
+  private record Answered(int move, Controller.OperationResult result) implements Command,
+      NoSerializationVerificationNeeded {}
+
+  private final String device;
+  private final String borrower;
+  private final int lender;
+  private final Map<Plane, PlaneWindows> windows;
+  private final ActorRef<ComputeHost.Command> host;
+  private final ActorRef<GpuDriver.Command> driver;
+  private final ActorRef<ControlPlaneClient.Command> client;
+  private final ActorRef<GpuDriver.WindowsMoved> driverReplies;
+  private final ActorRef<ControlPlaneClient.PagesDone> queued;
+  private final List<LoanMove> moves = new ArrayList<>();
+  private Plane plane = Plane.PRIMARY;
+
+  /**
+   * Follows {@code host}'s route changes toward the lender.
+   *
+   * @param lender the lender's number in the global memory (i for CH i), the target whose route counts
+   * @param windows the loan's windows for each plane the borrower may reach the lender through
+   * @param client the borrower's control-plane driver, or null where the rack keeps no loans
+   */
+  public static Behavior<Command> create(String device, String borrower, int lender, Map<Plane, PlaneWindows> windows,
+      ActorRef<ComputeHost.Command> host, ActorRef<GpuDriver.Command> driver,
+      ActorRef<ControlPlaneClient.Command> client) {
+    if (!windows.containsKey(Plane.PRIMARY) || !windows.containsKey(Plane.SECONDARY)) {
+      throw new IllegalArgumentException("windows=" + windows.keySet() + " must name both planes");
+    }
+    return Behaviors.setup(ctx -> new LoanFollower(ctx, device, borrower, lender, windows, host, driver, client));
+  }
+
+  private LoanFollower(ActorContext<Command> context, String device, String borrower, int lender,
+      Map<Plane, PlaneWindows> windows, ActorRef<ComputeHost.Command> host, ActorRef<GpuDriver.Command> driver,
+      ActorRef<ControlPlaneClient.Command> client) {
+    super(context);
+    this.device = device;
+    this.borrower = borrower;
+    this.lender = lender;
+    this.windows = new EnumMap<>(windows);
+    this.host = host;
+    this.driver = driver;
+    this.client = client;
+    this.driverReplies = context.messageAdapter(GpuDriver.WindowsMoved.class, DriverMoved::new);
+    this.queued = context.messageAdapter(ControlPlaneClient.PagesDone.class, RequestQueued::new);
+    host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new),
+        context.getSelf()));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(RouteChanged.class, this::onRouteChanged)
+        .onMessage(DriverMoved.class, this::onDriverMoved)
+        .onMessage(RequestQueued.class, this::onRequestQueued)
+        .onMessage(Answered.class, this::onAnswered)
+        .onMessage(GetMoves.class, this::onGetMoves)
+        .build();
+  }
+
+  private Behavior<Command> onRouteChanged(RouteChanged msg) {
+    ComputeHost.RouteChanged c = msg.change();
+    if (c.target() != lender || c.plane() == plane) {
+      host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
+      return this;
+    }
+    plane = c.plane();
+    PlaneWindows w = windows.get(plane);
+    moves.add(new LoanMove(plane, c.modelAt(), w, null, "", null, -1, ""));
+    getContext().getLog().info("Loan of [{}] to [{}] moves to the {} plane at {} ns: DMA window 0x{}", device, borrower,
+        plane.ntb(), c.modelAt(), Long.toHexString(w.windowBase()));
+    driver.tell(new GpuDriver.MoveWindows(w.registersShift(), w.dmaShift(), c.modelAt(), driverReplies));
+    return this;
+  }
+
+  /** The driver rang what it had to at the change's time; then the controller is asked to record the move. */
+  private Behavior<Command> onDriverMoved(DriverMoved msg) {
+    int index = moves.size() - 1;
+    LoanMove m = moves.get(index);
+    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), msg.moved().move(), msg.moved().error(), null, -1,
+        ""));
+    if (client == null) {
+      host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
+      return this;
+    }
+    ActorRef<Controller.OperationResult> answers = getContext().messageAdapter(Controller.OperationResult.class,
+        r -> new Answered(index, r));
+    PlaneWindows w = m.windows();
+    client.tell(new ControlPlaneClient.Issue(new Controller.MoveLoanWindow(device, borrower, w.windowBase(),
+        w.windowSize(), w.windowTarget(), m.at(), answers)));
+    // Answered after the request's wake is at the endpoint: it enters the model at the change's time.
+    client.tell(new ControlPlaneClient.GetRequests(queued));
+    return this;
+  }
+
+  private Behavior<Command> onRequestQueued(RequestQueued msg) {
+    host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
+    return this;
+  }
+
+  private Behavior<Command> onAnswered(Answered msg) {
+    LoanMove m = moves.get(msg.move());
+    Controller.OperationResult r = msg.result();
+    moves.set(msg.move(), new LoanMove(m.plane(), m.at(), m.windows(), m.driverMove(), m.driverError(), r.status(),
+        r.at(), r.detail() == null ? "" : r.detail()));
+    getContext().getLog().info("Loan of [{}] to [{}]: the controller answered the window move {} at {} ns", device,
+        borrower, r.status(), r.at());
+    return this;
+  }
+
+  private Behavior<Command> onGetMoves(GetMoves msg) {
+    msg.replyTo().tell(new Moves(device, borrower, moves));
+    return this;
+  }
+}

@@ -1,0 +1,104 @@
+package io.rackfabric.host.lending;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import io.rackfabric.host.compute.ComputeHost;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
+import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.device.gpu.GpuDriver;
+import io.rackfabric.host.lending.LoanFollower.PlaneWindows;
+import io.rackfabric.host.memory.Plane;
+import io.rackfabric.persistence.controller.Controller;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A borrower's loan follower moves the loan when its host's route to the lender changes plane: the
+ * driver first, then the controller's record, and only then does it answer the host (which holds
+ * its endpoint at the change's model time until then).
+ */
+class LoanFollowerTest {
+
+  private static final ActorTestKit testKit = ActorTestKit.create();
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final long TIB = 1L << 40;
+  private static final Map<Plane, PlaneWindows> WINDOWS = Map.of(
+      Plane.PRIMARY, new PlaneWindows(0, 0, 96L << 30, 8L << 30, 0),
+      Plane.SECONDARY, new PlaneWindows(TIB, TIB, TIB + (96L << 30), 8L << 30, 0));
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  private record Rig(TestProbe<ComputeHost.Command> host, TestProbe<GpuDriver.Command> driver,
+      TestProbe<ControlPlaneClient.Command> client, ActorRef<LoanFollower.Command> follower,
+      ActorRef<ComputeHost.RouteChanged> changes) {}
+
+  private static Rig rig() {
+    TestProbe<ComputeHost.Command> host = testKit.createTestProbe();
+    TestProbe<GpuDriver.Command> driver = testKit.createTestProbe();
+    TestProbe<ControlPlaneClient.Command> client = testKit.createTestProbe();
+    ActorRef<LoanFollower.Command> follower = testKit.spawn(LoanFollower.create("gpu1", "ch2", 1, WINDOWS,
+        host.ref(), driver.ref(), client.ref()));
+    ComputeHost.FollowRoutes follow = host.expectMessageClass(ComputeHost.FollowRoutes.class, WAIT);
+    return new Rig(host, driver, client, follower, follow.replyTo());
+  }
+
+  @Test
+  void shouldMoveTheDriverThenRecordTheMoveThenAnswerTheHostWhenTheLendersRouteChangesPlane() {
+    Rig r = rig();
+    r.changes().tell(new ComputeHost.RouteChanged("ch2", 1, Plane.SECONDARY, 3_045_848));
+    GpuDriver.MoveWindows move = r.driver().expectMessageClass(GpuDriver.MoveWindows.class, WAIT);
+    assertEquals(TIB, move.registersShift());
+    assertEquals(TIB, move.dmaShift());
+    assertEquals(3_045_848, move.at());
+    r.host().expectNoMessage(Duration.ofMillis(100)); // the host's endpoint stays held
+    move.replyTo().tell(new GpuDriver.WindowsMoved("ch2", new WindowMove(3_045_848, TIB, TIB, null), ""));
+
+    ControlPlaneClient.Issue issue = r.client().expectMessageClass(ControlPlaneClient.Issue.class, WAIT);
+    Controller.MoveLoanWindow op = assertInstanceOf(Controller.MoveLoanWindow.class, issue.operation());
+    assertEquals("gpu1", op.device());
+    assertEquals("ch2", op.borrower());
+    assertEquals(TIB + (96L << 30), op.windowBase());
+    assertEquals(3_045_848, op.at());
+    ControlPlaneClient.GetRequests queued = r.client().expectMessageClass(ControlPlaneClient.GetRequests.class, WAIT);
+    r.host().expectNoMessage(Duration.ofMillis(100));
+    queued.replyTo().tell(new ControlPlaneClient.PagesDone("ch2-driver", List.of()));
+    r.host().expectMessageClass(ComputeHost.RouteFollowed.class, WAIT);
+
+    op.replyTo().tell(new Controller.OperationResult(Controller.Status.ACCEPTED, 17, 3_046_330, "persisted", null));
+    TestProbe<LoanFollower.Moves> moves = testKit.createTestProbe();
+    r.follower().tell(new LoanFollower.GetMoves(moves.ref()));
+    LoanFollower.LoanMove m = moves.expectMessageClass(LoanFollower.Moves.class, WAIT).moves().get(0);
+    assertEquals(Plane.SECONDARY, m.plane());
+    assertEquals(Controller.Status.ACCEPTED, m.status());
+    assertEquals(3_046_330, m.decidedAt());
+  }
+
+  @Test
+  void shouldAnswerAtOnceWhenTheChangeIsNotTheLendersOrChangesNoPlane() {
+    Rig r = rig();
+    r.changes().tell(new ComputeHost.RouteChanged("ch2", 0, Plane.SECONDARY, 1_000)); // the MH
+    r.host().expectMessageClass(ComputeHost.RouteFollowed.class, WAIT);
+    r.changes().tell(new ComputeHost.RouteChanged("ch2", 1, Plane.PRIMARY, 1_000)); // already there
+    r.host().expectMessageClass(ComputeHost.RouteFollowed.class, WAIT);
+    r.driver().expectNoMessage(Duration.ofMillis(100));
+    r.client().expectNoMessage(Duration.ofMillis(100));
+  }
+
+  @Test
+  void shouldRefuseWindowsThatDoNotNameBothPlanes() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoanFollower.create("gpu1", "ch2",
+        1, Map.of(Plane.PRIMARY, WINDOWS.get(Plane.PRIMARY)), null, null, null));
+    assertEquals("windows=[PRIMARY] must name both planes", e.getMessage());
+  }
+}
