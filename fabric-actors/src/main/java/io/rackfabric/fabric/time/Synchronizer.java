@@ -32,6 +32,8 @@ public final class Synchronizer<E> {
   /** Channel keys below 0 are the component's own. */
   public static final int SELF = -1;
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Synchronizer.class);
+
   private final String member;
   private final Handler<E> handler;
   private final Runnable requestFlush;
@@ -142,6 +144,8 @@ public final class Synchronizer<E> {
     }
     if (time < now) {
       stragglers++; // an input that no grant foresaw: a source outside the synchronization
+      LOG.warn("Member [{}] straggler on channel {}: {} stamped {} ns behind its clock {} ns", member, channel,
+          event.getClass().getSimpleName(), now - time, now);
     }
     queue.add(time, channel, event);
     changed();
@@ -170,6 +174,8 @@ public final class Synchronizer<E> {
   public void scheduleStamped(long time, E event) {
     if (keeper != null && time < now) {
       stragglers++;
+      LOG.warn("Member [{}] straggler: its own {} stamped {} ns behind its clock {} ns", member,
+          event.getClass().getSimpleName(), now - time, now);
     }
     schedule(time, event);
   }
