@@ -81,7 +81,7 @@ public final class LinkFailover {
    */
   public record Result(Topology topology, FailoverBreakdown breakdown, HostLog mh, Map<Integer, HostLog> chs,
       Map<Integer, List<Plane>> routes, long lostOnFailedLink, List<FailoverStreams.Stream> streams,
-      long wallNanos, long lastCompletedAt, int rounds) {}
+      long wallNanos, long lastCompletedAt, int rounds, long stragglers) {}
 
   /** Datagram streams across the fail-over: how many each way, how far apart, from how long before the fault. */
   public record Streams(long count, long intervalNs, long leadNs) {
@@ -291,7 +291,7 @@ public final class LinkFailover {
     }
     FailoverBreakdown breakdown = FailoverBreakdown.of(failedHost, mode, faultAt, mhLog, logs);
     return new Result(topology, breakdown, mhLog, logs, routes, after - before, streamResults, wallNanos,
-        lastCompletedAt, rounds.size());
+        lastCompletedAt, rounds.size(), sync.stragglers());
   }
 
   /** Until the services have moved nothing for a while: what is stamped before the fault has crossed. */
