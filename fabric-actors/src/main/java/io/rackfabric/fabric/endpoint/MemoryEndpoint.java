@@ -245,6 +245,18 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public static Behavior<Command> create(String id, int bdf, boolean root, List<AddressRange> bars,
       LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
       List<GuestPeer> peers, RootRelay.Setup relay) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay,
+        ManagementSetup.NONE);
+  }
+
+  /**
+   * As above, with management {@code managed}: the endpoint's device manager answers PI-4 packets
+   * from its configuration space, and the fabric manager runs here when the setup says so
+   * ({@link ManagementSetup}).
+   */
+  public static Behavior<Command> create(String id, int bdf, boolean root, List<AddressRange> bars,
+      LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
+      List<GuestPeer> peers, RootRelay.Setup relay, ManagementSetup managed) {
     if (relay != null && !root) {
       throw new IllegalArgumentException("endpoint " + id + ": relay is for a root (root=true) only");
     }
@@ -252,17 +264,19 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
     }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay,
+            managed == null ? ManagementSetup.NONE : managed)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
-      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
+      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying,
+      ManagementSetup managed) {
     super(context);
     this.id = id;
     this.parts = new EndpointParts(context, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck,
-        guestPeers, relaying);
+        guestPeers, relaying, managed);
     LinkDirectory.attach(context, id, context.getSelf().narrow(), partnerEnd, LinkPort.Connect::new);
   }
 
@@ -307,6 +321,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   private Behavior<PortMessage> onJoinKeeper(JoinKeeper msg) {
     parts.time.join(msg, getContext().getSelf().narrow());
     parts.guests.joined();
+    parts.management.joined();
     return this;
   }
 

@@ -369,6 +369,9 @@ public final class LinkEnd {
     counters.tlpsSent++;
     int bytes = Tlps.wireBytes(tlp);
     meter.sent(start, params.serializationNs(bytes), bytes);
+    if (tlp instanceof io.rackfabric.fabric.tlp.FabricMessage m) {
+      meter.management(m.packet().kind());
+    }
     training.sent();
     retry.transmit(tlp, start);
     listener.transmitted(token, tlp, start);

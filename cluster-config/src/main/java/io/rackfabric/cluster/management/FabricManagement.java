@@ -1,0 +1,63 @@
+package io.rackfabric.cluster.management;
+
+import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.endpoint.ManagementSetup;
+import io.rackfabric.fabric.management.DeviceDescription;
+import io.rackfabric.fabric.management.ManagementSettings;
+import io.rackfabric.fabric.settings.FabricSettings;
+import org.slf4j.Logger;
+
+/**
+ * What a rack node gives its switch chips and endpoints for fabric management: each device's
+ * description (its capabilities, from {@link TopologyFabric}) for its device manager, and to the
+ * fabric manager's endpoint the fabric manager's setup ({@code rackfabric.fabric.management}),
+ * which checks what it discovers against the topology file ({@link DiscoveryCheck}).
+ *
+ * @param fabric the topology's devices; null when they cannot be built (no device managers then)
+ * @param fabricManager the endpoint the fabric manager runs on; null when none does
+ */
+public record FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings) {
+
+  /**
+   * A topology whose devices cannot be described, or a fabric manager named that is not an
+   * endpoint, is logged as an error naming the value and runs without (the rest of the rack runs).
+   */
+  public static FabricManagement of(Topology topology, FabricSettings fabricSettings, ManagementSettings settings,
+      Logger log) {
+    TopologyFabric fabric;
+    try {
+      fabric = TopologyFabric.of(topology, fabricSettings);
+    } catch (IllegalArgumentException e) {
+      log.error("No device managers in {}: {}", topology.name(), e.getMessage());
+      return new FabricManagement(null, null, settings);
+    }
+    String fm = null;
+    if (settings.enabled()) {
+      fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(fabric) : settings.fabricManager();
+      if (fm == null || topology.endpoint(fm).isEmpty()) {
+        log.error("No fabric manager: rackfabric.fabric.management.fabric-manager={} is not an endpoint of {}", fm,
+            topology.name());
+        fm = null;
+      }
+    }
+    return new FabricManagement(fabric, fm, settings);
+  }
+
+  /** The description of switch chip or endpoint {@code id} for its device manager; null: none. */
+  public DeviceDescription device(String id) {
+    return fabric == null ? null : fabric.description(id).orElse(null);
+  }
+
+  /** Endpoint {@code id}'s management: its device manager, and the fabric manager if it runs there. */
+  public ManagementSetup endpoint(String id) {
+    DeviceDescription d = device(id);
+    if (d == null) {
+      return ManagementSetup.NONE;
+    }
+    if (!id.equals(fabricManager)) {
+      return new ManagementSetup(d, -1, settings.window(), null);
+    }
+    return new ManagementSetup(d, settings.discoverAtNs(), settings.window(),
+        db -> DiscoveryCheck.differences(fabric, db));
+  }
+}
