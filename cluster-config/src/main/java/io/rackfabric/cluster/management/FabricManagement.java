@@ -55,9 +55,9 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
       return ManagementSetup.NONE;
     }
     if (!id.equals(fabricManager)) {
-      return new ManagementSetup(d, -1, settings.window(), null);
+      return new ManagementSetup(d, false, settings.window(), null);
     }
-    return new ManagementSetup(d, settings.discoverAtNs(), settings.window(),
+    return new ManagementSetup(d, true, settings.window(),
         db -> DiscoveryCheck.differences(fabric, db));
   }
 }

@@ -18,8 +18,9 @@ import org.slf4j.Logger;
  * A memory endpoint's management: its device manager, answering PI-4 packets from the endpoint's
  * configuration space (a completion leaves a completion latency after the request arrived), and,
  * on the endpoint the fabric manager runs on, the fabric manager's driver ({@link
- * FabricManagerDriver}), which starts its discovery as one of the endpoint's model-time events and
- * takes the completions and PI-5 events that come back. Not thread-safe: the endpoint actor's own.
+ * FabricManagerDriver}), which starts its discovery as one of the endpoint's model-time events (at
+ * the time a run's driver names, once the rack is up) and takes the completions and PI-5 events
+ * that come back. Not thread-safe: the endpoint actor's own.
  */
 final class EndpointManagement {
 
@@ -45,15 +46,25 @@ final class EndpointManagement {
     this.setup = setup;
     this.log = log;
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
-    this.driver = setup.discoverAt() < 0 ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
+    this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
         setup.window(), setup.check());
   }
 
-  /** The endpoint joined the run's keeper: the discovery becomes an event at its model time. */
-  void joined() {
-    if (driver != null) {
-      time.schedule(setup.discoverAt(), DiscoveryDue.INSTANCE);
+  /**
+   * The discovery is to start at model {@code at} (at the endpoint's clock when that is later): one
+   * of its events under the kernel; free-running, at once. False when no fabric manager runs here
+   * or it has started already.
+   */
+  boolean startAt(long at) {
+    if (driver == null || driver.started() || startWhenUp) {
+      return false;
     }
+    if (time.joined()) {
+      time.schedule(at, DiscoveryDue.INSTANCE);
+    } else {
+      timed(DiscoveryDue.INSTANCE);
+    }
+    return true;
   }
 
   /** Takes the endpoint's own event if it is management's. */
@@ -62,7 +73,7 @@ final class EndpointManagement {
       return false;
     }
     if (!link.isUp()) {
-      startWhenUp = true;
+      startWhenUp = true; // from the link's coming up on
     } else {
       start(time.now());
     }
@@ -97,7 +108,7 @@ final class EndpointManagement {
     }
     if (startWhenUp && link.isUp()) {
       startWhenUp = false;
-      start(at);
+      start(Math.max(at, time.now()));
     }
   }
 
@@ -106,7 +117,7 @@ final class EndpointManagement {
   }
 
   private void offer(FabricMessage message) {
-    if (!link.offer(message, message.originAt(), -1)) {
+    if (!link.isUp() || !link.offer(message, message.originAt(), -1)) { // nothing waits for a retrain
       log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().kind().label());
     }
   }

@@ -205,7 +205,8 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(326, io.rackfabric.fabric.management.ReadResult.class),
       Entry.of(328, int[].class),
       Entry.of(329, io.rackfabric.fabric.management.FabricManagerReport.class),
-      Entry.of(330, io.rackfabric.fabric.management.FabricManagerReport.Rediscovery.class)
+      Entry.of(330, io.rackfabric.fabric.management.FabricManagerReport.Rediscovery.class),
+      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class)
 
       // next free block: 340
       );

@@ -56,9 +56,7 @@ final class PortManagement {
     int egress = message.nextTurn();
     FabricMessage next = message.passedThrough(number);
     if (egress == number) {
-      if (!link.offer(next, arrival + settings.switchLatencyNs(), -1)) {
-        errors.lost(1);
-      }
+      offer(next, arrival + settings.switchLatencyNs());
       link.free(message, arrival);
     } else if (crossbar.has(egress)) {
       crossbar.tell(egress, new SwitchPort.Forward(next, arrival + crossing(number, egress), number, number));
@@ -113,12 +111,20 @@ final class PortManagement {
   private void send(FabricMessage out, long at) {
     int egress = out.turns().get(0);
     if (egress == number) {
-      if (!link.offer(out, at, -1)) {
-        errors.lost(1);
-      }
+      offer(out, at);
     } else if (crossbar.has(egress)) {
       crossbar.tell(egress, new SwitchPort.Forward(out, at + crossing(number, egress), -1, number));
     } else {
+      errors.lost(1);
+    }
+  }
+
+  /**
+   * Onto this port's own link; lost and counted when the link is down (a link that went down
+   * holds nothing while it retrains, as {@link PortForwarding} does for every TLP).
+   */
+  private void offer(FabricMessage out, long at) {
+    if (!link.isUp() || !link.offer(out, at, -1)) {
       errors.lost(1);
     }
   }

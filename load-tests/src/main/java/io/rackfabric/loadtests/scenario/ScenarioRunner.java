@@ -124,6 +124,7 @@ public final class ScenarioRunner {
           attached.add(a);
         }
         TrafficPages.open(rack, TrafficPages.of(scenario.topology().topology(), scenario.traffic()), progress);
+        FabricManagerStart.start(rack, scenario, progress);
         NicStreams streams = scenario.nicStream() == null ? null
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null
