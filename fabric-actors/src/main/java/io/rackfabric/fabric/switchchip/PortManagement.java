@@ -102,7 +102,8 @@ final class PortManagement {
   /** At the hosting port: a port of the chip changed state; a PI-5 event may follow. */
   void portState(SwitchPort.PortStateChanged msg) {
     agent.onPortState(msg.port(), msg.state(), msg.at()).ifPresent(e -> {
-      log.debug("Port [{}] sends a PI-5 event: port {} is {}", config.name(), msg.port(), msg.state());
+      log.debug("Port [{}] sends a PI-5 event at {} ns: port {} is {}", config.name(), msg.at(), msg.port(),
+          msg.state());
       send(e, msg.at());
     });
   }
