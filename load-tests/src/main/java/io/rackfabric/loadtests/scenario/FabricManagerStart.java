@@ -23,23 +23,25 @@ final class FabricManagerStart {
 
   private FabricManagerStart() {}
 
-  static void start(RunningRack rack, Scenario scenario, PrintStream progress) throws Exception {
+  /** Whether a fabric manager was told to start: the run then waits for the rack to go idle at its end. */
+  static boolean start(RunningRack rack, Scenario scenario, PrintStream progress) throws Exception {
     Config config = ConfigFactory.parseMap(scenario.configOverrides()).withFallback(ConfigFactory.load());
     ManagementSettings settings = ManagementSettings.create(config);
     if (!settings.enabled()) {
-      return;
+      return false;
     }
     FabricManagement management = FabricManagement.of(scenario.topology().topology(), FabricSettings.create(config),
         settings, LoggerFactory.getLogger(FabricManagerStart.class));
     String fm = management.fabricManager();
     if (fm == null) {
       progress.println("  fabric manager: none runs (see the node's log for why)");
-      return;
+      return false;
     }
     rack.holdModelTime(settings.discoverAtNs());
     rack.endpoint(fm).tell(new MemoryEndpoint.StartDiscovery(settings.discoverAtNs()));
     rack.confirmInputs(List.of(fm));
     progress.printf("  fabric manager on %s discovers the fabric from %s of model time, %d reads outstanding at most%n",
         fm, Durations.text(settings.discoverAtNs()), settings.window());
+    return true;
   }
 }
