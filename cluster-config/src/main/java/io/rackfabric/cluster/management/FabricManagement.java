@@ -8,12 +8,15 @@ import io.rackfabric.fabric.settings.FabricSettings;
 import org.slf4j.Logger;
 
 /**
- * What a rack node gives its switch chips and endpoints for fabric management: each device's
- * description (its capabilities, from {@link TopologyFabric}) for its device manager, and to the
- * fabric manager's endpoint the fabric manager's setup ({@code rackfabric.fabric.management}),
- * which checks what it discovers against the topology file ({@link DiscoveryCheck}).
+ * What a rack node gives its switch chips and endpoints for fabric management
+ * ({@code rackfabric.fabric.management}): with it enabled, each device's description (its
+ * capabilities, from {@link TopologyFabric}) for its device manager, and to the fabric manager's
+ * endpoint the fabric manager's setup, which checks what it discovers against the topology file
+ * ({@link DiscoveryCheck}). A rack without a fabric manager has no device managers: it runs as
+ * before, with not one message more.
  *
- * @param fabric the topology's devices; null when they cannot be built (no device managers then)
+ * @param fabric the topology's devices; null when management is off or they cannot be built (no
+ *     device managers then)
  * @param fabricManager the endpoint the fabric manager runs on; null when none does
  */
 public record FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings) {
@@ -24,6 +27,9 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
    */
   public static FabricManagement of(Topology topology, FabricSettings fabricSettings, ManagementSettings settings,
       Logger log) {
+    if (!settings.enabled()) {
+      return new FabricManagement(null, null, settings);
+    }
     TopologyFabric fabric;
     try {
       fabric = TopologyFabric.of(topology, fabricSettings);
@@ -31,14 +37,11 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
       log.error("No device managers in {}: {}", topology.name(), e.getMessage());
       return new FabricManagement(null, null, settings);
     }
-    String fm = null;
-    if (settings.enabled()) {
-      fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(fabric) : settings.fabricManager();
-      if (fm == null || topology.endpoint(fm).isEmpty()) {
-        log.error("No fabric manager: rackfabric.fabric.management.fabric-manager={} is not an endpoint of {}", fm,
-            topology.name());
-        fm = null;
-      }
+    String fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(fabric) : settings.fabricManager();
+    if (fm == null || topology.endpoint(fm).isEmpty()) {
+      log.error("No fabric manager: rackfabric.fabric.management.fabric-manager={} is not an endpoint of {}", fm,
+          topology.name());
+      fm = null;
     }
     return new FabricManagement(fabric, fm, settings);
   }
