@@ -118,7 +118,7 @@ final class EndpointManagement {
 
   private void offer(FabricMessage message) {
     if (!link.isUp() || !link.offer(message, message.originAt(), -1)) { // nothing waits for a retrain
-      log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().kind().label());
+      log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().getClass().getSimpleName());
     }
   }
 

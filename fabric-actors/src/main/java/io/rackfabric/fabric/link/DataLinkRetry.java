@@ -253,7 +253,7 @@ final class DataLinkRetry {
         start = wire.reserve(cursor, serialization);
         meter.sent(start, serialization, bytes);
         if (tlp instanceof io.rackfabric.fabric.tlp.FabricMessage m) {
-          meter.management(m.packet().kind());
+          meter.management(m.packet().kindCode());
         }
         replay.restamp(i, start);
         counters.tlpsReplayed++;

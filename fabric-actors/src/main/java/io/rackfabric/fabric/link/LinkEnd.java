@@ -370,7 +370,7 @@ public final class LinkEnd {
     int bytes = Tlps.wireBytes(tlp);
     meter.sent(start, params.serializationNs(bytes), bytes);
     if (tlp instanceof io.rackfabric.fabric.tlp.FabricMessage m) {
-      meter.management(m.packet().kind());
+      meter.management(m.packet().kindCode());
     }
     training.sent();
     retry.transmit(tlp, start);

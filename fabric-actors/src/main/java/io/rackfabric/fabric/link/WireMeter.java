@@ -1,6 +1,6 @@
 package io.rackfabric.fabric.link;
 
-import io.rackfabric.fabric.management.PacketKind;
+import io.rackfabric.fabric.tlp.MessagePayload;
 
 /**
  * What one link end put on its wire, in model time (first transmissions and replays alike): every
@@ -20,8 +20,8 @@ public final class WireMeter {
   private long bytes;
   private double windowBytes;
   private long windowBusyNs;
-  /** Management packets sent, by {@link PacketKind} ordinal. */
-  private final long[] management = new long[PacketKind.values().length];
+  /** Management packets sent, by {@link MessagePayload#kindCode}. */
+  private final long[] management = new long[MessagePayload.MAX_KINDS];
 
   /** A meter without a window (counts totals only). */
   public WireMeter() {
@@ -56,12 +56,12 @@ public final class WireMeter {
     }
   }
 
-  /** A management packet went on the wire (its bytes are counted by {@link #sent} as any TLP's). */
-  public void management(PacketKind kind) {
-    management[kind.ordinal()]++;
+  /** A management packet of kind {@code kindCode} went on the wire (its bytes are counted by {@link #sent}). */
+  public void management(int kindCode) {
+    management[kindCode]++;
   }
 
-  /** Management packets sent, by {@link PacketKind} ordinal. */
+  /** Management packets sent, by {@link MessagePayload#kindCode}. */
   public long[] management() {
     return management.clone();
   }

@@ -50,7 +50,7 @@ public final class ManagementAgent {
    * are for the fabric manager) are counted as strays and dropped.
    */
   public Optional<FabricMessage> onArrival(FabricMessage message, int ingress, long at) {
-    ManagementPacket packet = message.packet();
+    io.rackfabric.fabric.tlp.MessagePayload packet = message.packet();
     if (packet instanceof Pi4ReadRequest read) {
       Pi4ReadCompletion c = manager.onRead(read, ingress);
       return Optional.of(answer(c, message, ingress, at));

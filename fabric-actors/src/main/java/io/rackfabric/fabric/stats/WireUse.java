@@ -15,7 +15,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * @param windowBytes bytes on the wire inside the window, a straddling TLP by its share
  * @param windowBusyNs wire time inside the window, model ns
  * @param bitsPerNs the link's rate: what it could carry at most (after line encoding)
- * @param management the management packets among the TLPs, by {@link PacketKind} ordinal
+ * @param management the management packets among the TLPs, by kind ({@link PacketKind} ordinal)
  */
 public record WireUse(long tlps, long bytes, long from, long to, double windowBytes, long windowBusyNs,
     double bitsPerNs, long[] management) implements WireMessage {
@@ -23,7 +23,7 @@ public record WireUse(long tlps, long bytes, long from, long to, double windowBy
   public static final WireUse NONE = new WireUse(0, 0, 0, 0, 0, 0, 0);
 
   public WireUse {
-    management = management == null ? new long[PacketKind.values().length] : management.clone();
+    management = management == null ? new long[io.rackfabric.fabric.tlp.MessagePayload.MAX_KINDS] : management.clone();
   }
 
   /** Wire use with no management packets. */

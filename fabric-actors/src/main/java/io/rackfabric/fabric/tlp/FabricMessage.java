@@ -1,13 +1,12 @@
 package io.rackfabric.fabric.tlp;
 
-import io.rackfabric.fabric.management.ManagementPacket;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A management packet (PI-4, PI-5: AS-FM section 3.2) carried over the PCIe fabric as a
- * vendor-defined message: posted, a 4DW message header, and the whole AS packet (its routing
- * header included, {@link ManagementPacket#sizeBytes}) as the payload. It takes the same ports,
+ * A management packet (PI-4, PI-5: AS-FM section 3.2, {@code management.ManagementPacket}) carried
+ * over the PCIe fabric as a vendor-defined message: posted, a 4DW message header, and the whole AS
+ * packet (its routing header included, {@link MessagePayload#sizeBytes}) as the payload. It takes the same ports,
  * credits, links and model time as any TLP.
  *
  * <p>It is source-routed: {@code turns} are the egress ports, one per device on the way, the
@@ -18,7 +17,7 @@ import java.util.List;
  *
  * @param originAt the model time the sender sent it (ns)
  */
-public record FabricMessage(ManagementPacket packet, List<Integer> turns, int pointer, List<Integer> back,
+public record FabricMessage(MessagePayload packet, List<Integer> turns, int pointer, List<Integer> back,
     long originAt) implements Tlp {
 
   /** A PCIe message header is 4 DW. */
@@ -39,7 +38,7 @@ public record FabricMessage(ManagementPacket packet, List<Integer> turns, int po
   }
 
   /** {@code packet} leaving its sender through port {@code turns.get(0)} at model {@code at}. */
-  public static FabricMessage send(ManagementPacket packet, List<Integer> turns, long at) {
+  public static FabricMessage send(MessagePayload packet, List<Integer> turns, long at) {
     return new FabricMessage(packet, turns, 1, List.of(), at);
   }
 
