@@ -18,8 +18,10 @@ import org.slf4j.Logger;
  * @param fabric the topology's devices; null when management is off or they cannot be built (no
  *     device managers then)
  * @param fabricManager the endpoint the fabric manager runs on; null when none does
+ * @param problem why management is enabled but no fabric manager runs, naming the value; null when one does
  */
-public record FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings) {
+public record FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings,
+    String problem) {
 
   /**
    * A topology whose devices cannot be described, or a fabric manager named that is not an
@@ -28,22 +30,25 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
   public static FabricManagement of(Topology topology, FabricSettings fabricSettings, ManagementSettings settings,
       Logger log) {
     if (!settings.enabled()) {
-      return new FabricManagement(null, null, settings);
+      return new FabricManagement(null, null, settings, null);
     }
     TopologyFabric fabric;
     try {
       fabric = TopologyFabric.of(topology, fabricSettings);
     } catch (IllegalArgumentException e) {
-      log.error("No device managers in {}: {}", topology.name(), e.getMessage());
-      return new FabricManagement(null, null, settings);
+      String problem = "no device managers in " + topology.name() + ": " + e.getMessage();
+      log.error("{}", problem);
+      return new FabricManagement(null, null, settings, problem);
     }
     String fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(fabric) : settings.fabricManager();
     if (fm == null || topology.endpoint(fm).isEmpty()) {
-      log.error("No fabric manager: rackfabric.fabric.management.fabric-manager={} is not an endpoint of {}", fm,
-          topology.name());
-      fm = null;
+      String problem = "no fabric manager: rackfabric.fabric.management.fabric-manager=" + fm
+          + " is not an endpoint of " + topology.name() + " (endpoints: " + topology.endpoints().stream()
+          .map(io.rackfabric.cluster.topology.EndpointSpec::id).toList() + ")";
+      log.error("{}", problem);
+      return new FabricManagement(fabric, null, settings, problem);
     }
-    return new FabricManagement(fabric, fm, settings);
+    return new FabricManagement(fabric, fm, settings, null);
   }
 
   /** The description of switch chip or endpoint {@code id} for its device manager; null: none. */

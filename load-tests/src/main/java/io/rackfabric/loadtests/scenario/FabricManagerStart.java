@@ -34,7 +34,7 @@ final class FabricManagerStart {
         settings, LoggerFactory.getLogger(FabricManagerStart.class));
     String fm = management.fabricManager();
     if (fm == null) {
-      progress.println("  fabric manager: none runs (see the node's log for why)");
+      progress.println("  " + management.problem());
       return false;
     }
     rack.holdModelTime(settings.discoverAtNs());

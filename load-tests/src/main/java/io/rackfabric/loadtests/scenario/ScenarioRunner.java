@@ -179,8 +179,7 @@ public final class ScenarioRunner {
     private final GpuPingPongRun pingPongs;
     private List<GpuPingPongResult> pingPongResults = List.of();
     private final LoanStepsRun loans;
-    /** A fabric manager was told to discover: the run waits for the rack to go idle at its end. */
-    private final boolean fabricManager;
+    private final boolean fabricManager; // told to discover: the run waits for an idle rack at its end
     private List<LoanStepResult> loanResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
@@ -338,8 +337,7 @@ public final class ScenarioRunner {
 
     /** Waits for the host software (nic-stream senders, control-plane requests, GPU and disk drivers), noting errors. */
     private void awaitHostSoftware() throws Exception {
-      if (fabricManager) {
-        // Its discovery, and the rediscoveries PI-5 events cause, run to their end in model time.
+      if (fabricManager) { // its discovery and rediscoveries run to their end in model time
         progress.println("  waiting for the fabric manager");
         rack.quietModelTime();
       }

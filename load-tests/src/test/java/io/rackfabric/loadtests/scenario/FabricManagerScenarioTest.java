@@ -1,5 +1,7 @@
 package io.rackfabric.loadtests.scenario;
 
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.fig;
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.figures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,18 +47,6 @@ class FabricManagerScenarioTest {
       Files.writeString(file, new String(in.readAllBytes(), StandardCharsets.UTF_8));
       return file;
     }
-  }
-
-  private static Map<String, Double> figures(Outcome o) {
-    Map<String, Double> m = new TreeMap<>();
-    o.figures().forEach(f -> m.put(f.name(), f.value()));
-    return m;
-  }
-
-  private static double fig(Map<String, Double> m, String name) {
-    Double v = m.get(name);
-    assertTrue(v != null, name + " missing in " + m.keySet());
-    return v;
   }
 
   private static List<String> modelFigures(Outcome o) {

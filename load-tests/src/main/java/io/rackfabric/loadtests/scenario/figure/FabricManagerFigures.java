@@ -41,7 +41,8 @@ public final class FabricManagerFigures implements FigureType {
   @Override
   public List<Figure> produce(RunResult run) {
     FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(
-        "no fabric manager ran: set rackfabric.fabric.management.enabled = on in the scenario's settings"));
+        "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its fabric-manager is no endpoint"
+            + " (the run's output says which)"));
     List<Figure> out = new ArrayList<>();
     out.add(new Figure("fm.read_requests", r.readRequests(), "packets", "count"));
     out.add(new Figure("fm.read_request_bytes", r.readRequestBytes(), "bytes", "count"));

@@ -30,7 +30,8 @@ public final class FabricDiscovered implements InvariantType {
   public Verdict evaluate(InvariantSpec invariant, RunResult run) {
     FabricManagerReport r = FabricManagerFigures.report(run.endpointsAtEnd()).orElse(null);
     if (r == null) {
-      return Verdict.fail("no fabric manager ran (rackfabric.fabric.management.enabled is off)");
+      return Verdict.fail("no fabric manager ran: rackfabric.fabric.management.enabled is off, or its"
+          + " fabric-manager is no endpoint (the run's output says which)");
     }
     if (r.discoveredAt() < 0) {
       return Verdict.fail("the discovery from " + r.fabricManager() + " did not finish: " + r.readRequests()
