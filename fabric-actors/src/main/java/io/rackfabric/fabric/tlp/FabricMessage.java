@@ -32,6 +32,11 @@ public record FabricMessage(MessagePayload packet, List<Integer> turns, int poin
     if (turns.isEmpty()) {
       throw new IllegalArgumentException("a fabric message needs at least its sender's turn, turns=" + turns);
     }
+    for (int t : turns) {
+      if (t < 0) {
+        throw new IllegalArgumentException("turn=" + t + " is negative, turns=" + turns);
+      }
+    }
     if (pointer < 1 || pointer > turns.size()) {
       throw new IllegalArgumentException("pointer=" + pointer + " not in [1," + turns.size() + "]");
     }
