@@ -10,15 +10,9 @@ import java.util.Optional;
  * packets that reach it as {@link FabricMessage}s (AS-FM section 3.2). A PI-4 read is answered from
  * the device's configuration space with a read completion, with data or with error, back along the
  * reverse path with the request's traffic class; a PI-4 write takes effect and is not answered; a
- * local port going down becomes a PI-5 event once the fabric manager has programmed where events
- * go, sent back along the path that programming write came by. Plain: the actor gives it the model
- * time and puts what it returns on the wire.
- *
- * <p>Only a port going down (DL_Inactive) is reported. A link's going down has a model time (the
- * fault's, or the partner's electrical idle arriving); its coming up does not: training runs on the
- * link's wall-clock timers, and the end that did not get the fault comes up at whatever its clock
- * was then, so an event for it would carry a time the wall clock chose. The port's record follows
- * every change all the same.
+ * local port's change of state becomes a PI-5 event once the fabric manager has programmed where
+ * events go, sent back along the path that programming write came by. Plain: the actor gives it
+ * the model time and puts what it returns on the wire.
  */
 public final class ManagementAgent {
 
@@ -95,14 +89,14 @@ public final class ManagementAgent {
 
   /**
    * Local port {@code port} is now in {@code state} (model {@code at}): its record follows, and the
-   * PI-5 event to send when the port went down and the fabric manager has programmed the event route.
+   * PI-5 event to send when that is a change and the fabric manager has programmed the event route.
    */
   public Optional<FabricMessage> onPortState(int port, DataLinkState state, long at) {
     if (port < 0 || port >= manager.space().device().ports().size()) {
       return Optional.empty();
     }
     Optional<Pi5Event> event = manager.onPortState(port, state, state);
-    if (event.isEmpty() || eventTurns == null || state != DataLinkState.DL_INACTIVE) {
+    if (event.isEmpty() || eventTurns == null) {
       return Optional.empty();
     }
     eventsSent++;

@@ -80,12 +80,13 @@ class ManagementAgentTest {
   }
 
   @Test
-  void shouldRecordButNotReportAPortComingUp() {
+  void shouldReportAPortComingBackUpWhenItWentDownBefore() {
     agent.onArrival(arrivedThroughOneSwitch(DeviceManager.eventRouteWrite(new Route(List.of(0, 3)), 0)), 7, 0);
     agent.onPortState(3, DataLinkState.DL_INACTIVE, 10);
-    assertFalse(agent.onPortState(3, ACTIVE, 20).isPresent());
+    Pi5Event up = (Pi5Event) agent.onPortState(3, ACTIVE, 20).orElseThrow().packet();
+    assertEquals(ACTIVE, up.state());
     assertEquals(ACTIVE, agent.manager().space().portState(3));
-    assertEquals(1, agent.counts().eventsSent());
+    assertEquals(2, agent.counts().eventsSent());
   }
 
   @Test

@@ -61,13 +61,13 @@ class FabricManagerScenarioTest {
   }
 
   @Test
-  void shouldDiscoverTheDemoRackAndReadOnlyTorAgainWhenItsLinkToLeafGoesDown() throws Exception {
+  void shouldDiscoverTheDemoRackAndReadOnlyTheReportingDeviceAgainWhenItsLinkGoesDownAndUp() throws Exception {
     Path file = bundled();
     Outcome first = run(file);
     Map<String, Double> m = figures(first);
     // tor 1 + 1 + 4, leaf 1 + 1 + 2, mem, ch1 and ch2 1 + 1 + 1 each
     assertEquals(19, fig(m, "fm.structural_read_requests"));
-    assertEquals(19 + 6, fig(m, "fm.read_requests"), "the discovery, then tor again");
+    assertEquals(19 + 6 + 6 + 4, fig(m, "fm.read_requests"), "the discovery, then tor, tor and leaf again");
     assertEquals(fig(m, "fm.read_requests"), fig(m, "fm.completions"));
     assertEquals(0, fig(m, "fm.completions_with_error"));
     assertEquals(6, fig(m, "fm.devices"));
@@ -76,12 +76,20 @@ class FabricManagerScenarioTest {
     assertEquals(5, fig(m, "fm.writes"), "one event route per device but the fabric manager's own");
     assertEquals(10_000, fig(m, "fm.discovery_started_ns"));
     assertTrue(fig(m, "fm.discovery_ns") > 0);
-    assertEquals(1, fig(m, "fm.pi5_events"), "leaf's event has no way back: its one link is the one down");
+    // down: leaf's event has no way back (its one link is the one down); up: tor and leaf report
+    assertEquals(3, fig(m, "fm.pi5_events"));
     assertEquals(3, fig(m, "fm.rediscovery.0.port"));
     assertEquals(6, fig(m, "fm.rediscovery.0.read_requests"));
     assertTrue(fig(m, "fm.rediscovery.0.event_sent_ns") >= 100_000);
     assertTrue(fig(m, "fm.rediscovery.0.ns") > 0);
     assertEquals(2, fig(m, "fm.rediscovery.0.differences"), "tor.down and leaf.up no longer up");
+    assertEquals(3, fig(m, "fm.rediscovery.1.port"));
+    assertEquals(6, fig(m, "fm.rediscovery.1.read_requests"));
+    assertTrue(fig(m, "fm.rediscovery.1.event_sent_ns") >= 200_000);
+    assertEquals(0, fig(m, "fm.rediscovery.2.port"), "leaf.up");
+    assertEquals(4, fig(m, "fm.rediscovery.2.read_requests"));
+    assertEquals(200_000, fig(m, "fm.rediscovery.2.event_sent_ns"), "the link-up's model time, at both ends");
+    assertEquals(0, fig(m, "fm.rediscovery.2.differences"), "the file again");
     // every request and completion crosses its links: mh-tor for tor, and one more for the rest
     assertTrue(fig(m, "fm.wire.pi4_read_request_sent") > fig(m, "fm.read_requests"));
     assertEquals(fig(m, "fm.wire.pi4_read_request_sent"), fig(m, "fm.wire.pi4_completion_with_data_sent"));
