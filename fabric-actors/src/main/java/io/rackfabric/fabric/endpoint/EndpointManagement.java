@@ -126,9 +126,4 @@ final class EndpointManagement {
   FabricManagerReport report() {
     return driver == null ? null : driver.report();
   }
-
-  /** What the device manager did; null when there is none. */
-  ManagementAgent.Counts counts() {
-    return agent == null ? null : agent.counts();
-  }
 }

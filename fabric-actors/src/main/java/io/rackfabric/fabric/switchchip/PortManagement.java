@@ -139,9 +139,4 @@ final class PortManagement {
     PortConfig p = config.view().port(port);
     return p != null && p.role() == PortRole.NTB;
   }
-
-  /** What the chip's device manager did; null when this port does not host it. */
-  ManagementAgent.Counts counts() {
-    return agent == null ? null : agent.counts();
-  }
 }
