@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.persistence.typed.PersistenceId;
+import io.rackfabric.cluster.management.FabricManagement;
 import io.rackfabric.cluster.topology.Component;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.EndpointSpec;
@@ -20,6 +21,7 @@ import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.rootcomplex.RootRelay;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.management.ManagementSettings;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
@@ -126,6 +128,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     GuestChannelPlan guestChannels = GuestChannelPlan.of(topology,
         ControlPlaneSettings.create(context.getSystem().settings().config()).linkLatencyNs(),
         settings.leastCrossingNs());
+    FabricManagement management = FabricManagement.of(topology, settings,
+        ManagementSettings.create(context.getSystem().settings().config()), context.getLog());
     for (Component c : topology.placedOn(nodeName)) {
       if (c instanceof SwitchSpec s) {
         List<SwitchChip.PortLink> links = new ArrayList<>();
@@ -136,7 +140,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
               link == null ? LinkParameters.gen3x4() : link.params(), link == null ? null : link.other(end)));
         }
         ActorRef<SwitchChip.Command> chip =
-            context.spawn(SwitchChip.create(s.id(), requesterIds.routingTable(s.id()), links, settings), s.id());
+            context.spawn(SwitchChip.create(s.id(), requesterIds.routingTable(s.id()), links, settings,
+                management.device(s.id())), s.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.switchChip(s.id()), chip));
         chips.add(chip);
       } else if (c instanceof EndpointSpec e) {
@@ -146,7 +151,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         ActorRef<MemoryEndpoint.Command> ep = context.spawn(MemoryEndpoint.create(e.id(), e.bdf(), e.root(),
             e.bars(), link == null ? LinkParameters.gen3x4() : link.params(),
             link == null ? null : link.other(e.id()), settings, check, guestChannels.of(e.id()),
-            e.relay() ? RootRelay.Setup.untranslated(topology.relayWindows(e.id())) : null), e.id());
+            e.relay() ? RootRelay.Setup.untranslated(topology.relayWindows(e.id())) : null,
+            management.endpoint(e.id())), e.id());
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.endpoint(e.id()), ep));
         endpoints.add(ep);
         roots.put(e.id(), ep);

@@ -11,6 +11,7 @@ import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.ConfigRead;
 import io.rackfabric.fabric.tlp.ConfigWrite;
 import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.FabricMessage;
 import io.rackfabric.fabric.tlp.MemRead;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
@@ -35,10 +36,12 @@ final class EndpointEvents {
   private final AerSink aer;
   /** A relaying root's peer-to-peer path back down its link, or null. */
   private final RootRelay relay;
+  private final EndpointManagement management;
   private final Logger log;
 
   EndpointEvents(String id, LinkEnd link, LinkPort port, EndpointTarget target, EndpointRequester requester,
-      RequestIntake intake, GuestSide guests, AerSink aer, RootRelay relay, Logger log) {
+      RequestIntake intake, GuestSide guests, AerSink aer, RootRelay relay, EndpointManagement management, Logger log) {
+    this.management = management;
     this.id = id;
     this.link = link;
     this.port = port;
@@ -59,6 +62,8 @@ final class EndpointEvents {
       frame(f);
     } else if (event == EndpointRequester.PlanStart.INSTANCE) {
       requester.traffic().due();
+    } else if (management.timed(event)) {
+      return; // the fabric manager's discovery is due
     } else if (guests.timed(event)) {
       return; // a guest's wake or message: the guest is called
     } else if (event instanceof MemoryEndpoint.Write w) {
@@ -92,6 +97,8 @@ final class EndpointEvents {
       target.config(tlp, arrival);
     } else if (tlp instanceof ErrorMessage e) {
       aer.received(e, arrival);
+    } else if (tlp instanceof FabricMessage m) {
+      management.arrived(m, arrival);
     }
     link.free(tlp, arrival);
   }

@@ -48,10 +48,12 @@ final class EndpointParts {
   final EndpointReports reports;
   /** Where each model-time event goes. */
   final EndpointEvents events;
+  /** Its device manager and, on the fabric manager's endpoint, the fabric manager. */
+  final EndpointManagement management;
 
   EndpointParts(ActorContext<PortMessage> context, String id, int bdf, boolean root, List<AddressRange> bars,
       LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
-      List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
+      List<GuestPeer> guestPeers, RootRelay.Setup relaying, ManagementSetup managed) {
     this.id = id;
     this.context = context;
     this.settings = settings;
@@ -66,10 +68,12 @@ final class EndpointParts {
     this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies());
     this.intake = new RequestIntake(id, time, target, requester, context.getLog());
     this.aer = new AerSink(id, guests, context.getLog());
-    this.reports = new EndpointReports(id, link, target, requester, aer);
+    this.management = new EndpointManagement(id, link, time, settings, managed, context.getLog());
+    this.reports = new EndpointReports(id, link, target, requester, aer, management);
     RootRelay relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf,
         target::claims, (tlp, at) -> link.offer(tlp, at, -1));
-    this.events = new EndpointEvents(id, link, port, target, requester, intake, guests, aer, relay, context.getLog());
+    this.events = new EndpointEvents(id, link, port, target, requester, intake, guests, aer, relay, management,
+        context.getLog());
   }
 
   private void onTimed(PortMessage event) {
@@ -119,6 +123,7 @@ final class EndpointParts {
       context.getLog().debug("Endpoint [{}] link up", id);
       requester.traffic().pump();
       reports.linkUp();
+      management.linkState(link.state(), modelAt);
     }
 
     @Override
@@ -127,6 +132,7 @@ final class EndpointParts {
       if (target.root()) {
         aer.linkDown(target.bdf(), cause, modelAt);
       }
+      management.linkState(io.rackfabric.fabric.link.DataLinkState.DL_INACTIVE, modelAt);
     }
   }
 }

@@ -25,7 +25,11 @@ final class EndpointReports {
   private final AerSink aer;
   private final List<ActorRef<LinkReady>> linkWaiters = new ArrayList<>();
 
-  EndpointReports(String id, LinkEnd link, EndpointTarget target, EndpointRequester requester, AerSink aer) {
+  private final EndpointManagement management;
+
+  EndpointReports(String id, LinkEnd link, EndpointTarget target, EndpointRequester requester, AerSink aer,
+      EndpointManagement management) {
+    this.management = management;
     this.id = id;
     this.link = link;
     this.target = target;
@@ -44,7 +48,7 @@ final class EndpointReports {
         streams.reordered(), arrivals.bytes(), target.readsServed(), target.outsideBars(), requester.writesSent(),
         requester.readsSent(), requester.readsCompleted(), requester.readsFailed(), arrivals.latencyHistogram(),
         arrivals.minLatency(), arrivals.maxLatency(), aer.records(), ps, target.denials().snapshot(),
-        arrivals.uniqueIssuedBefore());
+        arrivals.uniqueIssuedBefore(), management.report());
   }
 
   void countIssuedBefore(long modelAt) {

@@ -34,7 +34,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage {}
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage,
+          StartDiscovery {}
 
   /**
    * Issues one posted write into the fabric, at model time {@code at} (the issuing software's
@@ -211,6 +212,16 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public record PeerMessage(String from, ActorRef<GuestCall> to, WireMessage payload, long dueAt)
       implements Command, WireMessage {}
 
+  /**
+   * The fabric manager running on this endpoint ({@link ManagementSetup#fabricManager}) starts
+   * discovering the fabric at model time {@code at}, or at the endpoint's clock when that is later
+   * (as soon as its link is up when it is down then); its report is in the endpoint's statistics
+   * ({@link EndpointStats#fabricManager}). Sent once the rack is up and held before {@code at}, as
+   * a run's driver hands over traffic. Without a fabric manager here, or a second time, it is
+   * refused with a warning.
+   */
+  public record StartDiscovery(long at) implements Command, WireMessage {}
+
   private final String id;
   /** Its parts, one job each; each message goes to one of them. */
   private final EndpointParts parts;
@@ -245,6 +256,18 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   public static Behavior<Command> create(String id, int bdf, boolean root, List<AddressRange> bars,
       LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
       List<GuestPeer> peers, RootRelay.Setup relay) {
+    return create(id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay,
+        ManagementSetup.NONE);
+  }
+
+  /**
+   * As above, with management {@code managed}: the endpoint's device manager answers PI-4 packets
+   * from its configuration space, and the fabric manager runs here when the setup says so
+   * ({@link ManagementSetup}).
+   */
+  public static Behavior<Command> create(String id, int bdf, boolean root, List<AddressRange> bars,
+      LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
+      List<GuestPeer> peers, RootRelay.Setup relay, ManagementSetup managed) {
     if (relay != null && !root) {
       throw new IllegalArgumentException("endpoint " + id + ": relay is for a root (root=true) only");
     }
@@ -252,17 +275,19 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       throw new IllegalArgumentException("endpoint " + id + ": accessCheck is null (use InboundAccessCheck.allowAll())");
     }
     return Behaviors.<PortMessage>setup(ctx ->
-        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay)).narrow();
+        new MemoryEndpoint(ctx, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck, peers, relay,
+            managed == null ? ManagementSetup.NONE : managed)).narrow();
   }
 
   private MemoryEndpoint(
       ActorContext<PortMessage> context, String id, int bdf, boolean root,
       List<AddressRange> bars, LinkParameters linkParams, String partnerEnd, FabricSettings settings,
-      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying) {
+      InboundAccessCheck accessCheck, List<GuestPeer> guestPeers, RootRelay.Setup relaying,
+      ManagementSetup managed) {
     super(context);
     this.id = id;
     this.parts = new EndpointParts(context, id, bdf, root, bars, linkParams, partnerEnd, settings, accessCheck,
-        guestPeers, relaying);
+        guestPeers, relaying, managed);
     LinkDirectory.attach(context, id, context.getSelf().narrow(), partnerEnd, LinkPort.Connect::new);
   }
 
@@ -292,6 +317,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(SendToPeer.class, this::onSendToPeer)
         .onMessage(PeerMessage.class, this::onPeerMessage)
         .onMessage(WatchErrors.class, this::onWatchErrors)
+        .onMessage(StartDiscovery.class, this::onStartDiscovery)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Store.class, this::onStore)
         .build();
@@ -416,6 +442,14 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
     parts.reports.awaitLinkUp(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<PortMessage> onStartDiscovery(StartDiscovery msg) {
+    if (!parts.management.startAt(msg.at())) {
+      getContext().getLog().warn("Endpoint [{}] refused a discovery at {} ns: no fabric manager runs here, or it"
+          + " started already", id, msg.at());
+    }
     return this;
   }
 

@@ -192,9 +192,23 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(313, io.rackfabric.fabric.time.TimeKeeper.Release.class),
       Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class),
       Entry.of(315, io.rackfabric.fabric.time.TimeKeeper.Forget.class),
-      Entry.of(316, io.rackfabric.fabric.time.TimeKeeper.Pause.class)
+      Entry.of(316, io.rackfabric.fabric.time.TimeKeeper.Pause.class),
 
-      // next free block: 320
+      // 320..339 fabric management (issue 15): PI-4/PI-5 packets carried as fabric messages, and
+      // the fabric manager's report in its endpoint's statistics
+      Entry.of(320, io.rackfabric.fabric.tlp.FabricMessage.class),
+      Entry.of(321, io.rackfabric.fabric.management.Pi4ReadRequest.class),
+      Entry.of(322, io.rackfabric.fabric.management.Pi4ReadCompletion.class),
+      Entry.of(323, io.rackfabric.fabric.management.Pi4Write.class),
+      Entry.of(324, io.rackfabric.fabric.management.Pi5Event.class),
+      Entry.of(325, io.rackfabric.fabric.management.Route.class),
+      Entry.of(326, io.rackfabric.fabric.management.ReadResult.class),
+      Entry.of(328, int[].class),
+      Entry.of(329, io.rackfabric.fabric.management.FabricManagerReport.class),
+      Entry.of(330, io.rackfabric.fabric.management.FabricManagerReport.Rediscovery.class),
+      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class)
+
+      // next free block: 340
       );
 
   @Override

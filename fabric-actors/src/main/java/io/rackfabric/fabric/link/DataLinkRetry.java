@@ -252,6 +252,9 @@ final class DataLinkRetry {
         // taken: a replayed TLP consumed its credit when it first went out.
         start = wire.reserve(cursor, serialization);
         meter.sent(start, serialization, bytes);
+        if (tlp instanceof io.rackfabric.fabric.tlp.FabricMessage m) {
+          meter.management(m.packet().kindCode());
+        }
         replay.restamp(i, start);
         counters.tlpsReplayed++;
       }

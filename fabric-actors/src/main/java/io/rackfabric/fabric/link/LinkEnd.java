@@ -33,6 +33,12 @@ public final class LinkEnd {
      */
     void transmitted(Object token, Tlp tlp, long sentAt);
 
+    /**
+     * The link is up; {@code modelAt} is the later of this end's clock and the partner's as its
+     * training InitFCs carried it. Training runs on wall-clock timers, so this end's clock alone is
+     * whatever it was when training ended; the end a run took up at a model time stamps its InitFCs
+     * with that time, so both ends come up at it.
+     */
     void linkUp(long modelAt);
 
     /** The link went down; {@code purged} were queued here and are lost. */
@@ -369,6 +375,9 @@ public final class LinkEnd {
     counters.tlpsSent++;
     int bytes = Tlps.wireBytes(tlp);
     meter.sent(start, params.serializationNs(bytes), bytes);
+    if (tlp instanceof io.rackfabric.fabric.tlp.FabricMessage m) {
+      meter.management(m.packet().kindCode());
+    }
     training.sent();
     retry.transmit(tlp, start);
     listener.transmitted(token, tlp, start);
@@ -388,7 +397,7 @@ public final class LinkEnd {
 
     @Override
     public void up() {
-      listener.linkUp(modelNow);
+      listener.linkUp(Math.max(modelNow, training.partnerInitAt()));
       tx.pump();
     }
 

@@ -36,6 +36,8 @@ final class LinkTraining {
   private final LongSupplier modelNow;
   private final Transitions transitions;
   /** TLPs arrived or left since the last tick (see {@link #tick}). */
+  /** The latest model time the partner stamped an InitFC with (0: none yet). */
+  private long partnerInitAt;
   private boolean rxActivity;
   private boolean txActivity;
 
@@ -121,7 +123,13 @@ final class LinkTraining {
     }
   }
 
+  /** The latest model time the partner stamped an InitFC with: its clock as it trained (0: none yet). */
+  long partnerInitAt() {
+    return partnerInitAt;
+  }
+
   void onInitFc(InitFc i) {
+    partnerInitAt = Math.max(partnerInitAt, i.sentAt());
     // Training runs on the link's wall-clock timers; how many InitFCs it took must not move the
     // model clock.
     int actions = machine.onInitFc(i, wallNanos.getAsLong());

@@ -289,6 +289,7 @@ final class Transmitter {
     return tlp instanceof ConfigRead
         || tlp instanceof ConfigWrite
         || tlp instanceof ErrorMessage
-        || tlp instanceof Completion; // responses are never held back
+        || tlp instanceof Completion // responses are never held back
+        || tlp instanceof io.rackfabric.fabric.tlp.FabricMessage;
   }
 }

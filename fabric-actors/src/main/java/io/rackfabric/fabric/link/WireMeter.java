@@ -1,8 +1,10 @@
 package io.rackfabric.fabric.link;
 
+import io.rackfabric.fabric.tlp.MessagePayload;
+
 /**
  * What one link end put on its wire, in model time (first transmissions and replays alike): every
- * TLP's bytes, and within a window of
+ * TLP's bytes, the management packets among them by kind, and within a window of
  * model time (a run's measurement stretch) the bytes and the wire time that fall inside it. A TLP
  * that straddles an edge of the window counts with the share of its wire time inside it, so a
  * window's bytes over its length is the link's carried bandwidth there and can never exceed what
@@ -18,6 +20,8 @@ public final class WireMeter {
   private long bytes;
   private double windowBytes;
   private long windowBusyNs;
+  /** Management packets sent, by {@link MessagePayload#kindCode}. */
+  private final long[] management = new long[MessagePayload.MAX_KINDS];
 
   /** A meter without a window (counts totals only). */
   public WireMeter() {
@@ -50,6 +54,16 @@ public final class WireMeter {
       windowBusyNs += overlap;
       windowBytes += (double) wireBytes * overlap / durationNs;
     }
+  }
+
+  /** A management packet of kind {@code kindCode} went on the wire (its bytes are counted by {@link #sent}). */
+  public void management(int kindCode) {
+    management[kindCode]++;
+  }
+
+  /** Management packets sent, by {@link MessagePayload#kindCode}. */
+  public long[] management() {
+    return management.clone();
   }
 
   public long tlps() {

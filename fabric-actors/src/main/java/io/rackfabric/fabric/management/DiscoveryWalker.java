@@ -39,11 +39,14 @@ public final class DiscoveryWalker {
   private static final class Visit {
     final Route route;
     final End from;
+    /** Read again after a PI-5 event: its ports are read whether or not the device is known. */
+    final boolean again;
     GeneralInfo info;
 
-    Visit(Route route, End from) {
+    Visit(Route route, End from, boolean again) {
       this.route = route;
       this.from = from;
+      this.again = again;
     }
   }
 
@@ -81,7 +84,7 @@ public final class DiscoveryWalker {
     }
     started = true;
     List<Pi4ReadRequest> out = new ArrayList<>();
-    issue(new Visit(Route.local(), null), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
+    issue(new Visit(Route.local(), null, false), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
         BaselineCapability.GENERAL_DWORDS, out);
     return out;
   }
@@ -103,6 +106,22 @@ public final class DiscoveryWalker {
     while (!waiting.isEmpty() && pending.size() < window) {
       send(waiting.poll(), out);
     }
+    return out;
+  }
+
+  /**
+   * Reads the device at {@code route} again, as a discovery reads it (general information, pointer
+   * blocks, ports), whether or not it is known: the partial rediscovery after a PI-5 event. Its
+   * ports' records replace the ones the database has; a port that now leads to a link not known
+   * yet is walked on as in a discovery. Gives the requests to send now.
+   */
+  public List<Pi4ReadRequest> reread(Route route) {
+    if (!started) {
+      throw new IllegalStateException("reread of " + route + " before the discovery started");
+    }
+    List<Pi4ReadRequest> out = new ArrayList<>();
+    issue(new Visit(route, null, true), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
+        BaselineCapability.GENERAL_DWORDS, out);
     return out;
   }
 
@@ -189,7 +208,7 @@ public final class DiscoveryWalker {
     if (visit.from != null) {
       database.addLink(visit.from, new End(info.serial(), info.ingressPort()), visit.route);
     }
-    if (known) {
+    if (known && !visit.again) {
       return;
     }
     for (int block = 0; block < BaselineCapability.pointerBlocks(info.portCount()); block++) {
@@ -220,7 +239,7 @@ public final class DiscoveryWalker {
     End here = new End(serial, number);
     if (PortDescription.carriesManagement(p.state()) && number != visit.info.ingressPort()
         && !database.linked(here)) {
-      issue(new Visit(visit.route.then(number), here), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
+      issue(new Visit(visit.route.then(number), here, false), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
           BaselineCapability.GENERAL_DWORDS, out);
     }
   }

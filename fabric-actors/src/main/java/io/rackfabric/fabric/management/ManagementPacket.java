@@ -5,12 +5,18 @@ package io.rackfabric.fabric.management;
  * AS-FM Fig. 2 (two 32-bit rows: 8 bytes) and the packet's own header and data. The paper prints
  * the PI-4 fields (Figs. 7 and 9) but not their widths; those are ours, each stated on its record.
  */
-public sealed interface ManagementPacket permits Pi4ReadRequest, Pi4ReadCompletion, Pi4Write, Pi5Event {
+public sealed interface ManagementPacket extends io.rackfabric.fabric.tlp.MessagePayload permits Pi4ReadRequest, Pi4ReadCompletion, Pi4Write, Pi5Event {
 
   /** The AS routing header: Fig. 2's two 32-bit rows (turn pool, turn pointer, traffic class, PI, CRC). */
   int ROUTE_HEADER_BYTES = 8;
 
   PacketKind kind();
+
+  /** Its kind's code on a fabric message: the kind's ordinal. */
+  @Override
+  default int kindCode() {
+    return kind().ordinal();
+  }
 
   int sizeBytes();
 

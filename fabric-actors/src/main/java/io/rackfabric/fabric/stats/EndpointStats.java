@@ -12,6 +12,7 @@ import java.util.List;
  * and writes (dropped) its inbound access check (the host's IOMMU) denied.
  * {@code uniqueIssuedBefore} counts the unique writes issued before the model time a run asked it
  * to count up to ({@code MemoryEndpoint.CountIssuedBefore}), 0 if it asked for none.
+ * {@code fabricManager} is the fabric manager's report when it runs on this endpoint, else null.
  */
 public record EndpointStats(
     String id,
@@ -32,7 +33,8 @@ public record EndpointStats(
     List<AerRecord> aerReceived,
     PortStats link,
     List<AccessDenial> accessDenied,
-    long uniqueIssuedBefore)
+    long uniqueIssuedBefore,
+    io.rackfabric.fabric.management.FabricManagerReport fabricManager)
     implements WireMessage {
 
   public EndpointStats {
@@ -46,7 +48,7 @@ public record EndpointStats(
       long minLatencyNs, long maxLatencyNs, List<AerRecord> aerReceived, PortStats link) {
     this(id, writesReceived, uniqueWrites, duplicateWrites, reorderedWrites, bytesWritten,
         readsServed, outsideBars, writesSent, readsSent, readsCompleted, readsFailed,
-        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0);
+        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0, null);
   }
 
   /** Denied inbound reads and writes of every requester together. */

@@ -66,7 +66,7 @@ final class Crossbar {
 
   /** Whether sibling {@code port} is running. */
   boolean has(int port) {
-    return siblings[port] != null;
+    return port >= 0 && port < siblings.length && siblings[port] != null; // a source route may name any number
   }
 
   /** Tells sibling {@code port} a model-time message, counted for the time keeper. */

@@ -11,6 +11,7 @@ import io.rackfabric.fabric.tlp.Completion;
 import io.rackfabric.fabric.tlp.ConfigRead;
 import io.rackfabric.fabric.tlp.ConfigWrite;
 import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.FabricMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import java.util.List;
 import org.slf4j.Logger;
@@ -32,9 +33,12 @@ final class PortForwarding {
   private final Crossbar crossbar;
   private final PortErrors errors;
   private final Logger log;
+  /** Management packets take their own path (source routes, the chip's device manager). */
+  private final PortManagement management;
 
   PortForwarding(int number, FabricSettings settings, LinkEnd link, PortConfiguration config,
-      Crossbar crossbar, PortErrors errors, Logger log) {
+      Crossbar crossbar, PortErrors errors, PortManagement management, Logger log) {
+    this.management = management;
     this.number = number;
     this.settings = settings;
     this.link = link;
@@ -51,6 +55,10 @@ final class PortForwarding {
       return;
     }
     Tlp received = LinkEnd.tlpOf(frame);
+    if (received instanceof FabricMessage m) {
+      management.fromLink(m, arrival);
+      return;
+    }
     Tlp tlp = received;
     boolean ntbIn = config.role() == PortRole.NTB;
     if (ntbIn) {
@@ -135,7 +143,9 @@ final class PortForwarding {
   void toLink(SwitchPort.Forward msg) {
     Tlp tlp = msg.tlp();
     long ready = msg.readyAt();
-    if (config.role() == PortRole.NTB) {
+    if (tlp instanceof FabricMessage) {
+      // source-routed: neither translated by an NTB nor converted
+    } else if (config.role() == PortRole.NTB) {
       Tlp out = config.ntb().toVirtual(tlp);
       if (out == null) {
         bounce(tlp, ready, msg.ingress(), "NTB " + config.name() + " cannot relay it (no link-side BAR or proxy)");

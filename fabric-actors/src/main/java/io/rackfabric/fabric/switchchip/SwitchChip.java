@@ -9,6 +9,8 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.LinkParameters;
+import io.rackfabric.fabric.management.DeviceDescription;
+import io.rackfabric.fabric.management.ManagementAgent;
 import io.rackfabric.fabric.ntb.RequesterIdEntry;
 import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.routing.PortConfig;
@@ -96,7 +98,16 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
   public static Behavior<Command> create(
       String id, RoutingTable table, List<PortLink> links, FabricSettings settings) {
-    return Behaviors.setup(ctx -> new SwitchChip(ctx, id, table, links, settings));
+    return create(id, table, links, settings, null);
+  }
+
+  /**
+   * As above, with the chip's device manager answering management packets from {@code device}'s
+   * configuration space (null: none). Its lowest-numbered port hosts it ({@link PortManagement}).
+   */
+  public static Behavior<Command> create(
+      String id, RoutingTable table, List<PortLink> links, FabricSettings settings, DeviceDescription device) {
+    return Behaviors.setup(ctx -> new SwitchChip(ctx, id, table, links, settings, device));
   }
 
   private SwitchChip(
@@ -104,17 +115,21 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
       String id,
       RoutingTable table,
       List<PortLink> links,
-      FabricSettings settings) {
+      FabricSettings settings,
+      DeviceDescription device) {
     super(context);
     this.id = id;
     this.table = table;
+    int managerPort = device == null ? -1
+        : links.stream().mapToInt(PortLink::number).min().orElse(-1);
     for (PortLink l : links) {
       PortConfig p = table.port(l.number());
       if (p == null) {
         throw new IllegalArgumentException("switch " + id + " has no port number " + l.number());
       }
       ports.put(l.number(), context.spawn(
-          SwitchPort.create(id, l.number(), table, l.params(), l.partnerEnd(), settings, context.getSelf()),
+          SwitchPort.create(id, l.number(), table, l.params(), l.partnerEnd(), settings, context.getSelf(),
+              l.number() == managerPort ? ManagementAgent.of(device) : null, managerPort),
           p.name()));
     }
     SwitchPort.Siblings siblings = new SwitchPort.Siblings(Map.copyOf(ports));

@@ -7,12 +7,14 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.PartnerLink;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.management.ManagementAgent;
 import io.rackfabric.fabric.ntb.NtbDirection;
 import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.routing.RoutingTable;
@@ -22,6 +24,7 @@ import io.rackfabric.fabric.time.JoinKeeper;
 import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.fabric.tlp.ErrorMessage;
+import io.rackfabric.fabric.tlp.FabricMessage;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.wire.WireMessage;
 import java.util.List;
@@ -43,7 +46,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Activate, GetStats, ProgramRequesterId, Forward,
-          ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings {}
+          ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings, Manage, PortStateChanged {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -96,6 +99,17 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       implements Command, NoSerializationVerificationNeeded {}
 
   /**
+   * A management packet for the chip's device manager, which this port hosts: it came in through
+   * {@code ingress}; {@code unroutable} says why it cannot go on, null when it is for the chip.
+   */
+  record Manage(FabricMessage message, long readyAt, int ingress, String unroutable)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** Sibling {@code from}'s link (port {@code port}) is in {@code state}, known here at model {@code at}. */
+  record PortStateChanged(int port, DataLinkState state, long at, int from)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
    * Egress sibling {@code from} returns buffer space of TLPs that came in through this port; it
    * is free here at model time {@code at} (across the chip, a switch latency after it was freed).
    */
@@ -130,6 +144,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   private final PortForwarding forwarding;
   /** The table the port routes by, with the reassignments not yet due. */
   private final TableInForce tables;
+  /** Management packets: their path through the port, and the chip's device manager if it is here. */
+  private final PortManagement management;
 
   public static Behavior<Command> create(
       String switchId,
@@ -139,8 +155,26 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       String partnerEnd,
       FabricSettings settings,
       ActorRef<SwitchChip.Command> chip) {
-    return Behaviors.<PortMessage>setup(ctx ->
-        new SwitchPort(ctx, switchId, number, table, linkParams, partnerEnd, settings, chip)).narrow();
+    return create(switchId, number, table, linkParams, partnerEnd, settings, chip, null, -1);
+  }
+
+  /**
+   * As above; {@code agent} is the chip's device manager when this port hosts it (else null), and
+   * {@code managerPort} the port that does (-1: the chip has none; management packets for the chip
+   * are dropped and counted).
+   */
+  public static Behavior<Command> create(
+      String switchId,
+      int number,
+      RoutingTable table,
+      LinkParameters linkParams,
+      String partnerEnd,
+      FabricSettings settings,
+      ActorRef<SwitchChip.Command> chip,
+      ManagementAgent agent,
+      int managerPort) {
+    return Behaviors.<PortMessage>setup(ctx -> new SwitchPort(ctx, switchId, number, table, linkParams, partnerEnd,
+        settings, chip, agent, managerPort)).narrow();
   }
 
   private SwitchPort(
@@ -151,7 +185,9 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       LinkParameters linkParams,
       String partnerEnd,
       FabricSettings settings,
-      ActorRef<SwitchChip.Command> chip) {
+      ActorRef<SwitchChip.Command> chip,
+      ManagementAgent agent,
+      int managerPort) {
     super(context);
     this.tables = new TableInForce(table);
     this.config = new PortConfiguration(switchId, number, table, chip::tell, context.getLog());
@@ -164,7 +200,10 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.settings = settings;
     this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.releaseBatch(),
         link, time);
-    this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, context.getLog());
+    this.management = new PortManagement(number, settings, link, config, crossbar, errors, agent, managerPort,
+        context.getLog());
+    this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, management,
+        context.getLog());
     ActorRef<LinkFrame> self = context.getSelf().narrow();
     LinkDirectory.attach(context, name, self, partnerEnd, LinkPort.Connect::new);
   }
@@ -176,6 +215,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(Forward.class, msg -> timed(msg.readyAt(), msg.from(), msg))
         .onMessage(CreditsReleased.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(ConfigAccess.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
+        .onMessage(Manage.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
+        .onMessage(PortStateChanged.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
@@ -213,6 +254,10 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       crossbar.released(c.headers(), c.data(), c.at());
     } else if (event instanceof ConfigAccess c) {
       forwarding.configAccess(c);
+    } else if (event instanceof Manage m) {
+      management.manage(m);
+    } else if (event instanceof PortStateChanged p) {
+      management.portState(p);
     }
   }
 
@@ -286,11 +331,15 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     @Override
     public void linkUp(long modelAt) {
       getContext().getLog().debug("Port [{}] link up", config.name());
+      if (link.counters().linkDowns > 0) { // back up after a failure; the first training is the description's
+        management.linkState(link.state(), modelAt);
+      }
     }
 
     @Override
     public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
       forwarding.linkDown(cause, modelAt, purged);
+      management.linkState(DataLinkState.DL_INACTIVE, modelAt);
     }
   }
 

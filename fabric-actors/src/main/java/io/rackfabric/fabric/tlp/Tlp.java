@@ -9,7 +9,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * the endpoints use to count loss, duplication and reordering. Neither influences routing.
  */
 public sealed interface Tlp extends WireMessage
-    permits MemWrite, MemRead, Completion, ConfigRead, ConfigWrite, ErrorMessage {
+    permits MemWrite, MemRead, Completion, ConfigRead, ConfigWrite, ErrorMessage, FabricMessage {
 
   /** Requester ID (bus/device/function, see {@link Bdf}). */
   int requester();

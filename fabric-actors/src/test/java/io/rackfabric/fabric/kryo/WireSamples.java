@@ -85,6 +85,13 @@ final class WireSamples {
     put(new WireTestMessages.Envelope(new MemRead(Bdf.of(2, 0, 0), 1, 0, 0x10, 4, 0, 0)));
     put(byte[].class, four);
     put(long[].class, new long[] {3, 0, Long.MAX_VALUE});
+    put(int[].class, new int[] {0xF000_0010, 7, -1});
+    var route = new io.rackfabric.fabric.management.Route(List.of(0, 3, 15));
+    var request = new io.rackfabric.fabric.management.Pi4ReadRequest(route, 2, 17, 0, 0x100, 6);
+    put(io.rackfabric.fabric.management.ReadResult.class, request.answer(
+        new io.rackfabric.fabric.management.ReadResult(new int[] {0xF000_0010, 7}, null)).result());
+    put(request.answer(new io.rackfabric.fabric.management.ReadResult(new int[] {0xF000_0010, 7}, null)));
+    put(new io.rackfabric.fabric.management.Pi4Write(route, 1, 0, 0x704, new int[] {3, 0x0F03}));
     // Each List implementation the registry names, as its own class.
     for (List<?> list : List.of(
         List.of(), List.of(1), List.of(1, 2, 3).subList(0, 2), new ArrayList<>(List.of("a")),

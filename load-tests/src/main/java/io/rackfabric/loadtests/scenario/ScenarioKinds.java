@@ -25,6 +25,7 @@ import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.LoanFigures;
 import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
+import io.rackfabric.loadtests.scenario.figure.FabricManagerFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FlowControlFigures;
 import io.rackfabric.loadtests.scenario.figure.FaultFigures;
@@ -45,6 +46,7 @@ import io.rackfabric.loadtests.scenario.invariant.LoanFollowedFailover;
 import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
+import io.rackfabric.loadtests.scenario.invariant.FabricDiscovered;
 import io.rackfabric.loadtests.scenario.invariant.FailoverComplete;
 import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.MasterIs;
@@ -103,6 +105,7 @@ public final class ScenarioKinds {
         .invariant(new UnauthorizedDmaBlocked())
         .invariant(new LoansAsExpected())
         .invariant(new LoanFollowedFailover())
+        .invariant(new FabricDiscovered())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())
@@ -117,6 +120,7 @@ public final class ScenarioKinds {
         .figure(new NicStreamFigures())
         .figure(new ControlRequestFigures())
         .figure(new IommuFigures())
+        .optionalFigure(new FabricManagerFigures())
         .optionalFigure(new FtgmCampaignFigures())
         .optionalFigure(new NicRecoveryFigures())
         .optionalFigure(new ScaleFigures())

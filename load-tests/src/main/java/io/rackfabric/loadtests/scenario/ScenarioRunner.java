@@ -124,6 +124,7 @@ public final class ScenarioRunner {
           attached.add(a);
         }
         TrafficPages.open(rack, TrafficPages.of(scenario.topology().topology(), scenario.traffic()), progress);
+        boolean fabricManager = FabricManagerStart.start(rack, scenario, progress);
         NicStreams streams = scenario.nicStream() == null ? null
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null
@@ -137,7 +138,7 @@ public final class ScenarioRunner {
         LoanStepsRun loans = scenario.loans().isEmpty() ? null
             : LoanStepsRun.start(rack, scenario.loans(), progress);
         return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, loans,
-            watch).run();
+            fabricManager, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -178,6 +179,7 @@ public final class ScenarioRunner {
     private final GpuPingPongRun pingPongs;
     private List<GpuPingPongResult> pingPongResults = List.of();
     private final LoanStepsRun loans;
+    private final boolean fabricManager; // told to discover: the run waits for an idle rack at its end
     private List<LoanStepResult> loanResults = List.of();
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
@@ -193,8 +195,9 @@ public final class ScenarioRunner {
 
     Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
         ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, GpuPingPongRun pingPongs,
-        LoanStepsRun loans, RunProgress watch) {
+        LoanStepsRun loans, boolean fabricManager, RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
+      this.fabricManager = fabricManager;
       this.scenario = scenario;
       this.streams = streams;
       this.requests = requests;
@@ -341,6 +344,10 @@ public final class ScenarioRunner {
 
     /** Waits for the host software (nic-stream senders, control-plane requests, GPU and disk drivers), noting errors. */
     private void awaitHostSoftware() throws Exception {
+      if (fabricManager) { // its discovery and rediscoveries run to their end in model time
+        progress.println("  waiting for the fabric manager");
+        rack.quietModelTime();
+      }
       if (streams != null) {
         progress.println("  waiting for the nic-stream's senders");
         streamResults = streams.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())),

@@ -53,13 +53,14 @@ class FlowControlScenarioTest {
     return o;
   }
 
-  private static Map<String, Double> figures(Outcome o) {
+  /** A run's figures by name (also {@link FabricManagerScenarioTest}'s). */
+  static Map<String, Double> figures(Outcome o) {
     Map<String, Double> m = new TreeMap<>();
     o.figures().forEach(f -> m.put(f.name(), f.value()));
     return m;
   }
 
-  private static double fig(Map<String, Double> m, String name) {
+  static double fig(Map<String, Double> m, String name) {
     Double v = m.get(name);
     assertTrue(v != null, name + " missing in " + m.keySet());
     return v;

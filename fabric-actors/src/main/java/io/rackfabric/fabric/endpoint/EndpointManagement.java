@@ -1,0 +1,129 @@
+package io.rackfabric.fabric.endpoint;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.management.FabricManagerDriver;
+import io.rackfabric.fabric.management.FabricManagerReport;
+import io.rackfabric.fabric.management.ManagementAgent;
+import io.rackfabric.fabric.management.Pi4ReadCompletion;
+import io.rackfabric.fabric.management.Pi5Event;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.time.PortTime;
+import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * A memory endpoint's management: its device manager, answering PI-4 packets from the endpoint's
+ * configuration space (a completion leaves a completion latency after the request arrived), and,
+ * on the endpoint the fabric manager runs on, the fabric manager's driver ({@link
+ * FabricManagerDriver}), which starts its discovery as one of the endpoint's model-time events (at
+ * the time a run's driver names, once the rack is up) and takes the completions and PI-5 events
+ * that come back. Not thread-safe: the endpoint actor's own.
+ */
+final class EndpointManagement {
+
+  /** The fabric manager's discovery is due: one of the endpoint's own model-time events. */
+  enum DiscoveryDue implements PortMessage { INSTANCE }
+
+  private final String id;
+  private final LinkEnd link;
+  private final PortTime time;
+  private final FabricSettings settings;
+  private final ManagementSetup setup;
+  private final ManagementAgent agent;
+  private final FabricManagerDriver driver;
+  private final Logger log;
+  /** The discovery fell due while the link was down: it starts when the link comes up. */
+  private boolean startWhenUp;
+
+  EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
+    this.id = id;
+    this.link = link;
+    this.time = time;
+    this.settings = settings;
+    this.setup = setup;
+    this.log = log;
+    this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
+    this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
+        setup.window(), setup.check());
+  }
+
+  /**
+   * The discovery is to start at model {@code at} (at the endpoint's clock when that is later): one
+   * of its events under the kernel; free-running, at once. False when no fabric manager runs here
+   * or it has started already.
+   */
+  boolean startAt(long at) {
+    if (driver == null || driver.started() || startWhenUp) {
+      return false;
+    }
+    if (time.joined()) {
+      time.schedule(at, DiscoveryDue.INSTANCE);
+    } else {
+      timed(DiscoveryDue.INSTANCE);
+    }
+    return true;
+  }
+
+  /** Takes the endpoint's own event if it is management's. */
+  boolean timed(PortMessage event) {
+    if (event != DiscoveryDue.INSTANCE) {
+      return false;
+    }
+    if (!link.isUp()) {
+      startWhenUp = true; // from the link's coming up on
+    } else {
+      start(time.now());
+    }
+    return true;
+  }
+
+  private void start(long at) {
+    log.info("Endpoint [{}] fabric manager starts discovery at {} ns", id, at);
+    offerAll(driver.start(at));
+  }
+
+  /** A management packet from the link, at model {@code arrival}. */
+  void arrived(FabricMessage message, long arrival) {
+    boolean forManager = message.packet() instanceof Pi4ReadCompletion || message.packet() instanceof Pi5Event;
+    if (forManager && message.arrived() && driver != null) {
+      offerAll(driver.onArrival(message, arrival));
+      return;
+    }
+    if (agent == null) {
+      return;
+    }
+    long at = arrival + settings.completionLatencyNs();
+    (message.arrived() ? agent.onArrival(message, 0, at)
+        : agent.onUnroutable(message, 0, "turn " + message.pointer() + " names port " + message.nextTurn()
+            + " of endpoint " + id + ", which has only port 0", at)).ifPresent(this::offer);
+  }
+
+  /** The endpoint's link changed state at model {@code at}. */
+  void linkState(DataLinkState state, long at) {
+    if (agent != null && link.counters().linkDowns > 0) {
+      agent.onPortState(0, state, at).ifPresent(this::offer);
+    }
+    if (startWhenUp && link.isUp()) {
+      startWhenUp = false;
+      start(Math.max(at, time.now()));
+    }
+  }
+
+  private void offerAll(List<FabricMessage> messages) {
+    messages.forEach(this::offer);
+  }
+
+  private void offer(FabricMessage message) {
+    if (!link.isUp() || !link.offer(message, message.originAt(), -1)) { // nothing waits for a retrain
+      log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().getClass().getSimpleName());
+    }
+  }
+
+  /** The fabric manager's report; null when it does not run here. */
+  FabricManagerReport report() {
+    return driver == null ? null : driver.report();
+  }
+}

@@ -1,0 +1,69 @@
+package io.rackfabric.fabric.management;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.wire.WireMessage;
+import java.util.List;
+
+/**
+ * What a fabric manager's discovery over the fabric found and cost, in model time (see
+ * {@link FabricManagerDriver}): every figure is counted from the packets that travelled or read
+ * from the model times they carried.
+ *
+ * @param fabricManager the endpoint the fabric manager runs on
+ * @param startedAt the model time the first read request left (ns); -1 before the discovery started
+ * @param discoveredAt the model time the last completion of the discovery arrived (ns); -1 while it runs
+ * @param readRequests PI-4 read requests of the discovery and every rediscovery, with their bytes
+ * @param completions PI-4 read completions with data taken, with their bytes
+ * @param errorCompletions PI-4 read completions with error taken
+ * @param writes PI-4 writes sent (the event routes)
+ * @param events PI-5 events taken
+ * @param devices devices in the topology database, the fabric manager's own included
+ * @param links links in it
+ * @param problems what the walk could not make sense of
+ * @param differences every difference from the topology file at the end of the discovery (empty:
+ *     none; null: no file to check against)
+ * @param rediscoveries one per PI-5 event acted on, in order
+ */
+public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
+    long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long events,
+    int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries)
+    implements WireMessage {
+
+  public FabricManagerReport {
+    problems = List.copyOf(problems);
+    differences = differences == null ? null : List.copyOf(differences);
+    rediscoveries = List.copyOf(rediscoveries);
+  }
+
+  /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */
+  public long discoveryNs() {
+    return discoveredAt < 0 ? -1 : discoveredAt - startedAt;
+  }
+
+  /**
+   * The partial rediscovery one PI-5 event caused: the device that reported is read again, and
+   * only it (and a neighbor a port now leads to that was not known).
+   *
+   * @param serial the reporting device
+   * @param port its port that changed
+   * @param state the port's new state
+   * @param eventSentAt the model time the device sent the event
+   * @param eventAt the model time the event reached the fabric manager
+   * @param readRequests read requests the rediscovery took
+   * @param completions completions it took
+   * @param doneAt the model time its last completion arrived; -1 while it runs
+   * @param differences every difference from the topology file once it was done (null: no file)
+   */
+  public record Rediscovery(long serial, int port, DataLinkState state, long eventSentAt, long eventAt,
+      long readRequests, long completions, long doneAt, List<String> differences) implements WireMessage {
+
+    public Rediscovery {
+      differences = differences == null ? null : List.copyOf(differences);
+    }
+
+    /** From the event reaching the fabric manager to the last completion; -1 unfinished. */
+    public long ns() {
+      return doneAt < 0 ? -1 : doneAt - eventAt;
+    }
+  }
+}

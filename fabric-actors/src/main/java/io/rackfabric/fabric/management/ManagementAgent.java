@@ -1,0 +1,113 @@
+package io.rackfabric.fabric.management;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A device manager on the fabric: what a switch chip or an endpoint does with the management
+ * packets that reach it as {@link FabricMessage}s (AS-FM section 3.2). A PI-4 read is answered from
+ * the device's configuration space with a read completion, with data or with error, back along the
+ * reverse path with the request's traffic class; a PI-4 write takes effect and is not answered; a
+ * local port's change of state becomes a PI-5 event once the fabric manager has programmed where
+ * events go, sent back along the path that programming write came by. Plain: the actor gives it
+ * the model time and puts what it returns on the wire.
+ */
+public final class ManagementAgent {
+
+  /** What the agent did, for the device's statistics. */
+  public record Counts(long readsAnswered, long errorsAnswered, long writesApplied, long writesIgnored,
+      long strays, long eventsSent) {}
+
+  private final DeviceManager manager;
+  /** The way back to the fabric manager that programmed the event route; null until then. */
+  private List<Integer> eventTurns;
+  private long readsAnswered;
+  private long errorsAnswered;
+  private long writesApplied;
+  private long writesIgnored;
+  private long strays;
+  private long eventsSent;
+
+  public ManagementAgent(DeviceManager manager) {
+    this.manager = manager;
+  }
+
+  public static ManagementAgent of(DeviceDescription device) {
+    return new ManagementAgent(new DeviceManager(ConfigurationSpace.of(device)));
+  }
+
+  /**
+   * {@code message}, for this device, came in through port {@code ingress}: the answer to send at
+   * model {@code at}, if any. Packets a device manager does not take (a completion, an event: those
+   * are for the fabric manager) are counted as strays and dropped.
+   */
+  public Optional<FabricMessage> onArrival(FabricMessage message, int ingress, long at) {
+    io.rackfabric.fabric.tlp.MessagePayload packet = message.packet();
+    if (packet instanceof Pi4ReadRequest read) {
+      Pi4ReadCompletion c = manager.onRead(read, ingress);
+      return Optional.of(answer(c, message, ingress, at));
+    }
+    if (packet instanceof Pi4Write write) {
+      if (manager.onWrite(write) == WriteOutcome.APPLIED) {
+        writesApplied++;
+        if (write.offset() >= EventRouteCapability.OFFSET && write.offset() < EventRouteCapability.OFFSET + 0x100
+            && manager.space().eventRoute().route() != null) {
+          eventTurns = message.replyTurns(ingress);
+        }
+      } else {
+        writesIgnored++;
+      }
+      return Optional.empty();
+    }
+    strays++;
+    return Optional.empty();
+  }
+
+  /**
+   * {@code message} came in through {@code ingress} but cannot go on ({@code why}: its next turn
+   * names a port that does not exist or leads nowhere): a read is answered with error, as a device
+   * at the end of its route would, anything else is dropped and counted.
+   */
+  public Optional<FabricMessage> onUnroutable(FabricMessage message, int ingress, String why, long at) {
+    if (message.packet() instanceof Pi4ReadRequest read) {
+      return Optional.of(answer(read.answer(ReadResult.failed(why)), message, ingress, at));
+    }
+    strays++;
+    return Optional.empty();
+  }
+
+  private FabricMessage answer(Pi4ReadCompletion c, FabricMessage request, int ingress, long at) {
+    if (c.result().ok()) {
+      readsAnswered++;
+    } else {
+      errorsAnswered++;
+    }
+    return FabricMessage.send(c, request.replyTurns(ingress), at);
+  }
+
+  /**
+   * Local port {@code port} is now in {@code state} (model {@code at}): its record follows, and the
+   * PI-5 event to send when that is a change and the fabric manager has programmed the event route.
+   */
+  public Optional<FabricMessage> onPortState(int port, DataLinkState state, long at) {
+    if (port < 0 || port >= manager.space().device().ports().size()) {
+      return Optional.empty();
+    }
+    Optional<Pi5Event> event = manager.onPortState(port, state, state);
+    if (event.isEmpty() || eventTurns == null) {
+      return Optional.empty();
+    }
+    eventsSent++;
+    return Optional.of(FabricMessage.send(event.get(), eventTurns, at));
+  }
+
+  public DeviceManager manager() {
+    return manager;
+  }
+
+  public Counts counts() {
+    return new Counts(readsAnswered, errorsAnswered, writesApplied, writesIgnored, strays, eventsSent);
+  }
+}

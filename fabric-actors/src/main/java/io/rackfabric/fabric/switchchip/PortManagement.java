@@ -1,0 +1,142 @@
+package io.rackfabric.fabric.switchchip;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.link.LinkEnd;
+import io.rackfabric.fabric.management.ManagementAgent;
+import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * The management packets through one switch port (AS-FM section 3.2, carried as vendor-defined
+ * messages, {@link FabricMessage}). One port of each chip, its lowest-numbered, hosts the chip's
+ * device manager ({@link ManagementAgent}); every port hands it what is for the chip, and tells
+ * it when its own link changes state, across the chip like any sibling message (a crossing's
+ * model time). A message going on crosses the chip to the port its next turn names, as a TLP
+ * does, under the same credits; one whose turn names no port of the chip is answered by the
+ * device manager as unroutable.
+ */
+final class PortManagement {
+
+  private final int number;
+  private final FabricSettings settings;
+  private final LinkEnd link;
+  private final PortConfiguration config;
+  private final Crossbar crossbar;
+  private final PortErrors errors;
+  /** The chip's device manager when this port hosts it, else null. */
+  private final ManagementAgent agent;
+  /** The port that hosts it; -1: the chip has none. */
+  private final int managerPort;
+  private final Logger log;
+
+  PortManagement(int number, FabricSettings settings, LinkEnd link, PortConfiguration config, Crossbar crossbar,
+      PortErrors errors, ManagementAgent agent, int managerPort, Logger log) {
+    this.number = number;
+    this.settings = settings;
+    this.link = link;
+    this.config = config;
+    this.crossbar = crossbar;
+    this.errors = errors;
+    this.agent = agent;
+    this.managerPort = managerPort;
+    this.log = log;
+  }
+
+  /** A management packet from the link, at model {@code arrival}. */
+  void fromLink(FabricMessage message, long arrival) {
+    if (message.arrived()) {
+      toManager(message, arrival, null);
+      link.free(message, arrival);
+      return;
+    }
+    int egress = message.nextTurn();
+    FabricMessage next = message.passedThrough(number);
+    if (egress == number) {
+      offer(next, arrival + settings.switchLatencyNs());
+      link.free(message, arrival);
+    } else if (crossbar.has(egress)) {
+      crossbar.tell(egress, new SwitchPort.Forward(next, arrival + crossing(number, egress), number, number));
+    } else {
+      toManager(message, arrival, "turn " + message.pointer() + " names port " + egress + ", which leads nowhere from "
+          + config.name());
+      link.free(message, arrival);
+    }
+  }
+
+  /** Hands {@code message} to the chip's device manager; {@code unroutable} says why it cannot go on, null when it is for the chip. */
+  private void toManager(FabricMessage message, long arrival, String unroutable) {
+    if (managerPort < 0) {
+      errors.droppedSilently();
+    } else if (managerPort == number) {
+      manage(new SwitchPort.Manage(message, arrival + settings.switchLatencyNs(), number, unroutable));
+    } else if (crossbar.has(managerPort)) {
+      crossbar.tell(managerPort,
+          new SwitchPort.Manage(message, arrival + crossing(number, managerPort), number, unroutable));
+    } else {
+      errors.droppedSilently();
+    }
+  }
+
+  /** At the hosting port: the device manager takes a packet and its answer leaves toward the ingress port. */
+  void manage(SwitchPort.Manage msg) {
+    Optional<FabricMessage> answer = msg.unroutable() == null
+        ? agent.onArrival(msg.message(), msg.ingress(), msg.readyAt())
+        : agent.onUnroutable(msg.message(), msg.ingress(), msg.unroutable(), msg.readyAt());
+    answer.ifPresent(a -> send(a, msg.readyAt()));
+  }
+
+  /** This port's link is now in {@code state} (model {@code at}): the device manager hears of it. */
+  void linkState(DataLinkState state, long at) {
+    if (managerPort == number) {
+      portState(new SwitchPort.PortStateChanged(number, state, at, number));
+    } else if (managerPort >= 0 && crossbar.has(managerPort)) {
+      crossbar.tell(managerPort, new SwitchPort.PortStateChanged(number, state, at + crossing(number, managerPort),
+          number));
+    }
+  }
+
+  /** At the hosting port: a port of the chip changed state; a PI-5 event may follow. */
+  void portState(SwitchPort.PortStateChanged msg) {
+    agent.onPortState(msg.port(), msg.state(), msg.at()).ifPresent(e -> {
+      log.debug("Port [{}] sends a PI-5 event at {} ns: port {} is {}", config.name(), msg.at(), msg.port(),
+          msg.state());
+      send(e, msg.at());
+    });
+  }
+
+  /** A packet the device manager made leaves through its first turn at model {@code at}. */
+  private void send(FabricMessage out, long at) {
+    int egress = out.turns().get(0);
+    if (egress == number) {
+      offer(out, at);
+    } else if (crossbar.has(egress)) {
+      crossbar.tell(egress, new SwitchPort.Forward(out, at + crossing(number, egress), -1, number));
+    } else {
+      errors.lost(1);
+    }
+  }
+
+  /**
+   * Onto this port's own link; lost and counted when the link is down (a link that went down
+   * holds nothing while it retrains, as {@link PortForwarding} does for every TLP).
+   */
+  private void offer(FabricMessage out, long at) {
+    if (!link.isUp() || !link.offer(out, at, -1)) {
+      errors.lost(1);
+    }
+  }
+
+  /** The chip's crossing from port {@code from} to port {@code to} (see {@link FabricSettings#crossingNs}). */
+  private long crossing(int from, int to) {
+    return settings.crossingNs(isNtb(from), isNtb(to));
+  }
+
+  private boolean isNtb(int port) {
+    PortConfig p = config.view().port(port);
+    return p != null && p.role() == PortRole.NTB;
+  }
+}

@@ -1,0 +1,123 @@
+package io.rackfabric.fabric.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.management.StructuralFabric.PortRef;
+import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class FabricManagerDriverTest {
+
+  private static final DataLinkState ACTIVE = DataLinkState.DL_ACTIVE;
+  private static final long HOP = 100;
+
+  /** The fabric manager on port 1 of a switch of {@code ports} ports; {@code ep} on port 5 when {@code withEndpoint}. */
+  private static HopFabric fabric(int ports, boolean withEndpoint, int window) {
+    List<DeviceDescription> devices = withEndpoint
+        ? List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE), TestDevices.switchOf("sw", 12, ports, Set.of(1, 5), ACTIVE),
+            TestDevices.endpoint("ep", 9, -1, ACTIVE))
+        : List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE), TestDevices.switchOf("sw", 12, ports, Set.of(1), ACTIVE));
+    List<List<PortRef>> links = withEndpoint
+        ? List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1)),
+            List.of(new PortRef("ep", 0), new PortRef("sw", 5)))
+        : List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1)));
+    return new HopFabric(devices, links, "fm", window, HOP);
+  }
+
+  @ParameterizedTest(name = "{0} ports")
+  @CsvSource({"16, 19", "8, 10", "24, 28"})
+  void shouldTakeOneReadPerPointerBlockAndPortWhenASwitchIsDiscoveredOverTheFabric(int ports, int reads) {
+    HopFabric f = fabric(ports, false, 8);
+    f.discover(1_000);
+    FabricManagerReport r = f.driver.report();
+    assertEquals(reads, r.readRequests());
+    assertEquals(reads, r.completions());
+    assertEquals(0, r.errorCompletions());
+    assertEquals(2, r.devices());
+    assertEquals(1, r.links());
+    assertEquals(List.of(), r.problems());
+    assertNull(r.differences(), "no file to check against");
+    assertEquals(1_000, r.startedAt());
+  }
+
+  @Test
+  void shouldTakeOneRoundTripPerReadWhenOneReadIsOutstanding() {
+    HopFabric f = fabric(16, false, 1);
+    f.discover(0);
+    // one link each way per read, one read at a time: the clock's 19 round trips
+    assertEquals(19 * 2 * HOP, f.driver.report().discoveryNs());
+  }
+
+  @Test
+  void shouldOverlapReadsWhenTheWindowAllowsIt() {
+    HopFabric serial = fabric(16, false, 1);
+    serial.discover(0);
+    HopFabric windowed = fabric(16, false, 8);
+    windowed.discover(0);
+    // general information, then both pointer blocks together, then the ports eight at a time
+    assertEquals(4 * 2 * HOP, windowed.driver.report().discoveryNs());
+    assertTrue(windowed.driver.report().discoveryNs() < serial.driver.report().discoveryNs());
+  }
+
+  @Test
+  void shouldAnswerAlongTheReversePathWhenADeviceIsTwoHopsAway() {
+    HopFabric f = fabric(16, true, 8);
+    f.discover(0);
+    FabricManagerReport r = f.driver.report();
+    assertEquals(19 + 3, r.readRequests(), "the switch's 19 and the endpoint's 1 + 1 + 1");
+    assertEquals(r.readRequests(), r.completions());
+    assertEquals(3, r.devices());
+    assertEquals(2, r.links());
+    FabricMessage toEp = f.sent.stream().filter(m -> m.packet() instanceof Pi4ReadRequest q && q.route().hops() == 2)
+        .findFirst().orElseThrow();
+    assertEquals(List.of(0, 5), toEp.turns());
+    FabricMessage fromEp = f.sent.stream().filter(m -> m.packet() instanceof Pi4ReadCompletion c
+        && c.route().hops() == 2 && m.pointer() == 1).findFirst().orElseThrow();
+    assertEquals(List.of(0, 1), fromEp.turns(), "out of the endpoint's port 0, then the switch's port 1");
+  }
+
+  @Test
+  void shouldProgramEveryDevicesEventRouteWhenTheDiscoveryEnds() {
+    HopFabric f = fabric(16, true, 8);
+    f.discover(0);
+    assertEquals(2, f.driver.report().writes());
+    assertEquals(1, f.agents.get("sw").counts().writesApplied());
+    assertEquals(1, f.agents.get("ep").counts().writesApplied());
+  }
+
+  @Test
+  void shouldReadOnlyTheReportingDeviceAgainWhenAPortGoesDown() {
+    HopFabric f = fabric(16, true, 8);
+    f.discover(0);
+    long before = f.driver.report().readRequests();
+    f.portDown("sw", 5, 50_000);
+    FabricManagerReport r = f.driver.report();
+    assertEquals(1, r.events());
+    assertEquals(1, r.rediscoveries().size());
+    FabricManagerReport.Rediscovery d = r.rediscoveries().get(0);
+    assertEquals(12, d.serial());
+    assertEquals(5, d.port());
+    assertEquals(DataLinkState.DL_INACTIVE, d.state());
+    assertEquals(50_000, d.eventSentAt());
+    assertEquals(50_000 + HOP, d.eventAt());
+    assertEquals(19, d.readRequests(), "the switch again, not the endpoint");
+    assertEquals(19, d.completions());
+    assertEquals(before + 19, r.readRequests());
+    assertEquals(DataLinkState.DL_INACTIVE, f.driver.database().ports(12).get(5).state());
+  }
+
+  @Test
+  void shouldSendNoEventBeforeTheEventRouteIsProgrammed() {
+    HopFabric f = fabric(16, true, 8);
+    f.portDown("sw", 5, 10);
+    assertEquals(0, f.agents.get("sw").counts().eventsSent());
+    assertEquals(DataLinkState.DL_INACTIVE, f.agents.get("sw").manager().space().portState(5));
+  }
+}

@@ -1,0 +1,107 @@
+package io.rackfabric.loadtests.scenario.figure;
+
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.management.DiscoveryRun;
+import io.rackfabric.cluster.management.TopologyFabric;
+import io.rackfabric.fabric.management.FabricManagerReport;
+import io.rackfabric.fabric.management.PacketKind;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.PortStats;
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code fabric-manager}: the fabric manager's discovery over the fabric's actors
+ * ({@code rackfabric.fabric.management}): its PI-4 packets by kind, what it found, its model time
+ * from the first request leaving to the last completion arriving (the causal chain: links,
+ * switches, serialization, device managers' answers), and each partial rediscovery a PI-5 event
+ * caused. Beside them, the read requests the structure implies (the same walk answered by the
+ * topology's devices without actors, {@link DiscoveryRun}) and every link end's management
+ * packets by kind, as its wire meter counted them.
+ */
+public final class FabricManagerFigures implements FigureType {
+
+  @Override
+  public String name() {
+    return "fabric-manager";
+  }
+
+  @Override
+  public String summary() {
+    return "the fabric manager's discovery over the fabric: PI-4 packets by kind, devices and links found,"
+        + " differences from the topology file, model time; each PI-5 event's partial rediscovery";
+  }
+
+  @Override
+  public List<Figure> produce(RunResult run) {
+    FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(
+        "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its fabric-manager is no endpoint"
+            + " (the run's output says which)"));
+    List<Figure> out = new ArrayList<>();
+    out.add(new Figure("fm.read_requests", r.readRequests(), "packets", "count"));
+    out.add(new Figure("fm.read_request_bytes", r.readRequestBytes(), "bytes", "count"));
+    out.add(new Figure("fm.completions", r.completions(), "packets", "count"));
+    out.add(new Figure("fm.completion_bytes", r.completionBytes(), "bytes", "count"));
+    out.add(new Figure("fm.completions_with_error", r.errorCompletions(), "packets", "count"));
+    out.add(new Figure("fm.writes", r.writes(), "packets", "count"));
+    out.add(new Figure("fm.pi5_events", r.events(), "packets", "count"));
+    out.add(new Figure("fm.devices", r.devices(), "devices", "count"));
+    out.add(new Figure("fm.links", r.links(), "links", "count"));
+    out.add(new Figure("fm.problems", r.problems().size(), "problems", "count"));
+    if (r.differences() != null) {
+      out.add(new Figure("fm.differences", r.differences().size(), "differences", "count"));
+    }
+    out.add(new Figure("fm.structural_read_requests", structuralReadRequests(run, r.fabricManager()), "packets", "count"));
+    out.add(new Figure("fm.discovery_started_ns", r.startedAt(), "ns", "model"));
+    out.add(new Figure("fm.discovery_ns", r.discoveryNs(), "ns", "model"));
+    for (PacketKind k : PacketKind.values()) {
+      out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
+          "count"));
+    }
+    int i = 0;
+    for (FabricManagerReport.Rediscovery d : r.rediscoveries()) {
+      String p = "fm.rediscovery." + i++ + ".";
+      out.add(new Figure(p + "port", d.port(), "port", "count"));
+      out.add(new Figure(p + "event_sent_ns", d.eventSentAt(), "ns", "model"));
+      out.add(new Figure(p + "event_latency_ns", d.eventAt() - d.eventSentAt(), "ns", "model"));
+      out.add(new Figure(p + "read_requests", d.readRequests(), "packets", "count"));
+      out.add(new Figure(p + "completions", d.completions(), "packets", "count"));
+      out.add(new Figure(p + "ns", d.ns(), "ns", "model"));
+      if (d.differences() != null) {
+        out.add(new Figure(p + "differences", d.differences().size(), "differences", "count"));
+      }
+    }
+    return out;
+  }
+
+  /** The fabric manager's report, from the endpoint it ran on. */
+  public static Optional<FabricManagerReport> report(Map<String, EndpointStats> endpoints) {
+    return endpoints.values().stream().map(EndpointStats::fabricManager).filter(r -> r != null).findFirst();
+  }
+
+  /** Read requests the same walk takes over the topology's structure, without actors. */
+  public static long structuralReadRequests(RunResult run, String from) {
+    FabricSettings settings = FabricSettings.create(
+        ConfigFactory.parseMap(run.scenario().settings()).withFallback(ConfigFactory.load()));
+    TopologyFabric fabric = TopologyFabric.of(run.scenario().topology().topology(), settings);
+    return DiscoveryRun.run(fabric, from, 1, p -> {}).packets().count(PacketKind.PI4_READ_REQUEST);
+  }
+
+  /** Management packets of {@code kind} every link end sent, as its wire meter counted them. */
+  static long wireSent(RunResult run, PacketKind kind) {
+    long n = 0;
+    for (PortStats p : run.portsAtEnd().values()) {
+      n += p.wire().management(kind);
+    }
+    for (EndpointStats e : run.endpointsAtEnd().values()) {
+      n += e.link().wire().management(kind);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,125 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.fig;
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.figures;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.loadtests.report.Figure;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fabric manager over the fabric's actors ({@code fm-discover}, and a 16-port switch as AS-FM
+ * Fig. 8 has it): its PI-4 reads travel as vendor-defined messages through ports, credits and
+ * links in model time, take what the structure implies, find the topology file, and a link that
+ * goes down is reported by PI-5 and read again in part; two runs give the same figures.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class FabricManagerScenarioTest {
+
+  @TempDir Path dir;
+
+  private Outcome run(Path file) throws Exception {
+    Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("run-" + System.nanoTime()),
+        ScenarioRunnerTest.quiet());
+    assertTrue(o.passed(), o.invariants().toString());
+    return o;
+  }
+
+  private Path bundled() throws Exception {
+    try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-discover.conf")) {
+      Path file = dir.resolve("fm-discover.conf");
+      Files.writeString(file, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return file;
+    }
+  }
+
+  private static List<String> modelFigures(Outcome o) {
+    List<String> out = new ArrayList<>();
+    for (Figure f : o.figures()) {
+      if (f.name().startsWith("fm.") && (f.clock().equals("model") || f.clock().equals("count"))) {
+        out.add(f.name() + " = " + f.value());
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void shouldDiscoverTheDemoRackAndReadOnlyTheReportingDeviceAgainWhenItsLinkGoesDownAndUp() throws Exception {
+    Path file = bundled();
+    Outcome first = run(file);
+    Map<String, Double> m = figures(first);
+    // tor 1 + 1 + 4, leaf 1 + 1 + 2, mem, ch1 and ch2 1 + 1 + 1 each
+    assertEquals(19, fig(m, "fm.structural_read_requests"));
+    assertEquals(19 + 6 + 6 + 4, fig(m, "fm.read_requests"), "the discovery, then tor, tor and leaf again");
+    assertEquals(fig(m, "fm.read_requests"), fig(m, "fm.completions"));
+    assertEquals(0, fig(m, "fm.completions_with_error"));
+    assertEquals(6, fig(m, "fm.devices"));
+    assertEquals(5, fig(m, "fm.links"));
+    assertEquals(0, fig(m, "fm.differences"));
+    assertEquals(5, fig(m, "fm.writes"), "one event route per device but the fabric manager's own");
+    assertEquals(10_000, fig(m, "fm.discovery_started_ns"));
+    assertTrue(fig(m, "fm.discovery_ns") > 0);
+    // down: leaf's event has no way back (its one link is the one down); up: tor and leaf report
+    assertEquals(3, fig(m, "fm.pi5_events"));
+    assertEquals(3, fig(m, "fm.rediscovery.0.port"));
+    assertEquals(6, fig(m, "fm.rediscovery.0.read_requests"));
+    assertTrue(fig(m, "fm.rediscovery.0.event_sent_ns") >= 100_000);
+    assertTrue(fig(m, "fm.rediscovery.0.ns") > 0);
+    assertEquals(2, fig(m, "fm.rediscovery.0.differences"), "tor.down and leaf.up no longer up");
+    assertEquals(3, fig(m, "fm.rediscovery.1.port"));
+    assertEquals(6, fig(m, "fm.rediscovery.1.read_requests"));
+    assertTrue(fig(m, "fm.rediscovery.1.event_sent_ns") >= 200_000);
+    assertEquals(0, fig(m, "fm.rediscovery.2.port"), "leaf.up");
+    assertEquals(4, fig(m, "fm.rediscovery.2.read_requests"));
+    assertEquals(200_000, fig(m, "fm.rediscovery.2.event_sent_ns"), "the link-up's model time, at both ends");
+    assertEquals(0, fig(m, "fm.rediscovery.2.differences"), "the file again");
+    // every request and completion crosses its links: mh-tor for tor, and one more for the rest
+    assertTrue(fig(m, "fm.wire.pi4_read_request_sent") > fig(m, "fm.read_requests"));
+    assertEquals(fig(m, "fm.wire.pi4_read_request_sent"), fig(m, "fm.wire.pi4_completion_with_data_sent"));
+
+    Outcome second = run(file);
+    assertEquals(modelFigures(first), modelFigures(second));
+  }
+
+  @Test
+  void shouldTake19ReadsAnd19CompletionsWhenTheFabricManagerSitsOnPort1OfA16PortSwitch() throws Exception {
+    StringBuilder ports = new StringBuilder();
+    for (int i = 0; i < 16; i++) {
+      ports.append(String.format("{ name = p%d, number = %d, role = %s, buses = [0, %d, %d] }%n",
+          i, i, i == 1 ? "upstream" : "downstream", i + 1, i == 1 ? 17 : i + 1));
+    }
+    Files.writeString(dir.resolve("sw16.conf"), "rack { name = sw16, nodes = [ { name = n, host = \"127.0.0.1\","
+        + " port = 25521 } ]\nswitches = [ { id = sw12, node = n, ports = [\n" + ports + "] } ]\n"
+        + "endpoints = [ { id = fm, node = n, root = true, bars = [ { base = \"0x0\", size = \"1GiB\" } ] } ]\n"
+        + "links = [ { a = fm, b = sw12.p1 } ] }\n");
+    Path file = dir.resolve("fm-sw16.conf");
+    Files.writeString(file, "scenario { name = fm-sw16, topology = \"sw16.conf\", mode = single-jvm,"
+        + " run { duration = 50us, wall-limit = 2m }, invariants = [ fabric-discovered ], figures = [ fabric-manager ],"
+        + " settings { rackfabric.fabric.management.enabled = on } }\n");
+    Map<String, Double> m = figures(run(file));
+    assertEquals(19, fig(m, "fm.read_requests"));
+    assertEquals(19, fig(m, "fm.completions"));
+    assertEquals(19, fig(m, "fm.structural_read_requests"));
+    assertEquals(19, fig(m, "fm.wire.pi4_read_request_sent"), "one link: each request crosses it once");
+    assertEquals(19, fig(m, "fm.wire.pi4_completion_with_data_sent"));
+    assertEquals(19 * 16, fig(m, "fm.read_request_bytes"));
+    assertTrue(fig(m, "fm.discovery_ns") > 0);
+  }
+}
