@@ -1,9 +1,14 @@
 package io.rackfabric.cluster.node;
 
+import io.rackfabric.cluster.topology.GlobalMemorySpec;
+import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.RootSwitch;
+import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.routing.PortConfig;
+import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.host.failover.HostLossRule.ChPort;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import java.util.ArrayList;
@@ -58,6 +63,36 @@ public final class HostWiring {
   /** {@link #planePortsOf} by requester ID, as the MH's AER driver looks them up. */
   public static Map<String, Plane> planePorts(Topology topology, String mhId, GlobalMemoryLayout layout) {
     return byBdf(planePortsOf(topology, mhId, layout));
+  }
+
+  /**
+   * The ports at the rack's end of each compute host's cables (its NTB ports, one per plane), by
+   * the requester ID their AER messages carry in the management domain: the bus below the port's
+   * chip's upstream port, the port's number. The MH takes a CH whose both ports failed as gone
+   * ({@link io.rackfabric.host.failover.HostLossRule}).
+   */
+  public static Map<String, ChPort> chCablePorts(Topology topology, GlobalMemorySpec spec) {
+    Map<String, ChPort> out = new HashMap<>();
+    for (int i = 1; i <= spec.computeHosts().size(); i++) {
+      String ch = spec.computeHosts().get(i - 1);
+      for (PlanePort root : rootPortsOf(topology, ch, spec.layout())) {
+        String end = LinkSpec.end(root.switchId(), root.port().name());
+        String other = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
+        if (other == null || LinkSpec.portOf(other) == null) {
+          continue;
+        }
+        SwitchSpec chip = topology.switchSpec(LinkSpec.componentOf(other)).orElse(null);
+        PortConfig port = chip == null ? null : chip.ports().stream()
+            .filter(p -> p.name().equals(LinkSpec.portOf(other))).findFirst().orElse(null);
+        PortConfig up = chip == null || port == null ? null : chip.ports().stream()
+            .filter(p -> p.role() == PortRole.UPSTREAM && p.virtualSwitch() == port.virtualSwitch())
+            .findFirst().orElse(null);
+        if (up != null) {
+          out.put(Bdf.format(Bdf.of(up.bridge().secondaryBus(), port.number(), 0)), new ChPort(i, ch, root.plane()));
+        }
+      }
+    }
+    return out;
   }
 
   private static Map<String, Plane> byBdf(List<PlanePort> ports) {

@@ -264,7 +264,8 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     if (mhRoot != null) {
       var mh = context.spawn(ManagementHost.create(spec.managementHost(), addresses,
           HostWiring.planePorts(topology, spec.managementHost(), spec.layout()),
-          hostSettings.notification(), hostSettings, mhRoot, requesterIds.isolationPlan()),
+          hostSettings.notification(), hostSettings, mhRoot, requesterIds.isolationPlan(),
+          HostWiring.chCablePorts(topology, spec)),
           "host-" + spec.managementHost());
       context.getSystem().receptionist().tell(
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));

@@ -55,7 +55,9 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
     /** CH: no response to its failure report came within the grace: it wrote the report again. */
     REPORT_RESENT,
     /** CH: it gave up reporting after every resend (the MH is unreachable through the other plane). */
-    REPORT_ABANDONED
+    REPORT_ABANDONED,
+    /** MH: both of a CH's cables failed (host = the CH): it told the controller the host left. */
+    HOST_LOST
   }
 
   /** One step: {@code host} is the CH it concerns (the failed CH, or the one notified). */

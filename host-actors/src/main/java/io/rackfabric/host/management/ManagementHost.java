@@ -19,6 +19,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.FailoverCoordinator;
 import io.rackfabric.host.failover.HostLog;
+import io.rackfabric.host.failover.HostLossRule;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.failover.NotificationMode;
 import io.rackfabric.host.iommu.IsolationControl;
@@ -26,6 +27,7 @@ import io.rackfabric.host.iommu.IsolationPlan;
 import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
+import io.rackfabric.persistence.controller.Controller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +49,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers,
       Observed,
       CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, FollowController,
-      ControllerPages, Called {}
+      ControllerPages, Called, HostRemovalAnswered {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -88,6 +90,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The controller's answer to the removal of {@code host}, which left the rack ({@link HostDepartures}). */
+  record HostRemovalAnswered(String host, Controller.OperationResult result)
+      implements Command, NoSerializationVerificationNeeded {}
 
   /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has written. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
@@ -161,6 +167,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
   private final List<FailoverCompleted> ended = new ArrayList<>();
   private final IsolationRequests isolation;
+  private final HostDepartures departures;
 
   /**
    * @param planePorts the ports of the MH's own domain that lead to each plane's switch, by
@@ -180,7 +187,18 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
       IsolationPlan isolation) {
-    return create(id, addresses, planePorts, mode, settings, endpoint, isolation, System::nanoTime);
+    return create(id, addresses, planePorts, mode, settings, endpoint, isolation, Map.of());
+  }
+
+  /**
+   * @param chPorts the ports at the rack's end of each CH's cables, by requester ID: a CH whose
+   *     both failed has left the rack, and the controller is told ({@link HostLossRule})
+   */
+  public static Behavior<Command> create(String id, LadonAddresses addresses, Map<String, Plane> planePorts,
+      NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
+      IsolationPlan isolation, Map<String, HostLossRule.ChPort> chPorts) {
+    return Behaviors.withTimers(timers -> Behaviors.setup(ctx -> new ManagementHost(ctx, timers, id, addresses,
+        planePorts, mode, settings, endpoint, isolation, System::nanoTime, chPorts)));
   }
 
   /** @param wallNanos the wall clock the retransmission rule measures its grace on (a test's own) */
@@ -188,13 +206,15 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       NotificationMode mode, HostSettings settings, ActorRef<MemoryEndpoint.Command> endpoint,
       IsolationPlan isolation, LongSupplier wallNanos) {
     return Behaviors.withTimers(timers -> Behaviors.setup(ctx -> new ManagementHost(ctx, timers, id, addresses,
-        planePorts, mode, settings, endpoint, isolation, wallNanos)));
+        planePorts, mode, settings, endpoint, isolation, wallNanos, Map.of())));
   }
 
   private ManagementHost(ActorContext<Command> context, TimerScheduler<Command> timers, String id,
       LadonAddresses addresses, Map<String, Plane> planePorts, NotificationMode mode, HostSettings settings,
-      ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos) {
+      ActorRef<MemoryEndpoint.Command> endpoint, IsolationPlan isolation, LongSupplier wallNanos,
+      Map<String, HostLossRule.ChPort> chPorts) {
     super(context);
+    this.departures = new HostDepartures(context, id, new HostLossRule(chPorts, settings.aerInterruptLatencyNs()));
     this.isolation = new IsolationRequests(context, id, isolation, addresses.controlPage());
     this.id = id;
     this.planePorts = Map.copyOf(planePorts);
@@ -228,6 +248,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(IsolationApplied.class, this::onIsolationApplied)
         .onMessage(RootListed.class, this::onRootListed)
         .onMessage(FollowController.class, this::onFollowController)
+        .onMessage(HostRemovalAnswered.class, this::onHostRemovalAnswered)
         .onMessage(ControllerPages.class, this::onControllerPages)
         .build();
   }
@@ -260,6 +281,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
    */
   private void onAer(EndpointEvent.ErrorReported e) {
     Plane plane = planePorts.get(e.error().source());
+    if (plane == null && "FATAL".equals(e.error().severity())
+        && departures.fatal(e.error().source(), e.error().modelAt(), log::add)) {
+      return; // a CH's cable: its own report moves it, or, both gone, the host has left
+    }
     if (plane == null || !"FATAL".equals(e.error().severity())) {
       getContext().getLog().info("MH [{}] AER {} from {}: not a plane's port; left to the CH's report",
           id, e.error().severity(), e.error().source());
@@ -284,7 +309,18 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
       // cannot come yet, so the wall-clock retransmission waits.
       failover.holdFrom(h.modelAt());
     }
-    call.answer(endpoint);
+    if (!departures.hold(call, underKernel)) {
+      call.answer(endpoint);
+    }
+    return this;
+  }
+
+  /** The controller answered a removal: the call it held goes on once none is pending. */
+  private Behavior<Command> onHostRemovalAnswered(HostRemovalAnswered msg) {
+    GuestCall held = departures.answered(msg);
+    if (held != null) {
+      held.answer(endpoint);
+    }
     return this;
   }
 
@@ -397,6 +433,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onFollowController(FollowController msg) {
     isolation.onFollowController(msg);
+    departures.follow(msg.controller());
     return this;
   }
 

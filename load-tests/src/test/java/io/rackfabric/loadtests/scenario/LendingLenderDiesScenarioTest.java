@@ -16,6 +16,10 @@ import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.replay.JournalEntry;
+import io.rackfabric.persistence.replay.JournalReader;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -73,8 +77,24 @@ class LendingLenderDiesScenarioTest {
 
     List<LoanStepResult> loans = first.result().loans();
     LoanStepResult ret = loans.get(loans.size() - 1);
-    assertTrue(ret.accepted() && ret.answeredAt() > removal.at(),
-        "the control plane answers the borrower after the removal: " + ret);
+    assertTrue(!ret.accepted() && ret.answeredAt() > removal.at() && ret.detail().contains("not borrowed"),
+        "the controller ended the loan with its lender and refuses the return, naming why: " + ret);
+    // The MMH took CH1 as gone once both its cable ports failed, and the controller removed it then,
+    // its loan ending with it: in the journals of both management hosts alike.
+    for (String id : List.of("controller-mmh", "controller-bmh")) {
+      List<ControllerEvent.HostRemoved> removed = new ArrayList<>();
+      try (JournalReader reader = JournalReader.open(dir.resolve("a").resolve("data").resolve("rack" + JournalReader.SUFFIX))) {
+        for (JournalEntry e : reader.events(id, 0, Long.MAX_VALUE)) {
+          if (e.event() instanceof ControllerEvent.HostRemoved r) {
+            removed.add(r);
+          }
+        }
+      }
+      assertEquals(1, removed.size(), id + ": " + removed);
+      assertEquals("ch1", removed.get(0).host());
+      assertTrue(removed.get(0).at() > FAULT_NS && removed.get(0).at() < FAULT_NS + 10_000,
+          "at the second cable's error, handled by the MH's AER driver: " + removed);
+    }
     assertEquals(NicStreamScenarioTest.figure(first, "traffic.ch2-to-mmh.sent"), NicStreamScenarioTest.figure(first, "sink.mmh.delivered"),
         "the other traffic lost nothing");
   }
