@@ -48,7 +48,7 @@ final class FencedRole extends RoleBehavior {
   /** Stands down for {@code reason}: nothing waits here (a hand-over forwarded it). */
   static FencedRole standDown(ActorContext<Command> context, HostCore host, String reason) {
     host.fencedBecause = reason;
-    host.stopHeartbeats();
+    host.heartbeats.stopHeartbeats();
     return new FencedRole(context, host);
   }
 }

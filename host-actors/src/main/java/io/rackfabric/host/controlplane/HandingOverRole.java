@@ -54,7 +54,7 @@ final class HandingOverRole extends RoleBehavior {
     context.getLog().info("Host [{}]: switchover asked at {} ns; quiescing ({} in flight)", host.name,
         handing.requestedAt, host.admission.inFlight());
     host.admission.close();
-    host.watchPeer(); // a backup that is gone cannot take over: the switchover ends, this host serves on
+    host.heartbeats.watchPeer(); // a backup that is gone cannot take over: the switchover ends, this host serves on
     return handing.handOverWhenQuiet();
   }
 
@@ -90,13 +90,13 @@ final class HandingOverRole extends RoleBehavior {
 
   @Override
   Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
-    host.beat();
+    host.heartbeats.beat();
     return this;
   }
 
   @Override
   Behavior<Command> onHeartbeatWake(long at) {
-    host.beatAt(at);
+    host.heartbeats.beatAt(at);
     return this;
   }
 
@@ -136,7 +136,7 @@ final class HandingOverRole extends RoleBehavior {
       return resume(msg.detail());
     }
     tookOver = true;
-    host.stopHeartbeats();
+    host.heartbeats.stopHeartbeats();
     ActorRef<Command> newMaster = host.peer;
     host.stopChild(host.controller, () -> {
       RoleBehavior next;
@@ -144,8 +144,8 @@ final class HandingOverRole extends RoleBehavior {
         next = FencedRole.standDown(getContext(), host, "stood down in a switchover");
       } else {
         host.startReplica();
-        host.resetWatch();
-        host.watchHeartbeat(msg.sentAt()); // the new master's answer is its first sign of life
+        host.heartbeats.resetWatch();
+        host.heartbeats.watchHeartbeat(msg.sentAt()); // the new master's answer is its first sign of life
         next = new BackupRole(getContext(), host);
       }
       heldReplicates.forEach(next::onReplicate);

@@ -171,9 +171,9 @@ final class RejoiningRole extends RoleBehavior {
     host.fencedBecause = "";
     host.peer = transfer.master();
     host.peerGuest = transfer.guest();
-    host.resetWatch();
-    host.watchPeer();
-    host.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
+    host.heartbeats.resetWatch();
+    host.heartbeats.watchPeer();
+    host.heartbeats.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
         + transfer.events().size() + " transferred), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);

@@ -63,7 +63,7 @@ final class TakingOverRole extends RoleBehavior {
     TakingOverRole role = new TakingOverRole(context, host,
         new TakeoverRecorder(host.name, host.settings.takeover(), suspicion, host.wallNanos.getAsLong()),
         suspicion.suspectedAt());
-    host.unwatchPeer();
+    host.heartbeats.unwatchPeer();
     context.getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
         + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), suspicion.suspectedAt());
     return role.act(role.fencing.start());
