@@ -303,6 +303,9 @@ public final class ControlPlaneHost {
 
   enum HeartbeatTick implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
+  /** The wall-clock timer of a {@link PeerAnswerDeadline} due at model time {@code at}. */
+  record AnswerDeadline(long at) implements Command, NoSerializationVerificationNeeded {}
+
   /** A call of the host's endpoint (see {@link HostGuest}): answered once handled. */
   record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 

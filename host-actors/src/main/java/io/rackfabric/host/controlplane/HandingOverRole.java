@@ -24,8 +24,9 @@ import java.util.List;
  * lets every outstanding operation be acknowledged, hands over to the backup at its last sequence
  * number, forwards the requests that waited to the new master in arrival order and becomes its
  * backup (or, standing down, stops serving). No request is lost or served twice. A backup that is
- * gone (death watch) or cut off, or refuses (behind, not a backup), ends it: this host serves on as
- * master and the request is answered with the reason. A switchover made is kept as a
+ * gone (death watch) or cut off, or refuses (behind, not a backup), or does not answer the
+ * hand-over within {@code peer-answer-timeout} of model time ({@link PeerAnswerDeadline}), ends it:
+ * this host serves on as master and the request is answered with the reason. A switchover made is kept as a
  * {@link SwitchoverBreakdown}.
  */
 final class HandingOverRole extends RoleBehavior {
@@ -82,6 +83,7 @@ final class HandingOverRole extends RoleBehavior {
         return resume("could not read the controller's state");
       }
       quiescedAt = host.now;
+      host.answerDeadline.arm(quiescedAt);
       host.peer.tell(new HandOver(state.lastSeqNr(), request.standDown(), host.now, getContext().getSelf()));
       return this;
     });
@@ -126,12 +128,14 @@ final class HandingOverRole extends RoleBehavior {
   @Override
   Behavior<Command> onFenced(Fenced msg) {
     host.arrived(msg.at());
+    host.answerDeadline.disarm();
     return FencedRole.fence(getContext(), host, "fenced by " + msg.by() + " at " + msg.at() + " ns", request);
   }
 
   @Override
   Behavior<Command> onTookOver(TookOver msg) {
     host.arrived(msg.sentAt());
+    host.answerDeadline.disarm();
     if (!msg.ok()) {
       return resume(msg.detail());
     }
@@ -172,8 +176,16 @@ final class HandingOverRole extends RoleBehavior {
     return this;
   }
 
+  /** The backup did not answer the hand-over by model time {@code at} (peer-answer-timeout): this host serves on. */
+  @Override
+  Behavior<Command> onNoAnswer(long at) {
+    return resume("the backup did not answer the hand-over by " + at + " ns (peer-answer-timeout="
+        + host.settings.peerAnswerTimeoutNs() + "ns after it left)");
+  }
+
   /** The switchover failed: this host serves on as master; what the backup replicated is refused. */
   private Behavior<Command> resume(String detail) {
+    host.answerDeadline.disarm();
     getContext().getLog().warn("Host [{}] switchover failed: {}", host.name, detail);
     MasterRole master = new MasterRole(getContext(), host);
     host.serve();

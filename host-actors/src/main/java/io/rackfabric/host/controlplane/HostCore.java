@@ -72,6 +72,8 @@ final class HostCore {
   final ChannelRequests channelRequests;
   /** A master's heartbeats, a backup's watch of them. */
   final PairHeartbeats heartbeats;
+  /** How long a role waits for the other host's answer (a rejoin, a hand-over). */
+  final PeerAnswerDeadline answerDeadline;
   /** Where the next controller or replica journals; a rejoin moves it to a new tenure's id ({@link RejoinCheck}). */
   PersistenceId persistenceId;
   /** A master's replication step after a take-over: a rejoined backup is linked in ({@link BackupLink}). */
@@ -113,6 +115,7 @@ final class HostCore {
     this.wallNanos = wallNanos;
     this.admission = new Admission<>(settings.maxInFlight(), settings.takeoverQueue());
     this.heartbeats = new PairHeartbeats(this, timers); // reads the settings and the guest above
+    this.answerDeadline = new PeerAnswerDeadline(guest, timers, settings);
   }
 
   /** A message the peer sent over the MMH-BMH link at its model time {@code sentAt} arrived. */

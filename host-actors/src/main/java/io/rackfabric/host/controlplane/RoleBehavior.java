@@ -6,6 +6,7 @@ import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.host.controlplane.ControlPlaneHost.AnswerDeadline;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Answered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
@@ -85,6 +86,7 @@ abstract class RoleBehavior extends PeerAnswers {
         .onMessage(SubscribePageChanges.class, this::onSubscribePageChanges)
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
+        .onMessage(AnswerDeadline.class, this::onAnswerDeadlineTimer)
         .onMessage(Called.class, this::onCalled)
         .onMessage(Heartbeat.class, this::onHeartbeat)
         .onMessage(PeerGone.class, this::onPeerGone)
@@ -200,12 +202,15 @@ abstract class RoleBehavior extends PeerAnswers {
     if (call instanceof GuestCall.Attached a) {
       if (host.guest.attached(a.underKernel())) {
         host.heartbeats.kernelStarted();
+        host.answerDeadline.kernelStarted();
       }
     } else if (call instanceof GuestCall.Wake w) {
       if (host.heartbeats.modelHeartbeats.isBeat(w.token())) {
         next = onHeartbeatWake(w.at());
       } else if (w.token() == ModelHeartbeats.DEADLINE) {
         next = onHeartbeatDeadline(w.at());
+      } else if (w.token() == PeerAnswerDeadline.TOKEN) {
+        next = answerDeadline(w.at());
       }
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Heartbeat beat) {
       next = onHeartbeatArrived(beat, p.at());
@@ -226,6 +231,24 @@ abstract class RoleBehavior extends PeerAnswers {
    */
   boolean keepsCall(GuestCall call) {
     return false;
+  }
+
+  private Behavior<Command> onAnswerDeadlineTimer(AnswerDeadline msg) {
+    return answerDeadline(msg.at());
+  }
+
+  /** A peer-answer deadline's wake or timer at model time {@code at}: the role's, unless stale. */
+  private Behavior<Command> answerDeadline(long at) {
+    if (!host.answerDeadline.reached(at)) {
+      return this;
+    }
+    host.now = Math.max(host.now, at);
+    return onNoAnswer(at);
+  }
+
+  /** The other host did not answer by model time {@code at}: only a role that waits for it armed the deadline. */
+  Behavior<Command> onNoAnswer(long at) {
+    return this;
   }
 
   /** Only a master beats: anyone else lets the chain of wakes end. */
