@@ -142,14 +142,22 @@ public final class ControlPlaneHost {
   }
 
   /**
-   * A switch chip on which fencing moves every VS1 port but {@code keepPorts} (the master's own)
-   * to VS2.
+   * A switch chip on which fencing moves every port but {@code keepPorts} (the fenced master's own)
+   * into the virtual switch of {@code ownPort} (the taking-over host's own port on the chip): VS1
+   * to VS2 when the BMH takes over, VS2 back to VS1 when the MMH takes over from it again.
    */
-  public record FenceTarget(ActorRef<SwitchChip.Command> chip, List<Integer> keepPorts)
+  public record FenceTarget(ActorRef<SwitchChip.Command> chip, List<Integer> keepPorts, int ownPort)
       implements WireMessage {
 
     public FenceTarget {
       keepPorts = List.copyOf(keepPorts);
+      if (ownPort < 0) {
+        throw new IllegalArgumentException("ownPort=" + ownPort + " is negative: the taking-over host's port");
+      }
+      if (keepPorts.contains(ownPort)) {
+        throw new IllegalArgumentException("ownPort=" + ownPort + " is one of keepPorts=" + keepPorts
+            + ": the fenced master's ports");
+      }
     }
   }
 

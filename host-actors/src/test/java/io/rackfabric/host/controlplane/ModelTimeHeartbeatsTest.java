@@ -188,7 +188,7 @@ class ModelTimeHeartbeatsTest {
   @Test
   void shouldStampTheReassignmentAndHoldTheRackUntilTheChipAnsweredWhenTheBackupTakesOver() {
     TestProbe<SwitchChip.Command> chip = testKit.createTestProbe(); // answers by hand
-    Pair pair = pair("fence", List.of(new ControlPlaneHost.FenceTarget(chip.getRef(), List.of(0))));
+    Pair pair = pair("fence", List.of(new ControlPlaneHost.FenceTarget(chip.getRef(), List.of(0), 1)));
     long interval = settings.heartbeatIntervalNs();
     holdBefore(pair.keeper(), pair.pairedAt() + 2 * interval);
     pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));

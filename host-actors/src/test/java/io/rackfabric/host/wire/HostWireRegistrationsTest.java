@@ -174,8 +174,8 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.Switchover(false, 800_000_000L, roles));
     out.add(new SwitchoverBreakdown("mmh", 800_000_000L, 800_000_000L, 800_030_000L, 800_060_000L, 96, 2));
     out.add(new ControlPlaneHost.RoleChanged("mmh", ControlPlaneHost.Role.BACKUP, true, 12, "handed over"));
-    out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0)))));
-    out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7)));
+    out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0), 1))));
+    out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7), 1));
     out.add(new ControlPlaneHost.SubscribeTakeovers(testKit.<TakeoverBreakdown>createTestProbe().ref()));
     out.add(new ControlPlaneHost.SubscribeDataPlane(
         testKit.<ControlPlaneHost.ResetForRestart>createTestProbe().ref()));
