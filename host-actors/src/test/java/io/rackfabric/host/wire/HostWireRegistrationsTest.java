@@ -203,6 +203,7 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
     out.add(new ControlPlaneHost.Rejoin(roles));
+    out.add(new ControlPlaneHost.Rejoin(host, roles));
     out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(-7L, 42L), 5_000, host, guest));
     out.add(new ControlPlaneHost.JoinRefused("event 2 differs", 2, 5_030));
     out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, state, 5_030, host, null,
