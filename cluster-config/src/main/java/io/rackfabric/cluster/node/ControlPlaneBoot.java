@@ -10,7 +10,6 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import io.rackfabric.cluster.node.BootSequence.Action;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
-import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
@@ -104,8 +103,7 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
   private final ControlPlaneSpec pair;
   private final ActorRef<ControlPlaneHost.Command> master;
   private final List<Function<ActorRef<OperationResult>, Operation>> operations;
-  private final int masterPort;
-  private final int backupPort;
+  private final Topology topology;
   private final BootSequence sequence;
   private final List<ActorRef<BootProgress>> waiting = new ArrayList<>();
   private ActorRef<ControlPlaneHost.Command> backup;
@@ -122,11 +120,7 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
     this.master = master;
     this.operations = ControlPlaneBootPlan.operations(topology,
         NicSettings.create(context.getSystem().settings().config()).vfCount());
-    this.masterPort = topology.switchSpec(pair.fencingSwitch()).flatMap(s -> s.port(pair.masterPort()))
-        .orElseThrow().number();
-    // The backup's port on the same chip (the topology's check made sure it is there).
-    this.backupPort = topology.linkAt(pair.backup()).map(l -> LinkSpec.portOf(l.other(pair.backup())))
-        .flatMap(name -> topology.switchSpec(pair.fencingSwitch()).flatMap(s -> s.port(name))).orElseThrow().number();
+    this.topology = topology;
     this.sequence = new BootSequence(BootSequence.devicePorts(topology), operations.size());
     context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneBoot(), context.getSelf()));
     ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, Listed::new);
@@ -174,9 +168,9 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
       // Each host fences the other into its own virtual switch: the backup at a take-over, the
       // master at a second one, once it rejoined as the backup of the host that fenced it.
       backup.tell(new ControlPlaneHost.UseFenceTargets(
-          List.of(new ControlPlaneHost.FenceTarget(chip, List.of(masterPort), backupPort))));
+          List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.backup()))));
       master.tell(new ControlPlaneHost.UseFenceTargets(
-          List.of(new ControlPlaneHost.FenceTarget(chip, List.of(backupPort), masterPort))));
+          List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.master()))));
       act(sequence.start());
     }
     return this;
