@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.persistence.typed.PersistenceId;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
@@ -72,6 +73,9 @@ class RestartRejoinTest {
   @Test
   void shouldRejoinAsBackupFromItsLastTenureAndTakeOverAgainWhenTheNewMasterDies() throws Exception {
     HostPairKit.Pair h = kit.paired("rs");
+    ActorRef<ControlPlaneClient.Command> client = kit.testKit.spawn(
+        ControlPlaneClient.create("ch1-driver", kit.settings, ControlPlaneHostTest.CLIENT), "rs-client");
+    client.tell(new ControlPlaneClient.UseHosts(List.of(h.mmh(), h.bmh())));
     for (int k = 0; k < 3; k++) {
       kit.accepted(h.mmh(), ControlPlaneHostTest.openPage(k));
     }
@@ -94,9 +98,15 @@ class RestartRejoinTest {
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(12)); // replicated to the rejoined backup
     assertEquals(kit.state(h.bmh()), kit.state(mmh));
 
+    // The drivers learn the restarted host's address (the node's wiring tells them when it is listed anew).
+    client.tell(new ControlPlaneClient.UseHosts(List.of(mmh, h.bmh())));
     stop(h.bmh()); // the second failure: the rejoined host takes over from its tenure-2 journal
     awaitRole(mmh, Role.MASTER);
     kit.accepted(mmh, ControlPlaneHostTest.openPage(13));
+    TestProbe<OperationResult> viaDriver = kit.testKit.createTestProbe();
+    client.tell(new ControlPlaneClient.Issue(ControlPlaneHostTest.openPage(14).apply(viaDriver.getRef())));
+    OperationResult answered = viaDriver.receiveMessage(WAIT);
+    assertEquals(Status.ACCEPTED, answered.status(), answered.detail());
     assertEquals(Optional.of(new Tenure("rs-mmh", 2)), lastTenure("rs-mmh"));
   }
 
