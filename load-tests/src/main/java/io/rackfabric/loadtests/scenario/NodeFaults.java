@@ -88,6 +88,34 @@ final class NodeFaults {
     }
   }
 
+  /**
+   * Starts {@code node}'s JVM again (killed before) with its old arguments and data folder, finds its
+   * endpoints (into {@code endpoints}) and waits until their links trained again. A management host
+   * on it finds its journal and rejoins the master as backup (the node's own doing). Free of the
+   * model-time kernel only: the kernel does not take a restarted node's components back in.
+   */
+  String restartNode(String node, java.util.Map<String, ActorRef<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>>
+      endpoints) throws Exception {
+    ClusterRun nodes = nodes("restart-node");
+    if (rack.keeper != null) {
+      throw new IllegalStateException("restart-node: this run is under the model-time kernel, which does not take a"
+          + " restarted node's components back in");
+    }
+    if (!faults.isKilled(node)) {
+      throw new IllegalStateException("restart-node: node " + node + " was not killed: only a dead node starts again");
+    }
+    List<String> found = nodes.restart(node, rack.topology());
+    faults.restarted(node);
+    for (String id : found) {
+      endpoints.put(id, nodes.endpoint(id));
+      if (rack.topology().linkAt(id).isPresent()) {
+        io.rackfabric.loadtests.harness.Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
+      }
+    }
+    return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
+        .map(c -> c.id()).toList();
+  }
+
   void pauseNode(String node) throws Exception {
     nodes("pause-node").nodes().pause(node);
   }

@@ -134,6 +134,14 @@ public interface RunningRack {
    */
   void killNode(String node, long modelAt) throws Exception;
 
+  /**
+   * Starts a killed node's JVM again with its old arguments and data folder (its journal), at a
+   * wall time, free of the model-time kernel. Multi-JVM only. Returns what it restarted.
+   */
+  default String restartNode(String node) throws Exception {
+    throw new IllegalStateException("restart-node needs a multi-jvm run");
+  }
+
   /** Freezes a node's JVM (SIGSTOP) until {@link #resumeNode}. Multi-JVM only. */
   void pauseNode(String node) throws Exception;
 
