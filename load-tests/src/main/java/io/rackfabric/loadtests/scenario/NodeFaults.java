@@ -40,6 +40,7 @@ final class NodeFaults {
   void killNode(String node, long modelAt) throws Exception {
     ClusterRun nodes = nodes("kill-node");
     Topology topology = rack.topology();
+    keepTakeoversOfHostsOn(node);
     ActorRef<TimeKeeper.Command> keeper = rack.keeper;
     faults.killed(node);
     List<String> members = new ArrayList<>();
@@ -89,6 +90,26 @@ final class NodeFaults {
   }
 
   /**
+   * Reads the take-overs a management host on {@code node} made, before its JVM dies with them, so
+   * that the run's figures give every take-over (a harness reading: the model is not touched).
+   */
+  private void keepTakeoversOfHostsOn(String node) throws Exception {
+    var pair = rack.topology().controlPlane();
+    if (pair == null) {
+      return;
+    }
+    for (String host : List.of(pair.master(), pair.backup())) {
+      boolean here = rack.topology().component(host).map(c -> c.node().equals(node)).orElse(false);
+      if (here && faults.reachable(host)) {
+        var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
+        ControlPlaneHost.Takeovers made = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
+            rack.system(), ref, ControlPlaneHost.GetTakeovers::new, FIND);
+        rack.keepTakeovers(made.takeovers());
+      }
+    }
+  }
+
+  /**
    * Starts {@code node}'s JVM again (killed before) with its old arguments and data folder, finds its
    * endpoints (into {@code endpoints}) and waits until their links trained again. A management host
    * on it finds its journal and rejoins the master as backup (the node's own doing). Free of the
@@ -109,7 +130,7 @@ final class NodeFaults {
     for (String id : found) {
       endpoints.put(id, nodes.endpoint(id));
       if (rack.topology().linkAt(id).isPresent()) {
-        io.rackfabric.loadtests.harness.Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
+        Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
       }
     }
     return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
