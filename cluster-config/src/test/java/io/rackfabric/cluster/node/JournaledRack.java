@@ -13,6 +13,8 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.persistence.journal.JournalConfig;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -63,5 +65,20 @@ public final class JournaledRack {
       assertEquals(1, refs.size(), key.id() + " registered");
       return refs.iterator().next();
     });
+  }
+
+  /** Host {@code host}'s status. */
+  public static ControlPlaneHost.HostStatus status(ActorTestKit kit, ActorRef<ControlPlaneHost.Command> host,
+      Duration wait) {
+    TestProbe<ControlPlaneHost.HostStatus> probe = kit.createTestProbe();
+    host.tell(new ControlPlaneHost.GetStatus(probe.ref()));
+    return probe.receiveMessage(wait);
+  }
+
+  /** Host {@code host}'s controller state (its replica's on a backup). */
+  public static CurrentState state(ActorTestKit kit, ActorRef<ControlPlaneHost.Command> host, Duration wait) {
+    TestProbe<CurrentState> probe = kit.createTestProbe();
+    host.tell(new ControlPlaneHost.GetControllerState(probe.ref()));
+    return probe.receiveMessage(wait);
   }
 }
