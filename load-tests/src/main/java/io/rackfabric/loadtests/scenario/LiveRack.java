@@ -408,17 +408,9 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     nodeFaults.killNode(node, modelAt);
   }
 
-  /** Take-overs read from management hosts as their node was killed (see {@link NodeFaults#killNode}). */
-  private final List<io.rackfabric.host.controlplane.TakeoverBreakdown> killedHostsTakeovers =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
-
-  void keepTakeovers(List<io.rackfabric.host.controlplane.TakeoverBreakdown> made) {
-    killedHostsTakeovers.addAll(made);
-  }
-
   @Override
   public List<io.rackfabric.host.controlplane.TakeoverBreakdown> takeoversOfKilledHosts() {
-    return List.copyOf(killedHostsTakeovers);
+    return nodeFaults.takeoversOfKilledHosts();
   }
 
   @Override

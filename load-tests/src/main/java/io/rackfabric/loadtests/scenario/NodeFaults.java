@@ -29,6 +29,9 @@ final class NodeFaults {
   private final LiveRack rack;
   private final ClusterRun cluster;
   private final FaultedEnds faults;
+  /** Take-overs read from management hosts as their node was killed (see {@link #killNode}). */
+  private final List<io.rackfabric.host.controlplane.TakeoverBreakdown> killedHostsTakeovers =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** @param cluster the run's node JVMs, null for a rack in one JVM (every JVM or network fault is refused) */
   NodeFaults(LiveRack rack, ClusterRun cluster, FaultedEnds faults) {
@@ -104,9 +107,14 @@ final class NodeFaults {
         var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
         ControlPlaneHost.Takeovers made = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
             rack.system(), ref, ControlPlaneHost.GetTakeovers::new, FIND);
-        rack.keepTakeovers(made.takeovers());
+        killedHostsTakeovers.addAll(made.takeovers());
       }
     }
+  }
+
+  /** The take-overs of hosts whose node was killed, in the order killed. */
+  List<io.rackfabric.host.controlplane.TakeoverBreakdown> takeoversOfKilledHosts() {
+    return List.copyOf(killedHostsTakeovers);
   }
 
   /**
