@@ -103,7 +103,7 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
   private final ControlPlaneSpec pair;
   private final ActorRef<ControlPlaneHost.Command> master;
   private final List<Function<ActorRef<OperationResult>, Operation>> operations;
-  private final int masterPort;
+  private final Topology topology;
   private final BootSequence sequence;
   private final List<ActorRef<BootProgress>> waiting = new ArrayList<>();
   private ActorRef<ControlPlaneHost.Command> backup;
@@ -120,8 +120,7 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
     this.master = master;
     this.operations = ControlPlaneBootPlan.operations(topology,
         NicSettings.create(context.getSystem().settings().config()).vfCount());
-    this.masterPort = topology.switchSpec(pair.fencingSwitch()).flatMap(s -> s.port(pair.masterPort()))
-        .orElseThrow().number();
+    this.topology = topology;
     this.sequence = new BootSequence(BootSequence.devicePorts(topology), operations.size());
     context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneBoot(), context.getSelf()));
     ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, Listed::new);
@@ -166,8 +165,12 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
       chip = msg.listing().getServiceInstances(chipKey).stream().findFirst().orElse(null);
     }
     if (backup != null && chip != null && sequence.step() == BootSequence.Step.FINDING) {
+      // Each host fences the other into its own virtual switch: the backup at a take-over, the
+      // master at a second one, once it rejoined as the backup of the host that fenced it.
       backup.tell(new ControlPlaneHost.UseFenceTargets(
-          List.of(new ControlPlaneHost.FenceTarget(chip, List.of(masterPort)))));
+          List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.backup()))));
+      master.tell(new ControlPlaneHost.UseFenceTargets(
+          List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.master()))));
       act(sequence.start());
     }
     return this;

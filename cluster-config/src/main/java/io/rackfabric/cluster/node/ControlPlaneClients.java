@@ -71,7 +71,8 @@ public final class ControlPlaneClients {
 
   /**
    * Waits for both hosts' listings and their addresses on the guest channels (their status says),
-   * then tells every client and stops.
+   * then tells every client; and again each time a host is listed at a new address (its node was
+   * started again after its JVM died), so that the drivers reach it there.
    */
   private static Behavior<Wiring> wiring(ControlPlaneSpec pair, List<ActorRef<ControlPlaneClient.Command>> clients) {
     return Behaviors.setup(ctx -> {
@@ -84,29 +85,32 @@ public final class ControlPlaneClients {
       List<GuestAddress> guests = new ArrayList<>(java.util.Arrays.asList(null, null));
       boolean[] statusOf = new boolean[2];
       return Behaviors.receiveMessage(msg -> {
+        boolean changed = false;
         if (msg instanceof Listed l) {
           for (int i = 0; i < 2; i++) {
             ServiceKey<ControlPlaneHost.Command> key = i == 0 ? master : backup;
             int host = i;
-            if (l.listing().isForKey(key) && refs.get(i) == null) {
-              l.listing().getServiceInstances(key).stream().findFirst().ifPresent(r -> {
-                refs.set(host, r);
-                ctx.ask(ControlPlaneHost.HostStatus.class, r, STATUS_WAIT, ControlPlaneHost.GetStatus::new,
-                    (status, failure) -> new StatusOf(host, status));
-              });
+            if (l.listing().isForKey(key)) {
+              l.listing().getServiceInstances(key).stream().findFirst().filter(r -> !r.equals(refs.get(host)))
+                  .ifPresent(r -> {
+                    refs.set(host, r);
+                    statusOf[host] = false;
+                    ctx.ask(ControlPlaneHost.HostStatus.class, r, STATUS_WAIT, ControlPlaneHost.GetStatus::new,
+                        (status, failure) -> new StatusOf(host, status));
+                  });
             }
           }
         } else if (msg instanceof StatusOf s) {
           statusOf[s.host()] = true;
           guests.set(s.host(), s.status() == null ? null : s.status().guest());
+          changed = true;
         }
-        if (!statusOf[0] || !statusOf[1]) {
-          return Behaviors.same();
+        if (changed && statusOf[0] && statusOf[1]) {
+          // Both on the channels, or neither: a client talks to both hosts the same way.
+          List<GuestAddress> onChannels = guests.contains(null) ? List.of() : List.copyOf(guests);
+          clients.forEach(c -> c.tell(new ControlPlaneClient.UseHosts(List.copyOf(refs), onChannels)));
         }
-        // Both on the channels, or neither: a client talks to both hosts the same way.
-        List<GuestAddress> onChannels = guests.contains(null) ? List.of() : List.copyOf(guests);
-        clients.forEach(c -> c.tell(new ControlPlaneClient.UseHosts(List.copyOf(refs), onChannels)));
-        return Behaviors.stopped();
+        return Behaviors.same();
       });
     });
   }

@@ -36,11 +36,14 @@ import io.rackfabric.host.messaging.MessagingLayout;
 import io.rackfabric.host.messaging.MessagingSettings;
 import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.settings.HostSettings;
+import io.rackfabric.persistence.controller.JournalTenures;
+import io.rackfabric.persistence.controller.Tenure;
 import io.rackfabric.persistence.journal.JournalConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import io.rackfabric.fabric.link.PortMessage;
@@ -56,7 +59,7 @@ import io.rackfabric.fabric.time.TimeKeeper;
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
-  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady, KeeperListing {}
+  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady, TenureFound, KeeperListing {}
 
   /** Asks which components this node runs. */
   public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
@@ -85,6 +88,10 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
   /** The journal's tables exist (or could not be made: {@code failure}). */
   private record JournalReady(Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+
+  /** A management host's last tenure in this node's journal (empty: it never ran here). */
+  private record TenureFound(String host, Optional<Tenure> last, Throwable failure)
+      implements Command, NoSerializationVerificationNeeded {}
 
   private final List<String> running = new ArrayList<>();
   /** What joins the run's time keeper when one appears: this node's chips and endpoints. */
@@ -221,29 +228,50 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
           nodeName, msg.failure().toString());
       return this;
     }
-    ControlPlaneSettings settings = ControlPlaneSettings.create(getContext().getSystem().settings().config());
-    boolean here = false;
     for (String host : List.of(pair.backup(), pair.master())) {
       if (topology.endpoint(host).map(e -> e.node().equals(nodeName)).orElse(false)) {
-        // Both start BOOTING: each enumerates in turn (Figure 4), the boot makes one the backup.
-        var ref = getContext().spawn(ControlPlaneHost.create(host, ControlPlaneHost.Role.BOOTING,
-            PersistenceId.ofUniqueId(ControlPlaneBootPlan.persistenceId(host)), settings, List.of(), endpointsById.get(host)),
-            "cp-" + host);
-        getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
-        if (managementHost != null) {
-          // The controller's page operations reach the hosts' IOMMUs through the MH, once persisted.
-          managementHost.tell(new ManagementHost.FollowController(ref, ControlPlaneBootPlan.hostsByRequester(topology)));
-        }
-        running.add("cp-" + host);
-        if (host.equals(pair.master())) {
-          getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
-        }
-        here = true;
+        // Its journal says whether it ran before: a node started again on its old data folder.
+        getContext().pipeToSelf(JournalTenures.last(getContext().getSystem(), ControlPlaneBootPlan.persistenceId(host)),
+            (last, failure) -> new TenureFound(host, last, failure));
       }
     }
-    if (here) {
-      getContext().getLog().info("Node [{}] runs the control plane's {}", nodeName, running);
+    return this;
+  }
+
+  /**
+   * Starts a management host: BOOTING when its journal holds nothing of it (the pair boots in
+   * Figure 4's order, from the master's node); FENCED on its last tenure when it does (its JVM died
+   * and was started again): it rejoins the other host as backup ({@link ControlPlaneRejoin}) and no
+   * boot runs, so it never pairs as a second master.
+   */
+  private Behavior<Command> onTenureFound(TenureFound msg) {
+    if (msg.failure() != null) {
+      getContext().getLog().error("Node [{}]: the journal's persistence ids could not be read, [{}] does not start: {}",
+          nodeName, msg.host(), msg.failure().toString());
+      return this;
     }
+    String host = msg.host();
+    ControlPlaneSpec pair = topology.controlPlane();
+    ControlPlaneSettings settings = ControlPlaneSettings.create(getContext().getSystem().settings().config());
+    boolean restarted = msg.last().isPresent();
+    String persistenceId = restarted ? msg.last().get().persistenceId() : ControlPlaneBootPlan.persistenceId(host);
+    var ref = getContext().spawn(ControlPlaneHost.create(host, restarted ? ControlPlaneHost.Role.FENCED
+        : ControlPlaneHost.Role.BOOTING, PersistenceId.ofUniqueId(persistenceId), settings, List.of(),
+        endpointsById.get(host)), "cp-" + host);
+    getContext().getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneHost(host), ref));
+    if (managementHost != null) {
+      // The controller's page operations reach the hosts' IOMMUs through the MH, once persisted.
+      managementHost.tell(new ManagementHost.FollowController(ref, ControlPlaneBootPlan.hostsByRequester(topology)));
+    }
+    running.add("cp-" + host);
+    if (restarted) {
+      getContext().spawn(ControlPlaneRejoin.create(topology, host, ref), "cp-rejoin-" + host);
+      getContext().getLog().info("Node [{}] restarted [{}] on its journal {}: it rejoins as backup", nodeName, host,
+          persistenceId);
+    } else if (host.equals(pair.master())) {
+      getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
+    }
+    getContext().getLog().info("Node [{}] runs the control plane's {}", nodeName, running);
     return this;
   }
 
@@ -290,6 +318,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         .onMessage(ListComponents.class, this::onListComponents)
         .onMessage(MeasureHeap.class, this::onMeasureHeap)
         .onMessage(JournalReady.class, this::onJournalReady)
+        .onMessage(TenureFound.class, this::onTenureFound)
         .onMessage(KeeperListing.class, this::onKeeperListing)
         .build();
   }

@@ -67,15 +67,11 @@ class ControlPlaneRackTest {
   }
 
   static ControlPlaneHost.HostStatus status(ActorRef<ControlPlaneHost.Command> host) {
-    TestProbe<ControlPlaneHost.HostStatus> probe = testKit.createTestProbe();
-    host.tell(new ControlPlaneHost.GetStatus(probe.ref()));
-    return probe.receiveMessage(WAIT);
+    return JournaledRack.status(testKit, host, WAIT);
   }
 
   static CurrentState state(ActorRef<ControlPlaneHost.Command> host) {
-    TestProbe<CurrentState> probe = testKit.createTestProbe();
-    host.tell(new ControlPlaneHost.GetControllerState(probe.ref()));
-    return probe.receiveMessage(WAIT);
+    return JournaledRack.state(testKit, host, WAIT);
   }
 
   static ControlPlaneBoot.BootProgress awaitBooted() {

@@ -13,6 +13,8 @@ import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.cluster.topology.TopologyLoader;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.persistence.journal.JournalConfig;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.persistence.controller.Controller.CurrentState;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -35,13 +37,23 @@ public final class JournaledRack {
 
   /** The test kit running every node of {@code rack}; the caller shuts it down. */
   public static ActorTestKit start(Topology rack, Path data) {
-    ActorTestKit kit = ActorTestKit.create("rack", ConfigFactory.parseString("akka.actor.serialize-messages = on")
-        .withFallback(JournalConfig.h2(data, "rack", 2)).withFallback(ConfigFactory.load()));
-    FabricSettings fabric = FabricSettings.create(kit.system().settings().config());
+    ActorTestKit kit = kit(data);
     for (NodeSpec n : rack.nodes()) {
-      kit.spawn(RackNode.create(rack, n.name(), fabric), n.name());
+      startNode(kit, rack, n.name(), n.name());
     }
     return kit;
+  }
+
+  /** The test kit with the journal in {@code data}, no node started yet; the caller shuts it down. */
+  public static ActorTestKit kit(Path data) {
+    ActorTestKit kit = ActorTestKit.create("rack", ConfigFactory.parseString("akka.actor.serialize-messages = on")
+        .withFallback(JournalConfig.h2(data, "rack", 2)).withFallback(ConfigFactory.load()));
+    return kit;
+  }
+
+  /** Node {@code node}'s share of {@code rack} as actor {@code actorName} (a node started again takes a new name). */
+  public static ActorRef<RackNode.Command> startNode(ActorTestKit kit, Topology rack, String node, String actorName) {
+    return kit.spawn(RackNode.create(rack, node, FabricSettings.create(kit.system().settings().config())), actorName);
   }
 
   /** The one actor registered under {@code key}, once it is. */
@@ -53,5 +65,20 @@ public final class JournaledRack {
       assertEquals(1, refs.size(), key.id() + " registered");
       return refs.iterator().next();
     });
+  }
+
+  /** Host {@code host}'s status. */
+  public static ControlPlaneHost.HostStatus status(ActorTestKit kit, ActorRef<ControlPlaneHost.Command> host,
+      Duration wait) {
+    TestProbe<ControlPlaneHost.HostStatus> probe = kit.createTestProbe();
+    host.tell(new ControlPlaneHost.GetStatus(probe.ref()));
+    return probe.receiveMessage(wait);
+  }
+
+  /** Host {@code host}'s controller state (its replica's on a backup). */
+  public static CurrentState state(ActorTestKit kit, ActorRef<ControlPlaneHost.Command> host, Duration wait) {
+    TestProbe<CurrentState> probe = kit.createTestProbe();
+    host.tell(new ControlPlaneHost.GetControllerState(probe.ref()));
+    return probe.receiveMessage(wait);
   }
 }

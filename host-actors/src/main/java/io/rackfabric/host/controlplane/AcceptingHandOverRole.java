@@ -26,7 +26,7 @@ final class AcceptingHandOverRole extends RoleBehavior {
 
   static Behavior<Command> start(ActorContext<Command> context, HostCore host, HandOver handOver) {
     AcceptingHandOverRole role = new AcceptingHandOverRole(context, host, handOver);
-    host.resetWatch();
+    host.heartbeats.resetWatch();
     host.drainReplica(role::replicaDrained);
     return role;
   }
@@ -48,7 +48,7 @@ final class AcceptingHandOverRole extends RoleBehavior {
           handOver.from().tell(new ControlPlaneHost.Submit(op));
         }
       });
-      host.watchHeartbeat(handOver.sentAt());
+      host.heartbeats.watchHeartbeat(handOver.sentAt());
       handOver.from().tell(new TookOver(false, state == null ? host.lastSeqNr : state.lastSeqNr(), host.now,
           state == null ? "the replica did not answer"
               : "lastSeqNr: master=" + handOver.lastSeqNr() + " backup=" + state.lastSeqNr()));
@@ -61,7 +61,7 @@ final class AcceptingHandOverRole extends RoleBehavior {
         MasterRole master = new MasterRole(getContext(), host);
         host.peer = standDown ? null : handOver.from();
         if (host.peer != null) {
-          host.startHeartbeats();
+          host.heartbeats.startHeartbeats();
         }
         host.serve();
         handOver.from().tell(new TookOver(true, host.lastSeqNr, host.now, host.name + " is master"));

@@ -122,7 +122,7 @@ final class AdmittingBackupRole extends RoleBehavior {
       return serve();
     }
     host.arrived(msg.joined().sentAt());
-    host.startHeartbeats();
+    host.heartbeats.startHeartbeats();
     getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={}", host.name, join.host(),
         msg.joined().lastSeqNr());
     return serve();

@@ -70,9 +70,9 @@ final class BackupRole extends RoleBehavior {
       host.lastSeqNr = state.lastSeqNr();
       host.peer = msg.master();
       host.peerGuest = msg.guest();
-      host.resetWatch();
-      host.watchPeer();
-      host.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
+      host.heartbeats.resetWatch();
+      host.heartbeats.watchPeer();
+      host.heartbeats.watchHeartbeat(msg.sentAt()); // the pairing is the master's first sign of life
       msg.master().tell(new Paired(true, host.lastSeqNr, host.now, "paired", host.guest.address()));
       return this;
     });
@@ -86,13 +86,13 @@ final class BackupRole extends RoleBehavior {
     }
     if (!msg.master().equals(host.peer)) {
       host.peer = msg.master();
-      host.watchPeer();
+      host.heartbeats.watchPeer();
     }
     long arrivedAt = msg.sentAt() + host.settings.linkLatencyNs();
     if (!msg.held()) {
-      host.watchHeartbeat(msg.sentAt());
+      host.heartbeats.watchHeartbeat(msg.sentAt());
     }
-    host.monitor.tick(arrivedAt);
+    host.heartbeats.monitor.tick(arrivedAt);
     return checkSuspicion();
   }
 
@@ -107,10 +107,10 @@ final class BackupRole extends RoleBehavior {
     }
     if (!msg.master().equals(host.peer)) {
       host.peer = msg.master();
-      host.watchPeer();
+      host.heartbeats.watchPeer();
     }
     if (!msg.held()) {
-      host.heartbeatArrived(msg.sentAt(), at);
+      host.heartbeats.heartbeatArrived(msg.sentAt(), at);
     }
     return this;
   }
@@ -118,8 +118,8 @@ final class BackupRole extends RoleBehavior {
   /** The deadline's wake: nothing from the master arrives before {@code at} that has not arrived. */
   @Override
   Behavior<Command> onHeartbeatDeadline(long at) {
-    host.monitor.reached(at);
-    if (host.monitor.watching() && !host.monitor.suspected() && at > host.monitor.deadline()) {
+    host.heartbeats.monitor.reached(at);
+    if (host.heartbeats.monitor.watching() && !host.heartbeats.monitor.suspected() && at > host.heartbeats.monitor.deadline()) {
       host.now = Math.max(host.now, at);
     }
     return checkSuspicion();
@@ -150,15 +150,15 @@ final class BackupRole extends RoleBehavior {
    */
   private Behavior<Command> masterSilent() {
     if (host.guest.running()) {
-      host.masterKnownGone();
+      host.heartbeats.masterKnownGone();
       return this;
     }
-    host.monitor.masterGone();
+    host.heartbeats.monitor.masterGone();
     return checkSuspicion();
   }
 
   private Behavior<Command> checkSuspicion() {
-    return host.monitor.check().map(s -> TakingOverRole.start(getContext(), host, s)).orElse(this);
+    return host.heartbeats.monitor.check().map(s -> TakingOverRole.start(getContext(), host, s)).orElse(this);
   }
 
   @Override

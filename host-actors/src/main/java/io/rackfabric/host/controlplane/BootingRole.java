@@ -128,7 +128,7 @@ final class BootingRole extends RoleBehavior {
     host.stopChild(host.controller, () -> {
       host.startController(host.link(host.peer), null, state -> {
         host.lastSeqNr = state.lastSeqNr();
-        host.startHeartbeats();
+        host.heartbeats.startHeartbeats();
         host.serve();
         request.replyTo().tell(new RoleChanged(host.name, Role.MASTER, true, host.lastSeqNr, "master, paired"));
         return new MasterRole(getContext(), host);

@@ -27,4 +27,10 @@ interface ClientTransport {
 
   /** The page plan is done. */
   void stopPages();
+
+  /**
+   * A management host was started again (its JVM died): {@code hosts} names the same hosts in the
+   * same order, the restarted one at its new address; later attempts go there.
+   */
+  void useHosts(ControlPlaneClient.UseHosts hosts);
 }

@@ -184,13 +184,24 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       getContext().getLog().error("Client [{}]: UseHosts names no management host; ignored", name);
       return this;
     }
-    if (hosts != null) {
-      getContext().getLog().warn("Client [{}] already has its hosts; the new list is ignored", name);
-      return this;
-    }
     if (!msg.guests().isEmpty() && msg.guests().size() != msg.hosts().size()) {
       getContext().getLog().error("Client [{}]: UseHosts names {} hosts and {} guest addresses; ignored", name,
           msg.hosts().size(), msg.guests().size());
+      return this;
+    }
+    if (hosts != null) {
+      // A host started again: the same hosts in the same order, one at a new address.
+      if (msg.hosts().size() != hosts.hosts().size() || msg.guests().isEmpty() != hosts.guests().isEmpty()) {
+        getContext().getLog().warn("Client [{}] has {} hosts{}; a list of {}{} is ignored", name, hosts.hosts().size(),
+            hosts.guests().isEmpty() ? "" : " on guest channels", msg.hosts().size(),
+            msg.guests().isEmpty() ? "" : " on guest channels");
+        return this;
+      }
+      hosts = msg;
+      if (transport != null) {
+        transport.useHosts(msg);
+      }
+      getContext().getLog().info("Client [{}]: management hosts now {}", name, msg.hosts());
       return this;
     }
     hosts = msg;

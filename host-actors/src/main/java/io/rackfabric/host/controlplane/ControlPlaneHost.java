@@ -142,14 +142,22 @@ public final class ControlPlaneHost {
   }
 
   /**
-   * A switch chip on which fencing moves every VS1 port but {@code keepPorts} (the master's own)
-   * to VS2.
+   * A switch chip on which fencing moves every port but {@code keepPorts} (the fenced master's own)
+   * into the virtual switch of {@code ownPort} (the taking-over host's own port on the chip): VS1
+   * to VS2 when the BMH takes over, VS2 back to VS1 when the MMH takes over from it again.
    */
-  public record FenceTarget(ActorRef<SwitchChip.Command> chip, List<Integer> keepPorts)
+  public record FenceTarget(ActorRef<SwitchChip.Command> chip, List<Integer> keepPorts, int ownPort)
       implements WireMessage {
 
     public FenceTarget {
       keepPorts = List.copyOf(keepPorts);
+      if (ownPort < 0) {
+        throw new IllegalArgumentException("ownPort=" + ownPort + " is negative: the taking-over host's port");
+      }
+      if (keepPorts.contains(ownPort)) {
+        throw new IllegalArgumentException("ownPort=" + ownPort + " is one of keepPorts=" + keepPorts
+            + ": the fenced master's ports");
+      }
     }
   }
 
@@ -256,10 +264,18 @@ public final class ControlPlaneHost {
   // ---- rejoin: a fenced master comes back as the backup of the host that fenced it
 
   /**
-   * To a fenced host: ask the master that fenced it (its peer) to take it back as backup. Answered
-   * BACKUP once the state transfer is persisted and verified, else FENCED with the reason.
+   * To a fenced host: ask {@code master} (null: the master that fenced it, its peer) to take it back
+   * as backup. Answered BACKUP once the state transfer is persisted and verified, else FENCED with
+   * the reason. A host restarted on its journal (started FENCED) knows no peer: it is told the
+   * master to rejoin.
    */
-  public record Rejoin(ActorRef<RoleChanged> replyTo) implements Command, WireMessage {}
+  public record Rejoin(ActorRef<Command> master, ActorRef<RoleChanged> replyTo) implements Command, WireMessage {
+
+    /** Rejoins the master that fenced it. */
+    public Rejoin(ActorRef<RoleChanged> replyTo) {
+      this(null, replyTo);
+    }
+  }
 
   /**
    * A fenced host asks the master to be its backup: its journal ends at {@code lastSeqNr}, with the
@@ -302,6 +318,9 @@ public final class ControlPlaneHost {
       implements Command, NoSerializationVerificationNeeded {}
 
   enum HeartbeatTick implements Command, NoSerializationVerificationNeeded { INSTANCE }
+
+  /** The wall-clock timer of a {@link PeerAnswerDeadline} due at model time {@code at}. */
+  record AnswerDeadline(long at) implements Command, NoSerializationVerificationNeeded {}
 
   /** A call of the host's endpoint (see {@link HostGuest}): answered once handled. */
   record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
@@ -368,8 +387,8 @@ public final class ControlPlaneHost {
   public static Behavior<Command> create(String name, Role initial, PersistenceId persistenceId,
       ControlPlaneSettings settings, List<FenceTarget> fenceTargets, ActorRef<MemoryEndpoint.Command> endpoint,
       LongSupplier wallNanos) {
-    if (initial != Role.BOOTING && initial != Role.BACKUP) {
-      throw new IllegalArgumentException("initial=" + initial + " not in {BOOTING, BACKUP}");
+    if (initial != Role.BOOTING && initial != Role.BACKUP && initial != Role.FENCED) {
+      throw new IllegalArgumentException("initial=" + initial + " not in {BOOTING, BACKUP, FENCED}");
     }
     List<FenceTarget> targets = List.copyOf(fenceTargets);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
@@ -378,7 +397,11 @@ public final class ControlPlaneHost {
           endpoint == null ? null : ctx.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
       HostCore host = new HostCore(ctx, timers, name, persistenceId, settings, targets, wallNanos, guest);
       guest.attach();
-      return initial == Role.BOOTING ? BootingRole.boot(ctx, host) : BackupRole.start(ctx, host);
+      return switch (initial) {
+        case BOOTING -> BootingRole.boot(ctx, host);
+        case BACKUP -> BackupRole.start(ctx, host);
+        default -> FencedRole.restarted(ctx, host);
+      };
     }));
   }
 }

@@ -27,6 +27,8 @@ import java.util.Locale;
  * @param replicationTimeout wall time the master waits for the backup to persist
  * @param modelTimeHeartbeats the heartbeats and the suspicion are model-time events of the two
  *     hosts' endpoints (a run under the model-time kernel), not wall-clock timers
+ * @param peerAnswerTimeoutNs how long a rejoining host waits for the master's answer, and a
+ *     master quiescing for a switchover for the backup's, model ns
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -40,7 +42,8 @@ public record ControlPlaneSettings(
     int takeoverQueue,
     double tdf,
     Duration replicationTimeout,
-    boolean modelTimeHeartbeats) {
+    boolean modelTimeHeartbeats,
+    long peerAnswerTimeoutNs) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -81,6 +84,9 @@ public record ControlPlaneSettings(
     if (replicationTimeout == null || replicationTimeout.isNegative() || replicationTimeout.isZero()) {
       errors.add("replication-timeout=" + replicationTimeout + " must be positive");
     }
+    if (peerAnswerTimeoutNs <= 0) {
+      errors.add("peer-answer-timeout=" + peerAnswerTimeoutNs + "ns must be positive");
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(PREFIX + String.join("; ", errors));
     }
@@ -95,6 +101,7 @@ public record ControlPlaneSettings(
     long reboot = nanos(c, "reboot-time", errors);
     long restart = nanos(c, "restart-time", errors);
     long latency = nanos(c, "replication-link-latency", errors);
+    long answer = nanos(c, "peer-answer-timeout", errors);
     String mode = c.getString("takeover");
     Takeover takeover = null;
     try {
@@ -108,7 +115,7 @@ public record ControlPlaneSettings(
     return new ControlPlaneSettings(interval, c.getDouble("missed-heartbeats"), reassign, reboot,
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
-        root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"));
+        root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer);
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -124,7 +131,7 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

@@ -11,7 +11,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
  * A former master that was fenced or stood down: it never acknowledges again, so what it
  * acknowledged is all the backup needs. Requests are answered NOT_MASTER, operations still with
  * its controller are answered as they come back. It may rejoin as the backup of the host that
- * fenced it ({@link RejoiningRole}).
+ * fenced it ({@link RejoiningRole}). A host restarted on its journal begins here too.
  */
 final class FencedRole extends RoleBehavior {
 
@@ -24,10 +24,25 @@ final class FencedRole extends RoleBehavior {
     return Role.FENCED;
   }
 
-  /** Asks the master that fenced it to take it back as backup ({@link RejoiningRole}). */
+  /** Asks the master that fenced it, or the one named, to take it back as backup ({@link RejoiningRole}). */
   @Override
   Behavior<Command> onRejoin(ControlPlaneHost.Rejoin msg) {
+    if (msg.master() != null && !msg.master().equals(host.peer)) {
+      host.peer = msg.master();
+      host.peerGuest = null; // the master's transfer names its guest address
+    }
     return RejoiningRole.start(getContext(), host, msg, this);
+  }
+
+  /**
+   * A host whose JVM died, started again on its journal ({@code host.persistenceId}: its last
+   * tenure's): it serves nothing and starts no controller, so it cannot become a second master; it
+   * rejoins a live master as its backup when told which ({@link ControlPlaneHost.Rejoin}).
+   */
+  static FencedRole restarted(ActorContext<Command> context, HostCore host) {
+    context.getLog().info("Host [{}] restarted on its journal {}: FENCED until it rejoins the master", host.name,
+        host.persistenceId.id());
+    return standDown(context, host, "restarted on its journal " + host.persistenceId.id());
   }
 
   /**
@@ -48,7 +63,7 @@ final class FencedRole extends RoleBehavior {
   /** Stands down for {@code reason}: nothing waits here (a hand-over forwarded it). */
   static FencedRole standDown(ActorContext<Command> context, HostCore host, String reason) {
     host.fencedBecause = reason;
-    host.stopHeartbeats();
+    host.heartbeats.stopHeartbeats();
     return new FencedRole(context, host);
   }
 }

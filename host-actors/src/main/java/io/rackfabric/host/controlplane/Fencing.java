@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The backup's fencing of the master (Ladon section 4.3) as a step machine: on one switch chip
- * after the other, read its table, move every VS1 port but the master's own to VS2, then the next
- * chip. Each answered reassignment is one partition update of model time; a chip that does not
+ * after the other, read its table, move every port but the master's own into the virtual switch
+ * the taking-over host's own port is in (VS1 to VS2 at the first take-over, back from VS2 to VS1
+ * when the old master takes over again after it rejoined as backup), then the next chip. Each answered reassignment is one partition update of model time; a chip that does not
  * answer is skipped (logged by the caller), as a real MH would go on to the next. The role that
  * drives it ({@link TakingOverRole}) only sends what each step says and hands back the answers.
  *
@@ -24,10 +25,10 @@ final class Fencing {
   record ReadTable(int target) implements Step {}
 
   /**
-   * Move {@code ports} of chip {@code target} to VS2, in force at model time {@code effectiveAt}:
-   * when the chip's partition update, started now, is done.
+   * Move {@code ports} of chip {@code target} to {@code virtualSwitch}, in force at model time
+   * {@code effectiveAt}: when the chip's partition update, started now, is done.
    */
-  record MovePorts(int target, List<Integer> ports, long effectiveAt) implements Step {
+  record MovePorts(int target, List<Integer> ports, int virtualSwitch, long effectiveAt) implements Step {
 
     MovePorts {
       ports = List.copyOf(ports);
@@ -64,14 +65,19 @@ final class Fencing {
     if (table == null) {
       return next(target + 1);
     }
-    List<Integer> keep = targets.get(target).keepPorts();
+    FenceTarget t = targets.get(target);
+    int to = table.ports().stream().filter(p -> p.number() == t.ownPort()).mapToInt(PortConfig::virtualSwitch)
+        .findFirst().orElse(-1);
+    if (to < 0) {
+      return next(target + 1); // the chip has no port of the new master's: nothing of its to move into
+    }
     List<Integer> move = new ArrayList<>();
     for (PortConfig p : table.ports()) {
-      if (p.virtualSwitch() == 1 && !keep.contains(p.number())) {
+      if (p.virtualSwitch() != to && !t.keepPorts().contains(p.number())) {
         move.add(p.number());
       }
     }
-    return move.isEmpty() ? next(target + 1) : new MovePorts(target, move, now + reassignmentNs);
+    return move.isEmpty() ? next(target + 1) : new MovePorts(target, move, to, now + reassignmentNs);
   }
 
   /** Chip {@code target} answered the reassignment of {@code ports} ports ({@code answered}), or did not. */

@@ -24,8 +24,9 @@ import java.util.List;
  * lets every outstanding operation be acknowledged, hands over to the backup at its last sequence
  * number, forwards the requests that waited to the new master in arrival order and becomes its
  * backup (or, standing down, stops serving). No request is lost or served twice. A backup that is
- * gone (death watch) or cut off, or refuses (behind, not a backup), ends it: this host serves on as
- * master and the request is answered with the reason. A switchover made is kept as a
+ * gone (death watch) or cut off, or refuses (behind, not a backup), or does not answer the
+ * hand-over within {@code peer-answer-timeout} of model time ({@link PeerAnswerDeadline}), ends it:
+ * this host serves on as master and the request is answered with the reason. A switchover made is kept as a
  * {@link SwitchoverBreakdown}.
  */
 final class HandingOverRole extends RoleBehavior {
@@ -54,7 +55,7 @@ final class HandingOverRole extends RoleBehavior {
     context.getLog().info("Host [{}]: switchover asked at {} ns; quiescing ({} in flight)", host.name,
         handing.requestedAt, host.admission.inFlight());
     host.admission.close();
-    host.watchPeer(); // a backup that is gone cannot take over: the switchover ends, this host serves on
+    host.heartbeats.watchPeer(); // a backup that is gone cannot take over: the switchover ends, this host serves on
     return handing.handOverWhenQuiet();
   }
 
@@ -82,6 +83,7 @@ final class HandingOverRole extends RoleBehavior {
         return resume("could not read the controller's state");
       }
       quiescedAt = host.now;
+      host.answerDeadline.arm(quiescedAt);
       host.peer.tell(new HandOver(state.lastSeqNr(), request.standDown(), host.now, getContext().getSelf()));
       return this;
     });
@@ -90,13 +92,13 @@ final class HandingOverRole extends RoleBehavior {
 
   @Override
   Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
-    host.beat();
+    host.heartbeats.beat();
     return this;
   }
 
   @Override
   Behavior<Command> onHeartbeatWake(long at) {
-    host.beatAt(at);
+    host.heartbeats.beatAt(at);
     return this;
   }
 
@@ -126,17 +128,19 @@ final class HandingOverRole extends RoleBehavior {
   @Override
   Behavior<Command> onFenced(Fenced msg) {
     host.arrived(msg.at());
+    host.answerDeadline.disarm();
     return FencedRole.fence(getContext(), host, "fenced by " + msg.by() + " at " + msg.at() + " ns", request);
   }
 
   @Override
   Behavior<Command> onTookOver(TookOver msg) {
     host.arrived(msg.sentAt());
+    host.answerDeadline.disarm();
     if (!msg.ok()) {
       return resume(msg.detail());
     }
     tookOver = true;
-    host.stopHeartbeats();
+    host.heartbeats.stopHeartbeats();
     ActorRef<Command> newMaster = host.peer;
     host.stopChild(host.controller, () -> {
       RoleBehavior next;
@@ -144,8 +148,8 @@ final class HandingOverRole extends RoleBehavior {
         next = FencedRole.standDown(getContext(), host, "stood down in a switchover");
       } else {
         host.startReplica();
-        host.resetWatch();
-        host.watchHeartbeat(msg.sentAt()); // the new master's answer is its first sign of life
+        host.heartbeats.resetWatch();
+        host.heartbeats.watchHeartbeat(msg.sentAt()); // the new master's answer is its first sign of life
         next = new BackupRole(getContext(), host);
       }
       heldReplicates.forEach(next::onReplicate);
@@ -172,8 +176,16 @@ final class HandingOverRole extends RoleBehavior {
     return this;
   }
 
+  /** The backup did not answer the hand-over by model time {@code at} (peer-answer-timeout): this host serves on. */
+  @Override
+  Behavior<Command> onNoAnswer(long at) {
+    return resume("the backup did not answer the hand-over by " + at + " ns (peer-answer-timeout="
+        + host.settings.peerAnswerTimeoutNs() + "ns after it left)");
+  }
+
   /** The switchover failed: this host serves on as master; what the backup replicated is refused. */
   private Behavior<Command> resume(String detail) {
+    host.answerDeadline.disarm();
     getContext().getLog().warn("Host [{}] switchover failed: {}", host.name, detail);
     MasterRole master = new MasterRole(getContext(), host);
     host.serve();

@@ -11,10 +11,7 @@ import akka.persistence.typed.PersistenceId;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Answered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.FenceTarget;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Heartbeat;
-import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HostStatus;
-import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PagesChanged;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ResetForRestart;
@@ -44,7 +41,7 @@ import java.util.function.Supplier;
 /**
  * What one management host keeps across its roles: its model clock and journal position, its one
  * child on the persistence id (a controller, or a replica on a backup), the requests it admits,
- * the heartbeat monitor, and who it tells of take-overs, restarts and page changes. The role
+ * its heartbeats ({@link PairHeartbeats}), and who it tells of take-overs, restarts and page changes. The role
  * behaviors ({@link RoleBehavior}) decide; this class holds and does the bookkeeping they share.
  *
  * <p>A child's answer (a state read, a child stopped) carries on what the role that asked for it
@@ -55,7 +52,6 @@ final class HostCore {
 
   /** Recovery of 10,000 events from an H2 file takes seconds; a stuck journal is an error. */
   private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
-  private static final Object HEARTBEAT_KEY = "heartbeat";
 
   private record AfterStop(RoleBehavior asker, Supplier<Behavior<Command>> then) {}
 
@@ -64,7 +60,6 @@ final class HostCore {
   final ControlPlaneSettings settings;
   final LongSupplier wallNanos;
   final Admission<Operation> admission;
-  final HeartbeatMonitor monitor;
   final List<ActorRef<TakeoverBreakdown>> takeoverSubscribers = new ArrayList<>();
   final List<TakeoverBreakdown> takeovers = new ArrayList<>();
   /** The managed switchovers this host handed over in, oldest first. */
@@ -75,7 +70,10 @@ final class HostCore {
   final HostGuest guest;
   /** Requests that came on a guest channel, each holding its call until answered. */
   final ChannelRequests channelRequests;
-  private final TimerScheduler<Command> timers;
+  /** A master's heartbeats, a backup's watch of them. */
+  final PairHeartbeats heartbeats;
+  /** How long a role waits for the other host's answer (a rejoin, a hand-over). */
+  final PeerAnswerDeadline answerDeadline;
   /** Where the next controller or replica journals; a rejoin moves it to a new tenure's id ({@link RejoinCheck}). */
   PersistenceId persistenceId;
   /** A master's replication step after a take-over: a rejoined backup is linked in ({@link BackupLink}). */
@@ -91,17 +89,10 @@ final class HostCore {
   ActorRef<Command> peer;
   /** Where the other host takes heartbeats on the pair's guest channel (null: not known, or none). */
   io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
-  /** Heartbeats and the deadline as wakes of the endpoint, with model-time heartbeats on. */
-  final ModelHeartbeats modelHeartbeats;
-  /** The master this backup watches is known gone (model-time heartbeats): see {@link #heartbeatArrived}. */
-  private boolean masterKnownGone;
-  /** The master whose end this backup learns of by death watch. */
-  private ActorRef<Command> watchedPeer;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
   boolean cut;
   boolean holdHeartbeats;
   long now;
-  private long lastBeatAt;
   long lastSeqNr;
   long templateSeqNr;
   /** Whether the last controller started read the change log back from the journal (not resumed). */
@@ -117,15 +108,14 @@ final class HostCore {
     this.context = context;
     this.guest = guest;
     this.channelRequests = new ChannelRequests(guest);
-    this.modelHeartbeats = new ModelHeartbeats(guest, settings.heartbeatIntervalNs());
-    this.timers = timers;
     this.name = name;
     this.persistenceId = persistenceId;
     this.settings = settings;
     this.fenceTargets = fenceTargets;
     this.wallNanos = wallNanos;
     this.admission = new Admission<>(settings.maxInFlight(), settings.takeoverQueue());
-    this.monitor = new HeartbeatMonitor(settings.heartbeatIntervalNs(), settings.missedHeartbeats());
+    this.heartbeats = new PairHeartbeats(this, timers); // reads the settings and the guest above
+    this.answerDeadline = new PeerAnswerDeadline(guest, timers, settings);
   }
 
   /** A message the peer sent over the MMH-BMH link at its model time {@code sentAt} arrived. */
@@ -240,113 +230,6 @@ final class HostCore {
   /** While open: sends what waited and now fits under the bound. */
   void sendWaiting() {
     admission.next().forEach(this::send);
-  }
-
-  // ---- heartbeats
-
-  void startHeartbeats() {
-    lastBeatAt = now;
-    if (guest.modelTime()) {
-      modelHeartbeats.start(lastBeatAt); // scheduled when the endpoint joins the kernel, if not yet
-      return;
-    }
-    timers.startTimerAtFixedRate(HEARTBEAT_KEY, HeartbeatTick.INSTANCE,
-        settings.wall(settings.heartbeatIntervalNs()));
-  }
-
-  void stopHeartbeats() {
-    timers.cancel(HEARTBEAT_KEY);
-    modelHeartbeats.stop();
-  }
-
-  /** The master's heartbeat tick: one beat to the backup, an interval after the last. */
-  void beat() {
-    // A timer's deadline is its model time: beats stay an interval apart whatever the wall jitter.
-    now = Math.max(now, lastBeatAt + settings.heartbeatIntervalNs());
-    lastBeatAt = now;
-    if (peer != null) {
-      peer.tell(new Heartbeat(name, now, context.getSelf(), holdHeartbeats));
-    }
-  }
-
-  /**
-   * The master's heartbeat wake at model time {@code at}: one beat to the backup on the guest
-   * channel (there a model-time event the link's latency later), and the next wake an interval on.
-   */
-  void beatAt(long at) {
-    now = Math.max(now, at);
-    lastBeatAt = at;
-    Heartbeat beat = new Heartbeat(name, at, context.getSelf(), holdHeartbeats);
-    if (peerGuest != null) {
-      guest.send(peerGuest, beat, at);
-    } else if (peer != null) {
-      peer.tell(beat); // the backup runs next to no endpoint: its arrival time is computed there
-    }
-    modelHeartbeats.next(at);
-  }
-
-  /**
-   * The host's endpoint joined the kernel: a master's heartbeats and a backup's deadline begin,
-   * from the model times they had (a boot's pairing is at a time nothing else moves).
-   */
-  void kernelStarted() {
-    if (modelHeartbeats.beating()) {
-      modelHeartbeats.next(lastBeatAt);
-    }
-    if (monitor.watching() && !monitor.suspected()) {
-      wakeAtDeadline(true);
-    }
-  }
-
-  /** The backup's wake just past the heartbeat deadline (see {@link ModelHeartbeats#wakeAfter}). */
-  void wakeAtDeadline(boolean background) {
-    modelHeartbeats.wakeAfter(monitor.deadline(), background);
-  }
-
-  /**
-   * Learns of the peer's end from death watch (a stopped actor, or its node downed): a backup's
-   * master, a handing-over master's backup. One watch per peer, whichever role set it.
-   */
-  void watchPeer() {
-    if (peer != null && !peer.equals(watchedPeer)) {
-      watchedPeer = peer;
-      context.watchWith(peer, new PeerGone(peer));
-    }
-  }
-
-  void unwatchPeer() {
-    if (watchedPeer != null) {
-      context.unwatch(watchedPeer);
-      watchedPeer = null;
-    }
-  }
-
-  /** A heartbeat (or the pairing, the master's first sign of life) sent at {@code sentAt}. */
-  void watchHeartbeat(long sentAt) {
-    heartbeatArrived(sentAt, sentAt + settings.linkLatencyNs());
-  }
-
-  /**
-   * A heartbeat sent at {@code sentAt} arrived at model time {@code arrivedAt}. Once the master is
-   * known gone (a heartbeat still on its way when it died), the new deadline's wake still keeps the
-   * rack running.
-   */
-  void heartbeatArrived(long sentAt, long arrivedAt) {
-    now = Math.max(now, arrivedAt);
-    monitor.heartbeat(sentAt, arrivedAt);
-    wakeAtDeadline(!masterKnownGone);
-  }
-
-  /** The master is known gone: the deadline's wakes from now on keep the rack running to it. */
-  void masterKnownGone() {
-    masterKnownGone = true;
-    wakeAtDeadline(false);
-  }
-
-  /** Watches a master afresh (a pairing, a role change): nothing known of it yet. */
-  void resetWatch() {
-    monitor.reset();
-    masterKnownGone = false;
   }
 
   /**

@@ -37,13 +37,13 @@ final class MasterRole extends RoleBehavior {
 
   @Override
   Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
-    host.beat();
+    host.heartbeats.beat();
     return this;
   }
 
   @Override
   Behavior<Command> onHeartbeatWake(long at) {
-    host.beatAt(at);
+    host.heartbeats.beatAt(at);
     return this;
   }
 

@@ -4,7 +4,7 @@ package io.rackfabric.host.controlplane;
  * The pair's heartbeats in model time, as wakes of the host's endpoint ({@link HostGuest}): the
  * master's chain of heartbeat wakes, one an interval after the other (a background timer), and
  * the backup's wake just past the heartbeat deadline. Nothing is scheduled until the endpoint
- * runs under the kernel; {@link HostCore#kernelStarted} schedules what waited. Not thread-safe: the
+ * runs under the kernel; {@link PairHeartbeats#kernelStarted} schedules what waited. Not thread-safe: the
  * host's actor's own.
  */
 final class ModelHeartbeats {

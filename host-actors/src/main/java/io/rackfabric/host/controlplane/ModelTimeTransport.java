@@ -25,7 +25,7 @@ final class ModelTimeTransport implements ClientTransport {
 
   private final HostGuest guest;
   private final String name;
-  private final List<GuestAddress> hosts;
+  private List<GuestAddress> hosts;
   private final ClientSettings client;
   private final Map<Long, ControlPlaneClient.AttemptTimedOut> timeouts = new HashMap<>();
   private final Map<Long, Controller.Operation> issues = new HashMap<>();
@@ -160,5 +160,12 @@ final class ModelTimeTransport implements ClientTransport {
       }
     }
     return null;
+  }
+
+  @Override
+  public void useHosts(ControlPlaneClient.UseHosts hosts) {
+    if (!hosts.guests().isEmpty()) {
+      this.hosts = List.copyOf(hosts.guests());
+    }
   }
 }

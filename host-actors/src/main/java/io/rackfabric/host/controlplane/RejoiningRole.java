@@ -32,7 +32,9 @@ import java.util.Optional;
  * transferred ones there, checks the result against the master's state and becomes its backup.
  * Its old journal is never written: a refusal or a failed check leaves it, and the master's, as
  * they were; a check that fails after the new tenure was begun stops its replica and leaves the
- * host on that tenure's id, from which a later rejoin starts. It serves nothing meanwhile (FENCED).
+ * host on that tenure's id, from which a later rejoin starts. A master that does not answer the
+ * request within {@code peer-answer-timeout} of model time ({@link PeerAnswerDeadline}) leaves it
+ * FENCED too; a later answer is refused. It serves nothing meanwhile (FENCED).
  */
 final class RejoiningRole extends RoleBehavior {
 
@@ -90,6 +92,8 @@ final class RejoiningRole extends RoleBehavior {
       return fail("cannot read its own journal: " + failure);
     }
     own = history;
+    long dueAt = host.answerDeadline.arm(host.now);
+    getContext().getLog().debug("Host [{}] waits for the master's answer until {} ns", host.name, dueAt);
     host.peer.tell(new JoinAsBackup(host.name, own.lastSeqNr(), own.chain(), host.now, getContext().getSelf(),
         host.guest.address()));
     return this;
@@ -98,6 +102,7 @@ final class RejoiningRole extends RoleBehavior {
   @Override
   Behavior<Command> onJoinRefused(JoinRefused msg) {
     host.arrived(msg.sentAt());
+    host.answerDeadline.disarm();
     return fail("refused by the master: " + msg.reason() + " (first differing seqNr=" + msg.firstDifferingSeqNr() + ")");
   }
 
@@ -107,6 +112,7 @@ final class RejoiningRole extends RoleBehavior {
     if (own == null || transfer != null) {
       return super.onStateTransfer(msg);
     }
+    host.answerDeadline.disarm();
     Optional<String> problem = RejoinCheck.checkNumbers(own.lastSeqNr(), msg);
     if (problem.isPresent()) {
       msg.replyTo().tell(new Joined(false, own.lastSeqNr(), host.now, problem.get()));
@@ -171,9 +177,9 @@ final class RejoiningRole extends RoleBehavior {
     host.fencedBecause = "";
     host.peer = transfer.master();
     host.peerGuest = transfer.guest();
-    host.resetWatch();
-    host.watchPeer();
-    host.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
+    host.heartbeats.resetWatch();
+    host.heartbeats.watchPeer();
+    host.heartbeats.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
         + transfer.events().size() + " transferred), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);
@@ -188,7 +194,18 @@ final class RejoiningRole extends RoleBehavior {
     return fail("state transfer failed: " + problem);
   }
 
+  /** The master did not answer the request by model time {@code at} (peer-answer-timeout): still FENCED. */
+  @Override
+  Behavior<Command> onNoAnswer(long at) {
+    if (own == null || transfer != null) {
+      return this;
+    }
+    return fail("no answer from the master by " + at + " ns (peer-answer-timeout="
+        + host.settings.peerAnswerTimeoutNs() + "ns after the request)");
+  }
+
   private Behavior<Command> fail(String reason) {
+    host.answerDeadline.disarm();
     getContext().getLog().warn("Host [{}] does not rejoin: {}", host.name, reason);
     request.replyTo().tell(new RoleChanged(host.name, Role.FENCED, false, host.lastSeqNr, reason));
     Behavior<Command> fenced = FencedRole.standDown(getContext(), host, fencedBecause);

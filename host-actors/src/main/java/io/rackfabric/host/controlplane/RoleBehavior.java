@@ -1,13 +1,12 @@
 package io.rackfabric.host.controlplane;
 
-import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
 import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.Behaviors;
-import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Receive;
+import io.rackfabric.host.controlplane.ControlPlaneHost.AnswerDeadline;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Answered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
@@ -27,7 +26,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
@@ -40,7 +38,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.ReplicaAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicated;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateRead;
 import io.rackfabric.host.controlplane.ControlPlaneHost.SubscribeDataPlane;
 import io.rackfabric.host.controlplane.ControlPlaneHost.SubscribePageChanges;
@@ -56,21 +53,17 @@ import io.rackfabric.persistence.controller.Controller.OperationResult;
 /**
  * One role of a management host as a behavior. Every message goes to a method here; each method
  * gives the answer of a host that does not play the part the message asks for (a request to a
- * backup is NOT_MASTER, a replication to a master is refused, a heartbeat to a master means
- * nothing), and a role overrides the methods of its own part. What every role answers alike (its
- * status, its controller's state, subscriptions, a child's answers) is final here.
+ * backup is NOT_MASTER, a heartbeat to a master means nothing; the other host's protocol messages
+ * are answered in {@link PeerAnswers}), and a role overrides the methods of its own part. What
+ * every role answers alike (its status, its controller's state, subscriptions, a child's answers)
+ * is final here.
  */
-abstract class RoleBehavior extends AbstractBehavior<Command> {
-
-  final HostCore host;
+abstract class RoleBehavior extends PeerAnswers {
 
   RoleBehavior(ActorContext<Command> context, HostCore host) {
-    super(context);
-    this.host = host;
+    super(context, host);
     host.current = this;
   }
-
-  abstract Role role();
 
   @Override
   public final Receive<Command> createReceive() {
@@ -93,6 +86,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
         .onMessage(SubscribePageChanges.class, this::onSubscribePageChanges)
         .onMessage(HoldHeartbeats.class, this::onHoldHeartbeats)
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
+        .onMessage(AnswerDeadline.class, this::onAnswerDeadlineTimer)
         .onMessage(Called.class, this::onCalled)
         .onMessage(Heartbeat.class, this::onHeartbeat)
         .onMessage(PeerGone.class, this::onPeerGone)
@@ -152,55 +146,6 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     return this;
   }
 
-  // ---- role changes: boot, pairing, switchover
-
-  Behavior<Command> onBecomeBackup(BecomeBackup msg) {
-    return refuseRoleChange(msg.replyTo());
-  }
-
-  Behavior<Command> onBecomeMaster(BecomeMaster msg) {
-    return refuseRoleChange(msg.replyTo());
-  }
-
-  private Behavior<Command> refuseRoleChange(ActorRef<RoleChanged> replyTo) {
-    replyTo.tell(new RoleChanged(host.name, role(), false, host.lastSeqNr, host.name + " is " + role() + ", not BOOTING"));
-    return this;
-  }
-
-  Behavior<Command> onPair(Pair msg) {
-    host.arrived(msg.sentAt());
-    msg.master().tell(new Paired(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not a backup",
-        host.guest.address()));
-    return this;
-  }
-
-  /** A pairing's answer nobody waits for. */
-  Behavior<Command> onPaired(Paired msg) {
-    return this;
-  }
-
-  /** Only a master hands over: any other role refuses, naming what it is. */
-  Behavior<Command> onSwitchover(Switchover msg) {
-    return refuseSwitchover(msg, host.name + " is " + role() + ", not the master: ask the master for a switchover");
-  }
-
-  final Behavior<Command> refuseSwitchover(Switchover msg, String reason) {
-    getContext().getLog().info("Host [{}] refuses a switchover: {}", host.name, reason);
-    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr, "no switchover: " + reason));
-    return this;
-  }
-
-  Behavior<Command> onHandOver(HandOver msg) {
-    host.arrived(msg.sentAt());
-    msg.from().tell(new TookOver(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not the backup"));
-    return this;
-  }
-
-  /** A hand-over's answer nobody waits for. */
-  Behavior<Command> onTookOver(TookOver msg) {
-    return this;
-  }
-
   // ---- configuration and subscriptions
 
   private Behavior<Command> onUseFenceTargets(UseFenceTargets msg) {
@@ -238,7 +183,7 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   /** Only a master beats. */
   Behavior<Command> onHeartbeatTick(HeartbeatTick tick) {
-    host.stopHeartbeats();
+    host.heartbeats.stopHeartbeats();
     return this;
   }
 
@@ -256,13 +201,16 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     Behavior<Command> next = this;
     if (call instanceof GuestCall.Attached a) {
       if (host.guest.attached(a.underKernel())) {
-        host.kernelStarted();
+        host.heartbeats.kernelStarted();
+        host.answerDeadline.kernelStarted();
       }
     } else if (call instanceof GuestCall.Wake w) {
-      if (host.modelHeartbeats.isBeat(w.token())) {
+      if (host.heartbeats.modelHeartbeats.isBeat(w.token())) {
         next = onHeartbeatWake(w.at());
       } else if (w.token() == ModelHeartbeats.DEADLINE) {
         next = onHeartbeatDeadline(w.at());
+      } else if (w.token() == PeerAnswerDeadline.TOKEN) {
+        next = answerDeadline(w.at());
       }
     } else if (call instanceof GuestCall.FromPeer p && p.payload() instanceof Heartbeat beat) {
       next = onHeartbeatArrived(beat, p.at());
@@ -283,6 +231,24 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
    */
   boolean keepsCall(GuestCall call) {
     return false;
+  }
+
+  private Behavior<Command> onAnswerDeadlineTimer(AnswerDeadline msg) {
+    return answerDeadline(msg.at());
+  }
+
+  /** A peer-answer deadline's wake or timer at model time {@code at}: the role's, unless stale. */
+  private Behavior<Command> answerDeadline(long at) {
+    if (!host.answerDeadline.reached(at)) {
+      return this;
+    }
+    host.now = Math.max(host.now, at);
+    return onNoAnswer(at);
+  }
+
+  /** The other host did not answer by model time {@code at}: only a role that waits for it armed the deadline. */
+  Behavior<Command> onNoAnswer(long at) {
+    return this;
   }
 
   /** Only a master beats: anyone else lets the chain of wakes end. */
@@ -310,13 +276,6 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
     return this;
   }
 
-  Behavior<Command> onReplicate(Replicate msg) {
-    host.arrived(msg.sentAt());
-    msg.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not the backup"));
-    return this;
-  }
-
-  /** The replica persisted (or not) what a backup was sent; the role may have changed since. */
   /** The replica answered one write: each operation in it is answered, and what waited goes next. */
   private Behavior<Command> onReplicaAnswered(ReplicaAnswered msg) {
     if (msg.replica().equals(host.replica)) {
@@ -348,32 +307,6 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   // ---- rejoin (RejoiningRole, AdmittingBackupRole)
 
-  /** Only a fenced host rejoins. */
-  Behavior<Command> onRejoin(Rejoin msg) {
-    msg.replyTo().tell(new RoleChanged(host.name, role(), false, host.lastSeqNr,
-        host.name + " is " + role() + ", not FENCED: nothing to rejoin"));
-    return this;
-  }
-
-  /** Only a master admits a backup. */
-  Behavior<Command> onJoinAsBackup(JoinAsBackup msg) {
-    host.arrived(msg.sentAt());
-    msg.from().tell(new JoinRefused(host.name + " is " + role() + ", not the master", -1, host.now));
-    return this;
-  }
-
-  /** A refusal nobody waits for. */
-  Behavior<Command> onJoinRefused(JoinRefused msg) {
-    return this;
-  }
-
-  /** A transfer nobody asked for: its master is told, so that it does not wait. */
-  Behavior<Command> onStateTransfer(StateTransfer msg) {
-    host.arrived(msg.sentAt());
-    msg.replyTo().tell(new Joined(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not rejoining"));
-    return this;
-  }
-
   /** A journal read goes to the role that asked for it, if the host still plays it. */
   private Behavior<Command> historyRead(HistoryRead msg) {
     if (msg.asker() != this) {
@@ -385,14 +318,6 @@ abstract class RoleBehavior extends AbstractBehavior<Command> {
 
   /** The journal this role asked to read back ({@code history} null when it failed with {@code failure}). */
   Behavior<Command> onHistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure) {
-    return this;
-  }
-
-  Behavior<Command> onTransferWritten(TransferWritten msg) {
-    return this;
-  }
-
-  Behavior<Command> onJoinAnswered(JoinAnswered msg) {
     return this;
   }
 

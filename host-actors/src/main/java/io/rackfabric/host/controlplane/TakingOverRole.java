@@ -63,7 +63,7 @@ final class TakingOverRole extends RoleBehavior {
     TakingOverRole role = new TakingOverRole(context, host,
         new TakeoverRecorder(host.name, host.settings.takeover(), suspicion, host.wallNanos.getAsLong()),
         suspicion.suspectedAt());
-    host.unwatchPeer();
+    host.heartbeats.unwatchPeer();
     context.getLog().warn("Host [{}] suspects the master (last heartbeat at {} ns); taking over "
         + "({}) at {} ns", host.name, suspicion.lastSentAt(), host.settings.takeover(), suspicion.suspectedAt());
     return role.act(role.fencing.start());
@@ -85,7 +85,7 @@ final class TakingOverRole extends RoleBehavior {
     }
     if (step instanceof Fencing.MovePorts move) {
       getContext().ask(RoutingTable.class, host.fenceTargets.get(move.target()).chip(), CHIP_TIMEOUT,
-          to -> new SwitchChip.ReassignPorts(move.ports(), 2,
+          to -> new SwitchChip.ReassignPorts(move.ports(), move.virtualSwitch(),
               held != null ? move.effectiveAt() : SwitchChip.ReassignPorts.AT_ONCE, to),
           (table, failure) -> new PortsMoved(move.target(), move.ports().size(), table, failure));
       return this;

@@ -23,7 +23,7 @@ final class WallTransport implements ClientTransport {
   private final ActorContext<Command> context;
   private final TimerScheduler<Command> timers;
   private final String name;
-  private final List<ActorRef<ControlPlaneHost.Command>> hosts;
+  private List<ActorRef<ControlPlaneHost.Command>> hosts;
   private final ControlPlaneSettings settings;
   private final ClientSettings client;
   private final LongSupplier wallNanos;
@@ -78,5 +78,10 @@ final class WallTransport implements ClientTransport {
   @Override
   public void stopPages() {
     timers.cancel(PAGE_KEY);
+  }
+
+  @Override
+  public void useHosts(ControlPlaneClient.UseHosts hosts) {
+    this.hosts = hosts.hosts();
   }
 }

@@ -172,7 +172,7 @@ class ControlPlaneHostTest {
     ControlPlaneSettings d = defaults;
     return new ControlPlaneSettings(intervalNs, missed, d.portReassignmentNs(), rebootNs,
         d.restartTimeNs(), d.linkLatencyNs(), mode, d.maxInFlight(), d.takeoverQueue(), d.tdf(),
-        d.replicationTimeout(), false);
+        d.replicationTimeout(), false, d.peerAnswerTimeoutNs());
   }
 
   /** The events of one persistence id, as stored in the journal. */
@@ -235,7 +235,7 @@ class ControlPlaneHostTest {
   void shouldAnswerOverloadedAndLoseNothingWhenTheBackupIsSlow() {
     // The backup is a probe that answers when the test says so; heartbeats too rare to interfere.
     ControlPlaneSettings s = new ControlPlaneSettings(60_000 * MS, 2.5, MS, MS, MS, 30_000,
-        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), false);
+        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), false, 60_000 * MS);
     TestProbe<Command> backup = testKit.createTestProbe();
     ActorRef<Command> mmh = host("slow-mmh", Role.BOOTING, s, List.of());
     boot().forEach(op -> accepted(mmh, op));
@@ -281,8 +281,8 @@ class ControlPlaneHostTest {
   void shouldFenceRecoverTheAcknowledgedStateAndAnswerQueuedRequestsWhenTheMasterDies() {
     ActorRef<SwitchChip.Command> chip = torChip("tor-a");
     TestProbe<SwitchChip.Command> gate = testKit.createTestProbe(); // holds the take-over open
-    Hosts h = paired("die", defaults, List.of(new FenceTarget(gate.getRef(), List.of(0)),
-        new FenceTarget(chip, List.of(0))));
+    Hosts h = paired("die", defaults, List.of(new FenceTarget(gate.getRef(), List.of(0), 1),
+        new FenceTarget(chip, List.of(0), 1)));
     for (int k = 0; k < 4; k++) {
       accepted(h.mmh(), openPage(k));
     }
@@ -343,7 +343,7 @@ class ControlPlaneHostTest {
     // Other parameters: the figures follow them.
     ControlPlaneSettings s = settings(40 * MS, 4, 5_000 * MS, Takeover.LADON);
     ActorRef<SwitchChip.Command> chip = torChip("tor-b");
-    Hosts h = paired("settings", s, List.of(new FenceTarget(chip, List.of(0))));
+    Hosts h = paired("settings", s, List.of(new FenceTarget(chip, List.of(0), 1)));
     accepted(h.mmh(), openPage(1));
     CurrentState acknowledged = state(h.mmh());
     TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
@@ -360,7 +360,7 @@ class ControlPlaneHostTest {
   @Test
   void shouldStopAcknowledgingAndKeepTheJournalsAgreedWhenFalselySuspected() throws Exception {
     ActorRef<SwitchChip.Command> chip = torChip("tor-c");
-    Hosts h = paired("false", defaults, List.of(new FenceTarget(chip, List.of(0))));
+    Hosts h = paired("false", defaults, List.of(new FenceTarget(chip, List.of(0), 1)));
     List<OperationResult> acked = new ArrayList<>();
     for (int k = 0; k < 3; k++) {
       acked.add(accepted(h.mmh(), openPage(k)));
@@ -404,7 +404,7 @@ class ControlPlaneHostTest {
   @Test
   void shouldSuspectNoSilentMasterUntilItsChannelIsCutAndThenAtTheModelDeadline() {
     ActorRef<SwitchChip.Command> chip = torChip("tor-silent");
-    ActorRef<Command> bmh = host("silent-bmh", Role.BACKUP, defaults, List.of(new FenceTarget(chip, List.of(0))));
+    ActorRef<Command> bmh = host("silent-bmh", Role.BACKUP, defaults, List.of(new FenceTarget(chip, List.of(0), 1)));
     TestProbe<Command> master = testKit.createTestProbe();
     TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
     bmh.tell(new ControlPlaneHost.SubscribeTakeovers(breakdowns.getRef()));
@@ -431,7 +431,7 @@ class ControlPlaneHostTest {
   void shouldTellEveryDataPlaneParticipantOfTheRestartWindowWhenInRestartMode() {
     ControlPlaneSettings s = defaults.withTakeover(Takeover.RESTART);
     ActorRef<SwitchChip.Command> chip = torChip("tor-d");
-    Hosts h = paired("restart", s, List.of(new FenceTarget(chip, List.of(0))));
+    Hosts h = paired("restart", s, List.of(new FenceTarget(chip, List.of(0), 1)));
     TestProbe<ControlPlaneHost.ResetForRestart> ch1 = testKit.createTestProbe();
     TestProbe<ControlPlaneHost.ResetForRestart> ch2 = testKit.createTestProbe();
     TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
@@ -520,7 +520,7 @@ class ControlPlaneHostTest {
   @Test
   void shouldAnswerEveryRequestOnceAfterTheTakeOverWhenIssuedWhileTheMasterIsDead() {
     ActorRef<SwitchChip.Command> chip = torChip("tor-cli");
-    Hosts h = paired("cli", defaults, List.of(new FenceTarget(chip, List.of(0))));
+    Hosts h = paired("cli", defaults, List.of(new FenceTarget(chip, List.of(0), 1)));
     TestProbe<TakeoverBreakdown> breakdowns = testKit.createTestProbe();
     h.bmh().tell(new ControlPlaneHost.SubscribeTakeovers(breakdowns.getRef()));
     ActorRef<ControlPlaneClient.Command> client =

@@ -30,6 +30,7 @@ class ControlPlaneSettingsTest {
     assertEquals(1024, s.takeoverQueue());
     assertEquals(1.0, s.tdf());
     assertEquals(Duration.ofSeconds(5), s.replicationTimeout());
+    assertEquals(60_000_000_000L, s.peerAnswerTimeoutNs(), "more than the reboot: a master taking over answers late");
   }
 
   @Test
@@ -50,12 +51,13 @@ class ControlPlaneSettingsTest {
         () -> ControlPlaneSettings.create(with("""
             rackfabric.host.controlplane {
               heartbeat-interval = 0s, missed-heartbeats = 0.5, reboot-time = -1s
-              max-in-flight = 5000, takeover-queue = -1
+              max-in-flight = 5000, takeover-queue = -1, peer-answer-timeout = 0s
             }
             """)));
     String m = e.getMessage();
     for (String part : new String[] {"heartbeat-interval=0ns", "missed-heartbeats=0.5",
-        "reboot-time=-1000000000ns", "max-in-flight=5000", "takeover-queue=-1"}) {
+        "reboot-time=-1000000000ns", "max-in-flight=5000", "takeover-queue=-1",
+        "peer-answer-timeout=0ns must be positive"}) {
       assertTrue(m.contains(part), m);
     }
     e = assertThrows(IllegalArgumentException.class, () -> ControlPlaneSettings.create(

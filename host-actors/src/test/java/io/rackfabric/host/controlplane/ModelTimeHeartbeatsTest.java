@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
@@ -187,7 +188,7 @@ class ModelTimeHeartbeatsTest {
   @Test
   void shouldStampTheReassignmentAndHoldTheRackUntilTheChipAnsweredWhenTheBackupTakesOver() {
     TestProbe<SwitchChip.Command> chip = testKit.createTestProbe(); // answers by hand
-    Pair pair = pair("fence", List.of(new ControlPlaneHost.FenceTarget(chip.getRef(), List.of(0))));
+    Pair pair = pair("fence", List.of(new ControlPlaneHost.FenceTarget(chip.getRef(), List.of(0), 1)));
     long interval = settings.heartbeatIntervalNs();
     holdBefore(pair.keeper(), pair.pairedAt() + 2 * interval);
     pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));
@@ -210,5 +211,62 @@ class ModelTimeHeartbeatsTest {
     assertEquals(b.fencedAt(), move.effectiveAt());
     assertTrue(held.receiveMessage(WAIT).reached() >= b.suspectedAt(), "the rack went on once answered");
     pair.keeper().tell(new TimeKeeper.Release());
+  }
+
+  @Test
+  void shouldStayFencedExactlyAtTheAnswerDeadlineWhenTheMasterNeverAnswersTheRejoin() {
+    Pair pair = pair("noanswer");
+    pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));
+    status(pair.mmh());
+    holdBefore(pair.keeper(), pair.pairedAt() + 10 * settings.heartbeatIntervalNs());
+    pair.takeovers().receiveMessage(WAIT);
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertEquals(Role.FENCED, status(pair.mmh()).role());
+      return null;
+    });
+    TestProbe<Object> watch = testKit.createTestProbe();
+    testKit.stop(pair.bmh()); // the master that fenced it is gone: nobody answers the rejoin
+    watch.expectTerminated(pair.bmh(), WAIT);
+    long asked = status(pair.mmh()).modelNow();
+    pair.keeper().tell(new TimeKeeper.Release()); // released: the deadline's wake is work it runs on to
+
+    TestProbe<RoleChanged> rejoin = testKit.createTestProbe();
+    pair.mmh().tell(new ControlPlaneHost.Rejoin(rejoin.getRef()));
+    RoleChanged r = rejoin.receiveMessage(WAIT);
+    long due = asked + settings.peerAnswerTimeoutNs();
+    assertFalse(r.ok());
+    assertEquals(Role.FENCED, r.role());
+    assertTrue(r.detail().contains("no answer from the master by " + due + " ns"), r.detail());
+    assertEquals(Role.FENCED, status(pair.mmh()).role());
+    assertEquals(due, status(pair.mmh()).modelNow(), "given up at the deadline's model time");
+  }
+
+  @Test
+  void shouldServeOnAsMasterAtTheAnswerDeadlineWhenTheBackupNeverAnswersTheHandOver() {
+    ActorRef<MemoryEndpoint.Command> ep = endpoint("silent-mmh", "silent-bmh");
+    ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of("silent-mmh")), "silent-keeper");
+    ep.<PortMessage>unsafeUpcast().tell(new JoinKeeper(keeper));
+    TestProbe<TimeKeeper.Status> idle = testKit.createTestProbe();
+    keeper.tell(new TimeKeeper.AwaitIdle(idle.ref()));
+    assertEquals(1, idle.receiveMessage(WAIT).joined());
+    ActorRef<Command> mmh = testKit.spawn(ControlPlaneHost.create("silent-mmh", Role.BOOTING,
+        PersistenceId.ofUniqueId("silent-mmh"), settings, List.of(), ep), "cp-silent-mmh");
+    TestProbe<Command> backup = testKit.createTestProbe(); // alive, and never answers the hand-over
+    TestProbe<RoleChanged> roles = testKit.createTestProbe();
+    mmh.tell(new BecomeMaster(backup.getRef(), roles.getRef()));
+    ControlPlaneHost.Pair pairing = backup.expectMessageClass(ControlPlaneHost.Pair.class, WAIT);
+    pairing.master().tell(new ControlPlaneHost.Paired(true, pairing.lastSeqNr(), pairing.sentAt(), "paired", null));
+    assertTrue(roles.receiveMessage(WAIT).ok());
+
+    mmh.tell(new ControlPlaneHost.Switchover(false, 0, roles.getRef()));
+    ControlPlaneHost.HandOver handOver = backup.expectMessageClass(ControlPlaneHost.HandOver.class, WAIT);
+    RoleChanged r = roles.receiveMessage(WAIT);
+    long due = handOver.sentAt() + settings.peerAnswerTimeoutNs();
+    assertFalse(r.ok());
+    assertEquals(Role.MASTER, r.role());
+    assertTrue(r.detail().contains("the backup did not answer the hand-over by " + due + " ns"), r.detail());
+    assertEquals(Role.MASTER, status(mmh).role());
+    assertTrue(status(mmh).modelNow() >= due, "serves on from the deadline");
+    keeper.tell(new TimeKeeper.Release());
   }
 }

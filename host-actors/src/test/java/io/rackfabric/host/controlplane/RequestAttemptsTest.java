@@ -57,6 +57,11 @@ class RequestAttemptsTest {
     public void stopPages() {
       calls.add("stop");
     }
+
+    @Override
+    public void useHosts(ControlPlaneClient.UseHosts hosts) {
+      calls.add("hosts");
+    }
   }
 
   private record End(long requestSeq, OperationResult result, int attempts, String detail) {}

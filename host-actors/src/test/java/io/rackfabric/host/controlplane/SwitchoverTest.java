@@ -48,7 +48,8 @@ class SwitchoverTest {
     // switchover's model times are the ones its messages carry.
     kit = HostPairKit.start("switchover", dataDir, d -> new ControlPlaneSettings(60_000_000_000L,
         d.missedHeartbeats(), d.portReassignmentNs(), d.rebootTimeNs(), d.restartTimeNs(), d.linkLatencyNs(),
-        d.takeover(), d.maxInFlight(), d.takeoverQueue(), d.tdf(), d.replicationTimeout(), false));
+        d.takeover(), d.maxInFlight(), d.takeoverQueue(), d.tdf(), d.replicationTimeout(), false,
+        d.peerAnswerTimeoutNs()));
   }
 
   @AfterAll

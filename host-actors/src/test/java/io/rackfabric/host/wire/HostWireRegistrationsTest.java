@@ -174,8 +174,8 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.Switchover(false, 800_000_000L, roles));
     out.add(new SwitchoverBreakdown("mmh", 800_000_000L, 800_000_000L, 800_030_000L, 800_060_000L, 96, 2));
     out.add(new ControlPlaneHost.RoleChanged("mmh", ControlPlaneHost.Role.BACKUP, true, 12, "handed over"));
-    out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0)))));
-    out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7)));
+    out.add(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip, List.of(0), 1))));
+    out.add(new ControlPlaneHost.FenceTarget(chip, List.of(0, 7), 1));
     out.add(new ControlPlaneHost.SubscribeTakeovers(testKit.<TakeoverBreakdown>createTestProbe().ref()));
     out.add(new ControlPlaneHost.SubscribeDataPlane(
         testKit.<ControlPlaneHost.ResetForRestart>createTestProbe().ref()));
@@ -203,6 +203,7 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
     out.add(new ControlPlaneHost.Rejoin(roles));
+    out.add(new ControlPlaneHost.Rejoin(host, roles));
     out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(-7L, 42L), 5_000, host, guest));
     out.add(new ControlPlaneHost.JoinRefused("event 2 differs", 2, 5_030));
     out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, state, 5_030, host, null,

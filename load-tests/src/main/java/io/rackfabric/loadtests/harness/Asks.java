@@ -13,6 +13,7 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,15 @@ public final class Asks {
    * polling); waits {@code timeout}, and never less than {@link #FIND_AT_LEAST}.
    */
   public static <T> ActorRef<T> find(ActorSystem<?> system, ServiceKey<T> key, Duration timeout) throws Exception {
+    return findOther(system, key, null, timeout);
+  }
+
+  /**
+   * As {@link #find}, an instance other than {@code old} (null: any): what a component started again
+   * after its JVM died registered, once the Receptionist lists it.
+   */
+  public static <T> ActorRef<T> findOther(ActorSystem<?> system, ServiceKey<T> key, ActorRef<T> old, Duration timeout)
+      throws Exception {
     Duration wait = timeout.compareTo(FIND_AT_LEAST) < 0 ? FIND_AT_LEAST : timeout;
     CompletableFuture<ActorRef<T>> found = new CompletableFuture<>();
     ActorRef<Receptionist.Listing> watcher = system.systemActorOf(
@@ -55,11 +65,12 @@ public final class Asks {
           ctx.getSystem().receptionist().tell(Receptionist.subscribe(key, ctx.getSelf()));
           return Behaviors.receive(Receptionist.Listing.class)
               .onMessage(Receptionist.Listing.class, listing -> {
-                Set<ActorRef<T>> refs = listing.getServiceInstances(key);
-                if (refs.isEmpty()) {
+                Optional<ActorRef<T>> ref = listing.getServiceInstances(key).stream().filter(r -> !r.equals(old))
+                    .findFirst();
+                if (ref.isEmpty()) {
                   return Behaviors.same();
                 }
-                found.complete(refs.iterator().next());
+                found.complete(ref.get());
                 return Behaviors.stopped();
               })
               .build();

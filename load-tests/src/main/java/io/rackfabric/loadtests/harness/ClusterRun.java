@@ -181,6 +181,24 @@ public final class ClusterRun implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts node {@code node}'s JVM again after it was killed, with the same arguments (port, data
+   * folder), and finds its endpoints anew; returns their ids. Their links train with their partners
+   * as at the start; a caller that needs them waits for it.
+   */
+  public List<String> restart(String node, Topology topology) throws Exception {
+    nodes.restart(node);
+    List<String> found = new java.util.ArrayList<>();
+    for (EndpointSpec e : topology.endpoints()) {
+      if (e.node().equals(node)) {
+        endpoints.put(e.id(), Asks.findOther(driver, ComponentKeys.endpoint(e.id()), endpoints.get(e.id()),
+            Duration.ofSeconds(30)));
+        found.add(e.id());
+      }
+    }
+    return found;
+  }
+
   /** The namespaces the node JVMs run in, or empty on loopback. */
   public java.util.Optional<Netns> netns() {
     return java.util.Optional.ofNullable(netns);

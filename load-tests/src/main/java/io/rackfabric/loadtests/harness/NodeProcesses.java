@@ -42,8 +42,13 @@ public final class NodeProcesses implements AutoCloseable {
   /** One started child. */
   public record Node(String name, Process process, Path log) {}
 
+  /** How a child was started, to start it again the same way. */
+  private record Launch(String command, List<String> rackArgs, Map<String, String> properties, String heap,
+      Duration timeout, List<String> prefix) {}
+
   private final Path runDir;
   private final List<Node> nodes = new ArrayList<>();
+  private final Map<String, Launch> launches = new ConcurrentHashMap<>();
   private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private Node mediaDriver;
   private final Thread hook;
@@ -89,6 +94,38 @@ public final class NodeProcesses implements AutoCloseable {
    */
   public Node start(String name, String command, List<String> rackArgs, Map<String, String> properties, String heap,
       Duration timeout, List<String> prefix) throws IOException, InterruptedException {
+    Launch launch = new Launch(command, List.copyOf(rackArgs), Map.copyOf(properties), heap, timeout, List.copyOf(prefix));
+    launches.put(name, launch);
+    return launch(name, launch, name + ".log");
+  }
+
+  /**
+   * Starts node {@code name} again, after its JVM died (a kill), exactly as it was started: the same
+   * arguments, so the same port and data folder (its journal). Its output goes to
+   * {@code NODE.restart-K.log} beside the first log. Returns once it printed READY.
+   */
+  public Node restart(String name) throws IOException, InterruptedException {
+    Launch launch = launches.get(name);
+    if (launch == null) {
+      throw new IllegalArgumentException("no node '" + name + "' was started (nodes: " + launches.keySet() + ")");
+    }
+    long starts = nodes.stream().filter(n -> n.name().equals(name)).count();
+    for (Node n : nodes) {
+      if (n.name().equals(name) && n.process().isAlive()) {
+        throw new IllegalStateException("node '" + name + "' is running (pid " + n.process().pid()
+            + "): only a node whose JVM died is started again");
+      }
+    }
+    return launch(name, launch, name + ".restart-" + starts + ".log");
+  }
+
+  private Node launch(String name, Launch launch, String logName) throws IOException, InterruptedException {
+    String command = launch.command();
+    List<String> rackArgs = launch.rackArgs();
+    Map<String, String> properties = launch.properties();
+    String heap = launch.heap();
+    Duration timeout = launch.timeout();
+    List<String> prefix = launch.prefix();
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JVM_OPENS);
@@ -102,7 +139,7 @@ public final class NodeProcesses implements AutoCloseable {
     cmd.add("io.rackfabric.cluster.cli.Rack");
     cmd.add(command);
     cmd.addAll(rackArgs);
-    Path log = Files.createDirectories(runDir.resolve(RunLogs.DIR)).resolve(name + ".log");
+    Path log = Files.createDirectories(runDir.resolve(RunLogs.DIR)).resolve(logName);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     Node node = new Node(name, p, log);
     nodes.add(node);

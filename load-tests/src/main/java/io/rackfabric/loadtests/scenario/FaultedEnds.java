@@ -54,6 +54,15 @@ final class FaultedEnds {
     killedNodes.add(node);
   }
 
+  /** Node {@code node} was killed and started again: its components run again (their ends stay touched). */
+  void restarted(String node) {
+    killedNodes.remove(node);
+  }
+
+  boolean isKilled(String node) {
+    return killedNodes.contains(node);
+  }
+
   /** The link ends a component owns: an endpoint's own, or each of a switch's ports. */
   Set<String> endsOf(String id) {
     Set<String> ends = new LinkedHashSet<>();

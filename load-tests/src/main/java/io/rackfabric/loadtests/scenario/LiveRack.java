@@ -409,6 +409,16 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
+  public List<io.rackfabric.host.controlplane.TakeoverBreakdown> takeoversOfKilledHosts() {
+    return nodeFaults.takeoversOfKilledHosts();
+  }
+
+  @Override
+  public String restartNode(String node) throws Exception {
+    return nodeFaults.restartNode(node, endpoints);
+  }
+
+  @Override
   public void pauseNode(String node) throws Exception {
     nodeFaults.pauseNode(node);
   }

@@ -29,6 +29,9 @@ final class NodeFaults {
   private final LiveRack rack;
   private final ClusterRun cluster;
   private final FaultedEnds faults;
+  /** Take-overs read from management hosts as their node was killed (see {@link #killNode}). */
+  private final List<io.rackfabric.host.controlplane.TakeoverBreakdown> killedHostsTakeovers =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** @param cluster the run's node JVMs, null for a rack in one JVM (every JVM or network fault is refused) */
   NodeFaults(LiveRack rack, ClusterRun cluster, FaultedEnds faults) {
@@ -40,6 +43,7 @@ final class NodeFaults {
   void killNode(String node, long modelAt) throws Exception {
     ClusterRun nodes = nodes("kill-node");
     Topology topology = rack.topology();
+    keepTakeoversOfHostsOn(node);
     ActorRef<TimeKeeper.Command> keeper = rack.keeper;
     faults.killed(node);
     List<String> members = new ArrayList<>();
@@ -86,6 +90,59 @@ final class NodeFaults {
         membership.manager().tell(akka.cluster.typed.Down.apply(m.address()));
       }
     }
+  }
+
+  /**
+   * Reads the take-overs a management host on {@code node} made, before its JVM dies with them, so
+   * that the run's figures give every take-over (a harness reading: the model is not touched).
+   */
+  private void keepTakeoversOfHostsOn(String node) throws Exception {
+    var pair = rack.topology().controlPlane();
+    if (pair == null) {
+      return;
+    }
+    for (String host : List.of(pair.master(), pair.backup())) {
+      boolean here = rack.topology().component(host).map(c -> c.node().equals(node)).orElse(false);
+      if (here && faults.reachable(host)) {
+        var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
+        ControlPlaneHost.Takeovers made = Asks.<ControlPlaneHost.Command, ControlPlaneHost.Takeovers>ask(
+            rack.system(), ref, ControlPlaneHost.GetTakeovers::new, FIND);
+        killedHostsTakeovers.addAll(made.takeovers());
+      }
+    }
+  }
+
+  /** The take-overs of hosts whose node was killed, in the order killed. */
+  List<io.rackfabric.host.controlplane.TakeoverBreakdown> takeoversOfKilledHosts() {
+    return List.copyOf(killedHostsTakeovers);
+  }
+
+  /**
+   * Starts {@code node}'s JVM again (killed before) with its old arguments and data folder, finds its
+   * endpoints (into {@code endpoints}) and waits until their links trained again. A management host
+   * on it finds its journal and rejoins the master as backup (the node's own doing). Free of the
+   * model-time kernel only: the kernel does not take a restarted node's components back in.
+   */
+  String restartNode(String node, java.util.Map<String, ActorRef<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>>
+      endpoints) throws Exception {
+    ClusterRun nodes = nodes("restart-node");
+    if (rack.keeper != null) {
+      throw new IllegalStateException("restart-node: this run is under the model-time kernel, which does not take a"
+          + " restarted node's components back in");
+    }
+    if (!faults.isKilled(node)) {
+      throw new IllegalStateException("restart-node: node " + node + " was not killed: only a dead node starts again");
+    }
+    List<String> found = nodes.restart(node, rack.topology());
+    faults.restarted(node);
+    for (String id : found) {
+      endpoints.put(id, nodes.endpoint(id));
+      if (rack.topology().linkAt(id).isPresent()) {
+        Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
+      }
+    }
+    return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
+        .map(c -> c.id()).toList();
   }
 
   void pauseNode(String node) throws Exception {

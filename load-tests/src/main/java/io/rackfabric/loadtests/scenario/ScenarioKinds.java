@@ -7,6 +7,7 @@ import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.fault.DegradeFault;
 import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
 import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
+import io.rackfabric.loadtests.scenario.fault.RestartNodeFault;
 import io.rackfabric.loadtests.scenario.fault.LinkDownFault;
 import io.rackfabric.loadtests.scenario.fault.LinkFlapFault;
 import io.rackfabric.loadtests.scenario.fault.LinkUpFault;
@@ -80,6 +81,7 @@ public final class ScenarioKinds {
         .fault(new StopActorFault())
         .fault(new KillNodeFault())
         .fault(new PauseNodeFault())
+        .fault(new RestartNodeFault())
         .fault(new SwitchoverFault())
         .fault(new HoldHeartbeatsFault())
         .fault(new RejoinFault())

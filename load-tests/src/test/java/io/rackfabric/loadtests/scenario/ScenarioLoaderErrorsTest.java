@@ -161,6 +161,16 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
+  void shouldRejectRestartNodeAtAModelTimeNamingTheWallTimeToGive() throws Exception {
+    List<String> lines = files().edit(12, "    { kind = restart-node, target = node-c, at = 50us }");
+    lines.set(3, "  mode = multi-jvm");
+    String m = files().problems(lines);
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: restart-node at a model time (50us) needs the model-time"
+        + " kernel to take a restarted node's components back in, which it does not yet: give a wall time"
+        + " (at = \"wall 50us\") in a run free of the kernel");
+  }
+
+  @Test
   void shouldRejectTlpErrorRatesOutsideZeroToOneOrSummingAboveOne() throws Exception {
     String m = files().problems(files().edit(12, "    { kind = tlp-errors, target = tor.ntb2, at = 50us, drop = 1.5, corrupt = -0.1 }"));
     assertContains(m, "bad.conf:12: scenario.faults[0].drop: drop=1.5 not in [0,1]");

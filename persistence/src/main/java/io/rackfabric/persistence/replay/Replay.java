@@ -78,15 +78,21 @@ public final class Replay {
 
   /**
    * Compares {@code persistenceId}, or when empty every id either journal holds, event by event.
-   * When each journal holds one id and they differ (the MMH's controller and the BMH's, each
-   * under its host's own id), those two are compared with each other.
+   * When the journals share no id and one of them holds one (the MMH's controller and the BMH's,
+   * each under its host's own id; the other may hold a host's tenures, {@code controller-mmh} and
+   * {@code controller-mmh.tenure-2}), each id of one is compared with each of the other.
    */
   public static List<Comparison> compare(Journals a, Journals b, Optional<String> persistenceId)
       throws ReplayException {
-    if (persistenceId.isEmpty() && a.ids().size() == 1 && b.ids().size() == 1 && !a.ids().equals(b.ids())) {
-      String ia = a.ids().first();
-      String ib = b.ids().first();
-      return List.of(compare(ia + " ~ " + ib, events(a.find(ia), ia), events(b.find(ib), ib)));
+    if (persistenceId.isEmpty() && java.util.Collections.disjoint(a.ids(), b.ids())
+        && (a.ids().size() == 1 || b.ids().size() == 1)) {
+      List<Comparison> out = new java.util.ArrayList<>();
+      for (String ia : a.ids()) {
+        for (String ib : b.ids()) {
+          out.add(compare(ia + " ~ " + ib, events(a.find(ia), ia), events(b.find(ib), ib)));
+        }
+      }
+      return out;
     }
     SortedSet<String> ids = new TreeSet<>();
     if (persistenceId.isPresent()) {

@@ -207,6 +207,24 @@ class ReplayTest {
   }
 
   @Test
+  void shouldCompareEachTenureOfARejoinedHostWithTheOtherHostsControllerWhenTheJournalsShareNoId(@TempDir Path own)
+      throws Exception {
+    int n = SampleRack.boot().size();
+    RecordedJournal.record(own.resolve("a"), "mmh", PersistenceId.ofUniqueId("controller-mmh"),
+        SampleRack.boot().subList(0, n - 2)); // its first tenure, until its JVM died
+    RecordedJournal tenures = RecordedJournal.record(own.resolve("a"), "mmh",
+        PersistenceId.ofUniqueId("controller-mmh.tenure-2"), SampleRack.boot()); // rejoined: the master's history
+    RecordedJournal backup = RecordedJournal.record(own.resolve("b"), "bmh",
+        PersistenceId.ofUniqueId("controller-bmh"), SampleRack.boot());
+    try (Journals x = Journals.open(tenures.file); Journals y = Journals.open(backup.file)) {
+      assertEquals(List.of(
+          new Comparison("controller-mmh ~ controller-bmh", Verdict.PREFIX, n - 2, n, -1, null, null),
+          new Comparison("controller-mmh.tenure-2 ~ controller-bmh", Verdict.IDENTICAL, n, n, -1, null, null)),
+          Replay.compare(x, y, Optional.empty()));
+    }
+  }
+
+  @Test
   void shouldSayPrefixWithBothLengthsWhenTheBackupLags() throws Exception {
     List<Comparison> c = Replay.compare(a, lagging, Optional.of(ID));
     assertEquals(List.of(new Comparison(ID, Verdict.PREFIX, 16, 12, -1, null, null)), c);

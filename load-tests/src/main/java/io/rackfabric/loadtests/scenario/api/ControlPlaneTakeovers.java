@@ -14,11 +14,13 @@ import java.util.stream.Collectors;
 /**
  * What the management hosts' control plane did in a run, read from the hosts that still answer:
  * each one's role now, the take-overs it made (Table 1 of Ladon per take-over) and the managed
- * switchovers it handed over in.
+ * switchovers it handed over in; and the take-overs of hosts whose node was killed since, read as
+ * the harness killed it ({@link RunningRack#takeoversOfKilledHosts}).
  *
  * @param hosts each reachable host of the pair, master first
+ * @param ofKilledHosts the take-overs made by hosts whose node was killed after them
  */
-public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
+public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts, List<TakeoverBreakdown> ofKilledHosts) {
 
   private static final Duration ASK = Duration.ofSeconds(10);
 
@@ -34,6 +36,7 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
 
   public ControlPlaneTakeovers {
     hosts = List.copyOf(hosts);
+    ofKilledHosts = List.copyOf(ofKilledHosts);
   }
 
   /**
@@ -58,7 +61,7 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
           rack.system(), ref, ControlPlaneHost.GetTakeovers::new, ASK);
       hosts.add(new Host(status, made.takeovers(), made.switchovers()));
     }
-    return new ControlPlaneTakeovers(pair, hosts);
+    return new ControlPlaneTakeovers(pair, hosts, rack.takeoversOfKilledHosts());
   }
 
   /** Each host's role and last sequence number, and why it is fenced if it is: "mmh BACKUP at seqNr 9, ...". */
@@ -73,8 +76,9 @@ public record ControlPlaneTakeovers(ControlPlaneSpec pair, List<Host> hosts) {
         .sorted(java.util.Comparator.comparingLong(SwitchoverBreakdown::requestedAt)).toList();
   }
 
-  /** Every take-over any host made, in host order. */
+  /** Every take-over any host made, also one whose node was killed since, in the model-time order of the suspicions. */
   public List<TakeoverBreakdown> takeovers() {
-    return hosts.stream().flatMap(h -> h.takeovers().stream()).toList();
+    return java.util.stream.Stream.concat(ofKilledHosts.stream(), hosts.stream().flatMap(h -> h.takeovers().stream()))
+        .sorted(java.util.Comparator.comparingLong(TakeoverBreakdown::suspectedAt)).toList();
   }
 }

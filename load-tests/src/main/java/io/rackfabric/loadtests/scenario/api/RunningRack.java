@@ -134,6 +134,22 @@ public interface RunningRack {
    */
   void killNode(String node, long modelAt) throws Exception;
 
+  /**
+   * Starts a killed node's JVM again with its old arguments and data folder (its journal), at a
+   * wall time, free of the model-time kernel. Multi-JVM only. Returns what it restarted.
+   */
+  default String restartNode(String node) throws Exception {
+    throw new IllegalStateException("restart-node needs a multi-jvm run");
+  }
+
+  /**
+   * The take-overs made by management hosts whose node was killed since (read from each as the
+   * harness killed its node; a host's take-overs are lost with its JVM), in the order killed.
+   */
+  default java.util.List<io.rackfabric.host.controlplane.TakeoverBreakdown> takeoversOfKilledHosts() {
+    return java.util.List.of();
+  }
+
   /** Freezes a node's JVM (SIGSTOP) until {@link #resumeNode}. Multi-JVM only. */
   void pauseNode(String node) throws Exception;
 

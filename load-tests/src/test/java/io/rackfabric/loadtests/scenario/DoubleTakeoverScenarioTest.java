@@ -1,0 +1,83 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.api.FaultType;
+import io.rackfabric.loadtests.scenario.api.FigureType;
+import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.language.KindCatalog;
+import io.rackfabric.loadtests.scenario.language.Scenario;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
+import io.rackfabric.persistence.replay.Journals;
+import io.rackfabric.persistence.replay.Replay;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code mmh-double-takeover} on five node JVMs: the MMH's JVM killed, the BMH takes over; the
+ * MMH's node started again on its data folder rejoins as backup in tenure 2; the BMH's JVM killed,
+ * the MMH takes over again. Two minutes of wall time on two cores.
+ */
+@Tag("multi-jvm")
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class DoubleTakeoverScenarioTest {
+
+  static final KindCatalog<FaultType, InvariantType, FigureType> KINDS = ScenarioKinds.standard();
+
+  @Test
+  void shouldSurviveASecondFailureWhenTheMastersNodeStartsAgainAndRejoinsAsBackup() throws Exception {
+    Path runDir = Path.of("target", "multi-jvm", "double-takeover-" + System.currentTimeMillis());
+    Scenario s = ScenarioLoader.loadBundled("mmh-double-takeover", KINDS, ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(KINDS).run(s, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), c.spec().label() + ": " + c.verdict().detail());
+    }
+    assertTrue(o.result().faults().get(1).note().contains("started again on its data folder"),
+        o.result().faults().get(1).note());
+
+    // Table 1 for each take-over, out of its own steps: the BMH's first, the rejoined MMH's second,
+    // each moving tor's three other ports (VS1 to VS2, then back).
+    ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
+    for (String p : List.of("takeover1.bmh.", "takeover2.mmh.")) {
+      assertEquals(cp.suspicionAfterNs() + cp.linkLatencyNs(), figure(o, p + "detection").value(), p);
+      assertEquals(cp.portReassignmentNs(), figure(o, p + "port_reassignment").value(), p);
+      assertEquals(cp.rebootTimeNs(), figure(o, p + "reboot").value(), p);
+      assertEquals(0, figure(o, p + "data_plane_outage").value(), p);
+      assertEquals(3, figure(o, p + "ports_moved").value(), p);
+    }
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(0, figure(o, "nic." + ch + ".lost").value(), ch);
+      assertEquals(1_000_000, figure(o, "nic." + ch + ".interarrival_max").value(), ch + ": flat across both");
+      assertEquals(60, figure(o, "control." + ch + ".accepted").value(), ch);
+      assertEquals(0, figure(o, "control." + ch + ".already_applied").value(), ch + ": each answered once");
+    }
+
+    // The MMH's node journal holds both its tenures; neither diverges from the BMH's journal: the
+    // first is a prefix of it, the second holds it whole (and what the MMH served after).
+    try (Journals mmh = Journals.open(runDir.resolve("data/node-mmh.mv.db"));
+        Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
+      List<Replay.Comparison> c = Replay.compare(mmh, bmh, Optional.empty());
+      assertEquals(List.of("controller-mmh ~ controller-bmh", "controller-mmh.tenure-2 ~ controller-bmh"),
+          c.stream().map(Replay.Comparison::persistenceId).toList());
+      for (Replay.Comparison x : c) {
+        assertNotEquals(Replay.Verdict.DIVERGED, x.verdict(), x.toString());
+      }
+      assertTrue(c.get(1).lengthA() >= c.get(1).lengthB(), "tenure 2 holds the BMH's history: " + c.get(1));
+    }
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
+  }
+}
