@@ -4,16 +4,13 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import io.rackfabric.cluster.node.ComponentKeys;
-import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkErrors;
 import io.rackfabric.fabric.link.PortMessage;
-import io.rackfabric.fabric.port.LinkPort;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
@@ -23,11 +20,10 @@ import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
 import io.rackfabric.loadtests.harness.NetnsPlan;
-import io.rackfabric.loadtests.harness.RackHorizon;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
+import io.rackfabric.loadtests.scenario.language.Mode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,22 +33,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@link RunningRack} of a scenario run, in one JVM or one JVM per node ({@link RackStart}
- * starts it): its components by name, the model-time kernel's holds, link faults, and the node
- * faults ({@link NodeFaults}) and their traces ({@link FaultedEnds}) the invariants read. {@link
- * #close} stops everything it started.
+ * starts it): its components by name, the model-time kernel's holds ({@link RackClock}), its
+ * links ({@link RackLinks}), and the node faults ({@link NodeFaults}) and their traces ({@link
+ * FaultedEnds}) the invariants read. {@link #close} stops everything it started.
  */
 public final class LiveRack implements RunningRack, AutoCloseable {
 
-  /** {@link #hostStartModelTime}, once asked; -1 before. */
-  private long hostStart = -1;
-
   private static final Duration FIND = Duration.ofSeconds(30);
   private static final Duration ASK = Duration.ofSeconds(5);
-  /** A PhysicalDown is one message away; this much wall time means the partner is stuck. */
-  private static final Duration LINK_DOWN_TIMEOUT = Duration.ofSeconds(10);
 
-  /** The run's model-time kernel, when the rack runs under one (set by {@link RackStart}). */
-  ActorRef<TimeKeeper.Command> keeper;
+  /** The run's model-time kernel, when the rack runs under one (its keeper set by {@link RackStart}). */
+  final RackClock clock;
+  private final RackLinks links;
   private final Topology topology;
   private final Mode mode;
   private final ActorSystem<?> system;
@@ -76,6 +68,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     this.runDir = runDir;
     this.faults = new FaultedEnds(topology);
     this.nodeFaults = new NodeFaults(this, cluster, faults);
+    this.clock = new RackClock(system, this::member);
+    this.links = new RackLinks(this, faults);
   }
 
   /**
@@ -90,67 +84,42 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void holdModelTime(long until) throws Exception {
-    if (keeper != null) {
-      // Everything before the hold runs to completion first; the run's wall limit bounds it.
-      Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, r -> new TimeKeeper.HoldBefore(until, r),
-          Duration.ofMinutes(30));
-    }
+    clock.hold(until);
   }
 
   @Override
   public void confirmInputs(java.util.Collection<String> endpointIds) throws Exception {
-    if (keeper == null) {
-      return;
-    }
-    for (String id : endpointIds) {
-      confirm(id);
-    }
-  }
-
-  /** Has kernel member {@code member} (an endpoint, or a port "switch.port") report to the keeper. */
-  void confirm(String member) throws Exception {
-    ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
-        : port(member).unsafeUpcast();
-    Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, TimeKeeper.Confirm::new, ASK);
+    clock.confirmAll(endpointIds);
   }
 
   @Override
-  public synchronized long hostStartModelTime() throws Exception {
-    if (hostStart < 0) {
-      hostStart = Math.max(0, quietModelTime());
-    }
-    return hostStart;
+  public long hostStartModelTime() throws Exception {
+    return clock.hostStart();
   }
 
   @Override
   public long quietModelTime() throws Exception {
-    if (keeper == null) {
-      return -1;
-    }
-    return Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new,
-        Duration.ofMinutes(30)).reached();
+    return clock.quiet();
   }
 
   @Override
   public void releaseModelTime() {
-    if (keeper != null) {
-      keeper.tell(new TimeKeeper.Release());
-    }
+    clock.release();
   }
 
   @Override
   public void limitModelTime(long until) {
-    if (keeper != null) {
-      keeper.tell(new TimeKeeper.Limit(until));
-    }
+    clock.limit(until);
   }
 
   @Override
   public Optional<TimeKeeper.Status> timeStatus() throws Exception {
-    if (keeper == null) {
-      return Optional.empty();
-    }
-    return Optional.of(Asks.ask(system, keeper, TimeKeeper.GetStatus::new, FIND));
+    return clock.status();
+  }
+
+  /** A kernel member by its id: an endpoint, or a port "switch.port". */
+  private ActorRef<PortMessage> member(String id) throws Exception {
+    return LinkSpec.portOf(id) == null ? endpoint(id).unsafeUpcast() : port(id).unsafeUpcast();
   }
 
   /** Finds every endpoint and switch, and waits until each endpoint's link trained. */
@@ -244,28 +213,12 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void setLink(String end, boolean up, long modelAt) throws Exception {
-    long at = Math.max(0, modelAt);
-    linkSide(end).tell(new LinkPort.SetLink(up, at, system));
-    String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(null);
-    if (up) {
-      faults.linkUp(end);
-    } else {
-      faults.linkDown(end);
-      if (partner != null) {
-        awaitDown(end, partner);
-      }
-    }
-  }
-
-  /** The link side of link end {@code end}: an endpoint's or a switch port's. */
-  private ActorRef<LinkPort.Command> linkSide(String end) throws Exception {
-    return LinkSpec.portOf(end) == null ? LinkPort.of(endpoint(end)) : LinkPort.of(port(end));
+    links.setLink(end, up, modelAt);
   }
 
   @Override
   public void injectLinkErrors(String end, LinkErrors errors) throws Exception {
-    Asks.<LinkPort.Command, LinkErrors>ask(system, linkSide(end), r -> new LinkPort.InjectLinkErrors(errors, r), ASK);
-    faults.touched(end);
+    links.injectLinkErrors(end, errors);
   }
 
   @Override
@@ -280,84 +233,17 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void holdFrom(long modelAt) throws Exception {
-    if (keeper != null) {
-      // The fabric runs under the kernel: holding it at a model time is the kernel's limit (a
-      // link-level horizon would release held TLPs outside the kernel's rounds), and host software
-      // paces itself by wakes of its endpoint, which the limit holds too.
-      if (modelAt == Long.MAX_VALUE) {
-        keeper.tell(new TimeKeeper.Release());
-      } else {
-        keeper.tell(new TimeKeeper.Limit(modelAt));
-      }
-      return;
-    }
-    // Free-running: every link end, and through its endpoint the host software that is its guest.
-    List<ActorRef<LinkPort.Command>> ends = new ArrayList<>();
-    for (LinkSpec l : topology.links()) {
-      for (String end : List.of(l.a(), l.b())) {
-        if (!reachable(LinkSpec.componentOf(end))) {
-          continue; // a stopped end or one on a killed node sends nothing
-        }
-        ends.add(linkSide(end));
-      }
-    }
-    RackHorizon.holdFrom(system, ends, modelAt, ASK);
+    links.holdFrom(modelAt);
   }
 
-  /**
-   * Waits until neither end of the link is active: the partner has taken the down. Without this,
-   * requests the run issues next (stamped after the fault) could cross the link ahead of the
-   * partner's PhysicalDown, and its model clock would pass the fault's time before it noticed.
-   */
+  /** Waits until neither end of the link is active (see {@link RackLinks#awaitDown}). */
   void awaitDown(String end, String partner) throws Exception {
-    Duration timeout = LINK_DOWN_TIMEOUT;
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      DataLinkState a = stateOf(end);
-      DataLinkState b = stateOf(partner);
-      if (a != DataLinkState.DL_ACTIVE && b != DataLinkState.DL_ACTIVE) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the link " + end + " -- " + partner + " did not go down within " + timeout
-            + " (" + a + ", " + b + ")");
-      }
-      Thread.sleep(5); // polling two ends' state: a link end has no request that answers on down
-    }
-  }
-
-  /** An end's link state; an end that can no longer answer counts as down. */
-  private DataLinkState stateOf(String end) throws Exception {
-    String owner = LinkSpec.portOf(end) == null ? end : LinkSpec.componentOf(end);
-    if (!reachable(owner)) {
-      return DataLinkState.DL_INACTIVE;
-    }
-    return LinkSpec.portOf(end) == null ? endpointStats(end).link().state() : portStats(end).state();
+    links.awaitDown(end, partner);
   }
 
   @Override
   public void awaitLinkUp(String end, Duration timeout) throws Exception {
-    // An endpoint says when its link is up; a switch port has no such request, so for a port
-    // end the partner is asked if it is an endpoint, else the port's state is polled.
-    String partner = topology.linkAt(end).map(l -> l.other(end)).orElse(end);
-    String endpointEnd = LinkSpec.portOf(end) == null ? end : LinkSpec.portOf(partner) == null ? partner : null;
-    if (endpointEnd != null) {
-      Asks.awaitLinkActive(system, endpoint(endpointEnd), timeout);
-      return;
-    }
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      DataLinkState a = portStats(end).state();
-      DataLinkState b = portStats(partner).state();
-      if (a == DataLinkState.DL_ACTIVE && b == DataLinkState.DL_ACTIVE) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the link " + end + " -- " + partner + " did not come up within " + timeout
-            + " (" + a + ", " + b + ")");
-      }
-      Thread.sleep(20); // polling two ports' state: they have no request that answers on link-up
-    }
+    links.awaitLinkUp(end, timeout);
   }
 
   @Override
@@ -370,36 +256,13 @@ public final class LiveRack implements RunningRack, AutoCloseable {
           setLink(end, false, modelAt);
         }
       }
-      settleBeforeStop(members, modelAt);
+      clock.settleBeforeStop(members, modelAt);
     }
     faults.stopped(id);
     // The classic stop works on any actor, local or remote (a Terminate system message).
     system.classicSystem().stop(Adapter.toClassic(ref));
     if (modelAt >= 0) {
-      forget(members);
-    }
-  }
-
-  /**
-   * Before kernel members stop at model time {@code modelAt}: each reports its last sends and the
-   * rack is held until they have all arrived, so that {@link #forget} leaves every count exact.
-   * Were they dropped as dead unannounced, their receivers would be balanced leniently and could
-   * be handed a live partner's message late (a straggler, at a time that depends on the machine).
-   */
-  void settleBeforeStop(List<String> members, long modelAt) throws Exception {
-    if (keeper == null) {
-      return;
-    }
-    for (String member : members) {
-      confirm(member);
-    }
-    holdModelTime(modelAt);
-  }
-
-  /** The kernel goes on without {@code members}, stopped after {@link #settleBeforeStop}. */
-  void forget(List<String> members) {
-    if (keeper != null) {
-      keeper.tell(new TimeKeeper.Forget(List.copyOf(members)));
+      clock.forget(members);
     }
   }
 
@@ -430,18 +293,11 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public void pauseNodeAt(String node, long from, long until) throws Exception {
-    if (keeper == null) {
+    if (!clock.running()) {
       throw new IllegalStateException("pause-node " + node + " at a model time needs the model-time kernel;"
           + " this run's fabric runs free of it (run.reproducible = false)");
     }
     nodeFaults.pauseNodeAt(node, from, until);
-  }
-
-  /** Pauses kernel member {@code member} (an endpoint, or a port "switch.port") over [from, until). */
-  void pause(String member, long from, long until) throws Exception {
-    ActorRef<PortMessage> ref = LinkSpec.portOf(member) == null ? endpoint(member).unsafeUpcast()
-        : port(member).unsafeUpcast();
-    Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, ref, r -> new TimeKeeper.Pause(from, until, r), ASK);
   }
 
   @Override

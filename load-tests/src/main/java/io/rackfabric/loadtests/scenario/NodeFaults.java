@@ -44,7 +44,7 @@ final class NodeFaults {
     ClusterRun nodes = nodes("kill-node");
     Topology topology = rack.topology();
     keepTakeoversOfHostsOn(node);
-    ActorRef<TimeKeeper.Command> keeper = rack.keeper;
+    ActorRef<TimeKeeper.Command> keeper = rack.clock.keeper();
     faults.killed(node);
     List<String> members = new ArrayList<>();
     for (Component c : topology.placedOn(node)) {
@@ -61,7 +61,7 @@ final class NodeFaults {
     }
     ActorSystem<?> system = rack.system();
     if (modelAt >= 0 && keeper != null) {
-      rack.settleBeforeStop(members, modelAt);
+      rack.clock.settleBeforeStop(members, modelAt);
     } else if (keeper != null) {
       // At a wall time under the kernel, where no silence takes a link down: the node's
       // components are stopped first, so each link goes down at its end's own clock (a stopping
@@ -79,7 +79,7 @@ final class NodeFaults {
     }
     nodes.nodes().kill(node);
     if (modelAt >= 0) {
-      rack.forget(members);
+      rack.clock.forget(members);
     }
     // The harness that killed it downs it at once, rather than leave it to the split-brain
     // resolver's stable-after: membership is how its partners learn of the death (a backup's
@@ -126,7 +126,7 @@ final class NodeFaults {
   String restartNode(String node, java.util.Map<String, ActorRef<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>>
       endpoints) throws Exception {
     ClusterRun nodes = nodes("restart-node");
-    if (rack.keeper != null) {
+    if (rack.clock.running()) {
       throw new IllegalStateException("restart-node: this run is under the model-time kernel, which does not take a"
           + " restarted node's components back in");
     }
@@ -160,7 +160,7 @@ final class NodeFaults {
         continue;
       }
       for (String member : faults.endsOf(c.id())) {
-        rack.pause(member, from, until);
+        rack.clock.pause(member, from, until);
       }
     }
   }

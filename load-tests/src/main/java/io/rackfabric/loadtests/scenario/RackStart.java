@@ -86,8 +86,8 @@ public final class RackStart {
       long before = usedHeapAfterGc();
       system.tell(SpawnNodes.INSTANCE);
       rack.findAll();
-      rack.keeper = Asks.find(system, TimeKeeper.KEY, FIND);
-      TimeKeeper.Status joined = Asks.ask(system, rack.keeper, TimeKeeper.AwaitIdle::new, FIND);
+      rack.clock.use(Asks.find(system, TimeKeeper.KEY, FIND));
+      TimeKeeper.Status joined = Asks.ask(system, rack.clock.keeper(), TimeKeeper.AwaitIdle::new, FIND);
       progress.printf("  %d nodes in this JVM, every endpoint's link trained, %d components in model-time"
           + " synchronization%n", topology.nodes().size(), joined.joined());
       awaitControlPlane(rack, progress);
@@ -124,10 +124,10 @@ public final class RackStart {
     try {
       // The kernel runs in this driver JVM; every node's components find it and join over Artery,
       // so the node JVMs' model time is one, whatever each JVM's speed.
-      rack.keeper = synchronize ? RackTime.start(cluster.driver(), topology) : null;
+      rack.clock.use(synchronize ? RackTime.start(cluster.driver(), topology) : null);
       rack.findAll();
-      if (rack.keeper != null) {
-        TimeKeeper.Status joined = Asks.ask(rack.system(), rack.keeper, TimeKeeper.AwaitIdle::new, FIND);
+      if (rack.clock.running()) {
+        TimeKeeper.Status joined = Asks.ask(rack.system(), rack.clock.keeper(), TimeKeeper.AwaitIdle::new, FIND);
         progress.printf("  %d components on %d node JVMs in model-time synchronization%n", joined.joined(),
             topology.nodes().size());
       } else {
