@@ -32,6 +32,8 @@ public final class DeviceWatchdog {
   private final long periodNs;
   private long deadline = NONE;
   private boolean probing;
+  /** When the last probe was issued. */
+  private long probeAt;
   private String reason = "";
 
   /** @param periodNs model ns an interrupt, or a probe's answer, may take before the driver looks */
@@ -79,11 +81,17 @@ public final class DeviceWatchdog {
     }
     if (!probing) {
       probing = true;
+      probeAt = at;
       deadline = at + periodNs;
       return Verdict.PROBE;
     }
     return removed("the register read issued at " + (deadline - periodNs) + " ns had no completion by "
         + at + " ns (completion timeout)");
+  }
+
+  /** The model time of a probe's answer that came {@code latencyNs} after the probe was issued. */
+  public long answeredAt(long latencyNs) {
+    return probeAt + latencyNs;
   }
 
   /**

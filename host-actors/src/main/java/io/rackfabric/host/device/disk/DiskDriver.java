@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
 import io.rackfabric.host.device.disk.DiskReadSequence.RegisterRead;
@@ -71,11 +72,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private DiskReadSequence sequence;
   private ActorRef<ReadsDone> replyTo;
   private DiskReadPlan plan;
-  /** Told by the endpoint on attaching; free-running there is no watchdog (a wake is due at once). */
-  private boolean underKernel;
-  /** The watchdog wake asked for: its token and model time ({@code Long.MAX_VALUE}: none). */
-  private long watchdogToken = FIRST;
-  private long watchdogAt = Long.MAX_VALUE;
+  private final WatchdogWake watchdog;
 
   /** @param id names the driver in its replies and logs (its endpoint's id, say) */
   public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint) {
@@ -94,6 +91,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
     this.id = id;
     this.settings = settings;
     this.guest = new WatchingGuest(context, endpoint, Called::new);
+    this.watchdog = new WatchdogWake(guest, FIRST);
     this.reads = context.messageAdapter(MemoryEndpoint.ReadResult.class,
         r -> new Called(new GuestCall.ReadDone(0, r)));
   }
@@ -135,10 +133,10 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Attached a) {
-      underKernel = a.underKernel();
+      watchdog.attached(a.underKernel());
     } else if (sequence != null && !sequence.over()) {
       step(call);
-      rearm();
+      watchdog.rearm(sequence.watchdogDeadline());
       if (sequence.over() && replyTo != null) {
         report();
       }
@@ -153,8 +151,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
       write(sequence.setUp(w.at()));
     } else if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
       submit(sequence.begin(w.at()));
-    } else if (call instanceof GuestCall.Wake w && w.token() == watchdogToken) {
-      watchdogAt = Long.MAX_VALUE;
+    } else if (call instanceof GuestCall.Wake w && watchdog.came(w)) {
       RegisterRead r = sequence.watchdogExpired(w.at());
       if (r != null) {
         getContext().getLog().info("Disk driver [{}] no MSI-X by {} ns: reads the disk's STATUS at 0x{}", id, w.at(),
@@ -169,21 +166,6 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
       } else {
         sequence.written(m.address(), m.data());
       }
-    }
-  }
-
-  /** Moves the watchdog's wake to the sequence's deadline: the old one taken back, the new one asked for. */
-  private void rearm() {
-    long deadline = sequence.watchdogDeadline();
-    if (!underKernel || deadline == watchdogAt) {
-      return;
-    }
-    if (watchdogAt != Long.MAX_VALUE) {
-      guest.cancelWake(watchdogToken);
-    }
-    watchdogAt = deadline;
-    if (deadline != Long.MAX_VALUE) {
-      guest.wake(deadline, ++watchdogToken);
     }
   }
 

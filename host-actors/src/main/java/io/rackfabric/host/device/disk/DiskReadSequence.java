@@ -80,8 +80,6 @@ public final class DiskReadSequence {
   /** Null: no watchdog (free-running, where a wake is due at once, or a test of the sequence alone). */
   private final DeviceWatchdog watchdog;
   private SurpriseRemoval removal;
-  /** When the last STATUS probe was issued. */
-  private long probeAt;
   private final List<DiskReadRecord> done = new ArrayList<>();
   private boolean setUp;
   /** The read whose completion is awaited, or -1 before the first doorbell and after the last MSI. */
@@ -123,7 +121,6 @@ public final class DiskReadSequence {
     }
     DeviceWatchdog.Verdict v = watchdog.expired(at);
     if (v == DeviceWatchdog.Verdict.PROBE) {
-      probeAt = at;
       return new RegisterRead(plan.registers() + DiskRegisters.STATUS, 4, at);
     }
     if (v == DeviceWatchdog.Verdict.REMOVED) {
@@ -138,8 +135,11 @@ public final class DiskReadSequence {
    * starts over.
    */
   public void probeAnswered(CompletionStatus status, byte[] data, long latencyNs) {
-    long at = probeAt + latencyNs;
-    if (watchdog != null && running >= 0 && removal == null
+    if (watchdog == null) {
+      return;
+    }
+    long at = watchdog.answeredAt(latencyNs);
+    if (running >= 0 && removal == null
         && watchdog.probeAnswered(status, data, at) == DeviceWatchdog.Verdict.REMOVED) {
       removed(at);
     }

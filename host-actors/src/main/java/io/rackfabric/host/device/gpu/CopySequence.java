@@ -81,8 +81,6 @@ public final class CopySequence {
   /** Null: no watchdog (free-running, where a wake is due at once, or a test of the sequence alone). */
   private final DeviceWatchdog watchdog;
   private SurpriseRemoval removal;
-  /** The model time the last STATUS read was issued. */
-  private long probeAt;
   /** Where the loan's windows are now against the plan's addresses (0: as planned). */
   private long registersShift;
   private long dmaShift;
@@ -158,7 +156,6 @@ public final class CopySequence {
     }
     DeviceWatchdog.Verdict v = watchdog.expired(at);
     if (v == DeviceWatchdog.Verdict.PROBE) {
-      probeAt = at;
       return new RegisterRead(awaitedRegisters() + GpuRegisters.STATUS, 4, at);
     }
     if (v == DeviceWatchdog.Verdict.REMOVED) {
@@ -172,8 +169,11 @@ public final class CopySequence {
    * the GPU is declared removed at the answer's model time if the answer shows it gone.
    */
   public void probeAnswered(CompletionStatus status, byte[] data, long latencyNs) {
-    long at = probeAt + latencyNs;
-    if (watchdog != null && running >= 0 && removal == null
+    if (watchdog == null) {
+      return;
+    }
+    long at = watchdog.answeredAt(latencyNs);
+    if (running >= 0 && removal == null
         && watchdog.probeAnswered(status, data, at) == DeviceWatchdog.Verdict.REMOVED) {
       removed(at);
     }

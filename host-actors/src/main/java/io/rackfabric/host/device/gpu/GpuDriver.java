@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.RegisterRead;
@@ -86,11 +87,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   private final GpuDriverSettings settings;
   private CopySequence sequence;
   private ActorRef<CopiesDone> replyTo;
-  /** Told by the endpoint on attaching; free-running there is no watchdog (a wake is due at once). */
-  private boolean underKernel;
-  /** The watchdog wake asked for: its token and model time ({@code Long.MAX_VALUE}: none). */
-  private long watchdogToken = FIRST;
-  private long watchdogAt = Long.MAX_VALUE;
+  private final WatchdogWake watchdog;
 
   /** @param id names the driver in its replies and logs (its endpoint's id, say) */
   public static Behavior<Command> create(String id, ActorRef<MemoryEndpoint.Command> endpoint) {
@@ -109,6 +106,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
     this.id = id;
     this.settings = settings;
     this.guest = new WatchingGuest(context, endpoint, Called::new);
+    this.watchdog = new WatchdogWake(guest, FIRST);
     this.reads = context.messageAdapter(MemoryEndpoint.ReadResult.class,
         r -> new Called(new GuestCall.ReadDone(0, r)));
   }
@@ -162,7 +160,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
       return this;
     }
     issue(w);
-    rearm();
+    watchdog.rearm(sequence.watchdogDeadline());
     List<WindowMove> moves = sequence.moves();
     WindowMove move = moves.size() > before ? moves.get(moves.size() - 1) : null;
     if (move != null) {
@@ -177,10 +175,10 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Attached a) {
-      underKernel = a.underKernel();
+      watchdog.attached(a.underKernel());
     } else if (sequence != null && !sequence.over()) {
       step(call);
-      rearm();
+      watchdog.rearm(sequence.watchdogDeadline());
       if (sequence.over() && replyTo != null) {
         report();
       }
@@ -193,8 +191,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   private void step(GuestCall call) {
     if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
       issue(sequence.begin(w.at()));
-    } else if (call instanceof GuestCall.Wake w && w.token() == watchdogToken) {
-      watchdogAt = Long.MAX_VALUE;
+    } else if (call instanceof GuestCall.Wake w && watchdog.came(w)) {
       RegisterRead r = sequence.watchdogExpired(w.at());
       if (r != null) {
         getContext().getLog().info("GPU driver [{}] no MSI by {} ns: reads the GPU's STATUS at 0x{}", id, w.at(),
@@ -205,21 +202,6 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
       sequence.probeAnswered(r.result().status(), r.result().data(), r.result().latencyNs());
     } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
       issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
-    }
-  }
-
-  /** Moves the watchdog's wake to the sequence's deadline: the old one taken back, the new one asked for. */
-  private void rearm() {
-    long deadline = sequence.watchdogDeadline();
-    if (!underKernel || deadline == watchdogAt) {
-      return;
-    }
-    if (watchdogAt != Long.MAX_VALUE) {
-      guest.cancelWake(watchdogToken);
-    }
-    watchdogAt = deadline;
-    if (deadline != Long.MAX_VALUE) {
-      guest.wake(deadline, ++watchdogToken);
     }
   }
 
