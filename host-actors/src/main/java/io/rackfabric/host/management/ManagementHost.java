@@ -399,10 +399,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
-      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
-          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+    if (refused(msg, msg.targetHost(), msg.replyTo())) {
       return this;
     }
     isolation.onEnableIsolation(msg);
@@ -410,10 +407,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
-      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
-          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+    if (refused(msg, msg.targetHost(), msg.replyTo())) {
       return this;
     }
     isolation.onOpenIommuPage(msg);
@@ -421,14 +415,24 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
-    if (!ControlOrigins.admits(getContext(), id, msg, msg.replyTo())) {
-      // Opening a host's memory is the run's or this node's to ask; the asker hears why not.
-      msg.replyTo().tell(new IsolationResult(msg.targetHost(), false, "refused: "
-          + ControlOrigin.describe(msg.replyTo()) + " is not the run's driver or this node"));
+    if (refused(msg, msg.targetHost(), msg.replyTo())) {
       return this;
     }
     isolation.onCloseIommuPage(msg);
     return this;
+  }
+
+  /**
+   * Whether {@code msg} comes from neither the run's driver nor this node: opening a host's memory is
+   * theirs to ask; the asker hears why not.
+   */
+  private boolean refused(Command msg, String targetHost, ActorRef<IsolationResult> replyTo) {
+    if (ControlOrigins.admits(getContext(), id, msg, replyTo)) {
+      return false;
+    }
+    replyTo.tell(new IsolationResult(targetHost, false, "refused: " + ControlOrigin.describe(replyTo)
+        + " is not the run's driver or this node"));
+    return true;
   }
 
   private Behavior<Command> onFollowController(FollowController msg) {
