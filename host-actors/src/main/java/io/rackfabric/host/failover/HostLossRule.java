@@ -13,8 +13,10 @@ import java.util.Set;
  * its own failure through the other (the data-plane fail-over); with none left it can report
  * nothing and nothing reaches it, which is what the rest of the rack sees of a host that died, so
  * the MH tells the controller the host left (Device Lending: its offers and loans end with it).
- * Decided once per host, at the model time the MH's AER driver handles the second error. Plain
- * state, stepped by the MH's actor.
+ * Decided once per host, at the model time the MH's AER driver handles the second error. A plane
+ * once failed stays failed for the host: the data-plane fail-over never fails back (the Ladon
+ * prototype's rule, kept by the CHs' route lists), so a CH whose other plane fails later has no
+ * path left either. Plain state, stepped by the MH's actor.
  *
  * @see ChPort the ports it watches
  */

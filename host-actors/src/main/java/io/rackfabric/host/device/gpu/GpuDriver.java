@@ -176,6 +176,9 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Attached a) {
       watchdog.attached(a.underKernel());
+      if (sequence != null) {
+        watchdog.rearm(sequence.watchdogDeadline()); // a deadline set before the kernel was known
+      }
     } else if (sequence != null && !sequence.over()) {
       step(call);
       watchdog.rearm(sequence.watchdogDeadline());

@@ -127,6 +127,10 @@ final class ScenarioParser {
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
     List<LoanStep> loans = LoanStep.inOrder(new LoansSection(file).steps(f, topology, length),
         new GuestSection(file).steps(f, topology, vms, length));
+    if (loans.size() > LoanStep.MAX_STEPS) {
+      f.error(LoansSection.KEY, loans.size() + " loan steps with those the VMs' guests cause; at most "
+          + LoanStep.MAX_STEPS);
+    }
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
     if (!loans.isEmpty() && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
