@@ -82,14 +82,14 @@ final class EndpointManagement {
 
   private void start(long at) {
     log.info("Endpoint [{}] fabric manager starts discovery at {} ns", id, at);
-    offerAll(driver.start(at));
+    offerAll(driver.start(at), at);
   }
 
   /** A management packet from the link, at model {@code arrival}. */
   void arrived(FabricMessage message, long arrival) {
     boolean forManager = message.packet() instanceof Pi4ReadCompletion || message.packet() instanceof Pi5Event;
     if (forManager && message.arrived() && driver != null) {
-      offerAll(driver.onArrival(message, arrival));
+      offerAll(driver.onArrival(message, arrival), arrival);
       return;
     }
     if (agent == null) {
@@ -99,6 +99,16 @@ final class EndpointManagement {
     (message.arrived() ? agent.onArrival(message, 0, at)
         : agent.onUnroutable(message, 0, "turn " + message.pointer() + " names port " + message.nextTurn()
             + " of endpoint " + id + ", which has only port 0", at)).ifPresent(this::offer);
+    carryOut(arrival);
+  }
+
+  /** Port orders the device manager's writes made: an endpoint has one port, its link. */
+  private void carryOut(long at) {
+    for (ManagementAgent.PortOrder o : agent.takeOrders()) {
+      log.debug("Endpoint [{}] link {} at {} ns by the fabric manager", id, o.active() ? "activated" : "deactivated",
+          at);
+      link.setActive(o.active(), at);
+    }
   }
 
   /** The endpoint's link changed state at model {@code at}. */
@@ -112,8 +122,17 @@ final class EndpointManagement {
     }
   }
 
-  private void offerAll(List<FabricMessage> messages) {
+  /**
+   * What the fabric manager sends leaves on the link; its writes to its own device (activating its
+   * own port) are applied here, at the model time of the step that made them.
+   */
+  private void offerAll(List<FabricMessage> messages, long at) {
     messages.forEach(this::offer);
+    List<io.rackfabric.fabric.management.Pi4Write> local = driver.takeLocalWrites();
+    if (!local.isEmpty()) {
+      local.forEach(agent::applyWrite);
+      carryOut(at);
+    }
   }
 
   private void offer(FabricMessage message) {

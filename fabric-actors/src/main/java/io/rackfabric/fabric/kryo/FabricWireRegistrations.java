@@ -174,6 +174,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
 
       // 960..969 link meters (issue 15): what each end put on its wire, in its port statistics
       Entry.of(960, io.rackfabric.fabric.stats.WireUse.class),
+      Entry.of(961, io.rackfabric.fabric.stats.LinkActivation.class),
 
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
       Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),

@@ -15,7 +15,9 @@ import java.util.List;
  * @param readRequests PI-4 read requests of the discovery and every rediscovery, with their bytes
  * @param completions PI-4 read completions with data taken, with their bytes
  * @param errorCompletions PI-4 read completions with error taken
- * @param writes PI-4 writes sent (the event routes)
+ * @param writes PI-4 writes sent to program event routes
+ * @param activationWrites PI-4 writes that activated a port found in DL_Protected (AS-FM section
+ *     2.2), the fabric manager's own port's local write included
  * @param events PI-5 events taken
  * @param devices devices in the topology database, the fabric manager's own included
  * @param links links in it
@@ -25,7 +27,8 @@ import java.util.List;
  * @param rediscoveries one per PI-5 event acted on, in order
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
-    long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long events,
+    long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
+    long events,
     int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries)
     implements WireMessage {
 

@@ -335,6 +335,10 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     return LinkSpec.portOf(end) == null ? endpointStats(end).link().state() : portStats(end).state();
   }
 
+  private static boolean trained(DataLinkState s) {
+    return s == DataLinkState.DL_ACTIVE || s == DataLinkState.DL_PROTECTED;
+  }
+
   @Override
   public void awaitLinkUp(String end, Duration timeout) throws Exception {
     // An endpoint says when its link is up; a switch port has no such request, so for a port
@@ -349,7 +353,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
     while (true) {
       DataLinkState a = portStats(end).state();
       DataLinkState b = portStats(partner).state();
-      if (a == DataLinkState.DL_ACTIVE && b == DataLinkState.DL_ACTIVE) {
+      // Trained: DL_Active, or DL_Protected under a fabric manager, which activates it later in model time.
+      if (trained(a) && trained(b)) {
         return;
       }
       if (System.nanoTime() > deadline) {

@@ -7,6 +7,7 @@ import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.PacketKind;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.LinkActivation;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -50,6 +51,7 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.completion_bytes", r.completionBytes(), "bytes", "count"));
     out.add(new Figure("fm.completions_with_error", r.errorCompletions(), "packets", "count"));
     out.add(new Figure("fm.writes", r.writes(), "packets", "count"));
+    out.add(new Figure("fm.activation_writes", r.activationWrites(), "packets", "count"));
     out.add(new Figure("fm.pi5_events", r.events(), "packets", "count"));
     out.add(new Figure("fm.devices", r.devices(), "devices", "count"));
     out.add(new Figure("fm.links", r.links(), "links", "count"));
@@ -64,6 +66,7 @@ public final class FabricManagerFigures implements FigureType {
       out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
           "count"));
     }
+    activations(run, out);
     int i = 0;
     for (FabricManagerReport.Rediscovery d : r.rediscoveries()) {
       String p = "fm.rediscovery." + i++ + ".";
@@ -78,6 +81,30 @@ public final class FabricManagerFigures implements FigureType {
       }
     }
     return out;
+  }
+
+  /**
+   * Each link end the fabric manager activated (AS-FM section 2.2): the model time from its last
+   * training to DL_Protected to its activation by the PI-4 write, as the end itself recorded both;
+   * and the longest of them.
+   */
+  static void activations(RunResult run, List<Figure> out) {
+    java.util.SortedMap<String, LinkActivation> ends = new java.util.TreeMap<>();
+    run.portsAtEnd().forEach((name, p) -> ends.put(name, p.activation()));
+    run.endpointsAtEnd().forEach((name, e) -> ends.put(name, e.link().activation()));
+    long activated = 0;
+    long longest = -1;
+    for (Map.Entry<String, LinkActivation> e : ends.entrySet()) {
+      LinkActivation a = e.getValue();
+      if (a.activations() == 0) {
+        continue;
+      }
+      activated++;
+      out.add(new Figure("fm.activation." + e.getKey() + ".waited_ns", a.waitedNs(), "ns", "model"));
+      longest = Math.max(longest, a.waitedNs());
+    }
+    out.add(new Figure("fm.activated_ends", activated, "link ends", "count"));
+    out.add(new Figure("fm.activation_longest_wait_ns", longest, "ns", "model"));
   }
 
   /** The fabric manager's report, from the endpoint it ran on. */
