@@ -3,6 +3,8 @@ package io.rackfabric.fabric.endpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.management.Candidacy;
+import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerDriver;
 import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.ManagementAgent;
@@ -27,6 +29,9 @@ final class EndpointManagement {
   /** The fabric manager's discovery is due: one of the endpoint's own model-time events. */
   enum DiscoveryDue implements PortMessage { INSTANCE }
 
+  /** A candidate's claim, and its reading of the outcome, are due (model-time events). */
+  enum ElectionDue implements PortMessage { CLAIM, DECIDE }
+
   private final String id;
   private final LinkEnd link;
   private final PortTime time;
@@ -37,6 +42,10 @@ final class EndpointManagement {
   private final Logger log;
   /** The discovery fell due while the link was down: it starts when the link comes up. */
   private boolean startWhenUp;
+  /** The candidate's part in the election; null when this endpoint is no candidate. */
+  private final Candidacy candidacy;
+  /** The claim fell due while the link was not trained: it leaves when it is. */
+  private boolean claimWhenUp;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
     this.id = id;
@@ -48,6 +57,8 @@ final class EndpointManagement {
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
         setup.window(), setup.check());
+    this.candidacy = !setup.candidate() ? null
+        : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
   }
 
   /**
@@ -59,6 +70,10 @@ final class EndpointManagement {
     if (driver == null || driver.started() || startWhenUp) {
       return false;
     }
+    if (candidacy != null && !candidacy.claimed() && time.joined()) {
+      time.schedule(setup.claimAtNs(), ElectionDue.CLAIM);
+      time.schedule(setup.decideAtNs(), ElectionDue.DECIDE);
+    }
     if (time.joined()) {
       time.schedule(at, DiscoveryDue.INSTANCE);
     } else {
@@ -69,8 +84,21 @@ final class EndpointManagement {
 
   /** Takes the endpoint's own event if it is management's. */
   boolean timed(PortMessage event) {
+    if (event == ElectionDue.CLAIM) {
+      claim(time.now());
+      return true;
+    }
+    if (event == ElectionDue.DECIDE) {
+      Candidacy.Role role = candidacy.decide(time.now());
+      log.info("Endpoint [{}] is {} fabric manager after the election (at {} ns)", id, role, time.now());
+      return true;
+    }
     if (event != DiscoveryDue.INSTANCE) {
       return false;
+    }
+    if (candidacy != null && candidacy.role() != Candidacy.Role.PRIMARY) {
+      log.info("Endpoint [{}] does not discover: the election made it {}", id, candidacy.role());
+      return true;
     }
     if (!link.isUp()) {
       startWhenUp = true; // from the link's coming up on
@@ -78,6 +106,16 @@ final class EndpointManagement {
       start(time.now());
     }
     return true;
+  }
+
+  /** The candidate claims at model {@code at}, or as soon as its port is trained. */
+  private void claim(long at) {
+    if (!link.isUp()) {
+      claimWhenUp = true;
+      return;
+    }
+    claimWhenUp = false;
+    candidacy.claim(at).forEach(this::offer);
   }
 
   private void start(long at) {
@@ -88,6 +126,12 @@ final class EndpointManagement {
   /** A management packet from the link, at model {@code arrival}. */
   void arrived(FabricMessage message, long arrival) {
     boolean forManager = message.packet() instanceof Pi4ReadCompletion || message.packet() instanceof Pi5Event;
+    if (message.packet() instanceof ElectionClaim) {
+      if (agent != null) {
+        agent.onClaim(message, 0, arrival).forEach(this::offer); // an endpoint's one port is the ingress: none
+      }
+      return;
+    }
     if (forManager && message.arrived() && driver != null) {
       offerAll(driver.onArrival(message, arrival), arrival);
       return;
@@ -116,6 +160,9 @@ final class EndpointManagement {
     if (agent != null && link.counters().linkDowns > 0) {
       agent.onPortState(0, state, at).ifPresent(this::offer);
     }
+    if (claimWhenUp && link.isUp()) {
+      claim(Math.max(at, time.now()));
+    }
     if (startWhenUp && link.isUp()) {
       startWhenUp = false;
       start(Math.max(at, time.now()));
@@ -143,6 +190,6 @@ final class EndpointManagement {
 
   /** The fabric manager's report; null when it does not run here. */
   FabricManagerReport report() {
-    return driver == null ? null : driver.report();
+    return driver == null ? null : driver.report().withElection(candidacy == null ? null : candidacy.report());
   }
 }

@@ -207,7 +207,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(328, int[].class),
       Entry.of(329, io.rackfabric.fabric.management.FabricManagerReport.class),
       Entry.of(330, io.rackfabric.fabric.management.FabricManagerReport.Rediscovery.class),
-      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class)
+      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class),
+      Entry.of(332, io.rackfabric.fabric.management.ElectionClaim.class),
+      Entry.of(333, io.rackfabric.fabric.management.Candidacy.Report.class),
+      Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class)
 
       // next free block: 340
       );

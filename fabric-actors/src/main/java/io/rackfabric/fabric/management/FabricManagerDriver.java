@@ -180,6 +180,7 @@ public final class FabricManagerDriver {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, p.count(PacketKind.PI4_READ_REQUEST),
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
-        walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries);
+        walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
+        null);
   }
 }

@@ -25,17 +25,25 @@ import java.util.List;
  * @param differences every difference from the topology file at the end of the discovery (empty:
  *     none; null: no file to check against)
  * @param rediscoveries one per PI-5 event acted on, in order
+ * @param election the election as this candidate saw it; null when there was none
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
     long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
     long events,
-    int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries)
-    implements WireMessage {
+    int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
+    Candidacy.Report election) implements WireMessage {
 
   public FabricManagerReport {
     problems = List.copyOf(problems);
     differences = differences == null ? null : List.copyOf(differences);
     rediscoveries = List.copyOf(rediscoveries);
+  }
+
+  /** The same with {@code e} as its election. */
+  public FabricManagerReport withElection(Candidacy.Report e) {
+    return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
+        completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
+        rediscoveries, e);
   }
 
   /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */

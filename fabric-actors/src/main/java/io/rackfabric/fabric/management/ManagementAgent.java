@@ -29,6 +29,7 @@ public final class ManagementAgent {
   public record PortOrder(int port, boolean active) {}
 
   private final DeviceManager manager;
+  private final ElectionFlood flood;
   /** The way back to the fabric manager that programmed the event route; null until then. */
   private List<Integer> eventTurns;
   private long readsAnswered;
@@ -41,6 +42,7 @@ public final class ManagementAgent {
 
   public ManagementAgent(DeviceManager manager) {
     this.manager = manager;
+    this.flood = new ElectionFlood(manager.space());
   }
 
   public static ManagementAgent of(DeviceDescription device) {
@@ -91,6 +93,25 @@ public final class ManagementAgent {
       }
     }
     return true;
+  }
+
+  /**
+   * An election claim flooded to this device came in through {@code ingress} at model {@code at}:
+   * one copy for each port it goes on through ({@link ElectionFlood}), none when it changed
+   * nothing here.
+   */
+  public List<FabricMessage> onClaim(FabricMessage message, int ingress, long at) {
+    ElectionClaim claim = (ElectionClaim) message.packet();
+    List<FabricMessage> out = new ArrayList<>();
+    for (int port : flood.onClaim(claim, ingress, at)) {
+      out.add(FabricMessage.send(claim, List.of(port), at));
+    }
+    return out;
+  }
+
+  /** The device's part in the election. */
+  public ElectionFlood flood() {
+    return flood;
   }
 
   /**

@@ -83,6 +83,10 @@ final class PortManagement {
 
   /** At the hosting port: the device manager takes a packet and its answer leaves toward the ingress port. */
   void manage(SwitchPort.Manage msg) {
+    if (msg.unroutable() == null && msg.message().packet() instanceof io.rackfabric.fabric.management.ElectionClaim) {
+      agent.onClaim(msg.message(), msg.ingress(), msg.readyAt()).forEach(c -> send(c, msg.readyAt()));
+      return;
+    }
     Optional<FabricMessage> answer = msg.unroutable() == null
         ? agent.onArrival(msg.message(), msg.ingress(), msg.readyAt())
         : agent.onUnroutable(msg.message(), msg.ingress(), msg.unroutable(), msg.readyAt());

@@ -3,6 +3,8 @@ package io.rackfabric.loadtests.scenario.figure;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.management.DiscoveryRun;
 import io.rackfabric.cluster.management.TopologyFabric;
+import io.rackfabric.fabric.management.Candidacy;
+import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.PacketKind;
 import io.rackfabric.fabric.settings.FabricSettings;
@@ -67,6 +69,7 @@ public final class FabricManagerFigures implements FigureType {
           "count"));
     }
     activations(run, out);
+    election(run, out);
     int i = 0;
     for (FabricManagerReport.Rediscovery d : r.rediscoveries()) {
       String p = "fm.rediscovery." + i++ + ".";
@@ -107,9 +110,51 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.activation_longest_wait_ns", longest, "ns", "model"));
   }
 
+  /**
+   * The election as each candidate saw it (AS-FM section 4): when it claimed, when its capability
+   * last changed (from then on it held the final outcome), what it came out as; the election's
+   * model time from the first claim to the last candidate holding the outcome; the claims every
+   * link end sent (a flooded claim counts once per link it crosses); whether all agreed.
+   */
+  static void election(RunResult run, List<Figure> out) {
+    java.util.SortedMap<String, Candidacy.Report> candidates = new java.util.TreeMap<>();
+    run.endpointsAtEnd().forEach((id, e) -> {
+      if (e.fabricManager() != null && e.fabricManager().election() != null) {
+        candidates.put(id, e.fabricManager().election());
+      }
+    });
+    if (candidates.isEmpty()) {
+      return;
+    }
+    long first = Long.MAX_VALUE;
+    long last = -1;
+    java.util.Set<String> outcomes = new java.util.HashSet<>();
+    for (Map.Entry<String, Candidacy.Report> c : candidates.entrySet()) {
+      Candidacy.Report r = c.getValue();
+      String p = "election." + c.getKey() + ".";
+      out.add(new Figure(p + "priority", r.priority(), "priority", "count"));
+      out.add(new Figure(p + "claimed_ns", r.claimedAt(), "ns", "model"));
+      out.add(new Figure(p + "knew_ns", r.lastChangeAt(), "ns", "model"));
+      out.add(new Figure(p + "primary", r.role() == Candidacy.Role.PRIMARY ? 1 : 0, "boolean", "count"));
+      out.add(new Figure(p + "secondary", r.role() == Candidacy.Role.SECONDARY ? 1 : 0, "boolean", "count"));
+      out.add(new Figure(p + "claims_received", r.claimsReceived(), "packets", "count"));
+      if (r.claimedAt() >= 0) {
+        first = Math.min(first, r.claimedAt());
+      }
+      last = Math.max(last, r.lastChangeAt());
+      outcomes.add(r.primarySerial() + "/" + r.secondarySerial());
+    }
+    out.add(new Figure("election.candidates", candidates.size(), "endpoints", "count"));
+    out.add(new Figure("election.ns", first == Long.MAX_VALUE ? -1 : last - first, "ns", "model"));
+    out.add(new Figure("election.agreed", outcomes.size() == 1 ? 1 : 0, "boolean", "count"));
+    out.add(new Figure("election.claims_sent", wireSent(run, ElectionClaim.KIND_CODE), "link transmissions", "count"));
+  }
+
   /** The fabric manager's report, from the endpoint it ran on. */
   public static Optional<FabricManagerReport> report(Map<String, EndpointStats> endpoints) {
-    return endpoints.values().stream().map(EndpointStats::fabricManager).filter(r -> r != null).findFirst();
+    List<FabricManagerReport> all = endpoints.values().stream().map(EndpointStats::fabricManager)
+        .filter(r -> r != null).toList();
+    return all.stream().filter(r -> r.startedAt() >= 0).findFirst().or(() -> all.stream().findFirst());
   }
 
   /** Read requests the same walk takes over the topology's structure, without actors. */
@@ -122,12 +167,17 @@ public final class FabricManagerFigures implements FigureType {
 
   /** Management packets of {@code kind} every link end sent, as its wire meter counted them. */
   static long wireSent(RunResult run, PacketKind kind) {
+    return wireSent(run, kind.ordinal());
+  }
+
+  /** Management packets of kind code {@code code} every link end sent. */
+  static long wireSent(RunResult run, int code) {
     long n = 0;
     for (PortStats p : run.portsAtEnd().values()) {
-      n += p.wire().management(kind);
+      n += p.wire().management(code);
     }
     for (EndpointStats e : run.endpointsAtEnd().values()) {
-      n += e.link().wire().management(kind);
+      n += e.link().wire().management(code);
     }
     return n;
   }
