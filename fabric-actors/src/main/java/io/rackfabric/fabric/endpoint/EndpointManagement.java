@@ -6,6 +6,7 @@ import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.management.Candidacy;
 import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerDriver;
+import io.rackfabric.fabric.management.FmHeartbeat;
 import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.ManagementAgent;
 import io.rackfabric.fabric.management.Pi4ReadCompletion;
@@ -30,7 +31,7 @@ final class EndpointManagement {
   enum DiscoveryDue implements PortMessage { INSTANCE }
 
   /** A candidate's claim, and its reading of the outcome, are due (model-time events). */
-  enum ElectionDue implements PortMessage { CLAIM, DECIDE }
+  enum ElectionDue implements PortMessage { CLAIM, DECIDE, HEARTBEAT, WATCH }
 
   private final String id;
   private final LinkEnd link;
@@ -46,6 +47,9 @@ final class EndpointManagement {
   private final Candidacy candidacy;
   /** The claim fell due while the link was not trained: it leaves when it is. */
   private boolean claimWhenUp;
+  /** The primary's heartbeats to the secondary have begun. */
+  private boolean beating;
+  private long heartbeatSequence;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
     this.id = id;
@@ -93,6 +97,14 @@ final class EndpointManagement {
       log.info("Endpoint [{}] is {} fabric manager after the election (at {} ns)", id, role, time.now());
       return true;
     }
+    if (event == ElectionDue.HEARTBEAT) {
+      heartbeat(time.now());
+      return true;
+    }
+    if (event == ElectionDue.WATCH) {
+      takeOver(time.now());
+      return true;
+    }
     if (event != DiscoveryDue.INSTANCE) {
       return false;
     }
@@ -106,6 +118,59 @@ final class EndpointManagement {
       start(time.now());
     }
     return true;
+  }
+
+  /**
+   * The primary's discovery has found the secondary: its heartbeats begin, one every heartbeat
+   * interval of model time, along the route the discovery found.
+   */
+  private void beatOnceDiscovered(long at) {
+    if (!beating && candidacy != null && candidacy.role() == Candidacy.Role.PRIMARY && candidacy.partner() != null
+        && driver.database().knows(candidacy.partner().serial())) {
+      beating = true;
+      heartbeat(at);
+    }
+  }
+
+  private void heartbeat(long at) {
+    if (candidacy.role() != Candidacy.Role.PRIMARY) {
+      return;
+    }
+    if (candidacy.partner() == null) {
+      return; // no secondary to tell (one that took over has none)
+    }
+    driver.database().device(candidacy.partner().serial()).filter(d -> d.route().hops() > 0).ifPresent(d -> {
+      candidacy.heartbeatSent();
+      offer(FabricMessage.send(new FmHeartbeat(heartbeatSequence++), d.route().turns(), at));
+    });
+    // a periodic timer: background, so it keeps no released rack from going idle
+    time.scheduleBackground(at + setup.heartbeatNs(), ElectionDue.HEARTBEAT);
+  }
+
+  /** A heartbeat reached the secondary: it watches from its arrival for the watch timeout. */
+  private void watch(FabricMessage heartbeat, long arrival) {
+    if (candidacy == null || candidacy.role() != Candidacy.Role.SECONDARY || !heartbeat.arrived()) {
+      return;
+    }
+    candidacy.heartbeatArrived(heartbeat.originAt(), arrival);
+    time.cancel(ElectionDue.WATCH);
+    time.scheduleBackground(arrival + setup.watchTimeoutNs(), ElectionDue.WATCH);
+  }
+
+  /**
+   * No heartbeat for the watch timeout: the secondary is the primary from now on and discovers
+   * the fabric from its own endpoint (programming every device's event route to itself and
+   * activating what waits); it does not take over the old primary's database (not modelled).
+   */
+  private void takeOver(long at) {
+    if (candidacy == null || !candidacy.takeOver(at)) {
+      return;
+    }
+    log.info("Endpoint [{}] takes over as primary fabric manager at {} ns: no heartbeat since {} ns", id, at,
+        candidacy.report().watch().lastHeartbeatAt());
+    if (!driver.started()) {
+      start(at);
+    }
   }
 
   /** The candidate claims at model {@code at}, or as soon as its port is trained. */
@@ -132,8 +197,13 @@ final class EndpointManagement {
       }
       return;
     }
+    if (message.packet() instanceof FmHeartbeat) {
+      watch(message, arrival);
+      return;
+    }
     if (forManager && message.arrived() && driver != null) {
       offerAll(driver.onArrival(message, arrival), arrival);
+      beatOnceDiscovered(arrival);
       return;
     }
     if (agent == null) {

@@ -210,7 +210,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class),
       Entry.of(332, io.rackfabric.fabric.management.ElectionClaim.class),
       Entry.of(333, io.rackfabric.fabric.management.Candidacy.Report.class),
-      Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class)
+      Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class),
+      Entry.of(335, io.rackfabric.fabric.management.Candidacy.Watch.class),
+      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class)
 
       // next free block: 340
       );

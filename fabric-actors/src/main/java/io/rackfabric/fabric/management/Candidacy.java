@@ -25,10 +25,21 @@ public final class Candidacy {
    * @param lastChangeAt model time its capability's best two last changed: when it knew the
    *     final outcome if that is before {@code decidedAt}
    * @param decidedAt model time it read the outcome (-1: not yet)
+   * @param role what the election made it (a secondary that took over later stays SECONDARY here;
+   *     its {@code watch} says when it took over)
    * @param primarySerial the best claim's serial when it decided (0: none); {@code secondarySerial} likewise
    */
   public record Report(int priority, long serial, long claimedAt, long lastChangeAt, long decidedAt, Role role,
-      long primarySerial, long secondarySerial, long claimsReceived, long claimsSent) implements WireMessage {}
+      long primarySerial, long secondarySerial, long claimsReceived, long claimsSent, Watch watch)
+      implements WireMessage {}
+
+  /**
+   * The secondary's watch on the primary: heartbeats sent (by a primary) or received (by a
+   * secondary), the model time the last one received left the primary and arrived, and when the
+   * secondary took over (-1: it did not).
+   */
+  public record Watch(long heartbeatsSent, long heartbeatsReceived, long lastHeartbeatSentAt, long lastHeartbeatAt,
+      long tookOverAt) implements WireMessage {}
 
   private final ElectionFlood flood;
   private final int priority;
@@ -39,6 +50,11 @@ public final class Candidacy {
   private Role role = Role.UNDECIDED;
   private ElectionClaim primary;
   private ElectionClaim secondary;
+  private long heartbeatsSent;
+  private long heartbeatsReceived;
+  private long lastHeartbeatSentAt = -1;
+  private long lastHeartbeatAt = -1;
+  private long tookOverAt = -1;
 
   public Candidacy(ElectionFlood flood, int priority, long serial) {
     this.flood = flood;
@@ -85,14 +101,46 @@ public final class Candidacy {
     return role;
   }
 
-  /** The other of the primary and secondary as this candidate decided; null when there is none. */
+  /**
+   * The other of the primary and secondary as this candidate decided; null when there is none, or
+   * when it took over (the old primary is taken for dead; a new secondary would need a new
+   * election, not modelled).
+   */
   public ElectionClaim partner() {
+    if (tookOverAt >= 0) {
+      return null;
+    }
     return role == Role.PRIMARY ? secondary : role == Role.SECONDARY ? primary : null;
   }
 
+  /** A primary sent its secondary a heartbeat. */
+  public void heartbeatSent() {
+    heartbeatsSent++;
+  }
+
+  /** A secondary took a heartbeat that left the primary at {@code sentAt} and arrived at {@code at}. */
+  public void heartbeatArrived(long sentAt, long at) {
+    heartbeatsReceived++;
+    lastHeartbeatSentAt = sentAt;
+    lastHeartbeatAt = at;
+  }
+
+  /**
+   * The secondary heard no heartbeat for the watch timeout: it is the primary from model
+   * {@code at} on (the old primary is taken for dead). False when it is no secondary.
+   */
+  public boolean takeOver(long at) {
+    if (role != Role.SECONDARY) {
+      return false;
+    }
+    role = Role.PRIMARY;
+    tookOverAt = at;
+    return true;
+  }
+
   public Report report() {
-    return new Report(priority, serial, claimedAt, flood.lastChangeAt(), decidedAt, role,
+    return new Report(priority, serial, claimedAt, flood.lastChangeAt(), decidedAt, tookOverAt >= 0 ? Role.SECONDARY : role,
         primary == null ? 0 : primary.serial(), secondary == null ? 0 : secondary.serial(), flood.received(),
-        claimsSent);
+        claimsSent, new Watch(heartbeatsSent, heartbeatsReceived, lastHeartbeatSentAt, lastHeartbeatAt, tookOverAt));
   }
 }

@@ -39,6 +39,8 @@ public final class FabricManagerDriver {
   private Event current;
   private long requestsBefore;
   private long completionsBefore;
+  /** Devices in the database when the rediscovery running began: those after them are new. */
+  private int devicesBefore;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -100,6 +102,7 @@ public final class FabricManagerDriver {
     } else if (current != null) {
       rediscoveries.add(rediscovery(current, at));
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
+      configureFound(at, out);
       current = null;
     }
     while (current == null && !waiting.isEmpty()) {
@@ -109,6 +112,7 @@ public final class FabricManagerDriver {
         continue; // from a device the database does not have: nothing to read again
       }
       current = e;
+      devicesBefore = walker.database().devices().size();
       requestsBefore = walker.packets().count(PacketKind.PI4_READ_REQUEST);
       completionsBefore = completions();
       send(walker.reread(d.route()), at, out);
@@ -137,6 +141,21 @@ public final class FabricManagerDriver {
       } else {
         out.add(FabricMessage.send(w, d.route().turns(), at));
       }
+    }
+  }
+
+  /**
+   * Devices a rediscovery found that the database did not have (a port that came up led to them)
+   * are configured as a discovery's are: their event route, and their trained ports activated.
+   */
+  private void configureFound(long at, List<FabricMessage> out) {
+    List<TopologyDatabase.Device> all = new ArrayList<>(walker.database().devices());
+    for (TopologyDatabase.Device d : all.subList(Math.min(devicesBefore, all.size()), all.size())) {
+      if (d.route().hops() > 0) {
+        out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
+        writes++;
+      }
+      activate(d, at, out);
     }
   }
 

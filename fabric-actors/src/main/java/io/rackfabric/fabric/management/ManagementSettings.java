@@ -18,9 +18,12 @@ import java.util.TreeMap;
  * @param claimAtNs model time a candidate claims at, ns (once its port is trained)
  * @param claimAtByCandidate a candidate's own claim time, ns, where it differs
  * @param settleNs model time from a candidate's claim to its reading the outcome, ns
+ * @param heartbeatNs model time between the primary's heartbeats to the secondary, ns
+ * @param watchTimeoutNs model time without a heartbeat after which the secondary takes over, ns
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
-    List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs) {
+    List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
+    long watchTimeoutNs) {
 
   public ManagementSettings {
     if (fabricManager == null) {
@@ -45,6 +48,13 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
         throw new IllegalArgumentException("election.claim-at-of." + c + "=" + claimAtByCandidate.get(c) + "ns is negative");
       }
     }
+    if (heartbeatNs <= 0) {
+      throw new IllegalArgumentException("election.heartbeat=" + heartbeatNs + "ns is not positive");
+    }
+    if (watchTimeoutNs <= heartbeatNs) {
+      throw new IllegalArgumentException("election.watch-timeout=" + watchTimeoutNs + "ns is not longer than"
+          + " election.heartbeat=" + heartbeatNs + "ns: the secondary would take over from a live primary");
+    }
     if (claimAtNs < 0) {
       throw new IllegalArgumentException("election.claim-at=" + claimAtNs + "ns is negative");
     }
@@ -58,7 +68,8 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
 
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
-    this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs));
+    this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
+        6_000);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -82,7 +93,8 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
     }
     return new ManagementSettings(c.getBoolean("enabled"), c.getString("fabric-manager"),
         c.getDuration("discover-at").toNanos(), c.getInt("window"), candidates,
-        e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos());
+        e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
+        e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos());
   }
 
   /** "bmh=3us, mmh=1us": each candidate's own claim time. */

@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.management;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,5 +53,24 @@ class CandidacyTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new Candidacy(endpointFlood(7, DataLinkState.DL_PROTECTED), 256, 7));
     assertTrue(e.getMessage().contains("priority=256"), e.getMessage());
+  }
+
+  @Test
+  void shouldBePrimaryWithNoPartnerWhenTheSecondaryTakesOver() {
+    ElectionFlood f = endpointFlood(7, DataLinkState.DL_PROTECTED);
+    Candidacy c = new Candidacy(f, 1, 7);
+    c.claim(0);
+    f.onClaim(new ElectionClaim(0, 99), 0, 20);
+    c.decide(30);
+    assertFalse(new Candidacy(endpointFlood(8, DataLinkState.DL_PROTECTED), 2, 8).takeOver(40), "undecided: no");
+    c.heartbeatArrived(100, 150);
+    assertTrue(c.takeOver(156));
+    assertEquals(Candidacy.Role.PRIMARY, c.role());
+    assertNull(c.partner(), "the old primary is dead: nobody to send heartbeats to");
+    Candidacy.Watch w = c.report().watch();
+    assertEquals(156, w.tookOverAt());
+    assertEquals(100, w.lastHeartbeatSentAt());
+    assertEquals(150, w.lastHeartbeatAt());
+    assertFalse(c.takeOver(200), "once");
   }
 }

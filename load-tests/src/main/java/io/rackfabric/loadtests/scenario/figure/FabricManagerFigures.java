@@ -144,17 +144,64 @@ public final class FabricManagerFigures implements FigureType {
       last = Math.max(last, r.lastChangeAt());
       outcomes.add(r.primarySerial() + "/" + r.secondarySerial());
     }
+    takeover(run, candidates, out);
     out.add(new Figure("election.candidates", candidates.size(), "endpoints", "count"));
     out.add(new Figure("election.ns", first == Long.MAX_VALUE ? -1 : last - first, "ns", "model"));
     out.add(new Figure("election.agreed", outcomes.size() == 1 ? 1 : 0, "boolean", "count"));
     out.add(new Figure("election.claims_sent", wireSent(run, ElectionClaim.KIND_CODE), "link transmissions", "count"));
   }
 
+  /**
+   * The fabric manager's fail-over: heartbeats each candidate sent and received, and for the one
+   * that took over, when (model time), the last heartbeat it had (sent and arrived), the death of
+   * the old primary as the scenario stamped it (its first model-time fault on the old primary's
+   * endpoint or link), and the time from taking over to serving (its own discovery finished).
+   */
+  static void takeover(RunResult run, java.util.SortedMap<String, Candidacy.Report> candidates, List<Figure> out) {
+    for (Map.Entry<String, Candidacy.Report> c : candidates.entrySet()) {
+      Candidacy.Watch w = c.getValue().watch();
+      String p = "election." + c.getKey() + ".";
+      out.add(new Figure(p + "heartbeats_sent", w.heartbeatsSent(), "packets", "count"));
+      out.add(new Figure(p + "heartbeats_received", w.heartbeatsReceived(), "packets", "count"));
+      if (w.tookOverAt() < 0) {
+        continue;
+      }
+      FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
+      out.add(new Figure("fm.takeover.by_" + c.getKey(), 1, "boolean", "count"));
+      out.add(new Figure("fm.takeover.at_ns", w.tookOverAt(), "ns", "model"));
+      out.add(new Figure("fm.takeover.last_heartbeat_sent_ns", w.lastHeartbeatSentAt(), "ns", "model"));
+      out.add(new Figure("fm.takeover.last_heartbeat_at_ns", w.lastHeartbeatAt(), "ns", "model"));
+      String old = candidates.entrySet().stream().filter(o -> o.getValue().serial() == c.getValue().primarySerial())
+          .map(Map.Entry::getKey).findFirst().orElse(null);
+      long death = old == null ? -1 : deathOf(run, old);
+      if (death >= 0) {
+        out.add(new Figure("fm.takeover.primary_died_ns", death, "ns", "model"));
+        out.add(new Figure("fm.takeover.detection_ns", w.tookOverAt() - death, "ns", "model"));
+      }
+      out.add(new Figure("fm.takeover.serving_ns", r.discoveredAt() < 0 ? -1 : r.discoveredAt() - w.tookOverAt(), "ns",
+          "model"));
+      if (death >= 0 && r.discoveredAt() >= 0) {
+        out.add(new Figure("fm.takeover.total_ns", r.discoveredAt() - death, "ns", "model"));
+      }
+    }
+  }
+
+  /** The model time of the scenario's first fault on endpoint {@code id} or its link; -1: none. */
+  private static long deathOf(RunResult run, String id) {
+    return run.scenario().faults().stream()
+        .filter(f -> f.at() != null && f.at().isModel() && f.target() != null
+            && (f.target().equals(id) || run.scenario().topology().topology().linkAt(id)
+                .map(l -> l.other(id).equals(f.target())).orElse(false)))
+        .mapToLong(f -> f.at().nanos()).min().orElse(-1);
+  }
+
   /** The fabric manager's report, from the endpoint it ran on. */
   public static Optional<FabricManagerReport> report(Map<String, EndpointStats> endpoints) {
     List<FabricManagerReport> all = endpoints.values().stream().map(EndpointStats::fabricManager)
         .filter(r -> r != null).toList();
-    return all.stream().filter(r -> r.startedAt() >= 0).findFirst().or(() -> all.stream().findFirst());
+    // the fabric manager serving at the end: the one that started last (a secondary that took over)
+    return all.stream().filter(r -> r.startedAt() >= 0).max(java.util.Comparator.comparingLong(
+        FabricManagerReport::startedAt)).or(() -> all.stream().findFirst());
   }
 
   /** Read requests the same walk takes over the topology's structure, without actors. */
