@@ -5,10 +5,6 @@ import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.figures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,11 +30,7 @@ class ElectionScenarioTest {
         + " run { duration = 40us, wall-limit = 2m }, invariants = [ fabric-discovered ], figures = [ fabric-manager ],"
         + " settings { rackfabric.fabric.management.enabled = on, rackfabric.fabric.management.discover-at = 10us,"
         + " rackfabric.fabric.management.election.claim-at-of = \"" + claimAtOf + "\" } }\n");
-    Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("run-" + name),
-        ScenarioRunnerTest.quiet());
-    assertTrue(o.passed(), o.invariants().toString());
-    return figures(o);
+    return figures(FabricManagerScenarioTest.run(file, dir));
   }
 
   private static void assertMmhPrimaryBmhSecondary(Map<String, Double> m, String how) {

@@ -34,6 +34,11 @@ class FabricManagerScenarioTest {
   @TempDir Path dir;
 
   private Outcome run(Path file) throws Exception {
+    return run(file, dir);
+  }
+
+  /** Runs the scenario in {@code file} under {@code dir} and asserts that every invariant held. */
+  static Outcome run(Path file, Path dir) throws Exception {
     Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
     Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("run-" + System.nanoTime()),
         ScenarioRunnerTest.quiet());
@@ -49,10 +54,12 @@ class FabricManagerScenarioTest {
     }
   }
 
-  private static List<String> modelFigures(Outcome o) {
+  /** The fabric manager's and the election's model and count figures, sorted: what two runs must share. */
+  static List<String> modelFigures(Outcome o) {
     List<String> out = new ArrayList<>();
     for (Figure f : o.figures()) {
-      if (f.name().startsWith("fm.") && (f.clock().equals("model") || f.clock().equals("count"))) {
+      if ((f.name().startsWith("fm.") || f.name().startsWith("election."))
+          && (f.clock().equals("model") || f.clock().equals("count"))) {
         out.add(f.name() + " = " + f.value());
       }
     }

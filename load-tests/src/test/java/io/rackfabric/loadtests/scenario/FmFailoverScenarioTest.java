@@ -5,17 +5,12 @@ import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.figures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
-import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,33 +27,13 @@ class FmFailoverScenarioTest {
 
   @TempDir Path dir;
 
-  private Outcome run(Path file) throws Exception {
-    Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("run-" + System.nanoTime()),
-        ScenarioRunnerTest.quiet());
-    assertTrue(o.passed(), o.invariants().toString());
-    return o;
-  }
-
-  private static List<String> modelFigures(Outcome o) {
-    List<String> out = new ArrayList<>();
-    for (Figure f : o.figures()) {
-      if ((f.name().startsWith("fm.") || f.name().startsWith("election."))
-          && (f.clock().equals("model") || f.clock().equals("count"))) {
-        out.add(f.name() + " = " + f.value());
-      }
-    }
-    out.sort(null);
-    return out;
-  }
-
   @Test
   void shouldTakeOverFromADeadPrimaryAndServeALinkThatComesBack() throws Exception {
     Path file = dir.resolve("fm-failover.conf");
     try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-failover.conf")) {
       Files.writeString(file, new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
-    Outcome first = run(file);
+    Outcome first = FabricManagerScenarioTest.run(file, dir);
     Map<String, Double> m = figures(first);
     assertEquals(1, fig(m, "election.mmh.primary"));
     assertEquals(1, fig(m, "election.bmh.secondary"));
@@ -79,7 +54,7 @@ class FmFailoverScenarioTest {
     assertEquals(2, fig(m, "fm.activation_writes"), "tor.nic and the NIC's port, activated by the new primary");
     assertEquals(9, fig(m, "fm.devices"), "the NIC found again; the dead MMH not");
 
-    Outcome second = run(file);
-    assertEquals(modelFigures(first), modelFigures(second));
+    Outcome second = FabricManagerScenarioTest.run(file, dir);
+    assertEquals(FabricManagerScenarioTest.modelFigures(first), FabricManagerScenarioTest.modelFigures(second));
   }
 }
