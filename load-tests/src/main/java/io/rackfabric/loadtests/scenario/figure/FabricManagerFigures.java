@@ -38,7 +38,8 @@ public final class FabricManagerFigures implements FigureType {
   @Override
   public String summary() {
     return "the fabric manager's discovery over the fabric: PI-4 packets by kind, devices and links found,"
-        + " differences from the topology file, model time; each PI-5 event's partial rediscovery";
+        + " differences from the topology file, model time; each PI-5 event's partial rediscovery; each port's wait"
+        + " in DL_Protected for its activation; the election of a primary and a secondary; the take-over";
   }
 
   @Override
