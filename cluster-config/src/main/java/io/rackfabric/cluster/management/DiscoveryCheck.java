@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.management;
 
+import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.management.DeviceDescription;
 import io.rackfabric.fabric.management.PortDescription;
 import io.rackfabric.fabric.management.StructuralFabric.PortRef;
@@ -67,9 +68,24 @@ public final class DiscoveryCheck {
       compare(out, name, "virtual switch", port.virtualSwitch(), p.virtualSwitch());
       compare(out, name, "width", port.width(), width);
       compare(out, name, "speed", port.speed(), speed);
-      compare(out, name, "state", port.state(), p.state());
-      compare(out, name, "peer state", port.peerState(), p.peerState());
+      compareState(out, name, "state", port.state(), p.state());
+      compareState(out, name, "peer state", port.peerState(), p.peerState());
     }
+  }
+
+  /**
+   * The topology describes a port as linked and trained, and under a fabric manager a trained port
+   * is DL_Protected until the fabric manager activates it (AS-FM section 2.2): DL_Protected and
+   * DL_Active are both "trained", no difference between what was found and the file.
+   */
+  private static void compareState(List<String> out, String port, String what, DataLinkState got, DataLinkState want) {
+    if (got != want && !(trained(got) && trained(want))) {
+      out.add(port + ": " + what + " " + got + ", the topology says " + want);
+    }
+  }
+
+  private static boolean trained(DataLinkState s) {
+    return s == DataLinkState.DL_PROTECTED || s == DataLinkState.DL_ACTIVE;
   }
 
   private static void compare(List<String> out, String port, String what, Object got, Object want) {

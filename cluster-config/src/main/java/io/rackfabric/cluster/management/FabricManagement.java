@@ -5,6 +5,8 @@ import io.rackfabric.fabric.endpoint.ManagementSetup;
 import io.rackfabric.fabric.management.DeviceDescription;
 import io.rackfabric.fabric.management.ManagementSettings;
 import io.rackfabric.fabric.settings.FabricSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 
 /**
@@ -21,7 +23,15 @@ import org.slf4j.Logger;
  * @param problem why management is enabled but no fabric manager runs, naming the value; null when one does
  */
 public record FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings,
-    String problem) {
+    String problem, Map<String, Integer> candidates) {
+
+  public FabricManagement {
+    candidates = candidates == null ? Map.of() : Map.copyOf(candidates);
+  }
+
+  private FabricManagement(TopologyFabric fabric, String fabricManager, ManagementSettings settings, String problem) {
+    this(fabric, fabricManager, settings, problem, Map.of());
+  }
 
   /**
    * A topology whose devices cannot be described, or a fabric manager named that is not an
@@ -33,22 +43,47 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
       return new FabricManagement(null, null, settings, null);
     }
     TopologyFabric fabric;
+    Map<String, Integer> candidates;
     try {
-      fabric = TopologyFabric.of(topology, fabricSettings);
+      TopologyFabric plain = TopologyFabric.of(topology, fabricSettings);
+      String fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(plain) : settings.fabricManager();
+      if (fm == null || topology.endpoint(fm).isEmpty()) {
+        String problem = "no fabric manager: rackfabric.fabric.management.fabric-manager=" + fm
+            + " is not an endpoint of " + topology.name() + " (endpoints: " + topology.endpoints().stream()
+            .map(io.rackfabric.cluster.topology.EndpointSpec::id).toList() + ")";
+        log.error("{}", problem);
+        return new FabricManagement(plain, null, settings, problem);
+      }
+      candidates = candidates(topology, settings, fm);
+      fabric = TopologyFabric.of(topology, fabricSettings, candidates);
+      return new FabricManagement(fabric, fm, settings, null, candidates);
     } catch (IllegalArgumentException e) {
       String problem = "no device managers in " + topology.name() + ": " + e.getMessage();
       log.error("{}", problem);
       return new FabricManagement(null, null, settings, problem);
     }
-    String fm = settings.fabricManager().isEmpty() ? DiscoveryRun.defaultFrom(fabric) : settings.fabricManager();
-    if (fm == null || topology.endpoint(fm).isEmpty()) {
-      String problem = "no fabric manager: rackfabric.fabric.management.fabric-manager=" + fm
-          + " is not an endpoint of " + topology.name() + " (endpoints: " + topology.endpoints().stream()
-          .map(io.rackfabric.cluster.topology.EndpointSpec::id).toList() + ")";
-      log.error("{}", problem);
-      return new FabricManagement(fabric, null, settings, problem);
+  }
+
+  /**
+   * The election's candidates with their priorities (AS-FM section 4): those the settings name, in
+   * order; else a fabric manager the settings name, alone; else the control-plane pair (the MMH 0,
+   * the BMH 1); else the default fabric manager alone.
+   */
+  static Map<String, Integer> candidates(Topology topology, ManagementSettings settings, String fm) {
+    if (!settings.candidates().isEmpty()) {
+      Map<String, Integer> out = new LinkedHashMap<>();
+      for (String c : settings.candidates()) {
+        out.put(c, out.size());
+      }
+      return out;
     }
-    return new FabricManagement(fabric, fm, settings, null);
+    Map<String, Integer> pair = TopologyFabric.defaultCandidates(topology);
+    return !settings.fabricManager().isEmpty() || pair.isEmpty() ? Map.of(fm, 0) : pair;
+  }
+
+  /** Whether endpoint {@code id} runs a fabric-manager driver (and so takes part in the election). */
+  public boolean runsDriver(String id) {
+    return candidates.containsKey(id);
   }
 
   /** The description of switch chip or endpoint {@code id} for its device manager; null: none. */
@@ -62,10 +97,10 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
     if (d == null) {
       return ManagementSetup.NONE;
     }
-    if (!id.equals(fabricManager)) {
+    if (!runsDriver(id)) {
       return new ManagementSetup(d, false, settings.window(), null);
     }
-    return new ManagementSetup(d, true, settings.window(),
-        db -> DiscoveryCheck.differences(fabric, db));
+    return new ManagementSetup(d, true, settings.window(), db -> DiscoveryCheck.differences(fabric, db),
+        settings.claimAt(id), settings.decideAt(id), settings.heartbeatNs(), settings.watchTimeoutNs());
   }
 }

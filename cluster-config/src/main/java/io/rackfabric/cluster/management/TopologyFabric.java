@@ -56,6 +56,19 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
   }
 
   public static TopologyFabric of(Topology topology, FabricSettings settings) {
+    return of(topology, settings, defaultCandidates(topology));
+  }
+
+  /**
+   * The same with {@code candidates} as the fabric-manager candidates, each with its priority (0 the
+   * first choice); an id that is no endpoint is refused, naming it.
+   */
+  public static TopologyFabric of(Topology topology, FabricSettings settings, Map<String, Integer> candidates) {
+    for (String c : candidates.keySet()) {
+      if (topology.endpoint(c).isEmpty()) {
+        throw new IllegalArgumentException("fabric-manager candidate " + c + " is not an endpoint of " + topology.name());
+      }
+    }
     DataLinkState trained = settings.autoActivate() ? DataLinkState.DL_ACTIVE : DataLinkState.DL_PROTECTED;
     Map<String, Map<Integer, LinkParameters>> linksAt = new HashMap<>();
     List<List<PortRef>> links = new ArrayList<>();
@@ -76,7 +89,7 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
     }
     for (EndpointSpec e : topology.endpoints()) {
       devices.add(DeviceDescriptions.endpoint(e.id(), serial(e.id(), ids), settings.maxPayload(),
-          linksAt.getOrDefault(e.id(), Map.of()).get(0), trained, candidatePriority(topology, e.id())));
+          linksAt.getOrDefault(e.id(), Map.of()).get(0), trained, candidates.getOrDefault(e.id(), -1)));
     }
     return new TopologyFabric(topology, devices, links, ids);
   }
@@ -134,11 +147,12 @@ public record TopologyFabric(Topology topology, List<DeviceDescription> descript
         () -> new IllegalArgumentException("link end " + end + ": no such switch port")).number());
   }
 
-  private static int candidatePriority(Topology topology, String id) {
+  /** The control-plane pair, the master first; none without one. */
+  public static Map<String, Integer> defaultCandidates(Topology topology) {
     ControlPlaneSpec pair = topology.controlPlane();
     if (pair == null) {
-      return -1;
+      return Map.of();
     }
-    return id.equals(pair.master()) ? 0 : id.equals(pair.backup()) ? 1 : -1;
+    return Map.of(pair.master(), 0, pair.backup(), 1);
   }
 }

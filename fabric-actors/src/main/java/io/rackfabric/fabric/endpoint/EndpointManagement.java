@@ -3,7 +3,10 @@ package io.rackfabric.fabric.endpoint;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.PortMessage;
+import io.rackfabric.fabric.management.Candidacy;
+import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerDriver;
+import io.rackfabric.fabric.management.FmHeartbeat;
 import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.ManagementAgent;
 import io.rackfabric.fabric.management.Pi4ReadCompletion;
@@ -27,6 +30,9 @@ final class EndpointManagement {
   /** The fabric manager's discovery is due: one of the endpoint's own model-time events. */
   enum DiscoveryDue implements PortMessage { INSTANCE }
 
+  /** A candidate's claim, and its reading of the outcome, are due (model-time events). */
+  enum ElectionDue implements PortMessage { CLAIM, DECIDE, HEARTBEAT, WATCH }
+
   private final String id;
   private final LinkEnd link;
   private final PortTime time;
@@ -37,6 +43,13 @@ final class EndpointManagement {
   private final Logger log;
   /** The discovery fell due while the link was down: it starts when the link comes up. */
   private boolean startWhenUp;
+  /** The candidate's part in the election; null when this endpoint is no candidate. */
+  private final Candidacy candidacy;
+  /** The claim fell due while the link was not trained: it leaves when it is. */
+  private boolean claimWhenUp;
+  /** The primary's heartbeats to the secondary have begun. */
+  private boolean beating;
+  private long heartbeatSequence;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
     this.id = id;
@@ -48,6 +61,8 @@ final class EndpointManagement {
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
         setup.window(), setup.check());
+    this.candidacy = !setup.candidate() ? null
+        : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
   }
 
   /**
@@ -59,6 +74,10 @@ final class EndpointManagement {
     if (driver == null || driver.started() || startWhenUp) {
       return false;
     }
+    if (candidacy != null && !candidacy.claimed() && time.joined()) {
+      time.schedule(setup.claimAtNs(), ElectionDue.CLAIM);
+      time.schedule(setup.decideAtNs(), ElectionDue.DECIDE);
+    }
     if (time.joined()) {
       time.schedule(at, DiscoveryDue.INSTANCE);
     } else {
@@ -69,8 +88,29 @@ final class EndpointManagement {
 
   /** Takes the endpoint's own event if it is management's. */
   boolean timed(PortMessage event) {
+    if (event == ElectionDue.CLAIM) {
+      claim(time.now());
+      return true;
+    }
+    if (event == ElectionDue.DECIDE) {
+      Candidacy.Role role = candidacy.decide(time.now());
+      log.info("Endpoint [{}] is {} fabric manager after the election (at {} ns)", id, role, time.now());
+      return true;
+    }
+    if (event == ElectionDue.HEARTBEAT) {
+      heartbeat(time.now());
+      return true;
+    }
+    if (event == ElectionDue.WATCH) {
+      takeOver(time.now());
+      return true;
+    }
     if (event != DiscoveryDue.INSTANCE) {
       return false;
+    }
+    if (candidacy != null && candidacy.role() != Candidacy.Role.PRIMARY) {
+      log.info("Endpoint [{}] does not discover: the election made it {}", id, candidacy.role());
+      return true;
     }
     if (!link.isUp()) {
       startWhenUp = true; // from the link's coming up on
@@ -80,16 +120,90 @@ final class EndpointManagement {
     return true;
   }
 
+  /**
+   * The primary's discovery has found the secondary: its heartbeats begin, one every heartbeat
+   * interval of model time, along the route the discovery found.
+   */
+  private void beatOnceDiscovered(long at) {
+    if (!beating && candidacy != null && candidacy.role() == Candidacy.Role.PRIMARY && candidacy.partner() != null
+        && driver.database().knows(candidacy.partner().serial())) {
+      beating = true;
+      heartbeat(at);
+    }
+  }
+
+  private void heartbeat(long at) {
+    if (candidacy.role() != Candidacy.Role.PRIMARY) {
+      return;
+    }
+    if (candidacy.partner() == null) {
+      return; // no secondary to tell (one that took over has none)
+    }
+    driver.database().device(candidacy.partner().serial()).filter(d -> d.route().hops() > 0).ifPresent(d -> {
+      candidacy.heartbeatSent();
+      offer(FabricMessage.send(new FmHeartbeat(heartbeatSequence++), d.route().turns(), at));
+    });
+    // a periodic timer: background, so it keeps no released rack from going idle
+    time.scheduleBackground(at + setup.heartbeatNs(), ElectionDue.HEARTBEAT);
+  }
+
+  /** A heartbeat reached the secondary: it watches from its arrival for the watch timeout. */
+  private void watch(FabricMessage heartbeat, long arrival) {
+    if (candidacy == null || candidacy.role() != Candidacy.Role.SECONDARY || !heartbeat.arrived()) {
+      return;
+    }
+    candidacy.heartbeatArrived(heartbeat.originAt(), arrival);
+    time.cancel(ElectionDue.WATCH);
+    time.scheduleBackground(arrival + setup.watchTimeoutNs(), ElectionDue.WATCH);
+  }
+
+  /**
+   * No heartbeat for the watch timeout: the secondary is the primary from now on and discovers
+   * the fabric from its own endpoint (programming every device's event route to itself and
+   * activating what waits); it does not take over the old primary's database (not modelled).
+   */
+  private void takeOver(long at) {
+    if (candidacy == null || !candidacy.takeOver(at)) {
+      return;
+    }
+    log.info("Endpoint [{}] takes over as primary fabric manager at {} ns: no heartbeat since {} ns", id, at,
+        candidacy.report().watch().lastHeartbeatAt());
+    if (!driver.started()) {
+      start(at);
+    }
+  }
+
+  /** The candidate claims at model {@code at}, or as soon as its port is trained. */
+  private void claim(long at) {
+    if (!link.isUp()) {
+      claimWhenUp = true;
+      return;
+    }
+    claimWhenUp = false;
+    candidacy.claim(at).forEach(this::offer);
+  }
+
   private void start(long at) {
     log.info("Endpoint [{}] fabric manager starts discovery at {} ns", id, at);
-    offerAll(driver.start(at));
+    offerAll(driver.start(at), at);
   }
 
   /** A management packet from the link, at model {@code arrival}. */
   void arrived(FabricMessage message, long arrival) {
     boolean forManager = message.packet() instanceof Pi4ReadCompletion || message.packet() instanceof Pi5Event;
+    if (message.packet() instanceof ElectionClaim) {
+      if (agent != null) {
+        agent.onClaim(message, 0, arrival).forEach(this::offer); // an endpoint's one port is the ingress: none
+      }
+      return;
+    }
+    if (message.packet() instanceof FmHeartbeat) {
+      watch(message, arrival);
+      return;
+    }
     if (forManager && message.arrived() && driver != null) {
-      offerAll(driver.onArrival(message, arrival));
+      offerAll(driver.onArrival(message, arrival), arrival);
+      beatOnceDiscovered(arrival);
       return;
     }
     if (agent == null) {
@@ -99,6 +213,16 @@ final class EndpointManagement {
     (message.arrived() ? agent.onArrival(message, 0, at)
         : agent.onUnroutable(message, 0, "turn " + message.pointer() + " names port " + message.nextTurn()
             + " of endpoint " + id + ", which has only port 0", at)).ifPresent(this::offer);
+    carryOut(arrival);
+  }
+
+  /** Port orders the device manager's writes made: an endpoint has one port, its link. */
+  private void carryOut(long at) {
+    for (ManagementAgent.PortOrder o : agent.takeOrders()) {
+      log.debug("Endpoint [{}] link {} at {} ns by the fabric manager", id, o.active() ? "activated" : "deactivated",
+          at);
+      link.setActive(o.active(), at);
+    }
   }
 
   /** The endpoint's link changed state at model {@code at}. */
@@ -106,14 +230,26 @@ final class EndpointManagement {
     if (agent != null && link.counters().linkDowns > 0) {
       agent.onPortState(0, state, at).ifPresent(this::offer);
     }
+    if (claimWhenUp && link.isUp()) {
+      claim(Math.max(at, time.now()));
+    }
     if (startWhenUp && link.isUp()) {
       startWhenUp = false;
       start(Math.max(at, time.now()));
     }
   }
 
-  private void offerAll(List<FabricMessage> messages) {
+  /**
+   * What the fabric manager sends leaves on the link; its writes to its own device (activating its
+   * own port) are applied here, at the model time of the step that made them.
+   */
+  private void offerAll(List<FabricMessage> messages, long at) {
     messages.forEach(this::offer);
+    List<io.rackfabric.fabric.management.Pi4Write> local = driver.takeLocalWrites();
+    if (!local.isEmpty()) {
+      local.forEach(agent::applyWrite);
+      carryOut(at);
+    }
   }
 
   private void offer(FabricMessage message) {
@@ -124,6 +260,6 @@ final class EndpointManagement {
 
   /** The fabric manager's report; null when it does not run here. */
   FabricManagerReport report() {
-    return driver == null ? null : driver.report();
+    return driver == null ? null : driver.report().withElection(candidacy == null ? null : candidacy.report());
   }
 }

@@ -127,6 +127,13 @@ final class EndpointParts {
     }
 
     @Override
+    public void linkTrained(long modelAt) {
+      context.getLog().debug("Endpoint [{}] link trained, DL_Protected", id);
+      reports.linkUp(); // trained: management packets pass, which is what a run waits for
+      management.linkState(link.state(), modelAt);
+    }
+
+    @Override
     public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {
       context.getLog().info("Endpoint [{}] link down ({}), {} queued TLPs lost", id, cause, purged.size());
       if (target.root()) {

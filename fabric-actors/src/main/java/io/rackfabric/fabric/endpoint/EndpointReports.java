@@ -41,7 +41,8 @@ final class EndpointReports {
     var c = link.counters();
     PortStats ps = new PortStats(id, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent, c.dllpsReceived,
         0, 0, 0, c.purged, c.droppedLinkDown, c.receiverOverflows, 0, c.linkUps, c.linkDowns, link.modelNow(),
-        0, LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()));
+        0, LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()),
+        io.rackfabric.fabric.stats.LinkActivation.of(c));
     ArrivalBook arrivals = target.arrivals();
     StreamTracker streams = arrivals.streams();
     return new EndpointStats(id, arrivals.writes(), streams.unique(), streams.duplicates(),

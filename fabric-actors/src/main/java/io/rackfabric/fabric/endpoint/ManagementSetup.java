@@ -10,9 +10,15 @@ import java.util.function.Function;
  * it answers no management packet) and, with {@code fabricManager}, the fabric manager's driver,
  * which discovers when told ({@link MemoryEndpoint.StartDiscovery}) with at most {@code window}
  * reads outstanding and checks what it finds with {@code check} (null: nothing to check against).
+ * A driver on a device that is a candidate (its description's candidate priority) takes part in
+ * the election: it claims at model {@code claimAtNs} and reads the outcome at {@code decideAtNs},
+ * and only the primary discovers; the primary sends the secondary a heartbeat every
+ * {@code heartbeatNs}, and the secondary takes over after {@code watchTimeoutNs} without one.
+ * {@code claimAtNs} -1: no election, the driver discovers.
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
-    Function<TopologyDatabase, List<String>> check) {
+    Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
+    long watchTimeoutNs) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
@@ -21,5 +27,19 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
     if (fabricManager && device == null) {
       throw new IllegalArgumentException("a fabric manager needs its endpoint's device description");
     }
+    if (claimAtNs >= 0 && decideAtNs <= claimAtNs) {
+      throw new IllegalArgumentException("decideAt=" + decideAtNs + "ns is not after claimAt=" + claimAtNs + "ns");
+    }
+  }
+
+  /** Without an election. */
+  public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
+      Function<TopologyDatabase, List<String>> check) {
+    this(device, fabricManager, window, check, -1, -1, 0, 0);
+  }
+
+  /** Whether this endpoint takes part in an election. */
+  public boolean candidate() {
+    return fabricManager && claimAtNs >= 0 && device.candidatePriority() >= 0;
   }
 }

@@ -174,6 +174,7 @@ public final class FabricWireRegistrations implements WireRegistrations {
 
       // 960..969 link meters (issue 15): what each end put on its wire, in its port statistics
       Entry.of(960, io.rackfabric.fabric.stats.WireUse.class),
+      Entry.of(961, io.rackfabric.fabric.stats.LinkActivation.class),
 
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
       Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),
@@ -206,7 +207,12 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(328, int[].class),
       Entry.of(329, io.rackfabric.fabric.management.FabricManagerReport.class),
       Entry.of(330, io.rackfabric.fabric.management.FabricManagerReport.Rediscovery.class),
-      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class)
+      Entry.of(331, io.rackfabric.fabric.endpoint.MemoryEndpoint.StartDiscovery.class),
+      Entry.of(332, io.rackfabric.fabric.management.ElectionClaim.class),
+      Entry.of(333, io.rackfabric.fabric.management.Candidacy.Report.class),
+      Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class),
+      Entry.of(335, io.rackfabric.fabric.management.Candidacy.Watch.class),
+      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class)
 
       // next free block: 340
       );

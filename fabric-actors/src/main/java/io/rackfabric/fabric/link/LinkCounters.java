@@ -14,6 +14,13 @@ public final class LinkCounters {
   public long purged;
   public long linkUps;
   public long linkDowns;
+  /** Model time the link last trained to DL_Protected without activating itself; -1: never. */
+  public long trainedAtNs = -1;
+  /** Model time the fabric manager last activated it (DL_Protected to DL_Active); -1: never. */
+  public long activatedAtNs = -1;
+  /** Activations and deactivations by the fabric manager's PI-4 writes. */
+  public long activations;
+  public long deactivations;
 
   // Data link retry (see ReplayBuffer, ReplayReceiver) and injected errors (see LinkErrors).
   /** Replays started (by a Nak or the replay timer). */

@@ -41,6 +41,13 @@ public final class LinkEnd {
      */
     void linkUp(long modelAt);
 
+    /**
+     * The link trained to DL_Protected and waits for management to activate it (auto-activation
+     * off, as under a fabric manager, AS-FM section 2.2): only management packets pass until
+     * then; {@code modelAt} as for {@link #linkUp}.
+     */
+    default void linkTrained(long modelAt) {}
+
     /** The link went down; {@code purged} were queued here and are lost. */
     void linkDown(ErrorMessage.Cause cause, long modelAt, List<Queued> purged);
   }
@@ -198,6 +205,24 @@ public final class LinkEnd {
 
   public void activate() {
     training.activate();
+  }
+
+  /**
+   * The fabric manager's PI-4 write to this port's control register took effect at model
+   * {@code modelAt} (AS-FM section 2.2): DL_Protected to DL_Active, or back with {@code active}
+   * false. Called inside a model-time event at {@code modelAt}, so data TLPs that waited in the
+   * queue while the port was protected leave no earlier than the activation.
+   */
+  public void setActive(boolean active, long modelAt) {
+    observe(modelAt);
+    if (active && machine.state() == DataLinkState.DL_PROTECTED) {
+      counters.activations++;
+      counters.activatedAtNs = modelAt;
+      training.activate();
+    } else if (!active && machine.state() == DataLinkState.DL_ACTIVE) {
+      counters.deactivations++;
+      training.deactivate();
+    }
   }
 
   /**
@@ -403,7 +428,12 @@ public final class LinkEnd {
 
     @Override
     public void opened() {
+      // Trained, DL_Protected, waiting for the fabric manager (auto-activation off): management
+      // packets may go.
+      long at = Math.max(modelNow, training.partnerInitAt());
+      counters.trainedAtNs = at;
       tx.pump();
+      listener.linkTrained(at);
     }
 
     @Override

@@ -116,6 +116,18 @@ public final class LinkStateMachine {
     return 0;
   }
 
+  /**
+   * Deactivation by management (the FM's PI-4 write back to DL_Protected in AS-FM section 2.2):
+   * the link stays trained and carries management packets only. No action: nothing is lost,
+   * data TLPs wait in the transmit queue until the next activation.
+   */
+  public int deactivate(long now) {
+    if (state == DataLinkState.DL_ACTIVE) {
+      enter(DataLinkState.DL_PROTECTED, now);
+    }
+    return 0;
+  }
+
   public int onInitFc(InitFc init, long now) {
     lastReceived = now;
     if (!enabled) {

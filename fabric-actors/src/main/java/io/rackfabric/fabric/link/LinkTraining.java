@@ -85,6 +85,10 @@ final class LinkTraining {
     apply(machine.activate(wallNanos.getAsLong()), null);
   }
 
+  void deactivate() {
+    apply(machine.deactivate(wallNanos.getAsLong()), null);
+  }
+
   /** The data link retry gave up at model {@code modelAt}: down, and training again. */
   void retrain(long modelAt) {
     apply(machine.retrain(wallNanos.getAsLong()), ErrorMessage.Cause.REPLAY_ROLLOVER, modelAt);

@@ -134,6 +134,11 @@ public final class ConfigurationSpace {
     return portRecord(port).info().state();
   }
 
+  /** Port {@code port}'s peer's state as its record says. */
+  public DataLinkState peerState(int port) {
+    return portRecord(port).info().peerState();
+  }
+
   /** Whether the fabric manager asked port {@code port} to be DL_Active (its control register). */
   public boolean activationRequested(int port) {
     return (portRecord(port).control() & 1) != 0;

@@ -54,6 +54,16 @@ public final class DeviceManager {
   }
 
   /**
+   * The write with which a fabric manager at the far end of {@code route} moves port {@code port}
+   * of the device there to DL_Active ({@code active}) or back to DL_Protected: one register, the
+   * port record's control register (AS-FM section 2.2, "by means of a PI-4 packet").
+   */
+  public static Pi4Write activationWrite(Route route, int trafficClass, int port, boolean active) {
+    return new Pi4Write(route, trafficClass, 0, BaselineCapability.portRecordOffset(port) + 4L * PortRecord.CONTROL,
+        new int[] {active ? 1 : 0});
+  }
+
+  /**
    * The write with which a fabric manager at the far end of {@code route} programs the device there
    * to send its PI-5 events back along it.
    */

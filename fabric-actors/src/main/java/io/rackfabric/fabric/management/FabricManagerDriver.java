@@ -31,11 +31,16 @@ public final class FabricManagerDriver {
   private long discoveredAt = -1;
   private List<String> differences;
   private long writes;
+  private long activationWrites;
+  /** Writes to the fabric manager's own device, applied locally by its endpoint (no packets). */
+  private final List<Pi4Write> localWrites = new ArrayList<>();
   private long events;
   /** The rediscovery running: its event and the counts when it began. */
   private Event current;
   private long requestsBefore;
   private long completionsBefore;
+  /** Devices in the database when the rediscovery running began: those after them are new. */
+  private int devicesBefore;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -91,8 +96,13 @@ public final class FabricManagerDriver {
           writes++;
         }
       }
+      for (TopologyDatabase.Device d : walker.database().devices()) {
+        activate(d, at, out);
+      }
     } else if (current != null) {
       rediscoveries.add(rediscovery(current, at));
+      walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
+      configureFound(at, out);
       current = null;
     }
     while (current == null && !waiting.isEmpty()) {
@@ -102,14 +112,61 @@ public final class FabricManagerDriver {
         continue; // from a device the database does not have: nothing to read again
       }
       current = e;
+      devicesBefore = walker.database().devices().size();
       requestsBefore = walker.packets().count(PacketKind.PI4_READ_REQUEST);
       completionsBefore = completions();
       send(walker.reread(d.route()), at, out);
       if (walker.done()) { // the fabric manager's own device: read locally, no packets
         rediscoveries.add(rediscovery(current, at));
+        activate(d, at, out);
         current = null;
       }
     }
+  }
+
+  /**
+   * Every port of {@code d} that its read found trained but not active (DL_Protected) gets one PI-4
+   * write activating it (AS-FM section 4: "fabric ports must be activated ... PI-4 write packets
+   * are used"); the fabric manager's own device's are applied locally ({@link #takeLocalWrites}).
+   */
+  private void activate(TopologyDatabase.Device d, long at, List<FabricMessage> out) {
+    for (TopologyDatabase.Port p : walker.database().ports(d.serial()).values()) {
+      if (p.state() != io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED) {
+        continue;
+      }
+      Pi4Write w = DeviceManager.activationWrite(d.route(), trafficClass, p.number(), true);
+      activationWrites++;
+      if (d.route().hops() == 0) {
+        localWrites.add(w);
+      } else {
+        out.add(FabricMessage.send(w, d.route().turns(), at));
+      }
+    }
+  }
+
+  /**
+   * Devices a rediscovery found that the database did not have (a port that came up led to them)
+   * are configured as a discovery's are: their event route, and their trained ports activated.
+   */
+  private void configureFound(long at, List<FabricMessage> out) {
+    List<TopologyDatabase.Device> all = new ArrayList<>(walker.database().devices());
+    for (TopologyDatabase.Device d : all.subList(Math.min(devicesBefore, all.size()), all.size())) {
+      if (d.route().hops() > 0) {
+        out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
+        writes++;
+      }
+      activate(d, at, out);
+    }
+  }
+
+  /** Writes for the fabric manager's own device since the last call, for its endpoint to apply; then empty. */
+  public List<Pi4Write> takeLocalWrites() {
+    if (localWrites.isEmpty()) {
+      return List.of();
+    }
+    List<Pi4Write> w = List.copyOf(localWrites);
+    localWrites.clear();
+    return w;
   }
 
   private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt) {
@@ -141,7 +198,8 @@ public final class FabricManagerDriver {
     }
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, p.count(PacketKind.PI4_READ_REQUEST),
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
-        p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, events,
-        walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries);
+        p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
+        walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
+        null);
   }
 }

@@ -15,7 +15,9 @@ import java.util.List;
  * @param readRequests PI-4 read requests of the discovery and every rediscovery, with their bytes
  * @param completions PI-4 read completions with data taken, with their bytes
  * @param errorCompletions PI-4 read completions with error taken
- * @param writes PI-4 writes sent (the event routes)
+ * @param writes PI-4 writes sent to program event routes
+ * @param activationWrites PI-4 writes that activated a port found in DL_Protected (AS-FM section
+ *     2.2), the fabric manager's own port's local write included
  * @param events PI-5 events taken
  * @param devices devices in the topology database, the fabric manager's own included
  * @param links links in it
@@ -23,16 +25,25 @@ import java.util.List;
  * @param differences every difference from the topology file at the end of the discovery (empty:
  *     none; null: no file to check against)
  * @param rediscoveries one per PI-5 event acted on, in order
+ * @param election the election as this candidate saw it; null when there was none
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
-    long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long events,
-    int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries)
-    implements WireMessage {
+    long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
+    long events,
+    int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
+    Candidacy.Report election) implements WireMessage {
 
   public FabricManagerReport {
     problems = List.copyOf(problems);
     differences = differences == null ? null : List.copyOf(differences);
     rediscoveries = List.copyOf(rediscoveries);
+  }
+
+  /** The same with {@code e} as its election. */
+  public FabricManagerReport withElection(Candidacy.Report e) {
+    return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
+        completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
+        rediscoveries, e);
   }
 
   /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */

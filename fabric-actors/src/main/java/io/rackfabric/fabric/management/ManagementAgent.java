@@ -2,6 +2,7 @@ package io.rackfabric.fabric.management;
 
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,7 +21,15 @@ public final class ManagementAgent {
   public record Counts(long readsAnswered, long errorsAnswered, long writesApplied, long writesIgnored,
       long strays, long eventsSent) {}
 
+  /**
+   * A PI-4 write to port {@code port}'s control register changed its activate bit: the port is to
+   * go to DL_Active ({@code active}) or back to DL_Protected (AS-FM section 2.2). The device's
+   * actor carries it out on the port's link.
+   */
+  public record PortOrder(int port, boolean active) {}
+
   private final DeviceManager manager;
+  private final ElectionFlood flood;
   /** The way back to the fabric manager that programmed the event route; null until then. */
   private List<Integer> eventTurns;
   private long readsAnswered;
@@ -29,9 +38,11 @@ public final class ManagementAgent {
   private long writesIgnored;
   private long strays;
   private long eventsSent;
+  private final List<PortOrder> orders = new ArrayList<>();
 
   public ManagementAgent(DeviceManager manager) {
     this.manager = manager;
+    this.flood = new ElectionFlood(manager.space());
   }
 
   public static ManagementAgent of(DeviceDescription device) {
@@ -50,19 +61,57 @@ public final class ManagementAgent {
       return Optional.of(answer(c, message, ingress, at));
     }
     if (packet instanceof Pi4Write write) {
-      if (manager.onWrite(write) == WriteOutcome.APPLIED) {
-        writesApplied++;
-        if (write.offset() >= EventRouteCapability.OFFSET && write.offset() < EventRouteCapability.OFFSET + 0x100
-            && manager.space().eventRoute().route() != null) {
-          eventTurns = message.replyTurns(ingress);
-        }
-      } else {
-        writesIgnored++;
+      if (applyWrite(write) && write.offset() >= EventRouteCapability.OFFSET
+          && write.offset() < EventRouteCapability.OFFSET + 0x100 && manager.space().eventRoute().route() != null) {
+        eventTurns = message.replyTurns(ingress);
       }
       return Optional.empty();
     }
     strays++;
     return Optional.empty();
+  }
+
+  /**
+   * Applies a PI-4 write (from the fabric, or the fabric manager's own to its own device): true
+   * when it took effect; a change of a port's activate bit becomes a {@link PortOrder}.
+   */
+  public boolean applyWrite(Pi4Write write) {
+    ConfigurationSpace space = manager.space();
+    int ports = space.device().ports().size();
+    boolean[] before = new boolean[ports];
+    for (int p = 0; p < ports; p++) {
+      before[p] = space.activationRequested(p);
+    }
+    if (manager.onWrite(write) != WriteOutcome.APPLIED) {
+      writesIgnored++;
+      return false;
+    }
+    writesApplied++;
+    for (int p = 0; p < ports; p++) {
+      if (space.activationRequested(p) != before[p]) {
+        order(p, !before[p]);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * An election claim flooded to this device came in through {@code ingress} at model {@code at}:
+   * one copy for each port it goes on through ({@link ElectionFlood}), none when it changed
+   * nothing here.
+   */
+  public List<FabricMessage> onClaim(FabricMessage message, int ingress, long at) {
+    ElectionClaim claim = (ElectionClaim) message.packet();
+    List<FabricMessage> out = new ArrayList<>();
+    for (int port : flood.onClaim(claim, ingress, at)) {
+      out.add(FabricMessage.send(claim, List.of(port), at));
+    }
+    return out;
+  }
+
+  /** The device's part in the election. */
+  public ElectionFlood flood() {
+    return flood;
   }
 
   /**
@@ -76,6 +125,32 @@ public final class ManagementAgent {
     }
     strays++;
     return Optional.empty();
+  }
+
+  /**
+   * The port's record takes the ordered state at once (a trained port only: DL_Protected and
+   * DL_Active swap, nothing else), so the port's own report of it later is no change and no PI-5
+   * event: the fabric manager ordered it and knows.
+   */
+  private void order(int port, boolean active) {
+    ConfigurationSpace space = manager.space();
+    DataLinkState state = space.portState(port);
+    if (active && state == DataLinkState.DL_PROTECTED) {
+      space.setPortState(port, DataLinkState.DL_ACTIVE, space.peerState(port));
+    } else if (!active && state == DataLinkState.DL_ACTIVE) {
+      space.setPortState(port, DataLinkState.DL_PROTECTED, space.peerState(port));
+    }
+    orders.add(new PortOrder(port, active));
+  }
+
+  /** The port orders the writes handled since the last call, oldest first; the list is then empty. */
+  public List<PortOrder> takeOrders() {
+    if (orders.isEmpty()) {
+      return List.of();
+    }
+    List<PortOrder> out = List.copyOf(orders);
+    orders.clear();
+    return out;
   }
 
   private FabricMessage answer(Pi4ReadCompletion c, FabricMessage request, int ingress, long at) {

@@ -66,6 +66,9 @@ final class PortRecord implements ConfigRegion {
   void setState(DataLinkState newState, DataLinkState newPeerState) {
     state = newState;
     peerState = newPeerState;
+    if (newState == DataLinkState.DL_INACTIVE) {
+      control &= ~1; // a port that went down trains to DL_Protected again and waits for a new activation
+    }
   }
 
   int control() {

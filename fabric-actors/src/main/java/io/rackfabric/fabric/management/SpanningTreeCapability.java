@@ -66,16 +66,21 @@ final class SpanningTreeCapability extends FixedRegion {
     return true;
   }
 
-  private void offer(Claim claim) {
+  /** Keeps {@code claim} if it is among the best two seen; true when the best two changed. */
+  boolean offer(Claim claim) {
     if (claim.equals(primary) || claim.equals(secondary)) {
-      return;
+      return false;
     }
     if (primary == null || Claim.ORDER.compare(claim, primary) < 0) {
       secondary = primary;
       primary = claim;
-    } else if (secondary == null || Claim.ORDER.compare(claim, secondary) < 0) {
-      secondary = claim;
+      return true;
     }
+    if (secondary == null || Claim.ORDER.compare(claim, secondary) < 0) {
+      secondary = claim;
+      return true;
+    }
+    return false;
   }
 
   Claim primary() {

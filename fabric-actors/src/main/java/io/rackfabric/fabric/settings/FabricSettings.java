@@ -22,7 +22,9 @@ import java.util.List;
  * @param maxPayload Max_Payload_Size: larger reads are answered by several completions (bytes)
  * @param receiveBuffers every port's receive buffer, in credits
  * @param releaseBatch an egress port returns ingress buffer space in batches of this many TLPs
- * @param autoActivate whether a trained link goes from DL_PROTECTED to DL_ACTIVE by itself
+ * @param autoActivate whether a trained link goes from DL_PROTECTED to DL_ACTIVE by itself: {@code
+ *     auto-activate}, and never under fabric management ({@code management.enabled}), where the
+ *     fabric manager's PI-4 write activates each port (AS-FM section 2.2)
  * @param timers data link timers, already multiplied by the time-dilation factor
  * @param tdf time-dilation factor
  * @param replay the data link retry (Ack/Nak, replay timer, REPLAY_NUM)
@@ -150,7 +152,7 @@ public record FabricSettings(
     }
     return new FabricSettings(switchNs, ntbNs, cplNs, timeoutNs, mps,
         new FcCredits(credits[0], credits[1], credits[2], credits[3], credits[4], credits[5]),
-        batch, c.getBoolean("auto-activate"), timers, tdf, replay, rootComplex, meterFrom, meterTo);
+        batch, c.getBoolean("auto-activate") && !(c.hasPath("management.enabled") && c.getBoolean("management.enabled")), timers, tdf, replay, rootComplex, meterFrom, meterTo);
   }
 
   /**

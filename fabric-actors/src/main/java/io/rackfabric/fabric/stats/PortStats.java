@@ -35,12 +35,24 @@ public record PortStats(
     long modelNow,
     long ntbRequesterTableFull,
     LinkRetryStats retry,
-    WireUse wire)
+    WireUse wire,
+    LinkActivation activation)
     implements WireMessage {
 
   public PortStats {
     retry = retry == null ? LinkRetryStats.NONE : retry;
     wire = wire == null ? WireUse.NONE : wire;
+    activation = activation == null ? LinkActivation.NONE : activation;
+  }
+
+  /** Counters of a port not under fabric management. */
+  public PortStats(String name, DataLinkState state, long tlpsReceived, long tlpsSent,
+      long dllpsSent, long dllpsReceived, long unsupported, long droppedPosted, long silentDrops,
+      long lostOnLinkDown, long droppedLinkDown, long receiverOverflows, long aerSent,
+      long linkUps, long linkDowns, long modelNow, long ntbRequesterTableFull, LinkRetryStats retry, WireUse wire) {
+    this(name, state, tlpsReceived, tlpsSent, dllpsSent, dllpsReceived, unsupported, droppedPosted,
+        silentDrops, lostOnLinkDown, droppedLinkDown, receiverOverflows, aerSent, linkUps,
+        linkDowns, modelNow, ntbRequesterTableFull, retry, wire, LinkActivation.NONE);
   }
 
   /** Counters of a port whose wire was not metered. */

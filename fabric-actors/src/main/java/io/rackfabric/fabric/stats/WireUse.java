@@ -38,7 +38,12 @@ public record WireUse(long tlps, long bytes, long from, long to, double windowBy
 
   /** Management packets of {@code kind} this end sent. */
   public long management(PacketKind kind) {
-    return kind.ordinal() < management.length ? management[kind.ordinal()] : 0;
+    return management(kind.ordinal());
+  }
+
+  /** Management packets of kind code {@code code} sent (see {@code MessagePayload#kindCode}). */
+  public long management(int code) {
+    return code >= 0 && code < management.length ? management[code] : 0;
   }
 
   /** Whether a window was metered. */

@@ -59,6 +59,7 @@ final class PortErrors {
     return new PortStats(name, link.state(), c.tlpsReceived, c.tlpsSent, c.dllpsSent,
         c.dllpsReceived, unsupported, droppedPosted, silentDrops, lostOnLinkDown, c.droppedLinkDown,
         c.receiverOverflows, aerSent, c.linkUps, c.linkDowns, link.modelNow(), ntbRefused,
-        LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()));
+        LinkRetryStats.of(c), WireUse.of(link.meter(), link.params()),
+        io.rackfabric.fabric.stats.LinkActivation.of(c));
   }
 }

@@ -83,10 +83,36 @@ final class PortManagement {
 
   /** At the hosting port: the device manager takes a packet and its answer leaves toward the ingress port. */
   void manage(SwitchPort.Manage msg) {
+    if (msg.unroutable() == null && msg.message().packet() instanceof io.rackfabric.fabric.management.ElectionClaim) {
+      agent.onClaim(msg.message(), msg.ingress(), msg.readyAt()).forEach(c -> send(c, msg.readyAt()));
+      return;
+    }
     Optional<FabricMessage> answer = msg.unroutable() == null
         ? agent.onArrival(msg.message(), msg.ingress(), msg.readyAt())
         : agent.onUnroutable(msg.message(), msg.ingress(), msg.unroutable(), msg.readyAt());
     answer.ifPresent(a -> send(a, msg.readyAt()));
+    for (ManagementAgent.PortOrder o : agent.takeOrders()) {
+      order(o, msg.readyAt());
+    }
+  }
+
+  /**
+   * The fabric manager's write ordered port {@code o.port()} to DL_Active or back to DL_Protected:
+   * here at once, on a sibling a crossing later (a model-time message).
+   */
+  private void order(ManagementAgent.PortOrder o, long at) {
+    if (o.port() == number) {
+      setActive(new SwitchPort.SetActive(o.active(), at, number));
+    } else if (crossbar.has(o.port())) {
+      crossbar.tell(o.port(), new SwitchPort.SetActive(o.active(), at + crossing(number, o.port()), number));
+    }
+  }
+
+  /** At the ordered port, at model {@code msg.at()}: its link activates or goes back to protected. */
+  void setActive(SwitchPort.SetActive msg) {
+    log.debug("Port [{}] {} at {} ns by the fabric manager", config.name(),
+        msg.active() ? "activated" : "deactivated", msg.at());
+    link.setActive(msg.active(), msg.at());
   }
 
   /** This port's link is now in {@code state} (model {@code at}): the device manager hears of it. */

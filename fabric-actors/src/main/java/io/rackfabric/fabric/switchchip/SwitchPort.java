@@ -46,7 +46,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Activate, GetStats, ProgramRequesterId, Forward,
-          ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings, Manage, PortStateChanged {}
+          ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings, Manage, PortStateChanged,
+          SetActive {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -108,6 +109,13 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** Sibling {@code from}'s link (port {@code port}) is in {@code state}, known here at model {@code at}. */
   record PortStateChanged(int port, DataLinkState state, long at, int from)
       implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The chip's device manager (on sibling {@code from}) applied a fabric manager's PI-4 write to
+   * this port's control register: DL_Active ({@code active}) or back to DL_Protected, at model
+   * {@code at}.
+   */
+  record SetActive(boolean active, long at, int from) implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * Egress sibling {@code from} returns buffer space of TLPs that came in through this port; it
@@ -217,6 +225,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(ConfigAccess.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
         .onMessage(Manage.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
         .onMessage(PortStateChanged.class, msg -> timed(msg.at(), msg.from(), msg))
+        .onMessage(SetActive.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
@@ -258,6 +267,8 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       management.manage(m);
     } else if (event instanceof PortStateChanged p) {
       management.portState(p);
+    } else if (event instanceof SetActive a) {
+      management.setActive(a);
     }
   }
 
@@ -332,6 +343,14 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     public void linkUp(long modelAt) {
       getContext().getLog().debug("Port [{}] link up", config.name());
       if (link.counters().linkDowns > 0) { // back up after a failure; the first training is the description's
+        management.linkState(link.state(), modelAt);
+      }
+    }
+
+    @Override
+    public void linkTrained(long modelAt) {
+      getContext().getLog().debug("Port [{}] link trained, DL_Protected", config.name());
+      if (link.counters().linkDowns > 0) { // as linkUp: the first training is the description's
         management.linkState(link.state(), modelAt);
       }
     }

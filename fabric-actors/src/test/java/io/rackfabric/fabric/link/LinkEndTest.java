@@ -52,6 +52,7 @@ class LinkEndTest {
     final List<TlpFrame> tlpFrames = new ArrayList<>();
     final List<UpdateFc> updates = new ArrayList<>();
     final List<Long> ups = new ArrayList<>();
+    final List<Long> trained = new ArrayList<>();
     final List<Down> downs = new ArrayList<>();
     boolean autoFree;
     int freed;
@@ -78,6 +79,11 @@ class LinkEndTest {
     @Override
     public void linkUp(long modelAt) {
       ups.add(modelAt);
+    }
+
+    @Override
+    public void linkTrained(long modelAt) {
+      trained.add(modelAt);
     }
 
     @Override
@@ -260,6 +266,34 @@ class LinkEndTest {
     assertEquals(List.of("cfg", "cpl", "err", "w", "r"), a.tokens);
     assertEquals(0, a.end.queued());
     assertEquals(5, b.received.size()); // b, still protected, receives everything
+  }
+
+  @Test
+  void shouldRecordTrainingAndActivationInModelTimeAndHoldMemoryTlpsAgainWhenDeactivated() {
+    wire(ROOMY, ROOMY, false);
+    a.end.enable();
+    b.end.enable();
+    deliverAll();
+    assertEquals(1, a.trained.size(), "the owner hears the link trained to DL_Protected");
+    assertTrue(a.ups.isEmpty());
+    a.end.setActive(true, 5_000);
+    assertEquals(DataLinkState.DL_ACTIVE, a.end.state());
+    assertEquals(5_000, a.end.counters().activatedAtNs);
+    assertEquals(a.trained.get(0).longValue(), a.end.counters().trainedAtNs);
+    assertEquals(1, a.end.counters().activations);
+    assertTrue(a.end.modelNow() >= 5_000, "the end's clock is at the activation");
+
+    a.end.setActive(false, 6_000);
+    assertEquals(DataLinkState.DL_PROTECTED, a.end.state());
+    assertEquals(1, a.end.counters().deactivations);
+    a.end.offer(write(1, 64), 6_000, "w");
+    deliverAll();
+    assertTrue(a.tokens.isEmpty(), "a memory write waits while the port is protected");
+    assertEquals(1, a.end.queued());
+    a.end.setActive(true, 7_000);
+    deliverAll();
+    assertEquals(List.of("w"), a.tokens);
+    assertEquals(2, a.end.counters().activations);
   }
 
   // ---------------------------------------------------------------- credits and ordering

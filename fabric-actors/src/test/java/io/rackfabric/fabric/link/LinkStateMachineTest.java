@@ -184,6 +184,24 @@ class LinkStateMachineTest {
   }
 
   @Test
+  void shouldGoBackToProtectedWhenDeactivatedAndStayTrained() {
+    End a = new End(false, 1);
+    End b = new End(false, 2);
+    a.enable(0);
+    b.enable(0);
+    long now = exchange(a, b, 0);
+    a.m.activate(now + 1);
+    assertEquals(0, a.m.deactivate(now + 2), "nothing to do on the wire: the link stays trained");
+    assertEquals(DataLinkState.DL_PROTECTED, a.m.state());
+    assertTrue(a.m.isUp());
+    assertFalse(a.m.mayTransmit(false));
+    assertTrue(a.m.mayTransmit(true));
+    assertEquals(0, a.m.deactivate(now + 3));
+    assertEquals(DataLinkState.DL_PROTECTED, a.m.state(), "deactivating a protected port changes nothing");
+    assertEquals(LINK_UP, a.m.activate(now + 4), "and it may be activated again");
+  }
+
+  @Test
   void shouldNotActivateWhenLinkIsNotProtected() {
     End a = new End(false, 1);
     assertEquals(0, a.m.activate(0));

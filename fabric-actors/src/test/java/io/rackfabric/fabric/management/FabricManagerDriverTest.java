@@ -20,10 +20,15 @@ class FabricManagerDriverTest {
 
   /** The fabric manager on port 1 of a switch of {@code ports} ports; {@code ep} on port 5 when {@code withEndpoint}. */
   private static HopFabric fabric(int ports, boolean withEndpoint, int window) {
+    return fabric(ports, withEndpoint, window, ACTIVE);
+  }
+
+  /** As above, every trained port in {@code state}. */
+  private static HopFabric fabric(int ports, boolean withEndpoint, int window, DataLinkState state) {
     List<DeviceDescription> devices = withEndpoint
-        ? List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE), TestDevices.switchOf("sw", 12, ports, Set.of(1, 5), ACTIVE),
-            TestDevices.endpoint("ep", 9, -1, ACTIVE))
-        : List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE), TestDevices.switchOf("sw", 12, ports, Set.of(1), ACTIVE));
+        ? List.of(TestDevices.endpoint("fm", 7, 0, state), TestDevices.switchOf("sw", 12, ports, Set.of(1, 5), state),
+            TestDevices.endpoint("ep", 9, -1, state))
+        : List.of(TestDevices.endpoint("fm", 7, 0, state), TestDevices.switchOf("sw", 12, ports, Set.of(1), state));
     List<List<PortRef>> links = withEndpoint
         ? List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1)),
             List.of(new PortRef("ep", 0), new PortRef("sw", 5)))
@@ -119,5 +124,41 @@ class FabricManagerDriverTest {
     f.portDown("sw", 5, 10);
     assertEquals(0, f.agents.get("sw").counts().eventsSent());
     assertEquals(DataLinkState.DL_INACTIVE, f.agents.get("sw").manager().space().portState(5));
+  }
+
+  @Test
+  void shouldActivateEveryProtectedPortWhenTheDiscoveryEnds() {
+    HopFabric f = fabric(16, true, 8, DataLinkState.DL_PROTECTED);
+    f.discover(0);
+    FabricManagerReport r = f.driver.report();
+    assertEquals(4, r.activationWrites(), "fm's own port (locally), sw's ports 1 and 5, ep's port");
+    assertEquals(2, r.writes(), "event routes apart");
+    long done = r.discoveredAt();
+    assertEquals(List.of("fm:0:true@" + done, "sw:1:true@" + (done + HOP), "sw:5:true@" + (done + HOP),
+        "ep:0:true@" + (done + 2 * HOP)), f.orders);
+    assertEquals(ACTIVE, f.agents.get("sw").manager().space().portState(5));
+    assertEquals(DataLinkState.DL_INACTIVE, f.agents.get("sw").manager().space().portState(0), "unlinked: left alone");
+  }
+
+  @Test
+  void shouldWriteNoActivationWhenEveryPortIsActiveAlready() {
+    HopFabric f = fabric(16, true, 8);
+    f.discover(0);
+    assertEquals(0, f.driver.report().activationWrites());
+    assertTrue(f.orders.isEmpty());
+  }
+
+  @Test
+  void shouldActivateAPortAgainWhenItTrainedAgainAfterGoingDown() {
+    HopFabric f = fabric(16, true, 8, DataLinkState.DL_PROTECTED);
+    f.discover(0);
+    f.portDown("sw", 5, 50_000);
+    f.orders.clear();
+    f.now = 60_000;
+    f.agents.get("sw").onPortState(5, DataLinkState.DL_PROTECTED, 60_000).ifPresent(e -> f.send("sw", e, 60_000));
+    f.carry();
+    assertEquals(1, f.orders.size(), f.orders.toString());
+    assertTrue(f.orders.get(0).startsWith("sw:5:true@"), f.orders.toString());
+    assertEquals(5, f.driver.report().activationWrites());
   }
 }

@@ -28,6 +28,8 @@ final class HopFabric {
   final FabricManagerDriver driver;
   /** Every message put on a link, in order. */
   final List<FabricMessage> sent = new ArrayList<>();
+  /** Every port order a device manager took from a write, as "device:port:active@time". */
+  final List<String> orders = new ArrayList<>();
   private long order;
   long now;
 
@@ -48,6 +50,7 @@ final class HopFabric {
   void discover(long at) {
     now = at;
     driver.start(at).forEach(m -> send(fm, m, at));
+    local(at);
     run();
   }
 
@@ -68,6 +71,23 @@ final class HopFabric {
     }
   }
 
+  /** The fabric manager's writes to its own device, applied there as its endpoint does. */
+  private void local(long at) {
+    driver.takeLocalWrites().forEach(agents.get(fm)::applyWrite);
+    takeOrders(fm, at);
+  }
+
+  private void takeOrders(String device, long at) {
+    for (ManagementAgent.PortOrder o : agents.get(device).takeOrders()) {
+      orders.add(device + ":" + o.port() + ":" + o.active() + "@" + at);
+    }
+  }
+
+  /** Carries every packet in flight until none is left. */
+  void carry() {
+    run();
+  }
+
   private void run() {
     while (!queue.isEmpty()) {
       Delivery d = queue.poll();
@@ -78,8 +98,10 @@ final class HopFabric {
         send(d.device, m.passedThrough(d.ingress), d.at);
       } else if (forManager && d.device.equals(fm)) {
         driver.onArrival(m, d.at).forEach(out -> send(fm, out, d.at));
+        local(d.at);
       } else {
         agents.get(d.device).onArrival(m, d.ingress, d.at).ifPresent(out -> send(d.device, out, d.at));
+        takeOrders(d.device, d.at);
       }
     }
   }

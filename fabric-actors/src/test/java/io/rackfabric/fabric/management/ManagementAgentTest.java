@@ -120,4 +120,37 @@ class ManagementAgentTest {
     assertEquals(3, m.nextTurn());
     assertTrue(m.passedThrough(4).arrived());
   }
+
+  @Test
+  void shouldOrderAPortActiveAndBackWhenItsControlRegisterIsWritten() {
+    ManagementAgent protectedSwitch = ManagementAgent.of(
+        TestDevices.switchOf("sw", 12, 16, Set.of(1, 3), DataLinkState.DL_PROTECTED));
+    Route route = new Route(List.of(0, 3));
+    protectedSwitch.onArrival(arrivedThroughOneSwitch(DeviceManager.activationWrite(route, 0, 3, true)), 7, 100);
+    assertEquals(List.of(new ManagementAgent.PortOrder(3, true)), protectedSwitch.takeOrders());
+    assertEquals(ACTIVE, protectedSwitch.manager().space().portState(3), "the record follows the order at once");
+    assertTrue(protectedSwitch.takeOrders().isEmpty());
+
+    protectedSwitch.onArrival(arrivedThroughOneSwitch(DeviceManager.activationWrite(route, 0, 3, true)), 7, 200);
+    assertTrue(protectedSwitch.takeOrders().isEmpty(), "already active: no order");
+    assertFalse(protectedSwitch.onPortState(3, ACTIVE, 210).isPresent(), "the port saying so is no change");
+
+    protectedSwitch.onArrival(arrivedThroughOneSwitch(DeviceManager.activationWrite(route, 0, 3, false)), 7, 300);
+    assertEquals(List.of(new ManagementAgent.PortOrder(3, false)), protectedSwitch.takeOrders());
+    assertEquals(DataLinkState.DL_PROTECTED, protectedSwitch.manager().space().portState(3));
+  }
+
+  @Test
+  void shouldNeedANewActivationWhenAnActivatedPortWentDownAndTrainedAgain() {
+    ManagementAgent protectedSwitch = ManagementAgent.of(
+        TestDevices.switchOf("sw", 12, 16, Set.of(1, 3), DataLinkState.DL_PROTECTED));
+    Pi4Write activate = DeviceManager.activationWrite(new Route(List.of(0, 3)), 0, 3, true);
+    protectedSwitch.applyWrite(activate);
+    protectedSwitch.takeOrders();
+    protectedSwitch.onPortState(3, DataLinkState.DL_INACTIVE, 1_000);
+    protectedSwitch.onPortState(3, DataLinkState.DL_PROTECTED, 2_000);
+    assertFalse(protectedSwitch.manager().space().activationRequested(3), "going down cleared the activate bit");
+    protectedSwitch.applyWrite(activate);
+    assertEquals(List.of(new ManagementAgent.PortOrder(3, true)), protectedSwitch.takeOrders());
+  }
 }

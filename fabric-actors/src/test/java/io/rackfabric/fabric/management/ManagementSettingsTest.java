@@ -31,4 +31,50 @@ class ManagementSettingsTest {
         () -> new ManagementSettings(true, "mh", -1, 8));
     assertEquals("discover-at=-1ns is negative", e.getMessage());
   }
+
+  private static ManagementSettings election(String candidates, String claimAtOf, String settle, String watch) {
+    return ManagementSettings.create(ConfigFactory.parseString(
+        "rackfabric.fabric.management.election { candidates = \"" + candidates + "\", claim-at-of = \"" + claimAtOf
+            + "\", settle = " + settle + ", watch-timeout = " + watch + " }").withFallback(ConfigFactory.load()));
+  }
+
+  @Test
+  void shouldReadTheCandidatesAndTheirOwnClaimTimesWhenSet() {
+    ManagementSettings s = election("mmh, bmh", "bmh=3us", "5us", "6us");
+    assertEquals(java.util.List.of("mmh", "bmh"), s.candidates());
+    assertEquals(1_000, s.claimAt("mmh"));
+    assertEquals(3_000, s.claimAt("bmh"));
+    assertEquals(8_000, s.decideAt("bmh"));
+    assertEquals(2_000, s.heartbeatNs());
+  }
+
+  @Test
+  void shouldRefuseAnElectionThatDecidesAfterTheDiscoveryWhenClaimsAreLate() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> election("", "bmh=6us", "5us", "6us"));
+    assertEquals("the election decides at 11000ns (latest claim + election.settle), after discover-at=10000ns:"
+        + " the primary must be known before it discovers", e.getMessage());
+  }
+
+  @Test
+  void shouldNameTheEntryWhenAClaimTimeIsMalformed() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> election("", "bmh", "5us", "6us"));
+    assertEquals("election.claim-at-of entry 'bmh' is not ID=DURATION", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> election("", "bmh=soon", "5us", "6us"));
+    assertEquals("election.claim-at-of entry 'bmh=soon': soon is no duration", e.getMessage());
+  }
+
+  @Test
+  void shouldRefuseAWatchNoLongerThanTheHeartbeatWhenSet() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> election("", "", "5us", "2us"));
+    assertEquals("election.watch-timeout=2000ns is not longer than election.heartbeat=2000ns: the secondary would"
+        + " take over from a live primary", e.getMessage());
+  }
+
+  @Test
+  void shouldRefuseACandidateNamedTwiceWhenSet() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> election("mmh, mmh", "", "5us", "6us"));
+    assertEquals("election.candidates=[mmh, mmh] names a candidate twice", e.getMessage());
+  }
 }

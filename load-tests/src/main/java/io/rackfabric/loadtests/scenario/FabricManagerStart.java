@@ -37,11 +37,22 @@ final class FabricManagerStart {
       progress.println("  " + management.problem());
       return false;
     }
-    rack.holdModelTime(settings.discoverAtNs());
-    rack.endpoint(fm).tell(new MemoryEndpoint.StartDiscovery(settings.discoverAtNs()));
-    rack.confirmInputs(List.of(fm));
-    progress.printf("  fabric manager on %s discovers the fabric from %s of model time, %d reads outstanding at most%n",
-        fm, Durations.text(settings.discoverAtNs()), settings.window());
+    // Every candidate claims at its own model time, before discover-at: the rack is held before the
+    // earliest, so that no candidate's clock is past its claim when it is told.
+    List<String> candidates = List.copyOf(new java.util.TreeSet<>(management.candidates().keySet()));
+    long holdAt = settings.discoverAtNs();
+    for (String c : candidates) {
+      holdAt = Math.min(holdAt, settings.claimAt(c));
+    }
+    rack.holdModelTime(holdAt);
+    for (String c : candidates) {
+      rack.endpoint(c).tell(new MemoryEndpoint.StartDiscovery(settings.discoverAtNs()));
+    }
+    rack.confirmInputs(candidates);
+    progress.printf("  fabric-manager candidates %s claim from %s, decide %s later; the primary discovers the fabric"
+        + " from %s of model time, %d reads outstanding at most%n", management.candidates(),
+        Durations.text(holdAt), Durations.text(settings.settleNs()), Durations.text(settings.discoverAtNs()),
+        settings.window());
     return true;
   }
 }

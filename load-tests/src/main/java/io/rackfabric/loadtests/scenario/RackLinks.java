@@ -124,7 +124,8 @@ final class RackLinks {
     while (true) {
       DataLinkState a = rack.portStats(end).state();
       DataLinkState b = rack.portStats(partner).state();
-      if (a == DataLinkState.DL_ACTIVE && b == DataLinkState.DL_ACTIVE) {
+      // Trained: DL_Active, or DL_Protected under a fabric manager, which activates it later in model time.
+      if (trained(a) && trained(b)) {
         return;
       }
       if (System.nanoTime() > deadline) {
@@ -133,5 +134,9 @@ final class RackLinks {
       }
       Thread.sleep(20); // polling two ports' state: they have no request that answers on link-up
     }
+  }
+
+  private static boolean trained(DataLinkState s) {
+    return s == DataLinkState.DL_ACTIVE || s == DataLinkState.DL_PROTECTED;
   }
 }

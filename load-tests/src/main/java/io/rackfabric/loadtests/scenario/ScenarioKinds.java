@@ -48,6 +48,7 @@ import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
 import io.rackfabric.loadtests.scenario.invariant.FabricDiscovered;
+import io.rackfabric.loadtests.scenario.invariant.FmTookOver;
 import io.rackfabric.loadtests.scenario.invariant.FailoverComplete;
 import io.rackfabric.loadtests.scenario.invariant.InOrder;
 import io.rackfabric.loadtests.scenario.invariant.MasterIs;
@@ -108,6 +109,7 @@ public final class ScenarioKinds {
         .invariant(new LoansAsExpected())
         .invariant(new LoanFollowedFailover())
         .invariant(new FabricDiscovered())
+        .invariant(new FmTookOver())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())

@@ -34,6 +34,11 @@ class FabricManagerScenarioTest {
   @TempDir Path dir;
 
   private Outcome run(Path file) throws Exception {
+    return run(file, dir);
+  }
+
+  /** Runs the scenario in {@code file} under {@code dir} and asserts that every invariant held. */
+  static Outcome run(Path file, Path dir) throws Exception {
     Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
     Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("run-" + System.nanoTime()),
         ScenarioRunnerTest.quiet());
@@ -49,10 +54,12 @@ class FabricManagerScenarioTest {
     }
   }
 
-  private static List<String> modelFigures(Outcome o) {
+  /** The fabric manager's and the election's model and count figures, sorted: what two runs must share. */
+  static List<String> modelFigures(Outcome o) {
     List<String> out = new ArrayList<>();
     for (Figure f : o.figures()) {
-      if (f.name().startsWith("fm.") && (f.clock().equals("model") || f.clock().equals("count"))) {
+      if ((f.name().startsWith("fm.") || f.name().startsWith("election."))
+          && (f.clock().equals("model") || f.clock().equals("count"))) {
         out.add(f.name() + " = " + f.value());
       }
     }
@@ -74,6 +81,13 @@ class FabricManagerScenarioTest {
     assertEquals(5, fig(m, "fm.links"));
     assertEquals(0, fig(m, "fm.differences"));
     assertEquals(5, fig(m, "fm.writes"), "one event route per device but the fabric manager's own");
+    // AS-FM 2.2: every link end trained to DL_Protected and waited for the fabric manager's write;
+    // 10 ends after the discovery (mh's own locally), tor.down and leaf.up again after the link-up
+    assertEquals(10 + 2, fig(m, "fm.activation_writes"));
+    assertEquals(10, fig(m, "fm.activated_ends"));
+    assertTrue(fig(m, "fm.activation.mem.waited_ns") >= fig(m, "fm.discovery_started_ns") + fig(m, "fm.discovery_ns"),
+        "no end is active before the discovery that finds it ends");
+    assertTrue(fig(m, "fm.activation.tor.down.waited_ns") > 0, "after the link-up at 200us: PI-5, re-read, write");
     assertEquals(10_000, fig(m, "fm.discovery_started_ns"));
     assertTrue(fig(m, "fm.discovery_ns") > 0);
     // down: leaf's event has no way back (its one link is the one down); up: tor and leaf report
@@ -96,6 +110,23 @@ class FabricManagerScenarioTest {
 
     Outcome second = run(file);
     assertEquals(modelFigures(first), modelFigures(second));
+  }
+
+  @Test
+  void shouldHoldDataWritesUntilTheFabricManagerActivatesThePortsAndLoseNone() throws Exception {
+    Path file = dir.resolve("fm-traffic.conf");
+    Files.writeString(file, "scenario { name = fm-traffic, topology = demo, mode = single-jvm, seed = 1,"
+        + " run { duration = 60us, wall-limit = 2m },"
+        + " traffic = [ { name = mh-to-mem, from = mh, to = mem, size = 64, interval = 1us } ],"
+        + " invariants = [ fabric-discovered, no-duplicates, in-order ], figures = [ traffic, fabric-manager ],"
+        + " settings { rackfabric.fabric.management.enabled = on, rackfabric.fabric.management.discover-at = 10us } }\n");
+    Map<String, Double> m = figures(run(file));
+    double activeAt = fig(m, "fm.discovery_started_ns") + fig(m, "fm.discovery_ns");
+    assertTrue(fig(m, "sink.mem.delivered") > 0);
+    assertEquals(0, fig(m, "sink.mem.lost"), "held, not dropped");
+    assertTrue(fig(m, "sink.mem.latency_max") >= activeAt - 1_000,
+        "the first writes, issued from 0, arrive only after the discovery (" + activeAt + " ns) and activation");
+    assertTrue(fig(m, "sink.mem.latency_min") < 2_000, "once active, writes flow at the fabric's latency");
   }
 
   @Test

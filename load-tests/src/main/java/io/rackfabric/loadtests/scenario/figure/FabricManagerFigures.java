@@ -3,10 +3,13 @@ package io.rackfabric.loadtests.scenario.figure;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.management.DiscoveryRun;
 import io.rackfabric.cluster.management.TopologyFabric;
+import io.rackfabric.fabric.management.Candidacy;
+import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerReport;
 import io.rackfabric.fabric.management.PacketKind;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
+import io.rackfabric.fabric.stats.LinkActivation;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -35,7 +38,8 @@ public final class FabricManagerFigures implements FigureType {
   @Override
   public String summary() {
     return "the fabric manager's discovery over the fabric: PI-4 packets by kind, devices and links found,"
-        + " differences from the topology file, model time; each PI-5 event's partial rediscovery";
+        + " differences from the topology file, model time; each PI-5 event's partial rediscovery; each port's wait"
+        + " in DL_Protected for its activation; the election of a primary and a secondary; the take-over";
   }
 
   @Override
@@ -50,6 +54,7 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.completion_bytes", r.completionBytes(), "bytes", "count"));
     out.add(new Figure("fm.completions_with_error", r.errorCompletions(), "packets", "count"));
     out.add(new Figure("fm.writes", r.writes(), "packets", "count"));
+    out.add(new Figure("fm.activation_writes", r.activationWrites(), "packets", "count"));
     out.add(new Figure("fm.pi5_events", r.events(), "packets", "count"));
     out.add(new Figure("fm.devices", r.devices(), "devices", "count"));
     out.add(new Figure("fm.links", r.links(), "links", "count"));
@@ -64,6 +69,8 @@ public final class FabricManagerFigures implements FigureType {
       out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
           "count"));
     }
+    activations(run, out);
+    election(run, out);
     int i = 0;
     for (FabricManagerReport.Rediscovery d : r.rediscoveries()) {
       String p = "fm.rediscovery." + i++ + ".";
@@ -80,9 +87,122 @@ public final class FabricManagerFigures implements FigureType {
     return out;
   }
 
+  /**
+   * Each link end the fabric manager activated (AS-FM section 2.2): the model time from its last
+   * training to DL_Protected to its activation by the PI-4 write, as the end itself recorded both;
+   * and the longest of them.
+   */
+  static void activations(RunResult run, List<Figure> out) {
+    java.util.SortedMap<String, LinkActivation> ends = new java.util.TreeMap<>();
+    run.portsAtEnd().forEach((name, p) -> ends.put(name, p.activation()));
+    run.endpointsAtEnd().forEach((name, e) -> ends.put(name, e.link().activation()));
+    long activated = 0;
+    long longest = -1;
+    for (Map.Entry<String, LinkActivation> e : ends.entrySet()) {
+      LinkActivation a = e.getValue();
+      if (a.activations() == 0) {
+        continue;
+      }
+      activated++;
+      out.add(new Figure("fm.activation." + e.getKey() + ".waited_ns", a.waitedNs(), "ns", "model"));
+      longest = Math.max(longest, a.waitedNs());
+    }
+    out.add(new Figure("fm.activated_ends", activated, "link ends", "count"));
+    out.add(new Figure("fm.activation_longest_wait_ns", longest, "ns", "model"));
+  }
+
+  /**
+   * The election as each candidate saw it (AS-FM section 4): when it claimed, when its capability
+   * last changed (from then on it held the final outcome), what it came out as; the election's
+   * model time from the first claim to the last candidate holding the outcome; the claims every
+   * link end sent (a flooded claim counts once per link it crosses); whether all agreed.
+   */
+  static void election(RunResult run, List<Figure> out) {
+    java.util.SortedMap<String, Candidacy.Report> candidates = new java.util.TreeMap<>();
+    run.endpointsAtEnd().forEach((id, e) -> {
+      if (e.fabricManager() != null && e.fabricManager().election() != null) {
+        candidates.put(id, e.fabricManager().election());
+      }
+    });
+    if (candidates.isEmpty()) {
+      return;
+    }
+    long first = Long.MAX_VALUE;
+    long last = -1;
+    java.util.Set<String> outcomes = new java.util.HashSet<>();
+    for (Map.Entry<String, Candidacy.Report> c : candidates.entrySet()) {
+      Candidacy.Report r = c.getValue();
+      String p = "election." + c.getKey() + ".";
+      out.add(new Figure(p + "priority", r.priority(), "priority", "count"));
+      out.add(new Figure(p + "claimed_ns", r.claimedAt(), "ns", "model"));
+      out.add(new Figure(p + "knew_ns", r.lastChangeAt(), "ns", "model"));
+      out.add(new Figure(p + "primary", r.role() == Candidacy.Role.PRIMARY ? 1 : 0, "boolean", "count"));
+      out.add(new Figure(p + "secondary", r.role() == Candidacy.Role.SECONDARY ? 1 : 0, "boolean", "count"));
+      out.add(new Figure(p + "claims_received", r.claimsReceived(), "packets", "count"));
+      if (r.claimedAt() >= 0) {
+        first = Math.min(first, r.claimedAt());
+      }
+      last = Math.max(last, r.lastChangeAt());
+      outcomes.add(r.primarySerial() + "/" + r.secondarySerial());
+    }
+    takeover(run, candidates, out);
+    out.add(new Figure("election.candidates", candidates.size(), "endpoints", "count"));
+    out.add(new Figure("election.ns", first == Long.MAX_VALUE ? -1 : last - first, "ns", "model"));
+    out.add(new Figure("election.agreed", outcomes.size() == 1 ? 1 : 0, "boolean", "count"));
+    out.add(new Figure("election.claims_sent", wireSent(run, ElectionClaim.KIND_CODE), "link transmissions", "count"));
+  }
+
+  /**
+   * The fabric manager's fail-over: heartbeats each candidate sent and received, and for the one
+   * that took over, when (model time), the last heartbeat it had (sent and arrived), the death of
+   * the old primary as the scenario stamped it (its first model-time fault on the old primary's
+   * endpoint or link), and the time from taking over to serving (its own discovery finished).
+   */
+  static void takeover(RunResult run, java.util.SortedMap<String, Candidacy.Report> candidates, List<Figure> out) {
+    for (Map.Entry<String, Candidacy.Report> c : candidates.entrySet()) {
+      Candidacy.Watch w = c.getValue().watch();
+      String p = "election." + c.getKey() + ".";
+      out.add(new Figure(p + "heartbeats_sent", w.heartbeatsSent(), "packets", "count"));
+      out.add(new Figure(p + "heartbeats_received", w.heartbeatsReceived(), "packets", "count"));
+      if (w.tookOverAt() < 0) {
+        continue;
+      }
+      FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
+      out.add(new Figure("fm.takeover.by_" + c.getKey(), 1, "boolean", "count"));
+      out.add(new Figure("fm.takeover.at_ns", w.tookOverAt(), "ns", "model"));
+      out.add(new Figure("fm.takeover.last_heartbeat_sent_ns", w.lastHeartbeatSentAt(), "ns", "model"));
+      out.add(new Figure("fm.takeover.last_heartbeat_at_ns", w.lastHeartbeatAt(), "ns", "model"));
+      String old = candidates.entrySet().stream().filter(o -> o.getValue().serial() == c.getValue().primarySerial())
+          .map(Map.Entry::getKey).findFirst().orElse(null);
+      long death = old == null ? -1 : deathOf(run, old);
+      if (death >= 0) {
+        out.add(new Figure("fm.takeover.primary_died_ns", death, "ns", "model"));
+        out.add(new Figure("fm.takeover.detection_ns", w.tookOverAt() - death, "ns", "model"));
+      }
+      out.add(new Figure("fm.takeover.serving_ns", r.discoveredAt() < 0 ? -1 : r.discoveredAt() - w.tookOverAt(), "ns",
+          "model"));
+      if (death >= 0 && r.discoveredAt() >= 0) {
+        out.add(new Figure("fm.takeover.total_ns", r.discoveredAt() - death, "ns", "model"));
+      }
+    }
+  }
+
+  /** The model time of the scenario's first fault on endpoint {@code id} or its link; -1: none. */
+  private static long deathOf(RunResult run, String id) {
+    return run.scenario().faults().stream()
+        .filter(f -> f.at() != null && f.at().isModel() && f.target() != null
+            && (f.target().equals(id) || run.scenario().topology().topology().linkAt(id)
+                .map(l -> l.other(id).equals(f.target())).orElse(false)))
+        .mapToLong(f -> f.at().nanos()).min().orElse(-1);
+  }
+
   /** The fabric manager's report, from the endpoint it ran on. */
   public static Optional<FabricManagerReport> report(Map<String, EndpointStats> endpoints) {
-    return endpoints.values().stream().map(EndpointStats::fabricManager).filter(r -> r != null).findFirst();
+    List<FabricManagerReport> all = endpoints.values().stream().map(EndpointStats::fabricManager)
+        .filter(r -> r != null).toList();
+    // the fabric manager serving at the end: the one that started last (a secondary that took over)
+    return all.stream().filter(r -> r.startedAt() >= 0).max(java.util.Comparator.comparingLong(
+        FabricManagerReport::startedAt)).or(() -> all.stream().findFirst());
   }
 
   /** Read requests the same walk takes over the topology's structure, without actors. */
@@ -95,12 +215,17 @@ public final class FabricManagerFigures implements FigureType {
 
   /** Management packets of {@code kind} every link end sent, as its wire meter counted them. */
   static long wireSent(RunResult run, PacketKind kind) {
+    return wireSent(run, kind.ordinal());
+  }
+
+  /** Management packets of kind code {@code code} every link end sent. */
+  static long wireSent(RunResult run, int code) {
     long n = 0;
     for (PortStats p : run.portsAtEnd().values()) {
-      n += p.wire().management(kind);
+      n += p.wire().management(code);
     }
     for (EndpointStats e : run.endpointsAtEnd().values()) {
-      n += e.link().wire().management(kind);
+      n += e.link().wire().management(code);
     }
     return n;
   }
