@@ -216,9 +216,19 @@ public final class NodeProcesses implements AutoCloseable {
     }
   }
 
-  /** Kills one node at once, as a crash would (SIGKILL). */
+  /**
+   * Kills one node at once, as a crash would (SIGKILL), and waits (a few seconds at most) until its
+   * JVM is gone, so that a restart finds its port and its data folder free.
+   */
   public void kill(String name) {
-    nodes.stream().filter(n -> n.name().equals(name)).forEach(n -> n.process().destroyForcibly());
+    for (Node n : named(name)) {
+      try {
+        n.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /**

@@ -278,7 +278,15 @@ public final class LiveRack implements RunningRack, AutoCloseable {
 
   @Override
   public String restartNode(String node) throws Exception {
-    return nodeFaults.restartNode(node, endpoints);
+    String started = nodeFaults.restartNode(node, endpoints);
+    // The node's chips run in a new JVM: the old refs are dead. Found anew, their ports asked again.
+    for (var c : topology.placedOn(node)) {
+      if (switches.containsKey(c.id())) {
+        switches.put(c.id(), Asks.find(system, ComponentKeys.switchChip(c.id()), FIND));
+        ports.keySet().removeIf(end -> LinkSpec.componentOf(end).equals(c.id()));
+      }
+    }
+    return started;
   }
 
   @Override
