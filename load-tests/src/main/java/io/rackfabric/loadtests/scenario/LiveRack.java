@@ -170,6 +170,14 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   @Override
   public ActorRef<SwitchChip.Command> switchChip(String id) {
     ActorRef<SwitchChip.Command> ref = switches.get(id);
+    if (ref == null && topology.switchSpec(id).isPresent()) {
+      try { // a chip of a node started again: found anew
+        ref = Asks.find(system, ComponentKeys.switchChip(id), FIND);
+      } catch (Exception e) {
+        throw new IllegalStateException("switch '" + id + "' not found again: " + e.getMessage(), e);
+      }
+      switches.put(id, ref);
+    }
     if (ref == null) {
       throw new IllegalArgumentException("no switch '" + id + "' (switches: " + switches.keySet() + ")");
     }
@@ -279,10 +287,9 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   @Override
   public String restartNode(String node) throws Exception {
     String started = nodeFaults.restartNode(node, endpoints);
-    // The node's chips run in a new JVM: the old refs are dead. Found anew, their ports asked again.
+    // The node's chips run in a new JVM: the old refs are dead. Found anew when next asked for.
     for (var c : topology.placedOn(node)) {
-      if (switches.containsKey(c.id())) {
-        switches.put(c.id(), Asks.find(system, ComponentKeys.switchChip(c.id()), FIND));
+      if (switches.remove(c.id()) != null) {
         ports.keySet().removeIf(end -> LinkSpec.componentOf(end).equals(c.id()));
       }
     }
