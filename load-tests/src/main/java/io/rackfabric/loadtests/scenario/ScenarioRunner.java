@@ -10,21 +10,14 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
-import io.rackfabric.loadtests.scenario.api.ControlRequestsResult;
-import io.rackfabric.loadtests.scenario.api.LoanStepResult;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
-import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
-import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
-import io.rackfabric.loadtests.scenario.api.GpuPingPongResult;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
-import io.rackfabric.loadtests.scenario.api.NicStreamResult;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.RunResult.Boundary;
 import io.rackfabric.loadtests.scenario.api.Verdict;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +44,7 @@ import java.util.concurrent.TimeoutException;
  * {@link TrafficStretches} runs the traffic between cuts, {@link FaultSteps} applies the faults
  * (wall-time ones from a timer thread), {@link ReactionHolds} keeps a fault's consequences in
  * model order, {@link QuietWait} waits for a quiet rack, {@link ProgressLines} reports progress,
- * and {@link RunVerdicts} checks the invariants and makes the figures; {@link RunContext} is what
+ * {@link HostWorkloads} starts and awaits the host software's workloads, and {@link RunVerdicts} checks the invariants and makes the figures; {@link RunContext} is what
  * they share.
  */
 public final class ScenarioRunner {
@@ -124,21 +117,8 @@ public final class ScenarioRunner {
           attached.add(a);
         }
         TrafficPages.open(rack, TrafficPages.of(scenario.topology().topology(), scenario.traffic()), progress);
-        boolean fabricManager = FabricManagerStart.start(rack, scenario, progress);
-        NicStreams streams = scenario.nicStream() == null ? null
-            : NicStreams.start(rack, scenario.nicStream(), progress);
-        ControlRequestsRun requests = scenario.controlRequests() == null ? null
-            : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
-        GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
-            : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
-        DiskReadsRun reads = scenario.diskReads().isEmpty() ? null
-            : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
-        GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
-            : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
-        LoanStepsRun loans = scenario.loans().isEmpty() ? null
-            : LoanStepsRun.start(rack, scenario.loans(), progress);
-        return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, loans,
-            fabricManager, watch).run();
+        HostWorkloads workloads = HostWorkloads.start(rack, scenario, progress);
+        return new Execution(scenario, rack, progress, rackUp, workloads, watch).run();
       } finally {
         for (RackAttachment a : attached) {
           try {
@@ -168,19 +148,8 @@ public final class ScenarioRunner {
     private final LiveRack rack;
     private final PrintStream progress;
     private final long rackUpNanos;
-    private final NicStreams streams;
-    private List<NicStreamResult> streamResults = List.of();
-    private final ControlRequestsRun requests;
-    private List<ControlRequestsResult> requestResults = List.of();
-    private final GpuCopiesRun copies;
-    private List<GpuCopiesResult> copyResults = List.of();
-    private final DiskReadsRun reads;
-    private List<DiskReadsResult> readResults = List.of();
-    private final GpuPingPongRun pingPongs;
-    private List<GpuPingPongResult> pingPongResults = List.of();
-    private final LoanStepsRun loans;
-    private final boolean fabricManager; // told to discover: the run waits for an idle rack at its end
-    private List<LoanStepResult> loanResults = List.of();
+    private final HostWorkloads workloads;
+    private HostWorkloads.Results done = HostWorkloads.Results.NONE;
     private final Map<String, EndpointStats> atStart = new HashMap<>();
     private final Map<String, PortStats> portsAtStart = new HashMap<>();
     private final List<Boundary> boundaries = new ArrayList<>();
@@ -193,18 +162,11 @@ public final class ScenarioRunner {
     private final TrafficStretches stretches;
     private long trafficNanos;
 
-    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, NicStreams streams,
-        ControlRequestsRun requests, GpuCopiesRun copies, DiskReadsRun reads, GpuPingPongRun pingPongs,
-        LoanStepsRun loans, boolean fabricManager, RunProgress watch) {
+    Execution(Scenario scenario, LiveRack rack, PrintStream progress, long rackUpNanos, HostWorkloads workloads,
+        RunProgress watch) {
       this.run = new RunContext(catalog, scenario, rack, progress, watch);
-      this.fabricManager = fabricManager;
       this.scenario = scenario;
-      this.streams = streams;
-      this.requests = requests;
-      this.copies = copies;
-      this.reads = reads;
-      this.pingPongs = pingPongs;
-      this.loans = loans;
+      this.workloads = workloads;
       this.rack = rack;
       this.progress = progress;
       this.rackUpNanos = rackUpNanos;
@@ -245,7 +207,7 @@ public final class ScenarioRunner {
             run.timeOut();
           }
         }
-        awaitHostSoftware();
+        done = workloads.await(run);
         // After a fault, what it causes (a DLLP timeout, AER) shows up in silence, not in delivered counts.
         quiet.awaitQuiet(faults.noneApplied());
       } finally {
@@ -258,8 +220,8 @@ public final class ScenarioRunner {
       }
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
           boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
-          rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), streamResults,
-          requestResults, rack, null, copyResults, readResults, pingPongResults, loanResults);
+          rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), done.streams(),
+          done.requests(), rack, null, done.copies(), done.reads(), done.pingPongs(), done.loans());
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
       RunVerdicts verdicts = new RunVerdicts(run);
       List<Checked> checked = verdicts.check(result);
@@ -343,48 +305,6 @@ public final class ScenarioRunner {
     }
 
     /** Waits for the host software (nic-stream senders, control-plane requests, GPU and disk drivers), noting errors. */
-    private void awaitHostSoftware() throws Exception {
-      if (fabricManager) { // its discovery and rediscoveries run to their end in model time
-        progress.println("  waiting for the fabric manager");
-        rack.quietModelTime();
-      }
-      if (streams != null) {
-        progress.println("  waiting for the nic-stream's senders");
-        streamResults = streams.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())),
-            Duration.ofNanos(scenario.run().settleNs()));
-        streamResults.stream().filter(r -> !r.error().isEmpty())
-            .forEach(r -> run.notes.add("nic-stream " + r.host() + ": " + r.error()));
-      }
-      if (requests != null) {
-        progress.println("  waiting for the control-plane requests' answers");
-        requestResults = requests.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
-        requestResults.stream().filter(r -> !r.error().isEmpty())
-            .forEach(r -> run.notes.add("control-requests " + r.host() + ": " + r.error()));
-      }
-      if (copies != null) {
-        progress.println("  waiting for the gpu-copies' drivers");
-        copyResults = copies.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
-        copyResults.stream().filter(r -> !r.error().isEmpty())
-            .forEach(r -> run.notes.add("gpu-copies " + r.spec().name() + ": " + r.error()));
-      }
-      if (reads != null) {
-        progress.println("  waiting for the disk-reads' drivers, one workload after the other");
-        readResults = reads.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
-        readResults.stream().filter(r -> !r.error().isEmpty())
-            .forEach(r -> run.notes.add("disk-reads " + r.spec().name() + ": " + r.error()));
-      }
-      if (pingPongs != null) {
-        progress.println("  running the gpu-ping-pong workloads, one after the other");
-        pingPongResults = pingPongs.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
-        pingPongResults.stream().filter(r -> !r.error().isEmpty())
-            .forEach(r -> run.notes.add("gpu-ping-pong " + r.spec().name() + ": " + r.error()));
-      }
-      if (loans != null) {
-        progress.println("  waiting for the controller's answers to the loans steps");
-        loanResults = loans.finish(Duration.ofNanos(Math.max(1, run.deadline() - System.nanoTime())));
-      }
-    }
-
     /** A fault's cut under the kernel, its boundary settled once the next stretch has run. */
     private record OpenCut(long at, Map<String, EndpointStats> endpoints, Map<String, PortStats> ports,
         Map<String, Long> sentByTraffic) {}
