@@ -51,12 +51,11 @@ public final class NicFirmware {
   /** The descriptor in flight: which read it waits for, and when that read was issued. */
   private record Job(int vf, int generation, Phase phase, long address, int length, long issuedAt) {}
 
-  private final RegisterMap map;
-  private final int pfOwner;
   private final NicSettings settings;
   private final Hardware hardware;
   private final EthernetLink wire;
   private final TxQueue[] queues;
+  private final RegisterWrites registers;
   private final List<Event> events = new ArrayList<>(); // few: the loop drains them as they come
   private Job job;
   private boolean running;
@@ -64,22 +63,16 @@ public final class NicFirmware {
   private long now;
   private long cycles;
   private long lastCycleAt;
-  private long foreignPfWrites;
-  private long malformedWrites;
-  private long otherRegisterWrites;
   private long strayDma;
 
   // FTGM (section 4.2 of its paper): null timing = a card without the watchdog machinery
-  private final McpTiming timing;
   private final EventQueue clock;
-  private final Watchdog watchdog;
+  private final IntervalTimers timers;
   private boolean loaded = true;
   /** The loop stops from this model time on (a hang fault), or -1. */
   private long hangAt = -1;
-  private boolean magicWord;
-  private long loadGeneration;
-  private long lTimerCalls;
-  private long lastLTimerAt = -1;
+  /** A card without the timers: a word written is never cleared (no loop calls L_timer). */
+  private boolean untimedWord;
   private long writesWhileDown;
   private long resets;
 
@@ -95,15 +88,16 @@ public final class NicFirmware {
    * A card with FTGM's watchdog: the loop calls L_timer every {@code timing.lTimerIntervalNs()}
    * of model time on {@code clock} (the card's hardware clock, advanced by {@link #advanceClock}),
    * L_timer resets the spare {@link Watchdog}, and the watchdog's expiry raises {@link
-   * Hardware#interrupt}. Call {@link #boot} to start the timers.
+   * Hardware#interrupt} ({@link IntervalTimers}, as the MCP's). Call {@link #boot} to start the
+   * timers.
    */
   public NicFirmware(RegisterMap map, int pfOwner, NicSettings settings, Hardware hardware, McpTiming timing,
       EventQueue clock) {
-    this.timing = timing;
     this.clock = clock;
-    this.watchdog = timing == null ? null : new Watchdog(clock, timing.watchdogNs(), hardware::interrupt);
-    this.map = map;
-    this.pfOwner = pfOwner;
+    // L_timer's own time is not charged to the frames: at the rates modeled the loop is idle at
+    // IT0's ticks. A hung or unloaded loop does not run it, so from the hang on the watchdog runs down.
+    this.timers = timing == null ? null
+        : new IntervalTimers(clock, timing, hardware::interrupt, at -> loaded && !stopped(at) ? at : -1);
     this.settings = settings;
     this.hardware = hardware;
     this.wire = new EthernetLink(settings.linkRateBitsPerSecond(), settings.propagationNs());
@@ -111,6 +105,7 @@ public final class NicFirmware {
     for (int i = 0; i < queues.length; i++) {
       queues[i] = new TxQueue(i);
     }
+    this.registers = new RegisterWrites(map, pfOwner, settings, queues);
   }
 
   /** A posted write landed in one of the NIC's register BARs at model time {@code arrivedAt}. */
@@ -141,8 +136,8 @@ public final class NicFirmware {
 
   /** Starts the card's timers at model time {@code at} (the firmware was loaded at power-on). */
   public void boot(long at) {
-    if (timing != null) {
-      startTimers(at);
+    if (timers != null) {
+      timers.start(at);
     }
   }
 
@@ -220,11 +215,10 @@ public final class NicFirmware {
     now = Math.max(now, at);
     loaded = false;
     hangAt = -1;
-    magicWord = false;
-    loadGeneration++;
+    untimedWord = false;
     resets++;
-    if (watchdog != null) {
-      watchdog.stop();
+    if (timers != null) {
+      timers.stop();
     }
     events.clear();
     job = null;
@@ -239,9 +233,8 @@ public final class NicFirmware {
   public void reload(long at) {
     now = Math.max(now, at);
     loaded = true;
-    loadGeneration++;
-    if (timing != null) {
-      startTimers(now);
+    if (timers != null) {
+      timers.start(now);
     }
   }
 
@@ -257,47 +250,28 @@ public final class NicFirmware {
   /** The daemon's liveness check: a running loop clears the word at its next L_timer. */
   public void writeMagicWord(long at) {
     advanceClock(at);
-    magicWord = true;
+    if (timers == null) {
+      untimedWord = true;
+    } else {
+      timers.writeMagicWord();
+    }
   }
 
   public boolean magicWordCleared() {
-    return !magicWord;
-  }
-
-  private void startTimers(long at) {
-    long generation = loadGeneration;
-    watchdog.start(at);
-    clock.at(at + timing.lTimerIntervalNs(), () -> lTimer(generation));
-  }
-
-  /**
-   * IT0 ran out: the loop calls L_timer, which resets the spare watchdog and clears the magic word.
-   * A hung loop calls nothing, so from the hang on the watchdog runs down. L_timer's own time is
-   * not charged to the frames: at the rates modeled the loop is idle at IT0's ticks.
-   */
-  private void lTimer(long generation) {
-    long t = clock.now();
-    if (generation != loadGeneration || !loaded || stopped(t)) {
-      return; // an older load's timer, or the loop is hung: IT0's routine does not run
-    }
-    lTimerCalls++;
-    lastLTimerAt = t;
-    magicWord = false;
-    watchdog.reset(t);
-    clock.at(t + timing.lTimerIntervalNs(), () -> lTimer(generation));
+    return timers == null ? !untimedWord : timers.magicWordCleared();
   }
 
   public long lTimerCalls() {
-    return lTimerCalls;
+    return timers == null ? 0 : timers.calls();
   }
 
   public long lastLTimerAt() {
-    return lastLTimerAt;
+    return timers == null ? -1 : timers.lastCallAt();
   }
 
   /** When the watchdog runs out unless reset, or -1 when it is not armed. */
   public long watchdogDeadline() {
-    return watchdog == null || !watchdog.armed() ? -1 : watchdog.deadline();
+    return timers == null || !timers.watchdog().armed() ? -1 : timers.watchdog().deadline();
   }
 
   /** Register writes that came while the card was in reset. */
@@ -386,89 +360,9 @@ public final class NicFirmware {
   // ------------------------------------------------------------------ registers
 
   private void onRegisterWritten(RegisterWritten w) {
-    List<RegisterMap.Access> accesses;
-    try {
-      accesses = map.decode(w.address(), w.data());
-    } catch (IllegalArgumentException e) {
-      malformedWrites++;
-      return;
-    }
-    if (accesses.get(0).register().pf()) {
-      if (w.requester() != pfOwner) {
-        foreignPfWrites++;
-        return;
-      }
-      accesses.forEach(a -> applyPf(a, w.arrivedAt()));
-      return;
-    }
-    TxQueue q = queues[accesses.get(0).vf()];
-    boolean doorbell = accesses.stream().anyMatch(a -> a.register() == RegisterMap.Register.TDT);
-    if (!q.enabled) {
-      q.disabledWrites++;
-    } else if (!q.ownedBy(w.requester())) {
-      if (doorbell) {
-        q.foreignDoorbells++;
-      } else {
-        q.foreignWrites++;
-      }
-    } else {
-      accesses.forEach(a -> applyVf(q, a, w.arrivedAt()));
-    }
-  }
-
-  private void applyPf(RegisterMap.Access a, long arrivedAt) {
-    switch (a.register()) {
-      case VF_OWNER0 -> queues[a.vf()].owner0 = RequesterMatch.decode(a.value());
-      case VF_OWNER1 -> queues[a.vf()].owner1 = RequesterMatch.decode(a.value());
-      case VF_CTRL -> {
-        TxQueue q = queues[a.vf()];
-        boolean enable = (a.value() & RegisterMap.VF_CTRL_ENABLE) != 0;
-        if (enable && !q.enabled) {
-          q.enabled = true;
-          q.assignedAt = arrivedAt;
-        } else if (!enable && q.enabled) {
-          q.disable();
-        }
-      }
-      default -> otherRegisterWrites++;
-    }
-  }
-
-  private void applyVf(TxQueue q, RegisterMap.Access a, long arrivedAt) {
-    int v = a.value();
-    switch (a.register()) {
-      case TDBAL -> q.baseLow = v;
-      case TDBAH -> q.baseHigh = v;
-      case TDLEN -> {
-        if (v < 1 || v > settings.maxRing()) {
-          q.badRings++;
-          q.restart(0);
-        } else {
-          q.restart(v);
-        }
-      }
-      case TDWBAL -> q.writeBackLow = v;
-      case TDWBAH -> q.writeBackHigh = v;
-      case TDH -> {
-        // recovery: the driver puts the ring back where its last write-back left it (empty there)
-        if (q.length == 0 || v < 0 || v >= q.length) {
-          q.badDoorbells++;
-        } else {
-          q.head = v;
-          q.tail = v;
-          q.generation++;
-        }
-      }
-      case TDT -> {
-        now = Math.max(now, arrivedAt) + settings.doorbellProcessingNs();
-        if (q.length == 0 || v < 0 || v >= q.length) {
-          q.badDoorbells++;
-        } else {
-          q.tail = v;
-          q.doorbells++;
-        }
-      }
-      default -> otherRegisterWrites++;
+    int doorbells = registers.apply(w.address(), w.data(), w.requester(), w.arrivedAt());
+    if (doorbells > 0) {
+      now = Math.max(now, w.arrivedAt()) + doorbells * settings.doorbellProcessingNs();
     }
   }
 
@@ -577,6 +471,6 @@ public final class NicFirmware {
       vfs.add(q.stats());
     }
     return new NicStats(nic, now, cycles, lastCycleAt, wire.frames(), wire.wireBytesSent(), wire.busyUntil(),
-        foreignPfWrites, malformedWrites, otherRegisterWrites, strayDma, unconnected, events.size(), job != null, 0, vfs);
+        registers.foreignPfWrites(), registers.malformedWrites(), registers.otherRegisterWrites(), strayDma, unconnected, events.size(), job != null, 0, vfs);
   }
 }
