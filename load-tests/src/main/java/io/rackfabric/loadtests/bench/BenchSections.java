@@ -138,15 +138,27 @@ public final class BenchSections {
   }
 
   /** {@code rack bench discovery}: see {@link DiscoveryBench}. */
-  public static int discovery(int racks, int rounds, Path json, PrintStream out) throws Exception {
+  public static int discovery(int racks, int rounds, boolean overFabric, Path json, PrintStream out) throws Exception {
     List<Figure> figures = new ArrayList<>();
     for (DiscoveryBench.Result r : DiscoveryBench.run(StartupBench.standardRacks(racks), rounds)) {
       out.printf("rack bench discovery: %s, %,d devices, %,d read requests%n", r.name(), r.devices(), r.readRequests());
       figures.addAll(r.figures());
     }
+    boolean passed = true;
+    if (overFabric) {
+      Path runDir = BenchFigures.runDir("bench-discovery");
+      for (FabricDiscoveryBench.Result r : FabricDiscoveryBench.runAll(FabricDiscoveryBench.standardRacks(racks),
+          runDir, out)) {
+        out.printf("rack bench discovery: %s over the fabric: %,d devices, %,d read requests, %,d ns of model time,"
+            + " %.1f s of wall time%s%n", r.name(), r.devices(), r.readRequests(), r.discoveryNs(), r.runWallS(),
+            r.passed() ? "" : "; FAILED: " + r.detail());
+        figures.addAll(r.figures());
+        passed &= r.passed();
+      }
+    }
     BenchFigures.write(json, "discovery", BenchFigures.section(Map.of("racks", racks, "rounds", rounds,
-        "structural", true), figures, out), out);
-    return 0;
+        "structural", true, "over_fabric", overFabric), figures, out), out);
+    return passed ? 0 : 1;
   }
 
   /** {@code rack bench lending}: see {@link LendingBench}. */

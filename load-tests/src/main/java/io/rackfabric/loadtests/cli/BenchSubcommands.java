@@ -105,7 +105,10 @@ final class BenchSubcommands {
       description = {"the fabric manager's discovery (AS-FM) of racks up to the multi-rack fabric: reads and wall time",
           "ladon-testbed, the 48-CH Ladon rack and the multi-rack fabric of --racks racks, each discovered from its"
           + " control-plane master as 'rack fabric discover' does: structural (no actors, no model time); read"
-          + " requests, bytes and reads per device (counts), the wall time of the walk and of the check."})
+          + " requests, bytes and reads per device (counts), the wall time of the walk and of the check.",
+          "With --over-fabric each rack is also started in one JVM under the model-time kernel and discovered"
+          + " with PI-4 reads over its switch and endpoint actors: the discovery's model time, its reads and the"
+          + " run's wall time (the 21-rack fabric takes minutes; --racks 2 for a quick look)."})
   static final class Discovery extends BenchSubcommand {
     @Mixin
     BenchFlags.Racks racks;
@@ -114,13 +117,16 @@ final class BenchSubcommands {
         + " the others warm the JVM up), 1 to 100")
     int rounds = 5;
 
+    @Option(names = "--over-fabric", description = "also discover each rack over the emulated fabric, in model time")
+    boolean overFabric;
+
     @Mixin
     BenchFlags.Json json;
 
     @Override
     int run(PrintStream out) throws Exception {
       inRange("--rounds", rounds, 1, 100);
-      return BenchSections.discovery(racks.checked(), rounds, json.checked(), out);
+      return BenchSections.discovery(racks.checked(), rounds, overFabric, json.checked(), out);
     }
   }
 
