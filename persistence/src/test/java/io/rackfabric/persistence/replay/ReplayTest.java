@@ -225,6 +225,29 @@ class ReplayTest {
   }
 
   @Test
+  void shouldCompareEveryTenureOfOneHostWithEveryTenureOfTheOtherWhenBothRejoined(@TempDir Path own)
+      throws Exception {
+    int n = SampleRack.boot().size();
+    // mmh fenced at n - 3, rejoined; bmh fenced at n - 1 by mmh, rejoined in its turn.
+    RecordedJournal.record(own.resolve("a"), "mmh", PersistenceId.ofUniqueId("controller-mmh"),
+        SampleRack.boot().subList(0, n - 3));
+    RecordedJournal mmh = RecordedJournal.record(own.resolve("a"), "mmh",
+        PersistenceId.ofUniqueId("controller-mmh.tenure-2"), SampleRack.boot());
+    RecordedJournal.record(own.resolve("b"), "bmh", PersistenceId.ofUniqueId("controller-bmh"),
+        SampleRack.boot().subList(0, n - 1));
+    RecordedJournal bmh = RecordedJournal.record(own.resolve("b"), "bmh",
+        PersistenceId.ofUniqueId("controller-bmh.tenure-2"), SampleRack.boot());
+    try (Journals x = Journals.open(mmh.file); Journals y = Journals.open(bmh.file)) {
+      assertEquals(List.of(
+          new Comparison("controller-mmh ~ controller-bmh", Verdict.PREFIX, n - 3, n - 1, -1, null, null),
+          new Comparison("controller-mmh ~ controller-bmh.tenure-2", Verdict.PREFIX, n - 3, n, -1, null, null),
+          new Comparison("controller-mmh.tenure-2 ~ controller-bmh", Verdict.PREFIX, n, n - 1, -1, null, null),
+          new Comparison("controller-mmh.tenure-2 ~ controller-bmh.tenure-2", Verdict.IDENTICAL, n, n, -1, null, null)),
+          Replay.compare(x, y, Optional.empty()));
+    }
+  }
+
+  @Test
   void shouldSayPrefixWithBothLengthsWhenTheBackupLags() throws Exception {
     List<Comparison> c = Replay.compare(a, lagging, Optional.of(ID));
     assertEquals(List.of(new Comparison(ID, Verdict.PREFIX, 16, 12, -1, null, null)), c);
