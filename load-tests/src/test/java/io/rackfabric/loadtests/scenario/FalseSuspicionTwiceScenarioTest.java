@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.cli.Rack;
-import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
@@ -88,14 +86,7 @@ class FalseSuspicionTwiceScenarioTest {
 
   /** Table 1 for each take-over, out of its own steps: bmh's first (VS1 to VS2), mmh's second (back). */
   private static void assertTableOneForEachTakeover(Outcome o) {
-    ControlPlaneSettings cp = ControlPlaneSettings.create(ConfigFactory.load());
-    for (String p : List.of("takeover1.bmh.", "takeover2.mmh.")) {
-      assertEquals(cp.suspicionAfterNs() + cp.linkLatencyNs(), figure(o, p + "detection").value(), p);
-      assertEquals(cp.portReassignmentNs(), figure(o, p + "port_reassignment").value(), p);
-      assertEquals(cp.rebootTimeNs(), figure(o, p + "reboot").value(), p);
-      assertEquals(0, figure(o, p + "data_plane_outage").value(), p);
-      assertEquals(3, figure(o, p + "ports_moved").value(), p);
-    }
+    DoubleTakeoverScenarioTest.assertTableOneForBothTakeovers(o);
     assertTrue(figure(o, "takeover2.mmh.events_recovered").value() > figure(o, "takeover1.bmh.events_recovered").value(),
         "the second take-over recovers the first master's history and more");
   }
