@@ -139,6 +139,12 @@ public record ControlPlaneSettings(
         replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents);
   }
 
+  public ControlPlaneSettings withRejoinWriteEvents(int events) {
+    return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
+        rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events);
+  }
+
   private static long nanos(Config c, String key, List<String> errors) {
     try {
       return c.getDuration(key).toNanos();
