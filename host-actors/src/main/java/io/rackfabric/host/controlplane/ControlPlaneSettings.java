@@ -43,7 +43,8 @@ public record ControlPlaneSettings(
     double tdf,
     Duration replicationTimeout,
     boolean modelTimeHeartbeats,
-    long peerAnswerTimeoutNs) {
+    long peerAnswerTimeoutNs,
+    int rejoinWriteEvents) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -87,6 +88,9 @@ public record ControlPlaneSettings(
     if (peerAnswerTimeoutNs <= 0) {
       errors.add("peer-answer-timeout=" + peerAnswerTimeoutNs + "ns must be positive");
     }
+    if (rejoinWriteEvents < 1) {
+      errors.add("rejoin-write-events=" + rejoinWriteEvents + " must be at least 1");
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(PREFIX + String.join("; ", errors));
     }
@@ -115,7 +119,8 @@ public record ControlPlaneSettings(
     return new ControlPlaneSettings(interval, c.getDouble("missed-heartbeats"), reassign, reboot,
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
-        root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer);
+        root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer,
+        c.getInt("rejoin-write-events"));
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -131,7 +136,13 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents);
+  }
+
+  public ControlPlaneSettings withRejoinWriteEvents(int events) {
+    return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
+        rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

@@ -5,6 +5,7 @@ import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.JournalHistory;
 import io.rackfabric.persistence.controller.Tenure;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -95,21 +96,31 @@ final class RejoinCheck {
   }
 
   /**
-   * The new tenure's journal writes of {@code all} its events, in order: the template image is the
-   * snapshot taken after its event's write, so that event ends a write of its own, and the new
+   * The new tenure's journal writes of {@code all} its events, in order, each of at most {@code
+   * maxEvents} (one large write can outlast the journal's circuit breaker): the template image is
+   * the snapshot taken after its event's write, so that event ends a write of its own, and the new
    * journal's snapshot is the template's state as in the old one. Each write is non-empty.
    */
-  static List<List<ControllerEvent>> writes(List<ControllerEvent> all) {
+  static List<List<ControllerEvent>> writes(List<ControllerEvent> all, int maxEvents) {
+    if (maxEvents < 1) {
+      throw new IllegalArgumentException("maxEvents=" + maxEvents + " must be at least 1");
+    }
     int template = 0;
     for (int i = 0; i < all.size(); i++) {
       if (all.get(i) instanceof ControllerEvent.TemplateImageTaken) {
         template = i + 1;
       }
     }
-    if (template == 0 || template == all.size()) {
-      return all.isEmpty() ? List.of() : List.of(all);
+    List<List<ControllerEvent>> out = new ArrayList<>();
+    chunks(all.subList(0, template), maxEvents, out);
+    chunks(all.subList(template, all.size()), maxEvents, out);
+    return out;
+  }
+
+  private static void chunks(List<ControllerEvent> events, int maxEvents, List<List<ControllerEvent>> out) {
+    for (int from = 0; from < events.size(); from += maxEvents) {
+      out.add(events.subList(from, Math.min(events.size(), from + maxEvents)));
     }
-    return List.of(all.subList(0, template), all.subList(template, all.size()));
   }
 
   /** The persistence id of the tenure after {@code id}'s ({@link Tenure}). */

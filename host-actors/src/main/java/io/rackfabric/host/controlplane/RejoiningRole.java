@@ -132,7 +132,7 @@ final class RejoiningRole extends RoleBehavior {
     host.startReplica();
     List<ControllerEvent> all = new ArrayList<>(own.events());
     all.addAll(transfer.events());
-    toWrite = RejoinCheck.writes(all);
+    toWrite = RejoinCheck.writes(all, host.settings.rejoinWriteEvents());
     return writeNext();
   }
 

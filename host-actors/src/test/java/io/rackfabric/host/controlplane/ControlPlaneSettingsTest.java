@@ -52,12 +52,13 @@ class ControlPlaneSettingsTest {
             rackfabric.host.controlplane {
               heartbeat-interval = 0s, missed-heartbeats = 0.5, reboot-time = -1s
               max-in-flight = 5000, takeover-queue = -1, peer-answer-timeout = 0s
+              rejoin-write-events = 0
             }
             """)));
     String m = e.getMessage();
     for (String part : new String[] {"heartbeat-interval=0ns", "missed-heartbeats=0.5",
         "reboot-time=-1000000000ns", "max-in-flight=5000", "takeover-queue=-1",
-        "peer-answer-timeout=0ns must be positive"}) {
+        "peer-answer-timeout=0ns must be positive", "rejoin-write-events=0 must be at least 1"}) {
       assertTrue(m.contains(part), m);
     }
     e = assertThrows(IllegalArgumentException.class, () -> ControlPlaneSettings.create(

@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,9 +122,21 @@ class RejoinCheckTest {
   void shouldEndAWriteWithTheTemplateImageWhenTheNewTenureIsWritten() {
     ControllerEvent template = new ControllerEvent.TemplateImageTaken(500);
     assertEquals(List.of(List.of(page(0), template), List.of(page(1), page(2))),
-        RejoinCheck.writes(List.of(page(0), template, page(1), page(2))));
-    assertEquals(List.of(List.of(page(0), template)), RejoinCheck.writes(List.of(page(0), template)));
-    assertEquals(List.of(List.of(page(0))), RejoinCheck.writes(List.of(page(0))));
-    assertEquals(List.of(), RejoinCheck.writes(List.of()));
+        RejoinCheck.writes(List.of(page(0), template, page(1), page(2)), 1_000));
+    assertEquals(List.of(List.of(page(0), template)), RejoinCheck.writes(List.of(page(0), template), 1_000));
+    assertEquals(List.of(List.of(page(0))), RejoinCheck.writes(List.of(page(0)), 1_000));
+    assertEquals(List.of(), RejoinCheck.writes(List.of(), 1_000));
+  }
+
+  @Test
+  void shouldSplitTheNewTenureIntoWritesOfAtMostTheLimitWhenItIsLong() {
+    ControllerEvent template = new ControllerEvent.TemplateImageTaken(500);
+    List<ControllerEvent> all = List.of(page(0), page(1), page(2), template, page(3), page(4), page(5), page(6), page(7));
+    // The template's event still ends a write; no write is longer than 2.
+    assertEquals(List.of(List.of(page(0), page(1)), List.of(page(2), template), List.of(page(3), page(4)),
+        List.of(page(5), page(6)), List.of(page(7))), RejoinCheck.writes(all, 2));
+    assertEquals(List.of(List.of(page(0)), List.of(page(1))), RejoinCheck.writes(List.of(page(0), page(1)), 1));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RejoinCheck.writes(all, 0));
+    assertEquals("maxEvents=0 must be at least 1", e.getMessage());
   }
 }

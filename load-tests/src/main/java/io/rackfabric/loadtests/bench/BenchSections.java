@@ -55,6 +55,9 @@ public final class BenchSections {
       if (replayed) {
         figures.add(new Figure(p + "takeover_replay_events_per_s", t.replayRate(), "events/s", "wall"));
       }
+      figures.add(new Figure(p + "rejoin_events_transferred", r.rejoin().transferred(), "events", "count"));
+      figures.add(new Figure(p + "rejoin_transfer_wall", r.rejoin().wallS(), "s", "wall"));
+      figures.add(new Figure(p + "rejoin_transfer_events_per_s", r.rejoin().eventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "recovery_events_per_s", r.recoveryEventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "bare_journal_read_events_per_s", r.bareReadEventsPerS(), "events/s", "wall"));
       figures.add(new Figure(p + "recovery_ratio", r.recoveryEventsPerS() / r.bareReadEventsPerS(),

@@ -38,7 +38,9 @@ import java.util.function.IntFunction;
  * paired MMH and BMH take {@code events} IOMMU page operations (each persisted by both before it is
  * acknowledged); the MMH's software then stops and the BMH takes over, replaying the change log
  * over its template image (the emulator's own take-over time and replay rate, as in a real run);
- * finally a fresh controller recovers the MMH's journal, against the bare read of the same events.
+ * then a host with an empty journal rejoins the new master as its backup and receives its whole
+ * journal and state ({@link RejoinTransfer}); finally a fresh controller recovers the MMH's
+ * journal, against the bare read of the same events.
  * Between the two, the write baseline: the events the pair persisted, written again to the same
  * journal by a plain persistent actor with the same number in flight.
  */
@@ -57,11 +59,12 @@ public final class ControllerBench {
    * @param replicatedOpsPerS operations acknowledged per second, each persisted by the MMH and the BMH
    * @param bareWriteEventsPerS the same events persisted per second by a plain persistent actor on
    *     the same journal, with the same number in flight ({@link BareJournalWriter})
+   * @param rejoin the state transfer to a host that rejoined the new master after the take-over
    * @param recoveryEventsPerS change-log events a fresh controller folds per second on recovery
    * @param bareReadEventsPerS the same events read from the journal without a controller
    */
-  public record Result(int events, double replicatedOpsPerS, double bareWriteEventsPerS, TakeoverBreakdown takeover, double recoveryEventsPerS,
-      double bareReadEventsPerS) {}
+  public record Result(int events, double replicatedOpsPerS, double bareWriteEventsPerS, TakeoverBreakdown takeover,
+      RejoinTransfer rejoin, double recoveryEventsPerS, double bareReadEventsPerS) {}
 
   /** Issue 16's targets: replicated ops against the bare write, take-over replay against the bare read. */
   static final double REPLICATED_TARGET = 0.5;
@@ -151,6 +154,9 @@ public final class ControllerBench {
       system.classicSystem().stop(Adapter.toClassic(mmh));
       TakeoverBreakdown takeover = took.get(5, TimeUnit.MINUTES);
 
+      out.println("  a host with an empty journal rejoins the BMH as its backup: its journal and state transferred...");
+      RejoinTransfer rejoin = RejoinTransfer.measure(system, bmh, events + BOOT_EVENTS, settings, WAIT);
+
       out.println("  a fresh controller recovers the MMH's journal; the bare journal read of the same events...");
       long r0 = System.nanoTime();
       ActorRef<Controller.Command> again = system.systemActorOf(Controller.create(
@@ -167,8 +173,8 @@ public final class ControllerBench {
       long read = reader.currentEventsByPersistenceId("controller-mmh", BOOT_EVENTS + 1, Long.MAX_VALUE)
           .runWith(Sink.fold(0L, (n, e) -> n + 1), system).toCompletableFuture().get(5, TimeUnit.MINUTES);
       double bareSeconds = (System.nanoTime() - b0) / 1e9;
-      return new Result(events, events / writeSeconds, events / bareWriteSeconds, takeover, events / recoverySeconds,
-          read / bareSeconds);
+      return new Result(events, events / writeSeconds, events / bareWriteSeconds, takeover, rejoin,
+          events / recoverySeconds, read / bareSeconds);
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);

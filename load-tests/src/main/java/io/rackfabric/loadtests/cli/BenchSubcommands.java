@@ -49,10 +49,11 @@ final class BenchSubcommands {
   }
 
   @Command(name = "controller", showDefaultValues = true, sortOptions = false,
-      description = {"the control plane's replicated writes, take-over and recovery against the bare journal",
+      description = {"the control plane's replicated writes, take-over, rejoin and recovery against the bare journal",
           "On an H2 file journal: replicated writes per second through the MMH/BMH pair, the BMH's take-over wall"
-          + " time and replay rate, and a fresh controller's recovery against the bare journal read of the same"
-          + " events; one row per change-log length."})
+          + " time and replay rate, a rejoin's state transfer to a host with an empty journal (wall time, events/s),"
+          + " and a fresh controller's recovery against the bare journal read of the same events; one row per"
+          + " change-log length."})
   static final class Controller extends BenchSubcommand {
     @Mixin
     BenchFlags.Events events;

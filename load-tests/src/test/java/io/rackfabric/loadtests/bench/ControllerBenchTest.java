@@ -1,9 +1,12 @@
 package io.rackfabric.loadtests.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
+import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,6 +28,33 @@ class ControllerBenchTest {
     assertEquals(ControlPlaneSettings.create(ConfigFactory.load()).rebootTimeNs(), r.takeover().rebootNs());
     assertTrue(r.replicatedOpsPerS() > 0 && r.bareWriteEventsPerS() > 0 && r.recoveryEventsPerS() > 0
         && r.bareReadEventsPerS() > 0, r.toString());
+    // The rejoin after the take-over: a host with an empty journal received the master's whole
+    // journal (the 200 operations and the 4 boot events) and is its backup.
+    assertEquals(204, r.rejoin().transferred(), r.rejoin().toString());
+    assertTrue(r.rejoin().eventsPerS() > 0, r.rejoin().toString());
+  }
+
+  @Test
+  void shouldFailTheRunWithTheJoinersReasonWhenTheRejoinIsRefused() {
+    RoleChanged refused = new RoleChanged("mmh-replacement", Role.FENCED, false, 0,
+        "refused by the master: not a prefix (first differing seqNr=3)");
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> RejoinTransfer.of(refused, 204, 0.1));
+    assertTrue(e.getMessage().contains("is FENCED: refused by the master: not a prefix"), e.getMessage());
+  }
+
+  @Test
+  void shouldFailTheRunWhenTheJoinerEndsShortOfTheMaster() {
+    RoleChanged behind = new RoleChanged("mmh-replacement", Role.BACKUP, true, 200, "rejoined");
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> RejoinTransfer.of(behind, 204, 0.1));
+    assertTrue(e.getMessage().contains("lastSeqNr=200, the master stands at 204"), e.getMessage());
+  }
+
+  @Test
+  void shouldRateTheTransferByItsEventsOverItsWallTimeWhenTheJoinerIsTheBackup() {
+    RejoinTransfer t = RejoinTransfer.of(new RoleChanged("mmh-replacement", Role.BACKUP, true, 204, "rejoined"), 204, 0.5);
+    assertEquals(204, t.transferred());
+    assertEquals(408.0, t.eventsPerS());
+    assertThrows(IllegalArgumentException.class, () -> new RejoinTransfer(204, 0));
   }
 
   @Test

@@ -78,14 +78,16 @@ public final class Replay {
 
   /**
    * Compares {@code persistenceId}, or when empty every id either journal holds, event by event.
-   * When the journals share no id and one of them holds one (the MMH's controller and the BMH's,
-   * each under its host's own id; the other may hold a host's tenures, {@code controller-mmh} and
-   * {@code controller-mmh.tenure-2}), each id of one is compared with each of the other.
+   * When the journals share no id (the MMH's node journal and the BMH's, each holding its host's
+   * own id and, once it rejoined as backup, its later tenures: {@code controller-mmh},
+   * {@code controller-mmh.tenure-2}), each id of one is compared with each of the other, so every
+   * tenure of one host meets every tenure of the other (both hosts rejoined once after a second
+   * take-over: four pairs).
    */
   public static List<Comparison> compare(Journals a, Journals b, Optional<String> persistenceId)
       throws ReplayException {
     if (persistenceId.isEmpty() && java.util.Collections.disjoint(a.ids(), b.ids())
-        && (a.ids().size() == 1 || b.ids().size() == 1)) {
+        && !a.ids().isEmpty() && !b.ids().isEmpty()) {
       List<Comparison> out = new java.util.ArrayList<>();
       for (String ia : a.ids()) {
         for (String ib : b.ids()) {

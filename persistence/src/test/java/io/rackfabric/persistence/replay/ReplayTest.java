@@ -192,15 +192,18 @@ class ReplayTest {
     }
   }
 
+  /** The first {@code events} of the sample rack's boot journaled under {@code id} in host {@code host}'s file. */
+  private static RecordedJournal journal(Path own, String host, String id, int events) throws Exception {
+    return RecordedJournal.record(own.resolve(host), host, PersistenceId.ofUniqueId(id),
+        SampleRack.boot().subList(0, events));
+  }
+
   @Test
   void shouldCompareTheMastersControllerWithTheBackupsWhenEachJournalHoldsItsOwnId(@TempDir Path own)
       throws Exception {
-    RecordedJournal master = RecordedJournal.record(own.resolve("a"), "mmh",
-        PersistenceId.ofUniqueId("controller-mmh"), SampleRack.boot());
-    RecordedJournal backup = RecordedJournal.record(own.resolve("b"), "bmh",
-        PersistenceId.ofUniqueId("controller-bmh"), SampleRack.boot());
-    try (Journals x = Journals.open(master.file); Journals y = Journals.open(backup.file)) {
-      int n = SampleRack.boot().size();
+    int n = SampleRack.boot().size();
+    try (Journals x = Journals.open(journal(own, "mmh", "controller-mmh", n).file);
+        Journals y = Journals.open(journal(own, "bmh", "controller-bmh", n).file)) {
       assertEquals(List.of(new Comparison("controller-mmh ~ controller-bmh", Verdict.IDENTICAL, n, n, -1, null, null)),
           Replay.compare(x, y, Optional.empty()));
     }
@@ -210,16 +213,31 @@ class ReplayTest {
   void shouldCompareEachTenureOfARejoinedHostWithTheOtherHostsControllerWhenTheJournalsShareNoId(@TempDir Path own)
       throws Exception {
     int n = SampleRack.boot().size();
-    RecordedJournal.record(own.resolve("a"), "mmh", PersistenceId.ofUniqueId("controller-mmh"),
-        SampleRack.boot().subList(0, n - 2)); // its first tenure, until its JVM died
-    RecordedJournal tenures = RecordedJournal.record(own.resolve("a"), "mmh",
-        PersistenceId.ofUniqueId("controller-mmh.tenure-2"), SampleRack.boot()); // rejoined: the master's history
-    RecordedJournal backup = RecordedJournal.record(own.resolve("b"), "bmh",
-        PersistenceId.ofUniqueId("controller-bmh"), SampleRack.boot());
-    try (Journals x = Journals.open(tenures.file); Journals y = Journals.open(backup.file)) {
+    journal(own, "mmh", "controller-mmh", n - 2); // its first tenure, until its JVM died
+    RecordedJournal mmh = journal(own, "mmh", "controller-mmh.tenure-2", n); // rejoined: the master's history
+    try (Journals x = Journals.open(mmh.file); Journals y = Journals.open(journal(own, "bmh", "controller-bmh", n).file)) {
       assertEquals(List.of(
           new Comparison("controller-mmh ~ controller-bmh", Verdict.PREFIX, n - 2, n, -1, null, null),
           new Comparison("controller-mmh.tenure-2 ~ controller-bmh", Verdict.IDENTICAL, n, n, -1, null, null)),
+          Replay.compare(x, y, Optional.empty()));
+    }
+  }
+
+  @Test
+  void shouldCompareEveryTenureOfOneHostWithEveryTenureOfTheOtherWhenBothRejoined(@TempDir Path own)
+      throws Exception {
+    int n = SampleRack.boot().size();
+    // mmh fenced at n - 3, rejoined; bmh fenced at n - 1 by mmh, rejoined in its turn.
+    journal(own, "mmh", "controller-mmh", n - 3);
+    RecordedJournal mmh = journal(own, "mmh", "controller-mmh.tenure-2", n);
+    journal(own, "bmh", "controller-bmh", n - 1);
+    RecordedJournal bmh = journal(own, "bmh", "controller-bmh.tenure-2", n);
+    try (Journals x = Journals.open(mmh.file); Journals y = Journals.open(bmh.file)) {
+      assertEquals(List.of(
+          new Comparison("controller-mmh ~ controller-bmh", Verdict.PREFIX, n - 3, n - 1, -1, null, null),
+          new Comparison("controller-mmh ~ controller-bmh.tenure-2", Verdict.PREFIX, n - 3, n, -1, null, null),
+          new Comparison("controller-mmh.tenure-2 ~ controller-bmh", Verdict.PREFIX, n, n - 1, -1, null, null),
+          new Comparison("controller-mmh.tenure-2 ~ controller-bmh.tenure-2", Verdict.IDENTICAL, n, n, -1, null, null)),
           Replay.compare(x, y, Optional.empty()));
     }
   }
