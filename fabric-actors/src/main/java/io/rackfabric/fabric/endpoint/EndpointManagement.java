@@ -180,8 +180,8 @@ final class EndpointManagement {
    * (a full copy first, or when it asked for one; then deltas), along the route its heartbeats take.
    */
   private void shipDatabase(long at) {
-    if (candidacy == null || candidacy.role() != Candidacy.Role.PRIMARY || candidacy.partner() == null
-        || driver.databaseChanges() <= shippedChanges) {
+    if (candidacy == null || !setup.keepDatabase() || candidacy.role() != Candidacy.Role.PRIMARY
+        || candidacy.partner() == null || driver.databaseChanges() <= shippedChanges) {
       return;
     }
     TopologyDatabase.Device secondary = driver.database().device(candidacy.partner().serial()).orElse(null);
