@@ -1,6 +1,5 @@
 package io.rackfabric.fabric.management;
 
-import io.rackfabric.fabric.tlp.MessagePayload;
 import java.util.List;
 
 /**
@@ -26,7 +25,7 @@ import java.util.List;
  */
 public record FmDatabaseUpdate(long number, long update, int segment, int segments, boolean full,
     List<TopologyDatabase.Device> devices, List<TopologyDatabase.Port> ports, List<TopologyDatabase.Link> links)
-    implements MessagePayload {
+    implements FmPayload {
 
   public static final int KIND_CODE = FmHeartbeat.KIND_CODE + 1;
   static final int FIXED_BYTES = ManagementPacket.ROUTE_HEADER_BYTES + 16;
@@ -51,11 +50,6 @@ public record FmDatabaseUpdate(long number, long update, int segment, int segmen
   @Override
   public int sizeBytes() {
     return FIXED_BYTES + devices.size() * DEVICE_BYTES + ports.size() * PORT_BYTES + links.size() * LINK_BYTES;
-  }
-
-  @Override
-  public int trafficClass() {
-    return 0;
   }
 
   @Override

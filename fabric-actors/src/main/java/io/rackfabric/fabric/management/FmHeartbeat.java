@@ -1,7 +1,5 @@
 package io.rackfabric.fabric.management;
 
-import io.rackfabric.fabric.tlp.MessagePayload;
-
 /**
  * The primary fabric manager's heartbeat to the secondary (AS-FM section 4: "if the primary FM
  * fails, the secondary one takes over"; how the secondary learns of it is ours): a management
@@ -12,18 +10,13 @@ import io.rackfabric.fabric.tlp.MessagePayload;
  * wire: the routing header, a 64-bit sequence number and the 32-bit message number, 20 bytes.
  * Counted on the wire meters under {@link #KIND_CODE}.
  */
-public record FmHeartbeat(long sequence, long databaseNumber) implements MessagePayload {
+public record FmHeartbeat(long sequence, long databaseNumber) implements FmPayload {
 
   public static final int KIND_CODE = ElectionClaim.KIND_CODE + 1;
 
   @Override
   public int sizeBytes() {
     return ManagementPacket.ROUTE_HEADER_BYTES + 8 + 4;
-  }
-
-  @Override
-  public int trafficClass() {
-    return 0;
   }
 
   @Override
