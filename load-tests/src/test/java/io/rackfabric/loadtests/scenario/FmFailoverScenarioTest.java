@@ -89,14 +89,39 @@ class FmFailoverScenarioTest {
     }
   }
 
+  @Test
+  void shouldAskForAFullCopyAndTakeItOverWhenTheFirstCopyWasLost() throws Exception {
+    // the BMH's cable is pulled just after the MMH's discovery ends (21,142 ns): the full copy
+    // and the first heartbeat are lost on the way; it is back at 22us, before the BMH, watching since its first heartbeat at 13us, could miss more than one
+    Path file = scenario("fm-failover-lost-copy.conf", "", """
+            { kind = link-down, target = tor.bmh, at = 21150ns }
+            { kind = link-up, target = tor.bmh, at = 22us }
+        """);
+    Map<String, Double> m = figures(FabricManagerScenarioTest.run(file, dir));
+    assertTrue(fig(m, "election.bmh.database.gaps") >= 1, "the heartbeat after the cable came back counts messages it never had");
+    assertEquals(1, fig(m, "election.bmh.database.resyncs_asked"), "asked once");
+    assertEquals(1, fig(m, "election.mmh.database.resyncs_asked_of"));
+    assertEquals(2, fig(m, "election.mmh.database.full_copies_sent"), "the first, lost, and the one asked for");
+    assertTrue(fig(m, "fm.wire.database_resync_sent") >= 2, "the request crosses the BMH's link and tor's");
+    assertEquals(1, fig(m, "fm.takeover.by_bmh"));
+    assertEquals(1, fig(m, "fm.takeover.from_database"), "the copy was whole again when the MMH died");
+    assertEquals(1, fig(m, "fm.takeover.rereads"));
+  }
+
   /** The bundled fm-failover as file {@code name}, with {@code setting} added to its settings. */
   private Path scenario(String name, String setting) throws Exception {
+    return scenario(name, setting, "");
+  }
+
+  /** The same with {@code faults} (one a line) before its own faults. */
+  private Path scenario(String name, String setting, String faults) throws Exception {
     Path file = dir.resolve(name);
     try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-failover.conf")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      String withSetting = text.replace("  settings {\n", "  settings {\n    " + setting + "\n");
-      assertTrue(setting.isEmpty() || !withSetting.equals(text), "the scenario has a settings block");
-      Files.writeString(file, withSetting);
+      String changed = text.replace("  settings {\n", "  settings {\n    " + setting + "\n")
+          .replace("  faults = [\n", "  faults = [\n" + faults);
+      assertTrue(setting.isEmpty() && faults.isEmpty() || !changed.equals(text), "the scenario has its blocks");
+      Files.writeString(file, changed);
     }
     return file;
   }
