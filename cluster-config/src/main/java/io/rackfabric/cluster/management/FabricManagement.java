@@ -101,6 +101,7 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
       return new ManagementSetup(d, false, settings.window(), null);
     }
     return new ManagementSetup(d, true, settings.window(), db -> DiscoveryCheck.differences(fabric, db),
-        settings.claimAt(id), settings.decideAt(id), settings.heartbeatNs(), settings.watchTimeoutNs());
+        settings.claimAt(id), settings.decideAt(id), settings.heartbeatNs(), settings.watchTimeoutNs(),
+        settings.keepDatabase());
   }
 }

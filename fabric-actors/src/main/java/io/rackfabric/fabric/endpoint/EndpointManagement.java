@@ -4,7 +4,12 @@ import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.management.Candidacy;
+import io.rackfabric.fabric.management.DatabaseReplica;
+import io.rackfabric.fabric.management.DatabaseShipper;
 import io.rackfabric.fabric.management.ElectionClaim;
+import io.rackfabric.fabric.management.FmDatabaseResync;
+import io.rackfabric.fabric.management.FmDatabaseUpdate;
+import io.rackfabric.fabric.management.TopologyDatabase;
 import io.rackfabric.fabric.management.FabricManagerDriver;
 import io.rackfabric.fabric.management.FmHeartbeat;
 import io.rackfabric.fabric.management.FabricManagerReport;
@@ -50,6 +55,14 @@ final class EndpointManagement {
   /** The primary's heartbeats to the secondary have begun. */
   private boolean beating;
   private long heartbeatSequence;
+  /** A candidate's copy of the topology database: sent as primary, kept as secondary; null: no candidate. */
+  private final DatabaseShipper shipper;
+  private final DatabaseReplica replica;
+  /** The database changes (the driver's count) sent to the secondary so far. */
+  private long shippedChanges;
+  /** Devices re-read and event routes written on taking over from the kept database (-1: it did not). */
+  private int takeoverRereads = -1;
+  private long takeoverEventRouteWrites;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
     this.id = id;
@@ -63,6 +76,8 @@ final class EndpointManagement {
         setup.window(), setup.check());
     this.candidacy = !setup.candidate() ? null
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
+    this.shipper = candidacy == null ? null : new DatabaseShipper(settings.maxPayload());
+    this.replica = candidacy == null ? null : new DatabaseReplica();
   }
 
   /**
@@ -141,7 +156,7 @@ final class EndpointManagement {
     }
     driver.database().device(candidacy.partner().serial()).filter(d -> d.route().hops() > 0).ifPresent(d -> {
       candidacy.heartbeatSent();
-      offer(FabricMessage.send(new FmHeartbeat(heartbeatSequence++), d.route().turns(), at));
+      offer(FabricMessage.send(new FmHeartbeat(heartbeatSequence++, shipper.lastNumber()), d.route().turns(), at));
     });
     // a periodic timer: background, so it keeps no released rack from going idle
     time.scheduleBackground(at + setup.heartbeatNs(), ElectionDue.HEARTBEAT);
@@ -153,24 +168,90 @@ final class EndpointManagement {
       return;
     }
     candidacy.heartbeatArrived(heartbeat.originAt(), arrival);
+    if (replica.onHeartbeat(((FmHeartbeat) heartbeat.packet()).databaseNumber())) {
+      askFullCopy(heartbeat, arrival);
+    }
     time.cancel(ElectionDue.WATCH);
     time.scheduleBackground(arrival + setup.watchTimeoutNs(), ElectionDue.WATCH);
   }
 
   /**
-   * No heartbeat for the watch timeout: the secondary is the primary from now on and discovers
-   * the fabric from its own endpoint (programming every device's event route to itself and
-   * activating what waits); it does not take over the old primary's database (not modelled).
+   * The primary's discovery or a rediscovery changed its database: the secondary gets the change
+   * (a full copy first, or when it asked for one; then deltas), along the route its heartbeats take.
+   */
+  private void shipDatabase(long at) {
+    if (candidacy == null || !setup.keepDatabase() || candidacy.role() != Candidacy.Role.PRIMARY
+        || candidacy.partner() == null || driver.databaseChanges() <= shippedChanges) {
+      return;
+    }
+    TopologyDatabase.Device secondary = driver.database().device(candidacy.partner().serial()).orElse(null);
+    if (secondary == null || secondary.route().hops() == 0) {
+      return;
+    }
+    shippedChanges = driver.databaseChanges();
+    for (FmDatabaseUpdate u : shipper.changes(driver.database())) {
+      offer(FabricMessage.send(u, secondary.route().turns(), at));
+    }
+  }
+
+  /** A database message reached the secondary at model {@code arrival}. */
+  private void keep(FabricMessage message, long arrival) {
+    if (candidacy == null || candidacy.role() != Candidacy.Role.SECONDARY || candidacy.partner() == null
+        || !message.arrived()) {
+      return;
+    }
+    if (replica.onUpdate((FmDatabaseUpdate) message.packet())) {
+      askFullCopy(message, arrival);
+    }
+  }
+
+  /** The secondary saw a gap: it asks the primary for a full copy, back along the way {@code from} came. */
+  private void askFullCopy(FabricMessage from, long at) {
+    log.info("Endpoint [{}] saw a gap in the fabric manager's database at {} ns: asks for a full copy", id, at);
+    offer(FabricMessage.send(new FmDatabaseResync(replica.expected()), from.replyTurns(0), at));
+  }
+
+  /** The secondary asked for a full copy: it leaves at once. */
+  private void resync(FabricMessage message, long arrival) {
+    if (candidacy == null || candidacy.role() != Candidacy.Role.PRIMARY || !message.arrived() || !driver.started()
+        || driver.databaseChanges() == 0) {
+      return;
+    }
+    shipper.resync();
+    shippedChanges = driver.databaseChanges() - 1; // ship what it has now, whole
+    shipDatabase(arrival);
+  }
+
+  /**
+   * No heartbeat for the watch timeout: the secondary is the primary from now on. With a usable
+   * copy of the old primary's database it takes that over (re-rooted at its own endpoint), re-reads
+   * the old primary's neighbors (whose ports its death changed) and re-programs every device's
+   * event route to itself; without one (none received, or a gap) it discovers the fabric from its
+   * own endpoint, programming every device's event route and activating what waits.
    */
   private void takeOver(long at) {
+    ElectionClaim old = candidacy == null ? null : candidacy.partner();
     if (candidacy == null || !candidacy.takeOver(at)) {
       return;
     }
     log.info("Endpoint [{}] takes over as primary fabric manager at {} ns: no heartbeat since {} ns", id, at,
         candidacy.report().watch().lastHeartbeatAt());
-    if (!driver.started()) {
-      start(at);
+    if (driver.started()) {
+      return;
     }
+    long dead = old == null ? 0 : old.serial();
+    TopologyDatabase kept = old == null ? null : replica.takeOver(setup.device().serial(), dead);
+    if (kept == null || kept.devices().isEmpty()) {
+      log.info("Endpoint [{}] has no usable copy of the fabric manager's database: discovers the fabric", id);
+      start(at);
+      return;
+    }
+    List<Long> rereads = replica.copy().neighbors(dead).stream().filter(kept::knows).toList();
+    takeoverRereads = rereads.size();
+    takeoverEventRouteWrites = kept.devices().stream().filter(d -> d.route().hops() > 0).count();
+    log.info("Endpoint [{}] takes over the database it kept ({} devices): re-reads {} device(s) beside the old primary",
+        id, kept.devices().size(), rereads.size());
+    offerAll(driver.resume(kept, rereads, at), at);
   }
 
   /** The candidate claims at model {@code at}, or as soon as its port is trained. */
@@ -186,6 +267,7 @@ final class EndpointManagement {
   private void start(long at) {
     log.info("Endpoint [{}] fabric manager starts discovery at {} ns", id, at);
     offerAll(driver.start(at), at);
+    shipDatabase(at);
   }
 
   /** A management packet from the link, at model {@code arrival}. */
@@ -201,8 +283,17 @@ final class EndpointManagement {
       watch(message, arrival);
       return;
     }
+    if (message.packet() instanceof FmDatabaseUpdate) {
+      keep(message, arrival);
+      return;
+    }
+    if (message.packet() instanceof FmDatabaseResync) {
+      resync(message, arrival);
+      return;
+    }
     if (forManager && message.arrived() && driver != null) {
       offerAll(driver.onArrival(message, arrival), arrival);
+      shipDatabase(arrival);
       beatOnceDiscovered(arrival);
       return;
     }
@@ -260,6 +351,11 @@ final class EndpointManagement {
 
   /** The fabric manager's report; null when it does not run here. */
   FabricManagerReport report() {
-    return driver == null ? null : driver.report().withElection(candidacy == null ? null : candidacy.report());
+    if (driver == null) {
+      return null;
+    }
+    FabricManagerReport r = driver.report().withElection(candidacy == null ? null : candidacy.report());
+    return shipper == null ? r : r.withCopy(new FabricManagerReport.DatabaseCopy(shipper.counts(), replica.counts(),
+        takeoverRereads >= 0, Math.max(takeoverRereads, 0), takeoverEventRouteWrites));
   }
 }

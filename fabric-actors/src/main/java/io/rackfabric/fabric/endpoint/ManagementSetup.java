@@ -13,12 +13,14 @@ import java.util.function.Function;
  * A driver on a device that is a candidate (its description's candidate priority) takes part in
  * the election: it claims at model {@code claimAtNs} and reads the outcome at {@code decideAtNs},
  * and only the primary discovers; the primary sends the secondary a heartbeat every
- * {@code heartbeatNs}, and the secondary takes over after {@code watchTimeoutNs} without one.
+ * {@code heartbeatNs}, and the secondary takes over after {@code watchTimeoutNs} without one;
+ * with {@code keepDatabase} the primary also sends the secondary its topology database, which the
+ * secondary takes over (else it discovers the fabric when it takes over).
  * {@code claimAtNs} -1: no election, the driver discovers.
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
     Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
-    long watchTimeoutNs) {
+    long watchTimeoutNs, boolean keepDatabase) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
@@ -35,7 +37,7 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
   /** Without an election. */
   public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
       Function<TopologyDatabase, List<String>> check) {
-    this(device, fabricManager, window, check, -1, -1, 0, 0);
+    this(device, fabricManager, window, check, -1, -1, 0, 0, false);
   }
 
   /** Whether this endpoint takes part in an election. */

@@ -212,9 +212,20 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(333, io.rackfabric.fabric.management.Candidacy.Report.class),
       Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class),
       Entry.of(335, io.rackfabric.fabric.management.Candidacy.Watch.class),
-      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class)
+      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class),
+      Entry.of(337, io.rackfabric.fabric.management.FmDatabaseUpdate.class),
+      Entry.of(338, io.rackfabric.fabric.management.FmDatabaseResync.class),
+      Entry.of(339, io.rackfabric.fabric.management.FabricManagerReport.DatabaseCopy.class),
+      Entry.of(340, io.rackfabric.fabric.management.DatabaseShipper.Counts.class),
+      Entry.of(341, io.rackfabric.fabric.management.DatabaseReplica.Counts.class),
+      Entry.of(342, io.rackfabric.fabric.management.TopologyDatabase.Device.class),
+      Entry.of(343, io.rackfabric.fabric.management.TopologyDatabase.Port.class),
+      Entry.of(344, io.rackfabric.fabric.management.TopologyDatabase.Link.class),
+      Entry.of(345, io.rackfabric.fabric.management.TopologyDatabase.End.class),
+      Entry.of(346, io.rackfabric.fabric.management.DeviceType.class),
+      Entry.of(347, io.rackfabric.fabric.management.PortKind.class)
 
-      // next free block: 340
+      // next free block: 350
       );
 
   @Override

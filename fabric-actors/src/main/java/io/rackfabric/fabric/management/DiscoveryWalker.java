@@ -55,7 +55,7 @@ public final class DiscoveryWalker {
   private final ConfigurationSpace local;
   private final int trafficClass;
   private final int window;
-  private final TopologyDatabase database = new TopologyDatabase();
+  private TopologyDatabase database = new TopologyDatabase();
   private final PacketCounts packets = new PacketCounts();
   private final Map<Integer, Read> pending = new HashMap<>();
   private final Deque<Read> waiting = new ArrayDeque<>();
@@ -87,6 +87,19 @@ public final class DiscoveryWalker {
     issue(new Visit(Route.local(), null, false), Step.GENERAL, 0, 0, BaselineCapability.OFFSET,
         BaselineCapability.GENERAL_DWORDS, out);
     return out;
+  }
+
+  /**
+   * Starts from {@code known} instead of a discovery: the database a secondary fabric manager kept
+   * and takes over, re-rooted at its own device ({@link TopologyDatabase#rerooted}). From then on
+   * the walker re-reads ({@link #reread}) as after a discovery; nothing is read now.
+   */
+  public void resume(TopologyDatabase known) {
+    if (started) {
+      throw new IllegalStateException("resume after the discovery started");
+    }
+    started = true;
+    database = known;
   }
 
   /** Takes one completion; gives the read requests it leads to (and those it made room for). */

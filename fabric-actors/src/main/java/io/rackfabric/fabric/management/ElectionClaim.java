@@ -1,7 +1,5 @@
 package io.rackfabric.fabric.management;
 
-import io.rackfabric.fabric.tlp.MessagePayload;
-
 /**
  * A fabric-manager candidate's claim (AS-FM section 2.2: "PI-0:0, for FM election", allowed on a
  * DL_Protected port): its priority (0 the first choice) and serial number. It is flooded switch to
@@ -9,7 +7,7 @@ import io.rackfabric.fabric.tlp.MessagePayload;
  * header, one register ([7:0] priority) and the serial: 20 bytes. Counted on the wire meters
  * under {@link #KIND_CODE}, after the PI-4/PI-5 kinds.
  */
-public record ElectionClaim(int priority, long serial) implements MessagePayload {
+public record ElectionClaim(int priority, long serial) implements FmPayload {
 
   public static final int KIND_CODE = PacketKind.values().length;
   static final int BYTES = ManagementPacket.ROUTE_HEADER_BYTES + 4 + 8;
@@ -31,11 +29,6 @@ public record ElectionClaim(int priority, long serial) implements MessagePayload
   @Override
   public int sizeBytes() {
     return BYTES;
-  }
-
-  @Override
-  public int trafficClass() {
-    return 0;
   }
 
   @Override

@@ -41,6 +41,12 @@ public final class FabricManagerDriver {
   private long completionsBefore;
   /** Devices in the database when the rediscovery running began: those after them are new. */
   private int devicesBefore;
+  /** Read requests when the discovery (or the take-over's re-reads) finished. */
+  private long discoveryReadRequests;
+  /** The discovery, then every rediscovery, that finished: each changed the database, or may have. */
+  private long databaseChanges;
+  /** The devices a take-over from a kept database re-reads; null: no such take-over. */
+  private List<Long> resumedRereads;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -62,6 +68,47 @@ public final class FabricManagerDriver {
     send(walker.start(), at, out);
     afterStep(at, out);
     return out;
+  }
+
+  /**
+   * Takes over at model {@code at} from {@code known}, the database the secondary kept, re-rooted
+   * at this fabric manager's device, instead of discovering: every device in it but its own gets
+   * one PI-4 write programming its event route to this fabric manager, and the devices
+   * {@code reread} (those whose ports the old primary's death may have changed) are read again as
+   * after a PI-5 event; once they are in, the ports they have in DL_Protected are activated and any
+   * device they lead to that the database did not have is configured. The take-over is served
+   * ({@code discoveredAt}) when the last of their completions arrives.
+   */
+  public List<FabricMessage> resume(TopologyDatabase known, List<Long> reread, long at) {
+    walker.resume(known);
+    startedAt = at;
+    resumedRereads = new ArrayList<>();
+    devicesBefore = known.devices().size();
+    List<FabricMessage> out = new ArrayList<>();
+    for (TopologyDatabase.Device d : known.devices()) {
+      if (d.route().hops() > 0) {
+        out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
+        writes++;
+      }
+    }
+    for (long serial : reread) {
+      known.device(serial).ifPresent(d -> {
+        resumedRereads.add(serial);
+        send(walker.reread(d.route()), at, out);
+      });
+    }
+    afterStep(at, out);
+    return out;
+  }
+
+  /** Whether it took over a kept database ({@link #resume}) rather than discovering. */
+  public boolean resumed() {
+    return resumedRereads != null;
+  }
+
+  /** How many times the database was settled: the discovery's end, then every rediscovery's. */
+  public long databaseChanges() {
+    return databaseChanges;
   }
 
   public boolean started() {
@@ -87,8 +134,19 @@ public final class FabricManagerDriver {
     if (!started() || !walker.done()) {
       return;
     }
-    if (discoveredAt < 0) {
+    if (discoveredAt < 0 && resumed()) {
       discoveredAt = at;
+      discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
+      databaseChanges++;
+      differences = check == null ? null : check.apply(walker.database());
+      for (long serial : resumedRereads) {
+        walker.database().device(serial).ifPresent(d -> activate(d, at, out));
+      }
+      configureFound(at, out);
+    } else if (discoveredAt < 0) {
+      discoveredAt = at;
+      discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
+      databaseChanges++;
       differences = check == null ? null : check.apply(walker.database());
       for (TopologyDatabase.Device d : walker.database().devices()) {
         if (d.route().hops() > 0) {
@@ -100,6 +158,7 @@ public final class FabricManagerDriver {
         activate(d, at, out);
       }
     } else if (current != null) {
+      databaseChanges++;
       rediscoveries.add(rediscovery(current, at));
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
       configureFound(at, out);
@@ -117,6 +176,7 @@ public final class FabricManagerDriver {
       completionsBefore = completions();
       send(walker.reread(d.route()), at, out);
       if (walker.done()) { // the fabric manager's own device: read locally, no packets
+        databaseChanges++;
         rediscoveries.add(rediscovery(current, at));
         activate(d, at, out);
         current = null;
@@ -200,6 +260,6 @@ public final class FabricManagerDriver {
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
         walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
-        null);
+        discoveryReadRequests, null, null);
   }
 }

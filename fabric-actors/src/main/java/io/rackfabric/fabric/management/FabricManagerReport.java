@@ -25,13 +25,16 @@ import java.util.List;
  * @param differences every difference from the topology file at the end of the discovery (empty:
  *     none; null: no file to check against)
  * @param rediscoveries one per PI-5 event acted on, in order
+ * @param discoveryReadRequests read requests from the start to {@code discoveredAt}: the
+ *     discovery's, or after a take-over from a kept database those of its re-reads
+ * @param copy the topology database sent to the secondary or kept by it; null when none was
  * @param election the election as this candidate saw it; null when there was none
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
     long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
     long events,
     int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
-    Candidacy.Report election) implements WireMessage {
+    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election) implements WireMessage {
 
   public FabricManagerReport {
     problems = List.copyOf(problems);
@@ -43,8 +46,28 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
   public FabricManagerReport withElection(Candidacy.Report e) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, e);
+        rediscoveries, discoveryReadRequests, copy, e);
   }
+
+  /** The same with {@code c} as its database copy. */
+  public FabricManagerReport withCopy(DatabaseCopy c) {
+    return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
+        completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
+        rediscoveries, discoveryReadRequests, c, election);
+  }
+
+  /**
+   * The topology database a primary sent its secondary and a secondary kept (see
+   * {@link DatabaseShipper}, {@link DatabaseReplica}).
+   *
+   * @param sent what this fabric manager sent as primary
+   * @param received what it took as secondary
+   * @param resumed whether it took over from the database it kept (false: it discovered, or did not take over)
+   * @param rereads devices it re-read on taking over from the kept database
+   * @param eventRouteWrites event routes it re-programmed on taking over from it
+   */
+  public record DatabaseCopy(DatabaseShipper.Counts sent, DatabaseReplica.Counts received, boolean resumed,
+      int rereads, long eventRouteWrites) implements WireMessage {}
 
   /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */
   public long discoveryNs() {

@@ -20,10 +20,12 @@ import java.util.TreeMap;
  * @param settleNs model time from a candidate's claim to its reading the outcome, ns
  * @param heartbeatNs model time between the primary's heartbeats to the secondary, ns
  * @param watchTimeoutNs model time without a heartbeat after which the secondary takes over, ns
+ * @param keepDatabase whether the primary sends the secondary its topology database and the
+ *     secondary takes it over (else it discovers the fabric on taking over)
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
     List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
-    long watchTimeoutNs) {
+    long watchTimeoutNs, boolean keepDatabase) {
 
   public ManagementSettings {
     if (fabricManager == null) {
@@ -69,7 +71,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
     this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
-        6_000);
+        6_000, true);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -94,7 +96,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
     return new ManagementSettings(c.getBoolean("enabled"), c.getString("fabric-manager"),
         c.getDuration("discover-at").toNanos(), c.getInt("window"), candidates,
         e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
-        e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos());
+        e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"));
   }
 
   /** "bmh=3us, mmh=1us": each candidate's own claim time. */

@@ -116,4 +116,79 @@ public final class TopologyDatabase {
   public List<Problem> problems() {
     return Collections.unmodifiableList(problems);
   }
+
+  /** The port at {@code end}, if it was read. */
+  public Optional<Port> port(End end) {
+    return Optional.ofNullable(ports.getOrDefault(end.serial(), new TreeMap<>()).get(end.port()));
+  }
+
+  /** The link at {@code end}, if one is known. */
+  public Optional<Link> link(End end) {
+    return Optional.ofNullable(linksByEnd.get(end));
+  }
+
+  /**
+   * The devices linked to device {@code serial} (its neighbors as this database has them, whatever
+   * the state of the link's ports now), in the order of its ports.
+   */
+  public List<Long> neighbors(long serial) {
+    List<Long> out = new ArrayList<>();
+    for (int port : ports(serial).keySet()) {
+      Link l = linksByEnd.get(new End(serial, port));
+      if (l != null) {
+        long other = l.a().serial() == serial && l.a().port() == port ? l.b().serial() : l.a().serial();
+        if (!out.contains(other)) {
+          out.add(other);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * This database as a fabric manager on device {@code from} sees it: every device reachable from
+   * {@code from} over known links whose two ports carry management (DL_Protected or DL_Active),
+   * never through device {@code dead}, with its route from {@code from} (breadth first, ports in
+   * order: the shortest route, the lowest ports first), its ports, and the links between reachable
+   * devices. A device not reachable so is left out, as a discovery from {@code from} would not find
+   * it. Problems are not carried over. Empty when {@code from} is not known.
+   */
+  public TopologyDatabase rerooted(long from, long dead) {
+    TopologyDatabase out = new TopologyDatabase();
+    if (!knows(from) || from == dead) {
+      return out;
+    }
+    java.util.ArrayDeque<Long> queue = new java.util.ArrayDeque<>();
+    Device own = devices.get(from);
+    out.addDevice(new Device(own.serial(), own.type(), own.portCount(), own.maxPayload(), Route.local()));
+    queue.add(from);
+    while (!queue.isEmpty()) {
+      long serial = queue.poll();
+      Route route = out.devices.get(serial).route();
+      for (Port p : ports(serial).values()) {
+        Link l = linksByEnd.get(new End(serial, p.number()));
+        if (l == null || !PortDescription.carriesManagement(p.state())) {
+          continue;
+        }
+        End far = l.a().serial() == serial && l.a().port() == p.number() ? l.b() : l.a();
+        Port farPort = port(far).orElse(null);
+        if (far.serial() == dead || out.knows(far.serial()) || !devices.containsKey(far.serial()) || farPort == null
+            || !PortDescription.carriesManagement(farPort.state())) {
+          continue;
+        }
+        Device d = devices.get(far.serial());
+        out.addDevice(new Device(d.serial(), d.type(), d.portCount(), d.maxPayload(), route.then(p.number())));
+        queue.add(far.serial());
+      }
+    }
+    for (long serial : out.devices.keySet()) {
+      ports(serial).values().forEach(out::addPort);
+    }
+    for (Link l : links) {
+      if (out.knows(l.a().serial()) && out.knows(l.b().serial())) {
+        out.addLink(l.a(), l.b(), Route.local());
+      }
+    }
+    return out;
+  }
 }

@@ -8,7 +8,7 @@ package io.rackfabric.fabric.tlp;
 public interface MessagePayload {
 
   /** Kind codes are 0 to MAX_KINDS - 1. */
-  int MAX_KINDS = 8;
+  int MAX_KINDS = 16;
 
   /** Bytes it takes as the message's payload. */
   int sizeBytes();

@@ -92,6 +92,15 @@ final class WireSamples {
         new io.rackfabric.fabric.management.ReadResult(new int[] {0xF000_0010, 7}, null)).result());
     put(request.answer(new io.rackfabric.fabric.management.ReadResult(new int[] {0xF000_0010, 7}, null)));
     put(new io.rackfabric.fabric.management.Pi4Write(route, 1, 0, 0x704, new int[] {3, 0x0F03}));
+    var end = new io.rackfabric.fabric.management.TopologyDatabase.End(12, 3);
+    put(new io.rackfabric.fabric.management.FmDatabaseUpdate(7, 2, 1, 3, false,
+        List.of(new io.rackfabric.fabric.management.TopologyDatabase.Device(12,
+            io.rackfabric.fabric.management.DeviceType.SWITCH, 16, 256, io.rackfabric.fabric.management.Route.local())),
+        List.of(new io.rackfabric.fabric.management.TopologyDatabase.Port(12, 3,
+            io.rackfabric.fabric.management.PortKind.DOWNSTREAM, 1, 4, 3, 4, 3,
+            io.rackfabric.fabric.link.DataLinkState.DL_ACTIVE, io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED)),
+        List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
+            new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0)))));
     // Each List implementation the registry names, as its own class.
     for (List<?> list : List.of(
         List.of(), List.of(1), List.of(1, 2, 3).subList(0, 2), new ArrayList<>(List.of("a")),

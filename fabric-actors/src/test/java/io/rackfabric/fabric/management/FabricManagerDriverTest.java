@@ -161,4 +161,53 @@ class FabricManagerDriverTest {
     assertTrue(f.orders.get(0).startsWith("sw:5:true@"), f.orders.toString());
     assertEquals(5, f.driver.report().activationWrites());
   }
+
+  /** The old primary fm on port 1 of sw; sw port 5 -- sw2 port 1; the secondary ep on port 5 of sw2. */
+  private static List<List<PortRef>> chain(boolean withFm) {
+    List<List<PortRef>> links = new java.util.ArrayList<>(List.of(List.of(new PortRef("sw", 5), new PortRef("sw2", 1)),
+        List.of(new PortRef("sw2", 5), new PortRef("ep", 0))));
+    if (withFm) {
+      links.add(List.of(new PortRef("fm", 0), new PortRef("sw", 1)));
+    }
+    return links;
+  }
+
+  @Test
+  void shouldReReadOnlyTheDeadPrimarysNeighborWhenResumingFromAKeptDatabase() {
+    HopFabric primary = new HopFabric(List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE),
+        TestDevices.switchOf("sw", 12, 16, Set.of(1, 5), ACTIVE), TestDevices.switchOf("sw2", 13, 16, Set.of(1, 5), ACTIVE),
+        TestDevices.endpoint("ep", 9, 1, ACTIVE)), chain(true), "fm", 8, HOP);
+    primary.discover(0);
+    assertEquals(4, primary.driver.report().devices());
+    DatabaseShipper shipper = new DatabaseShipper(256);
+    DatabaseReplica replica = new DatabaseReplica();
+    shipper.changes(primary.driver.database()).forEach(replica::onUpdate);
+
+    // fm is dead: its link at sw's port 1 is down; ep takes over what it kept
+    HopFabric after = new HopFabric(List.of(TestDevices.switchOf("sw", 12, 16, Set.of(5), ACTIVE),
+        TestDevices.switchOf("sw2", 13, 16, Set.of(1, 5), ACTIVE), TestDevices.endpoint("ep", 9, 1, ACTIVE)),
+        chain(false), "ep", 8, HOP);
+    TopologyDatabase kept = replica.takeOver(9, 7);
+    List<Long> rereads = replica.copy().neighbors(7);
+    assertEquals(List.of(12L), rereads);
+    after.resume(kept, rereads, 100_000);
+    FabricManagerReport r = after.driver.report();
+    assertTrue(after.driver.resumed());
+    assertEquals(19, r.readRequests(), "sw again (1 + 2 + 16), not sw2 nor the whole fabric");
+    assertEquals(19, r.discoveryReadRequests());
+    assertEquals(2, r.writes(), "sw's and sw2's event routes, to ep now");
+    assertEquals(1, after.agents.get("sw").counts().writesApplied());
+    assertEquals(1, after.agents.get("sw2").counts().writesApplied());
+    assertEquals(3, r.devices());
+    assertTrue(r.discoveredAt() > 100_000);
+    assertEquals(List.of(0, 1), after.driver.database().device(12).orElseThrow().route().turns());
+    assertTrue(after.driver.database().ports(12).get(1).state() != ACTIVE, "the dead primary's port, read again");
+
+    HopFabric fresh = new HopFabric(List.of(TestDevices.switchOf("sw", 12, 16, Set.of(5), ACTIVE),
+        TestDevices.switchOf("sw2", 13, 16, Set.of(1, 5), ACTIVE), TestDevices.endpoint("ep", 9, 1, ACTIVE)),
+        chain(false), "ep", 8, HOP);
+    fresh.discover(100_000);
+    assertEquals(38, fresh.driver.report().readRequests(), "a full rediscovery reads both switches");
+    assertTrue(fresh.driver.report().discoveryNs() > r.discoveryNs());
+  }
 }

@@ -54,6 +54,14 @@ final class HopFabric {
     run();
   }
 
+  /** Takes over {@code known} at {@code at}, re-reading {@code reread}, and carries every packet until none is left. */
+  void resume(TopologyDatabase known, List<Long> reread, long at) {
+    now = at;
+    driver.resume(known, reread, at).forEach(m -> send(fm, m, at));
+    local(at);
+    run();
+  }
+
   /** Port {@code port} of {@code device} goes down at {@code at}; what follows is carried. */
   void portDown(String device, int port, long at) {
     now = at;

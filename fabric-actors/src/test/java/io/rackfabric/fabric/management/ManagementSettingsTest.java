@@ -3,6 +3,7 @@ package io.rackfabric.fabric.management;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,14 @@ class ManagementSettingsTest {
     assertEquals("", s.fabricManager());
     assertEquals(10_000, s.discoverAtNs());
     assertEquals(8, s.window());
+    assertTrue(s.keepDatabase(), "the secondary keeps the primary's database by default");
+  }
+
+  @Test
+  void shouldNotKeepTheDatabaseWhenTurnedOff() {
+    ManagementSettings s = ManagementSettings.create(ConfigFactory.parseString(
+        "rackfabric.fabric.management.election.keep-database = off").withFallback(ConfigFactory.load()));
+    assertFalse(s.keepDatabase());
   }
 
   @Test

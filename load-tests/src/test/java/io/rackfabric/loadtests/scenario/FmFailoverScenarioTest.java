@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bundled {@code fm-failover}: the MMH, elected primary, dies at 50us; the BMH, secondary,
- * stops hearing its heartbeats, takes over, discovers the fabric itself and serves a link that
- * comes back afterwards; two runs give the same model and count figures.
+ * stops hearing its heartbeats, takes over the topology database the MMH kept sending it (re-reading
+ * only the MMH's neighbor), and serves a link that comes back afterwards; two runs give the same
+ * model and count figures. With {@code keep-database = off} the BMH discovers the whole fabric
+ * instead (the fallback of a secondary without a usable copy), which reads more and takes longer.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class FmFailoverScenarioTest {
@@ -29,10 +31,7 @@ class FmFailoverScenarioTest {
 
   @Test
   void shouldTakeOverFromADeadPrimaryAndServeALinkThatComesBack() throws Exception {
-    Path file = dir.resolve("fm-failover.conf");
-    try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-failover.conf")) {
-      Files.writeString(file, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    }
+    Path file = scenario("fm-failover.conf", "");
     Outcome first = FabricManagerScenarioTest.run(file, dir);
     Map<String, Double> m = figures(first);
     assertEquals(1, fig(m, "election.mmh.primary"));
@@ -46,7 +45,23 @@ class FmFailoverScenarioTest {
     assertTrue(fig(m, "fm.takeover.detection_ns") > 0 && fig(m, "fm.takeover.detection_ns") <= 6_000 + 2_000,
         "within a heartbeat interval and the watch timeout of the death");
     assertTrue(fig(m, "fm.takeover.serving_ns") > 0);
-    // the new primary's figures: its discovery after the take-over, and the NIC's link coming back
+    // the database: a full copy after the MMH's discovery, a delta after its re-read of tor at 30us
+    assertEquals(1, fig(m, "election.mmh.database.full_copies_sent"));
+    assertEquals(1, fig(m, "election.mmh.database.deltas_sent"), "tor re-read after the NIC's cable was pulled");
+    assertEquals(fig(m, "election.mmh.database.messages_sent"), fig(m, "election.bmh.database.messages_received"));
+    assertTrue(fig(m, "election.mmh.database.messages_sent") > 1, "a full copy does not fit one max payload");
+    assertEquals(2, fig(m, "election.bmh.database.updates_applied"));
+    assertEquals(0, fig(m, "election.bmh.database.gaps"));
+    assertEquals(0, fig(m, "fm.wire.database_resync_sent"));
+    assertTrue(fig(m, "fm.wire.database_update_sent") >= fig(m, "election.mmh.database.messages_sent"));
+    // the take-over from the kept database: only the MMH's neighbor re-read, every event route re-programmed
+    assertEquals(1, fig(m, "fm.takeover.from_database"));
+    assertEquals(1, fig(m, "fm.takeover.rereads"), "the dead MMH's one neighbor");
+    assertEquals(fig(m, "fm.takeover.event_route_writes") + 1, fig(m, "fm.writes"),
+        "every device it held but its own at the take-over, then the NIC's once found again");
+    assertTrue(fig(m, "fm.takeover.reads_after_takeover") < fig(m, "fm.structural_read_requests"),
+        "fewer reads than a discovery of the whole fabric");
+    // the new primary's figures: its take-over, and the NIC's link coming back
     assertEquals(fig(m, "fm.takeover.at_ns"), fig(m, "fm.discovery_started_ns"));
     // the NIC was cut off when the BMH took over, so only tor can tell it of the link coming back;
     // re-reading tor leads on to the NIC, which is then configured as the discovery would have
@@ -56,5 +71,58 @@ class FmFailoverScenarioTest {
 
     Outcome second = FabricManagerScenarioTest.run(file, dir);
     assertEquals(FabricManagerScenarioTest.modelFigures(first), FabricManagerScenarioTest.modelFigures(second));
+
+    // the fallback: no database kept, the BMH discovers the whole fabric on taking over
+    Map<String, Double> full = figures(FabricManagerScenarioTest.run(
+        scenario("fm-failover-rediscover.conf", "rackfabric.fabric.management.election.keep-database = off"), dir));
+    assertEquals(1, fig(full, "fm.takeover.by_bmh"));
+    assertEquals(0, fig(full, "fm.takeover.from_database"));
+    assertEquals(0, fig(full, "election.mmh.database.messages_sent"));
+    assertEquals(fig(m, "fm.takeover.at_ns"), fig(full, "fm.takeover.at_ns"), "the same detection");
+    assertTrue(fig(m, "fm.takeover.reads_after_takeover") < fig(full, "fm.takeover.reads_after_takeover"),
+        fig(m, "fm.takeover.reads_after_takeover") + " re-reads against " + fig(full, "fm.takeover.reads_after_takeover"));
+    assertTrue(fig(m, "fm.takeover.serving_ns") < fig(full, "fm.takeover.serving_ns"),
+        fig(m, "fm.takeover.serving_ns") + " ns against " + fig(full, "fm.takeover.serving_ns"));
+    // either way the rack goes on: the same devices and links at the end, the NIC found again
+    for (String f : new String[] {"fm.devices", "fm.links", "fm.differences", "fm.pi5_events", "fm.activation_writes"}) {
+      assertEquals(fig(full, f), fig(m, f), f);
+    }
+  }
+
+  @Test
+  void shouldAskForAFullCopyAndTakeItOverWhenTheFirstCopyWasLost() throws Exception {
+    // the BMH's cable is pulled just after the MMH's discovery ends (21,142 ns): the full copy
+    // and the first heartbeat are lost on the way; it is back at 22us, before the BMH, watching since its first heartbeat at 13us, could miss more than one
+    Path file = scenario("fm-failover-lost-copy.conf", "", """
+            { kind = link-down, target = tor.bmh, at = 21150ns }
+            { kind = link-up, target = tor.bmh, at = 22us }
+        """);
+    Map<String, Double> m = figures(FabricManagerScenarioTest.run(file, dir));
+    assertTrue(fig(m, "election.bmh.database.gaps") >= 1, "the heartbeat after the cable came back counts messages it never had");
+    assertEquals(1, fig(m, "election.bmh.database.resyncs_asked"), "asked once");
+    assertEquals(1, fig(m, "election.mmh.database.resyncs_asked_of"));
+    assertEquals(2, fig(m, "election.mmh.database.full_copies_sent"), "the first, lost, and the one asked for");
+    assertTrue(fig(m, "fm.wire.database_resync_sent") >= 2, "the request crosses the BMH's link and tor's");
+    assertEquals(1, fig(m, "fm.takeover.by_bmh"));
+    assertEquals(1, fig(m, "fm.takeover.from_database"), "the copy was whole again when the MMH died");
+    assertEquals(1, fig(m, "fm.takeover.rereads"));
+  }
+
+  /** The bundled fm-failover as file {@code name}, with {@code setting} added to its settings. */
+  private Path scenario(String name, String setting) throws Exception {
+    return scenario(name, setting, "");
+  }
+
+  /** The same with {@code faults} (one a line) before its own faults. */
+  private Path scenario(String name, String setting, String faults) throws Exception {
+    Path file = dir.resolve(name);
+    try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-failover.conf")) {
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      String changed = text.replace("  settings {\n", "  settings {\n    " + setting + "\n")
+          .replace("  faults = [\n", "  faults = [\n" + faults);
+      assertTrue(setting.isEmpty() && faults.isEmpty() || !changed.equals(text), "the scenario has its blocks");
+      Files.writeString(file, changed);
+    }
+    return file;
   }
 }

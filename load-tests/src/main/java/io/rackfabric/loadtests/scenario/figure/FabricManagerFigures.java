@@ -6,6 +6,8 @@ import io.rackfabric.cluster.management.TopologyFabric;
 import io.rackfabric.fabric.management.Candidacy;
 import io.rackfabric.fabric.management.ElectionClaim;
 import io.rackfabric.fabric.management.FabricManagerReport;
+import io.rackfabric.fabric.management.FmDatabaseResync;
+import io.rackfabric.fabric.management.FmDatabaseUpdate;
 import io.rackfabric.fabric.management.PacketKind;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -150,6 +152,10 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("election.ns", first == Long.MAX_VALUE ? -1 : last - first, "ns", "model"));
     out.add(new Figure("election.agreed", outcomes.size() == 1 ? 1 : 0, "boolean", "count"));
     out.add(new Figure("election.claims_sent", wireSent(run, ElectionClaim.KIND_CODE), "link transmissions", "count"));
+    out.add(new Figure("fm.wire.database_update_sent", wireSent(run, FmDatabaseUpdate.KIND_CODE), "link transmissions",
+        "count"));
+    out.add(new Figure("fm.wire.database_resync_sent", wireSent(run, FmDatabaseResync.KIND_CODE), "link transmissions",
+        "count"));
   }
 
   /**
@@ -164,10 +170,11 @@ public final class FabricManagerFigures implements FigureType {
       String p = "election." + c.getKey() + ".";
       out.add(new Figure(p + "heartbeats_sent", w.heartbeatsSent(), "packets", "count"));
       out.add(new Figure(p + "heartbeats_received", w.heartbeatsReceived(), "packets", "count"));
+      FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
+      database(p, r.copy(), out);
       if (w.tookOverAt() < 0) {
         continue;
       }
-      FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
       out.add(new Figure("fm.takeover.by_" + c.getKey(), 1, "boolean", "count"));
       out.add(new Figure("fm.takeover.at_ns", w.tookOverAt(), "ns", "model"));
       out.add(new Figure("fm.takeover.last_heartbeat_sent_ns", w.lastHeartbeatSentAt(), "ns", "model"));
@@ -181,10 +188,38 @@ public final class FabricManagerFigures implements FigureType {
       }
       out.add(new Figure("fm.takeover.serving_ns", r.discoveredAt() < 0 ? -1 : r.discoveredAt() - w.tookOverAt(), "ns",
           "model"));
+      boolean kept = r.copy() != null && r.copy().resumed();
+      out.add(new Figure("fm.takeover.from_database", kept ? 1 : 0, "boolean", "count"));
+      out.add(new Figure("fm.takeover.reads_after_takeover", r.discoveredAt() < 0 ? -1 : r.discoveryReadRequests(),
+          "packets", "count"));
+      if (kept) {
+        out.add(new Figure("fm.takeover.rereads", r.copy().rereads(), "devices", "count"));
+        out.add(new Figure("fm.takeover.event_route_writes", r.copy().eventRouteWrites(), "packets", "count"));
+      }
       if (death >= 0 && r.discoveredAt() >= 0) {
         out.add(new Figure("fm.takeover.total_ns", r.discoveredAt() - death, "ns", "model"));
       }
     }
+  }
+
+  /**
+   * The topology database a candidate sent as primary (full copies, deltas, messages and bytes, full
+   * copies asked of it) and kept as secondary (messages taken, updates applied whole, gaps, full
+   * copies it asked for).
+   */
+  private static void database(String p, FabricManagerReport.DatabaseCopy c, List<Figure> out) {
+    if (c == null) {
+      return;
+    }
+    out.add(new Figure(p + "database.full_copies_sent", c.sent().fullCopies(), "updates", "count"));
+    out.add(new Figure(p + "database.deltas_sent", c.sent().deltas(), "updates", "count"));
+    out.add(new Figure(p + "database.messages_sent", c.sent().messages(), "packets", "count"));
+    out.add(new Figure(p + "database.bytes_sent", c.sent().bytes(), "bytes", "count"));
+    out.add(new Figure(p + "database.resyncs_asked_of", c.sent().resyncsAsked(), "requests", "count"));
+    out.add(new Figure(p + "database.messages_received", c.received().messages(), "packets", "count"));
+    out.add(new Figure(p + "database.updates_applied", c.received().updatesApplied(), "updates", "count"));
+    out.add(new Figure(p + "database.gaps", c.received().gaps(), "gaps", "count"));
+    out.add(new Figure(p + "database.resyncs_asked", c.received().resyncsAsked(), "requests", "count"));
   }
 
   /** The model time of the scenario's first fault on endpoint {@code id} or its link; -1: none. */

@@ -25,7 +25,8 @@ public final class FmTookOver implements InvariantType {
 
   @Override
   public String summary() {
-    return "the secondary fabric manager took over from a primary that died and finished its own discovery";
+    return "the secondary fabric manager took over from a primary that died and finished its own discovery (or its"
+        + " re-reads of the database it kept)";
   }
 
   @Override
@@ -45,8 +46,9 @@ public final class FmTookOver implements InvariantType {
       }
       boolean served = r.discoveredAt() >= 0 && r.completions() == r.readRequests() && r.errorCompletions() == 0
           && r.problems().isEmpty();
-      return new Verdict(served, String.format("%s took over at %d ns (last heartbeat arrived at %d ns); its discovery"
-          + " %s: %d read requests, %d completions with data, %d with error, %d problems, %d devices, %d links",
+      boolean kept = r.copy() != null && r.copy().resumed();
+      return new Verdict(served, String.format("%s took over at %d ns (last heartbeat arrived at %d ns); its "
+          + (kept ? "re-reads of the database it kept" : "discovery") + " %s: %d read requests, %d completions with data, %d with error, %d problems, %d devices, %d links",
           c.getKey(), w.tookOverAt(), w.lastHeartbeatAt(), r.discoveredAt() < 0 ? "did not finish" : "finished at "
           + r.discoveredAt() + " ns", r.readRequests(), r.completions(), r.errorCompletions(), r.problems().size(),
           r.devices(), r.links()));
