@@ -212,7 +212,12 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(333, io.rackfabric.fabric.management.Candidacy.Report.class),
       Entry.of(334, io.rackfabric.fabric.management.Candidacy.Role.class),
       Entry.of(335, io.rackfabric.fabric.management.Candidacy.Watch.class),
-      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class)
+      Entry.of(336, io.rackfabric.fabric.management.FmHeartbeat.class),
+      Entry.of(337, io.rackfabric.fabric.endpoint.MemoryEndpoint.GateBarWindows.class),
+      Entry.of(338, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotAdd.class),
+      Entry.of(339, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotRemove.class),
+      Entry.of(340, io.rackfabric.fabric.endpoint.MemoryEndpoint.BarWindowsChanged.class),
+      Entry.of(341, io.rackfabric.fabric.stats.EndpointStats.BarWindowRefusal.class)
 
       // next free block: 340
       );

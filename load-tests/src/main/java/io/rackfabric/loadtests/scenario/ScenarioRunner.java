@@ -129,6 +129,9 @@ public final class ScenarioRunner {
             : NicStreams.start(rack, scenario.nicStream(), progress);
         ControlRequestsRun requests = scenario.controlRequests() == null ? null
             : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
+        if (!scenario.loans().isEmpty()) {
+          LoanWindows.gate(rack, scenario.loans(), progress); // before any traffic: closed until borrowed
+        }
         GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
             : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
         DiskReadsRun reads = scenario.diskReads().isEmpty() ? null
