@@ -55,6 +55,8 @@ final class EndpointRequester {
   /** Under the kernel, each outstanding configuration request's completion timeout (an event). */
   private final Map<ConfigRequest, ConfigTimedOut> configTimeouts = new IdentityHashMap<>();
   private final TrafficGenerator traffic;
+  /** Lent devices' BAR windows this root reaches only while it holds their loans. */
+  private final BarWindows barWindows = new BarWindows();
   private ActorRef<TrafficDone> planReplyTo;
   private long writesSent;
   private long readsSent;
@@ -77,9 +79,26 @@ final class EndpointRequester {
     return traffic;
   }
 
+  BarWindows barWindows() {
+    return barWindows;
+  }
+
+  /** Whether a write to {@code address} meets a closed BAR window: then dropped and counted. */
+  private boolean writeRefused(long address, int length) {
+    String device = barWindows.closedDevice(address, length);
+    if (device == null) {
+      return false;
+    }
+    barWindows.refusedWrite(device);
+    return true;
+  }
+
   /** A posted write from the endpoint's own ID, stamped {@code at} (or the link's clock when -1). */
   void write(long address, byte[] data, long at) {
     long now = at >= 0 ? at : link.modelNow();
+    if (writeRefused(address, data.length)) {
+      return;
+    }
     writesSent++;
     link.offer(new MemWrite(target.bdf(), 0, 0, address, data.length, data, now, streamSeq++), now, -1);
   }
@@ -87,6 +106,9 @@ final class EndpointRequester {
   /** A posted write under another requester ID (one of the functions behind this endpoint). */
   void writeAs(int requester, long address, byte[] data) {
     long now = link.modelNow();
+    if (writeRefused(address, data.length)) {
+      return;
+    }
     writesSent++;
     link.offer(new MemWrite(requester, 0, 0, address, data.length, data, now, streamSeq++), now, -1);
   }
@@ -95,6 +117,14 @@ final class EndpointRequester {
   void read(MemoryEndpoint.Command context, int requester, long address, int length, long at,
       ActorRef<ReadResult> replyTo) {
     long now = at >= 0 ? at : link.modelNow();
+    String closed = barWindows.closedDevice(address, length);
+    if (closed != null) {
+      // No bridge of this host claims the address before the device is hot-added: a master abort.
+      barWindows.refusedRead(closed);
+      readsFailed++;
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      return;
+    }
     int bdf = target.bdf();
     int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
     if (tag < 0) {
@@ -232,12 +262,20 @@ final class EndpointRequester {
 
     @Override
     public boolean write(long address, int size, byte[] data, long at) {
+      if (writeRefused(address, size)) {
+        return false; // dropped before the link: a failed request, counted at the window
+      }
       writesSent++;
       return link.offer(new MemWrite(target.bdf(), 0, 0, address, size, data, at, streamSeq++), at, -1);
     }
 
     @Override
     public boolean read(long address, int size, long at) {
+      String closed = barWindows.closedDevice(address, size);
+      if (closed != null) {
+        barWindows.refusedRead(closed); // a master abort: a failed request
+        return false;
+      }
       int tag = reads.start(null, size, at);
       readsSent++;
       return link.offer(new MemRead(target.bdf(), tag, 0, address, size, at, streamSeq++), at, -1);

@@ -33,7 +33,7 @@ import java.util.List;
 public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
-      permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, ConfigRequest, StartTraffic, GetStats,
+      permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, GateBarWindows, HotAdd, HotRemove, ConfigRequest, StartTraffic, GetStats,
           AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage,
           StartDiscovery {}
 
@@ -144,6 +144,36 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** What a {@link ChangeAccessCheck} came to; {@code detail} says what changed, or why not. */
   public record AccessCheckResult(String endpoint, boolean accepted, String detail) implements WireMessage {}
+
+  /**
+   * Gates {@code device}'s BAR windows as this root reaches them ({@code windows}, addresses of
+   * its own domain leading through NTBs to another host's device), closed until a {@link HotAdd}
+   * (Device Lending section 4: the borrower's mapping of a lent device exists only while it holds
+   * the loan). Until then every read there ends in a master abort and every write is dropped, both
+   * counted in {@link EndpointStats#barWindows()}. Answered with {@link BarWindowsChanged}; admitted
+   * as a {@link ChangeAccessCheck} is.
+   */
+  public record GateBarWindows(String device, List<AddressRange> windows, ActorRef<BarWindowsChanged> replyTo)
+      implements Command, WireMessage {
+
+    public GateBarWindows {
+      windows = windows == null ? null : List.copyOf(windows);
+    }
+  }
+
+  /**
+   * {@code device} is hot-added into this host (its borrow was accepted): its gated BAR windows
+   * open. Sent by the host's own software in the call in which it learnt of the loan, so it is
+   * in force from that model time on. Answered with {@link BarWindowsChanged}.
+   */
+  public record HotAdd(String device, ActorRef<BarWindowsChanged> replyTo) implements Command, WireMessage {}
+
+  /** {@code device} is hot-removed from this host (returned): its BAR windows close again. */
+  public record HotRemove(String device, ActorRef<BarWindowsChanged> replyTo) implements Command, WireMessage {}
+
+  /** What a {@link GateBarWindows}, {@link HotAdd} or {@link HotRemove} came to. */
+  public record BarWindowsChanged(String endpoint, String device, boolean accepted, String detail)
+      implements WireMessage {}
 
   /** Reads this endpoint's own memory directly, bypassing the fabric (tests, debugging). */
   public record Peek(long address, int length, ActorRef<byte[]> replyTo) implements Command, WireMessage {}
@@ -301,6 +331,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(WriteAs.class, this::onWriteAs)
         .onMessage(ReadAs.class, this::onReadAs)
         .onMessage(ChangeAccessCheck.class, this::onChangeAccessCheck)
+        .onMessage(GateBarWindows.class, this::onGateBarWindows)
+        .onMessage(HotAdd.class, this::onHotAdd)
+        .onMessage(HotRemove.class, this::onHotRemove)
         .onMessage(ConfigRequest.class, this::onConfigRequest)
         .onMessage(EndpointRequester.ConfigTimedOut.class, this::onConfigTimedOut)
         .onMessage(StartTraffic.class, this::onStartTraffic)
@@ -423,6 +456,39 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       msg.replyTo().tell(parts.target.changeAccessCheck(msg.change()));
     }
     return this;
+  }
+
+  private Behavior<PortMessage> onGateBarWindows(GateBarWindows msg) {
+    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
+      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().gate(msg.device(), msg.windows()),
+          "gated closed: " + msg.windows()));
+    }
+    return this;
+  }
+
+  private Behavior<PortMessage> onHotAdd(HotAdd msg) {
+    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
+      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().hotAdd(msg.device()),
+          "hot-added: BAR windows open"));
+    }
+    return this;
+  }
+
+  private Behavior<PortMessage> onHotRemove(HotRemove msg) {
+    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
+      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().hotRemove(msg.device()),
+          "hot-removed: BAR windows closed"));
+    }
+    return this;
+  }
+
+  private BarWindowsChanged barWindowsChanged(String device, String refusal, String done) {
+    if (refusal != null) {
+      getContext().getLog().info("Endpoint [{}] BAR windows of {}: refused: {}", id, device, refusal);
+      return new BarWindowsChanged(id, device, false, refusal);
+    }
+    getContext().getLog().debug("Endpoint [{}] BAR windows of {}: {}", id, device, done);
+    return new BarWindowsChanged(id, device, true, done);
   }
 
   private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {

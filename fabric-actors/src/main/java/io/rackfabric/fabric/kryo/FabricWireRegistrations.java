@@ -223,9 +223,14 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(344, io.rackfabric.fabric.management.TopologyDatabase.Link.class),
       Entry.of(345, io.rackfabric.fabric.management.TopologyDatabase.End.class),
       Entry.of(346, io.rackfabric.fabric.management.DeviceType.class),
-      Entry.of(347, io.rackfabric.fabric.management.PortKind.class)
+      Entry.of(347, io.rackfabric.fabric.management.PortKind.class),
+      Entry.of(350, io.rackfabric.fabric.endpoint.MemoryEndpoint.GateBarWindows.class),
+      Entry.of(351, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotAdd.class),
+      Entry.of(352, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotRemove.class),
+      Entry.of(353, io.rackfabric.fabric.endpoint.MemoryEndpoint.BarWindowsChanged.class),
+      Entry.of(354, io.rackfabric.fabric.stats.EndpointStats.BarWindowRefusal.class)
 
-      // next free block: 350
+      // next free block: 360
       );
 
   @Override

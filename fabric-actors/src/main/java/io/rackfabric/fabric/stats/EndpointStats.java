@@ -13,6 +13,9 @@ import java.util.List;
  * {@code uniqueIssuedBefore} counts the unique writes issued before the model time a run asked it
  * to count up to ({@code MemoryEndpoint.CountIssuedBefore}), 0 if it asked for none.
  * {@code fabricManager} is the fabric manager's report when it runs on this endpoint, else null.
+ * {@code barWindows} lists, per lent device whose BAR windows this root gates (Device Lending's
+ * hot-add), whether they are open and the outbound reads (master abort) and writes (dropped) that
+ * met them closed.
  */
 public record EndpointStats(
     String id,
@@ -34,11 +37,13 @@ public record EndpointStats(
     PortStats link,
     List<AccessDenial> accessDenied,
     long uniqueIssuedBefore,
-    io.rackfabric.fabric.management.FabricManagerReport fabricManager)
+    io.rackfabric.fabric.management.FabricManagerReport fabricManager,
+    List<BarWindowRefusal> barWindows)
     implements WireMessage {
 
   public EndpointStats {
     accessDenied = accessDenied == null ? List.of() : List.copyOf(accessDenied);
+    barWindows = barWindows == null ? List.of() : List.copyOf(barWindows);
   }
 
   /** Statistics of an endpoint whose access check denied nothing. */
@@ -48,7 +53,7 @@ public record EndpointStats(
       long minLatencyNs, long maxLatencyNs, List<AerRecord> aerReceived, PortStats link) {
     this(id, writesReceived, uniqueWrites, duplicateWrites, reorderedWrites, bytesWritten,
         readsServed, outsideBars, writesSent, readsSent, readsCompleted, readsFailed,
-        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0, null);
+        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0, null, List.of());
   }
 
   /** Denied inbound reads and writes of every requester together. */
@@ -68,6 +73,27 @@ public record EndpointStats(
       }
     }
     return new AccessDenial(requester, 0, 0);
+  }
+
+  /** The gated BAR windows of {@code device}: reads and writes refused while they were closed. */
+  public BarWindowRefusal barWindow(String device) {
+    for (BarWindowRefusal w : barWindows) {
+      if (w.device().equals(device)) {
+        return w;
+      }
+    }
+    return new BarWindowRefusal(device, false, 0, 0);
+  }
+
+  /**
+   * A lent device's BAR windows at a borrower's root: open (hot-added) or not, and the outbound
+   * reads and writes refused while they were closed.
+   */
+  public record BarWindowRefusal(String device, boolean open, long reads, long writes) implements WireMessage {
+    @Override
+    public String toString() {
+      return device + (open ? " open" : " closed") + " refused reads=" + reads + " writes=" + writes;
+    }
   }
 
   /** Inbound requests of one requester its target's access check denied. */

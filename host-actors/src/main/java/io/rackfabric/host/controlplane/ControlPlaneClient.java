@@ -104,6 +104,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   record AttemptTimedOut(long requestSeq, int host, int attempt)
       implements Command, NoSerializationVerificationNeeded {}
 
+  /** The host's root applied (or refused) a hot-add or hot-remove of a loan's device. */
+  private record HotPlugged(MemoryEndpoint.BarWindowsChanged result) implements Command, NoSerializationVerificationNeeded {}
+
   /** A call of the host's endpoint (model time): handled, then answered. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
@@ -119,6 +122,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final LongSupplier wallNanos;
   private final TimerScheduler<Command> timers;
   private final HostGuest guest;
+  /** The host's root endpoint (null when the driver runs next to none). */
+  private final ActorRef<MemoryEndpoint.Command> endpoint;
+  private final ActorRef<MemoryEndpoint.BarWindowsChanged> hotPlugged;
   private final RequestLedger ledger = new RequestLedger();
   private final List<ActorRef<PagesDone>> readyWaiters = new ArrayList<>();
   private ClientTransport transport;
@@ -158,6 +164,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     this.settings = settings;
     this.client = client;
     this.wallNanos = wallNanos;
+    this.endpoint = endpoint;
+    this.hotPlugged = context.messageAdapter(MemoryEndpoint.BarWindowsChanged.class, HotPlugged::new);
     this.guest = new HostGuest(endpoint == null ? name : endpoint.path().name(), endpoint,
         endpoint == null ? null : context.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
     guest.attach();
@@ -176,6 +184,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(AttemptTimedOut.class, this::onAttemptTimedOut)
         .onMessage(Retry.class, this::onRetry)
         .onMessage(Called.class, this::onCalled)
+        .onMessage(HotPlugged.class, this::onHotPlugged)
         .build();
   }
 
@@ -385,8 +394,21 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     return this;
   }
 
-  /** Keeps the request's record, tells its requester once, and closes the page plan when full. */
+  private Behavior<Command> onHotPlugged(HotPlugged msg) {
+    getContext().getLog().debug("Client [{}]: BAR windows of {} at {}: {} ({})", name, msg.result().device(),
+        msg.result().endpoint(), msg.result().accepted() ? "done" : "not changed", msg.result().detail());
+    return this;
+  }
+
+  /**
+   * Keeps the request's record, tells its requester once, and closes the page plan when full. An
+   * accepted borrow or return is hot-plugged at the host's root first: in model time inside the
+   * call that brought the answer, so the windows change at the answer's model time.
+   */
   private void ended(RequestQueue.Open open, OperationResult result, int attemptCount, String detail) {
+    if (endpoint != null) {
+      io.rackfabric.host.lending.LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
+    }
     RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
     PagePlanRun.Finished finished = pages.recorded(r);
     if (finished != null) {

@@ -63,7 +63,7 @@ public final class GpuCopiesRun {
     rack.holdModelTime(startAt);
     for (GpuCopies w : workloads) {
       if (w.after() == null) {
-        run.launch(w, startAt);
+        run.launch(w, startAt + w.atNs());
       }
     }
     return run;

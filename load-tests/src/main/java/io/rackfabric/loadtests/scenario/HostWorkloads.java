@@ -51,6 +51,9 @@ final class HostWorkloads {
     NicStreams streams = scenario.nicStream() == null ? null : NicStreams.start(rack, scenario.nicStream(), progress);
     ControlRequestsRun requests = scenario.controlRequests() == null ? null
         : ControlRequestsRun.start(rack, scenario.controlRequests(), progress);
+    if (!scenario.loans().isEmpty()) {
+      LoanWindows.gate(rack, scenario.loans(), progress); // before any traffic: closed until borrowed
+    }
     GpuCopiesRun copies = scenario.gpuCopies().isEmpty() ? null
         : GpuCopiesRun.start(rack, scenario.gpuCopies(), progress);
     DiskReadsRun reads = scenario.diskReads().isEmpty() ? null

@@ -24,6 +24,7 @@ import io.rackfabric.loadtests.scenario.figure.DeviceLendingFigures;
 import io.rackfabric.loadtests.scenario.figure.DiskLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.DmaBandwidthFigures;
 import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
+import io.rackfabric.loadtests.scenario.figure.BarWindowFigures;
 import io.rackfabric.loadtests.scenario.figure.LoanFigures;
 import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
 import io.rackfabric.loadtests.scenario.figure.FabricManagerFigures;
@@ -134,6 +135,7 @@ public final class ScenarioKinds {
         .optionalFigure(new P2pLatencyFigures())
         .optionalFigure(new PathHopsFigures())
         .optionalFigure(new LoanFigures())
+        .optionalFigure(new BarWindowFigures())
         .optionalFigure(new FlowControlFigures());
   }
 }

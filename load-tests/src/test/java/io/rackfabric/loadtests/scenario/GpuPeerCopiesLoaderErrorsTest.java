@@ -150,4 +150,18 @@ class GpuPeerCopiesLoaderErrorsTest {
     assertContains(files().problems(third), "the MSI word or the buffer of 'third' overlaps those of 'p2p' on"
         + " borrower");
   }
+
+  @Test
+  void shouldStartAtItsAtWhenGivenAndRefuseAtBesideAfterOrWithoutAUnit() throws Exception {
+    List<String> at = new ArrayList<>(BASE);
+    at.set(5, "      msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" }, sizes = [4KiB, 1MiB], at = 250us }");
+    Scenario s = ScenarioLoader.load(files().write("at.conf", at), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(250_000, s.gpuCopies().get(0).atNs());
+    assertEquals(0, s.gpuCopies().get(1).atNs(), "at the start unless given");
+    assertContains(files().problems(11, "      sizes = [4KiB, 1MiB], after = p2p, at = 1ms }"),
+        "give at (a model time) or after (another workload's end), not both");
+    assertContains(files().problems(6,
+        "      msi = { gpu = \"0xC_0FFF_F000\", host = \"0x2_0FFF_F000\" }, sizes = [4KiB, 1MiB], at = 5 }"),
+        "at=5 needs a unit, e.g. 5ns");
+  }
 }

@@ -38,13 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 class LendingBorrowerLinkFailsScenarioTest {
 
   /** CH2's primary link goes down then, in the scenario. */
-  static final long FAULT_NS = 3_000_000;
+  static final long FAULT_NS = 3_250_000;
 
   @TempDir Path dir;
 
   @Test
   void shouldMoveTheLoansWindowsAndLoseNothingWhenTheBorrowersPrimaryLinkFails() throws Exception {
-    assertTrue(ScenarioLoader.text("lending-borrower-link-fails").contains("target = ch2-rp.pri, at = 3ms"),
+    assertTrue(ScenarioLoader.text("lending-borrower-link-fails").contains("target = ch2-rp.pri, at = 3250us"),
         "the fault's time");
     Outcome first = run("a");
     Outcome second = run("b");
@@ -92,9 +92,9 @@ class LendingBorrowerLinkFailsScenarioTest {
 
   @Test
   void shouldRingAReadCopyAgainAndAccountItsFailedFirstAttemptWhenTheFaultHitsARead() throws Exception {
-    // The same file with the fault at 17 ms, inside the 16 MiB read: the GPU's reads into CH2's RAM
+    // The same file with the fault at 17.25 ms, inside the 16 MiB read: the GPU's reads into CH2's RAM
     // are refused at the dead cable, so the GPU fails its first attempt (its MSI lost on the way).
-    String text = ScenarioLoader.text("lending-borrower-link-fails").replace("at = 3ms", "at = 17ms");
+    String text = ScenarioLoader.text("lending-borrower-link-fails").replace("at = 3250us", "at = 17250us");
     Scenario s = ScenarioLoader.parse(text, "lending-borrower-link-fails-read.conf", null, ScenarioRunnerTest.KINDS,
         ScenarioOptions.NONE);
     Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("read"), ScenarioRunnerTest.quiet());
@@ -105,7 +105,7 @@ class LendingBorrowerLinkFailsScenarioTest {
     assertEquals(copies.spec().copies().size(), copies.copies().size());
     ResentCopy resent = copies.windowMoves().get(0).resent();
     assertEquals(GpuCopyPlan.Direction.READ, resent.direction(), resent.toString());
-    assertTrue(resent.doorbellAt() < 17_000_000 && resent.resentAt() > 17_000_000, resent.toString());
+    assertTrue(resent.doorbellAt() < 17_250_000 && resent.resentAt() > 17_250_000, resent.toString());
   }
 
   private Outcome run(String name) throws Exception {

@@ -30,10 +30,13 @@ import java.util.List;
  * @param peer null, or the GPU whose memory (BAR1) the copies write into: peer to peer, no host buffer
  * @param viaRam null, or the second GPU that reads each copy back out of the host buffer
  * @param after null, or the workload after whose end (and the rack's quiet) this one starts
+ * @param atNs model time after the run's start of the first doorbell (0: at the start); a
+ *     workload through a loan starts once the loan is made, since the borrower reaches the GPU's
+ *     BARs only while it holds it
  */
 public record GpuCopies(String name, String driver, String gpu, long registers, long deviceMemory, long bufferGpu,
     long bufferHost, long msiGpu, long msiHost, List<Long> sizes, List<Direction> directions, int repeat,
-    MsiForward forward, String where, String peer, ViaRam viaRam, String after) {
+    MsiForward forward, String where, String peer, ViaRam viaRam, String after, long atNs) {
 
   /** {@code bufferHost} of a peer-to-peer workload: its copies touch no host RAM. */
   public static final long NO_HOST_BUFFER = -1;

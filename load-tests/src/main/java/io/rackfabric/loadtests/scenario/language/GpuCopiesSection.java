@@ -124,7 +124,7 @@ final class GpuCopiesSection {
 
   private GpuCopies workload(Fields w, Topology topology, long maxCopy) {
     w.allowOnly("name", "driver", "gpu", "registers", "device-memory", "buffer", "msi", "sizes", "from", "to",
-        "directions", "repeat", GpuCopyTargets.PEER, GpuCopyTargets.VIA_RAM, "after");
+        "directions", "repeat", GpuCopyTargets.PEER, GpuCopyTargets.VIA_RAM, "after", "at");
     int before = file.problems.size();
     String name = w.string("name", true);
     if (name != null && !ScenarioFile.NAME.matcher(name).matches()) {
@@ -148,6 +148,10 @@ final class GpuCopiesSection {
     List<Long> sizes = sizes(w, maxCopy);
     List<Direction> directions = directions(w, toPeer || w.has(GpuCopyTargets.VIA_RAM));
     String after = w.string("after", false);
+    Long at = w.durationNs("at", 0L);
+    if (after != null && w.has("at")) {
+      w.error("at", "give at (a model time) or after (another workload's end), not both");
+    }
     Integer repeat = w.integerIn("repeat", 1, 1, MAX_REPEAT);
     if (sizes != null && directions != null && repeat != null
         && (long) sizes.size() * directions.size() * repeat > GpuCopies.MAX_COPIES) {
@@ -155,11 +159,11 @@ final class GpuCopiesSection {
           + " is more than the " + GpuCopies.MAX_COPIES + " copies a workload runs");
     }
     if (file.problems.size() != before || topology == null || sizes == null || directions == null
-        || repeat == null) {
+        || repeat == null || at == null) {
       return null;
     }
     GpuCopies spec = new GpuCopies(name, driver, gpu, registers, deviceMemory, buffer[0], buffer[1], msi[0], msi[1],
-        sizes, directions, repeat, forward, file.where(w), peer == null ? null : peer.gpu(), viaRam, after);
+        sizes, directions, repeat, forward, file.where(w), peer == null ? null : peer.gpu(), viaRam, after, at);
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
   }
