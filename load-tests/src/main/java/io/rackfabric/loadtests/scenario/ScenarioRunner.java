@@ -135,8 +135,8 @@ public final class ScenarioRunner {
             : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
         GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
             : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
-        LoanStepsRun loans = scenario.loans().isEmpty() ? null
-            : LoanStepsRun.start(rack, scenario.loans(), progress);
+        LoanStepsRun loans = scenario.loans().isEmpty() && scenario.guests().isEmpty() ? null
+            : LoanStepsRun.start(rack, scenario.loans(), scenario.guests(), progress);
         return new Execution(scenario, rack, progress, rackUp, streams, requests, copies, reads, pingPongs, loans,
             fabricManager, watch).run();
       } finally {
