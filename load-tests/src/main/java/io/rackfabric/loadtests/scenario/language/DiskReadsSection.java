@@ -17,11 +17,13 @@ import java.util.Set;
 
 /**
  * A scenario's {@code disk-reads = [ { name, driver, disk, registers, queues = { disk, host },
- * msi = { disk, host }, buffer = { disk, host }, blocks, count } ]}: disk drivers that read random
+ * msi = { disk, host, forward = { lender, word, to } }, buffer = { disk, host }, blocks, count } ]}: disk drivers that read random
  * LBAs, one workload per item ({@link DiskReads}), run one after the other. Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the disk's BAR0, the queues (the SQ read, the CQ written), the buffer and the
- * MSI-X message from the disk to the driver's RAM at their host-side addresses.
+ * MSI-X message from the disk to the driver's RAM at their host-side addresses (with {@code
+ * msi.forward}, a VM borrower's path: from the disk to the lender's handler word, and the lender's
+ * write of it to the driver's MSI word, as {@code gpu-copies} checks it).
  */
 final class DiskReadsSection {
 
@@ -76,7 +78,8 @@ final class DiskReadsSection {
     String disk = w.string("disk", true);
     Long registers = w.address("registers", true);
     long[] queues = DeviceRoutes.pair(w, "queues", "disk");
-    long[] msi = DeviceRoutes.pair(w, "msi", "disk");
+    long[] msi = DeviceRoutes.pair(w, "msi", "disk", "forward");
+    GpuCopies.MsiForward forward = GpuCopiesSection.forward(w);
     long[] buffer = DeviceRoutes.pair(w, "buffer", "disk");
     Integer blocks = w.integerIn("blocks", DEFAULT_BLOCKS, 1,
         (int) Math.min(settings.maxBlocksPerCommand(), settings.capacityBlocks()));
@@ -89,7 +92,7 @@ final class DiskReadsSection {
       return null;
     }
     DiskReads spec = new DiskReads(name, driver, disk, registers, queues[0], queues[1], buffer[0], buffer[1], msi[0],
-        msi[1], blocks, count, settings.capacityBlocks(), file.where(w));
+        msi[1], blocks, count, settings.capacityBlocks(), forward, file.where(w));
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
   }
@@ -113,7 +116,13 @@ final class DiskReadsSection {
             "the completion queue's last byte");
     boolean buffer = routes.areaTowardHost("buffer", spec.bufferDisk(), spec.bufferHost(), spec.bufferBytes(), false,
         "the " + spec.blocks() + "-block buffer");
-    boolean msi = routes.towardHost("msi", spec.msiDisk(), spec.msiHost(), 0, false, "the MSI-X message");
+    boolean msi = true;
+    if (spec.forward() == null) {
+      msi = routes.towardHost("msi", spec.msiDisk(), spec.msiHost(), 0, false, "the MSI-X message");
+    } else {
+      GpuCopiesSection.checkForward(w, topology, spec.disk(), "disk", spec.driver(), spec.msiDisk(), spec.msiHost(),
+          spec.forward());
+    }
     if (queues && buffer && msi) {
       routes.apart("buffer", "buffer.host", spec.bufferHost(), spec.bufferBytes(), "queues.host", spec.queuesHost(),
           DiskReadPlan.QUEUE_BYTES);
