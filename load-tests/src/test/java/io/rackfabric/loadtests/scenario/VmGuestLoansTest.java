@@ -105,6 +105,8 @@ class VmGuestLoansTest {
     assertContains(problems(11, "        { at = 400us, action = shutdown }, { at = 500us, action = shutdown }"),
         "vm=guest was shut down by an earlier action");
     assertContains(problems(2, "  topology = lending-vm"), "has no control-plane section");
+    assertContains(problems(3, "  mode = multi-jvm, run { duration = 2ms }"),
+        "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving JVM");
   }
 
   @Test

@@ -127,6 +127,10 @@ final class ScenarioParser {
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
     List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
     List<GuestPlan> guests = new GuestSection(file).plans(f, topology, vms, length);
+    if (!guests.isEmpty() && mode == Mode.MULTI_JVM) {
+      f.error(VmsSection.KEY, "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving"
+          + " JVM next to the host's endpoint: mode must be single-jvm");
+    }
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
     if ((!loans.isEmpty() || guests.stream().anyMatch(GuestPlan::borrows))
