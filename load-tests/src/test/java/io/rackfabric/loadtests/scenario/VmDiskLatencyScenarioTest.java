@@ -68,14 +68,26 @@ class VmDiskLatencyScenarioTest {
   }
 
   @Test
-  void shouldNameTheWordWhenTheDisksMessageDoesNotReachTheLendersHandler() throws Exception {
-    String text = ScenarioLoader.text("lending-vm-disk-latency")
-        .replace("msi = { disk = \"0x2_0003_0000\"", "msi = { disk = \"0x2_0004_0000\"");
+  void shouldNameTheValueWhenAVmDriversAddressIsBad() throws Exception {
+    assertContains(problem("buffer = { guest = \"0x1_0000\" }", "buffer = { guest = \"0x900_0000\" }"),
+        "vm=guest: guest-physical 0x9000000 is outside its memory [0x0, +128MiB)");
+    assertContains(problem("to = \"0xC_0002_0000\"", "to = \"0xC_0005_0000\""),
+        "msi.forward.to=0xC00050000: the lender's write is");
+    assertContains(problem("to = \"0xC_0002_0000\"", "to = \"0xC_0005_0000\""),
+        "it must reach borrower at msi.host=0x200020000");
+    assertContains(problem("driver = borrower, vm = guest", "driver = lender, vm = guest"),
+        "vm=guest runs on borrower, not on driver=lender");
+  }
+
+  /** The bundled file with {@code from} replaced by {@code to}: the loader's message. */
+  private String problem(String from, String to) throws Exception {
+    String text = ScenarioLoader.text("lending-vm-disk-latency");
+    assertTrue(text.contains(from), from);
     Path file = dir.resolve("bad.conf");
-    Files.writeString(file, text);
+    Files.writeString(file, text.replace(from, to));
     Exception e = assertThrows(Exception.class, () -> ScenarioLoader.load(file, ScenarioRunnerTest.KINDS,
         ScenarioOptions.NONE));
-    assertContains(e.getMessage(), "with msi.forward it must reach lender at msi.forward.word=0x200030000");
+    return e.getMessage();
   }
 
   private static ScenarioOptions settings(String handler, String injection) {

@@ -121,9 +121,9 @@ final class ScenarioParser {
     ControlRequests controlRequests = ControlPlaneSection.controlRequests(f, topology, problems);
     List<GpuCopies> gpuCopies = new GpuCopiesSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
-    List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
-        ScenarioSettings.config(settings));
     Map<String, VmsSection.Vm> vms = VmsSection.parse(f, topology);
+    List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
+        ScenarioSettings.config(settings), vms);
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
     List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
     List<GuestPlan> guests = new GuestSection(file).plans(f, topology, vms, length);
