@@ -137,17 +137,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private ModelTimeTransport modelTime;
   private RequestAttempts attempts;
   private final PagePlanRun pages = new PagePlanRun();
-  private final RequestChain chain = new RequestChain(new RequestChain.Sink() {
-    @Override
-    public long send(Operation op, boolean page) {
-      return enqueue(op, page);
-    }
-
-    @Override
-    public void refuse(Operation op) {
-      notSent(op);
-    }
-  });
+  private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */

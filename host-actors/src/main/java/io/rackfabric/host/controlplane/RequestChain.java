@@ -3,6 +3,7 @@ package io.rackfabric.host.controlplane;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.Consumer;
 
 /**
  * A control-plane driver's dependent requests, without the actor: a request handed over as
@@ -16,25 +17,24 @@ import java.util.Deque;
  */
 final class RequestChain {
 
-  /** What to do with a request now. */
-  interface Sink {
-    /** Queue it for sending; returns its request number. */
+  /** Queues a request for sending; returns its request number. */
+  interface Sender {
     long send(Operation op, boolean page);
-
-    /** Answer it as not sent: the request before it was not accepted. */
-    void refuse(Operation op);
   }
 
   private record Parked(Operation op, boolean page, boolean dependent) {}
 
-  private final Sink sink;
+  private final Sender sender;
+  /** Answers a request as not sent: the request before it was not accepted. */
+  private final Consumer<Operation> refuser;
   private final Deque<Parked> parked = new ArrayDeque<>();
   private long last;
   /** Whether the last request was accepted (or not sent); null while it is open. */
   private Boolean lastAccepted = Boolean.TRUE;
 
-  RequestChain(Sink sink) {
-    this.sink = sink;
+  RequestChain(Sender sender, Consumer<Operation> refuser) {
+    this.sender = sender;
+    this.refuser = refuser;
   }
 
   /** Request {@code op} is handed over; {@code dependent}: only after the one before it was accepted. */
@@ -64,10 +64,10 @@ final class RequestChain {
 
   private void take(Parked p) {
     if (p.dependent() && !lastAccepted) {
-      sink.refuse(p.op()); // the chain stays broken: the next dependent one is not sent either
+      refuser.accept(p.op()); // the chain stays broken: the next dependent one is not sent either
       return;
     }
-    last = sink.send(p.op(), p.page());
+    last = sender.send(p.op(), p.page());
     lastAccepted = null;
   }
 }

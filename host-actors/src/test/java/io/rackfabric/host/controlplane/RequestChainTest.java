@@ -11,18 +11,10 @@ class RequestChainTest {
 
   private final List<String> sent = new ArrayList<>();
   private final List<String> refused = new ArrayList<>();
-  private final RequestChain chain = new RequestChain(new RequestChain.Sink() {
-    @Override
-    public long send(Controller.Operation op, boolean page) {
-      sent.add(name(op));
-      return sent.size();
-    }
-
-    @Override
-    public void refuse(Controller.Operation op) {
-      refused.add(name(op));
-    }
-  });
+  private final RequestChain chain = new RequestChain((op, page) -> {
+    sent.add(name(op));
+    return sent.size();
+  }, op -> refused.add(name(op)));
 
   private static Controller.Operation op(String device) {
     return new Controller.ReturnDevice(device, "ch2", 0, null);

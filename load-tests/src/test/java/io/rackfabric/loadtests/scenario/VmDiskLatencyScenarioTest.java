@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.figure.DiskLatencyFigures;
-import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -94,23 +91,11 @@ class VmDiskLatencyScenarioTest {
     return new ScenarioOptions(null, null, null, Map.of(), null, Map.of(HANDLER, handler, INJECTION, injection));
   }
 
-  /** The bundled scenario with {@code COUNT} reads per workload. */
   private Outcome run(ScenarioOptions options, String name) throws Exception {
-    String text = ScenarioLoader.text("lending-vm-disk-latency");
-    assertEquals(3, text.split("count = 200", -1).length - 1, "the three workloads' counts");
-    Path file = dir.resolve(name + ".conf");
-    Files.writeString(file, text.replace("count = 200", "count = " + COUNT));
-    Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, options);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
+    return DiskLatencyScenarioTest.run(dir, "lending-vm-disk-latency", 3, COUNT, options, name);
   }
 
   private static Map<String, Double> disk(Outcome o) {
-    Map<String, Double> out = new TreeMap<>();
-    for (Figure f : o.figures()) {
-      if (f.name().startsWith("disk.")) {
-        assertEquals(null, out.put(f.name(), f.value()), "each figure once: " + f.name());
-      }
-    }
-    return out;
+    return DiskLatencyScenarioTest.disk(o);
   }
 }
