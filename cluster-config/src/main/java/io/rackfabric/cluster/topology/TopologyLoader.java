@@ -16,7 +16,7 @@ public final class TopologyLoader {
   /** The topologies shipped in this module, loadable by these short names. */
   public static final List<String> BUNDLED =
       List.of("fig1", "multipeer16", "ladon-testbed", "demo", "lending-b2b", "lending-3way", "ladon-lending",
-          "lending-vm", "fm-fig5");
+          "lending-vm", "fm-fig5", "ladon-lending-3ch");
 
   private static final String RESOURCE_DIR = "topologies/";
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.cluster.lending.PassThroughDevice.State;
 import io.rackfabric.cluster.lending.VmPassThrough.GuestMapping;
 import io.rackfabric.cluster.topology.HostIommu;
 import io.rackfabric.cluster.topology.RouteExplainer;
@@ -75,29 +74,5 @@ class VmPassThroughTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new GuestVm("odd", "borrower", 1000, 8 * GIB));
     assertTrue(e.getMessage().contains("vm=odd: memory=1000 bytes"), e.getMessage());
-  }
-
-  @Test
-  void shouldBorrowOnlyWhenTheGuestSetsBusMasterEnableAndReturnWhenItReleases() throws TopologyException {
-    GuestMapping m = VmPassThrough.map(TopologyLoader.load("lending-vm"),
-        new GuestVm("guest", "borrower", 512 * MIB, 8 * GIB), "gpu1");
-    PassThroughDevice d = new PassThroughDevice(m);
-
-    assertTrue(d.commandWritten(0x2).isEmpty(), "memory space only: not borrowed yet");
-    assertEquals(State.ATTACHED, d.state());
-    assertEquals(m, d.commandWritten(0x6).orElseThrow(), "Bus Master Enable borrows it and maps the memory");
-    assertTrue(d.commandWritten(0x6).isEmpty(), "mapped once");
-    assertEquals(State.BORROWED, d.state());
-    assertTrue(d.released());
-    assertEquals(State.RETURNED, d.state());
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> d.commandWritten(0x6));
-    assertTrue(e.getMessage().contains("device=gpu1 was returned by vm=guest"), e.getMessage());
-  }
-
-  @Test
-  void shouldEndNoLoanWhenTheGuestReleasesADeviceItNeverEnabled() throws TopologyException {
-    PassThroughDevice d = new PassThroughDevice(VmPassThrough.map(TopologyLoader.load("lending-vm"),
-        new GuestVm("guest", "borrower", 512 * MIB, 8 * GIB), "gpu2"));
-    assertFalse(d.released());
   }
 }

@@ -38,6 +38,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   public sealed interface Command {}
 
+  /** The detail of a dependent request's answer when it was not sent ({@link Issue#dependent}). */
+  public static final String NOT_SENT = "not sent: the request before it was not accepted";
+
   /**
    * The management hosts, the master (as far as known) first; requests wait until this comes.
    * {@code guests}: where each takes requests on a guest channel, in the same order (empty when
@@ -56,8 +59,17 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     }
   }
 
-  /** Sends {@code operation}; its replyTo hears the master's answer once (or a give-up). */
-  public record Issue(Operation operation) implements Command, WireMessage {}
+  /**
+   * Sends {@code operation}; its replyTo hears the master's answer once (or a give-up). {@code
+   * dependent}: sent only once the request handed over just before it was accepted, else answered
+   * REJECTED ("not sent: ...") without being sent ({@link RequestChain}).
+   */
+  public record Issue(Operation operation, boolean dependent) implements Command, WireMessage {
+
+    public Issue(Operation operation) {
+      this(operation, false);
+    }
+  }
 
   /**
    * A series of requests, as a host's driver mapping buffers: {@code count} IOMMU pages of
@@ -110,7 +122,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** A call of the host's endpoint (model time): handled, then answered. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  private record Held(Operation operation, boolean page) {}
+  private record Held(Operation operation, boolean page, boolean dependent) {}
 
   enum Retry implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
@@ -131,6 +143,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private ModelTimeTransport modelTime;
   private RequestAttempts attempts;
   private final PagePlanRun pages = new PagePlanRun();
+  private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
@@ -235,9 +248,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     attempts = new RequestAttempts(name, client, transport, hosts.hosts().size(), getContext().getLog(),
         this::ended);
     if (modelTime != null) {
-      held.forEach(h -> modelTime.issueAt(h.operation())); // outside a call: each enters at its time
+      held.forEach(h -> modelTime.issueAt(new Issue(h.operation(), h.dependent()))); // each enters at its time
     } else {
-      held.forEach(h -> enqueue(h.operation(), h.page()));
+      held.forEach(h -> chain.handOver(h.operation(), h.page(), h.dependent()));
     }
     held.clear();
     if (pages.plan() != null) {
@@ -256,27 +269,38 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       return this;
     }
     if (modelTime != null && !inCall) {
-      modelTime.issueAt(msg.operation());
+      modelTime.issueAt(msg);
     } else {
-      submit(msg.operation(), false);
+      submit(msg.operation(), false, msg.dependent());
     }
     return this;
   }
 
-  private void submit(Operation op, boolean page) {
+  private void submit(Operation op, boolean page, boolean dependent) {
     if (attempts == null) {
-      held.add(new Held(op, page));
+      held.add(new Held(op, page, dependent));
     } else {
-      enqueue(op, page);
+      chain.handOver(op, page, dependent);
       attempts.sendNext();
     }
   }
 
-  private void enqueue(Operation op, boolean page) {
+  private long enqueue(Operation op, boolean page) {
     long seq = attempts.offer(op);
     ledger.issued(seq, op.replyTo(), wallNanos.getAsLong());
     if (page) {
       pages.track(seq);
+    }
+    return seq;
+  }
+
+  /** A dependent request whose predecessor was not accepted: its requester hears it was not sent. */
+  private void notSent(Operation op) {
+    getContext().getLog().info("Client [{}]: {} not sent: the request before it was not accepted", name,
+        op.getClass().getSimpleName());
+    if (op.replyTo() != null) {
+      op.replyTo().tell(new OperationResult(Status.REJECTED, 0, transport.clock(),
+          NOT_SENT, List.of()));
     }
   }
 
@@ -316,7 +340,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       long interval = pages.plan().intervalNs();
       transport.nextPage(page.request().at() + interval, interval);
     }
-    submit(page.request(), true);
+    submit(page.request(), true, false);
     return this;
   }
 
@@ -410,6 +434,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       io.rackfabric.host.lending.LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
     }
     RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
+    chain.ended(open.requestSeq(), result != null && result.accepted()); // the next is sent after this returns
     PagePlanRun.Finished finished = pages.recorded(r);
     if (finished != null) {
       finished.replyTo().tell(new PagesDone(name, finished.records()));

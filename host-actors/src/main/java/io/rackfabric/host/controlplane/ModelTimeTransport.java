@@ -28,7 +28,7 @@ final class ModelTimeTransport implements ClientTransport {
   private List<GuestAddress> hosts;
   private final ClientSettings client;
   private final Map<Long, ControlPlaneClient.AttemptTimedOut> timeouts = new HashMap<>();
-  private final Map<Long, Controller.Operation> issues = new HashMap<>();
+  private final Map<Long, ControlPlaneClient.Issue> issues = new HashMap<>();
   private long nextToken = 1;
   private long pageToken = -1;
   private long retryToken = -1;
@@ -113,10 +113,10 @@ final class ModelTimeTransport implements ClientTransport {
    * An operation handed to the driver from outside (not inside a call) enters at its own model
    * time, as a wake: what it sends then leaves at that time.
    */
-  void issueAt(Controller.Operation op) {
+  void issueAt(ControlPlaneClient.Issue issue) {
     long token = nextToken++;
-    issues.put(token, op);
-    guest.wake(Math.max(op.at(), now), token, false);
+    issues.put(token, issue);
+    guest.wake(Math.max(issue.operation().at(), now), token, false);
   }
 
   /**
@@ -137,9 +137,9 @@ final class ModelTimeTransport implements ClientTransport {
 
   /** What the wake {@code token} stands for, or null for a stale one. */
   private Command woken(long token) {
-    Controller.Operation issued = issues.remove(token);
+    ControlPlaneClient.Issue issued = issues.remove(token);
     if (issued != null) {
-      return new ControlPlaneClient.Issue(issued);
+      return issued;
     }
     if (token == pageToken) {
       pageToken = -1;

@@ -58,6 +58,9 @@ public final class DiskReadsRun {
   private Driver launch(DiskReads w) throws Exception {
     long startAt = Math.max(0, rack.quietModelTime());
     rack.holdModelTime(startAt);
+    if (w.forward() != null) {
+      GpuCopiesRun.forwarder(rack, w.forward(), "disk-" + w.name()); // the lender's handler of a VM's MSI-X
+    }
     ActorRef<DiskDriver.Command> ref = rack.system().systemActorOf(
         DiskDriver.create(w.driver(), rack.endpoint(w.driver())), "disk-driver-" + w.name(), Props.empty());
     CompletableFuture<DiskDriver.ReadsDone> done = Asks.<DiskDriver.Command, DiskDriver.ReadsDone>askAsync(

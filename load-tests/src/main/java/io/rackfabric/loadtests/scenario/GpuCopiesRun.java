@@ -72,7 +72,7 @@ public final class GpuCopiesRun {
   /** Hands {@code w}'s driver its plan from model time {@code startAt}, the rack held there. */
   private void launch(GpuCopies w, long startAt) throws Exception {
     if (w.forward() != null) {
-      forwarder(rack, w);
+      forwarder(rack, w.forward(), w.name());
     }
     Map<String, Long> failedBefore = new HashMap<>();
     for (String gpu : w.driven()) {
@@ -99,10 +99,9 @@ public final class GpuCopiesRun {
   }
 
   /** The lender-side handler of a VM borrower's interrupts, attached to the lender before the rack goes on. */
-  private static void forwarder(RunningRack rack, GpuCopies w) throws Exception {
-    GpuCopies.MsiForward f = w.forward();
+  static void forwarder(RunningRack rack, GpuCopies.MsiForward f, String workload) throws Exception {
     ActorRef<InterruptForwarder.Command> ref = rack.system().systemActorOf(
-        InterruptForwarder.create(f.lender(), rack.endpoint(f.lender())), "msi-forwarder-" + w.name(), Props.empty());
+        InterruptForwarder.create(f.lender(), rack.endpoint(f.lender())), "msi-forwarder-" + workload, Props.empty());
     long delay = VmSettings.create(rack.system().settings().config()).forwardDelayNs();
     // Answered once the watch is asked for: it is at the endpoint before the confirm.
     Asks.<InterruptForwarder.Command, InterruptForwarder.Forwarded>ask(rack.system(), ref,

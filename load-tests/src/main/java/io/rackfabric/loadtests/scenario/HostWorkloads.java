@@ -60,7 +60,8 @@ final class HostWorkloads {
         : DiskReadsRun.start(rack, scenario.diskReads(), scenario.seed(), progress);
     GpuPingPongRun pingPongs = scenario.gpuPingPongs().isEmpty() ? null
         : GpuPingPongRun.start(rack, scenario.gpuPingPongs(), progress);
-    LoanStepsRun loans = scenario.loans().isEmpty() ? null : LoanStepsRun.start(rack, scenario.loans(), progress);
+    LoanStepsRun loans = scenario.loans().isEmpty() && scenario.guests().isEmpty() ? null
+        : LoanStepsRun.start(rack, scenario.loans(), scenario.guests(), progress);
     return new HostWorkloads(fabricManager, streams, requests, copies, reads, pingPongs, loans);
   }
 

@@ -144,7 +144,7 @@ public final class Replay {
       s = new Scenario(name, s.description(), s.source(), s.topology(), s.mode(), s.seed(), s.run(), s.multiJvm(),
           s.traffic(), s.faults(), s.invariants(), s.figures(), s.nicStream(), s.takeover(), s.baseline(),
           s.controlRequests(), s.ftgmCampaign(), s.reproducible(), s.wallTimeFaults(), s.settings(), s.gpuCopies(),
-          s.diskReads(), s.gpuPingPongs(), s.loans());
+          s.diskReads(), s.gpuPingPongs(), s.loans(), s.guests());
     }
     return new Loaded(dir, s, text, result);
   }

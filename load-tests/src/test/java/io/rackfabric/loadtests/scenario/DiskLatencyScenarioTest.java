@@ -81,15 +81,22 @@ class DiskLatencyScenarioTest {
 
   /** The bundled scenario with {@code COUNT} reads per workload. */
   private Outcome run(ScenarioOptions options, String name) throws Exception {
-    String text = ScenarioLoader.text("lending-disk-latency-b2b");
-    assertEquals(2, text.split("count = 200", -1).length - 1, "both workloads' counts");
+    return run(dir, "lending-disk-latency-b2b", 2, COUNT, options, name);
+  }
+
+  /** Bundled {@code scenario}, whose {@code workloads} read 200 times each, with {@code count} reads each. */
+  static Outcome run(Path dir, String scenario, int workloads, int count, ScenarioOptions options, String name)
+      throws Exception {
+    String text = ScenarioLoader.text(scenario);
+    assertEquals(workloads, text.split("count = 200", -1).length - 1, "every workload's count");
     Path file = dir.resolve(name + ".conf");
-    Files.writeString(file, text.replace("count = 200", "count = " + COUNT));
+    Files.writeString(file, text.replace("count = 200", "count = " + count));
     Scenario s = ScenarioLoader.load(file, ScenarioRunnerTest.KINDS, options);
     return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
   }
 
-  private static Map<String, Double> disk(Outcome o) {
+  /** The run's disk. figures, each once, by name. */
+  static Map<String, Double> disk(Outcome o) {
     Map<String, Double> out = new TreeMap<>();
     for (Figure f : o.figures()) {
       if (f.name().startsWith("disk.")) {

@@ -4,8 +4,11 @@ import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.host.vm.Hypervisor;
+import io.rackfabric.host.vm.Hypervisor.Action;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
+import io.rackfabric.loadtests.scenario.language.GuestPlan;
 import io.rackfabric.loadtests.scenario.language.LoanStep;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
@@ -19,9 +22,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A VM's guest drives its passed-through device's loan: borrowed (and the guest's memory mapped)
- * at the first command write with Bus Master Enable, returned at a hot-remove or the shut-down,
- * nothing asked otherwise; each bad action refused at load naming the value. The base is valid;
+ * A VM's guest drives its passed-through device's loan through its host's hypervisor: borrowed
+ * (and the guest's memory mapped) at the first command write with Bus Master Enable, returned at a
+ * hot-remove or the shut-down, nothing asked otherwise; a refused borrow fails the enable (nothing
+ * mapped, a later enable asks again); each bad action refused at load naming the value. The base is valid;
  * each test changes one line of it.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -57,33 +61,33 @@ class VmGuestLoansTest {
   }
 
   @Test
-  void shouldBorrowAndMapOnlyAtTheFirstBusMasterEnableAndReturnAtShutdownWhenTheDeviceIsRemote() throws Exception {
-    List<LoanStep> steps = load(BASE).loans();
-    assertEquals(List.of("offer gpu1 by ch1 at 10us", "borrow gpu1 by ch2 at 200us", "map gpu1 by ch2 at 200us",
-        "return gpu1 by ch2 at 400us"), steps.stream().map(s -> s.text().replaceAll(" \\(.*", "")).toList(),
-        "0x2 has no Bus Master Enable, 0x7 comes when enabled already, the local VM's GPU is no loan");
-    LoanStep borrow = steps.get(1);
-    assertEquals(0x18_0000_0000L, borrow.windowBase(), "the window rack lend finds for gpu1 -> ch2");
-    assertEquals(0, borrow.windowTarget());
-    LoanStep map = steps.get(2);
-    assertEquals(1L << 30, map.buffer(), "the guest's memory, at its base in ch2's RAM");
-    assertEquals(512L << 20, map.size());
-    assertTrue(map.cause().startsWith("vm guest: command=0x6 sets Bus Master Enable"), map.cause());
-    assertEquals(List.of(0, 1, 2, 3), steps.stream().map(LoanStep::index).toList());
+  void shouldPlanEachGuestsActionsWithTheRemoteDevicesWindowForItsHypervisorWhenLoaded() throws Exception {
+    Scenario s = load(BASE);
+    assertEquals(List.of("offer gpu1 by ch1 at 10us"), s.loans().stream().map(LoanStep::text).toList(),
+        "the guests' requests are their hypervisors' to make at run time, on the controller's answers");
+    GuestPlan guest = s.guests().get(0);
+    assertEquals("ch2", guest.plan().host());
+    assertEquals(List.of(new Hypervisor.Device("gpu1", true, 0x18_0000_0000L, 8L << 30, 0)), guest.plan().devices(),
+        "the window rack lend finds for gpu1 -> ch2");
+    assertEquals(List.of(Action.COMMAND, Action.COMMAND, Action.COMMAND, Action.SHUTDOWN),
+        guest.plan().actions().stream().map(Hypervisor.GuestAction::action).toList());
+    assertEquals(List.of(0x2, 0x6, 0x7, 0), guest.plan().actions().stream().map(Hypervisor.GuestAction::value).toList());
+    assertEquals(1L << 30, guest.plan().base());
+    GuestPlan local = s.guests().get(1);
+    assertEquals(List.of(new Hypervisor.Device("gpu1", false, 0, 0, 0)), local.plan().devices(),
+        "the local VM's GPU is no loan (VFIO)");
+    assertEquals(List.of(true, true, true, true), guest.expectAccepted());
   }
 
   @Test
-  void shouldReturnAtAHotRemoveAndAskNothingForADeviceNeverEnabled() throws Exception {
-    List<LoanStep> removed = load(new ScenarioFiles(dir, BASE).edit(11,
-        "        { at = 400us, action = hot-remove, device = gpu1 }")).loans();
-    assertEquals(LoanStep.Kind.RETURN, removed.get(3).kind());
-    assertEquals("vm guest: hot-remove", removed.get(3).cause());
-    List<LoanStep> never = load(new ScenarioFiles(dir, BASE).edit(9,
-        "        { at = 200us, action = command, device = gpu1, value = \"0x3\" }")).loans();
-    // 0x7 at 300us enables it then; a VM whose guest never enables asks nothing at all.
-    assertEquals(List.of(LoanStep.Kind.OFFER, LoanStep.Kind.BORROW, LoanStep.Kind.MAP, LoanStep.Kind.RETURN),
-        never.stream().map(LoanStep::kind).toList());
-    assertEquals(300_000, never.get(1).atNs());
+  void shouldPlanAHotRemoveAndARefusalExpectedWhenWritten() throws Exception {
+    Scenario removed = load(new ScenarioFiles(dir, BASE).edit(11,
+        "        { at = 400us, action = hot-remove, device = gpu1 }"));
+    assertEquals(new Hypervisor.GuestAction(400_000, Action.HOT_REMOVE, "gpu1", 0),
+        removed.guests().get(0).plan().actions().get(3));
+    Scenario refused = load(new ScenarioFiles(dir, BASE).edit(9,
+        "        { at = 200us, action = command, device = gpu1, value = \"0x6\", expect = rejected }"));
+    assertEquals(List.of(true, false, true, true), refused.guests().get(0).expectAccepted());
   }
 
   @Test
@@ -101,6 +105,8 @@ class VmGuestLoansTest {
     assertContains(problems(11, "        { at = 400us, action = shutdown }, { at = 500us, action = shutdown }"),
         "vm=guest was shut down by an earlier action");
     assertContains(problems(2, "  topology = lending-vm"), "has no control-plane section");
+    assertContains(problems(3, "  mode = multi-jvm, run { duration = 2ms }"),
+        "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving JVM");
   }
 
   @Test
@@ -117,8 +123,33 @@ class VmGuestLoansTest {
     assertEquals(answers(first), answers(second), "two runs give identical answers");
   }
 
+  @Test
+  void shouldFailTheSecondVmsEnableUntilTheFirstGuestShutsDownAndAnswerAlikeWhenRunTwice() throws Exception {
+    Outcome first = run("lending-vm-guest-refused", "c");
+    Outcome second = run("lending-vm-guest-refused", "d");
+    assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
+    List<LoanStepResult> steps = first.result().loans();
+    assertEquals(List.of("offer gpu1 by ch1 ACCEPTED", "borrow gpu1 by ch2 ACCEPTED", "map gpu1 by ch2 ACCEPTED",
+        "borrow gpu1 by ch3 REJECTED", "borrow gpu1 by ch3 REJECTED", "return gpu1 by ch2 ACCEPTED",
+        "borrow gpu1 by ch3 ACCEPTED", "map gpu1 by ch3 ACCEPTED", "return gpu1 by ch3 ACCEPTED"),
+        steps.stream().map(r -> r.step().text().replaceAll(" at .*", "") + " " + r.status()).toList(),
+        "a refused borrow maps nothing; beta's later enable asks again, and gets it once alpha returned it");
+    LoanStepResult refused = steps.get(3);
+    assertContains(refused.detail(), "device=gpu1 is already lent to host=ch2 (vm=alpha)");
+    assertContains(refused.detail(), "vm beta reads command=0x2 back (Bus Master Enable clear)");
+    assertEquals(200_000, refused.step().atNs());
+    assertTrue(refused.answeredAt() > refused.issuedAt(), "the enable waited for the controller's answer: " + refused);
+    assertTrue(steps.get(1).events().get(0).contains("vm=alpha"), steps.get(1).events().toString());
+    assertTrue(steps.get(2).answeredAt() > steps.get(1).answeredAt(), "the mapping waits for the loan: " + steps);
+    assertEquals(answers(first), answers(second), "two runs give identical answers");
+  }
+
   private Outcome run(String name) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("lending-vm-guest", ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
+    return run("lending-vm-guest", name);
+  }
+
+  private Outcome run(String scenario, String name) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(scenario, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
     return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
   }
 

@@ -22,11 +22,14 @@ import io.rackfabric.host.device.disk.DiskReadPlan;
  * @param blocks 512-byte blocks per read
  * @param count reads
  * @param capacityBlocks the disk's size (its settings): where the random LBAs are drawn
+ * @param forward the disk's MSI-X taken by a handler on its lender and forwarded to the driver (a
+ *     VM borrower's interrupt path, Device Lending section 5), or null when it goes straight to
+ *     the driver's RAM
  * @param where {@code file:line} of the workload
  */
 public record DiskReads(String name, String driver, String disk, long registers, long queuesDisk, long queuesHost,
     long bufferDisk, long bufferHost, long msiDisk, long msiHost, int blocks, int count, long capacityBlocks,
-    String where) {
+    GpuCopies.MsiForward forward, String where) {
 
   /** The most reads one workload runs: each is a round of the fabric and the media's latency. */
   public static final int MAX_COUNT = 100_000;

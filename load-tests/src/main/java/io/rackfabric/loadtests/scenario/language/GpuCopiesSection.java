@@ -169,7 +169,7 @@ final class GpuCopiesSection {
   }
 
   /** {@code msi.forward = { lender, word, to }}, or null when the MSI goes straight to the driver. */
-  private static GpuCopies.MsiForward forward(Fields w) {
+  static GpuCopies.MsiForward forward(Fields w) {
     Fields msi = w.has("msi") && w.raw("msi").valueType() == ConfigValueType.OBJECT
         ? w.object("msi", false) : null;
     Fields f = msi == null ? null : msi.object("forward", false);
@@ -286,7 +286,7 @@ final class GpuCopiesSection {
     if (spec.forward() == null) {
       routes.towardHost("msi", spec.msiGpu(), spec.msiHost(), 0, false, "the MSI");
     } else {
-      checkForward(w, topology, spec);
+      checkForward(w, topology, spec.gpu(), "gpu", spec.driver(), spec.msiGpu(), spec.msiHost(), spec.forward());
     }
     if (spec.peer() != null) {
       GpuCopyTargets.checkPeer(w, topology, spec);
@@ -320,24 +320,27 @@ final class GpuCopiesSection {
     }
   }
 
-  /** The GPU's MSI lands at the lender's word, the lender's write of it at the driver's MSI word. */
-  private static void checkForward(Fields w, Topology topology, GpuCopies spec) {
-    GpuCopies.MsiForward f = spec.forward();
+  /**
+   * A device's MSI lands at the lender's word, the lender's write of it at the driver's MSI word
+   * ({@code side}: how the workload names the device's side of {@code msi}, gpu or disk).
+   */
+  static void checkForward(Fields w, Topology topology, String device, String side, String driver, long msiDevice,
+      long msiHost, GpuCopies.MsiForward f) {
     if (topology.endpoint(f.lender()).filter(EndpointSpec::root).isEmpty()) {
       w.error("msi", "msi.forward.lender=" + f.lender() + " is not a root (a host) of " + topology.name());
       return;
     }
     RouteExplainer routes = new RouteExplainer(topology);
-    RouteExplanation msi = routes.explain(spec.gpu(), spec.msiGpu(), false);
+    RouteExplanation msi = routes.explain(device, msiDevice, false);
     if (!msi.delivered() || !f.lender().equals(msi.target()) || msi.outcome().address() != f.word()) {
-      w.error("msi", "msi.gpu=" + Addresses.hex(spec.msiGpu()) + ": the MSI from " + spec.gpu() + " is "
+      w.error("msi", "msi." + side + "=" + Addresses.hex(msiDevice) + ": the MSI from " + device + " is "
           + msi.ending() + "; with msi.forward it must reach " + f.lender() + " at msi.forward.word="
           + Addresses.hex(f.word()));
     }
     RouteExplanation on = routes.explain(f.lender(), f.to(), false);
-    if (!on.delivered() || !spec.driver().equals(on.target()) || on.outcome().address() != spec.msiHost()) {
+    if (!on.delivered() || !driver.equals(on.target()) || on.outcome().address() != msiHost) {
       w.error("msi", "msi.forward.to=" + Addresses.hex(f.to()) + ": the lender's write is " + on.ending()
-          + "; it must reach " + spec.driver() + " at msi.host=" + Addresses.hex(spec.msiHost()));
+          + "; it must reach " + driver + " at msi.host=" + Addresses.hex(msiHost));
     }
   }
 }

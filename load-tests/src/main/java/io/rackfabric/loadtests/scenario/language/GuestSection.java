@@ -2,16 +2,19 @@ package io.rackfabric.loadtests.scenario.language;
 
 import io.rackfabric.cluster.lending.LoanPlanException;
 import io.rackfabric.cluster.lending.LoanPlanner;
-import io.rackfabric.cluster.lending.PassThroughDevice;
 import io.rackfabric.cluster.lending.VmPassThrough.GuestMapping;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;
-import io.rackfabric.loadtests.scenario.language.LoanStep.Kind;
+import io.rackfabric.host.vm.Hypervisor;
+import io.rackfabric.host.vm.Hypervisor.Action;
+import io.rackfabric.host.vm.PassThroughDevice;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the guests of a scenario's VMs do to their passed-through devices, and the loans that
@@ -20,12 +23,10 @@ import java.util.Map;
  * hypervisor would and drives the device's life ({@link PassThroughDevice}): the first command
  * write with Bus Master Enable set borrows a remote device through the controller and maps the
  * guest's whole memory (pinned) into the loan; a hot-remove, or the guest's shut-down, returns it.
- * A command write without Bus Master Enable, a second enable, or the removal of a device never
- * enabled asks the controller nothing. A device of the VM's own host is no loan (VFIO): its actions
- * ask nothing either. The steps go to the controller at the action's model time, as {@code loans}
- * steps do; the guest does not wait for the answer, so a refused borrow leaves the device attached
- * on the controller's side while the hypervisor's life of it goes on (the refusals are in the
- * result, against each action's {@code expect}).
+ * The hypervisor ({@link Hypervisor}) decides at run time, in model time, on the controller's
+ * answers: a refused borrow maps nothing and leaves the device not enabled, and a later enable asks
+ * again. This section only checks the actions and plans each remote device's DMA window (as {@code
+ * rack lend} finds it); what is asked is in the run's result, against each action's {@code expect}.
  */
 final class GuestSection {
 
@@ -34,17 +35,15 @@ final class GuestSection {
   /** The largest value a 16-bit command register holds. */
   private static final long COMMAND_MAX = 0xFFFF;
 
-  enum Action { COMMAND, HOT_REMOVE, SHUTDOWN }
-
   private final ScenarioFile file;
 
   GuestSection(ScenarioFile file) {
     this.file = file;
   }
 
-  /** The controller's steps the guests' actions cause, each VM's in the order of its actions. */
-  List<LoanStep> steps(Fields f, TopologyRef ref, Map<String, VmsSection.Vm> vms, RunLength length) {
-    List<LoanStep> out = new ArrayList<>();
+  /** Each VM's guest actions for its host's hypervisor, checked; VMs without actions are left out. */
+  List<GuestPlan> plans(Fields f, TopologyRef ref, Map<String, VmsSection.Vm> vms, RunLength length) {
+    List<GuestPlan> out = new ArrayList<>();
     List<Fields> items = f.objects(VmsSection.KEY, false);
     for (int i = 0; i < items.size(); i++) {
       Fields item = items.get(i);
@@ -69,15 +68,22 @@ final class GuestSection {
             + " whose control-plane driver would borrow for it: " + topology.computeHostIds());
         continue;
       }
-      out.addAll(vmSteps(vm, actions, new LoanPlanner(topology), length));
+      GuestPlan plan = vmPlan(vm, actions, new LoanPlanner(topology), length);
+      if (plan != null) {
+        out.add(plan);
+      }
     }
     return out;
   }
 
-  private List<LoanStep> vmSteps(VmsSection.Vm vm, List<Fields> actions, LoanPlanner planner, RunLength length) {
-    Map<String, PassThroughDevice> devices = new LinkedHashMap<>();
-    vm.devices().forEach((id, mapping) -> devices.put(id, new PassThroughDevice(mapping)));
-    List<LoanStep> out = new ArrayList<>();
+  private GuestPlan vmPlan(VmsSection.Vm vm, List<Fields> actions, LoanPlanner planner, RunLength length) {
+    Map<String, Hypervisor.Device> devices = new LinkedHashMap<>();
+    vm.devices().forEach((id, m) -> devices.put(id, new Hypervisor.Device(id, m.remote(), 0, 0, 0)));
+    Set<String> removed = new HashSet<>();
+    List<Hypervisor.GuestAction> out = new ArrayList<>();
+    List<Boolean> expects = new ArrayList<>();
+    List<String> wheres = new ArrayList<>();
+    int problemsBefore = file.problems.size();
     long last = -1;
     boolean shutDown = false;
     for (Fields a : actions) {
@@ -105,75 +111,62 @@ final class GuestSection {
         continue;
       }
       last = at;
-      String where = file.where(a);
-      boolean accepted = !"rejected".equals(expect);
-      String vmName = "vm " + vm.guest().name();
+      String id = null;
+      int value = 0;
       switch (action) {
         case COMMAND -> {
-          String id = device(a, vm);
-          Long value = a.address("value", true);
-          if (id == null || value == null) {
+          id = device(a, vm);
+          Long v = a.address("value", true);
+          if (id == null || v == null) {
             continue;
           }
-          if (value > COMMAND_MAX) {
-            a.error("value", "value=" + Addresses.hex(value) + " is wider than the 16-bit command register");
+          if (v > COMMAND_MAX) {
+            a.error("value", "value=" + Addresses.hex(v) + " is wider than the 16-bit command register");
             continue;
           }
-          PassThroughDevice device = devices.get(id);
-          if (device.state() == PassThroughDevice.State.RETURNED) {
+          if (removed.contains(id)) {
             a.error("device", "device=" + id + " was returned by vm=" + vm.guest().name()
                 + " (hot-removed): the guest cannot write its command register after");
             continue;
           }
-          if (device.commandWritten(value.intValue()).isPresent() && vm.devices().get(id).remote()) {
-            String cause = vmName + ": command=" + Addresses.hex(value) + " sets Bus Master Enable";
-            LoanPlanner.DmaWindow w;
+          value = v.intValue();
+          Hypervisor.Device d = devices.get(id);
+          if ((value & PassThroughDevice.BUS_MASTER_ENABLE) != 0 && d.remote() && d.windowSize() == 0) {
             try {
-              w = planner.plan(id, vm.guest().host()).window();
+              LoanPlanner.DmaWindow w = planner.plan(id, vm.guest().host()).window();
+              devices.put(id, new Hypervisor.Device(id, true, w.deviceSide(), w.size(), w.borrowerSide()));
             } catch (LoanPlanException e) {
               a.error("device", "the topology cannot carry this loan: " + e.getMessage());
               continue;
             }
-            out.add(new LoanStep(0, Kind.BORROW, id, vm.guest().host(), at, w.deviceSide(), w.size(),
-                w.borrowerSide(), 0, 0, accepted, where, cause));
-            // The guest's memory, pinned and mapped in the loan's window at once (its IOMMU map).
-            out.add(new LoanStep(0, Kind.MAP, id, vm.guest().host(), at, 0, 0, 0, vm.guest().base(),
-                vm.guest().memory(), accepted, where, cause + ": its memory pinned"));
           }
         }
         case HOT_REMOVE -> {
           a.forbid("a hot-remove writes no value", "value");
-          String id = device(a, vm);
+          id = device(a, vm);
           if (id == null) {
             continue;
           }
-          if (devices.get(id).state() == PassThroughDevice.State.RETURNED) {
+          if (!removed.add(id)) {
             a.error("device", "device=" + id + " was already hot-removed from vm=" + vm.guest().name());
             continue;
           }
-          released(out, vm, id, devices.get(id), at, accepted, where, vmName + ": hot-remove");
         }
         case SHUTDOWN -> {
           a.forbid("a shut-down is of the whole VM", "device", "value");
           shutDown = true;
-          for (var d : devices.entrySet()) {
-            if (d.getValue().state() != PassThroughDevice.State.RETURNED) {
-              released(out, vm, d.getKey(), d.getValue(), at, accepted, where, vmName + ": shut down");
-            }
-          }
         }
         default -> throw new IllegalStateException("action " + action);
       }
+      out.add(new Hypervisor.GuestAction(at, action, id, value));
+      expects.add(!"rejected".equals(expect));
+      wheres.add(file.where(a));
     }
-    return out;
-  }
-
-  /** The device leaves the VM: a return when it was borrowed for it (from another host). */
-  private static void released(List<LoanStep> out, VmsSection.Vm vm, String id, PassThroughDevice device, long at,
-      boolean accepted, String where, String cause) {
-    if (device.released() && vm.devices().get(id).remote()) {
-      out.add(new LoanStep(0, Kind.RETURN, id, vm.guest().host(), at, 0, 0, 0, 0, 0, accepted, where, cause));
+    if (file.problems.size() != problemsBefore || out.isEmpty()) {
+      return null;
     }
+    return new GuestPlan(new Hypervisor.Plan(vm.guest().name(), vm.guest().host(), vm.guest().base(),
+        vm.guest().memory(), List.copyOf(devices.values()), out), expects, wheres);
   }
 
   private static String device(Fields a, VmsSection.Vm vm) {

@@ -1,7 +1,5 @@
 package io.rackfabric.loadtests.scenario.language;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -48,21 +46,5 @@ public record LoanStep(int index, Kind kind, String device, String host, long at
   public String text() {
     return kind.key() + " " + device + " by " + host + " at " + Durations.text(atNs)
         + (cause.isEmpty() ? "" : " (" + cause + ")") + (expectAccepted ? "" : " (expected rejected)");
-  }
-
-  /**
-   * The steps of {@code loans} and those the VMs' guests caused, in the order of their times (a
-   * guest's after a listed step of the same time), numbered again from 0.
-   */
-  public static List<LoanStep> inOrder(List<LoanStep> listed, List<LoanStep> caused) {
-    List<LoanStep> all = new ArrayList<>(listed);
-    all.addAll(caused);
-    all.sort(Comparator.comparingLong(LoanStep::atNs)); // stable: ties keep listed before caused
-    List<LoanStep> out = new ArrayList<>(all.size());
-    for (LoanStep s : all) {
-      out.add(new LoanStep(out.size(), s.kind, s.device, s.host, s.atNs, s.windowBase, s.windowSize,
-          s.windowTarget, s.buffer, s.size, s.expectAccepted, s.where, s.cause));
-    }
-    return out;
   }
 }

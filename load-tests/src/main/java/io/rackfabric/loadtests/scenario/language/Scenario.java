@@ -37,6 +37,8 @@ import java.util.Optional;
  * @param gpuPingPongs GPU ping-pongs run one after the other ({@code gpu-ping-pong}), empty for none
  * @param loans Device Lending operations sent to the controller during the run ({@code loans}),
  *     in the order of their model times, empty for none
+ * @param guests what the VMs' guests do to their passed-through devices ({@code vms[].guest}), for
+ *     their hosts' hypervisors, which borrow and return through the controller; empty for none
  */
 public record Scenario(
     String name,
@@ -62,7 +64,8 @@ public record Scenario(
     List<GpuCopies> gpuCopies,
     List<DiskReads> diskReads,
     List<GpuPingPong> gpuPingPongs,
-    List<LoanStep> loans) {
+    List<LoanStep> loans,
+    List<GuestPlan> guests) {
 
   /** The setting {@code control-plane.takeover} selects for the run's JVMs. */
   public static final String TAKEOVER_KEY = "rackfabric.host.controlplane.takeover";
@@ -78,6 +81,7 @@ public record Scenario(
     diskReads = List.copyOf(diskReads);
     gpuPingPongs = List.copyOf(gpuPingPongs);
     loans = List.copyOf(loans);
+    guests = List.copyOf(guests);
   }
 
   static final String DLLP_TIMEOUT_KEY = "rackfabric.fabric.link-timers.dllp-timeout";
@@ -129,7 +133,7 @@ public record Scenario(
         .map(f -> f.where() + ": " + f.label() + ": a wall-time fault makes the run irreproducible").toList();
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, replacement,
         invariants, figures, nicStream, takeover, baseline, controlRequests, ftgmCampaign, reproducible, wall,
-        settings, gpuCopies, diskReads, gpuPingPongs, loans);
+        settings, gpuCopies, diskReads, gpuPingPongs, loans, guests);
   }
 
   /**
@@ -165,7 +169,7 @@ public record Scenario(
     }
     return new Scenario(name, description, source, topology, mode, seed, run, multiJvm, traffic, faults, List.of(),
         figures, nicStream, baseline, null, controlRequests, ftgmCampaign, reproducible, wallTimeFaults, settings,
-        gpuCopies, diskReads, gpuPingPongs, loans);
+        gpuCopies, diskReads, gpuPingPongs, loans, guests);
   }
 
   /** The scenario runs in the runner's JVM without a rack (an {@code ftgm-campaign}). */

@@ -28,7 +28,8 @@ public final class ScenarioLoader {
       "iommu-isolation", "partition-demo", "pause-demo", "lending-ram-latency-b2b", "lending-ram-latency-3way",
       "lending-bandwidth-b2b", "lending-bandwidth-b2b-iommu", "lending-disk-latency-b2b", "lending-p2p-3way",
       "lending-p2p-3way-iommu", "lending-p2p-bandwidth-3way", "lending-p2p-bandwidth-3way-iommu",
-      "lending-controller", "lending-vm-guest", "lending-disk-lender-dies", "lending-vm-p2p-bandwidth",
+      "lending-controller", "lending-vm-guest", "lending-vm-guest-refused", "lending-vm-disk-latency",
+      "lending-disk-lender-dies", "lending-vm-p2p-bandwidth",
       "lending-mmh-takeover", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm", "fm-flow-control",
       "fm-discover", "fm-failover", "lending-lender-dies",
       "lending-borrower-link-fails", "lending-hot-plug");

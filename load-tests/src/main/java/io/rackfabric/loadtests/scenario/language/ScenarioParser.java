@@ -121,19 +121,20 @@ final class ScenarioParser {
     ControlRequests controlRequests = ControlPlaneSection.controlRequests(f, topology, problems);
     List<GpuCopies> gpuCopies = new GpuCopiesSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings));
-    List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
-        ScenarioSettings.config(settings));
     Map<String, VmsSection.Vm> vms = VmsSection.parse(f, topology);
+    List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
+        ScenarioSettings.config(settings), vms);
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
-    List<LoanStep> loans = LoanStep.inOrder(new LoansSection(file).steps(f, topology, length),
-        new GuestSection(file).steps(f, topology, vms, length));
-    if (loans.size() > LoanStep.MAX_STEPS) {
-      f.error(LoansSection.KEY, loans.size() + " loan steps with those the VMs' guests cause; at most "
-          + LoanStep.MAX_STEPS);
+    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
+    List<GuestPlan> guests = new GuestSection(file).plans(f, topology, vms, length);
+    if (!guests.isEmpty() && mode == Mode.MULTI_JVM) {
+      f.error(VmsSection.KEY, "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving"
+          + " JVM next to the host's endpoint: mode must be single-jvm");
     }
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
-    if (!loans.isEmpty() && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
+    if ((!loans.isEmpty() || guests.stream().anyMatch(GuestPlan::borrows))
+        && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
       // Those start each workload at the rack's quiet, which pending loan steps keep away.
       f.error(LoansSection.KEY, "loans (and a VM guest's actions that borrow) run beside gpu-copies, not beside"
           + " disk-reads or gpu-ping-pong (each of their"
@@ -151,7 +152,7 @@ final class ScenarioParser {
     return new Scenario(name, description, file.display, topology, mode, seed, length, multiJvm, traffic, faults,
         invariants, figures, nicStream, controlPlane.takeover(), controlPlane.baseline(), controlRequests,
         campaign, run.reproducible(), file.wallTime.sorted(), settings, gpuCopies,
-        diskReads, gpuPingPongs, loans);
+        diskReads, gpuPingPongs, loans, guests);
   }
 
   /** The scenario's name, or the file's name without {@code .conf} when it has none. */
