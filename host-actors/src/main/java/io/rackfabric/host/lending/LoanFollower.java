@@ -13,7 +13,9 @@ import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.persistence.controller.Controller;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +67,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   private record RequestQueued(ControlPlaneClient.PagesDone records) implements Command,
       NoSerializationVerificationNeeded {}
 
-  private record Answered(int move, Controller.OperationResult result) implements Command,
+  private record Answered(Controller.OperationResult result) implements Command,
       NoSerializationVerificationNeeded {}
 
   private final String device;
@@ -77,7 +79,15 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   private final ActorRef<ControlPlaneClient.Command> client;
   private final ActorRef<GpuDriver.WindowsMoved> driverReplies;
   private final ActorRef<ControlPlaneClient.PagesDone> queued;
+  private final ActorRef<Controller.OperationResult> answers;
   private final List<LoanMove> moves = new ArrayList<>();
+  /**
+   * The moves whose record the controller has not answered yet, oldest first: the driver sends
+   * one request at a time and answers each once, in order. (One adapter for every move: Akka keeps
+   * only the last adapter made for a message class, so one per move would credit an earlier
+   * move's answer to a later one.)
+   */
+  private final Deque<Integer> unanswered = new ArrayDeque<>();
   private Plane plane = Plane.PRIMARY;
 
   /**
@@ -109,6 +119,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     this.client = client;
     this.driverReplies = context.messageAdapter(GpuDriver.WindowsMoved.class, DriverMoved::new);
     this.queued = context.messageAdapter(ControlPlaneClient.PagesDone.class, RequestQueued::new);
+    this.answers = context.messageAdapter(Controller.OperationResult.class, Answered::new);
     host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new),
         context.getSelf()));
   }
@@ -149,8 +160,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
       host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
       return this;
     }
-    ActorRef<Controller.OperationResult> answers = getContext().messageAdapter(Controller.OperationResult.class,
-        r -> new Answered(index, r));
+    unanswered.add(index);
     PlaneWindows w = m.windows();
     client.tell(new ControlPlaneClient.Issue(new Controller.MoveLoanWindow(device, borrower, w.windowBase(),
         w.windowSize(), w.windowTarget(), m.at(), answers)));
@@ -165,9 +175,15 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   }
 
   private Behavior<Command> onAnswered(Answered msg) {
-    LoanMove m = moves.get(msg.move());
+    Integer index = unanswered.poll();
+    if (index == null) {
+      getContext().getLog().warn("Loan of [{}] to [{}]: an answer {} with no window move waiting for one", device,
+          borrower, msg.result().status());
+      return this;
+    }
+    LoanMove m = moves.get(index);
     Controller.OperationResult r = msg.result();
-    moves.set(msg.move(), new LoanMove(m.plane(), m.at(), m.windows(), m.driverMove(), m.driverError(), r.status(),
+    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), m.driverMove(), m.driverError(), r.status(),
         r.at(), r.detail() == null ? "" : r.detail()));
     getContext().getLog().info("Loan of [{}] to [{}]: the controller answered the window move {} at {} ns", device,
         borrower, r.status(), r.at());

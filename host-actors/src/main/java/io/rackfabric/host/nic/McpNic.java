@@ -89,8 +89,14 @@ public final class McpNic extends AbstractBehavior<McpNic.Command> {
   private final class Fabric implements McpFirmware.Hardware {
     @Override
     public void dma(long tag, boolean toHost, long hostAddress, int length, long at) {
-      ActorRef<MemoryEndpoint.ReadResult> done = getContext().messageAdapter(MemoryEndpoint.ReadResult.class,
-          r -> new DmaDone(tag, at + r.latencyNs(), r.status()));
+      // A reply actor per DMA: a send's and a receive's DMA can be out at once, and a message
+      // adapter would not tell them apart (Akka keeps one adapter per message class, the last).
+      ActorRef<Command> self = getContext().getSelf();
+      ActorRef<MemoryEndpoint.ReadResult> done = getContext().spawnAnonymous(
+          Behaviors.<MemoryEndpoint.ReadResult>receiveMessage(r -> {
+            self.tell(new DmaDone(tag, at + r.latencyNs(), r.status()));
+            return Behaviors.stopped();
+          }));
       if (toHost) {
         endpoint.tell(new MemoryEndpoint.Write(hostAddress, new byte[Math.max(1, length)], at));
         endpoint.tell(new MemoryEndpoint.Read(hostAddress, Math.min(4, Math.max(1, length)), at, done));

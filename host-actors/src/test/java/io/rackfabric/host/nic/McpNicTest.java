@@ -17,6 +17,7 @@ import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.tlp.Bdf;
+import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.host.ftgm.FtgmSettings;
@@ -138,5 +139,40 @@ class McpNicTest {
     McpNic.Status s = status.receiveMessage();
     assertEquals(5_000_000 / (TIMING.lTimerIntervalNs() + TIMING.lTimerNs()), s.lTimerCalls());
     out.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
+  void shouldCreditEachDmaItsOwnAnswerWhenASendAndAReceiveDmaAreOutAtOnce() {
+    TestProbe<McpNic.Output> out = testKit.createTestProbe();
+    TestProbe<MemoryEndpoint.Command> endpoint = testKit.createTestProbe();
+    ActorRef<McpNic.Command> card = testKit.spawn(McpNic.create("two-card", McpMode.GM, TIMING, endpoint.ref(),
+        out.ref()));
+    card.tell(new McpNic.Boot(Set.of(0), Set.of("remote"), 0));
+    card.tell(new McpNic.PostSend(token(9), 1_000));
+    MemoryEndpoint.Read send = endpoint.expectMessageClass(MemoryEndpoint.Read.class);
+    card.tell(new McpNic.ProvideReceive(new ReceiveToken(0, 0x2000, 64), 1_100));
+    card.tell(new McpNic.PacketArrived(
+        new McpPacket(McpPacket.Kind.DATA, "remote", 0, "two-card", 0, 0, 42, 64, false, false), 1_200));
+    endpoint.expectMessageClass(MemoryEndpoint.Write.class);
+    MemoryEndpoint.Read receive = endpoint.expectMessageClass(MemoryEndpoint.Read.class);
+    // The send's read answered after the receive's DMA went out: it is still the send's.
+    send.replyTo().tell(new MemoryEndpoint.ReadResult(send.address(), CompletionStatus.SUCCESSFUL, new byte[64], 500));
+    McpNic.Transmitted tx = dataSent(out);
+    assertEquals(9, tx.packet().payload(), "the send's packet, after its own DMA");
+    assertTrue(tx.at() >= 1_000 + 500 + TIMING.packetNs(), "after the send's own DMA: " + tx.at());
+    receive.replyTo().tell(new MemoryEndpoint.ReadResult(receive.address(), CompletionStatus.SUCCESSFUL, new byte[4],
+        300));
+    McpNic.Posted posted = out.expectMessageClass(McpNic.Posted.class, Duration.ofSeconds(5));
+    assertTrue(posted.event() instanceof PortEvent.MessageReceived, posted.toString());
+  }
+
+  /** The next DATA packet the card put on the wire (GM acknowledges a received packet at once: skipped). */
+  private static McpNic.Transmitted dataSent(TestProbe<McpNic.Output> out) {
+    while (true) {
+      McpNic.Output o = out.receiveMessage(Duration.ofSeconds(5));
+      if (o instanceof McpNic.Transmitted t && t.packet().kind() == McpPacket.Kind.DATA) {
+        return t;
+      }
+    }
   }
 }
