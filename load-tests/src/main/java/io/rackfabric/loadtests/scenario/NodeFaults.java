@@ -172,7 +172,7 @@ final class NodeFaults {
     } else {
       netns.heal(a, b);
     }
-    tellPairOfCut(a, b, cut);
+    tellPairOfCut(a, b, cut, -1);
   }
 
   void degrade(String node, NetnsPlan.Degradation degradation) throws Exception {
@@ -204,14 +204,14 @@ final class NodeFaults {
    * made it, so the hosts hear it from the harness rather than guess it from the wall clock. Any
    * rack: a partition at a model time cuts links in one JVM too.
    */
-  void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+  void tellPairOfCut(String a, String b, boolean cut, long at) throws Exception {
     Topology topology = rack.topology();
     if (!topology.pairBetween(a, b)) {
       return;
     }
     var pair = topology.controlPlane();
     for (String host : List.of(pair.master(), pair.backup())) {
-      Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut));
+      Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut, at));
     }
   }
 }
