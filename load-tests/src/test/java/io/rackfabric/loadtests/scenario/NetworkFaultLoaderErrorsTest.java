@@ -130,7 +130,6 @@ class NetworkFaultLoaderErrorsTest {
     pair.set(5, "  run { duration = 10us, wall-limit = 1m }");
     Scenario s = ScenarioLoader.load(files().write("pair.conf", pair), ScenarioKinds.standard(), ScenarioOptions.NONE);
     assertEquals(List.of(5_000L, 8_000L), s.faults().get(0).steps());
-    assertTrue(s.wallTimeFaults().isEmpty(), "a model-time cut of the pair keeps the run reproducible");
   }
 
   @Test

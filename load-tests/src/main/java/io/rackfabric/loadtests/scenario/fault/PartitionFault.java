@@ -107,9 +107,13 @@ public final class PartitionFault implements FaultType {
         lines.add(LinkUpFault.up(end, modelAt, rack));
       }
     }
-    rack.tellPairOfCut(target, from, cut, modelAt);
-    return cut ? "links between " + target + " and " + from + " down at " + ends + " for " + length
-        : "links between " + target + " and " + from + " healed: " + String.join("; ", lines);
+    String pair = rack.tellPairOfCut(target, from, cut, modelAt);
+    if (ends.isEmpty()) { // the management-host pair's own network: no fabric link crosses
+      return (cut ? "the pair's network between " + target + " and " + from + " cut for " + length
+          : "the pair's network between " + target + " and " + from + " healed") + pair;
+    }
+    return (cut ? "links between " + target + " and " + from + " down at " + ends + " for " + length
+        : "links between " + target + " and " + from + " healed: " + String.join("; ", lines)) + pair;
   }
 
   /** At a model time the first step takes the links between the nodes down: AER is due. */
