@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.persistence.replay.JournalEntry;
 import io.rackfabric.persistence.replay.Journals;
 import io.rackfabric.persistence.replay.Replay;
@@ -44,24 +40,15 @@ class PartitionModelTimeScenarioTest {
     List<Map<String, List<String>>> journals = new ArrayList<>();
     for (int run = 1; run <= 2; run++) {
       Path runDir = dir.resolve("run-" + run);
-      Scenario s = ScenarioLoader.loadBundled("mmh-partition-model-time", ScenarioRunnerTest.KINDS,
-          ScenarioOptions.NONE);
-      Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, runDir, System.out);
       // No packet lost, every control request answered once, the take-over done, bmh master and
       // the rejoined mmh its backup at the end.
-      for (Checked c : o.invariants()) {
-        assertTrue(c.verdict().pass(), "run " + run + ": " + c.spec().label() + ": " + c.verdict().detail());
-      }
+      Outcome o = FalseSuspicionTwiceScenarioTest.runPassing("mmh-partition-model-time", runDir, run);
       List<String> notes = o.result().faults().stream().map(AppliedFault::note).toList();
       assertTrue(notes.get(1).contains("healed; mmh stepped down: fenced on the switch by bmh at ")
           && notes.get(1).contains("stepped down when the cut healed at 3500000000 ns"), notes.toString());
       assertTrue(notes.get(2).contains("mmh rejoined: now BACKUP"), notes.toString());
       assertEquals(3000, figure(o, "nic.ch1.received").value(), "run " + run);
-      for (String ch : List.of("ch1", "ch2")) {
-        assertEquals(figure(o, "control." + ch + ".accepted").value(), figure(o, "control." + ch + ".pages_open").value(),
-            "run " + run + ": each of " + ch + "'s pages opened once");
-        assertEquals(0, figure(o, "control." + ch + ".given_up").value(), ch);
-      }
+      FalseSuspicionTwiceScenarioTest.assertEachPageOpenedOnce(o, run);
       assertCutOffMasterServedNothingAndNoJournalDiverged(runDir);
       List<String> outcome = new ArrayList<>(DeterminismScenarioTest.modelOutcome(o));
       outcome.addAll(notes);
