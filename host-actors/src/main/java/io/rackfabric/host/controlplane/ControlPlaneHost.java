@@ -210,9 +210,19 @@ public final class ControlPlaneHost {
    * From the run's harness: the MMH-BMH link is cut ({@code cut}) or mended. Nothing from the
    * master reaches this host while it is cut, so a backup suspects it once the heartbeat deadline
    * has passed (the harness that cuts the network between node JVMs says so at once, as it downs
-   * a node it killed).
+   * a node it killed). A master cut off from its backup cannot replicate, so it serves nothing
+   * while cut (requests are answered NOT_MASTER for their clients to resend); a {@link Fenced}
+   * notice sent to it meanwhile crosses the link when it heals, and the master then steps down.
+   *
+   * @param at the model time of the cut or the heal, ns (-1: a wall-time cut, none known)
    */
-  public record PeerCut(boolean cut) implements Command, WireMessage {}
+  public record PeerCut(boolean cut, long at) implements Command, WireMessage {
+
+    /** At no particular model time (wall-time cuts, tests). */
+    public PeerCut(boolean cut) {
+      this(cut, -1);
+    }
+  }
 
   // ---- the MMH-BMH link
 

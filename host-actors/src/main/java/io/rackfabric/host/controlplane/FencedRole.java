@@ -60,6 +60,20 @@ final class FencedRole extends RoleBehavior {
     return fenced;
   }
 
+  /**
+   * A master that was cut off from its backup learns, when the cut heals at model time
+   * {@code healedAt}, that the backup fenced it on the switch meanwhile ({@code notice}): both
+   * believed they were master until now. It stops serving; it had served nothing since the cut (it
+   * could not replicate), so its journal is a prefix of the fencer's.
+   */
+  static Behavior<Command> foundFenced(ActorContext<Command> context, HostCore host, ControlPlaneHost.Fenced notice,
+      long healedAt) {
+    host.now = Math.max(host.now, healedAt);
+    return fence(context, host, "fenced on the switch by " + notice.by() + " at " + notice.at()
+        + " ns while cut off from it; stepped down when the cut healed at " + healedAt + " ns (lastSeqNr="
+        + host.lastSeqNr + ")", null);
+  }
+
   /** Stands down for {@code reason}: nothing waits here (a hand-over forwarded it). */
   static FencedRole standDown(ActorContext<Command> context, HostCore host, String reason) {
     host.fencedBecause = reason;

@@ -91,6 +91,10 @@ final class HostCore {
   io.rackfabric.fabric.endpoint.GuestAddress peerGuest;
   /** The harness has cut the link to the peer (see {@link ControlPlaneHost.PeerCut}). */
   boolean cut;
+  /** The model time of the cut, ns (-1: not known, a wall-time cut). */
+  long cutAt = -1;
+  /** A fencing notice that reached this master while the link was cut: it crosses when the cut heals. */
+  ControlPlaneHost.Fenced fencedOverCut;
   boolean holdHeartbeats;
   long now;
   long lastSeqNr;
@@ -134,6 +138,22 @@ final class HostCore {
   }
 
   // ---- requests
+
+  /**
+   * Whether a master must refuse a request because it is cut off from its backup: it could not
+   * replicate it, and it persists nothing the backup does not hold. A master without a backup (one
+   * that took over across the cut) serves on.
+   */
+  boolean cutOffMaster(Role role) {
+    return role == Role.MASTER && cut && hasBackup();
+  }
+
+  /** The answer of a master cut off from its backup: NOT_MASTER, for the client to try the other host. */
+  OperationResult cutOff() {
+    return new OperationResult(Status.NOT_MASTER, lastSeqNr, now, "not serving: " + name
+        + " is MASTER cut off from its backup" + (cutAt < 0 ? "" : " since " + cutAt + " ns")
+        + " (it cannot replicate, so it acknowledges nothing until the cut heals)", List.of());
+  }
 
   /** Admits an operation: sent to the controller, queued while no controller serves, or refused. */
   void admit(Operation op, Role role) {
@@ -203,6 +223,10 @@ final class HostCore {
   void channelRequest(ControlPlaneHost.ClientRequest r, long at, io.rackfabric.fabric.endpoint.GuestCall call,
       Role role) {
     Operation op = channelRequests.arrived(r, at, call);
+    if (cutOffMaster(role)) {
+      channelRequests.refuse(op, cutOff());
+      return;
+    }
     switch (role) {
       case MASTER, HANDING_OVER, TAKING_OVER -> admit(op, role);
       default -> refuse(op, role);

@@ -74,9 +74,36 @@ final class MasterRole extends RoleBehavior {
     return AdmittingBackupRole.start(getContext(), host, msg);
   }
 
+  /**
+   * The backup fenced this master on the switch. Sent across a cut link, the notice crosses when the
+   * cut heals (as a TCP connection delivers it after the heal in a partition of node JVMs): until
+   * then this master believes it is master, but serves nothing (it cannot replicate).
+   */
   @Override
   Behavior<Command> onFenced(Fenced msg) {
+    if (host.cut) {
+      getContext().getLog().info("Host [{}]: fencing notice from {} (fenced at {} ns) waits on the cut link",
+          host.name, msg.by(), msg.at());
+      host.fencedOverCut = msg;
+      return this;
+    }
     host.arrived(msg.at());
     return FencedRole.fence(getContext(), host, "fenced by " + msg.by() + " at " + msg.at() + " ns", null);
+  }
+
+  /**
+   * A cut healed: a fencing notice that waited on the link arrives now, and this master, fenced on
+   * the switch while it was cut off, steps down ({@link FencedRole#foundFenced}).
+   */
+  @Override
+  Behavior<Command> onPeerCut(ControlPlaneHost.PeerCut msg) {
+    super.onPeerCut(msg);
+    Fenced waited = host.fencedOverCut;
+    if (msg.cut() || waited == null) {
+      return this;
+    }
+    host.fencedOverCut = null;
+    host.arrived(waited.at());
+    return FencedRole.foundFenced(getContext(), host, waited, msg.at() < 0 ? host.now : msg.at());
   }
 }

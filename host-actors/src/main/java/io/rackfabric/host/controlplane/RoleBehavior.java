@@ -119,6 +119,10 @@ abstract class RoleBehavior extends PeerAnswers {
    * again (then it is served, or forwarded to the new master); any other role answers NOT_MASTER.
    */
   Behavior<Command> onSubmit(Submit msg) {
+    if (host.cutOffMaster(role())) {
+      msg.operation().replyTo().tell(host.cutOff());
+      return this;
+    }
     switch (role()) {
       case MASTER, HANDING_OVER, TAKING_OVER -> host.admit(msg.operation(), role());
       default -> msg.operation().replyTo().tell(host.notMaster(role()));
@@ -272,7 +276,11 @@ abstract class RoleBehavior extends PeerAnswers {
 
   Behavior<Command> onPeerCut(PeerCut msg) {
     host.cut = msg.cut();
-    getContext().getLog().info("Host [{}]: link to the peer {}", host.name, msg.cut() ? "cut" : "mended");
+    host.cutAt = msg.cut() ? msg.at() : -1;
+    if (msg.at() >= 0) {
+      host.now = Math.max(host.now, msg.at());
+    }
+    getContext().getLog().info("Host [{}] {}: link to the peer {}", host.name, role(), msg.cut() ? "cut" : "mended");
     return this;
   }
 

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import akka.persistence.jdbc.query.javadsl.JdbcReadJournal;
+import akka.persistence.query.EventEnvelope;
+import akka.persistence.query.PersistenceQuery;
 import akka.persistence.typed.PersistenceId;
+import akka.stream.javadsl.Sink;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
@@ -75,6 +79,14 @@ final class HostPairKit {
   void accepted(ActorRef<Command> host, Function<ActorRef<OperationResult>, Operation> op) {
     OperationResult r = run(host, op);
     assertEquals(Status.ACCEPTED, r.status(), r.detail());
+  }
+
+  /** The events of one persistence id, as stored in the journal. */
+  List<Object> journal(String persistenceId) throws Exception {
+    JdbcReadJournal reader = PersistenceQuery.get(testKit.system())
+        .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+    return reader.currentEventsByPersistenceId(persistenceId, 0, Long.MAX_VALUE)
+        .map(EventEnvelope::event).runWith(Sink.seq(), testKit.system()).toCompletableFuture().get(20, TimeUnit.SECONDS);
   }
 
   CurrentState state(ActorRef<Command> host) {

@@ -6,11 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.persistence.jdbc.query.javadsl.JdbcReadJournal;
-import akka.persistence.query.EventEnvelope;
-import akka.persistence.query.PersistenceQuery;
 import akka.persistence.typed.PersistenceId;
-import akka.stream.javadsl.Sink;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
@@ -20,7 +16,6 @@ import io.rackfabric.persistence.controller.Replication;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,10 +46,7 @@ class RejoinTest {
   }
 
   static List<Object> journal(String persistenceId) throws Exception {
-    JdbcReadJournal reader = PersistenceQuery.get(kit.testKit.system())
-        .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-    return reader.currentEventsByPersistenceId(persistenceId, 0, Long.MAX_VALUE)
-        .map(EventEnvelope::event).runWith(Sink.seq(), kit.testKit.system()).toCompletableFuture().get(20, TimeUnit.SECONDS);
+    return kit.journal(persistenceId);
   }
 
   /** A paired, booted MMH/BMH, three pages opened, then the MMH's heartbeats held: the BMH takes over. */

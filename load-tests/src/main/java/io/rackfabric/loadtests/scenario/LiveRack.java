@@ -321,8 +321,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
-  public void tellPairOfCut(String a, String b, boolean cut) throws Exception {
-    nodeFaults.tellPairOfCut(a, b, cut);
+  public String tellPairOfCut(String a, String b, boolean cut, long at) throws Exception {
+    return nodeFaults.tellPairOfCut(a, b, cut, at);
   }
 
   @Override

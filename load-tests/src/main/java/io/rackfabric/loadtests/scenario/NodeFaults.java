@@ -172,7 +172,7 @@ final class NodeFaults {
     } else {
       netns.heal(a, b);
     }
-    tellPairOfCut(a, b, cut);
+    tellPairOfCut(a, b, cut, -1);
   }
 
   void degrade(String node, NetnsPlan.Degradation degradation) throws Exception {
@@ -202,16 +202,32 @@ final class NodeFaults {
   /**
    * A cut between the nodes of the management-host pair reaches the model at once: the harness
    * made it, so the hosts hear it from the harness rather than guess it from the wall clock. Any
-   * rack: a partition at a model time cuts links in one JVM too.
+   * rack: a partition at a model time cuts links in one JVM too. At a heal, names each host that
+   * stepped down on it (a master fenced on the switch while it was cut off), else "".
    */
-  void tellPairOfCut(String a, String b, boolean cut) throws Exception {
+  String tellPairOfCut(String a, String b, boolean cut, long at) throws Exception {
     Topology topology = rack.topology();
     if (!topology.pairBetween(a, b)) {
-      return;
+      return "";
     }
     var pair = topology.controlPlane();
+    List<ActorRef<ControlPlaneHost.Command>> hosts = new ArrayList<>();
     for (String host : List.of(pair.master(), pair.backup())) {
-      Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND).tell(new ControlPlaneHost.PeerCut(cut));
+      ActorRef<ControlPlaneHost.Command> ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
+      ref.tell(new ControlPlaneHost.PeerCut(cut, at));
+      hosts.add(ref);
     }
+    if (cut) {
+      return "";
+    }
+    StringBuilder note = new StringBuilder();
+    for (ActorRef<ControlPlaneHost.Command> host : hosts) {
+      ControlPlaneHost.HostStatus st = Asks.ask(rack.system(), host, ControlPlaneHost.GetStatus::new, FIND);
+      if (st.role() == ControlPlaneHost.Role.FENCED && st.detail().contains("when the cut healed")) {
+        note.append("; ").append(st.host()).append(" stepped down: ").append(st.detail());
+      }
+    }
+    return note.toString();
   }
+
 }

@@ -49,24 +49,15 @@ class FalseSuspicionTwiceScenarioTest {
     List<Map<String, List<String>>> journals = new ArrayList<>();
     for (int run = 1; run <= 2; run++) {
       Path runDir = dir.resolve("run-" + run);
-      Scenario s = ScenarioLoader.loadBundled("mmh-false-suspicion-twice", ScenarioRunnerTest.KINDS,
-          ScenarioOptions.NONE);
-      Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, runDir, System.out);
       // Every invariant: no packet lost, every control request answered and applied once, both
       // take-overs completed, mmh master and bmh its backup at the end.
-      for (Checked c : o.invariants()) {
-        assertTrue(c.verdict().pass(), "run " + run + ": " + c.spec().label() + ": " + c.verdict().detail());
-      }
+      Outcome o = runPassing("mmh-false-suspicion-twice", runDir, run);
       assertNoteOf(o, "mmh rejoined: now BACKUP", "journal controller-mmh.tenure-2");
       assertNoteOf(o, "bmh rejoined: now BACKUP", "journal controller-bmh.tenure-2");
       assertTableOneForEachTakeover(o);
       assertEquals(4200, figure(o, "nic.ch1.received").value(), "run " + run);
       assertEquals(10_000_000, figure(o, "nic.ch1.interarrival_max").value(), "run " + run + ": flat across both");
-      for (String ch : List.of("ch1", "ch2")) {
-        assertEquals(figure(o, "control." + ch + ".accepted").value(), figure(o, "control." + ch + ".pages_open").value(),
-            "run " + run + ": each of " + ch + "'s pages opened once");
-        assertEquals(0, figure(o, "control." + ch + ".given_up").value(), ch);
-      }
+      assertEachPageOpenedOnce(o, run);
       assertNoTenurePairDiverged(runDir);
       assertReplayListsBothHostsTenures(runDir);
       List<String> outcome = new ArrayList<>(DeterminismScenarioTest.modelOutcome(o));
@@ -76,6 +67,25 @@ class FalseSuspicionTwiceScenarioTest {
     }
     assertEquals(outcomes.get(0), outcomes.get(1), "model and count figures, invariants, fault notes of run 2");
     assertEquals(journals.get(0), journals.get(1), "journals of run 2");
+  }
+
+  /** Runs bundled scenario {@code name} into {@code runDir} and checks that every invariant held. */
+  static Outcome runPassing(String name, Path runDir, int run) throws Exception {
+    Scenario s = ScenarioLoader.loadBundled(name, ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, runDir, System.out);
+    for (Checked c : o.invariants()) {
+      assertTrue(c.verdict().pass(), "run " + run + ": " + c.spec().label() + ": " + c.verdict().detail());
+    }
+    return o;
+  }
+
+  /** Each CH's control requests: every accepted one opened its page once, none given up. */
+  static void assertEachPageOpenedOnce(Outcome o, int run) {
+    for (String ch : List.of("ch1", "ch2")) {
+      assertEquals(figure(o, "control." + ch + ".accepted").value(), figure(o, "control." + ch + ".pages_open").value(),
+          "run " + run + ": each of " + ch + "'s pages opened once");
+      assertEquals(0, figure(o, "control." + ch + ".given_up").value(), ch);
+    }
   }
 
   private static void assertNoteOf(Outcome o, String... parts) {

@@ -175,9 +175,11 @@ public interface RunningRack {
   /**
    * Tells the management-host pair that the nodes {@code a} and {@code b} were cut from each other
    * or healed, when the pair's two hosts run on them; nothing otherwise. A partition at a model
-   * time, which cuts only the links between the nodes, says so through here.
+   * time, which cuts only the links between the nodes, says so through here, with its model time
+   * {@code at} (-1: a wall-time cut). Returns, at a heal, "; HOST stepped down: WHY" for each host
+   * of the pair that learned it was fenced on the switch while cut off, else "".
    */
-  void tellPairOfCut(String a, String b, boolean cut) throws Exception;
+  String tellPairOfCut(String a, String b, boolean cut, long at) throws Exception;
 
   /**
    * Degrades every link out of {@code node}'s namespace, or with {@code null} restores them.

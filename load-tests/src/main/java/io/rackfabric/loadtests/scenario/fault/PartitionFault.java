@@ -70,11 +70,12 @@ public final class PartitionFault implements FaultType {
     Topology topology = context.topology();
     if (fault.at().isModel()) {
       // Reported at "at": between these nodes only a wall-time partition (of their JVMs' network) cuts anything.
-      if (topology.node(from).isPresent() && topology.linksBetween(fault.target(), from).isEmpty()) {
+      // Between the management-host pair's nodes the cut is the pair's own network, told to both
+      // hosts at that model time (tellPairOfCut), whether or not fabric links cross too.
+      if (topology.node(from).isPresent() && topology.linksBetween(fault.target(), from).isEmpty()
+          && !topology.pairBetween(fault.target(), from)) {
         report.problem("at", "no link crosses between " + fault.target() + " and " + from + ": at a model time a"
-            + " partition cuts the links between the two nodes, and there is none to cut"
-            + (topology.pairBetween(fault.target(), from) ? " (the management-host pair's own network is cut at a"
-                + " wall time, with multi-jvm { network = namespaces })" : ""));
+            + " partition cuts the links between the two nodes, and there is none to cut");
       }
     } else if (context.mode() == Mode.SINGLE_JVM) {
       long t = fault.at().nanos();
@@ -106,9 +107,13 @@ public final class PartitionFault implements FaultType {
         lines.add(LinkUpFault.up(end, modelAt, rack));
       }
     }
-    rack.tellPairOfCut(target, from, cut);
-    return cut ? "links between " + target + " and " + from + " down at " + ends + " for " + length
-        : "links between " + target + " and " + from + " healed: " + String.join("; ", lines);
+    String pair = rack.tellPairOfCut(target, from, cut, modelAt);
+    if (ends.isEmpty()) { // the management-host pair's own network: no fabric link crosses
+      return (cut ? "the pair's network between " + target + " and " + from + " cut for " + length
+          : "the pair's network between " + target + " and " + from + " healed") + pair;
+    }
+    return (cut ? "links between " + target + " and " + from + " down at " + ends + " for " + length
+        : "links between " + target + " and " + from + " healed: " + String.join("; ", lines)) + pair;
   }
 
   /** At a model time the first step takes the links between the nodes down: AER is due. */
