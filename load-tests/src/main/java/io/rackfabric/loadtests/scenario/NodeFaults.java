@@ -25,6 +25,8 @@ import java.util.List;
 final class NodeFaults {
 
   private static final Duration FIND = Duration.ofSeconds(30);
+  /** A restarted JVM's start and its components' joining the keeper: wall time, generously. */
+  private static final Duration RESTART = Duration.ofMinutes(3);
 
   private final LiveRack rack;
   private final ClusterRun cluster;
@@ -120,21 +122,40 @@ final class NodeFaults {
   /**
    * Starts {@code node}'s JVM again (killed before) with its old arguments and data folder, finds its
    * endpoints (into {@code endpoints}) and waits until their links trained again. A management host
-   * on it finds its journal and rejoins the master as backup (the node's own doing). Free of the
-   * model-time kernel only: the kernel does not take a restarted node's components back in.
+   * on it finds its journal and rejoins the master as backup (the node's own doing). Under the
+   * model-time kernel at model time {@code modelAt} (the rack held there): the keeper is told first
+   * that the node's components come back then ({@link RackClock#expectBack}), so it takes each
+   * back in with fresh counts and its clock starting at {@code modelAt}, and grants nothing from
+   * then on until all have joined: the JVM's start costs wall time, no model time. A wall-time
+   * restart ({@code modelAt} -1) runs free of the kernel only.
    */
   String restartNode(String node, java.util.Map<String, ActorRef<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>>
-      endpoints) throws Exception {
+      endpoints, long modelAt) throws Exception {
     ClusterRun nodes = nodes("restart-node");
-    if (rack.clock.running()) {
-      throw new IllegalStateException("restart-node: this run is under the model-time kernel, which does not take a"
-          + " restarted node's components back in");
+    if (rack.clock.running() && modelAt < 0) {
+      throw new IllegalStateException("restart-node at a wall time: this run is under the model-time kernel, which"
+          + " takes a restarted node's components back in at a model time only: give restart-node a model time");
     }
     if (!faults.isKilled(node)) {
       throw new IllegalStateException("restart-node: node " + node + " was not killed: only a dead node starts again");
     }
+    java.util.concurrent.CompletableFuture<TimeKeeper.Back> back = null;
+    if (modelAt >= 0 && rack.clock.running()) {
+      List<String> members = new ArrayList<>();
+      rack.topology().placedOn(node).forEach(c -> members.addAll(faults.endsOf(c.id())));
+      back = rack.clock.expectBack(members, modelAt, RESTART);
+      if (back.isDone() && back.get().problem() != null) {
+        throw new IllegalStateException("restart-node " + node + " at " + modelAt + " ns: " + back.get().problem());
+      }
+    }
     List<String> found = nodes.restart(node, rack.topology());
     faults.restarted(node);
+    if (back != null) {
+      TimeKeeper.Back joined = back.get(RESTART.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (joined.problem() != null) {
+        throw new IllegalStateException("restart-node " + node + " at " + modelAt + " ns: " + joined.problem());
+      }
+    }
     for (String id : found) {
       endpoints.put(id, nodes.endpoint(id));
       if (rack.topology().linkAt(id).isPresent()) {
@@ -142,7 +163,7 @@ final class NodeFaults {
       }
     }
     return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
-        .map(c -> c.id()).toList();
+        .map(c -> c.id()).toList() + (back == null ? "" : ", back in the model-time kernel from " + modelAt + " ns");
   }
 
   void pauseNode(String node) throws Exception {
