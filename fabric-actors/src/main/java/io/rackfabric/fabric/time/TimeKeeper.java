@@ -210,7 +210,17 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
       getContext().getLog().error("Time keeper: {} not admitted: {}", msg.member(), problem);
       return this;
     }
-    getContext().watchWith(msg.ref(), new MemberStopped(msg.member(), book.incarnation(msg.member())));
+    int incarnation = book.incarnation(msg.member());
+    if (incarnation == 0) {
+      getContext().watchWith(msg.ref(), new MemberStopped(msg.member(), incarnation));
+    } else {
+      // Not watched: a watch on a component of a node JVM started again at its old address was seen
+      // to fire at once (2026-11-27: 25 ms after it joined, its node still joining the cluster), and
+      // would take the live member out. Its later death reaches the keeper from the run driver that
+      // kills it (Forget); a restarted JVM that crashes unasked stalls the rounds, which the run's
+      // wall limit ends, the progress line naming the member the rounds wait for.
+      getContext().getLog().info("Time keeper: member [{}] joined again (incarnation {})", msg.member(), incarnation);
+    }
     advance();
     return this;
   }

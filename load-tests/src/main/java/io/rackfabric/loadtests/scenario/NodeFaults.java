@@ -27,6 +27,9 @@ final class NodeFaults {
   private static final Duration FIND = Duration.ofSeconds(30);
   /** A restarted JVM's start and its components' joining the keeper: wall time, generously. */
   private static final Duration RESTART = Duration.ofMinutes(3);
+  /** How long a restarted management host may take to rejoin as backup, in wall time. */
+  private static final Duration REJOIN = Duration.ofMinutes(2);
+  private static final long REJOIN_POLL_MS = 100;
 
   private final LiveRack rack;
   private final ClusterRun cluster;
@@ -162,8 +165,45 @@ final class NodeFaults {
         Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
       }
     }
+    String rejoined = back == null ? "" : awaitRejoin(node);
     return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
-        .map(c -> c.id()).toList() + (back == null ? "" : ", back in the model-time kernel from " + modelAt + " ns");
+        .map(c -> c.id()).toList() + (back == null ? "" : ", back in the model-time kernel from " + modelAt + " ns")
+        + rejoined;
+  }
+
+  /**
+   * Under the kernel, with the rack still held at the restart: waits until a management host on
+   * {@code node} has rejoined the master as backup (its node's own doing, {@code ControlPlaneRejoin}),
+   * so the rejoin is done at the restart's model time on every run rather than wherever the rack
+   * got to meanwhile. A harness reading in wall time (the host's role), no model decision. Returns
+   * what it found, "" when no host runs on the node.
+   */
+  private String awaitRejoin(String node) throws Exception {
+    var pair = rack.topology().controlPlane();
+    if (pair == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    for (String host : List.of(pair.master(), pair.backup())) {
+      if (!rack.topology().component(host).map(c -> c.node().equals(node)).orElse(false)) {
+        continue;
+      }
+      var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
+      long deadline = System.nanoTime() + REJOIN.toNanos();
+      ControlPlaneHost.HostStatus status;
+      do {
+        status = Asks.<ControlPlaneHost.Command, ControlPlaneHost.HostStatus>ask(rack.system(), ref,
+            ControlPlaneHost.GetStatus::new, FIND);
+        if (status.role() == ControlPlaneHost.Role.BACKUP) {
+          break;
+        }
+        Thread.sleep(REJOIN_POLL_MS); // the host tells nobody but its rejoiner: polled, as a harness reads
+      } while (System.nanoTime() < deadline);
+      out.append("; ").append(host).append(" is ").append(status.role())
+          .append(status.role() == ControlPlaneHost.Role.BACKUP ? " at lastSeqNr=" + status.lastSeqNr()
+              : " after " + REJOIN.toSeconds() + " s of wall time (" + status.detail() + ")");
+    }
+    return out.toString();
   }
 
   void pauseNode(String node) throws Exception {
