@@ -300,6 +300,19 @@ final class SyncBook {
     return null;
   }
 
+  /**
+   * The model time {@code member}'s clock starts at: its restart's, expected or joined, else
+   * {@code Long.MIN_VALUE}.
+   */
+  long startOf(String member) {
+    Long back = expectedBack.get(member);
+    if (back != null) {
+      return back;
+    }
+    Member m = members.get(member);
+    return m == null ? Long.MIN_VALUE : m.since;
+  }
+
   /** Members expected back that have not joined yet, by name. */
   List<String> awaitedBack() {
     return List.copyOf(expectedBack.keySet());

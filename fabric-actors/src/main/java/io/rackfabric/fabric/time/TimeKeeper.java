@@ -36,7 +36,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "rackfabric-time-keeper");
 
   public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Limit, Release, Forget,
-      ExpectBack, MemberStopped {}
+      ExpectBack, GetStart, MemberStopped {}
 
   /** A channel a component sends on: to component {@code to}, at least {@code lookaheadNs} later. */
   public record Channel(String to, long lookaheadNs) implements WireMessage {}
@@ -109,6 +109,14 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
 
   /** The answer to {@link ExpectBack}: {@code problem} null once every member joined again. */
   public record Back(List<String> members, long at, String problem) implements WireMessage {}
+
+  /**
+   * From software on a restarted node: the model time {@code member}'s clock starts at, answered
+   * with {@link Start} ({@code Long.MIN_VALUE} for a member no restart brought back).
+   */
+  public record GetStart(String member, ActorRef<Start> replyTo) implements Command, WireMessage {}
+
+  public record Start(String member, long at) implements WireMessage {}
 
   /**
    * To a component: handle every event before model time {@code until}, a background one only
@@ -199,6 +207,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
         .onMessage(Limit.class, this::onLimit)
         .onMessage(Forget.class, this::onForget)
         .onMessage(ExpectBack.class, this::onExpectBack)
+        .onMessage(GetStart.class, this::onGetStart)
         .onMessage(MemberStopped.class, this::onMemberStopped)
         .build();
   }
@@ -252,6 +261,11 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
         + " until they joined", msg.members(), msg.at());
     backWaiters.add(msg);
     advance();
+    return this;
+  }
+
+  private Behavior<Command> onGetStart(GetStart msg) {
+    msg.replyTo().tell(new Start(msg.member(), book.startOf(msg.member())));
     return this;
   }
 

@@ -242,6 +242,32 @@ class ModelTimeHeartbeatsTest {
   }
 
   @Test
+  void shouldCountTheRejoinFromItsNodesRestartWhenTheRejoinSaysWhenThatWas() {
+    Pair pair = pair("restarted");
+    pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));
+    status(pair.mmh());
+    holdBefore(pair.keeper(), pair.pairedAt() + 10 * settings.heartbeatIntervalNs());
+    pair.takeovers().receiveMessage(WAIT);
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertEquals(Role.FENCED, status(pair.mmh()).role());
+      return null;
+    });
+    TestProbe<Object> watch = testKit.createTestProbe();
+    testKit.stop(pair.bmh()); // nobody answers: the answer deadline shows where the rejoin started
+    watch.expectTerminated(pair.bmh(), WAIT);
+    long restartedAt = status(pair.mmh()).modelNow() + 5 * settings.heartbeatIntervalNs();
+    pair.keeper().tell(new TimeKeeper.Release());
+
+    TestProbe<RoleChanged> rejoin = testKit.createTestProbe();
+    pair.mmh().tell(new ControlPlaneHost.Rejoin(null, rejoin.getRef(), restartedAt));
+    RoleChanged r = rejoin.receiveMessage(WAIT);
+    long due = restartedAt + settings.peerAnswerTimeoutNs();
+    assertFalse(r.ok());
+    assertTrue(r.detail().contains("no answer from the master by " + due + " ns"), r.detail());
+    assertEquals(due, status(pair.mmh()).modelNow(), "asked at its restart, not at its clock before it");
+  }
+
+  @Test
   void shouldServeOnAsMasterAtTheAnswerDeadlineWhenTheBackupNeverAnswersTheHandOver() {
     ActorRef<MemoryEndpoint.Command> ep = endpoint("silent-mmh", "silent-bmh");
     ActorRef<TimeKeeper.Command> keeper = testKit.spawn(TimeKeeper.create(Set.of("silent-mmh")), "silent-keeper");

@@ -3,7 +3,6 @@ package io.rackfabric.loadtests.scenario;
 import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Checked;
@@ -13,12 +12,9 @@ import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
 import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
-import io.rackfabric.persistence.replay.Journals;
-import io.rackfabric.persistence.replay.Replay;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -53,15 +49,7 @@ class DoubleTakeoverDeterminismTest {
       assertTrue(o.result().faults().get(1).note().contains("back in the model-time kernel from 40000000000 ns"),
           o.result().faults().get(1).note());
       assertEquals(0, figure(o, "sync.stragglers").value(), "nothing reached a component behind its clock");
-      try (Journals mmh = Journals.open(runDir.resolve("data/node-mmh.mv.db"));
-          Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
-        List<Replay.Comparison> c = Replay.compare(mmh, bmh, Optional.empty());
-        assertEquals(List.of("controller-mmh ~ controller-bmh", "controller-mmh.tenure-2 ~ controller-bmh"),
-            c.stream().map(Replay.Comparison::persistenceId).toList());
-        for (Replay.Comparison x : c) {
-          assertNotEquals(Replay.Verdict.DIVERGED, x.verdict(), "run " + i + ": " + x);
-        }
-      }
+      DoubleTakeoverScenarioTest.assertNoTenureDiverged(runDir);
       runs.add(new Repeatable(TakeoverDeterminismTest.modelAndCount(o), o.invariants().stream()
           .map(c -> c.spec().label() + ": " + c.verdict().pass() + " " + c.verdict().detail()).toList(),
           TakeoverDeterminismTest.journals(runDir.resolve("data"))));
