@@ -27,9 +27,9 @@ import java.util.function.ToLongFunction;
  *
  * <p>A component that left comes back only when a run driver said so ({@link #expectBack}: its
  * node's JVM is started again at a model time). It joins under its old name as a new incarnation
- * with fresh counts: what was sent to the name before it came back belongs to the old incarnation
- * (received or lost with it), what the old one sent stays in its receivers' counts, so nothing is
- * counted twice. Its clock starts at the restart's model time: the book treats nothing of it as
+ * with fresh counts: what was sent to the name before it was expected back belongs to the old
+ * incarnation (received or lost with it), what the old one sent stays in its receivers' counts, so
+ * nothing is counted twice. Its clock starts at the restart's model time: the book treats nothing of it as
  * pending earlier and every grant tells it to start there ({@link Granted#since}). Until every
  * component expected back has joined, nothing at or after that time is granted to anyone: the
  * wall time spent starting the JVM costs no model time.
@@ -65,7 +65,7 @@ final class SyncBook {
     int incarnation;
     /** The model time its clock starts at: {@code Long.MIN_VALUE}, or its restart's time. */
     long since = Long.MIN_VALUE;
-    /** What was sent to its name before it joined: its predecessors' share of the inflow. */
+    /** What was sent to its name before it was expected back: its predecessors' share of the inflow. */
     long inflowBefore;
 
     Member(int index, ActorRef<TimeKeeper.Grant> ref, int[] targets) {
@@ -103,6 +103,8 @@ final class SyncBook {
   private long busyFrontier = Long.MIN_VALUE;
   /** Members that left and are expected back, with the model time each restarts at. */
   private final Map<String, Long> expectedBack = new java.util.TreeMap<>();
+  /** What had been sent to each member expected back when it was: its predecessor's share. */
+  private final Map<String, Long> inflowWhenExpected = new HashMap<>();
   /** Stragglers of incarnations that were replaced by a restart. */
   private long pastStragglers;
   /** The latest model time an incarnation replaced by a restart had handled an event at. */
@@ -149,7 +151,7 @@ final class SyncBook {
       grow();
       m.incarnation = before.incarnation + 1;
       m.since = back;
-      m.inflowBefore = inflow[index];
+      m.inflowBefore = inflowWhenExpected.remove(member);
       pastStragglers += before.stragglers;
       pastReached = Math.max(pastReached, before.now);
     }
@@ -296,7 +298,14 @@ final class SyncBook {
     if (at < reached()) {
       return "the rack has reached " + reached() + " ns already: nothing comes back earlier, at " + at + " ns";
     }
-    back.forEach(name -> expectedBack.put(name, at));
+    grow();
+    for (String name : back) {
+      expectedBack.put(name, at);
+      // The rack is quiet before the restart: what was sent to the name so far was the
+      // predecessor's; what is sent from now on (its partners' link once it trained, before it
+      // joined, say) is the new component's, which counts what it receives from its start.
+      inflowWhenExpected.put(name, inflow[graph.indexOf(name)]);
+    }
     return null;
   }
 

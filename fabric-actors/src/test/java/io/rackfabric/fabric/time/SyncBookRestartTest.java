@@ -71,6 +71,17 @@ class SyncBookRestartTest {
   }
 
   @Test
+  void shouldOweTheRestartedMemberWhatWasSentToItsNameAfterItWasExpectedBackWhenItJoinsLate() {
+    SyncBook book = pairThatTalked(3);
+    book.retire("b");
+    book.report("a", -1, new long[] {4}, 3, NONE, 0); // lost with the old b
+    assertNull(book.expectBack(List.of("b"), 500));
+    book.report("a", -1, new long[] {5}, 3, NONE, 0); // to the new b, over its trained link, before it joined
+    assertNull(book.register("b", null, List.of(new TimeKeeper.Channel("a", 10)), new long[] {0}, 1, NONE, 0));
+    assertTrue(book.balanced(), "the new b got the one sent after it was expected back, not the lost one");
+  }
+
+  @Test
   void shouldStartARestartedMembersCountsFreshWhenItsPredecessorDiedUnannounced() {
     SyncBook book = pairThatTalked(3);
     book.report("b", -1, new long[] {5}, 3, NONE, 0); // two in flight to a as b dies
