@@ -12,7 +12,9 @@ import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.switchchip.SwitchChip;
+import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.ControlPlaneSettings;
 import java.util.List;
 
 /**
@@ -23,15 +25,21 @@ import java.util.List;
  * as its backup, logs the answer and stops. No boot runs (no {@link ControlPlaneBoot}): the pair
  * boots once, so a restarted master never pairs as a second master. The other host refuses if it
  * is not the master; the joiner's journal must be a prefix of the master's (else refused with the
- * first differing sequence number); both leave the restarted host FENCED.
+ * first differing sequence number); both leave the restarted host FENCED. Under the model-time
+ * kernel it first asks the run's keeper when the host's node restarted in the model
+ * ({@link TimeKeeper.GetStart}): the rejoin reaches the host no earlier.
  */
 public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoin.Command> {
 
-  public sealed interface Command permits Listed, Answered {}
+  public sealed interface Command permits Listed, Answered, Started {}
 
   private record Listed(Receptionist.Listing listing) implements Command, NoSerializationVerificationNeeded {}
 
   private record Answered(ControlPlaneHost.RoleChanged changed) implements Command, NoSerializationVerificationNeeded {}
+
+  private record Started(TimeKeeper.Start start) implements Command, NoSerializationVerificationNeeded {}
+
+  private static final java.time.Duration ASK = java.time.Duration.ofSeconds(30);
 
   private final String name;
   private final String other;
@@ -40,6 +48,10 @@ public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoi
   private final ControlPlaneHost.FenceTarget targetWithoutChip;
   private ActorRef<ControlPlaneHost.Command> master;
   private ActorRef<SwitchChip.Command> chip;
+  /** Under the model-time kernel: the run's keeper, which says when the host's node restarted. */
+  private final boolean underKernel;
+  private ActorRef<TimeKeeper.Command> keeper;
+  private boolean asked;
 
   /** @param name the restarted host, one of {@code topology}'s control-plane pair */
   public static Behavior<Command> create(Topology topology, String name, ActorRef<ControlPlaneHost.Command> host) {
@@ -58,6 +70,10 @@ public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoi
     context.getSystem().receptionist().tell(Receptionist.subscribe(ComponentKeys.controlPlaneHost(other), listings));
     context.getSystem().receptionist().tell(Receptionist.subscribe(ComponentKeys.switchChip(pair.fencingSwitch()),
         listings));
+    this.underKernel = ControlPlaneSettings.create(context.getSystem().settings().config()).modelTimeHeartbeats();
+    if (underKernel) {
+      context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY, listings));
+    }
   }
 
   /**
@@ -85,6 +101,7 @@ public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoi
     return newReceiveBuilder()
         .onMessage(Listed.class, this::onListed)
         .onMessage(Answered.class, this::onAnswered)
+        .onMessage(Started.class, this::onStarted)
         .build();
   }
 
@@ -95,15 +112,32 @@ public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoi
       master = msg.listing().getServiceInstances(hostKey).stream().findFirst().orElse(null);
     } else if (msg.listing().isForKey(chipKey) && chip == null) {
       chip = msg.listing().getServiceInstances(chipKey).stream().findFirst().orElse(null);
+    } else if (msg.listing().isForKey(TimeKeeper.KEY) && keeper == null) {
+      keeper = msg.listing().getServiceInstances(TimeKeeper.KEY).stream().findFirst().orElse(null);
     }
-    if (master == null || chip == null) {
+    if (master == null || chip == null || (underKernel && keeper == null) || asked) {
       return this;
     }
+    asked = true;
+    if (underKernel) {
+      // The rejoin reaches the host no earlier than its node's restart in the model: asked first.
+      getContext().ask(TimeKeeper.Start.class, keeper, ASK, r -> new TimeKeeper.GetStart(name, r),
+          (start, failure) -> new Started(start != null ? start : new TimeKeeper.Start(name, Long.MIN_VALUE)));
+      return this;
+    }
+    return rejoin(Long.MIN_VALUE);
+  }
+
+  private Behavior<Command> onStarted(Started msg) {
+    return rejoin(msg.start().at());
+  }
+
+  private Behavior<Command> rejoin(long notBefore) {
     host.tell(new ControlPlaneHost.UseFenceTargets(List.of(new ControlPlaneHost.FenceTarget(chip,
         targetWithoutChip.keepPorts(), targetWithoutChip.ownPort()))));
     getContext().getLog().info("Host [{}] restarted: asks [{}] to take it back as backup", name, other);
     host.tell(new ControlPlaneHost.Rejoin(master, getContext().messageAdapter(ControlPlaneHost.RoleChanged.class,
-        Answered::new)));
+        Answered::new), notBefore));
     return this;
   }
 

@@ -176,6 +176,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(960, io.rackfabric.fabric.stats.WireUse.class),
       Entry.of(961, io.rackfabric.fabric.stats.LinkActivation.class),
 
+      // 970..979 the model-time kernel, continued (300..319 is full): a restarted node's start
+      Entry.of(970, io.rackfabric.fabric.time.TimeKeeper.Start.class),
+
       // 300..319 the model-time kernel (fabric/time): members on any node talk to the run's keeper
       Entry.of(300, io.rackfabric.fabric.time.TimeKeeper.Grant.class),
       Entry.of(301, io.rackfabric.fabric.time.TimeKeeper.Register.class),
@@ -194,6 +197,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(314, io.rackfabric.fabric.time.TimeKeeper.Limit.class),
       Entry.of(315, io.rackfabric.fabric.time.TimeKeeper.Forget.class),
       Entry.of(316, io.rackfabric.fabric.time.TimeKeeper.Pause.class),
+      Entry.of(317, io.rackfabric.fabric.time.TimeKeeper.ExpectBack.class),
+      Entry.of(318, io.rackfabric.fabric.time.TimeKeeper.Back.class),
+      Entry.of(319, io.rackfabric.fabric.time.TimeKeeper.GetStart.class),
 
       // 320..339 fabric management (issue 15): PI-4/PI-5 packets carried as fabric messages, and
       // the fabric manager's report in its endpoint's statistics

@@ -24,11 +24,24 @@ import java.util.function.ToLongFunction;
  * last may be lost or may still arrive, so each of its receivers is balanced from then on once it
  * has at least what the live senders account for: rounds go on rather than stall, and what such
  * a receiver is handed late counts as a straggler.
+ *
+ * <p>A component that left comes back only when a run driver said so ({@link #expectBack}: its
+ * node's JVM is started again at a model time). It joins under its old name as a new incarnation
+ * with fresh counts: what was sent to the name before it was expected back belongs to the old
+ * incarnation (received or lost with it), what the old one sent stays in its receivers' counts, so
+ * nothing is counted twice. Its clock starts at the restart's model time: the book treats nothing of it as
+ * pending earlier and every grant tells it to start there ({@link Granted#since}). Until every
+ * component expected back has joined, nothing at or after that time is granted to anyone: the
+ * wall time spent starting the JVM costs no model time.
  */
 final class SyncBook {
 
   /** A grant to send. */
-  record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until, long backgroundUntil) {}
+  /**
+   * A grant to send; {@code since}: the model time the component's clock starts at (a restarted
+   * component's restart time, {@code Long.MIN_VALUE} for one that never left).
+   */
+  record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until, long backgroundUntil, long since) {}
 
   private static final class Member {
     final int index;
@@ -48,11 +61,22 @@ final class SyncBook {
     long grantRound = -2;
     /** Whether it has received exactly what was sent to it (see {@link #recheck}). */
     boolean balanced = true;
+    /** 0 for the first component of its name, then one more per restart. */
+    int incarnation;
+    /** The model time its clock starts at: {@code Long.MIN_VALUE}, or its restart's time. */
+    long since = Long.MIN_VALUE;
+    /** What was sent to its name before it was expected back: its predecessors' share of the inflow. */
+    long inflowBefore;
 
     Member(int index, ActorRef<TimeKeeper.Grant> ref, int[] targets) {
       this.index = index;
       this.ref = ref;
       this.targets = targets;
+    }
+
+    /** Its earliest pending event as the book sees it: none before its clock's start. */
+    long at(long time) {
+      return Math.max(time, since);
     }
   }
 
@@ -77,6 +101,14 @@ final class SyncBook {
   private long hold = Long.MAX_VALUE;
   /** The latest time the earliest busy event anywhere has been at: how far busy work has gone. */
   private long busyFrontier = Long.MIN_VALUE;
+  /** Members that left and are expected back, with the model time each restarts at. */
+  private final Map<String, Long> expectedBack = new java.util.TreeMap<>();
+  /** What had been sent to each member expected back when it was: its predecessor's share. */
+  private final Map<String, Long> inflowWhenExpected = new HashMap<>();
+  /** Stragglers of incarnations that were replaced by a restart. */
+  private long pastStragglers;
+  /** The latest model time an incarnation replaced by a restart had handled an event at. */
+  private long pastReached;
 
   /** Admits a component; returns why not, or null. */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
@@ -90,8 +122,12 @@ final class SyncBook {
    */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
       long received, long next, long nextBusy, long stragglers, long now) {
-    if (members.containsKey(member)) {
-      return "a component named " + member + " has joined already";
+    Member before = members.get(member);
+    Long back = expectedBack.get(member);
+    if (before != null && back == null) {
+      return before.running ? "a component named " + member + " has joined already"
+          : "a component named " + member + " left and is not expected back (a run driver names it, with its"
+              + " restart's model time, before its node starts again)";
     }
     if (sentTo.length != channels.size()) {
       return "sentTo has " + sentTo.length + " counts for " + channels.size() + " channels";
@@ -108,10 +144,21 @@ final class SyncBook {
       targets[k] = graph.indexOf(channels.get(k).to());
     }
     Member m = new Member(index, ref, targets);
+    if (before != null) {
+      // Its predecessor's counts stay where they are: what it sent in its receivers' inflow, what
+      // was sent to it in the inflow before this one; this one counts from nothing.
+      expectedBack.remove(member);
+      grow();
+      m.incarnation = before.incarnation + 1;
+      m.since = back;
+      m.inflowBefore = inflowWhenExpected.remove(member);
+      pastStragglers += before.stragglers;
+      pastReached = Math.max(pastReached, before.now);
+    }
     m.sentTo = sentTo.clone();
     m.received = received;
-    m.next = next;
-    m.nextBusy = nextBusy;
+    m.next = m.at(next);
+    m.nextBusy = m.at(nextBusy);
     m.stragglers = stragglers;
     m.now = now;
     members.put(member, m);
@@ -153,8 +200,8 @@ final class SyncBook {
     }
     m.received = received;
     recheck(m.index);
-    m.next = next;
-    m.nextBusy = nextBusy;
+    m.next = m.at(next);
+    m.nextBusy = m.at(nextBusy);
     m.stragglers = stragglers;
     m.now = Math.max(m.now, now);
     if (round == m.grantRound && m.outstanding) {
@@ -179,8 +226,8 @@ final class SyncBook {
     if (v == null || !v.running) {
       return;
     }
-    boolean now = deadSenders[index] > 0 ? v.received >= inflow[index] - fromDead[index]
-        : v.received == inflow[index];
+    long sent = inflow[index] - v.inflowBefore;
+    boolean now = deadSenders[index] > 0 ? v.received >= sent - fromDead[index] : v.received == sent;
     if (now != v.balanced) {
       unbalanced += now ? -1 : 1;
       v.balanced = now;
@@ -211,6 +258,82 @@ final class SyncBook {
   /** A member that died unannounced: its last sends may be lost or still arrive (see above). */
   void remove(String member) {
     stop(member, true);
+  }
+
+  /**
+   * As {@link #remove}, for incarnation {@code incarnation} of the member only: the death of an
+   * incarnation a restart has replaced (noticed late, in wall time) changes nothing.
+   */
+  void remove(String member, int incarnation) {
+    Member m = members.get(member);
+    if (m != null && m.incarnation == incarnation) {
+      stop(member, true);
+    }
+  }
+
+  /** The incarnation of {@code member} that joined last (0 for the first), -1 when none did. */
+  int incarnation(String member) {
+    Member m = members.get(member);
+    return m == null ? -1 : m.incarnation;
+  }
+
+  /**
+   * A run driver restarts the node of these members (each left before) at model time {@code at}:
+   * each may join again, as a new incarnation whose clock starts at {@code at}, and until all have,
+   * nothing at or after {@code at} is granted. Returns why not, or null (then nothing changed).
+   */
+  String expectBack(Collection<String> back, long at) {
+    for (String name : back) {
+      Member m = members.get(name);
+      if (m == null) {
+        return "no component named " + name + " ever joined, so none can come back";
+      }
+      if (m.running) {
+        return "the component named " + name + " is still running: only one that left comes back";
+      }
+      if (at < m.now) {
+        return name + " cannot come back at " + at + " ns: it had handled an event at " + m.now + " ns";
+      }
+    }
+    if (at < reached()) {
+      return "the rack has reached " + reached() + " ns already: nothing comes back earlier, at " + at + " ns";
+    }
+    grow();
+    for (String name : back) {
+      expectedBack.put(name, at);
+      // The rack is quiet before the restart: what was sent to the name so far was the
+      // predecessor's; what is sent from now on (its partners' link once it trained, before it
+      // joined, say) is the new component's, which counts what it receives from its start.
+      inflowWhenExpected.put(name, inflow[graph.indexOf(name)]);
+    }
+    return null;
+  }
+
+  /**
+   * The model time {@code member}'s clock starts at: its restart's, expected or joined, else
+   * {@code Long.MIN_VALUE}.
+   */
+  long startOf(String member) {
+    Long back = expectedBack.get(member);
+    if (back != null) {
+      return back;
+    }
+    Member m = members.get(member);
+    return m == null ? Long.MIN_VALUE : m.since;
+  }
+
+  /** Members expected back that have not joined yet, by name. */
+  List<String> awaitedBack() {
+    return List.copyOf(expectedBack.keySet());
+  }
+
+  /** The hold in force: the driver's, or before the restart of members not back yet. */
+  private long holdInForce() {
+    long h = hold;
+    for (long at : expectedBack.values()) {
+      h = Math.min(h, at);
+    }
+    return h;
   }
 
   private void stop(String member, boolean unannounced) {
@@ -275,8 +398,9 @@ final class SyncBook {
       next[i] = m == null || !m.running ? Long.MAX_VALUE : m.next;
     }
     long[] safe = graph.safeTimes(next);
+    long held = holdInForce();
     for (int i = 0; i < n; i++) {
-      safe[i] = Math.min(safe[i], hold);
+      safe[i] = Math.min(safe[i], held);
     }
     List<Granted> out = new ArrayList<>();
     long round = nextRound;
@@ -309,8 +433,9 @@ final class SyncBook {
    * background event past it.
    */
   private long backgroundLimit() {
-    if (hold != Long.MAX_VALUE) {
-      return hold;
+    long held = holdInForce();
+    if (held != Long.MAX_VALUE) {
+      return held;
     }
     return busyFrontier == Long.MIN_VALUE ? Long.MIN_VALUE : busyFrontier + 1;
   }
@@ -324,7 +449,7 @@ final class SyncBook {
     m.outstanding = true;
     outstanding++;
     m.grantRound = round;
-    return new Granted(m.ref, round, until, background);
+    return new Granted(m.ref, round, until, background, m.since);
   }
 
   /**
@@ -340,7 +465,7 @@ final class SyncBook {
     Member tie = null;
     for (Map.Entry<String, Member> e : members.entrySet()) {
       Member m = e.getValue();
-      if (!m.running || m.next == Long.MAX_VALUE || m.next >= hold || !mayStart(m, background)) {
+      if (!m.running || m.next == Long.MAX_VALUE || m.next >= holdInForce() || !mayStart(m, background)) {
         continue;
       }
       if (tie == null || m.next < tie.next || (m.next == tie.next && e.getKey().compareTo(first) < 0)) {
@@ -363,6 +488,9 @@ final class SyncBook {
         owed.add(e.getKey() + " (received " + m.received + " of " + inflow[m.index] + ": " + sendersTo(m.index)
             + ")");
       }
+    }
+    if (!expectedBack.isEmpty()) {
+      return "the restarted " + String.join(", ", expectedBack.keySet()) + " to join again";
     }
     if (!owing.isEmpty()) {
       return "reports from " + String.join(", ", owing.subList(0, Math.min(4, owing.size())))
@@ -402,13 +530,14 @@ final class SyncBook {
     hold = until;
   }
 
+  /** The run driver's hold. */
   long hold() {
     return hold;
   }
 
   /** Nothing pending before {@code until}, nothing in flight, no grant outstanding. */
   boolean quietBefore(long until) {
-    return !anyOutstanding() && earliest() >= until && balanced();
+    return !anyOutstanding() && earliest() >= until && balanced() && holdInForce() >= until;
   }
 
   /** Nothing in flight and no grant outstanding (events may be pending). */
@@ -421,7 +550,8 @@ final class SyncBook {
    * not run now (see {@link #backgroundLimit}).
    */
   boolean idle() {
-    return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= backgroundLimit() && balanced();
+    return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= backgroundLimit() && balanced()
+        && expectedBack.isEmpty();
   }
 
   /** The earliest pending event that is not background, {@code Long.MAX_VALUE} when none. */
@@ -447,7 +577,7 @@ final class SyncBook {
 
   /** The latest model time any component (running or not) reported handling an event at. */
   long reached() {
-    long max = 0;
+    long max = Math.max(0, pastReached);
     for (Member m : members.values()) {
       max = Math.max(max, m.now);
     }
@@ -455,7 +585,7 @@ final class SyncBook {
   }
 
   long stragglers() {
-    long s = 0;
+    long s = pastStragglers;
     for (Member m : members.values()) {
       s += m.stragglers;
     }

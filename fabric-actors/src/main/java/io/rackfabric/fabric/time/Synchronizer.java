@@ -220,6 +220,12 @@ public final class Synchronizer<E> {
   }
 
   private void run(TimeKeeper.Grant grant) {
+    if (grant.since() > now) {
+      // Brought back by its node's restart: its clock starts at the restart's model time, and
+      // what it had due earlier (its start-up) is handled then, in its order.
+      queue.defer(Long.MIN_VALUE, grant.since());
+      now = grant.since();
+    }
     inGrant = true;
     InputQueue.Entry<E> e;
     while ((e = queue.pollBefore(grant.until(), grant.backgroundUntil())) != null) {

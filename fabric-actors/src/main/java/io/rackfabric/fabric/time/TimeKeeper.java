@@ -36,7 +36,7 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "rackfabric-time-keeper");
 
   public sealed interface Command permits Register, Report, GetStatus, AwaitIdle, HoldBefore, Limit, Release, Forget,
-      MemberStopped {}
+      ExpectBack, GetStart, MemberStopped {}
 
   /** A channel a component sends on: to component {@code to}, at least {@code lookaheadNs} later. */
   public record Channel(String to, long lookaheadNs) implements WireMessage {}
@@ -100,10 +100,36 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   public record Forget(List<String> members) implements Command, WireMessage {}
 
   /**
-   * To a component: handle every event before model time {@code until}, a background one only
-   * before {@code backgroundUntil} too (see {@link SyncBook}), then report.
+   * From a run driver about to start the JVM of these forgotten components again at model time
+   * {@code at} (a {@code restart-node}): each may join again under its name, with fresh counts and
+   * its clock starting at {@code at}; nothing at or after {@code at} is granted to anyone until all
+   * have. Answered with {@link Back} once they all joined, or at once with the reason it is refused.
    */
-  public record Grant(long round, long until, long backgroundUntil) implements PortMessage, WireMessage {
+  public record ExpectBack(List<String> members, long at, ActorRef<Back> replyTo) implements Command, WireMessage {}
+
+  /** The answer to {@link ExpectBack}: {@code problem} null once every member joined again. */
+  public record Back(List<String> members, long at, String problem) implements WireMessage {}
+
+  /**
+   * From software on a restarted node: the model time {@code member}'s clock starts at, answered
+   * with {@link Start} ({@code Long.MIN_VALUE} for a member no restart brought back).
+   */
+  public record GetStart(String member, ActorRef<Start> replyTo) implements Command, WireMessage {}
+
+  public record Start(String member, long at) implements WireMessage {}
+
+  /**
+   * To a component: handle every event before model time {@code until}, a background one only
+   * before {@code backgroundUntil} too (see {@link SyncBook}), then report. {@code since}: the
+   * model time its clock starts at, past {@code Long.MIN_VALUE} for a component its node's restart
+   * brought back: what it has due earlier is handled then.
+   */
+  public record Grant(long round, long until, long backgroundUntil, long since) implements PortMessage, WireMessage {
+
+    /** A grant to a component that never left. */
+    public Grant(long round, long until, long backgroundUntil) {
+      this(round, until, backgroundUntil, Long.MIN_VALUE);
+    }
 
     /** A grant without background limit. */
     public Grant(long round, long until) {
@@ -146,12 +172,13 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   /** Answered with {@link Status} once the rack is idle (at once if it is). */
   public record AwaitIdle(ActorRef<Status> replyTo) implements Command, WireMessage {}
 
-  private record MemberStopped(String member) implements Command, NoSerializationVerificationNeeded {}
+  private record MemberStopped(String member, int incarnation) implements Command, NoSerializationVerificationNeeded {}
 
   private final SyncBook book;
   private final Set<String> expected;
   private final List<AwaitIdle> idleWaiters = new ArrayList<>();
   private final List<HoldBefore> holdWaiters = new ArrayList<>();
+  private final List<ExpectBack> backWaiters = new ArrayList<>();
   private boolean allJoined;
 
   /**
@@ -179,6 +206,8 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
         .onMessage(Release.class, this::onRelease)
         .onMessage(Limit.class, this::onLimit)
         .onMessage(Forget.class, this::onForget)
+        .onMessage(ExpectBack.class, this::onExpectBack)
+        .onMessage(GetStart.class, this::onGetStart)
         .onMessage(MemberStopped.class, this::onMemberStopped)
         .build();
   }
@@ -190,7 +219,17 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
       getContext().getLog().error("Time keeper: {} not admitted: {}", msg.member(), problem);
       return this;
     }
-    getContext().watchWith(msg.ref(), new MemberStopped(msg.member()));
+    int incarnation = book.incarnation(msg.member());
+    if (incarnation == 0) {
+      getContext().watchWith(msg.ref(), new MemberStopped(msg.member(), incarnation));
+    } else {
+      // Not watched: a watch on a component of a node JVM started again at its old address was seen
+      // to fire at once (2026-11-27: 25 ms after it joined, its node still joining the cluster), and
+      // would take the live member out. Its later death reaches the keeper from the run driver that
+      // kills it (Forget); a restarted JVM that crashes unasked stalls the rounds, which the run's
+      // wall limit ends, the progress line naming the member the rounds wait for.
+      getContext().getLog().info("Time keeper: member [{}] joined again (incarnation {})", msg.member(), incarnation);
+    }
     advance();
     return this;
   }
@@ -212,9 +251,28 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
     return this;
   }
 
+  private Behavior<Command> onExpectBack(ExpectBack msg) {
+    String problem = book.expectBack(msg.members(), msg.at());
+    if (problem != null) {
+      msg.replyTo().tell(new Back(msg.members(), msg.at(), problem));
+      return this;
+    }
+    getContext().getLog().info("Time keeper: members {} expected back at {} ns; nothing is granted from then on"
+        + " until they joined", msg.members(), msg.at());
+    backWaiters.add(msg);
+    advance();
+    return this;
+  }
+
+  private Behavior<Command> onGetStart(GetStart msg) {
+    msg.replyTo().tell(new Start(msg.member(), book.startOf(msg.member())));
+    return this;
+  }
+
   private Behavior<Command> onMemberStopped(MemberStopped msg) {
-    getContext().getLog().info("Time keeper: member [{}] stopped; the rounds go on without it", msg.member());
-    book.remove(msg.member());
+    getContext().getLog().info("Time keeper: member [{}] (incarnation {}) stopped; the rounds go on without it",
+        msg.member(), msg.incarnation());
+    book.remove(msg.member(), msg.incarnation());
     advance();
     return this;
   }
@@ -270,12 +328,22 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
   }
 
   private void advance() {
+    if (!backWaiters.isEmpty()) {
+      List<String> awaited = book.awaitedBack();
+      backWaiters.removeIf(w -> {
+        boolean back = w.members().stream().noneMatch(awaited::contains);
+        if (back) {
+          w.replyTo().tell(new Back(w.members(), w.at(), null));
+        }
+        return back;
+      });
+    }
     if (!allJoined()) {
       return;
     }
     List<SyncBook.Granted> grants = book.nextRound();
     for (SyncBook.Granted g : grants) {
-      g.ref().tell(new Grant(g.round(), g.until(), g.backgroundUntil()));
+      g.ref().tell(new Grant(g.round(), g.until(), g.backgroundUntil(), g.since()));
     }
     if (grants.isEmpty() && !idleWaiters.isEmpty() && book.idle()) {
       Status s = status();

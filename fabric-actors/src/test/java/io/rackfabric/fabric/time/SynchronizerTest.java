@@ -87,4 +87,23 @@ class SynchronizerTest {
     assertEquals(List.of("tick@50", "late@50", "on time@60"), handled);
     assertEquals(1, sync.stragglers());
   }
+
+  @Test
+  void shouldHandleWhatWasDueBeforeItsRestartAtTheRestartWhenAGrantSaysWhereItsClockStarts() {
+    TestProbe<TimeKeeper.Command> keeper = testKit.createTestProbe();
+    TestProbe<TimeKeeper.Grant> self = testKit.createTestProbe();
+    List<String> handled = new ArrayList<>();
+    Synchronizer<String> sync = new Synchronizer<>("r", (event, time) -> handled.add(event + "@" + time), () -> { });
+    sync.join(keeper.ref(), self.ref());
+    keeper.receiveMessage();
+    sync.schedule(0, "start-up");
+    sync.schedule(700, "later");
+    sync.onGrant(new TimeKeeper.Grant(0, 600, 600, 500));
+    assertEquals(List.of("start-up@500"), handled, "its clock starts at the restart, 500");
+    assertEquals(500, sync.now());
+    sync.schedule(100, "timer"); // asked for at a time before the restart: handled no earlier
+    sync.onGrant(new TimeKeeper.Grant(1, 800, 800, 500));
+    assertEquals(List.of("start-up@500", "timer@500", "later@700"), handled);
+    assertEquals(0, sync.stragglers());
+  }
 }

@@ -277,9 +277,18 @@ public final class ControlPlaneHost {
    * To a fenced host: ask {@code master} (null: the master that fenced it, its peer) to take it back
    * as backup. Answered BACKUP once the state transfer is persisted and verified, else FENCED with
    * the reason. A host restarted on its journal (started FENCED) knows no peer: it is told the
-   * master to rejoin.
+   * master to rejoin. {@code notBefore}: the model time the host's node was started again at,
+   * under the model-time kernel ({@code Long.MIN_VALUE} otherwise): nothing of the rejoin reaches
+   * it earlier, so the master's first sign of life, the transfer, counts from then for its
+   * heartbeat deadline, however far behind the master's own clock stands.
    */
-  public record Rejoin(ActorRef<Command> master, ActorRef<RoleChanged> replyTo) implements Command, WireMessage {
+  public record Rejoin(ActorRef<Command> master, ActorRef<RoleChanged> replyTo, long notBefore)
+      implements Command, WireMessage {
+
+    /** Rejoins {@code master} (null: the master that fenced it). */
+    public Rejoin(ActorRef<Command> master, ActorRef<RoleChanged> replyTo) {
+      this(master, replyTo, Long.MIN_VALUE);
+    }
 
     /** Rejoins the master that fenced it. */
     public Rejoin(ActorRef<RoleChanged> replyTo) {

@@ -61,6 +61,9 @@ final class RejoiningRole extends RoleBehavior {
           host.name + " knows no master to rejoin"));
       return fenced;
     }
+    if (request.notBefore() != Long.MIN_VALUE) {
+      host.now = Math.max(host.now, request.notBefore()); // its node restarted then: its clock starts there
+    }
     RejoiningRole role = new RejoiningRole(context, host, request);
     context.getLog().info("Host [{}] asks to rejoin as backup", host.name);
     readHistory(context, host, role);
@@ -179,7 +182,11 @@ final class RejoiningRole extends RoleBehavior {
     host.peerGuest = transfer.guest();
     host.heartbeats.resetWatch();
     host.heartbeats.watchPeer();
-    host.heartbeats.watchHeartbeat(transfer.sentAt()); // the transfer is the master's first sign of life
+    // The transfer is the master's first sign of life; to a host whose node was started again at a
+    // model time, no earlier than it could reach it then.
+    long firstSign = request.notBefore() == Long.MIN_VALUE ? transfer.sentAt()
+        : Math.max(transfer.sentAt(), request.notBefore() - host.settings.linkLatencyNs());
+    host.heartbeats.watchHeartbeat(firstSign);
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
         + transfer.events().size() + " transferred), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);

@@ -213,9 +213,11 @@ class ModelTimeHeartbeatsTest {
     pair.keeper().tell(new TimeKeeper.Release());
   }
 
-  @Test
-  void shouldStayFencedExactlyAtTheAnswerDeadlineWhenTheMasterNeverAnswersTheRejoin() {
-    Pair pair = pair("noanswer");
+  /**
+   * The MMH's heartbeats held until the BMH fenced it, then the BMH stopped, the rack held: the
+   * FENCED MMH's model time.
+   */
+  private long fencedByAMasterThatThenStopped(Pair pair) {
     pair.mmh().tell(new ControlPlaneHost.HoldHeartbeats(true));
     status(pair.mmh());
     holdBefore(pair.keeper(), pair.pairedAt() + 10 * settings.heartbeatIntervalNs());
@@ -225,9 +227,15 @@ class ModelTimeHeartbeatsTest {
       return null;
     });
     TestProbe<Object> watch = testKit.createTestProbe();
-    testKit.stop(pair.bmh()); // the master that fenced it is gone: nobody answers the rejoin
+    testKit.stop(pair.bmh());
     watch.expectTerminated(pair.bmh(), WAIT);
-    long asked = status(pair.mmh()).modelNow();
+    return status(pair.mmh()).modelNow();
+  }
+
+  @Test
+  void shouldStayFencedExactlyAtTheAnswerDeadlineWhenTheMasterNeverAnswersTheRejoin() {
+    Pair pair = pair("noanswer");
+    long asked = fencedByAMasterThatThenStopped(pair); // nobody answers the rejoin
     pair.keeper().tell(new TimeKeeper.Release()); // released: the deadline's wake is work it runs on to
 
     TestProbe<RoleChanged> rejoin = testKit.createTestProbe();
@@ -239,6 +247,22 @@ class ModelTimeHeartbeatsTest {
     assertTrue(r.detail().contains("no answer from the master by " + due + " ns"), r.detail());
     assertEquals(Role.FENCED, status(pair.mmh()).role());
     assertEquals(due, status(pair.mmh()).modelNow(), "given up at the deadline's model time");
+  }
+
+  @Test
+  void shouldCountTheRejoinFromItsNodesRestartWhenTheRejoinSaysWhenThatWas() {
+    Pair pair = pair("restarted");
+    // Nobody answers: the answer deadline shows where the rejoin started.
+    long restartedAt = fencedByAMasterThatThenStopped(pair) + 5 * settings.heartbeatIntervalNs();
+    pair.keeper().tell(new TimeKeeper.Release());
+
+    TestProbe<RoleChanged> rejoin = testKit.createTestProbe();
+    pair.mmh().tell(new ControlPlaneHost.Rejoin(null, rejoin.getRef(), restartedAt));
+    RoleChanged r = rejoin.receiveMessage(WAIT);
+    long due = restartedAt + settings.peerAnswerTimeoutNs();
+    assertFalse(r.ok());
+    assertTrue(r.detail().contains("no answer from the master by " + due + " ns"), r.detail());
+    assertEquals(due, status(pair.mmh()).modelNow(), "asked at its restart, not at its clock before it");
   }
 
   @Test

@@ -285,8 +285,8 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   }
 
   @Override
-  public String restartNode(String node) throws Exception {
-    String started = nodeFaults.restartNode(node, endpoints);
+  public String restartNode(String node, long modelAt) throws Exception {
+    String started = nodeFaults.restartNode(node, endpoints, modelAt);
     // The node's chips run in a new JVM: the old refs are dead. Found anew when next asked for.
     for (var c : topology.placedOn(node)) {
       if (switches.remove(c.id()) != null) {

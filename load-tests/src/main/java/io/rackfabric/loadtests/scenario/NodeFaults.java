@@ -25,6 +25,11 @@ import java.util.List;
 final class NodeFaults {
 
   private static final Duration FIND = Duration.ofSeconds(30);
+  /** A restarted JVM's start and its components' joining the keeper: wall time, generously. */
+  private static final Duration RESTART = Duration.ofMinutes(3);
+  /** How long a restarted management host may take to rejoin as backup, in wall time. */
+  private static final Duration REJOIN = Duration.ofMinutes(2);
+  private static final long REJOIN_POLL_MS = 100;
 
   private final LiveRack rack;
   private final ClusterRun cluster;
@@ -120,29 +125,85 @@ final class NodeFaults {
   /**
    * Starts {@code node}'s JVM again (killed before) with its old arguments and data folder, finds its
    * endpoints (into {@code endpoints}) and waits until their links trained again. A management host
-   * on it finds its journal and rejoins the master as backup (the node's own doing). Free of the
-   * model-time kernel only: the kernel does not take a restarted node's components back in.
+   * on it finds its journal and rejoins the master as backup (the node's own doing). Under the
+   * model-time kernel at model time {@code modelAt} (the rack held there): the keeper is told first
+   * that the node's components come back then ({@link RackClock#expectBack}), so it takes each
+   * back in with fresh counts and its clock starting at {@code modelAt}, and grants nothing from
+   * then on until all have joined: the JVM's start costs wall time, no model time. A wall-time
+   * restart ({@code modelAt} -1) runs free of the kernel only.
    */
   String restartNode(String node, java.util.Map<String, ActorRef<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>>
-      endpoints) throws Exception {
+      endpoints, long modelAt) throws Exception {
     ClusterRun nodes = nodes("restart-node");
-    if (rack.clock.running()) {
-      throw new IllegalStateException("restart-node: this run is under the model-time kernel, which does not take a"
-          + " restarted node's components back in");
+    if (rack.clock.running() && modelAt < 0) {
+      throw new IllegalStateException("restart-node at a wall time: this run is under the model-time kernel, which"
+          + " takes a restarted node's components back in at a model time only: give restart-node a model time");
     }
     if (!faults.isKilled(node)) {
       throw new IllegalStateException("restart-node: node " + node + " was not killed: only a dead node starts again");
     }
+    java.util.concurrent.CompletableFuture<TimeKeeper.Back> back = null;
+    if (modelAt >= 0 && rack.clock.running()) {
+      List<String> members = new ArrayList<>();
+      rack.topology().placedOn(node).forEach(c -> members.addAll(faults.endsOf(c.id())));
+      back = rack.clock.expectBack(members, modelAt, RESTART);
+      if (back.isDone() && back.get().problem() != null) {
+        throw new IllegalStateException("restart-node " + node + " at " + modelAt + " ns: " + back.get().problem());
+      }
+    }
     List<String> found = nodes.restart(node, rack.topology());
     faults.restarted(node);
+    if (back != null) {
+      TimeKeeper.Back joined = back.get(RESTART.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (joined.problem() != null) {
+        throw new IllegalStateException("restart-node " + node + " at " + modelAt + " ns: " + joined.problem());
+      }
+    }
     for (String id : found) {
       endpoints.put(id, nodes.endpoint(id));
       if (rack.topology().linkAt(id).isPresent()) {
         Asks.awaitLinkActive(nodes.driver(), nodes.endpoint(id), FIND);
       }
     }
+    String rejoined = back == null ? "" : awaitRejoin(node);
     return "JVM of " + node + " started again on its data folder; it runs " + rack.topology().placedOn(node).stream()
-        .map(c -> c.id()).toList();
+        .map(c -> c.id()).toList() + (back == null ? "" : ", back in the model-time kernel from " + modelAt + " ns")
+        + rejoined;
+  }
+
+  /**
+   * Under the kernel, with the rack still held at the restart: waits until a management host on
+   * {@code node} has rejoined the master as backup (its node's own doing, {@code ControlPlaneRejoin}),
+   * so the rejoin is done at the restart's model time on every run rather than wherever the rack
+   * got to meanwhile. A harness reading in wall time (the host's role), no model decision. Returns
+   * what it found, "" when no host runs on the node.
+   */
+  private String awaitRejoin(String node) throws Exception {
+    var pair = rack.topology().controlPlane();
+    if (pair == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    for (String host : List.of(pair.master(), pair.backup())) {
+      if (!rack.topology().component(host).map(c -> c.node().equals(node)).orElse(false)) {
+        continue;
+      }
+      var ref = Asks.find(rack.system(), ComponentKeys.controlPlaneHost(host), FIND);
+      long deadline = System.nanoTime() + REJOIN.toNanos();
+      ControlPlaneHost.HostStatus status;
+      do {
+        status = Asks.<ControlPlaneHost.Command, ControlPlaneHost.HostStatus>ask(rack.system(), ref,
+            ControlPlaneHost.GetStatus::new, FIND);
+        if (status.role() == ControlPlaneHost.Role.BACKUP) {
+          break;
+        }
+        Thread.sleep(REJOIN_POLL_MS); // the host tells nobody but its rejoiner: polled, as a harness reads
+      } while (System.nanoTime() < deadline);
+      out.append("; ").append(host).append(" is ").append(status.role())
+          .append(status.role() == ControlPlaneHost.Role.BACKUP ? " at lastSeqNr=" + status.lastSeqNr()
+              : " after " + REJOIN.toSeconds() + " s of wall time (" + status.detail() + ")");
+    }
+    return out.toString();
   }
 
   void pauseNode(String node) throws Exception {

@@ -136,6 +136,15 @@ final class RackClock {
     }
   }
 
+  /**
+   * Tells the keeper that {@code members}, forgotten after their node's kill, come back at model
+   * time {@code at} (their node restarts): completed once they all joined again, or at once with
+   * the reason it is refused (see {@link TimeKeeper.ExpectBack}).
+   */
+  java.util.concurrent.CompletableFuture<TimeKeeper.Back> expectBack(List<String> members, long at, Duration timeout) {
+    return Asks.askAsync(system, keeper, r -> new TimeKeeper.ExpectBack(List.copyOf(members), at, r), timeout);
+  }
+
   /** Pauses kernel member {@code member} over model time [from, until). */
   void pause(String member, long from, long until) throws Exception {
     Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, members.member(member),

@@ -63,18 +63,27 @@ class DoubleTakeoverScenarioTest {
 
     // The MMH's node journal holds both its tenures; neither diverges from the BMH's journal: the
     // first is a prefix of it, the second holds it whole (and what the MMH served after).
+    List<Replay.Comparison> c = assertNoTenureDiverged(runDir);
+    assertTrue(c.get(1).lengthA() >= c.get(1).lengthB(), "tenure 2 holds the BMH's history: " + c.get(1));
+    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
+  }
+
+  /**
+   * Compares each tenure of the MMH's node journal with the BMH's ({@code rack replay --compare}):
+   * both tenures are there and neither DIVERGED.
+   */
+  static List<Replay.Comparison> assertNoTenureDiverged(Path runDir) throws Exception {
     try (Journals mmh = Journals.open(runDir.resolve("data/node-mmh.mv.db"));
         Journals bmh = Journals.open(runDir.resolve("data/node-bmh.mv.db"))) {
       List<Replay.Comparison> c = Replay.compare(mmh, bmh, Optional.empty());
       assertEquals(List.of("controller-mmh ~ controller-bmh", "controller-mmh.tenure-2 ~ controller-bmh"),
           c.stream().map(Replay.Comparison::persistenceId).toList());
       for (Replay.Comparison x : c) {
-        assertNotEquals(Replay.Verdict.DIVERGED, x.verdict(), x.toString());
+        assertNotEquals(Replay.Verdict.DIVERGED, x.verdict(), runDir + ": " + x);
       }
-      assertTrue(c.get(1).lengthA() >= c.get(1).lengthB(), "tenure 2 holds the BMH's history: " + c.get(1));
+      return c;
     }
-    List<ProcessHandle> alive = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
-    assertEquals(List.of(), alive.stream().map(p -> p.info().commandLine().orElse("?")).toList());
   }
 
   /**

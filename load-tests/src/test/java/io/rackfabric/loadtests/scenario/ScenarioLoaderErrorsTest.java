@@ -161,13 +161,55 @@ class ScenarioLoaderErrorsTest {
   }
 
   @Test
-  void shouldRejectRestartNodeAtAModelTimeNamingTheWallTimeToGive() throws Exception {
+  void shouldRejectRestartNodeAtAModelTimeWhenTheNodeIsNotKilledBefore() throws Exception {
     List<String> lines = files().edit(12, "    { kind = restart-node, target = node-c, at = 50us }");
     lines.set(3, "  mode = multi-jvm");
     String m = files().problems(lines);
-    assertContains(m, "bad.conf:12: scenario.faults[0].at: restart-node at a model time (50us) needs the model-time"
-        + " kernel to take a restarted node's components back in, which it does not yet: give a wall time"
-        + " (at = \"wall 50us\") in a run free of the kernel");
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: restart-node node-c at 50us: node-c is not killed before it"
+        + " (no kill-node of node-c in faults): only a killed node starts again");
+  }
+
+  @Test
+  void shouldRejectRestartNodeAtAModelTimeBeforeOrAtItsKillNamingBothTimes() throws Exception {
+    List<String> lines = files().edit(12, "    { kind = restart-node, target = node-c, at = 50us }");
+    lines.set(3, "  mode = multi-jvm");
+    lines.set(12, "    { kind = kill-node, target = node-c, at = 60us }");
+    String m = files().problems(lines);
+    assertContains(m, "bad.conf:12: scenario.faults[0].at: restart-node node-c at 50us: node-c is killed only at 60us"
+        + " (kill-node node-c at 60us), not before 50us: give the restart a model time after 60us");
+    lines.set(12, "    { kind = kill-node, target = node-c, at = 50us }");
+    assertContains(files().problems(lines), "node-c is killed only at 50us (kill-node node-c at 50us), not before 50us");
+  }
+
+  @Test
+  void shouldRejectASecondRestartNodeAtAModelTimeWhenNoKillCameBetween() throws Exception {
+    List<String> lines = files().edit(12, "    { kind = kill-node, target = node-c, at = 20us }");
+    lines.set(3, "  mode = multi-jvm");
+    lines.set(12, "    { kind = restart-node, target = node-c, at = 40us }");
+    lines.add(13, "    { kind = restart-node, target = node-c, at = 60us }");
+    String m = files().problems(lines);
+    assertContains(m, "bad.conf:14: scenario.faults[2].at: restart-node node-c at 60us: node-c was started again at"
+        + " 40us already (restart-node node-c at 40us) and not killed since");
+    assertTrue(!m.contains("bad.conf:13:"), "the first restart follows its kill: " + m);
+  }
+
+  @Test
+  void shouldRejectRestartNodeAtAModelTimeWhenItsKillIsAtAWallTime() throws Exception {
+    List<String> lines = files().edit(12, "    { kind = kill-node, target = node-c, at = \"wall 1s\" }");
+    lines.set(3, "  mode = multi-jvm");
+    lines.set(12, "    { kind = restart-node, target = node-c, at = 60us }");
+    String m = files().problems(lines);
+    assertContains(m, "bad.conf:13: scenario.faults[1].at: restart-node node-c at 60us: node-c is killed at a wall"
+        + " time (kill-node node-c at wall 1s), so no model time orders the two");
+  }
+
+  @Test
+  void shouldAcceptRestartNodeAtAModelTimeAfterAKillAtAnEarlierModelTime() throws Exception {
+    List<String> lines = files().edit(12, "    { kind = kill-node, target = node-c, at = 20us }");
+    lines.set(3, "  mode = multi-jvm");
+    lines.set(12, "    { kind = restart-node, target = node-c, at = 60us }");
+    Scenario s = ScenarioLoader.load(files().write("good.conf", lines), ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(List.of("kill-node", "restart-node"), s.faults().stream().map(f -> f.kind()).limit(2).toList());
   }
 
   @Test

@@ -135,10 +135,11 @@ public interface RunningRack {
   void killNode(String node, long modelAt) throws Exception;
 
   /**
-   * Starts a killed node's JVM again with its old arguments and data folder (its journal), at a
-   * wall time, free of the model-time kernel. Multi-JVM only. Returns what it restarted.
+   * Starts a killed node's JVM again with its old arguments and data folder (its journal): at model
+   * time {@code modelAt} under the model-time kernel (its components taken back in then), or at a
+   * wall time ({@code modelAt} -1) free of it. Multi-JVM only. Returns what it restarted.
    */
-  default String restartNode(String node) throws Exception {
+  default String restartNode(String node, long modelAt) throws Exception {
     throw new IllegalStateException("restart-node needs a multi-jvm run");
   }
 

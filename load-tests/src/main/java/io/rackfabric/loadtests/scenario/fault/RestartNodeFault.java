@@ -2,9 +2,7 @@ package io.rackfabric.loadtests.scenario.fault;
 
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
-import io.rackfabric.loadtests.scenario.language.Durations;
 import io.rackfabric.loadtests.scenario.language.FaultSpec;
-import io.rackfabric.loadtests.scenario.language.ScenarioContext;
 import io.rackfabric.loadtests.scenario.language.Target;
 
 /**
@@ -14,9 +12,11 @@ import io.rackfabric.loadtests.scenario.language.Target;
  * runs again, so it never pairs as a second master) and rejoins the master as its backup by the
  * verified state transfer, into its next tenure; the CHs' drivers learn its new address.
  *
- * <p>At a wall time only: the model-time kernel does not take a restarted node's components back
- * in (their counts, their clocks from the restart's model time, their links trained then), so a
- * model-time {@code at} is refused when the scenario is read.
+ * <p>At a model time (multi-JVM runs under the kernel) the rack is held there; the keeper takes the
+ * node's components back in under their names with fresh counts, their clocks starting then, and
+ * holds the rack there until all have joined; their links train stamped at that time. The
+ * scenario must kill the node at an earlier model time ({@code NodeRestarts}, at {@code --check}).
+ * At a wall time it runs free of the kernel, as it comes.
  */
 public final class RestartNodeFault implements FaultType {
 
@@ -27,7 +27,7 @@ public final class RestartNodeFault implements FaultType {
 
   @Override
   public String summary() {
-    return "start killed node TARGET's JVM again on its data folder, at a wall time (multi-jvm runs only)";
+    return "start killed node TARGET's JVM again on its data folder (multi-jvm runs only)";
   }
 
   @Override
@@ -41,17 +41,8 @@ public final class RestartNodeFault implements FaultType {
   }
 
   @Override
-  public void check(FaultSpec fault, ScenarioContext context, Reporter report) {
-    if (fault.at().isModel()) {
-      report.problem("at", "restart-node at a model time (" + fault.at() + ") needs the model-time kernel to take a"
-          + " restarted node's components back in, which it does not yet: give a wall time (at = \"wall "
-          + Durations.text(fault.at().nanos()) + "\") in a run free of the kernel");
-    }
-  }
-
-  @Override
   public String apply(FaultSpec fault, int step, long modelAt, RunningRack rack) throws Exception {
-    return rack.restartNode(fault.target());
+    return rack.restartNode(fault.target(), modelAt);
   }
 
   @Override

@@ -23,7 +23,7 @@ public final class ScenarioLoader {
   /** Scenarios shipped in this module ({@code scenarios/NAME.conf}), loadable by name. */
   public static final List<String> BUNDLED = List.of("link-down-demo", "link-flap-ladon", "kill-node-demo",
       "ch-link-failover", "failover-table2", "dual-star-switch", "mmh-takeover", "mmh-restart", "mmh-switchover", "mmh-switchover-multi-jvm", "mmh-double-takeover",
-      "mmh-false-suspicion", "mmh-false-suspicion-rejoin", "mmh-false-suspicion-twice", "mmh-partition", "mmh-partition-model-time", "mmh-takeover-model-time", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
+      "mmh-false-suspicion", "mmh-false-suspicion-rejoin", "mmh-false-suspicion-twice", "mmh-partition", "mmh-partition-model-time", "mmh-takeover-model-time", "mmh-double-takeover-model-time", "ftgm-campaign", "random-link-flaps", "nic-hang-ladon",
       "nic-hang-ladon-gm", "rack-48", "multirack-1000", "tlp-corrupt-demo", "tlp-drop-demo", "contend",
       "iommu-isolation", "partition-demo", "pause-demo", "lending-ram-latency-b2b", "lending-ram-latency-3way",
       "lending-bandwidth-b2b", "lending-bandwidth-b2b-iommu", "lending-disk-latency-b2b", "lending-p2p-3way",

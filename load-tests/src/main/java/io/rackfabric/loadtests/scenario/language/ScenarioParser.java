@@ -94,11 +94,16 @@ final class ScenarioParser {
 
     FaultSection faultSection = new FaultSection(file, kindParams);
     List<FaultSpec> faults = new ArrayList<>();
+    Map<FaultSpec, Fields> written = new java.util.IdentityHashMap<>();
     for (Fields item : f.objects("faults", false)) {
       FaultSpec fault = faultSection.fault(item, context, length, mode);
       if (fault != null) {
         faults.add(fault);
+        written.put(fault, item);
       }
+    }
+    for (FaultSpec fault : faults) {
+      NodeRestarts.problem(fault, faults).ifPresent(p -> written.get(fault).error("at", p));
     }
     faults.addAll(new RandomFaultsSection(file, kindParams).randomFaults(f, context, length, mode, seed, faults));
     options.faultRates().forEach((kind, rate) -> FaultRates.problem(kind, rate, file.catalog)
