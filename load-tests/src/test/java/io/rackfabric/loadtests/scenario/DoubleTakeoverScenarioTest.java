@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.loadtests.scenario.TakeoverDeterminismTest.Repeatable;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * folder at a model time (the keeper takes its members back in) rejoins as backup in tenure 2; the
  * BMH's JVM killed, the MMH takes over again. Each run: every invariant, Table 1 for both
  * take-overs, no packet lost, every request applied once, no tenure DIVERGED; the two runs: every
- * model and count figure, verdict and journal the same. (The wall-time {@code mmh-double-takeover}
+ * model and count figure, verdict and replicated journal the same. (The wall-time {@code mmh-double-takeover}
  * is not run here: whether its restarted JVM has rejoined by the second kill's wall time depends on
  * the machine's load; under two busy loops it had not.)
  */
@@ -78,9 +80,15 @@ class DoubleTakeoverScenarioTest {
       // the first is a prefix of it, the second holds it whole (and what the MMH served after).
       List<Replay.Comparison> c = assertNoTenureDiverged(runDir);
       assertTrue(c.get(1).lengthA() >= c.get(1).lengthB(), "tenure 2 holds the BMH's history: " + c.get(1));
+      // The replicated history repeats: the BMH's journal and the MMH's second tenure. How much of
+      // its first tenure the MMH had written to its own journal when its JVM was killed does not yet
+      // (11 or 13 of the first 13 events in two runs; docs/control-plane.md): left out, checked a
+      // prefix of the BMH's above.
+      Map<String, List<String>> journals = new TreeMap<>(TakeoverDeterminismTest.journals(runDir.resolve("data")));
+      assertTrue(journals.remove("node-mmh.mv.db controller-mmh") != null, "the MMH's first tenure: " + journals.keySet());
       runs.add(new Repeatable(TakeoverDeterminismTest.modelAndCount(o), o.invariants().stream()
           .map(x -> x.spec().label() + ": " + x.verdict().pass() + " " + x.verdict().detail()).toList(),
-          TakeoverDeterminismTest.journals(runDir.resolve("data"))));
+          journals));
     }
 
     Repeatable first = runs.get(0);
