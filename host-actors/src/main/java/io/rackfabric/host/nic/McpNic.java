@@ -10,6 +10,10 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.time.EventQueue;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -71,6 +75,9 @@ public final class McpNic extends AbstractBehavior<McpNic.Command> {
   private final ActorRef<MemoryEndpoint.Command> endpoint;
   private final ActorRef<Output> outputs;
   private long dmaFailures;
+  /** The DMAs out, {tag, issued at}, by the host address each reads. */
+  private final Map<Long, Deque<long[]>> outstanding = new HashMap<>();
+  private final ActorRef<MemoryEndpoint.ReadResult> answers;
 
   public static Behavior<Command> create(String name, McpMode mode, McpTiming timing,
       ActorRef<MemoryEndpoint.Command> endpoint, ActorRef<Output> outputs) {
@@ -80,6 +87,7 @@ public final class McpNic extends AbstractBehavior<McpNic.Command> {
   private McpNic(ActorContext<Command> context, String name, McpMode mode, McpTiming timing,
       ActorRef<MemoryEndpoint.Command> endpoint, ActorRef<Output> outputs) {
     super(context);
+    this.answers = context.messageAdapter(MemoryEndpoint.ReadResult.class, this::answered);
     this.endpoint = endpoint;
     this.outputs = outputs;
     this.firmware = new McpFirmware(name, mode, timing, clock, new Fabric(), new Outputs());
@@ -89,19 +97,15 @@ public final class McpNic extends AbstractBehavior<McpNic.Command> {
   private final class Fabric implements McpFirmware.Hardware {
     @Override
     public void dma(long tag, boolean toHost, long hostAddress, int length, long at) {
-      // A reply actor per DMA: a send's and a receive's DMA can be out at once, and a message
-      // adapter would not tell them apart (Akka keeps one adapter per message class, the last).
-      ActorRef<Command> self = getContext().getSelf();
-      ActorRef<MemoryEndpoint.ReadResult> done = getContext().spawnAnonymous(
-          Behaviors.<MemoryEndpoint.ReadResult>receiveMessage(r -> {
-            self.tell(new DmaDone(tag, at + r.latencyNs(), r.status()));
-            return Behaviors.stopped();
-          }));
+      // A send's and a receive's DMA can be out at once: each answer is matched to its DMA by the
+      // address it read (first out, first answered per address), through the one adapter, so the
+      // answers keep the endpoint's order.
+      outstanding.computeIfAbsent(hostAddress, a -> new ArrayDeque<>()).add(new long[] {tag, at});
       if (toHost) {
         endpoint.tell(new MemoryEndpoint.Write(hostAddress, new byte[Math.max(1, length)], at));
-        endpoint.tell(new MemoryEndpoint.Read(hostAddress, Math.min(4, Math.max(1, length)), at, done));
+        endpoint.tell(new MemoryEndpoint.Read(hostAddress, Math.min(4, Math.max(1, length)), at, answers));
       } else {
-        endpoint.tell(new MemoryEndpoint.Read(hostAddress, Math.max(1, length), at, done));
+        endpoint.tell(new MemoryEndpoint.Read(hostAddress, Math.max(1, length), at, answers));
       }
     }
 
@@ -183,6 +187,17 @@ public final class McpNic extends AbstractBehavior<McpNic.Command> {
     msg.replyTo().tell(new Status(firmware.now(), firmware.loaded(), firmware.hung(), firmware.lTimerCalls(),
         firmware.openPorts(), firmware.unacknowledged()));
     return this;
+  }
+
+  /** The DMA an answer belongs to; an answer for no DMA out (tag -1) is counted as failed. */
+  private DmaDone answered(MemoryEndpoint.ReadResult r) {
+    Deque<long[]> q = outstanding.get(r.address());
+    long[] dma = q == null ? null : q.poll();
+    if (q != null && q.isEmpty()) {
+      outstanding.remove(r.address());
+    }
+    return dma == null ? new DmaDone(-1, 0, CompletionStatus.UNSUPPORTED_REQUEST)
+        : new DmaDone(dma[0], dma[1] + r.latencyNs(), r.status());
   }
 
   private Behavior<Command> onDmaDone(DmaDone msg) {
