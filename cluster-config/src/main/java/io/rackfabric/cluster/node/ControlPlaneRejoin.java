@@ -120,15 +120,25 @@ public final class ControlPlaneRejoin extends AbstractBehavior<ControlPlaneRejoi
     }
     asked = true;
     if (underKernel) {
-      // The rejoin reaches the host no earlier than its node's restart in the model: asked first.
-      getContext().ask(TimeKeeper.Start.class, keeper, ASK, r -> new TimeKeeper.GetStart(name, r),
-          (start, failure) -> new Started(start != null ? start : new TimeKeeper.Start(name, Long.MIN_VALUE)));
+      askStart();
       return this;
     }
     return rejoin(Long.MIN_VALUE);
   }
 
+  /** The rejoin reaches the host no earlier than its node's restart in the model: asked first. */
+  private void askStart() {
+    getContext().ask(TimeKeeper.Start.class, keeper, ASK, r -> new TimeKeeper.GetStart(name, r),
+        (start, failure) -> new Started(start));
+  }
+
   private Behavior<Command> onStarted(Started msg) {
+    if (msg.start() == null) {
+      // Never rejoin at a model time the keeper did not give: that would differ from run to run.
+      getContext().getLog().warn("Host [{}] restarted: the time keeper did not say when; asking again", name);
+      askStart();
+      return this;
+    }
     return rejoin(msg.start().at());
   }
 

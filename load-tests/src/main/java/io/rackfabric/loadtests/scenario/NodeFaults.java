@@ -199,9 +199,12 @@ final class NodeFaults {
         }
         Thread.sleep(REJOIN_POLL_MS); // the host tells nobody but its rejoiner: polled, as a harness reads
       } while (System.nanoTime() < deadline);
-      out.append("; ").append(host).append(" is ").append(status.role())
-          .append(status.role() == ControlPlaneHost.Role.BACKUP ? " at lastSeqNr=" + status.lastSeqNr()
-              : " after " + REJOIN.toSeconds() + " s of wall time (" + status.detail() + ")");
+      if (status.role() != ControlPlaneHost.Role.BACKUP) {
+        // Released now, the rack would take the rejoin wherever it had got to: a run unlike the others.
+        throw new IllegalStateException("restart-node " + node + ": " + host + " is " + status.role() + " after "
+            + REJOIN.toSeconds() + " s of wall time, not the master's backup (" + status.detail() + ")");
+      }
+      out.append("; ").append(host).append(" is BACKUP at lastSeqNr=").append(status.lastSeqNr());
     }
     return out.toString();
   }
