@@ -431,7 +431,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    */
   private void ended(RequestQueue.Open open, OperationResult result, int attemptCount, String detail) {
     if (endpoint != null) {
-      io.rackfabric.host.lending.LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
+      LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
     }
     RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
     chain.ended(open.requestSeq(), result != null && result.accepted()); // the next is sent after this returns

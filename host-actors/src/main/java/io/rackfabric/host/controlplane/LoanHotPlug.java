@@ -1,4 +1,4 @@
-package io.rackfabric.host.lending;
+package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;

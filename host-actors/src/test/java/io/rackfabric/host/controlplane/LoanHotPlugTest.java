@@ -1,4 +1,4 @@
-package io.rackfabric.host.lending;
+package io.rackfabric.host.controlplane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
