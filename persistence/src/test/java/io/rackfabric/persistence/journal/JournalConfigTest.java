@@ -26,7 +26,8 @@ class JournalConfigTest {
     Config c = JournalConfig.h2(dir.resolve("run7"), "node-b", 3);
     assertEquals("jdbc-journal", c.getString("akka.persistence.journal.plugin"));
     assertEquals("jdbc-snapshot-store", c.getString("akka.persistence.snapshot-store.plugin"));
-    assertEquals("jdbc:h2:file:" + dir.resolve("run7/node-b") + ";DATABASE_TO_UPPER=false;DB_CLOSE_ON_EXIT=FALSE",
+    assertEquals("jdbc:h2:file:" + dir.resolve("run7/node-b") + ";DATABASE_TO_UPPER=false;DB_CLOSE_ON_EXIT=FALSE"
+        + ";WRITE_DELAY=0",
         c.getString(URL));
     assertEquals(3, c.getInt("akka-persistence-jdbc.shared-databases.slick.db.maxConnections"));
     assertTrue(Files.isDirectory(dir.resolve("run7")), "the data folder is made before H2 makes it");
