@@ -64,7 +64,7 @@ class LayeringTest {
   void shouldUseNoAkkaWhenAModelTimeClassIsAQueueAClockOrTheSyncGraph() {
     // The keeper, its synchronizer and the ports' PortTime talk to actors; these hold the logic.
     noClasses().that().haveNameMatching(
-            "io\\.rackfabric\\.fabric\\.time\\.(EventQueue|InputQueue|ModelClock|SyncGraph)(\\$.*)?")
+            "io\\.rackfabric\\.fabric\\.time\\.(EventQueue|InputQueue|ModelClock|SyncGraph|Inflows|Restarts|Waiting)(\\$.*)?")
         .should().dependOnClassesThat(resideInAPackage("akka.."))
         .check(CLASSES);
   }

@@ -36,64 +36,21 @@ import java.util.function.ToLongFunction;
  */
 final class SyncBook {
 
-  /** A grant to send. */
   /**
    * A grant to send; {@code since}: the model time the component's clock starts at (a restarted
    * component's restart time, {@code Long.MIN_VALUE} for one that never left).
    */
   record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until, long backgroundUntil, long since) {}
 
-  private static final class Member {
-    final int index;
-    final ActorRef<TimeKeeper.Grant> ref;
-    final int[] targets;
-    long[] sentTo;
-    long received;
-    long next;
-    /** Its earliest pending event that is not background. */
-    long nextBusy;
-    long stragglers;
-    long now = Long.MIN_VALUE;
-    boolean running = true;
-    /** Stopped as dead unannounced: its last sends count toward its receivers' lenience. */
-    boolean unannounced;
-    boolean outstanding;
-    long grantRound = -2;
-    /** Whether it has received exactly what was sent to it (see {@link #recheck}). */
-    boolean balanced = true;
-    /** 0 for the first component of its name, then one more per restart. */
-    int incarnation;
-    /** The model time its clock starts at: {@code Long.MIN_VALUE}, or its restart's time. */
-    long since = Long.MIN_VALUE;
-    /** What was sent to its name before it was expected back: its predecessors' share of the inflow. */
-    long inflowBefore;
-
-    Member(int index, ActorRef<TimeKeeper.Grant> ref, int[] targets) {
-      this.index = index;
-      this.ref = ref;
-      this.targets = targets;
-    }
-
-    /** Its earliest pending event as the book sees it: none before its clock's start. */
-    long at(long time) {
-      return Math.max(time, since);
-    }
-  }
-
   private final SyncGraph graph = new SyncGraph();
-  private final Map<String, Member> members = new HashMap<>();
+  private final Map<String, SyncMember> members = new HashMap<>();
   /** Members by graph index (null where the graph names a component that has not joined). */
-  private Member[] byIndex = new Member[0];
+  private SyncMember[] byIndex = new SyncMember[0];
   private long rounds;
   private long grants;
   private long reports;
   private long nextRound;
-  /** Messages sent to each component (by graph index), as reported by the senders. */
-  private long[] inflow = new long[0];
-  /** Messages sent to each component by senders that died unannounced, as they last reported. */
-  private long[] fromDead = new long[0];
-  /** Senders of each component that died unannounced: above 0, it is balanced by at-least. */
-  private int[] deadSenders = new int[0];
+  private final Inflows inflows = new Inflows();
   /** Running members that have not received what was sent to them. */
   private int unbalanced;
   private int outstanding;
@@ -101,14 +58,7 @@ final class SyncBook {
   private long hold = Long.MAX_VALUE;
   /** The latest time the earliest busy event anywhere has been at: how far busy work has gone. */
   private long busyFrontier = Long.MIN_VALUE;
-  /** Members that left and are expected back, with the model time each restarts at. */
-  private final Map<String, Long> expectedBack = new java.util.TreeMap<>();
-  /** What had been sent to each member expected back when it was: its predecessor's share. */
-  private final Map<String, Long> inflowWhenExpected = new HashMap<>();
-  /** Stragglers of incarnations that were replaced by a restart. */
-  private long pastStragglers;
-  /** The latest model time an incarnation replaced by a restart had handled an event at. */
-  private long pastReached;
+  private final Restarts restarts = new Restarts();
 
   /** Admits a component; returns why not, or null. */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
@@ -122,8 +72,8 @@ final class SyncBook {
    */
   String register(String member, ActorRef<TimeKeeper.Grant> ref, List<TimeKeeper.Channel> channels, long[] sentTo,
       long received, long next, long nextBusy, long stragglers, long now) {
-    Member before = members.get(member);
-    Long back = expectedBack.get(member);
+    SyncMember before = members.get(member);
+    Long back = restarts.expectedAt(member);
     if (before != null && back == null) {
       return before.running ? "a component named " + member + " has joined already"
           : "a component named " + member + " left and is not expected back (a run driver names it, with its"
@@ -143,17 +93,14 @@ final class SyncBook {
       graph.channel(member, channels.get(k).to(), channels.get(k).lookaheadNs());
       targets[k] = graph.indexOf(channels.get(k).to());
     }
-    Member m = new Member(index, ref, targets);
+    SyncMember m = new SyncMember(index, ref, targets);
     if (before != null) {
       // Its predecessor's counts stay where they are: what it sent in its receivers' inflow, what
       // was sent to it in the inflow before this one; this one counts from nothing.
-      expectedBack.remove(member);
-      grow();
+      Restarts.Return r = restarts.rejoined(member, before.stragglers, before.now);
       m.incarnation = before.incarnation + 1;
-      m.since = back;
-      m.inflowBefore = inflowWhenExpected.remove(member);
-      pastStragglers += before.stragglers;
-      pastReached = Math.max(pastReached, before.now);
+      m.since = r.at();
+      m.inflowBefore = r.inflowBefore();
     }
     m.sentTo = sentTo.clone();
     m.received = received;
@@ -168,7 +115,7 @@ final class SyncBook {
     byIndex[index] = m;
     grow();
     for (int k = 0; k < targets.length; k++) {
-      inflow[targets[k]] += m.sentTo[k];
+      inflows.add(targets[k], m.sentTo[k]);
       recheck(targets[k]);
     }
     recheck(index);
@@ -183,7 +130,7 @@ final class SyncBook {
   /** As above, with the earliest event that is not background and the model time of the last one handled. */
   void report(String member, long round, long[] sentTo, long received, long next, long nextBusy, long stragglers,
       long now) {
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     if (m == null || !m.running) {
       return;
     }
@@ -192,7 +139,7 @@ final class SyncBook {
       for (int k = 0; k < sentTo.length; k++) {
         long delta = sentTo[k] - m.sentTo[k];
         if (delta != 0) {
-          inflow[m.targets[k]] += delta;
+          inflows.add(m.targets[k], delta);
           recheck(m.targets[k]);
         }
       }
@@ -211,23 +158,17 @@ final class SyncBook {
   }
 
   private void grow() {
-    if (inflow.length < graph.size()) {
-      int n = Math.max(graph.size(), 2 * inflow.length);
-      inflow = Arrays.copyOf(inflow, n);
-      fromDead = Arrays.copyOf(fromDead, n);
-      deadSenders = Arrays.copyOf(deadSenders, n);
-    }
+    inflows.ensure(graph.size());
   }
 
   /** Updates whether component {@code index} has received what was sent to it. */
   private void recheck(int index) {
     grow();
-    Member v = index < byIndex.length ? byIndex[index] : null;
+    SyncMember v = index < byIndex.length ? byIndex[index] : null;
     if (v == null || !v.running) {
       return;
     }
-    long sent = inflow[index] - v.inflowBefore;
-    boolean now = deadSenders[index] > 0 ? v.received >= sent - fromDead[index] : v.received == sent;
+    boolean now = inflows.balanced(index, v.received, v.inflowBefore);
     if (now != v.balanced) {
       unbalanced += now ? -1 : 1;
       v.balanced = now;
@@ -239,15 +180,14 @@ final class SyncBook {
    * it reported sending has arrived and it sends nothing more, so its receivers' counts stay exact.
    */
   void retire(String member) {
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     if (m != null && !m.running && m.unannounced) {
       // Its death was noticed before the driver's word that it left exact (a local actor's stop
       // is watched at once): its receivers' counts are exact again.
       m.unannounced = false;
       for (int k = 0; k < m.targets.length; k++) {
         int t = m.targets[k];
-        fromDead[t] -= m.sentTo[k];
-        deadSenders[t]--;
+        inflows.senderRetired(t, m.sentTo[k]);
         recheck(t);
       }
       return;
@@ -265,7 +205,7 @@ final class SyncBook {
    * incarnation a restart has replaced (noticed late, in wall time) changes nothing.
    */
   void remove(String member, int incarnation) {
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     if (m != null && m.incarnation == incarnation) {
       stop(member, true);
     }
@@ -273,7 +213,7 @@ final class SyncBook {
 
   /** The incarnation of {@code member} that joined last (0 for the first), -1 when none did. */
   int incarnation(String member) {
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     return m == null ? -1 : m.incarnation;
   }
 
@@ -284,7 +224,7 @@ final class SyncBook {
    */
   String expectBack(Collection<String> back, long at) {
     for (String name : back) {
-      Member m = members.get(name);
+      SyncMember m = members.get(name);
       if (m == null) {
         return "no component named " + name + " ever joined, so none can come back";
       }
@@ -300,11 +240,10 @@ final class SyncBook {
     }
     grow();
     for (String name : back) {
-      expectedBack.put(name, at);
       // The rack is quiet before the restart: what was sent to the name so far was the
       // predecessor's; what is sent from now on (its partners' link once it trained, before it
       // joined, say) is the new component's, which counts what it receives from its start.
-      inflowWhenExpected.put(name, inflow[graph.indexOf(name)]);
+      restarts.expect(name, at, inflows.sentTo(graph.indexOf(name)));
     }
     return null;
   }
@@ -314,30 +253,26 @@ final class SyncBook {
    * {@code Long.MIN_VALUE}.
    */
   long startOf(String member) {
-    Long back = expectedBack.get(member);
+    Long back = restarts.expectedAt(member);
     if (back != null) {
       return back;
     }
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     return m == null ? Long.MIN_VALUE : m.since;
   }
 
   /** Members expected back that have not joined yet, by name. */
   List<String> awaitedBack() {
-    return List.copyOf(expectedBack.keySet());
+    return restarts.awaited();
   }
 
   /** The hold in force: the driver's, or before the restart of members not back yet. */
   private long holdInForce() {
-    long h = hold;
-    for (long at : expectedBack.values()) {
-      h = Math.min(h, at);
-    }
-    return h;
+    return restarts.holdBefore(hold);
   }
 
   private void stop(String member, boolean unannounced) {
-    Member m = members.get(member);
+    SyncMember m = members.get(member);
     if (m != null && m.running) {
       if (!m.balanced) {
         unbalanced--;
@@ -354,8 +289,7 @@ final class SyncBook {
         grow();
         for (int k = 0; k < m.targets.length; k++) {
           int t = m.targets[k];
-          fromDead[t] += m.sentTo[k];
-          deadSenders[t]++;
+          inflows.senderDied(t, m.sentTo[k]);
           recheck(t);
         }
       }
@@ -373,7 +307,7 @@ final class SyncBook {
 
   int joined() {
     int n = 0;
-    for (Member m : members.values()) {
+    for (SyncMember m : members.values()) {
       if (m.running) {
         n++;
       }
@@ -394,7 +328,7 @@ final class SyncBook {
     int n = graph.size();
     long[] next = new long[n];
     for (int i = 0; i < n; i++) {
-      Member m = i < byIndex.length ? byIndex[i] : null;
+      SyncMember m = i < byIndex.length ? byIndex[i] : null;
       next[i] = m == null || !m.running ? Long.MAX_VALUE : m.next;
     }
     long[] safe = graph.safeTimes(next);
@@ -405,13 +339,13 @@ final class SyncBook {
     List<Granted> out = new ArrayList<>();
     long round = nextRound;
     for (int i = 0; i < n; i++) {
-      Member m = i < byIndex.length ? byIndex[i] : null;
-      if (m != null && m.running && m.next < safe[i] && mayStart(m, background)) {
+      SyncMember m = i < byIndex.length ? byIndex[i] : null;
+      if (m != null && m.running && m.next < safe[i] && m.mayStart(background)) {
         out.add(grant(m, round, safe[i], background));
       }
     }
     if (out.isEmpty()) {
-      Member tie = zeroLookaheadTie(background);
+      SyncMember tie = zeroLookaheadTie(background);
       if (tie != null) {
         out.add(grant(tie, round, tie.next + 1, background));
       }
@@ -440,12 +374,7 @@ final class SyncBook {
     return busyFrontier == Long.MIN_VALUE ? Long.MIN_VALUE : busyFrontier + 1;
   }
 
-  /** Whether member {@code m}'s first event may be handled: a background one only before the limit. */
-  private static boolean mayStart(Member m, long background) {
-    return m.nextBusy == m.next || m.next < background;
-  }
-
-  private Granted grant(Member m, long round, long until, long background) {
+  private Granted grant(SyncMember m, long round, long until, long background) {
     m.outstanding = true;
     outstanding++;
     m.grantRound = round;
@@ -460,12 +389,12 @@ final class SyncBook {
    * report came first. What others send it stamped T later is handled at T too, after them. Null
    * when nothing is pending before the hold.
    */
-  private Member zeroLookaheadTie(long background) {
+  private SyncMember zeroLookaheadTie(long background) {
     String first = null;
-    Member tie = null;
-    for (Map.Entry<String, Member> e : members.entrySet()) {
-      Member m = e.getValue();
-      if (!m.running || m.next == Long.MAX_VALUE || m.next >= holdInForce() || !mayStart(m, background)) {
+    SyncMember tie = null;
+    for (Map.Entry<String, SyncMember> e : members.entrySet()) {
+      SyncMember m = e.getValue();
+      if (!m.running || m.next == Long.MAX_VALUE || m.next >= holdInForce() || !m.mayStart(background)) {
         continue;
       }
       if (tie == null || m.next < tie.next || (m.next == tie.next && e.getKey().compareTo(first) < 0)) {
@@ -478,43 +407,7 @@ final class SyncBook {
 
   /** Who the next round waits for: members owing a report, else members owed messages; "" for none. */
   String waiting() {
-    List<String> owing = new ArrayList<>();
-    List<String> owed = new ArrayList<>();
-    for (Map.Entry<String, Member> e : new java.util.TreeMap<>(members).entrySet()) {
-      Member m = e.getValue();
-      if (m.running && m.outstanding) {
-        owing.add(e.getKey());
-      } else if (m.running && !m.balanced) {
-        owed.add(e.getKey() + " (received " + m.received + " of " + inflow[m.index] + ": " + sendersTo(m.index)
-            + ")");
-      }
-    }
-    if (!expectedBack.isEmpty()) {
-      return "the restarted " + String.join(", ", expectedBack.keySet()) + " to join again";
-    }
-    if (!owing.isEmpty()) {
-      return "reports from " + String.join(", ", owing.subList(0, Math.min(4, owing.size())))
-          + (owing.size() > 4 ? " and " + (owing.size() - 4) + " more" : "");
-    }
-    if (!owed.isEmpty()) {
-      return "messages in flight to " + String.join(", ", owed.subList(0, Math.min(4, owed.size())))
-          + (owed.size() > 4 ? " and " + (owed.size() - 4) + " more" : "");
-    }
-    return "";
-  }
-
-  /** What each member says it sent to member {@code index}, and the stopped senders' surplus. */
-  private String sendersTo(int index) {
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<String, Member> e : new java.util.TreeMap<>(members).entrySet()) {
-      Member s = e.getValue();
-      for (int k = 0; k < s.targets.length; k++) {
-        if (s.targets[k] == index && s.sentTo[k] > 0) {
-          out.add(s.sentTo[k] + " from " + e.getKey() + (s.running ? "" : " (stopped)"));
-        }
-      }
-    }
-    return String.join(", ", out);
+    return Waiting.describe(members, inflows, restarts);
   }
 
   private boolean anyOutstanding() {
@@ -551,7 +444,7 @@ final class SyncBook {
    */
   boolean idle() {
     return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= backgroundLimit() && balanced()
-        && expectedBack.isEmpty();
+        && restarts.noneAwaited();
   }
 
   /** The earliest pending event that is not background, {@code Long.MAX_VALUE} when none. */
@@ -565,9 +458,9 @@ final class SyncBook {
   }
 
   /** The least {@code time} of the running components, {@code Long.MAX_VALUE} when none runs. */
-  private long earliestOfRunning(ToLongFunction<Member> time) {
+  private long earliestOfRunning(ToLongFunction<SyncMember> time) {
     long min = Long.MAX_VALUE;
-    for (Member m : members.values()) {
+    for (SyncMember m : members.values()) {
       if (m.running) {
         min = Math.min(min, time.applyAsLong(m));
       }
@@ -577,16 +470,16 @@ final class SyncBook {
 
   /** The latest model time any component (running or not) reported handling an event at. */
   long reached() {
-    long max = Math.max(0, pastReached);
-    for (Member m : members.values()) {
+    long max = Math.max(0, restarts.pastReached());
+    for (SyncMember m : members.values()) {
       max = Math.max(max, m.now);
     }
     return max;
   }
 
   long stragglers() {
-    long s = pastStragglers;
-    for (Member m : members.values()) {
+    long s = restarts.pastStragglers();
+    for (SyncMember m : members.values()) {
       s += m.stragglers;
     }
     return s;
