@@ -157,13 +157,9 @@ public final class Controller
   public record GetState(ActorRef<CurrentState> replyTo) implements Command, WireMessage {}
 
   /**
-   * The host of this controller, a master cut off from its backup, learned when the cut healed at
-   * model time {@code at} that {@code fencedBy} had fenced it on the switch at {@code fencedAt}, and
-   * stepped down: persists {@link ControllerEvent.SteppedDown} to this journal only (it is not
-   * replicated: the host that fenced it is master now), after the last event it holds, and takes
-   * nothing more. Operations still pending (numbered for a backup that never answered) are answered
-   * NOT_REPLICATED, never persisted. Answered ACCEPTED with the event under its sequence number; a
-   * second step-down persists nothing (ACCEPTED, no events).
+   * Its host stepped down at model time {@code at} (see {@link ControllerEvent.SteppedDown}): persists
+   * that event to this journal only, never replicated, answers pending operations NOT_REPLICATED and
+   * takes nothing more. Answered ACCEPTED with the event; a second one persists nothing.
    */
   public record StepDown(String fencedBy, long fencedAt, long at, ActorRef<OperationResult> replyTo)
       implements Command, WireMessage {}
