@@ -361,6 +361,13 @@ public final class ControlPlaneHost {
   record ReplicaAnswered(ReplicaFeed.Batch batch, ActorRef<ControllerReplica.Command> replica, ReplicationAck ack,
       Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
+  /**
+   * The controller's answer to a master's step-down ({@link Controller.StepDown}): the
+   * {@link ControllerEvent.SteppedDown} persisted ({@code result}), or not ({@code failure}).
+   */
+  record StepDownWritten(OperationResult result, Throwable failure)
+      implements Command, NoSerializationVerificationNeeded {}
+
   /** A journal's change log read back for a rejoin (null: failed). */
   record HistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure,
       RoleBehavior asker) implements Command, NoSerializationVerificationNeeded {}

@@ -95,6 +95,10 @@ final class RejoiningRole extends RoleBehavior {
       return fail("cannot read its own journal: " + failure);
     }
     own = history;
+    if (own.stepDown() != null) {
+      getContext().getLog().info("Host [{}]: its journal {} ends with its step-down ({}), not offered: it offers the {}"
+          + " events before it", host.name, host.persistenceId.id(), own.stepDown(), own.lastSeqNr());
+    }
     long dueAt = host.answerDeadline.arm(host.now);
     getContext().getLog().debug("Host [{}] waits for the master's answer until {} ns", host.name, dueAt);
     host.peer.tell(new JoinAsBackup(host.name, own.lastSeqNr(), own.chain(), host.now, getContext().getSelf(),

@@ -28,6 +28,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.host.controlplane.ControlPlaneHost.StepDownWritten;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
@@ -102,6 +103,7 @@ abstract class RoleBehavior extends PeerAnswers {
         .onMessage(HistoryRead.class, this::historyRead)
         .onMessage(TransferWritten.class, this::onTransferWritten)
         .onMessage(JoinAnswered.class, this::onJoinAnswered)
+        .onMessage(StepDownWritten.class, this::onStepDownWritten)
         .onMessage(TableRead.class, this::onTableRead)
         .onMessage(PortsMoved.class, this::onPortsMoved)
         .onSignal(Terminated.class, host::terminated)
@@ -310,6 +312,13 @@ abstract class RoleBehavior extends PeerAnswers {
 
   /** Only a master, or one handing over, has something to be fenced from. */
   Behavior<Command> onFenced(Fenced msg) {
+    return this;
+  }
+
+  /** The step-down's event persisted, or not: only the fenced role that asked waits for it. */
+  Behavior<Command> onStepDownWritten(StepDownWritten msg) {
+    getContext().getLog().info("Host [{}] {}: the step-down's journal write answered {}", host.name, role(),
+        msg.result() != null ? msg.result().detail() : msg.failure());
     return this;
   }
 

@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.typed.ActorRef;
@@ -11,6 +12,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
+import io.rackfabric.persistence.controller.ControllerEvent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -83,7 +85,20 @@ class PartitionHealTest {
     assertEquals(Status.NOT_MASTER, after.status());
     assertTrue(after.detail().contains("FENCED (fenced on the switch by ph-bmh"), after.detail());
     assertEquals(Role.MASTER, kit.role(h.bmh()), "the host that fenced serves on");
-    assertEquals(beforeCut, kit.journal("ph-mmh"));
+    // Its journal ends with the step-down, once, at the heal, after the events it held at the cut.
+    kit.testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      List<Object> journal = kit.journal("ph-mmh");
+      assertEquals(beforeCut, journal.subList(0, journal.size() - 1));
+      ControllerEvent.SteppedDown stepDown = assertInstanceOf(ControllerEvent.SteppedDown.class,
+          journal.get(journal.size() - 1));
+      assertEquals("ph-bmh", stepDown.fencedBy());
+      assertEquals(beforeCut.size(), stepDown.lastSeqNr());
+      assertEquals(fenced.modelNow(), stepDown.at());
+      assertTrue(stepDown.fencedAt() > 0 && stepDown.fencedAt() < 3_500 * MS, stepDown.toString());
+      return null;
+    });
+    assertEquals(Status.NOT_MASTER, kit.run(h.mmh(), ControlPlaneHostTest.openPage(14)).status());
+    assertEquals(beforeCut.size() + 1, kit.journal("ph-mmh").size(), "one step-down, nothing after it");
 
     // Its journal is a prefix of the new master's: it rejoins as backup.
     RoleChanged r = kit.ask(h.mmh(), ControlPlaneHost.Rejoin::new);
@@ -91,6 +106,9 @@ class PartitionHealTest {
     assertEquals(Role.BACKUP, kit.role(h.mmh()));
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
     assertEquals(kit.state(h.bmh()), kit.state(h.mmh()));
+    List<Object> tenure2 = kit.journal("ph-mmh.tenure-2");
+    assertEquals(beforeCut, tenure2.subList(0, beforeCut.size()), "its own events, without the step-down");
+    assertTrue(tenure2.stream().noneMatch(e -> e instanceof ControllerEvent.SteppedDown), tenure2.toString());
   }
 
   @Test

@@ -50,6 +50,31 @@ class RejoinCheckTest {
   }
 
   @Test
+  void shouldAdmitAJournalEndingInAStepDownAsAPrefixWhenItsChangeLogIsOne() {
+    JournalHistory master = history(0, 1, 2, 3);
+    List<ControllerEvent> fenced = new ArrayList<>(List.of(page(0), page(1)));
+    fenced.add(new ControllerEvent.SteppedDown("bmh", 651_090_000L, 2, 3_500_000_000L));
+    JournalHistory joiner = new JournalHistory(fenced);
+    assertEquals(2, joiner.lastSeqNr(), "the step-down is not part of the change log");
+    assertEquals(fenced.get(2), joiner.stepDown());
+    RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class,
+        RejoinCheck.decide("mmh", joiner.lastSeqNr(), joiner.chain(), master));
+    assertEquals(3, admit.fromSeqNr());
+    assertEquals(List.of(page(2), page(3)), admit.events());
+  }
+
+  @Test
+  void shouldRefuseAJournalWithARealExtraEventWhenItAlsoEndsInAStepDown() {
+    JournalHistory master = history(0, 1, 2, 3);
+    List<ControllerEvent> diverged = new ArrayList<>(List.of(page(0), page(1), page(7)));
+    diverged.add(new ControllerEvent.SteppedDown("bmh", 651_090_000L, 3, 3_500_000_000L));
+    JournalHistory joiner = new JournalHistory(diverged);
+    RejoinCheck.Refuse refuse = assertInstanceOf(RejoinCheck.Refuse.class,
+        RejoinCheck.decide("mmh", joiner.lastSeqNr(), joiner.chain(), master));
+    assertEquals(3, refuse.firstDifferingSeqNr(), refuse.reason());
+  }
+
+  @Test
   void shouldAdmitWithNothingToSendWhenTheJournalsAreEqual() {
     JournalHistory master = history(0, 1);
     RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class,

@@ -2,11 +2,13 @@ package io.rackfabric.loadtests.scenario;
 
 import static io.rackfabric.loadtests.scenario.ScenarioRunnerTest.figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.RunResult.AppliedFault;
+import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.replay.JournalEntry;
 import io.rackfabric.persistence.replay.Journals;
 import io.rackfabric.persistence.replay.Replay;
@@ -23,13 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mmh-partition-model-time} in one JVM under the model-time kernel: the pair's network cut
  * both ways from 500 ms for 3 s. The backup takes over and fences the master; the master, cut off,
- * serves nothing; at the heal it learns it was fenced on the switch and steps down, then rejoins as
- * backup. Run twice: the same model and count figures, fault notes and journals.
+ * serves nothing; at the heal it learns it was fenced on the switch and steps down (its journal's
+ * last event, {@code SteppedDown}), then rejoins as backup. Run twice: the same model and count
+ * figures, fault notes and journals.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class PartitionModelTimeScenarioTest {
 
   private static final long CUT_AT = 500_000_000L;
+  private static final long HEALED_AT = 3_500_000_000L;
   private static final List<String> IDS = List.of("controller-mmh", "controller-bmh", "controller-mmh.tenure-2");
 
   @TempDir Path dir;
@@ -49,7 +53,7 @@ class PartitionModelTimeScenarioTest {
       assertTrue(notes.get(2).contains("mmh rejoined: now BACKUP"), notes.toString());
       assertEquals(3000, figure(o, "nic.ch1.received").value(), "run " + run);
       FalseSuspicionTwiceScenarioTest.assertEachPageOpenedOnce(o, run);
-      assertCutOffMasterServedNothingAndNoJournalDiverged(runDir);
+      assertCutOffMasterServedNothingAndNoJournalDiverged(runDir, notes.get(1));
       List<String> outcome = new ArrayList<>(DeterminismScenarioTest.modelOutcome(o));
       outcome.addAll(notes);
       outcomes.add(outcome);
@@ -61,17 +65,32 @@ class PartitionModelTimeScenarioTest {
 
   /**
    * The old master's tenure holds no event stamped at or after the cut (it acknowledged nothing
-   * while cut off), and no pair of journals diverged: its tenure 1 is a prefix of bmh's, its tenure
-   * 2 is bmh's history.
+   * while cut off) but its step-down, the tenure's last event, at the heal, naming the fencer and
+   * the fence's time as the heal's note does; no pair of journals diverged: its tenure 1 is a prefix
+   * of bmh's (the step-down is not part of the change log), its tenure 2 is bmh's history, without
+   * the step-down.
    */
-  private static void assertCutOffMasterServedNothingAndNoJournalDiverged(Path runDir) throws Exception {
+  private static void assertCutOffMasterServedNothingAndNoJournalDiverged(Path runDir, String healNote)
+      throws Exception {
     try (Journals journal = Journals.open(runDir.resolve("data/rack.mv.db"))) {
       Map<String, List<JournalEntry>> events = new TreeMap<>();
       for (String id : IDS) {
         events.put(id, journal.require(id).events(id, 0, Long.MAX_VALUE));
       }
-      for (JournalEntry e : events.get("controller-mmh")) {
+      List<JournalEntry> mmh = events.get("controller-mmh");
+      JournalEntry last = mmh.get(mmh.size() - 1);
+      ControllerEvent.SteppedDown stepDown = assertInstanceOf(ControllerEvent.SteppedDown.class, last.event());
+      assertEquals("bmh", stepDown.fencedBy());
+      assertEquals(HEALED_AT, stepDown.at());
+      assertEquals(last.seqNr() - 1, stepDown.lastSeqNr());
+      assertTrue(healNote.contains("fenced on the switch by bmh at " + stepDown.fencedAt() + " ns")
+          && healNote.contains("(lastSeqNr=" + stepDown.lastSeqNr() + ")"), stepDown + " / " + healNote);
+      for (JournalEntry e : mmh.subList(0, mmh.size() - 1)) {
         assertTrue(e.event().at() < CUT_AT, "controller-mmh persisted while cut off: " + e);
+      }
+      for (String id : List.of("controller-bmh", "controller-mmh.tenure-2")) {
+        assertTrue(events.get(id).stream().noneMatch(e -> e.event() instanceof ControllerEvent.SteppedDown),
+            id + " holds a step-down");
       }
       assertTrue(events.get("controller-bmh").stream().anyMatch(e -> e.event().at() >= CUT_AT),
           "bmh served across the cut");

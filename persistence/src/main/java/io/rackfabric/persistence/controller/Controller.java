@@ -156,6 +156,14 @@ public final class Controller
 
   public record GetState(ActorRef<CurrentState> replyTo) implements Command, WireMessage {}
 
+  /**
+   * Its host stepped down at model time {@code at} (see {@link ControllerEvent.SteppedDown}): persists
+   * that event to this journal only, never replicated, answers pending operations NOT_REPLICATED and
+   * takes nothing more. Answered ACCEPTED with the event; a second one persists nothing.
+   */
+  public record StepDown(String fencedBy, long fencedAt, long at, ActorRef<OperationResult> replyTo)
+      implements Command, WireMessage {}
+
   /** The state after event {@code lastSeqNr}, and how many operations await acknowledgement. */
   public record CurrentState(long lastSeqNr, int inFlight, ControllerState state)
       implements WireMessage {}
@@ -256,6 +264,7 @@ public final class Controller
         .forStateType(ControllerState.class)
         .onCommand(Operation.class, this::onOperation)
         .onCommand(GetState.class, this::onGetState)
+        .onCommand(StepDown.class, this::onStepDown)
         .onCommand(Replicated.class, this::onReplicated)
         .build();
   }
@@ -283,6 +292,11 @@ public final class Controller
     if (staleHeld != null) {
       op.replyTo().tell(new OperationResult(Status.REJECTED, last, state.modelNow(),
           "this controller serves nothing: " + staleHeld, List.of()));
+      return Effect().none();
+    }
+    if (state.steppedDown().isPresent()) {
+      op.replyTo().tell(new OperationResult(Status.NOT_MASTER, last, state.modelNow(), "not the master: this"
+          + " controller's tenure ended when its host stepped down (" + state.steppedDown().get() + ")", List.of()));
       return Effect().none();
     }
     if (pending.failure() != null) {
@@ -382,6 +396,22 @@ public final class Controller
       e.operation.replyTo().tell(r);
       e.repeats.forEach(x -> x.tell(r));
     }
+  }
+
+  /** The end of this journal's tenure: see {@link StepDown}. */
+  private Effect<ControllerEvent, ControllerState> onStepDown(ControllerState state, StepDown msg) {
+    long last = lastSequenceNumber(context);
+    if (state.steppedDown().isPresent()) {
+      msg.replyTo().tell(new OperationResult(Status.ACCEPTED, last, state.modelNow(),
+          "stepped down before: " + state.steppedDown().get(), List.of()));
+      return Effect().none();
+    }
+    String why = "stepped down: fenced by " + msg.fencedBy() + " at " + msg.fencedAt() + " ns";
+    refuse(pending.failAll(why), last, why + "; nothing persisted here");
+    ControllerEvent.SteppedDown event = new ControllerEvent.SteppedDown(msg.fencedBy(), msg.fencedAt(), last,
+        Math.max(msg.at(), state.modelNow()));
+    return Effect().persist(event).thenRun(after -> msg.replyTo().tell(new OperationResult(Status.ACCEPTED,
+        lastSequenceNumber(context), event.at(), "stepped down", List.of(event))));
   }
 
   private Effect<ControllerEvent, ControllerState> onGetState(

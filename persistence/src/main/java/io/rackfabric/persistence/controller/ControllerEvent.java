@@ -2,6 +2,8 @@ package io.rackfabric.persistence.controller;
 
 import io.rackfabric.persistence.wire.Journaled;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What happened to the controller's PCIe state: the change log. Every event carries the model
@@ -104,6 +106,38 @@ public sealed interface ControllerEvent extends Journaled {
   record LoanWindowMoved(String device, String borrower, long windowBase, long windowSize, long windowTarget,
       long at) implements ControllerEvent {}
 
+  /**
+   * A master cut off from its backup learned, when the cut healed, that the backup had fenced it on
+   * the switch meanwhile, and stepped down: the end of this journal's tenure, persisted by the
+   * fenced master's own controller to its own journal only (never replicated: the host that fenced
+   * it is master now). It is not part of the replicated change log: a journal whose last event it
+   * is compares as its events before it ({@link #changeLog}), so the fenced tenure stays a prefix
+   * of the master's and may rejoin. Folded, it changes no PCIe state; the state records it, and a
+   * controller or replica over that state takes nothing more.
+   *
+   * @param fencedBy the host that fenced this one
+   * @param fencedAt the model time the fence took effect on the switch, ns
+   * @param lastSeqNr the journal's last sequence number before this event
+   * @param at the model time the cut healed and the host stepped down, ns
+   */
+  record SteppedDown(String fencedBy, long fencedAt, long lastSeqNr, long at) implements ControllerEvent {}
+
+  /**
+   * A journal's replicated change log: {@code journal} (in sequence-number order; {@code event}
+   * gives each entry's event) without the {@link SteppedDown} that ended its tenure, if its last
+   * entry is one. The rejoin's prefix check and {@code rack replay --compare} compare this.
+   */
+  static <T> List<T> changeLog(List<T> journal, Function<T, ControllerEvent> event) {
+    return stepDown(journal, event).isPresent() ? journal.subList(0, journal.size() - 1) : journal;
+  }
+
+  /** The step-down that ended {@code journal}'s tenure: its last entry's event, if that is a {@link SteppedDown}. */
+  static <T> Optional<SteppedDown> stepDown(List<T> journal,
+      Function<T, ControllerEvent> event) {
+    return journal.isEmpty() || !(event.apply(journal.get(journal.size() - 1)) instanceof SteppedDown s)
+        ? Optional.empty() : Optional.of(s);
+  }
+
   /** The events as {@link ControllerState#apply} reads them, for tests and the replay debugger. */
   static List<Class<? extends ControllerEvent>> types() {
     return List.of(HostAdded.class, HostRemoved.class, DeviceAdded.class, DeviceRemoved.class,
@@ -111,6 +145,6 @@ public sealed interface ControllerEvent extends Journaled {
         IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
         RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class, DeviceOffered.class,
         OfferWithdrawn.class, DeviceLent.class, DeviceReturned.class, DmaBufferMapped.class,
-        DmaBufferUnmapped.class, LoanWindowMoved.class);
+        DmaBufferUnmapped.class, LoanWindowMoved.class, SteppedDown.class);
   }
 }

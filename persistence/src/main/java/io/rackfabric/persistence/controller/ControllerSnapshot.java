@@ -13,8 +13,11 @@ import java.util.List;
  * @param offers Device Lending's offers (version 3; an earlier image has none, nor loans)
  * @param loans the devices lent
  * @param dmaMappings the DMA buffers mapped into the loans' windows
+ * @param steppedDown the step-down that ended the journal's tenure, null when none (version 4; an
+ *     earlier image has none). The template image never holds one (it comes before any step-down);
+ *     a state read from a stepped-down controller does.
  */
-@SchemaVersion(3)
+@SchemaVersion(4)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -29,7 +32,8 @@ public record ControllerSnapshot(
     List<ClientRequestRecord> requests,
     List<OfferRecord> offers,
     List<LoanRecord> loans,
-    List<DmaMapping> dmaMappings) {
+    List<DmaMapping> dmaMappings,
+    ControllerEvent.SteppedDown steppedDown) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);

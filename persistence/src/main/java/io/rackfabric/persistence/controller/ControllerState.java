@@ -59,6 +59,8 @@ public final class ControllerState implements Journaled {
   private TreeMap<String, TreeMap<String, RequesterIdRecord>> requesterIds = new TreeMap<>();
   private TreeMap<String, Long> requests = new TreeMap<>(); // client -> last applied request
   private Loans loans = Loans.EMPTY;
+  /** The step-down that ended this journal's tenure, or null: nothing more is taken over such a state. */
+  private ControllerEvent.SteppedDown steppedDown;
 
   private ControllerState() {}
 
@@ -80,6 +82,7 @@ public final class ControllerState implements Journaled {
     c.requesterIds = new TreeMap<>(requesterIds);
     c.requests = new TreeMap<>(requests);
     c.loans = loans;
+    c.steppedDown = steppedDown;
     return c;
   }
 
@@ -160,6 +163,8 @@ public final class ControllerState implements Journaled {
           new RequesterIdRecord(e.ntb(), e.direction(), e.index(), e.original()));
     } else if (event instanceof TemplateImageTaken e) {
       s.templateAt = e.at();
+    } else if (event instanceof ControllerEvent.SteppedDown e) {
+      s.steppedDown = e;
     } else {
       throw new IllegalArgumentException("unknown event " + event); // sealed: cannot happen
     }
@@ -191,6 +196,14 @@ public final class ControllerState implements Journaled {
   /** The latest model time of any event folded in. */
   public long modelNow() {
     return modelNow;
+  }
+
+  /**
+   * The step-down that ended this journal's tenure ({@link ControllerEvent.SteppedDown}), if it
+   * did: a controller or replica recovered to this state takes nothing more.
+   */
+  public Optional<ControllerEvent.SteppedDown> steppedDown() {
+    return Optional.ofNullable(steppedDown);
   }
 
   public Optional<String> enumeratedRoot() {
@@ -298,7 +311,7 @@ public final class ControllerState implements Journaled {
         new ArrayList<>(hosts.values()), new ArrayList<>(devices.values()),
         new ArrayList<>(drivers.values()), vfList, pages, windowList, ids,
         requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList(),
-        loans.offerList(), loans.loanList(), loans.mappingList());
+        loans.offerList(), loans.loanList(), loans.mappingList(), steppedDown);
   }
 
   public static ControllerState fromSnapshot(ControllerSnapshot snapshot) {
@@ -325,6 +338,7 @@ public final class ControllerState implements Journaled {
         .put(requesterIdKey(r.direction(), r.index()), r));
     snapshot.requests().forEach(r -> s.requests.put(r.client(), r.lastRequest()));
     s.loans = Loans.of(snapshot.offers(), snapshot.loans(), snapshot.dmaMappings());
+    s.steppedDown = snapshot.steppedDown();
     return s;
   }
 
@@ -342,13 +356,14 @@ public final class ControllerState implements Journaled {
         && windows.equals(s.windows)
         && requesterIds.equals(s.requesterIds)
         && requests.equals(s.requests)
-        && loans.equals(s.loans);
+        && loans.equals(s.loans)
+        && Objects.equals(steppedDown, s.steppedDown);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(modelNow, templateAt, enumeratedRoot, hosts, devices, drivers, vfs, iommu,
-        windows, requesterIds, requests, loans);
+        windows, requesterIds, requests, loans, steppedDown);
   }
 
   @Override
@@ -356,6 +371,7 @@ public final class ControllerState implements Journaled {
     return "ControllerState[now=" + modelNow + "ns, hosts=" + hosts.keySet()
         + ", devices=" + devices.keySet() + ", vfs=" + vfs + ", iommuPages="
         + iommu.keySet().stream().mapToLong(this::openPages).sum()
-        + ", " + loans + ", template=" + (templateTaken() ? "at " + templateAt + "ns" : "not taken") + "]";
+        + ", " + loans + ", template=" + (templateTaken() ? "at " + templateAt + "ns" : "not taken")
+        + (steppedDown == null ? "" : ", stepped down at " + steppedDown.at() + "ns") + "]";
   }
 }

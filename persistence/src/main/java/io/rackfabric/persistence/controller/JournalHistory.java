@@ -20,12 +20,27 @@ import java.util.List;
  * Digests are compared between running hosts only, never stored. The history itself stays in the
  * JVM that read it: the chain crosses the link, not the events.
  *
- * @param events the change log from sequence number 1, without a gap
+ * <p>A journal whose tenure ended with a step-down ({@link ControllerEvent.SteppedDown}, its last
+ * event) is read as its replicated change log, the events before it: the step-down is kept apart
+ * ({@link #stepDown}), so the fenced master's journal is still a prefix of the master's, and a
+ * rejoin copies only the change log into its new tenure.
+ *
+ * @param events the replicated change log from sequence number 1, without a gap
+ * @param stepDown the step-down that ended the journal's tenure, null when none
  */
-public record JournalHistory(List<ControllerEvent> events) implements NoSerializationVerificationNeeded {
+public record JournalHistory(List<ControllerEvent> events, ControllerEvent.SteppedDown stepDown)
+    implements NoSerializationVerificationNeeded {
 
   public JournalHistory {
     events = List.copyOf(events);
+    if (ControllerEvent.stepDown(events, e -> e).isPresent()) {
+      throw new IllegalArgumentException("events end with a step-down: give it as stepDown");
+    }
+  }
+
+  /** A journal's events from sequence number 1, its tenure-ending step-down, if any, set apart. */
+  public JournalHistory(List<ControllerEvent> journal) {
+    this(ControllerEvent.changeLog(journal, e -> e), ControllerEvent.stepDown(journal, e -> e).orElse(null));
   }
 
   public long lastSeqNr() {

@@ -55,6 +55,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1018, ControllerEvent.DmaBufferMapped.class),
       Entry.of(1019, ControllerEvent.DmaBufferUnmapped.class),
       Entry.of(1020, ControllerEvent.LoanWindowMoved.class),
+      Entry.of(1021, ControllerEvent.SteppedDown.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -103,6 +104,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1072, Controller.MapDmaBuffer.class),
       Entry.of(1073, Controller.UnmapDmaBuffer.class),
       Entry.of(1074, Controller.MoveLoanWindow.class),
+      Entry.of(1075, Controller.StepDown.class),
 
       // 1080..1089 replica protocol
       Entry.of(1080, ControllerReplica.ReplicateEvents.class),

@@ -1,5 +1,6 @@
 package io.rackfabric.persistence.replay;
 
+import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.ControllerState;
 import io.rackfabric.persistence.replay.JournalReader.Snapshot;
 import java.nio.file.Path;
@@ -115,8 +116,15 @@ public final class Replay {
     return out;
   }
 
-  /** Compares two journals' events (each in sequence-number order) under the label {@code id}. */
-  public static Comparison compare(String id, List<JournalEntry> a, List<JournalEntry> b) {
+  /**
+   * Compares two journals' events (each in sequence-number order) under the label {@code id}: their
+   * replicated change logs, without a step-down that ended a tenure
+   * ({@link ControllerEvent.SteppedDown}, a journal's last event, persisted by the fenced master
+   * alone): the lengths are the change logs'.
+   */
+  public static Comparison compare(String id, List<JournalEntry> journalA, List<JournalEntry> journalB) {
+    List<JournalEntry> a = ControllerEvent.changeLog(journalA, JournalEntry::event);
+    List<JournalEntry> b = ControllerEvent.changeLog(journalB, JournalEntry::event);
     int common = Math.min(a.size(), b.size());
     for (int i = 0; i < common; i++) {
       JournalEntry x = a.get(i);

@@ -1,5 +1,6 @@
 package io.rackfabric.persistence.replay;
 
+import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.Tenure;
 import io.rackfabric.persistence.replay.Replay.Comparison;
 import io.rackfabric.persistence.replay.Replay.Folded;
@@ -73,6 +74,10 @@ public final class ReplayText {
       if (e.seqNr() == summary.snapshotSeqNr()) {
         b.append(" ".repeat(seqWidth + 2)).append("-- template snapshot: the state after event ")
             .append(e.seqNr()).append(" --\n");
+      }
+      if (e.event() instanceof ControllerEvent.SteppedDown) {
+        b.append(" ".repeat(seqWidth + 2)).append("-- end of this tenure: its master stepped down (not part of"
+            + " the replicated change log) --\n");
       }
     }
     return b.toString();

@@ -28,6 +28,7 @@ final class StateSections {
     controller.put("modelNow", s.modelNow());
     controller.put("enumeratedRoot", s.enumeratedRoot());
     controller.put("templateAt", s.templateAt() < 0 ? null : s.templateAt());
+    controller.put("steppedDown", s.steppedDown());
     return List.of(
         new Section("controller", List.of(), controller),
         keyed("hosts", s.hosts(), "host"),

@@ -23,7 +23,7 @@ final class Values {
   private static final Set<String> ADDRESSES =
       Set.of("memoryBase", "memorySize", "base", "size", "translatedBase", "pageAddress", "windowBase", "windowSize",
           "windowTarget", "bufferAddress", "offset", "deviceAddress");
-  private static final Set<String> MODEL_TIMES = Set.of("at", "modelNow", "templateAt", "lentAt");
+  private static final Set<String> MODEL_TIMES = Set.of("at", "modelNow", "templateAt", "lentAt", "fencedAt");
   private static final Map<String, String> SHORT_NAMES = Map.of("pageAddress", "page");
 
   private Values() {}

@@ -76,6 +76,11 @@ public final class ControllerReplica
   private Effect<ControllerEvent, ControllerState> onReplicateEvents(
       ControllerState state, ReplicateEvents msg) {
     long last = lastSequenceNumber(context);
+    if (state.steppedDown().isPresent()) {
+      msg.replyTo().tell(new ReplicationAck(false, last, "this journal's tenure ended with a step-down ("
+          + state.steppedDown().get() + "): a rejoin writes a new tenure"));
+      return Effect().none();
+    }
     int n = msg.events().size();
     if (n == 0 || msg.firstSeqNr() < 1) {
       msg.replyTo().tell(new ReplicationAck(false, last, "firstSeqNr=" + msg.firstSeqNr()

@@ -19,9 +19,11 @@ import io.rackfabric.persistence.controller.Controller.GetState;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
 import io.rackfabric.persistence.controller.ControllerEvent.TemplateImageTaken;
+import io.rackfabric.persistence.replication.ControllerReplica;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -132,6 +134,69 @@ class ControllerTest {
     var r = kit.<OperationResult>runCommand(replyTo -> new AssignVf("nic0", "ch1", 30_000, replyTo));
     assertEquals(Status.ACCEPTED, r.reply().status(), r.reply().detail());
     assertEquals(new ControllerEvent.VfAssigned("nic0", 2, "ch1", 30_000), r.reply().events().get(0));
+  }
+
+  @Test
+  void shouldPersistTheStepDownOnceAndComeBackAsNoMasterWhenItsHostSteppedDown() {
+    var kit = controller("ctl-stepdown", 16, Replication.none());
+    List<ControllerEvent> boot = runAll(kit, SampleRack.boot());
+    ControllerState before = kit.getState();
+
+    var r = kit.<OperationResult>runCommand(to -> new Controller.StepDown("bmh", 651_090_000L, 3_500_000_000L, to));
+    ControllerEvent.SteppedDown expected = new ControllerEvent.SteppedDown("bmh", 651_090_000L, boot.size(),
+        3_500_000_000L);
+    assertEquals(List.of(expected), r.events());
+    assertEquals(Status.ACCEPTED, r.reply().status());
+    assertEquals(boot.size() + 1, r.reply().seqNr());
+    assertEquals(Optional.of(expected), kit.getState().steppedDown());
+    assertEquals(before.hosts(), kit.getState().hosts(), "no PCIe state changes");
+
+    // Once: a second step-down persists nothing; an operation is refused and persists nothing.
+    var again = kit.<OperationResult>runCommand(to -> new Controller.StepDown("bmh", 651_090_000L, 3_600_000_000L, to));
+    assertTrue(again.hasNoEvents());
+    assertTrue(again.reply().detail().startsWith("stepped down before"), again.reply().detail());
+    var refused = kit.<OperationResult>runCommand(to -> new AssignVf("nic0", "ch1", 3_700_000_000L, to));
+    assertTrue(refused.hasNoEvents());
+    assertEquals(Status.NOT_MASTER, refused.reply().status(), refused.reply().detail());
+
+    // Recovered from its journal (its JVM started again on the same data), it is no master either.
+    var restarted = kit.restart();
+    assertEquals(Optional.of(expected), restarted.state().steppedDown());
+    var afterRestart = kit.<OperationResult>runCommand(to -> new AssignVf("nic0", "ch1", 3_800_000_000L, to));
+    assertTrue(afterRestart.hasNoEvents());
+    assertEquals(Status.NOT_MASTER, afterRestart.reply().status(), afterRestart.reply().detail());
+    assertTrue(afterRestart.reply().detail().contains("tenure ended"), afterRestart.reply().detail());
+
+    // Nor does a replica over that journal take the master's change log into it.
+    var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("ctl-stepdown")));
+    TestProbe<ControllerReplica.ReplicationAck> acks = testKit.createTestProbe();
+    replica.tell(new ControllerReplica.ReplicateEvents(boot.size() + 2,
+        List.of(new ControllerEvent.VfFreed("nic0", 1, 3_900_000_000L)), acks.getRef()));
+    ControllerReplica.ReplicationAck ack = acks.receiveMessage();
+    assertTrue(!ack.accepted() && ack.detail().contains("ended with a step-down"), ack.detail());
+    assertEquals(boot.size() + 1, ack.lastSeqNr());
+  }
+
+  @Test
+  void shouldAnswerPendingOperationsNotReplicatedAndPersistOnlyTheStepDownWhenItStepsDownMidOperation() {
+    HeldReplication held = new HeldReplication();
+    var kit = controller("ctl-stepdown-pending", 4, held);
+    TestProbe<OperationResult> probe = testKit.createTestProbe();
+    var ops = SampleRack.boot();
+    kit.runCommand(ops.get(0).apply(probe.getRef()));
+    held.awaitStages(probe, 1);
+
+    var r = kit.<OperationResult>runCommand(to -> new Controller.StepDown("bmh", 10_000L, 20_000L, to));
+    OperationResult dropped = probe.receiveMessage();
+    assertEquals(Status.NOT_REPLICATED, dropped.status());
+    assertTrue(dropped.detail().contains("stepped down: fenced by bmh"), dropped.detail());
+    assertEquals(List.of(new ControllerEvent.SteppedDown("bmh", 10_000L, 0, 20_000L)), r.events());
+
+    held.stages.get(0).complete(Done.getInstance()); // the backup's late answer persists nothing
+    var state = kit.<CurrentState>runCommand(GetState::new);
+    assertTrue(state.hasNoEvents());
+    assertEquals(1, state.reply().lastSeqNr(), "only the step-down is in the journal");
+    probe.expectNoMessage();
   }
 
   /** A replication step whose stages the test completes; filled on the actor's thread. */

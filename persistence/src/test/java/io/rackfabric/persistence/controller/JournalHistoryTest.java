@@ -35,6 +35,21 @@ class JournalHistoryTest {
   }
 
   @Test
+  void shouldSetATenureEndingStepDownApartWhenTheJournalEndsWithOne() {
+    ControllerEvent.SteppedDown stepDown = new ControllerEvent.SteppedDown("bmh", 651_090_000L, 3, 3_500_000_000L);
+    JournalHistory fenced = new JournalHistory(List.of(ADDED, OPENED, TEMPLATE, stepDown));
+    JournalHistory plain = new JournalHistory(List.of(ADDED, OPENED, TEMPLATE));
+    assertEquals(plain.events(), fenced.events());
+    assertEquals(plain.chain(), fenced.chain());
+    assertEquals(3, fenced.lastSeqNr());
+    assertEquals(stepDown, fenced.stepDown());
+    assertEquals(null, plain.stepDown());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new JournalHistory(List.of(ADDED, stepDown), null));
+    assertEquals("events end with a step-down: give it as stepDown", e.getMessage());
+  }
+
+  @Test
   void shouldGiveTheEventsAfterASequenceNumberWhenAskedAndRefuseOneOutsideTheJournal() {
     JournalHistory h = new JournalHistory(List.of(ADDED, OPENED, TEMPLATE));
     assertEquals(List.of(OPENED, TEMPLATE), h.after(1));

@@ -88,8 +88,9 @@ class GoldenBytesTest {
     for (Class<? extends ControllerEvent> type : ControllerEvent.types()) {
       samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
     }
-    // Version 3 of the image keeps Device Lending's offers, loans and DMA mappings.
-    samples.add(withLoans.apply(removal(ControllerEvent.RequestApplied.class)).toSnapshot());
+    // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller).
+    ControllerState applied = withLoans.apply(removal(ControllerEvent.RequestApplied.class));
+    samples.add(applied.apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
       String manifest = codec.manifest(sample.getClass());
@@ -109,6 +110,10 @@ class GoldenBytesTest {
     ControllerSnapshot v2 = (ControllerSnapshot) codec.read(
         golden("ControllerSnapshot-1042-v2.bin", new byte[0]), "1042:v2");
     assertEquals(v2State, ControllerState.fromSnapshot(v2));
+    // Version 3 keeps Device Lending's offers, loans and DMA mappings: it reads with no step-down.
+    ControllerSnapshot v3 = (ControllerSnapshot) codec.read(
+        golden("ControllerSnapshot-1042-v3.bin", new byte[0]), "1042:v3");
+    assertEquals(applied, ControllerState.fromSnapshot(v3));
   }
 
   private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
@@ -122,6 +127,8 @@ class GoldenBytesTest {
       return new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000);
     } else if (type == ControllerEvent.LoanWindowMoved.class) {
       return new ControllerEvent.LoanWindowMoved("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32L << 30, 20_000);
+    } else if (type == ControllerEvent.SteppedDown.class) {
+      return new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     } else if (type == ControllerEvent.RequestApplied.class) {
       return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
     }

@@ -54,6 +54,9 @@ class PersistenceWireTest {
     out.add(applied);
     out.add(state.apply(applied));
     out.add(state.apply(applied).toSnapshot());
+    ControllerEvent.SteppedDown steppedDown = new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
+    out.add(steppedDown);
+    out.add(state.apply(applied).apply(steppedDown));
     @SuppressWarnings("unchecked")
     ActorRef<Controller.OperationResult> results = (ActorRef<Controller.OperationResult>) ref;
     out.add(new Controller.Request("ch1-driver", 5,
@@ -67,6 +70,7 @@ class PersistenceWireTest {
         results));
     out.add(new Controller.RemoveHost("ch1", 1, results));
     out.add(new Controller.RemoveDevice("nic0", 1, results));
+    out.add(new Controller.StepDown("bmh", 651_090_000L, 3_500_000_000L, results));
     @SuppressWarnings("unchecked")
     ActorRef<Controller.CurrentState> states = (ActorRef<Controller.CurrentState>) ref;
     out.add(new Controller.GetState(states));
