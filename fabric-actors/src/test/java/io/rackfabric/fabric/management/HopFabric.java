@@ -81,7 +81,7 @@ final class HopFabric {
 
   /** The fabric manager's writes to its own device, applied there as its endpoint does. */
   private void local(long at) {
-    driver.takeLocalWrites().forEach(agents.get(fm)::applyWrite);
+    driver.takeLocalWrites().forEach(w -> agents.get(fm).applyWrite(w, at));
     takeOrders(fm, at);
   }
 
