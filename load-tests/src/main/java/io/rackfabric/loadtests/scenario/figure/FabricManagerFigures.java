@@ -32,6 +32,10 @@ import java.util.Optional;
  */
 public final class FabricManagerFigures implements FigureType {
 
+  /** What a figure or an invariant of the fabric manager says when none ran. */
+  public static final String NONE_RAN = "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its"
+      + " fabric-manager is no endpoint (the run's output says which)";
+
   @Override
   public String name() {
     return "fabric-manager";
@@ -47,9 +51,7 @@ public final class FabricManagerFigures implements FigureType {
 
   @Override
   public List<Figure> produce(RunResult run) {
-    FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(
-        "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its fabric-manager is no endpoint"
-            + " (the run's output says which)"));
+    FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(NONE_RAN));
     List<Figure> out = new ArrayList<>();
     out.add(new Figure("fm.read_requests", r.readRequests(), "packets", "count"));
     out.add(new Figure("fm.read_request_bytes", r.readRequestBytes(), "bytes", "count"));

@@ -40,8 +40,7 @@ public final class PathsDistributed implements InvariantType {
   public Verdict evaluate(InvariantSpec invariant, RunResult run) {
     FabricManagerReport r = FabricManagerFigures.report(run.endpointsAtEnd()).orElse(null);
     if (r == null) {
-      return Verdict.fail("no fabric manager ran: rackfabric.fabric.management.enabled is off, or its"
-          + " fabric-manager is no endpoint (the run's output says which)");
+      return Verdict.fail(FabricManagerFigures.NONE_RAN);
     }
     if (r.paths() == null) {
       return Verdict.fail("the fabric manager on " + r.fabricManager() + " distributed no paths:"
