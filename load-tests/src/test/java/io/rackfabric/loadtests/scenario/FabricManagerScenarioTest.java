@@ -137,6 +137,28 @@ class FabricManagerScenarioTest {
   }
 
   @Test
+  void shouldMoveACh1PathsToTheSecondaryPlaneWhenItsPrimaryPlaneLinkGoesDown() throws Exception {
+    Path file = dir.resolve("fm-ladon-plane.conf");
+    Files.writeString(file, "scenario { name = fm-ladon-plane, topology = ladon-testbed, mode = single-jvm, seed = 1,"
+        + " run { duration = 100us, wall-limit = 2m },"
+        + " faults = [ { kind = link-down, target = ch1-rp.pri, at = 50us } ],"
+        + " invariants = [ paths-distributed ], figures = [ fabric-manager ],"
+        + " settings { rackfabric.fabric.management.enabled = on } }\n");
+    Outcome o = run(file);
+    Map<String, Double> m = figures(o);
+    // mmh, bmh, nic, ch1, ch2: each reaches the four others, before and after (ch1 through nt-sec)
+    assertEquals(5 * 4, fig(m, "fm.paths.distribution.computed"));
+    assertEquals(5 * 4, fig(m, "fm.paths.redistribution.0.computed"), "ch1 still reached, over the other plane");
+    // ch1's paths all crossed its primary plane's link, and every path to ch1 did: all five rewritten
+    assertEquals(5, fig(m, "fm.paths.redistribution.0.endpoints_written"));
+    assertEquals(4 + 1 + 4 * (1 + 1), fig(m, "fm.paths.redistribution.0.writes")
+        + fig(m, "fm.paths.redistribution.0.local_writes"), "ch1's four entries and header, one entry and header each else");
+    assertTrue(fig(m, "fm.paths.redistribution.0.held_ns") > 0);
+    // paths-distributed held: no path crosses ch1-rp.pri, down at the end
+    assertTrue(o.invariants().toString().contains("none across a link that is down"), o.invariants().toString());
+  }
+
+  @Test
   void shouldHoldDataWritesUntilTheFabricManagerActivatesThePortsAndLoseNone() throws Exception {
     Path file = dir.resolve("fm-traffic.conf");
     Files.writeString(file, "scenario { name = fm-traffic, topology = demo, mode = single-jvm, seed = 1,"
