@@ -73,7 +73,7 @@ final class EndpointManagement {
     this.log = log;
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
-        setup.window(), setup.check());
+        setup.window(), setup.check(), setup.distributePaths());
     this.candidacy = !setup.candidate() ? null
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
     this.shipper = candidacy == null ? null : new DatabaseShipper(settings.maxPayload());
@@ -300,7 +300,9 @@ final class EndpointManagement {
     if (agent == null) {
       return;
     }
-    long at = arrival + settings.completionLatencyNs();
+    // an answer leaves a completion latency after the request arrived; a write takes effect on arrival
+    long at = message.packet() instanceof io.rackfabric.fabric.management.Pi4Write ? arrival
+        : arrival + settings.completionLatencyNs();
     (message.arrived() ? agent.onArrival(message, 0, at)
         : agent.onUnroutable(message, 0, "turn " + message.pointer() + " names port " + message.nextTurn()
             + " of endpoint " + id + ", which has only port 0", at)).ifPresent(this::offer);
@@ -338,7 +340,7 @@ final class EndpointManagement {
     messages.forEach(this::offer);
     List<io.rackfabric.fabric.management.Pi4Write> local = driver.takeLocalWrites();
     if (!local.isEmpty()) {
-      local.forEach(agent::applyWrite);
+      local.forEach(w -> agent.applyWrite(w, at));
       carryOut(at);
     }
   }
@@ -347,6 +349,11 @@ final class EndpointManagement {
     if (!link.isUp() || !link.offer(message, message.originAt(), -1)) { // nothing waits for a retrain
       log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().getClass().getSimpleName());
     }
+  }
+
+  /** The path table this endpoint's device manager holds; null without one. */
+  io.rackfabric.fabric.management.PathTableHeld pathTable() {
+    return agent == null ? null : agent.pathTable();
   }
 
   /** The fabric manager's report; null when it does not run here. */

@@ -49,7 +49,8 @@ final class EndpointReports {
         streams.reordered(), arrivals.bytes(), target.readsServed(), target.outsideBars(), requester.writesSent(),
         requester.readsSent(), requester.readsCompleted(), requester.readsFailed(), arrivals.latencyHistogram(),
         arrivals.minLatency(), arrivals.maxLatency(), aer.records(), ps, target.denials().snapshot(),
-        arrivals.uniqueIssuedBefore(), management.report(), requester.barWindows().refusals());
+        arrivals.uniqueIssuedBefore(), management.report(), requester.barWindows().refusals(),
+        management.pathTable());
   }
 
   void countIssuedBefore(long modelAt) {

@@ -16,11 +16,12 @@ import java.util.function.Function;
  * {@code heartbeatNs}, and the secondary takes over after {@code watchTimeoutNs} without one;
  * with {@code keepDatabase} the primary also sends the secondary its topology database, which the
  * secondary takes over (else it discovers the fabric when it takes over).
- * {@code claimAtNs} -1: no election, the driver discovers.
+ * {@code claimAtNs} -1: no election, the driver discovers. With {@code distributePaths} the
+ * driver computes the endpoints' paths and distributes them whenever its database settles.
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
     Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
@@ -37,7 +38,7 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
   /** Without an election. */
   public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
       Function<TopologyDatabase, List<String>> check) {
-    this(device, fabricManager, window, check, -1, -1, 0, 0, false);
+    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false);
   }
 
   /** Whether this endpoint takes part in an election. */

@@ -234,9 +234,15 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(351, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotAdd.class),
       Entry.of(352, io.rackfabric.fabric.endpoint.MemoryEndpoint.HotRemove.class),
       Entry.of(353, io.rackfabric.fabric.endpoint.MemoryEndpoint.BarWindowsChanged.class),
-      Entry.of(354, io.rackfabric.fabric.stats.EndpointStats.BarWindowRefusal.class)
+      Entry.of(354, io.rackfabric.fabric.stats.EndpointStats.BarWindowRefusal.class),
+      Entry.of(360, io.rackfabric.fabric.management.PathTable.class),
+      Entry.of(361, io.rackfabric.fabric.management.PathTable.Entry.class),
+      Entry.of(362, io.rackfabric.fabric.management.PathReport.class),
+      Entry.of(363, io.rackfabric.fabric.management.PathReport.Round.class),
+      Entry.of(364, io.rackfabric.fabric.management.PathTableHeld.class),
+      Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class)
 
-      // next free block: 360
+      // next free block: 370
       );
 
   @Override

@@ -16,6 +16,14 @@ interface ConfigRegion {
    */
   int read(int index, int ingressPort);
 
+  /**
+   * Whether a write of {@code data} from register {@code index} on makes sense at all (a checked
+   * structure's entry written whole); a malformed one is ignored and counted apart. Default: yes.
+   */
+  default boolean wellFormed(int index, int[] data) {
+    return true;
+  }
+
   /** Writes {@code data} from register {@code index} on; false when it is read-only and ignored. */
   boolean write(int index, int[] data);
 }

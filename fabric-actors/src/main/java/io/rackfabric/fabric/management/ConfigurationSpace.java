@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * A device's configuration space (AS-FM section 3.1): up to 16 apertures of 4 GiB, addressed in
  * 32-bit registers. Every capability structure sits in aperture 0: the baseline at 100h with its
- * port records, then the spanning tree, then the route of PI-5 events. A read of anything else is an error result, never an
+ * port records, then the spanning tree, then the route of PI-5 events; an endpoint's path table
+ * fills aperture 1. A read of anything else is an error result, never an
  * exception; a write that cannot be applied is ignored and counted, as a PI-4 write has no reply.
  */
 public final class ConfigurationSpace {
@@ -24,7 +25,10 @@ public final class ConfigurationSpace {
   private final List<PortRecord> ports = new ArrayList<>();
   private final SpanningTreeCapability spanningTree;
   private final EventRouteCapability eventRoute = new EventRouteCapability();
+  /** An endpoint's path table, in aperture 1; null for a switch. */
+  private final PathTableCapability pathTable;
   private int readOnlyWrites;
+  private int malformedWrites;
   private int writesToNothing;
 
   private ConfigurationSpace(DeviceDescription device) {
@@ -42,6 +46,10 @@ public final class ConfigurationSpace {
       PortRecord record = new PortRecord(port);
       ports.add(record);
       add(record);
+    }
+    pathTable = device.type() == DeviceType.ENDPOINT ? new PathTableCapability() : null;
+    if (pathTable != null) {
+      apertures.get(PathTableCapability.APERTURE).put(pathTable.offset(), pathTable);
     }
   }
 
@@ -91,7 +99,12 @@ public final class ConfigurationSpace {
       writesToNothing++;
       return WriteOutcome.NO_SUCH_FIELD;
     }
-    if (!region.write((int) ((offset - region.offset()) / 4), data.clone())) {
+    int index = (int) ((offset - region.offset()) / 4);
+    if (!region.wellFormed(index, data)) {
+      malformedWrites++;
+      return WriteOutcome.MALFORMED;
+    }
+    if (!region.write(index, data.clone())) {
       readOnlyWrites++;
       return WriteOutcome.READ_ONLY;
     }
@@ -156,7 +169,12 @@ public final class ConfigurationSpace {
     return readOnlyWrites;
   }
 
-  /** Writes ignored because nothing is there (or they were malformed). */
+  /** Writes ignored because they were malformed (a path table's entry not written whole, a value out of range). */
+  public int malformedWrites() {
+    return malformedWrites;
+  }
+
+  /** Writes ignored because nothing is there (or outside every aperture). */
   public int writesToNothing() {
     return writesToNothing;
   }
@@ -167,5 +185,10 @@ public final class ConfigurationSpace {
 
   EventRouteCapability eventRoute() {
     return eventRoute;
+  }
+
+  /** The path table an endpoint holds; null for a switch. */
+  PathTableCapability pathTable() {
+    return pathTable;
   }
 }

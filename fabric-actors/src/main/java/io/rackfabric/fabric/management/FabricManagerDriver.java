@@ -12,7 +12,9 @@ import java.util.function.Function;
  * it discovers the fabric with a {@link DiscoveryWalker} whose read requests leave as
  * {@link FabricMessage}s and whose completions come back as such, then programs every device it
  * found to send its PI-5 events back to it (one PI-4 write each), and on each PI-5 event reads
- * again only the device that reported (a partial rediscovery). Plain: the endpoint gives it the
+ * again only the device that reported (a partial rediscovery). Each time its database settles (the
+ * discovery's end, a take-over's re-reads, every rediscovery) it computes the endpoints' paths and
+ * writes what changed into their path tables ({@link PathDistributor}), when it distributes paths. Plain: the endpoint gives it the
  * model time of each step and puts what it returns on the wire; the fabric manager's own
  * processing takes no model time (not modelled).
  */
@@ -47,6 +49,8 @@ public final class FabricManagerDriver {
   private long databaseChanges;
   /** The devices a take-over from a kept database re-reads; null: no such take-over. */
   private List<Long> resumedRereads;
+  /** The distribution of paths; null when it distributes none. */
+  private final PathDistributor paths;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -55,10 +59,17 @@ public final class FabricManagerDriver {
    */
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check) {
+    this(fabricManager, own, trafficClass, window, check, false);
+  }
+
+  /** As above; with {@code distributePaths} it also computes and distributes the endpoints' paths. */
+  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
+      Function<TopologyDatabase, List<String>> check, boolean distributePaths) {
     this.fabricManager = fabricManager;
     this.trafficClass = trafficClass;
     this.walker = new DiscoveryWalker(own, trafficClass, window);
     this.check = check;
+    this.paths = distributePaths ? new PathDistributor(own.device().serial(), trafficClass) : null;
   }
 
   /** Starts the discovery at model {@code at}: the first read requests. */
@@ -143,6 +154,7 @@ public final class FabricManagerDriver {
         walker.database().device(serial).ifPresent(d -> activate(d, at, out));
       }
       configureFound(at, out);
+      distribute("takeover", at, out);
     } else if (discoveredAt < 0) {
       discoveredAt = at;
       discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
@@ -157,11 +169,13 @@ public final class FabricManagerDriver {
       for (TopologyDatabase.Device d : walker.database().devices()) {
         activate(d, at, out);
       }
+      distribute("discovery", at, out);
     } else if (current != null) {
       databaseChanges++;
       rediscoveries.add(rediscovery(current, at));
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
       configureFound(at, out);
+      distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
       current = null;
     }
     while (current == null && !waiting.isEmpty()) {
@@ -179,6 +193,7 @@ public final class FabricManagerDriver {
         databaseChanges++;
         rediscoveries.add(rediscovery(current, at));
         activate(d, at, out);
+        distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
         current = null;
       }
     }
@@ -216,6 +231,13 @@ public final class FabricManagerDriver {
         writes++;
       }
       activate(d, at, out);
+    }
+  }
+
+  /** The database settled at model {@code at}: the paths that changed, to the endpoints they changed at. */
+  private void distribute(String trigger, long at, List<FabricMessage> out) {
+    if (paths != null) {
+      paths.distribute(walker.database(), trigger, at, out, localWrites);
     }
   }
 
@@ -260,6 +282,6 @@ public final class FabricManagerDriver {
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
         walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
-        discoveryReadRequests, null, null);
+        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()));
   }
 }

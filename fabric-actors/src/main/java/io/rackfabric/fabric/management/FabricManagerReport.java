@@ -29,12 +29,13 @@ import java.util.List;
  *     discovery's, or after a take-over from a kept database those of its re-reads
  * @param copy the topology database sent to the secondary or kept by it; null when none was
  * @param election the election as this candidate saw it; null when there was none
+ * @param paths the paths it computed and distributed; null when it distributes none
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
     long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
     long events,
     int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
-    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election) implements WireMessage {
+    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election, PathReport paths) implements WireMessage {
 
   public FabricManagerReport {
     problems = List.copyOf(problems);
@@ -46,14 +47,14 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
   public FabricManagerReport withElection(Candidacy.Report e) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, copy, e);
+        rediscoveries, discoveryReadRequests, copy, e, paths);
   }
 
   /** The same with {@code c} as its database copy. */
   public FabricManagerReport withCopy(DatabaseCopy c) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, c, election);
+        rediscoveries, discoveryReadRequests, c, election, paths);
   }
 
   /**

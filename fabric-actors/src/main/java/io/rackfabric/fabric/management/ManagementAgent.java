@@ -39,6 +39,8 @@ public final class ManagementAgent {
   private long strays;
   private long eventsSent;
   private final List<PortOrder> orders = new ArrayList<>();
+  /** Every path-table header write applied: when the device came to hold each distribution whole. */
+  private final List<PathTableHeld.Held> held = new ArrayList<>();
 
   public ManagementAgent(DeviceManager manager) {
     this.manager = manager;
@@ -61,7 +63,7 @@ public final class ManagementAgent {
       return Optional.of(answer(c, message, ingress, at));
     }
     if (packet instanceof Pi4Write write) {
-      if (applyWrite(write) && write.offset() >= EventRouteCapability.OFFSET
+      if (applyWrite(write, at) && write.aperture() == 0 && write.offset() >= EventRouteCapability.OFFSET
           && write.offset() < EventRouteCapability.OFFSET + 0x100 && manager.space().eventRoute().route() != null) {
         eventTurns = message.replyTurns(ingress);
       }
@@ -72,10 +74,11 @@ public final class ManagementAgent {
   }
 
   /**
-   * Applies a PI-4 write (from the fabric, or the fabric manager's own to its own device): true
-   * when it took effect; a change of a port's activate bit becomes a {@link PortOrder}.
+   * Applies a PI-4 write (from the fabric, or the fabric manager's own to its own device) at model
+   * {@code at}: true when it took effect; a change of a port's activate bit becomes a
+   * {@link PortOrder}, a path table's header is noted as held at {@code at}.
    */
-  public boolean applyWrite(Pi4Write write) {
+  public boolean applyWrite(Pi4Write write, long at) {
     ConfigurationSpace space = manager.space();
     int ports = space.device().ports().size();
     boolean[] before = new boolean[ports];
@@ -87,6 +90,9 @@ public final class ManagementAgent {
       return false;
     }
     writesApplied++;
+    if (PathTableCapability.isHeader(write)) {
+      held.add(new PathTableHeld.Held(space.pathTable().generation(), at));
+    }
     for (int p = 0; p < ports; p++) {
       if (space.activationRequested(p) != before[p]) {
         order(p, !before[p]);
@@ -176,6 +182,14 @@ public final class ManagementAgent {
     }
     eventsSent++;
     return Optional.of(FabricMessage.send(event.get(), eventTurns, at));
+  }
+
+  /** The path table this device holds; null for a switch, which holds none. */
+  public PathTableHeld pathTable() {
+    ConfigurationSpace space = manager.space();
+    PathTableCapability t = space.pathTable();
+    return t == null ? null
+        : new PathTableHeld(t.table(space.device().serial()), t.generation(), held, space.malformedWrites());
   }
 
   public DeviceManager manager() {

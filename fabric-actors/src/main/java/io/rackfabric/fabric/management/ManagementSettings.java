@@ -22,10 +22,12 @@ import java.util.TreeMap;
  * @param watchTimeoutNs model time without a heartbeat after which the secondary takes over, ns
  * @param keepDatabase whether the primary sends the secondary its topology database and the
  *     secondary takes it over (else it discovers the fabric on taking over)
+ * @param distributePaths whether the primary computes the endpoints' paths and distributes them
+ *     into their path tables whenever its database settles
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
     List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths) {
 
   public ManagementSettings {
     if (fabricManager == null) {
@@ -71,7 +73,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
     this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
-        6_000, true);
+        6_000, true, true);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -96,7 +98,8 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
     return new ManagementSettings(c.getBoolean("enabled"), c.getString("fabric-manager"),
         c.getDuration("discover-at").toNanos(), c.getInt("window"), candidates,
         e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
-        e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"));
+        e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"),
+        c.getBoolean("distribute-paths"));
   }
 
   /** "bmh=3us, mmh=1us": each candidate's own claim time. */

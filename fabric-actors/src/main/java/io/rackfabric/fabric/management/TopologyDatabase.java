@@ -146,25 +146,26 @@ public final class TopologyDatabase {
   }
 
   /**
-   * This database as a fabric manager on device {@code from} sees it: every device reachable from
-   * {@code from} over known links whose two ports carry management (DL_Protected or DL_Active),
-   * never through device {@code dead}, with its route from {@code from} (breadth first, ports in
-   * order: the shortest route, the lowest ports first), its ports, and the links between reachable
-   * devices. A device not reachable so is left out, as a discovery from {@code from} would not find
-   * it. Problems are not carried over. Empty when {@code from} is not known.
+   * The route from device {@code from} to every device it reaches over known links whose two ports
+   * carry management (DL_Protected or DL_Active), never through device {@code dead} (-1 or any
+   * serial not known: none), in the order they are reached: breadth first, ports in order, so each
+   * route is the shortest and, among the shortest, the one with the lowest turns first. A link that
+   * is not on a device's route can go down without changing that route (its length and its turns
+   * are still the least). {@code from} itself first, with the local route; empty when it is not
+   * known or is {@code dead}. The one router over the database: the take-over's re-rooting and the
+   * paths the fabric manager distributes ({@link PathComputation}) both use it.
    */
-  public TopologyDatabase rerooted(long from, long dead) {
-    TopologyDatabase out = new TopologyDatabase();
+  public Map<Long, Route> routes(long from, long dead) {
+    Map<Long, Route> out = new LinkedHashMap<>();
     if (!knows(from) || from == dead) {
       return out;
     }
     java.util.ArrayDeque<Long> queue = new java.util.ArrayDeque<>();
-    Device own = devices.get(from);
-    out.addDevice(new Device(own.serial(), own.type(), own.portCount(), own.maxPayload(), Route.local()));
+    out.put(from, Route.local());
     queue.add(from);
     while (!queue.isEmpty()) {
       long serial = queue.poll();
-      Route route = out.devices.get(serial).route();
+      Route route = out.get(serial);
       for (Port p : ports(serial).values()) {
         Link l = linksByEnd.get(new End(serial, p.number()));
         if (l == null || !PortDescription.carriesManagement(p.state())) {
@@ -172,14 +173,29 @@ public final class TopologyDatabase {
         }
         End far = l.a().serial() == serial && l.a().port() == p.number() ? l.b() : l.a();
         Port farPort = port(far).orElse(null);
-        if (far.serial() == dead || out.knows(far.serial()) || !devices.containsKey(far.serial()) || farPort == null
-            || !PortDescription.carriesManagement(farPort.state())) {
+        if (far.serial() == dead || out.containsKey(far.serial()) || !devices.containsKey(far.serial())
+            || farPort == null || !PortDescription.carriesManagement(farPort.state())) {
           continue;
         }
-        Device d = devices.get(far.serial());
-        out.addDevice(new Device(d.serial(), d.type(), d.portCount(), d.maxPayload(), route.then(p.number())));
+        out.put(far.serial(), route.then(p.number()));
         queue.add(far.serial());
       }
+    }
+    return out;
+  }
+
+  /**
+   * This database as a fabric manager on device {@code from} sees it: every device reachable from
+   * {@code from} ({@link #routes}), never through device {@code dead}, with its route from
+   * {@code from}, its ports, and the links between reachable devices. A device not reachable so is
+   * left out, as a discovery from {@code from} would not find it. Problems are not carried over.
+   * Empty when {@code from} is not known.
+   */
+  public TopologyDatabase rerooted(long from, long dead) {
+    TopologyDatabase out = new TopologyDatabase();
+    for (Map.Entry<Long, Route> r : routes(from, dead).entrySet()) {
+      Device d = devices.get(r.getKey());
+      out.addDevice(new Device(d.serial(), d.type(), d.portCount(), d.maxPayload(), r.getValue()));
     }
     for (long serial : out.devices.keySet()) {
       ports(serial).values().forEach(out::addPort);

@@ -5,6 +5,8 @@ public enum WriteOutcome {
   APPLIED,
   /** It touched a read-only field: ignored and counted. */
   READ_ONLY,
+  /** A structure's entry not written whole, or with a value out of range (a path table's): ignored and counted. */
+  MALFORMED,
   /** No register there, or a malformed write: ignored and counted. */
   NO_SUCH_FIELD
 }

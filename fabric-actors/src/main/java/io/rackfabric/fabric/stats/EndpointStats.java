@@ -15,7 +15,8 @@ import java.util.List;
  * {@code fabricManager} is the fabric manager's report when it runs on this endpoint, else null.
  * {@code barWindows} lists, per lent device whose BAR windows this root gates (Device Lending's
  * hot-add), whether they are open and the outbound reads (master abort) and writes (dropped) that
- * met them closed.
+ * met them closed. {@code pathTable} is the path table the endpoint's device manager holds under
+ * fabric management (the fabric manager's distribution), else null.
  */
 public record EndpointStats(
     String id,
@@ -38,7 +39,8 @@ public record EndpointStats(
     List<AccessDenial> accessDenied,
     long uniqueIssuedBefore,
     io.rackfabric.fabric.management.FabricManagerReport fabricManager,
-    List<BarWindowRefusal> barWindows)
+    List<BarWindowRefusal> barWindows,
+    io.rackfabric.fabric.management.PathTableHeld pathTable)
     implements WireMessage {
 
   public EndpointStats {
@@ -53,7 +55,7 @@ public record EndpointStats(
       long minLatencyNs, long maxLatencyNs, List<AerRecord> aerReceived, PortStats link) {
     this(id, writesReceived, uniqueWrites, duplicateWrites, reorderedWrites, bytesWritten,
         readsServed, outsideBars, writesSent, readsSent, readsCompleted, readsFailed,
-        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0, null, List.of());
+        latencyHistogram, minLatencyNs, maxLatencyNs, aerReceived, link, List.of(), 0, null, List.of(), null);
   }
 
   /** Denied inbound reads and writes of every requester together. */

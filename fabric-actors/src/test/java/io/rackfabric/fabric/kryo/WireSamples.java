@@ -101,6 +101,17 @@ final class WireSamples {
             io.rackfabric.fabric.link.DataLinkState.DL_ACTIVE, io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED)),
         List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
             new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0)))));
+    var path = new io.rackfabric.fabric.management.PathTable.Entry(9, route);
+    put(path);
+    var table = new io.rackfabric.fabric.management.PathTable(7, List.of(path));
+    put(table);
+    var round = new io.rackfabric.fabric.management.PathReport.Round(1, "discovery", 14_822, 12, List.of(7L, 9L), 12, 4,
+        360);
+    put(round);
+    put(new io.rackfabric.fabric.management.PathReport(List.of(round), List.of(table), 0));
+    var held = new io.rackfabric.fabric.management.PathTableHeld.Held(1, 15_529);
+    put(held);
+    put(new io.rackfabric.fabric.management.PathTableHeld(table, 1, List.of(held), 2));
     // Each List implementation the registry names, as its own class.
     for (List<?> list : List.of(
         List.of(), List.of(1), List.of(1, 2, 3).subList(0, 2), new ArrayList<>(List.of("a")),

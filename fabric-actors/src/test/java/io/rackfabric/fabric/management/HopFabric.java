@@ -34,6 +34,12 @@ final class HopFabric {
   long now;
 
   HopFabric(List<DeviceDescription> devices, List<List<PortRef>> links, String fm, int window, long hopNs) {
+    this(devices, links, fm, window, hopNs, false);
+  }
+
+  /** As above; with {@code paths} the fabric manager distributes the endpoints' paths. */
+  HopFabric(List<DeviceDescription> devices, List<List<PortRef>> links, String fm, int window, long hopNs,
+      boolean paths) {
     for (DeviceDescription d : devices) {
       agents.put(d.id(), ManagementAgent.of(d));
     }
@@ -43,7 +49,7 @@ final class HopFabric {
     }
     this.hopNs = hopNs;
     this.fm = fm;
-    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null);
+    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null, paths);
   }
 
   /** Starts the discovery at {@code at} and carries every packet until none is left. */
@@ -81,7 +87,7 @@ final class HopFabric {
 
   /** The fabric manager's writes to its own device, applied there as its endpoint does. */
   private void local(long at) {
-    driver.takeLocalWrites().forEach(agents.get(fm)::applyWrite);
+    driver.takeLocalWrites().forEach(w -> agents.get(fm).applyWrite(w, at));
     takeOrders(fm, at);
   }
 

@@ -145,12 +145,12 @@ class ManagementAgentTest {
     ManagementAgent protectedSwitch = ManagementAgent.of(
         TestDevices.switchOf("sw", 12, 16, Set.of(1, 3), DataLinkState.DL_PROTECTED));
     Pi4Write activate = DeviceManager.activationWrite(new Route(List.of(0, 3)), 0, 3, true);
-    protectedSwitch.applyWrite(activate);
+    protectedSwitch.applyWrite(activate, 0);
     protectedSwitch.takeOrders();
     protectedSwitch.onPortState(3, DataLinkState.DL_INACTIVE, 1_000);
     protectedSwitch.onPortState(3, DataLinkState.DL_PROTECTED, 2_000);
     assertFalse(protectedSwitch.manager().space().activationRequested(3), "going down cleared the activate bit");
-    protectedSwitch.applyWrite(activate);
+    protectedSwitch.applyWrite(activate, 0);
     assertEquals(List.of(new ManagementAgent.PortOrder(3, true)), protectedSwitch.takeOrders());
   }
 }

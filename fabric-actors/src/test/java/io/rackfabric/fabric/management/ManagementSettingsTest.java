@@ -18,6 +18,14 @@ class ManagementSettingsTest {
     assertEquals(10_000, s.discoverAtNs());
     assertEquals(8, s.window());
     assertTrue(s.keepDatabase(), "the secondary keeps the primary's database by default");
+    assertTrue(s.distributePaths(), "the primary distributes paths by default");
+  }
+
+  @Test
+  void shouldDistributeNoPathsWhenTurnedOff() {
+    ManagementSettings s = ManagementSettings.create(ConfigFactory.parseString(
+        "rackfabric.fabric.management.distribute-paths = off").withFallback(ConfigFactory.load()));
+    assertFalse(s.distributePaths());
   }
 
   @Test

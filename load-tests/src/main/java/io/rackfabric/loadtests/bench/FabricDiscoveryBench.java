@@ -57,6 +57,8 @@ final class FabricDiscoveryBench {
         + "  settings {\n"
         + "    rackfabric.fabric.management.enabled = on\n"
         + "    rackfabric.fabric.management.discover-at = " + DISCOVER_AT + "\n"
+        // discovery alone: a path to every endpoint from every endpoint is n squared writes
+        + "    rackfabric.fabric.management.distribute-paths = off\n"
         + "  }\n"
         + "}\n";
   }

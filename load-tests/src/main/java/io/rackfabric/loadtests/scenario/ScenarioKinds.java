@@ -49,6 +49,7 @@ import io.rackfabric.loadtests.scenario.invariant.LoansAsExpected;
 import io.rackfabric.loadtests.scenario.invariant.EveryReadCompleted;
 import io.rackfabric.loadtests.scenario.invariant.EveryWriteDeliveredOnce;
 import io.rackfabric.loadtests.scenario.invariant.FabricDiscovered;
+import io.rackfabric.loadtests.scenario.invariant.PathsDistributed;
 import io.rackfabric.loadtests.scenario.invariant.FmTookOver;
 import io.rackfabric.loadtests.scenario.invariant.FailoverComplete;
 import io.rackfabric.loadtests.scenario.invariant.InOrder;
@@ -111,6 +112,7 @@ public final class ScenarioKinds {
         .invariant(new LoanFollowedFailover())
         .invariant(new FabricDiscovered())
         .invariant(new FmTookOver())
+        .invariant(new PathsDistributed())
         .invariant(CampaignInvariant.everyHangDetected())
         .invariant(CampaignInvariant.everyHangRecovered())
         .invariant(CampaignInvariant.noMessageLost())

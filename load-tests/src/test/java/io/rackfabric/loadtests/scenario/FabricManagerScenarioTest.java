@@ -107,9 +107,55 @@ class FabricManagerScenarioTest {
     // every request and completion crosses its links: mh-tor for tor, and one more for the rest
     assertTrue(fig(m, "fm.wire.pi4_read_request_sent") > fig(m, "fm.read_requests"));
     assertEquals(fig(m, "fm.wire.pi4_read_request_sent"), fig(m, "fm.wire.pi4_completion_with_data_sent"));
+    paths(first, m);
 
     Outcome second = run(file);
     assertEquals(modelFigures(first), modelFigures(second));
+  }
+
+  /**
+   * The paths (paths-distributed held, run() asserts it): 4 endpoints, 3 paths each, all written after
+   * the discovery (mh's own locally); the cable's going down takes mem out of mh's, ch1's and ch2's
+   * tables and only that (mem, cut off, cannot be written); its coming back puts it in again; leaf's
+   * own rediscovery then changes no path and writes nothing.
+   */
+  private static void paths(Outcome o, Map<String, Double> m) {
+    assertTrue(o.invariants().toString().contains("paths-distributed"), o.invariants().toString());
+    assertEquals(12, fig(m, "fm.paths.distribution.computed"));
+    assertEquals(4, fig(m, "fm.paths.distribution.endpoints_written"));
+    assertEquals(3 * (3 + 1), fig(m, "fm.paths.distribution.writes"), "three entries and a header to mem, ch1, ch2");
+    assertEquals(3 + 1, fig(m, "fm.paths.distribution.local_writes"), "mh's own table");
+    assertEquals(fig(m, "fm.discovery_started_ns") + fig(m, "fm.discovery_ns"), fig(m, "fm.paths.distribution.at_ns"));
+    assertTrue(fig(m, "fm.paths.distribution.held_ns") > 0);
+    assertEquals(3 * 2, fig(m, "fm.paths.redistribution.0.computed"), "mem out of reach");
+    assertEquals(3, fig(m, "fm.paths.redistribution.0.endpoints_written"));
+    assertEquals(2 * 2, fig(m, "fm.paths.redistribution.0.writes"), "ch1's and ch2's mem entry cleared, a header each");
+    assertEquals(12, fig(m, "fm.paths.redistribution.1.computed"));
+    assertEquals(2 * 2, fig(m, "fm.paths.redistribution.1.writes"), "mem back in ch1's and ch2's; mem's own unchanged");
+    assertEquals(0, fig(m, "fm.paths.redistribution.2.writes"), "leaf's re-read changes no path");
+    assertEquals(0, fig(m, "fm.paths.malformed_writes"));
+  }
+
+  @Test
+  void shouldMoveACh1PathsToTheSecondaryPlaneWhenItsPrimaryPlaneLinkGoesDown() throws Exception {
+    Path file = dir.resolve("fm-ladon-plane.conf");
+    Files.writeString(file, "scenario { name = fm-ladon-plane, topology = ladon-testbed, mode = single-jvm, seed = 1,"
+        + " run { duration = 100us, wall-limit = 2m },"
+        + " faults = [ { kind = link-down, target = ch1-rp.pri, at = 50us } ],"
+        + " invariants = [ paths-distributed ], figures = [ fabric-manager ],"
+        + " settings { rackfabric.fabric.management.enabled = on } }\n");
+    Outcome o = run(file);
+    Map<String, Double> m = figures(o);
+    // mmh, bmh, nic, ch1, ch2: each reaches the four others, before and after (ch1 through nt-sec)
+    assertEquals(5 * 4, fig(m, "fm.paths.distribution.computed"));
+    assertEquals(5 * 4, fig(m, "fm.paths.redistribution.0.computed"), "ch1 still reached, over the other plane");
+    // ch1's paths all crossed its primary plane's link, and every path to ch1 did: all five rewritten
+    assertEquals(5, fig(m, "fm.paths.redistribution.0.endpoints_written"));
+    assertEquals(4 + 1 + 4 * (1 + 1), fig(m, "fm.paths.redistribution.0.writes")
+        + fig(m, "fm.paths.redistribution.0.local_writes"), "ch1's four entries and header, one entry and header each else");
+    assertTrue(fig(m, "fm.paths.redistribution.0.held_ns") > 0);
+    // paths-distributed held: no path crosses ch1-rp.pri, down at the end
+    assertTrue(o.invariants().toString().contains("none across a link that is down"), o.invariants().toString());
   }
 
   @Test

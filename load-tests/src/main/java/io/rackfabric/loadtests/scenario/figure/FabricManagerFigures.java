@@ -32,6 +32,10 @@ import java.util.Optional;
  */
 public final class FabricManagerFigures implements FigureType {
 
+  /** What a figure or an invariant of the fabric manager says when none ran. */
+  public static final String NONE_RAN = "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its"
+      + " fabric-manager is no endpoint (the run's output says which)";
+
   @Override
   public String name() {
     return "fabric-manager";
@@ -41,14 +45,13 @@ public final class FabricManagerFigures implements FigureType {
   public String summary() {
     return "the fabric manager's discovery over the fabric: PI-4 packets by kind, devices and links found,"
         + " differences from the topology file, model time; each PI-5 event's partial rediscovery; each port's wait"
-        + " in DL_Protected for its activation; the election of a primary and a secondary; the take-over";
+        + " in DL_Protected for its activation; the election of a primary and a secondary; the take-over; the"
+        + " paths distributed after the discovery and after each rediscovery";
   }
 
   @Override
   public List<Figure> produce(RunResult run) {
-    FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(
-        "no fabric manager ran: rackfabric.fabric.management.enabled is off, or its fabric-manager is no endpoint"
-            + " (the run's output says which)"));
+    FabricManagerReport r = report(run.endpointsAtEnd()).orElseThrow(() -> new IllegalArgumentException(NONE_RAN));
     List<Figure> out = new ArrayList<>();
     out.add(new Figure("fm.read_requests", r.readRequests(), "packets", "count"));
     out.add(new Figure("fm.read_request_bytes", r.readRequestBytes(), "bytes", "count"));
@@ -73,6 +76,7 @@ public final class FabricManagerFigures implements FigureType {
     }
     activations(run, out);
     election(run, out);
+    PathFigures.paths(run, r, out);
     int i = 0;
     for (FabricManagerReport.Rediscovery d : r.rediscoveries()) {
       String p = "fm.rediscovery." + i++ + ".";
@@ -242,10 +246,14 @@ public final class FabricManagerFigures implements FigureType {
 
   /** Read requests the same walk takes over the topology's structure, without actors. */
   public static long structuralReadRequests(RunResult run, String from) {
+    return DiscoveryRun.run(fabric(run), from, 1, p -> {}).packets().count(PacketKind.PI4_READ_REQUEST);
+  }
+
+  /** The run's topology's devices as the fabric manager sees them (serial numbers, ports, links). */
+  public static TopologyFabric fabric(RunResult run) {
     FabricSettings settings = FabricSettings.create(
         ConfigFactory.parseMap(run.scenario().settings()).withFallback(ConfigFactory.load()));
-    TopologyFabric fabric = TopologyFabric.of(run.scenario().topology().topology(), settings);
-    return DiscoveryRun.run(fabric, from, 1, p -> {}).packets().count(PacketKind.PI4_READ_REQUEST);
+    return TopologyFabric.of(run.scenario().topology().topology(), settings);
   }
 
   /** Management packets of {@code kind} every link end sent, as its wire meter counted them. */

@@ -30,8 +30,7 @@ public final class FabricDiscovered implements InvariantType {
   public Verdict evaluate(InvariantSpec invariant, RunResult run) {
     FabricManagerReport r = FabricManagerFigures.report(run.endpointsAtEnd()).orElse(null);
     if (r == null) {
-      return Verdict.fail("no fabric manager ran: rackfabric.fabric.management.enabled is off, or its"
-          + " fabric-manager is no endpoint (the run's output says which)");
+      return Verdict.fail(FabricManagerFigures.NONE_RAN);
     }
     if (r.discoveredAt() < 0) {
       return Verdict.fail("the discovery from " + r.fabricManager() + " did not finish: " + r.readRequests()
