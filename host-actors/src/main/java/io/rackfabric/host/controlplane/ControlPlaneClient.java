@@ -115,6 +115,27 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    */
   public record AwaitReady(ActorRef<PagesDone> replyTo) implements Command, WireMessage {}
 
+  /**
+   * From now on {@code follower} hears when the controller ends a loan of this host's without its
+   * asking ({@link LoanEnd}): a borrower's lending driver (host-actors {@code lending.LoanFollower}).
+   */
+  public record FollowLoans(ActorRef<LoanEnd> follower) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The controller ended {@code ended}'s loan (its lender was removed): the device was hot-removed at
+   * the host's root at {@code ended.at()}'s notice. Under the kernel the driver holds its endpoint at
+   * the notice's model time until every follower answered {@code replyTo}, so what a follower does
+   * enters the model then.
+   */
+  public record LoanEnd(ControlPlaneHost.LoanEnded ended, long noticedAt, ActorRef<LoanEndHandled> replyTo)
+      implements NoSerializationVerificationNeeded {}
+
+  /** A follower has done what it does for a {@link LoanEnd} of {@code device}. */
+  public record LoanEndHandled(String device) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The master's notice that a loan ended, at model {@code at} (a call of the endpoint). */
+  record LoanEndNoticed(ControlPlaneHost.LoanEnded ended, long at) implements Command, NoSerializationVerificationNeeded {}
+
   /** A host's answer to an attempt (null result: the ask gave up). */
   record Answered(long requestSeq, int host, OperationResult result)
       implements Command, NoSerializationVerificationNeeded {}
@@ -151,6 +172,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final PagePlanRun pages = new PagePlanRun();
   private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
+  private final LoanEnds loanEnds = new LoanEnds();
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
@@ -204,6 +226,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(Retry.class, this::onRetry)
         .onMessage(Called.class, this::onCalled)
         .onMessage(HotPlugged.class, this::onHotPlugged)
+        .onMessage(FollowLoans.class, this::onFollowLoans)
+        .onMessage(LoanEndHandled.class, this::onLoanEndHandled)
         .build();
   }
 
@@ -372,11 +396,39 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       }
     } else if (modelTime != null) {
       Command c = modelTime.called(call);
+      if (c instanceof LoanEndNoticed n && loanEndNoticed(n, call)) {
+        return this; // answered once the followers have
+      }
       if (c != null) {
         handle(c); // here, inside the call: what it sends enters the model at the call's time
       }
     }
     guest.answer(call);
+    return this;
+  }
+
+  private Behavior<Command> onFollowLoans(FollowLoans msg) {
+    loanEnds.follow(msg.follower());
+    return this;
+  }
+
+  /**
+   * The controller ended a loan of this host's (Device Lending's surprise removal): the device is
+   * hot-removed at the host's root, its BAR windows closed, and each follower told, inside the
+   * call; true when {@code call} is held for the followers' answers.
+   */
+  private boolean loanEndNoticed(LoanEndNoticed n, GuestCall call) {
+    ControlPlaneHost.LoanEnded e = n.ended();
+    getContext().getLog().warn("Client [{}]: the controller ended the loan of [{}] at {} ns ({}); hot-removed at {} ns",
+        name, e.device(), e.at(), e.reason(), n.at());
+    if (endpoint != null) {
+      endpoint.tell(new MemoryEndpoint.HotRemove(e.device(), hotPlugged));
+    }
+    return loanEnds.noticed(e, n.at(), call, getContext().getSelf().narrow());
+  }
+
+  private Behavior<Command> onLoanEndHandled(LoanEndHandled msg) {
+    loanEnds.handled().forEach(guest::answer);
     return this;
   }
 
