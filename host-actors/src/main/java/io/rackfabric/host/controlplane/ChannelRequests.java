@@ -41,6 +41,12 @@ final class ChannelRequests {
     return p == null ? -1 : p.at();
   }
 
+  /** Where {@code op}'s requester takes answers on its channel, or null when it did not come on one. */
+  GuestAddress client(Operation op) {
+    Pending p = pending.get(op);
+    return p == null ? null : p.client();
+  }
+
   /** Tells {@code op}'s requester {@code result}: on its channel when it came on one, else directly. */
   void reply(Operation op, OperationResult result) {
     if (!answer(op, result) && op.replyTo() != null) {

@@ -38,8 +38,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   public sealed interface Command {}
 
-  /** The detail of a dependent request's answer when it was not sent ({@link Issue#dependent}). */
-  public static final String NOT_SENT = "not sent: the request before it was not accepted";
+  /**
+   * How the detail of a dependent request's answer begins when it was not sent ({@link
+   * Issue#after}); the rest names the request it depended on and why that one was not accepted.
+   */
+  public static final String NOT_SENT = "not sent: ";
 
   /**
    * The management hosts, the master (as far as known) first; requests wait until this comes.
@@ -61,13 +64,16 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   /**
    * Sends {@code operation}; its replyTo hears the master's answer once (or a give-up). {@code
-   * dependent}: sent only once the request handed over just before it was accepted, else answered
-   * REJECTED ("not sent: ...") without being sent ({@link RequestChain}).
+   * label}: a name the requester (the operation's replyTo) gives this request, for a later one of
+   * its own to depend on (null: none). {@code after}: the label of the requester's request this one
+   * depends on (null: none): it is held until that one was answered, sent when it was accepted,
+   * else answered REJECTED ({@link #NOT_SENT}..., naming it and why) without being sent; requests
+   * of other requesters, or that depend on nothing held, go meanwhile ({@link RequestChain}).
    */
-  public record Issue(Operation operation, boolean dependent) implements Command, WireMessage {
+  public record Issue(Operation operation, String label, String after) implements Command, WireMessage {
 
     public Issue(Operation operation) {
-      this(operation, false);
+      this(operation, null, null);
     }
   }
 
@@ -109,6 +115,27 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    */
   public record AwaitReady(ActorRef<PagesDone> replyTo) implements Command, WireMessage {}
 
+  /**
+   * From now on {@code follower} hears when the controller ends a loan of this host's without its
+   * asking ({@link LoanEnd}): a borrower's lending driver (host-actors {@code lending.LoanFollower}).
+   */
+  public record FollowLoans(ActorRef<LoanEnd> follower) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The controller ended {@code ended}'s loan (its lender was removed): the device was hot-removed at
+   * the host's root at {@code ended.at()}'s notice. Under the kernel the driver holds its endpoint at
+   * the notice's model time until every follower answered {@code replyTo}, so what a follower does
+   * enters the model then.
+   */
+  public record LoanEnd(ControlPlaneHost.LoanEnded ended, long noticedAt, ActorRef<LoanEndHandled> replyTo)
+      implements NoSerializationVerificationNeeded {}
+
+  /** A follower has done what it does for a {@link LoanEnd} of {@code device}. */
+  public record LoanEndHandled(String device) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The master's notice that a loan ended, at model {@code at} (a call of the endpoint). */
+  record LoanEndNoticed(ControlPlaneHost.LoanEnded ended, long at) implements Command, NoSerializationVerificationNeeded {}
+
   /** A host's answer to an attempt (null result: the ask gave up). */
   record Answered(long requestSeq, int host, OperationResult result)
       implements Command, NoSerializationVerificationNeeded {}
@@ -122,7 +149,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** A call of the host's endpoint (model time): handled, then answered. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  private record Held(Operation operation, boolean page, boolean dependent) {}
+  private record Held(Operation operation, boolean page, String label, String after) {}
 
   enum Retry implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
@@ -145,6 +172,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final PagePlanRun pages = new PagePlanRun();
   private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
+  private final LoanEnds loanEnds = new LoanEnds();
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
@@ -198,6 +226,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(Retry.class, this::onRetry)
         .onMessage(Called.class, this::onCalled)
         .onMessage(HotPlugged.class, this::onHotPlugged)
+        .onMessage(FollowLoans.class, this::onFollowLoans)
+        .onMessage(LoanEndHandled.class, this::onLoanEndHandled)
         .build();
   }
 
@@ -248,9 +278,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     attempts = new RequestAttempts(name, client, transport, hosts.hosts().size(), getContext().getLog(),
         this::ended);
     if (modelTime != null) {
-      held.forEach(h -> modelTime.issueAt(new Issue(h.operation(), h.dependent()))); // each enters at its time
+      held.forEach(h -> modelTime.issueAt(new Issue(h.operation(), h.label(), h.after()))); // each enters at its time
     } else {
-      held.forEach(h -> chain.handOver(h.operation(), h.page(), h.dependent()));
+      held.forEach(h -> chain.handOver(h.operation(), h.page(), h.label(), h.after()));
     }
     held.clear();
     if (pages.plan() != null) {
@@ -271,16 +301,16 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     if (modelTime != null && !inCall) {
       modelTime.issueAt(msg);
     } else {
-      submit(msg.operation(), false, msg.dependent());
+      submit(msg.operation(), false, msg.label(), msg.after());
     }
     return this;
   }
 
-  private void submit(Operation op, boolean page, boolean dependent) {
+  private void submit(Operation op, boolean page, String label, String after) {
     if (attempts == null) {
-      held.add(new Held(op, page, dependent));
+      held.add(new Held(op, page, label, after));
     } else {
-      chain.handOver(op, page, dependent);
+      chain.handOver(op, page, label, after);
       attempts.sendNext();
     }
   }
@@ -294,13 +324,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     return seq;
   }
 
-  /** A dependent request whose predecessor was not accepted: its requester hears it was not sent. */
-  private void notSent(Operation op) {
-    getContext().getLog().info("Client [{}]: {} not sent: the request before it was not accepted", name,
-        op.getClass().getSimpleName());
+  /** A dependent request whose request it depends on was not accepted: its requester hears it was not sent. */
+  private void notSent(Operation op, String reason) {
+    getContext().getLog().info("Client [{}]: {} {}", name, op.getClass().getSimpleName(), reason);
     if (op.replyTo() != null) {
-      op.replyTo().tell(new OperationResult(Status.REJECTED, 0, transport.clock(),
-          NOT_SENT, List.of()));
+      op.replyTo().tell(new OperationResult(Status.REJECTED, 0, transport.clock(), reason, List.of()));
     }
   }
 
@@ -340,7 +368,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       long interval = pages.plan().intervalNs();
       transport.nextPage(page.request().at() + interval, interval);
     }
-    submit(page.request(), true, false);
+    submit(page.request(), true, null, null);
     return this;
   }
 
@@ -368,11 +396,39 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       }
     } else if (modelTime != null) {
       Command c = modelTime.called(call);
+      if (c instanceof LoanEndNoticed n && loanEndNoticed(n, call)) {
+        return this; // answered once the followers have
+      }
       if (c != null) {
         handle(c); // here, inside the call: what it sends enters the model at the call's time
       }
     }
     guest.answer(call);
+    return this;
+  }
+
+  private Behavior<Command> onFollowLoans(FollowLoans msg) {
+    loanEnds.follow(msg.follower());
+    return this;
+  }
+
+  /**
+   * The controller ended a loan of this host's (Device Lending's surprise removal): the device is
+   * hot-removed at the host's root, its BAR windows closed, and each follower told, inside the
+   * call; true when {@code call} is held for the followers' answers.
+   */
+  private boolean loanEndNoticed(LoanEndNoticed n, GuestCall call) {
+    ControlPlaneHost.LoanEnded e = n.ended();
+    getContext().getLog().warn("Client [{}]: the controller ended the loan of [{}] at {} ns ({}); hot-removed at {} ns",
+        name, e.device(), e.at(), e.reason(), n.at());
+    if (endpoint != null) {
+      endpoint.tell(new MemoryEndpoint.HotRemove(e.device(), hotPlugged));
+    }
+    return loanEnds.noticed(e, n.at(), call, getContext().getSelf().narrow());
+  }
+
+  private Behavior<Command> onLoanEndHandled(LoanEndHandled msg) {
+    loanEnds.handled().forEach(guest::answer);
     return this;
   }
 
@@ -434,7 +490,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
     }
     RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
-    chain.ended(open.requestSeq(), result != null && result.accepted()); // the next is sent after this returns
+    chain.ended(open.requestSeq(), result != null && result.accepted(), // the next is sent after this returns
+        result == null ? detail : result.status() + (result.detail() == null ? "" : ": " + result.detail()));
     PagePlanRun.Finished finished = pages.recorded(r);
     if (finished != null) {
       finished.replyTo().tell(new PagesDone(name, finished.records()));

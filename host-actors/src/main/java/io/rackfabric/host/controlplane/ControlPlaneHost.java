@@ -84,6 +84,14 @@ public final class ControlPlaneHost {
   /** The answer to a {@link ClientRequest}, on the guest channel. */
   public record ClientAnswer(long requestSeq, OperationResult result) implements WireMessage {}
 
+  /**
+   * The master's notice to a borrower's driver, on the guest channel its borrow came on: the
+   * controller ended the loan of {@code device} by {@code borrower} without its asking, at model
+   * {@code at}, for {@code reason} (its lender was removed from the rack); see {@link LoanNotices}.
+   */
+  public record LoanEnded(String device, String lender, String borrower, long at, String reason)
+      implements WireMessage {}
+
   /** The controller's (or, on a backup, the replica's) state. */
   public record GetControllerState(ActorRef<CurrentState> replyTo) implements Command, WireMessage {}
 

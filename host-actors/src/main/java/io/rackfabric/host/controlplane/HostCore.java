@@ -70,6 +70,8 @@ final class HostCore {
   final HostGuest guest;
   /** Requests that came on a guest channel, each holding its call until answered. */
   final ChannelRequests channelRequests;
+  /** The loans made while this host served, to tell a borrower when the controller ends one. */
+  private final LoanNotices loanNotices = new LoanNotices();
   /** A master's heartbeats, a backup's watch of them. */
   final PairHeartbeats heartbeats;
   /** How long a role waits for the other host's answer (a rejoin, a hand-over). */
@@ -205,6 +207,14 @@ final class HostCore {
           || e instanceof ControllerEvent.IommuPageClosed).toList();
       if (!pages.isEmpty()) {
         pageWatchers.forEach(w -> w.tell(new PagesChanged(name, pages)));
+      }
+      // Before the answer, which lets the call that asked go: the notices leave at the answer's time.
+      for (LoanNotices.Notice n : loanNotices.accepted(result.events(), channelRequests.client(msg.original()))) {
+        if (guest.running()) {
+          context.getLog().info("Host [{}]: tells {} its loan of {} ended: {}", name, n.loanEnded().borrower(),
+              n.loanEnded().device(), n.loanEnded().reason());
+          guest.send(n.to(), n.loanEnded(), result.at());
+        }
       }
     }
     reply(msg.original(), result);

@@ -120,8 +120,8 @@ final class ModelTimeTransport implements ClientTransport {
   }
 
   /**
-   * What the endpoint's {@code call} stands for, at the call's time: a wake of the driver's, or a
-   * host's answer; null for a stale wake or anything else.
+   * What the endpoint's {@code call} stands for, at the call's time: a wake of the driver's, a
+   * host's answer or its notice that a loan ended; null for a stale wake or anything else.
    */
   Command called(GuestCall call) {
     if (call instanceof GuestCall.Wake w) {
@@ -131,6 +131,10 @@ final class ModelTimeTransport implements ClientTransport {
     if (call instanceof GuestCall.FromPeer p && p.payload() instanceof ClientAnswer answer) {
       at(p.at());
       return answer(p.from(), answer);
+    }
+    if (call instanceof GuestCall.FromPeer p && p.payload() instanceof ControlPlaneHost.LoanEnded ended) {
+      at(p.at());
+      return new ControlPlaneClient.LoanEndNoticed(ended, p.at());
     }
     return null;
   }

@@ -9,6 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
+import io.rackfabric.host.device.gpu.CopySequence;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.memory.Plane;
@@ -31,10 +32,17 @@ import java.util.Map;
  * there until this follower answered ({@link ComputeHost.FollowRoutes}). The windows per plane are
  * given (cluster-config's {@code LoanFailover} finds them in the topology); this actor only
  * carries the change.
+ *
+ * <p>It also follows the loan's end by the controller ({@link ControlPlaneClient.LoanEnd}: the
+ * lender was removed from the rack, and the master told the borrower's control-plane driver, which
+ * hot-removed the GPU at its root): the GPU driver is told the GPU was hot-removed at the notice's
+ * model time ({@link GpuDriver.HotRemove}), a surprise removal with the copy in flight lost, and
+ * the borrower's driver holds its endpoint there until this follower answered.
  */
 public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
-  public sealed interface Command permits RouteChanged, DriverMoved, RequestQueued, Answered, GetMoves {}
+  public sealed interface Command permits RouteChanged, DriverMoved, RequestQueued, Answered, LoanEnded, DriverRemoved,
+      GetMoves {}
 
   /**
    * Where the loan is when the borrower reaches the lender through one plane: the shifts of the
@@ -51,8 +59,16 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   public record LoanMove(Plane plane, long at, PlaneWindows windows, WindowMove driverMove, String driverError,
       Controller.Status status, long decidedAt, String detail) {}
 
-  /** The moves so far, in order. */
-  public record Moves(String device, String borrower, List<LoanMove> moves) implements NoSerializationVerificationNeeded {
+  /**
+   * The controller ended the loan at model {@code endedAt} for {@code reason} (its lender was
+   * removed) and the borrower heard it at {@code noticedAt}: the GPU was hot-removed then, and the
+   * driver declared a surprise removal ({@code removal}, null when its plan was over already).
+   */
+  public record LoanEnd(long endedAt, long noticedAt, String reason, CopySequence.SurpriseRemoval removal) {}
+
+  /** The moves so far, in order, and the loan's end (null while it lasts). */
+  public record Moves(String device, String borrower, List<LoanMove> moves, LoanEnd end)
+      implements NoSerializationVerificationNeeded {
     public Moves {
       moves = List.copyOf(moves);
     }
@@ -68,6 +84,11 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
       NoSerializationVerificationNeeded {}
 
   private record Answered(Controller.OperationResult result) implements Command,
+      NoSerializationVerificationNeeded {}
+
+  private record LoanEnded(ControlPlaneClient.LoanEnd end) implements Command, NoSerializationVerificationNeeded {}
+
+  private record DriverRemoved(ControlPlaneClient.LoanEnd end, GpuDriver.CopiesDone copies) implements Command,
       NoSerializationVerificationNeeded {}
 
   private final String device;
@@ -89,6 +110,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
    */
   private final Deque<Integer> unanswered = new ArrayDeque<>();
   private Plane plane = Plane.PRIMARY;
+  private LoanEnd end;
 
   /**
    * Follows {@code host}'s route changes toward the lender.
@@ -122,6 +144,10 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     this.answers = context.messageAdapter(Controller.OperationResult.class, Answered::new);
     host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new),
         context.getSelf()));
+    if (client != null) {
+      client.tell(new ControlPlaneClient.FollowLoans(context.messageAdapter(ControlPlaneClient.LoanEnd.class,
+          LoanEnded::new)));
+    }
   }
 
   @Override
@@ -131,6 +157,8 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
         .onMessage(DriverMoved.class, this::onDriverMoved)
         .onMessage(RequestQueued.class, this::onRequestQueued)
         .onMessage(Answered.class, this::onAnswered)
+        .onMessage(LoanEnded.class, this::onLoanEnded)
+        .onMessage(DriverRemoved.class, this::onDriverRemoved)
         .onMessage(GetMoves.class, this::onGetMoves)
         .build();
   }
@@ -190,8 +218,36 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     return this;
   }
 
+  /**
+   * The controller ended a loan of the borrower's (Device Lending's surprise removal): when it is
+   * this one, the driver is told the GPU was hot-removed at the notice's model time; the borrower's
+   * driver holds its endpoint there until this follower answered.
+   */
+  private Behavior<Command> onLoanEnded(LoanEnded msg) {
+    ControlPlaneClient.LoanEnd e = msg.end();
+    if (!e.ended().device().equals(device) || !e.ended().borrower().equals(borrower) || end != null) {
+      e.replyTo().tell(new ControlPlaneClient.LoanEndHandled(e.ended().device()));
+      return this;
+    }
+    getContext().getLog().warn("Loan of [{}] to [{}] ended by the controller at {} ns ({}): hot-removed at {} ns",
+        device, borrower, e.ended().at(), e.ended().reason(), e.noticedAt());
+    driver.tell(new GpuDriver.HotRemove(e.noticedAt(), "hot-removed: the controller ended the loan ("
+        + e.ended().reason() + ")", getContext().messageAdapter(GpuDriver.CopiesDone.class,
+        copies -> new DriverRemoved(e, copies))));
+    return this;
+  }
+
+  private Behavior<Command> onDriverRemoved(DriverRemoved msg) {
+    ControlPlaneClient.LoanEnd e = msg.end();
+    CopySequence.SurpriseRemoval r = msg.copies().removal();
+    end = new LoanEnd(e.ended().at(), e.noticedAt(), e.ended().reason(),
+        r != null && r.at() == e.noticedAt() ? r : null);
+    e.replyTo().tell(new ControlPlaneClient.LoanEndHandled(device));
+    return this;
+  }
+
   private Behavior<Command> onGetMoves(GetMoves msg) {
-    msg.replyTo().tell(new Moves(device, borrower, moves));
+    msg.replyTo().tell(new Moves(device, borrower, moves, end));
     return this;
   }
 }

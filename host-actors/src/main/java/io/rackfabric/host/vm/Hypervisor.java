@@ -23,11 +23,11 @@ import java.util.Map;
  * endpoint: it traps the guest's actions on its passed-through devices, each at its model time (a
  * wake), and drives each device's {@link PassThroughDevice} life through the host's control-plane
  * driver. The first command write with Bus Master Enable set, of a device on another host, asks
- * the controller to borrow it and then, as a request that depends on the borrow's acceptance
- * ({@link ControlPlaneClient.Issue#dependent}), to map the guest's whole memory (pinned) into the
+ * the controller to borrow it and then, as a request that names the borrow as the one it depends
+ * on ({@link ControlPlaneClient.Issue#after}), to map the guest's whole memory (pinned) into the
  * loan: a refused borrow maps nothing, the device stays attached and not enabled (the guest reads
  * Bus Master Enable back as 0), and a later enable asks again. A hot-remove or the shut-down of a
- * borrowed device returns it. The requests enter the model at the action's time: the hypervisor
+ * borrowed device returns it (after its borrow, when that is still unanswered). The requests enter the model at the action's time: the hypervisor
  * holds the endpoint's call until the driver has queued them. The answers come outside a call;
  * the next action's wake comes after them (the driver tells the answer before it lets the
  * endpoint go on; local only, as every guest).
@@ -101,8 +101,8 @@ public final class Hypervisor extends AbstractBehavior<Hypervisor.Command> {
   private final ActorRef<ControlPlaneClient.PagesDone> queued;
   /**
    * Where every answer comes (one adapter per message class: Akka keeps the last). The driver
-   * answers a requester's requests in the order they were handed over (it sends one at a time, and
-   * answers one not sent at its predecessor's end), so the next answer is the oldest request's.
+   * answers a requester's requests in the order they were handed over (see {@code RequestChain}),
+   * so the next answer is the oldest request's.
    */
   private final ActorRef<OperationResult> answers;
   private int nextAnswer;
@@ -110,6 +110,8 @@ public final class Hypervisor extends AbstractBehavior<Hypervisor.Command> {
   private final Map<String, Device> specs = new LinkedHashMap<>();
   private final List<Asked> asked = new ArrayList<>();
   private final List<Seen> seen = new ArrayList<>();
+  /** The label of each device's last borrow, for the requests that depend on it. */
+  private final Map<String, String> borrowLabels = new LinkedHashMap<>();
   /** The borrow each device's enabling write waits for: the index in {@link #seen}. */
   private final Map<Integer, Integer> enablingSeen = new LinkedHashMap<>();
   private final List<ActorRef<Record>> waiting = new ArrayList<>();
@@ -214,10 +216,12 @@ public final class Hypervisor extends AbstractBehavior<Hypervisor.Command> {
         String cause = vmName + ": command=0x" + Integer.toHexString(a.value()) + " sets Bus Master Enable";
         enablingSeen.put(asked.size(), seen.size());
         seen.add(new Seen(index, at, a.value(), -1));
+        String borrow = "borrow " + a.device() + " (action " + index + ")";
+        borrowLabels.put(a.device(), borrow);
         issue(index, new Controller.BorrowDevice(a.device(), plan.host(), plan.vm(), spec.windowBase(),
-            spec.windowSize(), spec.windowTarget(), at, answers), cause, false);
+            spec.windowSize(), spec.windowTarget(), at, answers), cause, borrow, null);
         issue(index, new Controller.MapDmaBuffer(a.device(), plan.host(), plan.base(), plan.memory(), at, answers),
-            cause + ": its memory pinned", true);
+            cause + ": its memory pinned", null, borrow);
       }
       case HOT_REMOVE -> released(index, a.device(), at, vmName + ": hot-remove");
       case SHUTDOWN -> devices.keySet().forEach(id -> released(index, id, at, vmName + ": shut down"));
@@ -230,13 +234,15 @@ public final class Hypervisor extends AbstractBehavior<Hypervisor.Command> {
     PassThroughDevice d = devices.get(id);
     boolean pending = d.state() == PassThroughDevice.State.ENABLING;
     if (d.state() != PassThroughDevice.State.RETURNED && d.released() && specs.get(id).remote()) {
-      issue(index, new Controller.ReturnDevice(id, plan.host(), at, answers), cause, pending);
+      issue(index, new Controller.ReturnDevice(id, plan.host(), at, answers), cause, null,
+          pending ? borrowLabels.get(id) : null);
     }
   }
 
-  private void issue(int index, Controller.Operation op, String cause, boolean dependent) {
+  /** Hands {@code op} to the driver, labelled {@code label}, after the request labelled {@code after} (each may be null). */
+  private void issue(int index, Controller.Operation op, String cause, String label, String after) {
     asked.add(new Asked(index, op, cause, null));
-    client.tell(new ControlPlaneClient.Issue(op, dependent));
+    client.tell(new ControlPlaneClient.Issue(op, label, after));
   }
 
   private Behavior<Command> onQueued(Queued msg) {

@@ -153,6 +153,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2444, ControlPlaneHost.Joined.class),
       // 2450.. a managed switchover
       Entry.of(2450, SwitchoverBreakdown.class),
+      // 2460.. the master's notices to a borrower's driver
+      Entry.of(2460, ControlPlaneHost.LoanEnded.class),
 
       // 2500..2599 NIC message firmware and its host-side fault tolerance (FTGM)
       Entry.of(2500, io.rackfabric.host.nic.McpMode.class),

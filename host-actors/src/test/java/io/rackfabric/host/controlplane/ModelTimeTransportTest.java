@@ -111,4 +111,14 @@ class ModelTimeTransportTest {
     transport.stopPages();
     endpoint.expectNoMessage(Duration.ofMillis(100));
   }
+
+  @Test
+  void shouldTakeTheMastersLoanEndNoticeAtItsArrivalsModelTime() {
+    ControlPlaneHost.LoanEnded ended = new ControlPlaneHost.LoanEnded("gpu1", "ch1", "ch2", 3_002_531,
+        "lender=ch1 was removed from the rack at=3002531ns");
+    ControlPlaneClient.LoanEndNoticed n = assertInstanceOf(ControlPlaneClient.LoanEndNoticed.class,
+        transport.called(new GuestCall.FromPeer(9, 3_003_013, "mmh", ended)));
+    assertEquals(new ControlPlaneClient.LoanEndNoticed(ended, 3_003_013), n);
+    assertEquals(3_003_013, transport.now(), "the driver's clock is the notice's");
+  }
 }

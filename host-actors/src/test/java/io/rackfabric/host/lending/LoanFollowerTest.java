@@ -3,13 +3,18 @@ package io.rackfabric.host.lending;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
+import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
+import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.lending.LoanFollower.PlaneWindows;
 import io.rackfabric.host.memory.Plane;
@@ -41,7 +46,7 @@ class LoanFollowerTest {
 
   private record Rig(TestProbe<ComputeHost.Command> host, TestProbe<GpuDriver.Command> driver,
       TestProbe<ControlPlaneClient.Command> client, ActorRef<LoanFollower.Command> follower,
-      ActorRef<ComputeHost.RouteChanged> changes) {}
+      ActorRef<ComputeHost.RouteChanged> changes, ActorRef<ControlPlaneClient.LoanEnd> ends) {}
 
   private static Rig rig() {
     TestProbe<ComputeHost.Command> host = testKit.createTestProbe();
@@ -50,7 +55,41 @@ class LoanFollowerTest {
     ActorRef<LoanFollower.Command> follower = testKit.spawn(LoanFollower.create("gpu1", "ch2", 1, WINDOWS,
         host.ref(), driver.ref(), client.ref()));
     ComputeHost.FollowRoutes follow = host.expectMessageClass(ComputeHost.FollowRoutes.class, WAIT);
-    return new Rig(host, driver, client, follower, follow.replyTo());
+    ControlPlaneClient.FollowLoans loans = client.expectMessageClass(ControlPlaneClient.FollowLoans.class, WAIT);
+    return new Rig(host, driver, client, follower, follow.replyTo(), loans.follower());
+  }
+
+  private static final ControlPlaneHost.LoanEnded ENDED = new ControlPlaneHost.LoanEnded("gpu1", "ch1", "ch2",
+      3_002_531, "lender=ch1 was removed from the rack at=3002531ns");
+
+  @Test
+  void shouldHotRemoveTheGpuAtTheNoticesTimeThenAnswerTheDriverWhenTheControllerEndsTheLoan() {
+    Rig r = rig();
+    TestProbe<ControlPlaneClient.LoanEndHandled> handled = testKit.createTestProbe();
+    r.ends().tell(new ControlPlaneClient.LoanEnd(ENDED, 3_003_013, handled.ref()));
+    GpuDriver.HotRemove remove = r.driver().expectMessageClass(GpuDriver.HotRemove.class, WAIT);
+    assertEquals(3_003_013, remove.at(), "at the notice's model time, not the controller's");
+    assertTrue(remove.reason().contains("lender=ch1 was removed"), remove.reason());
+    handled.expectNoMessage(Duration.ofMillis(100)); // the borrower's endpoint stays held until the driver is done
+    SurpriseRemoval removal = new SurpriseRemoval(3_003_013, remove.reason(),
+        List.of(new LostCopy(8L << 20, Direction.WRITE, 2_634_357)), 14);
+    remove.replyTo().tell(new GpuDriver.CopiesDone("ch2", List.of(), 26, "", removal, List.of(), 0));
+    assertEquals("gpu1", handled.expectMessageClass(ControlPlaneClient.LoanEndHandled.class, WAIT).device());
+
+    TestProbe<LoanFollower.Moves> moves = testKit.createTestProbe();
+    r.follower().tell(new LoanFollower.GetMoves(moves.ref()));
+    LoanFollower.LoanEnd end = moves.expectMessageClass(LoanFollower.Moves.class, WAIT).end();
+    assertEquals(new LoanFollower.LoanEnd(3_002_531, 3_003_013, ENDED.reason(), removal), end);
+  }
+
+  @Test
+  void shouldAnswerAtOnceWhenAnotherLoanEnds() {
+    Rig r = rig();
+    TestProbe<ControlPlaneClient.LoanEndHandled> handled = testKit.createTestProbe();
+    r.ends().tell(new ControlPlaneClient.LoanEnd(new ControlPlaneHost.LoanEnded("gpu2", "ch1", "ch2", 10, "gone"), 20,
+        handled.ref()));
+    assertEquals("gpu2", handled.expectMessageClass(ControlPlaneClient.LoanEndHandled.class, WAIT).device());
+    r.driver().expectNoMessage(Duration.ofMillis(100));
   }
 
   @Test

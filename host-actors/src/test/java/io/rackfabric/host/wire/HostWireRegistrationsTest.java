@@ -138,13 +138,14 @@ class HostWireRegistrationsTest {
     for (int i = 0; i < client.size(); i++) {
       assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
     }
+    assertEquals(2460, registry.idOf(ControlPlaneHost.LoanEnded.class));
     List<Class<?>> rejoin = List.of(ControlPlaneHost.Rejoin.class, ControlPlaneHost.JoinAsBackup.class,
         ControlPlaneHost.JoinRefused.class, ControlPlaneHost.StateTransfer.class, ControlPlaneHost.Joined.class);
     for (int i = 0; i < rejoin.size(); i++) {
       assertEquals(2440 + i, registry.idOf(rejoin.get(i)), rejoin.get(i).getName());
     }
     assertEquals(2450, registry.idOf(SwitchoverBreakdown.class));
-    assertEquals(inOrder.size() + link.size() + client.size() + rejoin.size() + 1, new HostWireRegistrations().registrations().stream()
+    assertEquals(inOrder.size() + link.size() + client.size() + rejoin.size() + 2, new HostWireRegistrations().registrations().stream()
         .filter(e -> e.id() >= 2400 && e.id() < 2500).count(), "every control-plane class is pinned here");
   }
 
@@ -199,6 +200,7 @@ class HostWireRegistrationsTest {
         new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L, PagePermission.READ_WRITE, 9_000, null)), guest));
     out.add(new ControlPlaneHost.ClientAnswer(3, new Controller.OperationResult(Controller.Status.NOT_MASTER, 0, 9_500,
         "not the master", List.of())));
+    out.add(new ControlPlaneHost.LoanEnded("gpu1", "ch1", "ch2", 3_002_531, "lender=ch1 was removed from the rack"));
     out.add(new ControlPlaneHost.Fenced("bmh", 251_031_000));
     out.add(new ControlPlaneHost.HandOver(2, false, 4_000, host));
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
@@ -212,6 +214,8 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneClient.UseHosts(List.of(host, host)));
     out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,
         PagePermission.READ_WRITE, 9_000, results)));
+    out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,
+        PagePermission.READ_WRITE, 9_000, results), "page 1", "page 0"));
     ControlPlaneClient.PagePlan plan = new ControlPlaneClient.PagePlan("ch1", 0x100, 0x4000_0000L, 20, 1_000,
         100_000_000);
     out.add(plan);

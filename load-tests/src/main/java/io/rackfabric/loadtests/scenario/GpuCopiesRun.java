@@ -179,13 +179,14 @@ public final class GpuCopiesRun {
             progress.printf("  gpu-copies %s: surprise removal at model %,d ns after %,d of %,d copies: %s; lost in"
                 + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.copies().size(), planned, r.reason(),
                 r.lost(), r.notStarted());
+            LoanFollower.Moves f = LoanFollowers.followed(rack, d.follower());
             return new GpuCopiesResult(d.spec(), done.copies(), done.error(), r, done.moves(), done.staleMsis(),
-                LoanFollowers.moves(rack, d.follower()));
+                f.moves(), f.end());
           }
           long resent = done.moves().stream().filter(m -> m.resent() != null).count();
           return new GpuCopiesResult(d.spec(), done.copies(),
               done.error().isEmpty() ? failures(d, resent) : done.error(),
-              null, done.moves(), done.staleMsis(), LoanFollowers.moves(rack, d.follower()));
+              null, done.moves(), done.staleMsis(), LoanFollowers.followed(rack, d.follower()).moves(), null);
         } catch (TimeoutException notYet) {
           // a progress line, below
         }

@@ -27,7 +27,7 @@ final class GuestRequests {
     List<LoanStepResult> out = new ArrayList<>();
     for (Hypervisor.Asked a : record.asked()) {
       Controller.OperationResult r = a.result();
-      if (r != null && ControlPlaneClient.NOT_SENT.equals(r.detail())) {
+      if (r != null && r.detail() != null && r.detail().startsWith(ControlPlaneClient.NOT_SENT)) {
         continue;
       }
       LoanStep step = step(guests, startAt, a);

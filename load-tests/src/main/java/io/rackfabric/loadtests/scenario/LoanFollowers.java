@@ -75,20 +75,24 @@ final class LoanFollowers {
     // has taken that once it answers a later question.
     Asks.<LoanFollower.Command, LoanFollower.Moves>ask(rack.system(), follower, LoanFollower.GetMoves::new, ASK);
     Asks.<ComputeHost.Command, ComputeHost.Routes>ask(rack.system(), host, ComputeHost.GetRoutes::new, ASK);
+    if (client != null) { // and the driver has taken the follower of its loans' ends
+      Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
+          ControlPlaneClient.GetRequests::new, ASK);
+    }
     PlaneWindows s = windows.get(Plane.SECONDARY);
     progress.printf("  gpu-copies %s: the loan of %s follows %s's fail-over (secondary plane: registers %+,d, DMA"
         + " window 0x%X)%n", w.name(), gpu, w.driver(), s.registersShift(), s.windowBase());
     return follower;
   }
 
-  /** The follower's moves so far. */
-  static List<LoanFollower.LoanMove> moves(RunningRack rack, ActorRef<LoanFollower.Command> follower)
+  /** The follower's moves so far and the loan's end (none without a follower). */
+  static LoanFollower.Moves followed(RunningRack rack, ActorRef<LoanFollower.Command> follower)
       throws Exception {
     if (follower == null) {
-      return List.of();
+      return new LoanFollower.Moves("", "", List.of(), null);
     }
     return Asks.<LoanFollower.Command, LoanFollower.Moves>ask(rack.system(), follower, LoanFollower.GetMoves::new,
-        ASK).moves();
+        ASK);
   }
 
   private static long base(LoanPlan p) {

@@ -9,6 +9,7 @@ import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.GpuDriverSettings;
+import io.rackfabric.host.lending.LoanFollower;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
@@ -28,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bundled lending-lender-dies: CH1's links go down on both planes while CH2 copies through
- * the GPU it borrowed from CH1; CH2's driver declares a surprise removal at its watchdog, the copy
- * in flight is lost, the copies before it stand, and the rest of the rack goes on, the same on
+ * the GPU it borrowed from CH1; the controller removes CH1 and tells CH2, whose driver hot-removes
+ * the GPU then (a surprise removal, its BAR windows closed), the copy in flight is lost, the copies before it stand, and the rest of the rack goes on, the same on
  * every run.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -64,10 +65,19 @@ class LendingLenderDiesScenarioTest {
     assertEquals(copies.spec().copies().size(), copies.copies().size() + 1 + removal.notStarted(),
         "each planned copy completed, lost or never started");
 
+    // The controller's removal of CH1 reached CH2's driver, which hot-removed the GPU then: long
+    // before the watchdog would have found it gone.
+    LoanFollower.LoanEnd end = copies.loanEnd();
+    assertNotNull(end, "the borrower heard the controller end its loan");
     long watchdog = GpuDriverSettings.create(ConfigFactory.load()).msiWatchdogNs();
-    assertTrue(removal.at() > lost.doorbellAt() + watchdog && removal.at() < lost.doorbellAt() + 2 * watchdog,
-        "declared at the watchdog, once the STATUS read came back refused: " + removal);
-    assertTrue(removal.reason().contains("UNSUPPORTED_REQUEST"), removal.reason());
+    assertEquals(end.noticedAt(), removal.at(), "the surprise removal is the hot-remove: " + removal);
+    assertTrue(end.endedAt() > FAULT_NS && end.noticedAt() > end.endedAt()
+        && removal.at() < lost.doorbellAt() + watchdog, "after the controller's removal, before the watchdog: " + end);
+    assertTrue(removal.reason().contains("lender=ch1 was removed"), removal.reason());
+    assertEquals(end.endedAt(), NicStreamScenarioTest.figure(first, "dma.borrowed.loan_ended_at_ns"));
+    assertEquals(end.noticedAt() - end.endedAt(), NicStreamScenarioTest.figure(first, "dma.borrowed.loan_end_notice_ns"));
+    assertEquals(0, NicStreamScenarioTest.figure(first, "bar_window.ch2.gpu1.open_at_end"),
+        "CH2's windows onto the GPU were closed by the hot-remove");
 
     assertEquals(removal.at(), NicStreamScenarioTest.figure(first, "dma.borrowed.removed_at_ns"));
     assertEquals(copies.copies().size(), NicStreamScenarioTest.figure(first, "dma.borrowed.copies_completed"));
@@ -94,6 +104,7 @@ class LendingLenderDiesScenarioTest {
       assertEquals("ch1", removed.get(0).host());
       assertTrue(removed.get(0).at() > FAULT_NS && removed.get(0).at() < FAULT_NS + 10_000,
           "at the second cable's error, handled by the MH's AER driver: " + removed);
+      assertTrue(end.endedAt() >= removed.get(0).at(), "the borrower was told at the removal's answer: " + end);
     }
     assertEquals(NicStreamScenarioTest.figure(first, "traffic.ch2-to-mmh.sent"), NicStreamScenarioTest.figure(first, "sink.mmh.delivered"),
         "the other traffic lost nothing");

@@ -233,10 +233,29 @@ public final class CopySequence {
   }
 
   private void removed(long at) {
-    Copy c = plan.copies().get(running);
-    removal = new SurpriseRemoval(at, "GPU at 0x" + Long.toHexString(awaitedRegisters()) + " gone: "
-        + watchdog.reason(), List.of(new LostCopy(c.bytes(), c.direction(), doorbellAt)),
-        plan.copies().size() - running - 1);
+    removed(at, "GPU at 0x" + Long.toHexString(awaitedRegisters()) + " gone: " + watchdog.reason());
+  }
+
+  /**
+   * The GPU was hot-removed at model {@code at} for {@code reason} without the driver finding it
+   * gone (the controller ended its loan: its lender left the rack): a surprise removal as the
+   * watchdog's, the copy in flight lost and the copies never rung not started; nothing happens
+   * when the sequence is over already.
+   */
+  public void hotRemoved(long at, String reason) {
+    if (over()) {
+      return;
+    }
+    removed(at, reason);
+    if (watchdog != null) {
+      watchdog.stop();
+    }
+  }
+
+  private void removed(long at, String reason) {
+    List<LostCopy> lost = running < 0 ? List.of()
+        : List.of(new LostCopy(plan.copies().get(running).bytes(), plan.copies().get(running).direction(), doorbellAt));
+    removal = new SurpriseRemoval(at, reason, lost, plan.copies().size() - done.size() - lost.size());
     running = -1;
   }
 

@@ -36,7 +36,7 @@ import java.util.List;
  */
 public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
-  public sealed interface Command permits Start, GetProgress, MoveWindows, Called {}
+  public sealed interface Command permits Start, GetProgress, MoveWindows, HotRemove, Called {}
 
   /** Runs {@code plan}; {@code replyTo} gets the copies once the last MSI arrived. */
   public record Start(GpuCopyPlan plan, ActorRef<CopiesDone> replyTo) implements Command,
@@ -53,6 +53,16 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
    * doorbell enters the model then.
    */
   public record MoveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The GPU was hot-removed at model {@code at} for {@code reason} (the controller ended its loan:
+   * the lender left the rack): a surprise removal then, the copy in flight lost, nothing more
+   * issued ({@link CopySequence#hotRemoved}); {@code replyTo} gets the copies so far. Under the
+   * kernel the host holds its endpoint at {@code at} until then, so the watchdog is taken back
+   * before its wake can come.
+   */
+  public record HotRemove(long at, String reason, ActorRef<CopiesDone> replyTo)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** The move as the driver applied it ({@code move} null when it changed nothing), or why not. */
@@ -117,6 +127,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
         .onMessage(Start.class, this::onStart)
         .onMessage(GetProgress.class, this::onGetProgress)
         .onMessage(MoveWindows.class, this::onMoveWindows)
+        .onMessage(HotRemove.class, this::onHotRemove)
         .onMessage(Called.class, this::onCalled)
         .build();
   }
@@ -169,6 +180,19 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
           move.resent() == null ? "no copy in flight" : "copy " + move.resent().index() + " rung again");
     }
     msg.replyTo().tell(new WindowsMoved(id, move, ""));
+    return this;
+  }
+
+  private Behavior<Command> onHotRemove(HotRemove msg) {
+    boolean removed = sequence != null && !sequence.over();
+    if (removed) {
+      sequence.hotRemoved(msg.at(), msg.reason());
+      watchdog.rearm(sequence.watchdogDeadline());
+    }
+    msg.replyTo().tell(progress()); // first: whoever hears the plan's end below finds the remover told
+    if (removed && replyTo != null) {
+      report();
+    }
     return this;
   }
 

@@ -124,4 +124,41 @@ class CopySequenceRemovalTest {
     assertNull(s.removal());
     assertEquals(Long.MAX_VALUE, s.watchdogDeadline());
   }
+
+  @Test
+  void shouldDeclareASurpriseRemovalAtOnceWithTheCopyInFlightLostWhenTheGpuIsHotRemoved() {
+    CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
+    s.begin(1_000);
+    s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 3_000);
+    s.hotRemoved(4_500, "hot-removed: the controller ended the loan");
+
+    assertTrue(s.over());
+    SurpriseRemoval r = s.removal();
+    assertEquals(4_500, r.at(), "at the hot-remove, not at the watchdog");
+    assertEquals(List.of(new LostCopy(4096, Direction.READ, 3_000)), r.lost(), "the copy in flight is lost");
+    assertEquals(2, r.notStarted());
+    assertEquals("hot-removed: the controller ended the loan", r.reason());
+    assertEquals(Long.MAX_VALUE, s.watchdogDeadline(), "the watchdog is off: no probe follows");
+    assertNull(s.watchdogExpired(1_000 + WATCHDOG));
+    assertNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(2), 5_000), "a late MSI starts no next copy");
+  }
+
+  @Test
+  void shouldChangeNothingWhenAFinishedOrRemovedGpuIsHotRemoved() {
+    CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
+    s.begin(0);
+    s.watchdogExpired(WATCHDOG);
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 0);
+    SurpriseRemoval first = s.removal();
+    s.hotRemoved(WATCHDOG + 10, "later");
+    assertEquals(first, s.removal(), "the first removal stands");
+  }
+
+  @Test
+  void shouldCountEveryCopyNotStartedWhenHotRemovedBeforeTheFirstDoorbell() {
+    CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
+    s.hotRemoved(500, "hot-removed");
+    assertEquals(List.of(), s.removal().lost());
+    assertEquals(4, s.removal().notStarted());
+  }
 }

@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.scenario.api;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
+import io.rackfabric.host.lending.LoanFollower;
 import io.rackfabric.host.lending.LoanFollower.LoanMove;
 import io.rackfabric.loadtests.scenario.language.GpuCopies;
 import java.util.List;
@@ -20,9 +21,11 @@ import java.util.List;
  * @param staleMsis MSIs of a copy rung again that still came by the old path (ignored by the driver)
  * @param loanMoves the same moves as the borrower's loan follower carried them, with the
  *     controller's answer to each
+ * @param loanEnd the controller's end of the loan (its lender removed) as the borrower heard it,
+ *     which hot-removed the GPU; null when the loan did not end so
  */
 public record GpuCopiesResult(GpuCopies spec, List<CopyRecord> copies, String error, SurpriseRemoval removal,
-    List<WindowMove> windowMoves, int staleMsis, List<LoanMove> loanMoves) {
+    List<WindowMove> windowMoves, int staleMsis, List<LoanMove> loanMoves, LoanFollower.LoanEnd loanEnd) {
 
   public GpuCopiesResult {
     copies = List.copyOf(copies);
@@ -31,6 +34,6 @@ public record GpuCopiesResult(GpuCopies spec, List<CopyRecord> copies, String er
   }
 
   public GpuCopiesResult(GpuCopies spec, List<CopyRecord> copies, String error) {
-    this(spec, copies, error, null, List.of(), 0, List.of());
+    this(spec, copies, error, null, List.of(), 0, List.of(), null);
   }
 }

@@ -8,9 +8,10 @@ import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
 import io.rackfabric.host.device.gpu.CopySequence.ResentCopy;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
-import io.rackfabric.host.lending.LoanFollower.LoanMove;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
+import io.rackfabric.host.lending.LoanFollower;
+import io.rackfabric.host.lending.LoanFollower.LoanMove;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
@@ -94,7 +95,10 @@ public final class DmaBandwidthFigures implements FigureType {
 
   /**
    * A workload whose driver saw its GPU removed: {@code dma.W.removed_at_ns} (model: the driver's
-   * declaration), the copies completed, lost in flight and never started, and the bytes lost.
+   * declaration), the copies completed, lost in flight and never started, and the bytes lost; when
+   * the controller ended the loan (its lender removed) and so hot-removed the GPU at the borrower,
+   * {@code dma.W.loan_ended_at_ns} (the controller's removal of the lender) and {@code
+   * dma.W.loan_end_notice_ns} (from it to the borrower's hot-remove, which is the removal).
    */
   private static void removal(GpuCopiesResult g, List<Figure> out) {
     SurpriseRemoval r = g.removal();
@@ -107,6 +111,11 @@ public final class DmaBandwidthFigures implements FigureType {
     out.add(new Figure(p + "copies_lost", r.lost().size(), "copies", "count"));
     out.add(new Figure(p + "bytes_lost", r.lost().stream().mapToLong(LostCopy::bytes).sum(), "bytes", "count"));
     out.add(new Figure(p + "copies_not_started", r.notStarted(), "copies", "count"));
+    LoanFollower.LoanEnd end = g.loanEnd();
+    if (end != null) {
+      out.add(new Figure(p + "loan_ended_at_ns", end.endedAt(), "ns", "model"));
+      out.add(new Figure(p + "loan_end_notice_ns", end.noticedAt() - end.endedAt(), "ns", "model"));
+    }
   }
 
   /**
