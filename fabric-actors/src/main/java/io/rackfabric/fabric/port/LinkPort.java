@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.port;
 
 import akka.actor.Cancellable;
+import akka.actor.CoordinatedShutdown;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -200,6 +201,12 @@ public final class LinkPort {
   /** The actor stopped: no more ticks, and the partner learns the link is gone. */
   private void stop() {
     ticks.cancel();
-    partner.stop(link);
+    // The whole actor system shutting down (the end of a run, a node leaving): its partners stop
+    // or learn of it by death watch and silence. A surprise down sent now would carry this end's
+    // clock, which stands at its last event (near 0 for a port idle since training), and reach
+    // partners far ahead of it as a straggler.
+    if (CoordinatedShutdown.get(context.getSystem()).getShutdownReason().isEmpty()) {
+      partner.stop(link);
+    }
   }
 }

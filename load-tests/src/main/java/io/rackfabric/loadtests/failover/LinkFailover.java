@@ -135,13 +135,19 @@ public final class LinkFailover {
     FabricSettings settings = FabricSettings.create(config);
     ActorSystem<RackNode.Command> system = ActorSystem.create(
         RackNode.create(topology, topology.seed().name(), settings), "failover", config);
+    ActorRef<TimeKeeper.Command> keeper = null;
     try {
       // Under the same model-time kernel as a scenario's rack, so the two measure alike.
-      ActorRef<TimeKeeper.Command> keeper = RackTime.start(system, topology);
+      keeper = RackTime.start(system, topology);
       Asks.<TimeKeeper.Command, TimeKeeper.Status>ask(system, keeper, TimeKeeper.AwaitIdle::new, STEP);
       int breakdownHost = fault == Fault.CH_LINK ? failedHost : fault == Fault.EVERY_CH_LINK ? 1 : 0;
       return failOver(system, keeper, topology, spec, fault, breakdownHost, mode, streams, progress);
     } finally {
+      if (keeper != null) {
+        // Nothing more is granted: stopping ports notice their partners' ends at their own stale
+        // clocks, and what they sent then would be logged as stragglers after the figures.
+        keeper.tell(new TimeKeeper.Limit(Long.MIN_VALUE));
+      }
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }

@@ -363,6 +363,7 @@ public final class LiveRack implements RunningRack, AutoCloseable {
   /** Stops every node and the actor system; the node JVMs too in a multi-JVM run. */
   @Override
   public void close() {
+    clock.freeze();
     if (cluster != null) {
       cluster.close();
       return;

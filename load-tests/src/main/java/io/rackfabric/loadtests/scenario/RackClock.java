@@ -69,6 +69,16 @@ final class RackClock {
     }
   }
 
+  /**
+   * At the end of a run, before its actors stop: nothing more is granted. Stopping, a component
+   * whose partner stopped first notices it at its own clock, which stands where its last event
+   * left it (near 0 for one idle since the start); what it sent then would reach components far
+   * ahead as stragglers, logged though every figure was taken before.
+   */
+  void freeze() {
+    limit(Long.MIN_VALUE);
+  }
+
   void release() {
     if (keeper != null) {
       keeper.tell(new TimeKeeper.Release());
