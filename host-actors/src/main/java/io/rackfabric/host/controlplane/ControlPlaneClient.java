@@ -161,9 +161,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final LongSupplier wallNanos;
   private final TimerScheduler<Command> timers;
   private final HostGuest guest;
-  /** The host's root endpoint (null when the driver runs next to none). */
-  private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final ActorRef<MemoryEndpoint.BarWindowsChanged> hotPlugged;
+  private final BorrowerRoot root;
   private final RequestLedger ledger = new RequestLedger();
   private final List<ActorRef<PagesDone>> readyWaiters = new ArrayList<>();
   private ClientTransport transport;
@@ -172,7 +170,6 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final PagePlanRun pages = new PagePlanRun();
   private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
   private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
-  private final LoanEnds loanEnds = new LoanEnds();
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
@@ -205,8 +202,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     this.settings = settings;
     this.client = client;
     this.wallNanos = wallNanos;
-    this.endpoint = endpoint;
-    this.hotPlugged = context.messageAdapter(MemoryEndpoint.BarWindowsChanged.class, HotPlugged::new);
+    this.root = new BorrowerRoot(name, endpoint,
+        context.messageAdapter(MemoryEndpoint.BarWindowsChanged.class, HotPlugged::new), context.getLog());
     this.guest = new HostGuest(endpoint == null ? name : endpoint.path().name(), endpoint,
         endpoint == null ? null : context.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
     guest.attach();
@@ -396,7 +393,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
       }
     } else if (modelTime != null) {
       Command c = modelTime.called(call);
-      if (c instanceof LoanEndNoticed n && loanEndNoticed(n, call)) {
+      if (c instanceof LoanEndNoticed n && root.loanEnded(n.ended(), n.at(), call, getContext().getSelf().narrow())) {
         return this; // answered once the followers have
       }
       if (c != null) {
@@ -408,27 +405,12 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private Behavior<Command> onFollowLoans(FollowLoans msg) {
-    loanEnds.follow(msg.follower());
+    root.follow(msg.follower());
     return this;
   }
 
-  /**
-   * The controller ended a loan of this host's (Device Lending's surprise removal): the device is
-   * hot-removed at the host's root, its BAR windows closed, and each follower told, inside the
-   * call; true when {@code call} is held for the followers' answers.
-   */
-  private boolean loanEndNoticed(LoanEndNoticed n, GuestCall call) {
-    ControlPlaneHost.LoanEnded e = n.ended();
-    getContext().getLog().warn("Client [{}]: the controller ended the loan of [{}] at {} ns ({}); hot-removed at {} ns",
-        name, e.device(), e.at(), e.reason(), n.at());
-    if (endpoint != null) {
-      endpoint.tell(new MemoryEndpoint.HotRemove(e.device(), hotPlugged));
-    }
-    return loanEnds.noticed(e, n.at(), call, getContext().getSelf().narrow());
-  }
-
   private Behavior<Command> onLoanEndHandled(LoanEndHandled msg) {
-    loanEnds.handled().forEach(guest::answer);
+    root.handled().forEach(guest::answer);
     return this;
   }
 
@@ -475,8 +457,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private Behavior<Command> onHotPlugged(HotPlugged msg) {
-    getContext().getLog().debug("Client [{}]: BAR windows of {} at {}: {} ({})", name, msg.result().device(),
-        msg.result().endpoint(), msg.result().accepted() ? "done" : "not changed", msg.result().detail());
+    root.hotPlugged(msg.result());
     return this;
   }
 
@@ -486,9 +467,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    * call that brought the answer, so the windows change at the answer's model time.
    */
   private void ended(RequestQueue.Open open, OperationResult result, int attemptCount, String detail) {
-    if (endpoint != null) {
-      LoanHotPlug.change(open.operation(), result, hotPlugged).ifPresent(endpoint::tell);
-    }
+    root.answered(open.operation(), result);
     RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
     chain.ended(open.requestSeq(), result != null && result.accepted(), // the next is sent after this returns
         result == null ? detail : result.status() + (result.detail() == null ? "" : ": " + result.detail()));
