@@ -37,7 +37,7 @@ class RejoinTest {
 
   @BeforeAll
   static void start() throws Exception {
-    kit = HostPairKit.start("rejoin", dataDir, settings -> settings.withRejoinWriteEvents(2));
+    kit = HostPairKit.start("rejoin", dataDir, settings -> settings.withRejoinWriteEvents(2).withRejoinChunkEvents(1));
   }
 
   @AfterAll
@@ -69,13 +69,17 @@ class RejoinTest {
   @Test
   void shouldRejoinAsBackupKeepTheOldJournalAndBeRedundantAgainWhenFencedByAFalseSuspicion() throws Exception {
     HostPairKit.Pair h = falselySuspected("fs");
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10)); // served alone: the rejoined host lacks it
+    // Served alone: the rejoined host lacks them, and gets them in three chunks of one event.
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
     List<Object> oldJournal = journal("fs-mmh");
 
     RoleChanged r = kit.ask(h.mmh(), ControlPlaneHost.Rejoin::new);
     assertTrue(r.ok(), r.detail());
     assertEquals(Role.BACKUP, r.role());
     assertTrue(r.detail().contains("journal fs-mmh.tenure-2"), r.detail());
+    assertTrue(r.detail().contains(" 3 transferred)"), r.detail());
     assertEquals(Role.BACKUP, kit.role(h.mmh()));
     assertEquals(kit.state(h.bmh()), kit.state(h.mmh()), "the transfer brought the master's state");
 
