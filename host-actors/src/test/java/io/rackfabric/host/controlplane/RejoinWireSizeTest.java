@@ -60,7 +60,7 @@ class RejoinWireSizeTest {
     ActorRef<ControlPlaneHost.TransferAnswer> answers = testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref();
     GuestAddress guest = new GuestAddress("mmh", testKit.<MemoryEndpoint.Command>createTestProbe().ref(),
         testKit.<GuestCall>createTestProbe().ref());
-    List<ControllerEvent> all = journal(45_000);
+    List<ControllerEvent> all = journal(50_000);
     JournalHistory master = new JournalHistory(all);
     JournalHistory joiner = new JournalHistory(all.subList(0, 35_000));
     ControllerState state = ControllerState.empty();
@@ -72,11 +72,11 @@ class RejoinWireSizeTest {
     ControlPlaneHost.JoinAsBackup wholeChain = new ControlPlaneHost.JoinAsBackup("mmh", 35_000, List.of(),
         joiner.chain(), 0, host, guest);
     assertTrue(wireSize(wholeChain) > FRAME, "the whole chain: " + wireSize(wholeChain) + " bytes");
-    assertTrue(wireSize(new ControlPlaneHost.Pair(45_000, state, 0, host, guest)) > FRAME,
+    assertTrue(wireSize(new ControlPlaneHost.Pair(50_000, state, 0, host, guest)) > FRAME,
         "the state alone exceeds the frame: it goes as a digest");
-    ControlPlaneHost.StateTransfer oneTransfer = new ControlPlaneHost.StateTransfer(35_001, all.subList(35_000, 45_000),
-        45_000, 0, 0, host, guest, answers);
-    assertTrue(wireSize(oneTransfer) > FRAME, "10,000 events in one transfer: " + wireSize(oneTransfer) + " bytes");
+    ControlPlaneHost.StateTransfer oneTransfer = new ControlPlaneHost.StateTransfer(35_001, all.subList(35_000, 50_000),
+        50_000, 0, 0, host, guest, answers);
+    assertTrue(wireSize(oneTransfer) > FRAME, "15,000 events in one transfer: " + wireSize(oneTransfer) + " bytes");
 
     // Now: a bounded request, chunks of the default size, and the answers.
     ControlPlaneHost.JoinAsBackup join = RejoinCheck.joinRequest("mmh", joiner, 0, host, guest);
@@ -93,16 +93,19 @@ class RejoinWireSizeTest {
       largest = Math.max(largest, size);
       ControlPlaneHost.TransferAnswer answer = c.last()
           ? new ControlPlaneHost.Joined(true, c.endSeqNr(), 38_550_030_000L,
-              "rejoined as backup at lastSeqNr=45000 (35000 own events, 10000 transferred), journal controller-mmh.tenure-2")
+              "rejoined as backup at lastSeqNr=50000 (35000 own events, 15000 transferred), journal controller-mmh.tenure-2")
           : new ControlPlaneHost.ChunkPersisted(c.endSeqNr(), 38_550_030_000L);
       assertTrue(wireSize(answer) < FRAME);
       assertTrue(chunks.answered(answer).isEmpty());
     }
     assertTrue(largest < FRAME, "largest chunk: " + largest + " bytes");
-    assertEquals(10, chunks.chunks());
-    ControlPlaneHost.JoinRefused refused = new ControlPlaneHost.JoinRefused(((RejoinCheck.Refuse) RejoinCheck.decide(
-        RejoinCheck.joinRequest("bmh", new JournalHistory(journal(50_000)), 0, host, guest), master)).reason(),
-        35_001, 0);
+    System.out.printf("rejoin on the wire: whole chain %d, state %d, one transfer %d; request %d, largest chunk %d bytes%n",
+        wireSize(wholeChain), wireSize(new ControlPlaneHost.Pair(50_000, state, 0, host, guest)), wireSize(oneTransfer),
+        wireSize(join), largest);
+    assertEquals(15, chunks.chunks());
+    RejoinCheck.Refuse longer = (RejoinCheck.Refuse) RejoinCheck.decide(
+        RejoinCheck.joinRequest("bmh", new JournalHistory(journal(60_000)), 0, host, guest), master);
+    ControlPlaneHost.JoinRefused refused = new ControlPlaneHost.JoinRefused(longer.reason(), longer.firstDifferingSeqNr(), 0);
     assertTrue(wireSize(refused) < FRAME);
   }
 
