@@ -16,7 +16,7 @@ import java.util.Optional;
  * (its journal must be a prefix of the master's: the same digest at its last event, which covers
  * every event before it) and what to send it (the events after that), whether the joiner accepts
  * each chunk it was sent and the state it folded, and the persistence id of the joiner's new
- * tenure. The chunks themselves are {@link TransferChunks}'.
+ * tenure. {@link TransferChunks} cuts the transfer into chunks.
  *
  * <p>A rejoined host writes a new journal under a new persistence id (its old one's id plus
  * {@code .tenure-K}, {@link Tenure}): its own verified events, then the transferred ones. The old journal stays
