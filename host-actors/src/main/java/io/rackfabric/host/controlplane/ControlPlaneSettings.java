@@ -52,8 +52,9 @@ public record ControlPlaneSettings(
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
   /**
-   * The most events a chunk of a rejoin's transfer may hold: an event takes 30 to 60 bytes on the
-   * wire (Kryo), so 2,000 stay well under Artery's default frame of 256 KiB.
+   * The most events a chunk of a rejoin's transfer may hold: a page event takes about 20 bytes on
+   * the wire (Kryo), events with longer names more, so 2,000 stay well under Artery's default frame
+   * of 256 KiB ({@code RejoinWireSizeTest}).
    */
   static final int MAX_CHUNK_EVENTS = 2_000;
 
