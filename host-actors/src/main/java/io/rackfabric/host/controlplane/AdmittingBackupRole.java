@@ -145,8 +145,8 @@ final class AdmittingBackupRole extends RoleBehavior {
       return sendChunk();
     }
     host.heartbeats.startHeartbeats();
-    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={} ({} events in {} chunks)", host.name,
-        join.host(), msg.answer().lastSeqNr(), chunks.eventsSent(), chunks.chunks());
+    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={} ({} events transferred, chunks: {})",
+        host.name, join.host(), msg.answer().lastSeqNr(), chunks.eventsSent(), chunks.chunks());
     return serve();
   }
 
