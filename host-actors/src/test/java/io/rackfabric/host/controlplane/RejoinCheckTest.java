@@ -174,7 +174,8 @@ class RejoinCheckTest {
   @Test
   void shouldLocateTheFirstDifferenceToARangeWhenTheJournalIsLongerThanTheSample() {
     // 5,000 events sampled at ceil(k * 5,000 / 1,024): ..., 2,999, 3,003, ...; event 3,001 differs.
-    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class, decide(journal(5_000, 3_000), journal(6_000, -1)));
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
+        decide(journal(5_000, 3_000), journal(6_000, -1)));
     assertEquals(3_000, r.firstDifferingSeqNr(), "every event before it agrees");
     assertTrue(r.reason().contains("the first differing event lies in seqNr 3000..3003 (events up to 2999 agree"),
         r.reason());
@@ -194,7 +195,8 @@ class RejoinCheckTest {
     assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 3), 3, 0)));
     assertEquals(Optional.of("transfer from seqNr 2 but this journal ends at 2"),
         RejoinCheck.checkNumbers(2, chunk(2, all.subList(1, 3), 3, 0)));
-    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 2), 3, 0)), "a chunk before the last");
+    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 2), 3, 0)),
+        "a chunk before the last");
     assertEquals(Optional.of("chunk of 2 events from seqNr 2 goes past the master's lastSeqNr=2"),
         RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 3), 2, 0)));
     assertEquals(Optional.of("empty chunk from seqNr 2 before the master's lastSeqNr=3"),

@@ -57,7 +57,8 @@ class RejoinWireSizeTest {
   @Test
   void shouldKeepEveryMessageOfTheRejoinUnderTheFrameWhenTheJournalIsLong() {
     ActorRef<ControlPlaneHost.Command> host = testKit.<ControlPlaneHost.Command>createTestProbe().ref();
-    ActorRef<ControlPlaneHost.TransferAnswer> answers = testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref();
+    ActorRef<ControlPlaneHost.TransferAnswer> answers =
+        testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref();
     GuestAddress guest = new GuestAddress("mmh", testKit.<MemoryEndpoint.Command>createTestProbe().ref(),
         testKit.<GuestCall>createTestProbe().ref());
     List<ControllerEvent> all = journal(50_000);
@@ -92,20 +93,22 @@ class RejoinWireSizeTest {
           38_550_000_000L, host, guest, answers));
       largest = Math.max(largest, size);
       ControlPlaneHost.TransferAnswer answer = c.last()
-          ? new ControlPlaneHost.Joined(true, c.endSeqNr(), 38_550_030_000L,
-              "rejoined as backup at lastSeqNr=50000 (35000 own events, 15000 transferred), journal controller-mmh.tenure-2")
+          ? new ControlPlaneHost.Joined(true, c.endSeqNr(), 38_550_030_000L, "rejoined as backup at"
+              + " lastSeqNr=50000 (35000 own events, 15000 transferred), journal controller-mmh.tenure-2")
           : new ControlPlaneHost.ChunkPersisted(c.endSeqNr(), 38_550_030_000L);
       assertTrue(wireSize(answer) < FRAME);
       assertTrue(chunks.answered(answer).isEmpty());
     }
     assertTrue(largest < FRAME, "largest chunk: " + largest + " bytes");
-    System.out.printf("rejoin on the wire: whole chain %d, state %d, one transfer %d; request %d, largest chunk %d bytes%n",
+    System.out.printf("rejoin on the wire: whole chain %d, state %d, one transfer %d; request %d,"
+        + " largest chunk %d bytes%n",
         wireSize(wholeChain), wireSize(new ControlPlaneHost.Pair(50_000, state, 0, host, guest)), wireSize(oneTransfer),
         wireSize(join), largest);
     assertEquals(15, chunks.chunks());
     RejoinCheck.Refuse longer = (RejoinCheck.Refuse) RejoinCheck.decide(
         RejoinCheck.joinRequest("bmh", new JournalHistory(journal(60_000)), 0, host, guest), master);
-    ControlPlaneHost.JoinRefused refused = new ControlPlaneHost.JoinRefused(longer.reason(), longer.firstDifferingSeqNr(), 0);
+    ControlPlaneHost.JoinRefused refused =
+        new ControlPlaneHost.JoinRefused(longer.reason(), longer.firstDifferingSeqNr(), 0);
     assertTrue(wireSize(refused) < FRAME);
   }
 

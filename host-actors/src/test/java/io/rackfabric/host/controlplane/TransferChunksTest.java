@@ -70,7 +70,8 @@ class TransferChunksTest {
     chunks.next();
     assertEquals(Optional.empty(), chunks.answered(new ChunkPersisted(42, 100)));
     chunks.next();
-    Optional<String> problem = chunks.answered(new Joined(false, 42, 200, "the new journal did not write the transfer"));
+    Optional<String> problem =
+        chunks.answered(new Joined(false, 42, 200, "the new journal did not write the transfer"));
     assertEquals(Optional.of("the new journal did not write the transfer"), problem);
     assertEquals("the new journal did not write the transfer", chunks.failure());
     assertFalse(chunks.joined());
