@@ -7,7 +7,6 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
@@ -19,16 +18,20 @@ import io.rackfabric.persistence.controller.JournalHistory;
  * side). It quiesces as for a switchover (new requests wait) until nothing is in flight, so that
  * its controller's state and its journal stand at one sequence number; it reads its journal back
  * and lets {@link RejoinCheck} decide. A refused host is told why and where the journals first
- * differ. An admitted one gets the events it lacks and the state; from then on every operation is
- * replicated to it ({@link BackupLink}), and once it answers that it holds the state the
- * heartbeats start and the master serves again. A host that fails the transfer or does not answer
- * is dropped: the master serves on without a backup.
+ * may differ. An admitted one gets the events it lacks in chunks ({@link TransferChunks}), each sent
+ * once it persisted the one before, and the digest of the master's state; requests keep waiting
+ * meanwhile. From the transfer on every operation is replicated to it ({@link BackupLink}), and
+ * once it answers that it holds the state the heartbeats start and the master serves again (the
+ * requests that waited go first to the new backup, in order). A host that fails any chunk or does
+ * not answer one is dropped and told: the master serves on without a backup.
  */
 final class AdmittingBackupRole extends RoleBehavior {
 
   private final JoinAsBackup join;
   private boolean started;
   private CurrentState state;
+  private TransferChunks chunks;
+  private long stateDigest;
 
   private AdmittingBackupRole(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
     super(context, host);
@@ -94,17 +97,26 @@ final class AdmittingBackupRole extends RoleBehavior {
       return refuse("the master's journal ends at seqNr " + history.lastSeqNr() + ", its controller at "
           + state.lastSeqNr(), -1);
     }
-    RejoinCheck.Verdict verdict = RejoinCheck.decide(join.host(), join.lastSeqNr(), join.chain(), history);
+    RejoinCheck.Verdict verdict = RejoinCheck.decide(join, history);
     if (verdict instanceof RejoinCheck.Refuse r) {
       return refuse(r.reason(), r.firstDifferingSeqNr());
     }
     RejoinCheck.Admit admit = (RejoinCheck.Admit) verdict;
-    // Quiet: no operation is decided yet that the new backup would miss.
+    // Quiet: no operation is decided yet that the new backup would miss, and admission stays closed
+    // until the last chunk is answered, so the link replicates nothing before the transfer's end.
     host.backupLink.link(host.link(join.from()));
     host.peer = join.from();
     host.peerGuest = join.guest();
-    getContext().ask(Joined.class, join.from(), RejoiningRole.READ_TIMEOUT,
-        to -> new StateTransfer(admit.fromSeqNr(), admit.events(), state.lastSeqNr(), state.state(), host.now,
+    chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), host.settings.rejoinChunkEvents());
+    stateDigest = JournalHistory.digestOf(state.state());
+    return sendChunk();
+  }
+
+  /** The next chunk, once the joiner persisted the one before (one outstanding at a time). */
+  private Behavior<Command> sendChunk() {
+    TransferChunks.Chunk chunk = chunks.next();
+    getContext().ask(ControlPlaneHost.TransferAnswer.class, join.from(), RejoiningRole.READ_TIMEOUT,
+        to -> new StateTransfer(chunk.fromSeqNr(), chunk.events(), chunks.lastSeqNr(), stateDigest, host.now,
             getContext().getSelf(), host.guest.address(), to),
         JoinAnswered::new);
     return this;
@@ -112,19 +124,29 @@ final class AdmittingBackupRole extends RoleBehavior {
 
   @Override
   Behavior<Command> onJoinAnswered(JoinAnswered msg) {
-    if (msg.failure() != null || !msg.joined().ok()) {
+    if (chunks == null) {
+      return super.onJoinAnswered(msg);
+    }
+    if (msg.failure() != null) {
+      chunks.fail("no answer: " + msg.failure());
+    } else {
+      host.arrived(msg.answer().sentAt());
+      chunks.answered(msg.answer());
+    }
+    if (chunks.failure() != null) {
       host.backupLink.unlink();
-      String why = msg.failure() != null ? "no answer: " + msg.failure() : msg.joined().detail();
-      getContext().getLog().warn("Host [{}]: {} did not rejoin ({}); serving without a backup", host.name,
-          join.host(), why);
+      getContext().getLog().warn("Host [{}]: {} did not rejoin at chunk {} ({}); serving without a backup", host.name,
+          join.host(), chunks.chunks(), chunks.failure());
       // Its answer may still come and make it a backup no heartbeat reaches: told, it stands down.
-      join.from().tell(new JoinRefused("admission ended without its answer: " + why, -1, host.now));
+      join.from().tell(new JoinRefused("admission ended without its answer: " + chunks.failure(), -1, host.now));
       return serve();
     }
-    host.arrived(msg.joined().sentAt());
+    if (!chunks.joined()) {
+      return sendChunk();
+    }
     host.heartbeats.startHeartbeats();
-    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={}", host.name, join.host(),
-        msg.joined().lastSeqNr());
+    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={} ({} events transferred, chunks: {})",
+        host.name, join.host(), msg.answer().lastSeqNr(), chunks.eventsSent(), chunks.chunks());
     return serve();
   }
 

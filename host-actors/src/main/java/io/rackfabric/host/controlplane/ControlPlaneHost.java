@@ -305,39 +305,75 @@ public final class ControlPlaneHost {
   }
 
   /**
-   * A fenced host asks the master to be its backup: its journal ends at {@code lastSeqNr}, with the
-   * chain of digests {@code chain} ({@link io.rackfabric.persistence.controller.JournalHistory}); the
-   * master admits it only when that journal is a prefix of its own.
+   * A fenced host asks the master to be its backup: its journal ends at {@code lastSeqNr}; {@code
+   * sampleSeqNrs} are sequence numbers of its chain of digests ({@link
+   * io.rackfabric.persistence.controller.JournalHistory}: digest {@code i} covers events 1 to {@code
+   * i}) and {@code sampleDigests} the digests there: every one when the journal is short, else a
+   * bounded, evenly spaced sample, always ending with the last ({@link RejoinCheck#sampleSeqNrs}).
+   * The master admits it only when its last digest is the master's at {@code lastSeqNr}.
    */
-  public record JoinAsBackup(String host, long lastSeqNr, List<Long> chain, long sentAt, ActorRef<Command> from,
-      GuestAddress guest) implements Command, WireMessage {
+  public record JoinAsBackup(String host, long lastSeqNr, List<Long> sampleSeqNrs, List<Long> sampleDigests,
+      long sentAt, ActorRef<Command> from, GuestAddress guest) implements Command, WireMessage {
 
     public JoinAsBackup {
-      chain = List.copyOf(chain);
+      sampleSeqNrs = List.copyOf(sampleSeqNrs);
+      sampleDigests = List.copyOf(sampleDigests);
     }
   }
 
   /**
-   * The master's refusal: {@code firstDifferingSeqNr}, the first event the two journals disagree
-   * on (-1: not compared, the host asked is no master or could not read its journal).
+   * The master's refusal. {@code firstDifferingSeqNr}: the first sequence number at which the two
+   * journals may differ; every event before it is the same in both (the digests there agree). When
+   * the join request's sample holds the digest of every event up to the first difference, that event
+   * is the first that differs; otherwise it lies between this number and the next sampled one, which
+   * the reason names. -1: not compared (the host asked is no master, could not read its journal, or
+   * the request was malformed).
    */
   public record JoinRefused(String reason, long firstDifferingSeqNr, long sentAt) implements Command, WireMessage {}
 
   /**
-   * The master's state transfer: the events numbered from {@code fromSeqNr} that the joiner lacks,
-   * and the state after {@code lastSeqNr} for the joiner to check its own fold against.
+   * One chunk of the master's state transfer: the events numbered from {@code fromSeqNr} that the
+   * joiner lacks, at most {@code rejoin-chunk-events} of them, one chunk outstanding at a time. The
+   * transfer ends at the master's {@code lastSeqNr}; the chunk that reaches it is the last ({@link
+   * #last}). {@code stateDigest} is the digest of the master's state there ({@link
+   * io.rackfabric.persistence.controller.JournalHistory#digestOf}), for the joiner to check its
+   * fold against once the last chunk is written. The joiner answers each chunk but the last with
+   * {@link ChunkPersisted} and the last, or any chunk it cannot take, with {@link Joined}.
    */
-  public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, ControllerState state,
-      long sentAt, ActorRef<Command> master, GuestAddress guest, ActorRef<Joined> replyTo)
+  public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest,
+      long sentAt, ActorRef<Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo)
       implements Command, WireMessage {
 
     public StateTransfer {
       events = List.copyOf(events);
     }
+
+    /** The sequence number of this chunk's last event ({@code fromSeqNr - 1} when it is empty). */
+    public long endSeqNr() {
+      return fromSeqNr + events.size() - 1;
+    }
+
+    /** Whether this chunk ends the transfer, at the master's last sequence number. */
+    public boolean last() {
+      return endSeqNr() == lastSeqNr;
+    }
   }
 
-  /** The joiner's answer to a transfer: persisted and verified ({@code ok}), it is the backup now. */
-  public record Joined(boolean ok, long lastSeqNr, long sentAt, String detail) implements WireMessage {}
+  /** A joiner's answer to a chunk of the state transfer. */
+  public sealed interface TransferAnswer extends WireMessage permits ChunkPersisted, Joined {
+    long lastSeqNr();
+
+    long sentAt();
+  }
+
+  /** The joiner persisted a chunk: its new journal ends at {@code lastSeqNr}; the next may come. */
+  public record ChunkPersisted(long lastSeqNr, long sentAt) implements TransferAnswer {}
+
+  /**
+   * The joiner's last answer to a transfer: persisted and verified ({@code ok}), it is the backup
+   * now; not ok, the rejoin ended at that chunk ({@code detail} says why).
+   */
+  public record Joined(boolean ok, long lastSeqNr, long sentAt, String detail) implements TransferAnswer {}
 
   // ---- to itself (package-private: the role behaviors send them)
 
@@ -380,8 +416,8 @@ public final class ControlPlaneHost {
   record HistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure,
       RoleBehavior asker) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The joiner's answer to the master's state transfer (null: none in time). */
-  record JoinAnswered(Joined joined, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
+  /** The joiner's answer to a chunk of the master's state transfer (null: none in time). */
+  record JoinAnswered(TransferAnswer answer, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
   /** The rejoined host's new journal wrote the transfer (or not). */
   record TransferWritten(ReplicationAck ack, Throwable failure) implements Command, NoSerializationVerificationNeeded {}

@@ -29,6 +29,8 @@ import java.util.Locale;
  *     hosts' endpoints (a run under the model-time kernel), not wall-clock timers
  * @param peerAnswerTimeoutNs how long a rejoining host waits for the master's answer, and a
  *     master quiescing for a switchover for the backup's, model ns
+ * @param rejoinWriteEvents events per journal write of a rejoining host's new tenure
+ * @param rejoinChunkEvents events per chunk of a rejoin's state transfer (one message each)
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -44,9 +46,17 @@ public record ControlPlaneSettings(
     Duration replicationTimeout,
     boolean modelTimeHeartbeats,
     long peerAnswerTimeoutNs,
-    int rejoinWriteEvents) {
+    int rejoinWriteEvents,
+    int rejoinChunkEvents) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
+
+  /**
+   * The most events a chunk of a rejoin's transfer may hold: a page event takes about 20 bytes on
+   * the wire (Kryo), events with longer names more, so 2,000 stay well under Artery's default frame
+   * of 256 KiB ({@code RejoinWireSizeTest}).
+   */
+  static final int MAX_CHUNK_EVENTS = 2_000;
 
   public ControlPlaneSettings {
     List<String> errors = new ArrayList<>();
@@ -91,6 +101,10 @@ public record ControlPlaneSettings(
     if (rejoinWriteEvents < 1) {
       errors.add("rejoin-write-events=" + rejoinWriteEvents + " must be at least 1");
     }
+    if (rejoinChunkEvents < 1 || rejoinChunkEvents > MAX_CHUNK_EVENTS) {
+      errors.add("rejoin-chunk-events=" + rejoinChunkEvents + " not in [1," + MAX_CHUNK_EVENTS
+          + "] (a chunk is one message, and Artery's frame is 256 KiB)");
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(PREFIX + String.join("; ", errors));
     }
@@ -120,7 +134,7 @@ public record ControlPlaneSettings(
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
         root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer,
-        c.getInt("rejoin-write-events"));
+        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"));
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -136,13 +150,19 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents);
   }
 
   public ControlPlaneSettings withRejoinWriteEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents);
+  }
+
+  public ControlPlaneSettings withRejoinChunkEvents(int events) {
+    return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
+        rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

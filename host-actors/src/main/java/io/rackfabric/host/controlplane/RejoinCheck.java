@@ -1,6 +1,8 @@
 package io.rackfabric.host.controlplane;
 
+import akka.actor.typed.ActorRef;
 import akka.persistence.typed.PersistenceId;
+import io.rackfabric.fabric.endpoint.GuestAddress;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.JournalHistory;
@@ -11,9 +13,10 @@ import java.util.Optional;
 
 /**
  * The decisions of a rejoin, apart from the actors: whether the master admits a host as its backup
- * (its journal must be a prefix of the master's: the same digest chain up to its last event) and
- * what to send it (the events after that), whether the joiner accepts what it was sent, and the
- * persistence id of the joiner's new tenure.
+ * (its journal must be a prefix of the master's: the same digest at its last event, which covers
+ * every event before it) and what to send it (the events after that), whether the joiner accepts
+ * each chunk it was sent and the state it folded, and the persistence id of the joiner's new
+ * tenure. {@link TransferChunks} cuts the transfer into chunks.
  *
  * <p>A rejoined host writes a new journal under a new persistence id (its old one's id plus
  * {@code .tenure-K}, {@link Tenure}): its own verified events, then the transferred ones. The old journal stays
@@ -25,71 +28,174 @@ import java.util.Optional;
  */
 final class RejoinCheck {
 
+  /**
+   * At most this many digests of a joiner's chain go with its join request, evenly spaced and
+   * ending with its last (a sequence number and a digest each, about 14 KiB in all on the wire, far
+   * below Artery's 256 KiB frame; the whole chain, about 10 bytes per event with Kryo, exceeds it
+   * from about 26,000 events).
+   */
+  static final int SAMPLE_DIGESTS = 1_024;
+
   /** The master's verdict on a joiner. */
   sealed interface Verdict {}
 
   /** Admitted: send {@code events}, numbered from {@code fromSeqNr}, with the state after the last. */
   record Admit(long fromSeqNr, List<ControllerEvent> events) implements Verdict {}
 
-  /** Refused for {@code reason}; the journals first differ at {@code firstDifferingSeqNr}. */
+  /**
+   * Refused for {@code reason}; every event before {@code firstDifferingSeqNr} is the same in both
+   * journals, and the first that differs is that one or lies after it (the reason says which; -1:
+   * not compared).
+   */
   record Refuse(String reason, long firstDifferingSeqNr) implements Verdict {}
 
   private RejoinCheck() {}
 
   /**
+   * The sequence numbers whose digests a join request carries for a journal ending at {@code
+   * lastSeqNr}: every one from 1 when there are at most {@link #SAMPLE_DIGESTS}, else {@link
+   * #SAMPLE_DIGESTS} evenly spaced, {@code ceil(k * lastSeqNr / SAMPLE_DIGESTS)} for {@code k} from
+   * 1, the last being {@code lastSeqNr}. Since digest {@code i} covers events 1 to {@code i}, the
+   * last alone proves the whole prefix; the others locate a difference.
+   */
+  static List<Long> sampleSeqNrs(long lastSeqNr) {
+    if (lastSeqNr < 0) {
+      throw new IllegalArgumentException("lastSeqNr=" + lastSeqNr + " is negative");
+    }
+    List<Long> out = new ArrayList<>();
+    if (lastSeqNr <= SAMPLE_DIGESTS) {
+      for (long i = 1; i <= lastSeqNr; i++) {
+        out.add(i);
+      }
+      return out;
+    }
+    for (long k = 1; k <= SAMPLE_DIGESTS; k++) {
+      out.add((k * lastSeqNr + SAMPLE_DIGESTS - 1) / SAMPLE_DIGESTS);
+    }
+    return out;
+  }
+
+  /** A joiner's request: its last sequence number and its chain's digests at {@link #sampleSeqNrs}. */
+  static ControlPlaneHost.JoinAsBackup joinRequest(String joiner, JournalHistory own, long sentAt,
+      ActorRef<ControlPlaneHost.Command> from, GuestAddress guest) {
+    List<Long> chain = own.chain();
+    List<Long> at = sampleSeqNrs(own.lastSeqNr());
+    List<Long> digests = new ArrayList<>(at.size());
+    for (long seqNr : at) {
+      digests.add(chain.get((int) seqNr - 1));
+    }
+    return new ControlPlaneHost.JoinAsBackup(joiner, own.lastSeqNr(), at, digests, sentAt, from, guest);
+  }
+
+  /**
+   * The master's decision on {@code join} against its journal, whole ({@code master}): admitted when
+   * the joiner's last digest is the master's at the joiner's last sequence number (the journals
+   * agree up to there). Refused otherwise, naming the first differing event when the sample holds
+   * the digest of the event before it, else the range of sequence numbers it lies in.
+   */
+  static Verdict decide(ControlPlaneHost.JoinAsBackup join, JournalHistory master) {
+    return decide(join.host(), join.lastSeqNr(), join.sampleSeqNrs(), join.sampleDigests(), master);
+  }
+
+  /**
    * @param joiner the host asking to rejoin
    * @param lastSeqNr the joiner's last sequence number
-   * @param chain the joiner's digests of events 1 to each sequence number
+   * @param seqNrs sequence numbers of the joiner's chain, increasing, ending at {@code lastSeqNr}
+   * @param digests the joiner's digests of events 1 to each of {@code seqNrs}
    * @param master the master's journal, whole
    */
-  static Verdict decide(String joiner, long lastSeqNr, List<Long> chain, JournalHistory master) {
-    if (chain.size() != lastSeqNr) {
-      return new Refuse(joiner + " sent " + chain.size() + " digests for lastSeqNr=" + lastSeqNr
-          + ": one per event is needed", Math.min(chain.size(), Math.max(0, lastSeqNr)) + 1);
+  static Verdict decide(String joiner, long lastSeqNr, List<Long> seqNrs, List<Long> digests,
+      JournalHistory master) {
+    Optional<String> malformed = malformed(lastSeqNr, seqNrs, digests);
+    if (malformed.isPresent()) {
+      return new Refuse(joiner + " sent a malformed join request: " + malformed.get(), -1);
     }
     List<Long> own = master.chain();
-    int common = (int) Math.min(lastSeqNr, own.size());
-    for (int i = 0; i < common; i++) {
-      if (!chain.get(i).equals(own.get(i))) {
-        long seqNr = i + 1L;
-        return new Refuse(joiner + "'s journal is not a prefix of the master's history: event " + seqNr
-            + " differs (a different rack, or a diverged tenure)", seqNr);
+    long masterLast = own.size();
+    long agreed = 0; // the last sampled seqNr whose digests agree: events 1 to it are the same
+    for (int k = 0; k < seqNrs.size() && seqNrs.get(k) <= masterLast; k++) {
+      long at = seqNrs.get(k);
+      if (!digests.get(k).equals(own.get((int) at - 1))) {
+        return differs(joiner, agreed, at);
       }
+      agreed = at;
     }
-    if (lastSeqNr > own.size()) {
-      return new Refuse(joiner + "'s journal ends at seqNr " + lastSeqNr + ", past the master's last, "
-          + own.size() + ": not a prefix of the master's history", own.size() + 1L);
+    if (lastSeqNr > masterLast) {
+      String where = agreed == masterLast ? ""
+          : " (events up to " + agreed + " agree; the first differing one lies in seqNr " + (agreed + 1) + ".."
+              + (masterLast + 1) + ")";
+      return new Refuse(joiner + "'s journal ends at seqNr " + lastSeqNr + ", past the master's last, " + masterLast
+          + ": not a prefix of the master's history" + where, agreed + 1);
     }
     return new Admit(lastSeqNr + 1, master.after(lastSeqNr));
   }
 
-  /**
-   * The joiner's check of a transfer before it writes anything: the events must follow its own
-   * last ({@code ownLastSeqNr}) and end at the master's last. Empty when they do.
-   */
-  static Optional<String> checkNumbers(long ownLastSeqNr, ControlPlaneHost.StateTransfer transfer) {
-    if (transfer.fromSeqNr() != ownLastSeqNr + 1) {
-      return Optional.of("transfer from seqNr " + transfer.fromSeqNr() + " but this journal ends at " + ownLastSeqNr);
+  /** The digests agree at {@code agreed} (0: none compared) and differ at {@code at}. */
+  private static Refuse differs(String joiner, long agreed, long at) {
+    String where = at == agreed + 1 ? "event " + at + " differs"
+        : "the first differing event lies in seqNr " + (agreed + 1) + ".." + at + " (events up to " + agreed
+            + " agree; the join request's sample of digests locates it no closer)";
+    return new Refuse(joiner + "'s journal is not a prefix of the master's history: " + where
+        + " (a different rack, or a diverged tenure)", agreed + 1);
+  }
+
+  private static Optional<String> malformed(long lastSeqNr, List<Long> seqNrs, List<Long> digests) {
+    if (lastSeqNr < 0) {
+      return Optional.of("lastSeqNr=" + lastSeqNr + " is negative");
     }
-    if (transfer.fromSeqNr() + transfer.events().size() - 1 != transfer.lastSeqNr()) {
-      return Optional.of("transfer of " + transfer.events().size() + " events from seqNr " + transfer.fromSeqNr()
-          + " does not end at the master's lastSeqNr=" + transfer.lastSeqNr());
+    if (seqNrs.size() != digests.size()) {
+      return Optional.of(seqNrs.size() + " sequence numbers for " + digests.size() + " digests");
+    }
+    if (seqNrs.isEmpty() != (lastSeqNr == 0)) {
+      return Optional.of(seqNrs.size() + " digests for lastSeqNr=" + lastSeqNr);
+    }
+    long before = 0;
+    for (long seqNr : seqNrs) {
+      if (seqNr <= before || seqNr > lastSeqNr) {
+        return Optional.of("sampled seqNr " + seqNr + " after " + before + " is not in (" + before + ", " + lastSeqNr
+            + "]");
+      }
+      before = seqNr;
+    }
+    if (before != lastSeqNr) {
+      return Optional.of("the sample ends at seqNr " + before + ", not at lastSeqNr=" + lastSeqNr);
     }
     return Optional.empty();
   }
 
   /**
-   * The joiner's check of its new journal once written ({@code written}: its state, null if it did
-   * not answer): it must end where the master's did, in an equal state. Empty when it does.
+   * The joiner's check of a chunk of the transfer before it writes anything: its events must follow
+   * what its new journal holds ({@code writtenUpTo}; before the first chunk, its own last) and end
+   * at the master's last or before; only the last chunk may be empty. Empty when they do.
    */
-  static Optional<String> checkWritten(ControlPlaneHost.StateTransfer transfer, CurrentState written) {
+  static Optional<String> checkNumbers(long writtenUpTo, ControlPlaneHost.StateTransfer chunk) {
+    if (chunk.fromSeqNr() != writtenUpTo + 1) {
+      return Optional.of("transfer from seqNr " + chunk.fromSeqNr() + " but this journal ends at " + writtenUpTo);
+    }
+    if (chunk.endSeqNr() > chunk.lastSeqNr()) {
+      return Optional.of("chunk of " + chunk.events().size() + " events from seqNr " + chunk.fromSeqNr()
+          + " goes past the master's lastSeqNr=" + chunk.lastSeqNr());
+    }
+    if (chunk.events().isEmpty() && !chunk.last()) {
+      return Optional.of("empty chunk from seqNr " + chunk.fromSeqNr() + " before the master's lastSeqNr="
+          + chunk.lastSeqNr());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The joiner's check of its new journal once the last chunk is written ({@code written}: its
+   * state, null if it did not answer): it must end where the master's did, in a state of the same
+   * digest. Empty when it does.
+   */
+  static Optional<String> checkWritten(ControlPlaneHost.StateTransfer last, CurrentState written) {
     if (written == null) {
       return Optional.of("the new journal did not answer");
     }
-    if (written.lastSeqNr() != transfer.lastSeqNr()) {
-      return Optional.of("lastSeqNr: master=" + transfer.lastSeqNr() + " rejoined=" + written.lastSeqNr());
+    if (written.lastSeqNr() != last.lastSeqNr()) {
+      return Optional.of("lastSeqNr: master=" + last.lastSeqNr() + " rejoined=" + written.lastSeqNr());
     }
-    if (!written.state().equals(transfer.state())) {
+    if (JournalHistory.digestOf(written.state()) != last.stateDigest()) {
       return Optional.of("the states differ at lastSeqNr=" + written.lastSeqNr());
     }
     return Optional.empty();

@@ -4,7 +4,7 @@ import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
+import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
 import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
@@ -26,10 +26,13 @@ import java.util.Optional;
 /**
  * A fenced master rejoining as the backup of the host that fenced it (Multi-peer "Redundancy": the
  * repaired unit comes back as the standby). It reads its own journal and offers its digest chain
- * to the master; the master refuses a journal that is not a prefix of its own, or sends the
- * events it lacks and its state. The host then stops its old controller, starts a replica under
- * its next tenure's persistence id ({@link RejoinCheck#nextTenure}), writes its own events and the
- * transferred ones there, checks the result against the master's state and becomes its backup.
+ * (a bounded sample of it, ending with its last digest: {@link RejoinCheck#joinRequest}) to the
+ * master; the master refuses a journal that is not a prefix of its own, or sends the events it
+ * lacks in chunks, one at a time, and its state's digest. At the first chunk the host stops its old
+ * controller and starts a replica under its next tenure's persistence id ({@link
+ * RejoinCheck#nextTenure}) with its own events; it writes each chunk there and acknowledges it
+ * before the next comes; after the last it checks the result against the master's state's digest
+ * and becomes its backup.
  * Its old journal is never written: a refusal or a failed check leaves it, and the master's, as
  * they were; a check that fails after the new tenure was begun stops its replica and leaves the
  * host on that tenure's id, from which a later rejoin starts. A master that does not answer the
@@ -44,10 +47,15 @@ final class RejoiningRole extends RoleBehavior {
   private final Rejoin request;
   private final String fencedBecause;
   private JournalHistory own;
-  private StateTransfer transfer;
-  /** The new journal's writes, in order, and how many were sent. */
+  /** The chunk being written (null while none is: before the first, or awaiting the next). */
+  private StateTransfer chunk;
+  /** The new journal's last sequence number once a chunk is written; -1 before the first. */
+  private long writtenUpTo = -1;
+  private long transferred;
+  /** The current chunk's journal writes, in order, how many were sent, and the next one's first seqNr. */
   private List<List<ControllerEvent>> toWrite = List.of();
   private int writes;
+  private long writeFrom = 1;
 
   private RejoiningRole(ActorContext<Command> context, HostCore host, Rejoin request) {
     super(context, host);
@@ -101,8 +109,7 @@ final class RejoiningRole extends RoleBehavior {
     }
     long dueAt = host.answerDeadline.arm(host.now);
     getContext().getLog().debug("Host [{}] waits for the master's answer until {} ns", host.name, dueAt);
-    host.peer.tell(new JoinAsBackup(host.name, own.lastSeqNr(), own.chain(), host.now, getContext().getSelf(),
-        host.guest.address()));
+    host.peer.tell(RejoinCheck.joinRequest(host.name, own, host.now, getContext().getSelf(), host.guest.address()));
     return this;
   }
 
@@ -113,49 +120,52 @@ final class RejoiningRole extends RoleBehavior {
     return fail("refused by the master: " + msg.reason() + " (first differing seqNr=" + msg.firstDifferingSeqNr() + ")");
   }
 
+  /** A chunk of the transfer: checked, then written to the new tenure; the first begins it. */
   @Override
   Behavior<Command> onStateTransfer(StateTransfer msg) {
-    host.arrived(msg.sentAt());
-    if (own == null || transfer != null) {
-      return super.onStateTransfer(msg);
+    if (own == null || chunk != null) {
+      return super.onStateTransfer(msg); // not asked for yet, or one at a time
     }
+    host.arrived(msg.sentAt());
     host.answerDeadline.disarm();
-    Optional<String> problem = RejoinCheck.checkNumbers(own.lastSeqNr(), msg);
+    boolean first = writtenUpTo < 0;
+    Optional<String> problem = RejoinCheck.checkNumbers(first ? own.lastSeqNr() : writtenUpTo, msg);
     if (problem.isPresent()) {
-      msg.replyTo().tell(new Joined(false, own.lastSeqNr(), host.now, problem.get()));
+      msg.replyTo().tell(new Joined(false, first ? own.lastSeqNr() : writtenUpTo, host.now, problem.get()));
       return fail("state transfer refused: " + problem.get());
     }
-    transfer = msg;
-    if (host.controller == null) {
-      return writeNewTenure();
+    chunk = msg;
+    toWrite = new ArrayList<>();
+    writes = 0;
+    if (!first) {
+      toWrite.addAll(RejoinCheck.writes(msg.events(), host.settings.rejoinWriteEvents()));
+      return writeNext();
     }
-    host.stopChild(host.controller, this::writeNewTenure); // the old journal is written no more
+    if (host.controller == null) {
+      return beginTenure();
+    }
+    host.stopChild(host.controller, this::beginTenure); // the old journal is written no more
     return this;
   }
 
-  /** The new tenure's journal: this host's own verified events, then the master's since. */
-  private Behavior<Command> writeNewTenure() {
+  /** The new tenure's journal: this host's own verified events, then the first chunk. */
+  private Behavior<Command> beginTenure() {
     host.persistenceId = RejoinCheck.nextTenure(host.persistenceId);
     host.startReplica();
-    List<ControllerEvent> all = new ArrayList<>(own.events());
-    all.addAll(transfer.events());
-    toWrite = RejoinCheck.writes(all, host.settings.rejoinWriteEvents());
+    host.noteTemplate(1, own.events());
+    toWrite.addAll(RejoinCheck.writes(own.events(), host.settings.rejoinWriteEvents()));
+    toWrite.addAll(RejoinCheck.writes(chunk.events(), host.settings.rejoinWriteEvents()));
     return writeNext();
   }
 
-  /** One write of what is left to write, numbered after what is written; drained and checked once all is. */
+  /** One write of the chunk's that are left, numbered after what is written; once all are, the chunk is done. */
   private Behavior<Command> writeNext() {
     if (writes == toWrite.size()) {
-      host.drainReplica(this::written);
-      return this;
+      return chunkWritten();
     }
-    List<ControllerEvent> next = toWrite.get(writes);
-    long first = 1;
-    for (int i = 0; i < writes; i++) {
-      first += toWrite.get(i).size();
-    }
-    long from = first;
-    writes++;
+    List<ControllerEvent> next = toWrite.get(writes++);
+    long from = writeFrom;
+    writeFrom += next.size();
     getContext().ask(ReplicationAck.class, host.replica, READ_TIMEOUT,
         to -> new ControllerReplica.ReplicateEvents(from, next, to), TransferWritten::new);
     return this;
@@ -163,7 +173,7 @@ final class RejoiningRole extends RoleBehavior {
 
   @Override
   Behavior<Command> onTransferWritten(TransferWritten msg) {
-    if (transfer == null) {
+    if (chunk == null) {
       return super.onTransferWritten(msg);
     }
     if (msg.failure() != null || !msg.ack().accepted()) {
@@ -173,46 +183,67 @@ final class RejoiningRole extends RoleBehavior {
     return writeNext();
   }
 
+  /** A chunk persisted: acknowledged for the next, or, the last, drained and checked. */
+  private Behavior<Command> chunkWritten() {
+    host.noteTemplate(chunk.fromSeqNr(), chunk.events());
+    writtenUpTo = writeFrom - 1;
+    transferred += chunk.events().size();
+    if (chunk.last()) {
+      host.drainReplica(this::written);
+      return this;
+    }
+    StateTransfer done = chunk;
+    chunk = null;
+    long dueAt = host.answerDeadline.arm(host.now);
+    getContext().getLog().debug("Host [{}] persisted the transfer to seqNr {}, waits for the next chunk until {} ns",
+        host.name, writtenUpTo, dueAt);
+    done.replyTo().tell(new ChunkPersisted(writtenUpTo, host.now));
+    return this;
+  }
+
   private Behavior<Command> written(CurrentState state) {
-    Optional<String> problem = RejoinCheck.checkWritten(transfer, state);
+    Optional<String> problem = RejoinCheck.checkWritten(chunk, state);
     if (problem.isPresent()) {
       return refuseTransfer(problem.get());
     }
     host.lastSeqNr = state.lastSeqNr();
-    host.noteTemplate(1, own.events());
-    host.noteTemplate(transfer.fromSeqNr(), transfer.events());
     host.fencedBecause = "";
-    host.peer = transfer.master();
-    host.peerGuest = transfer.guest();
+    host.peer = chunk.master();
+    host.peerGuest = chunk.guest();
     host.heartbeats.resetWatch();
     host.heartbeats.watchPeer();
-    // The transfer is the master's first sign of life; to a host whose node was started again at a
+    // The last chunk is the master's latest sign of life; to a host whose node was started again at a
     // model time, no earlier than it could reach it then.
-    long firstSign = request.notBefore() == Long.MIN_VALUE ? transfer.sentAt()
-        : Math.max(transfer.sentAt(), request.notBefore() - host.settings.linkLatencyNs());
+    long firstSign = request.notBefore() == Long.MIN_VALUE ? chunk.sentAt()
+        : Math.max(chunk.sentAt(), request.notBefore() - host.settings.linkLatencyNs());
     host.heartbeats.watchHeartbeat(firstSign);
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
-        + transfer.events().size() + " transferred), journal " + host.persistenceId.id();
+        + transferred + " transferred), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);
-    transfer.replyTo().tell(new Joined(true, host.lastSeqNr, host.now, detail));
+    chunk.replyTo().tell(new Joined(true, host.lastSeqNr, host.now, detail));
     request.replyTo().tell(new RoleChanged(host.name, Role.BACKUP, true, host.lastSeqNr, detail));
     return new BackupRole(getContext(), host);
   }
 
   /** The transfer did not verify: the master is told, this host stays fenced. */
   private Behavior<Command> refuseTransfer(String problem) {
-    transfer.replyTo().tell(new Joined(false, host.lastSeqNr, host.now, problem));
+    chunk.replyTo().tell(new Joined(false, host.lastSeqNr, host.now, problem));
     return fail("state transfer failed: " + problem);
   }
 
-  /** The master did not answer the request by model time {@code at} (peer-answer-timeout): still FENCED. */
+  /**
+   * The master did not answer the request, or send the next chunk, by model time {@code at}
+   * (peer-answer-timeout): still FENCED.
+   */
   @Override
   Behavior<Command> onNoAnswer(long at) {
-    if (own == null || transfer != null) {
+    if (own == null || chunk != null) {
       return this;
     }
-    return fail("no answer from the master by " + at + " ns (peer-answer-timeout="
-        + host.settings.peerAnswerTimeoutNs() + "ns after the request)");
+    return fail(writtenUpTo < 0 ? "no answer from the master by " + at + " ns (peer-answer-timeout="
+        + host.settings.peerAnswerTimeoutNs() + "ns after the request)"
+        : "no chunk after seqNr " + writtenUpTo + " from the master by " + at + " ns (peer-answer-timeout="
+            + host.settings.peerAnswerTimeoutNs() + "ns after the last acknowledgement)");
   }
 
   private Behavior<Command> fail(String reason) {

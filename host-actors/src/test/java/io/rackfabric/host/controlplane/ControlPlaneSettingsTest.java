@@ -43,6 +43,7 @@ class ControlPlaneSettingsTest {
     assertEquals(Takeover.RESTART, s.takeover());
     assertEquals(2_000_000_000L, s.rebootTimeNs());
     assertEquals(Duration.ofMillis(60), s.wall(s.heartbeatIntervalNs()));
+    assertEquals(1_000, s.rejoinChunkEvents(), "the default");
   }
 
   @Test
@@ -52,13 +53,14 @@ class ControlPlaneSettingsTest {
             rackfabric.host.controlplane {
               heartbeat-interval = 0s, missed-heartbeats = 0.5, reboot-time = -1s
               max-in-flight = 5000, takeover-queue = -1, peer-answer-timeout = 0s
-              rejoin-write-events = 0
+              rejoin-write-events = 0, rejoin-chunk-events = 5000
             }
             """)));
     String m = e.getMessage();
     for (String part : new String[] {"heartbeat-interval=0ns", "missed-heartbeats=0.5",
         "reboot-time=-1000000000ns", "max-in-flight=5000", "takeover-queue=-1",
-        "peer-answer-timeout=0ns must be positive", "rejoin-write-events=0 must be at least 1"}) {
+        "peer-answer-timeout=0ns must be positive", "rejoin-write-events=0 must be at least 1",
+        "rejoin-chunk-events=5000 not in [1,2000] (a chunk is one message, and Artery's frame is 256 KiB)"}) {
       assertTrue(m.contains(part), m);
     }
     e = assertThrows(IllegalArgumentException.class, () -> ControlPlaneSettings.create(

@@ -39,11 +39,29 @@ class RejoinCheckTest {
     return s;
   }
 
+  /** The master's verdict on {@code joiner}'s request as a rejoining host makes it. */
+  private static RejoinCheck.Verdict decide(JournalHistory joiner, JournalHistory master) {
+    return RejoinCheck.decide(RejoinCheck.joinRequest("mmh", joiner, 0, null, null), master);
+  }
+
+  /** Events 0 to n - 1, and {@code changed} replaced by a different one (-1: none). */
+  private static JournalHistory journal(int n, int changed) {
+    List<ControllerEvent> events = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      events.add(page(k == changed ? k + 1_000_000 : k));
+    }
+    return new JournalHistory(events);
+  }
+
+  private static ControlPlaneHost.StateTransfer chunk(long from, List<ControllerEvent> events, long last, long digest) {
+    return new ControlPlaneHost.StateTransfer(from, events, last, digest, 0, null, null, null);
+  }
+
   @Test
   void shouldAdmitAndSendTheEventsItLacksWhenTheJoinersJournalIsAPrefix() {
     JournalHistory master = history(0, 1, 2, 3, 4);
     JournalHistory joiner = history(0, 1, 2);
-    RejoinCheck.Verdict v = RejoinCheck.decide("mmh", joiner.lastSeqNr(), joiner.chain(), master);
+    RejoinCheck.Verdict v = decide(joiner, master);
     RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class, v);
     assertEquals(4, admit.fromSeqNr());
     assertEquals(List.of(page(3), page(4)), admit.events());
@@ -58,7 +76,7 @@ class RejoinCheckTest {
     assertEquals(2, joiner.lastSeqNr(), "the step-down is not part of the change log");
     assertEquals(fenced.get(2), joiner.stepDown());
     RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class,
-        RejoinCheck.decide("mmh", joiner.lastSeqNr(), joiner.chain(), master));
+        decide(joiner, master));
     assertEquals(3, admit.fromSeqNr());
     assertEquals(List.of(page(2), page(3)), admit.events());
   }
@@ -70,7 +88,7 @@ class RejoinCheckTest {
     diverged.add(new ControllerEvent.SteppedDown("bmh", 651_090_000L, 3, 3_500_000_000L));
     JournalHistory joiner = new JournalHistory(diverged);
     RejoinCheck.Refuse refuse = assertInstanceOf(RejoinCheck.Refuse.class,
-        RejoinCheck.decide("mmh", joiner.lastSeqNr(), joiner.chain(), master));
+        decide(joiner, master));
     assertEquals(3, refuse.firstDifferingSeqNr(), refuse.reason());
   }
 
@@ -78,7 +96,7 @@ class RejoinCheckTest {
   void shouldAdmitWithNothingToSendWhenTheJournalsAreEqual() {
     JournalHistory master = history(0, 1);
     RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class,
-        RejoinCheck.decide("mmh", 2, master.chain(), master));
+        decide(master, master));
     assertEquals(3, admit.fromSeqNr());
     assertEquals(List.of(), admit.events());
   }
@@ -88,7 +106,7 @@ class RejoinCheckTest {
     JournalHistory master = history(0, 1, 2, 3);
     JournalHistory diverged = history(0, 1, 9);
     RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
-        RejoinCheck.decide("mmh", diverged.lastSeqNr(), diverged.chain(), master));
+        decide(diverged, master));
     assertEquals(3, r.firstDifferingSeqNr());
     assertTrue(r.reason().contains("not a prefix of the master's history: event 3 differs"), r.reason());
   }
@@ -98,38 +116,98 @@ class RejoinCheckTest {
     JournalHistory master = history(0, 1);
     JournalHistory longer = history(0, 1, 2);
     RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
-        RejoinCheck.decide("mmh", longer.lastSeqNr(), longer.chain(), master));
+        decide(longer, master));
     assertEquals(3, r.firstDifferingSeqNr());
     assertTrue(r.reason().contains("ends at seqNr 3, past the master's last, 2"), r.reason());
   }
 
   @Test
-  void shouldRefuseWhenTheChainDoesNotHaveOneDigestPerEvent() {
+  void shouldRefuseAMalformedSampleWhenItDoesNotEndAtTheLastSeqNr() {
     JournalHistory master = history(0, 1, 2);
+    List<Long> chain = master.chain();
     RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
-        RejoinCheck.decide("mmh", 3, master.chain().subList(0, 2), master));
-    assertEquals("mmh sent 2 digests for lastSeqNr=3: one per event is needed", r.reason());
-    assertEquals(3, r.firstDifferingSeqNr());
+        RejoinCheck.decide("mmh", 3, List.of(1L, 2L), chain.subList(0, 2), master));
+    assertEquals("mmh sent a malformed join request: the sample ends at seqNr 2, not at lastSeqNr=3", r.reason());
+    assertEquals(-1, r.firstDifferingSeqNr());
+    RejoinCheck.Refuse counts = assertInstanceOf(RejoinCheck.Refuse.class,
+        RejoinCheck.decide("mmh", 3, List.of(1L, 3L), chain, master));
+    assertEquals("mmh sent a malformed join request: 2 sequence numbers for 3 digests", counts.reason());
+    RejoinCheck.Refuse order = assertInstanceOf(RejoinCheck.Refuse.class,
+        RejoinCheck.decide("mmh", 3, List.of(2L, 1L, 3L), chain, master));
+    assertEquals("mmh sent a malformed join request: sampled seqNr 1 after 2 is not in (2, 3]", order.reason());
   }
 
   @Test
-  void shouldAcceptATransferOnlyWhenItFollowsTheJournalAndEndsAtTheMastersLast() {
+  void shouldSampleEveryDigestWhenTheJournalIsShortAndABoundedEvenlySpacedOneWhenItIsLong() {
+    assertEquals(List.of(), RejoinCheck.sampleSeqNrs(0));
+    assertEquals(List.of(1L, 2L, 3L), RejoinCheck.sampleSeqNrs(3));
+    assertEquals(RejoinCheck.SAMPLE_DIGESTS, RejoinCheck.sampleSeqNrs(RejoinCheck.SAMPLE_DIGESTS).size());
+    List<Long> sample = RejoinCheck.sampleSeqNrs(100_000);
+    assertEquals(RejoinCheck.SAMPLE_DIGESTS, sample.size());
+    assertEquals(98L, sample.get(0)); // ceil(100,000 / 1,024)
+    assertEquals(100_000L, sample.get(sample.size() - 1));
+    for (int k = 1; k < sample.size(); k++) {
+      long gap = sample.get(k) - sample.get(k - 1);
+      assertTrue(gap == 97 || gap == 98, "gap " + gap + " at " + k);
+    }
+    ControlPlaneHost.JoinAsBackup join = RejoinCheck.joinRequest("mmh", journal(5_000, -1), 7, null, null);
+    assertEquals(5_000, join.lastSeqNr());
+    assertEquals(RejoinCheck.SAMPLE_DIGESTS, join.sampleDigests().size(), "a chain of 5,000 sent as a sample");
+    assertEquals(journal(5_000, -1).chain().get(4_999), join.sampleDigests().get(RejoinCheck.SAMPLE_DIGESTS - 1));
+  }
+
+  @Test
+  void shouldAdmitWhenOnlyTheSampleOfALongChainIsSentAndItsLastDigestMatches() {
+    JournalHistory master = journal(6_000, -1);
+    RejoinCheck.Admit admit = assertInstanceOf(RejoinCheck.Admit.class, decide(journal(5_000, -1), master));
+    assertEquals(5_001, admit.fromSeqNr());
+    assertEquals(1_000, admit.events().size());
+  }
+
+  @Test
+  void shouldLocateTheFirstDifferenceExactlyWhenTheJournalIsShort() {
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class, decide(journal(1_000, 600), journal(1_200, -1)));
+    assertEquals(601, r.firstDifferingSeqNr());
+    assertTrue(r.reason().contains("event 601 differs"), r.reason());
+  }
+
+  @Test
+  void shouldLocateTheFirstDifferenceToARangeWhenTheJournalIsLongerThanTheSample() {
+    // 5,000 events sampled at ceil(k * 5,000 / 1,024): ..., 2,999, 3,003, ...; event 3,001 differs.
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
+        decide(journal(5_000, 3_000), journal(6_000, -1)));
+    assertEquals(3_000, r.firstDifferingSeqNr(), "every event before it agrees");
+    assertTrue(r.reason().contains("the first differing event lies in seqNr 3000..3003 (events up to 2999 agree"),
+        r.reason());
+  }
+
+  @Test
+  void shouldLocateTheDifferenceToARangeWhenALongJournalGoesPastTheMasters() {
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class, decide(journal(5_000, -1), journal(3_000, -1)));
+    assertEquals(3_000, r.firstDifferingSeqNr());
+    assertTrue(r.reason().contains("ends at seqNr 5000, past the master's last, 3000: not a prefix of the master's"
+        + " history (events up to 2999 agree; the first differing one lies in seqNr 3000..3001)"), r.reason());
+  }
+
+  @Test
+  void shouldAcceptAChunkOnlyWhenItFollowsTheJournalAndEndsNoLaterThanTheMastersLast() {
     List<ControllerEvent> all = List.of(page(0), page(1), page(2));
-    ControlPlaneHost.StateTransfer t = new ControlPlaneHost.StateTransfer(2, all.subList(1, 3), 3, fold(all), 0,
-        null, null, null);
-    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, t));
-    assertEquals(Optional.of("transfer from seqNr 2 but this journal ends at 2"), RejoinCheck.checkNumbers(2, t));
-    ControlPlaneHost.StateTransfer short1 = new ControlPlaneHost.StateTransfer(2, all.subList(1, 2), 3, fold(all), 0,
-        null, null, null);
-    assertEquals(Optional.of("transfer of 1 events from seqNr 2 does not end at the master's lastSeqNr=3"),
-        RejoinCheck.checkNumbers(1, short1));
+    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 3), 3, 0)));
+    assertEquals(Optional.of("transfer from seqNr 2 but this journal ends at 2"),
+        RejoinCheck.checkNumbers(2, chunk(2, all.subList(1, 3), 3, 0)));
+    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 2), 3, 0)),
+        "a chunk before the last");
+    assertEquals(Optional.of("chunk of 2 events from seqNr 2 goes past the master's lastSeqNr=2"),
+        RejoinCheck.checkNumbers(1, chunk(2, all.subList(1, 3), 2, 0)));
+    assertEquals(Optional.of("empty chunk from seqNr 2 before the master's lastSeqNr=3"),
+        RejoinCheck.checkNumbers(1, chunk(2, List.of(), 3, 0)));
+    assertEquals(Optional.empty(), RejoinCheck.checkNumbers(3, chunk(4, List.of(), 3, 0)), "nothing to transfer");
   }
 
   @Test
-  void shouldAcceptTheWrittenJournalOnlyWhenItsStateIsTheMasters() {
+  void shouldAcceptTheWrittenJournalOnlyWhenItsStateHasTheMastersDigest() {
     List<ControllerEvent> all = List.of(page(0), page(1));
-    ControlPlaneHost.StateTransfer t = new ControlPlaneHost.StateTransfer(2, all.subList(1, 2), 2, fold(all), 0,
-        null, null, null);
+    ControlPlaneHost.StateTransfer t = chunk(2, all.subList(1, 2), 2, JournalHistory.digestOf(fold(all)));
     assertEquals(Optional.empty(), RejoinCheck.checkWritten(t, new CurrentState(2, 0, fold(all))));
     assertEquals(Optional.of("lastSeqNr: master=2 rejoined=1"),
         RejoinCheck.checkWritten(t, new CurrentState(1, 0, fold(all.subList(0, 1)))));

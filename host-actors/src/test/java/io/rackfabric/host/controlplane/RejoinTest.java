@@ -12,6 +12,8 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.ControllerEvent;
+import io.rackfabric.persistence.controller.JournalHistory;
 import io.rackfabric.persistence.controller.Replication;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +39,7 @@ class RejoinTest {
 
   @BeforeAll
   static void start() throws Exception {
-    kit = HostPairKit.start("rejoin", dataDir, settings -> settings.withRejoinWriteEvents(2));
+    kit = HostPairKit.start("rejoin", dataDir, settings -> settings.withRejoinWriteEvents(2).withRejoinChunkEvents(1));
   }
 
   @AfterAll
@@ -69,13 +71,17 @@ class RejoinTest {
   @Test
   void shouldRejoinAsBackupKeepTheOldJournalAndBeRedundantAgainWhenFencedByAFalseSuspicion() throws Exception {
     HostPairKit.Pair h = falselySuspected("fs");
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10)); // served alone: the rejoined host lacks it
+    // Served alone: the rejoined host lacks them, and gets them in three chunks of one event.
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
     List<Object> oldJournal = journal("fs-mmh");
 
     RoleChanged r = kit.ask(h.mmh(), ControlPlaneHost.Rejoin::new);
     assertTrue(r.ok(), r.detail());
     assertEquals(Role.BACKUP, r.role());
     assertTrue(r.detail().contains("journal fs-mmh.tenure-2"), r.detail());
+    assertTrue(r.detail().contains(" 3 transferred)"), r.detail());
     assertEquals(Role.BACKUP, kit.role(h.mmh()));
     assertEquals(kit.state(h.bmh()), kit.state(h.mmh()), "the transfer brought the master's state");
 
@@ -123,6 +129,36 @@ class RejoinTest {
     assertEquals(fenced, journal("dv-mmh"), "the fenced journal is not overwritten");
     assertEquals(master, journal("dv-bmh").subList(0, master.size()), "the master's history is not overwritten");
     assertEquals(List.of(), journal("dv-mmh.tenure-2"), "no new tenure is written");
+  }
+
+  @Test
+  void shouldServeOnAloneAndTellTheJoinerWhenItFailsAChunkMidTransfer() throws Exception {
+    HostPairKit.Pair h = falselySuspected("cf");
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
+    List<ControllerEvent> fenced = journal("cf-mmh").stream().map(ControllerEvent.class::cast).toList();
+    JournalHistory own = new JournalHistory(fenced);
+    long masterLast = kit.state(h.bmh()).lastSeqNr();
+    // The joiner is the test: it takes the first chunk and fails the second.
+    TestProbe<Command> joiner = kit.testKit.createTestProbe();
+    h.bmh().tell(RejoinCheck.joinRequest("cf-joiner", own, 0, joiner.getRef(), null));
+
+    ControlPlaneHost.StateTransfer first = joiner.expectMessageClass(ControlPlaneHost.StateTransfer.class, WAIT);
+    assertEquals(own.lastSeqNr() + 1, first.fromSeqNr());
+    assertEquals(1, first.events().size(), "chunks of one event here");
+    assertEquals(masterLast, first.lastSeqNr());
+    assertFalse(first.last());
+    first.replyTo().tell(new ControlPlaneHost.ChunkPersisted(first.endSeqNr(), first.sentAt()));
+    ControlPlaneHost.StateTransfer second = joiner.expectMessageClass(ControlPlaneHost.StateTransfer.class, WAIT);
+    assertEquals(first.endSeqNr() + 1, second.fromSeqNr(), "the next chunk only after the first was persisted");
+    second.replyTo().tell(new ControlPlaneHost.Joined(false, first.endSeqNr(), second.sentAt(), "the disk is full"));
+
+    ControlPlaneHost.JoinRefused told = joiner.expectMessageClass(ControlPlaneHost.JoinRefused.class, WAIT);
+    assertTrue(told.reason().contains("the disk is full"), told.reason());
+    assertEquals(Role.MASTER, kit.role(h.bmh()));
+    // Nothing half-admitted: the master serves alone, replicating to no one.
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(22));
+    assertEquals(masterLast + 1, kit.state(h.bmh()).lastSeqNr());
   }
 
   @Test

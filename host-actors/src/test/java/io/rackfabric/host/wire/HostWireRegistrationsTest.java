@@ -140,7 +140,8 @@ class HostWireRegistrationsTest {
     }
     assertEquals(2460, registry.idOf(ControlPlaneHost.LoanEnded.class));
     List<Class<?>> rejoin = List.of(ControlPlaneHost.Rejoin.class, ControlPlaneHost.JoinAsBackup.class,
-        ControlPlaneHost.JoinRefused.class, ControlPlaneHost.StateTransfer.class, ControlPlaneHost.Joined.class);
+        ControlPlaneHost.JoinRefused.class, ControlPlaneHost.StateTransfer.class, ControlPlaneHost.Joined.class,
+        ControlPlaneHost.ChunkPersisted.class);
     for (int i = 0; i < rejoin.size(); i++) {
       assertEquals(2440 + i, registry.idOf(rejoin.get(i)), rejoin.get(i).getName());
     }
@@ -206,10 +207,11 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
     out.add(new ControlPlaneHost.Rejoin(roles));
     out.add(new ControlPlaneHost.Rejoin(host, roles));
-    out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(-7L, 42L), 5_000, host, guest));
+    out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(1L, 2L), List.of(-7L, 42L), 5_000, host, guest));
     out.add(new ControlPlaneHost.JoinRefused("event 2 differs", 2, 5_030));
-    out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, state, 5_030, host, null,
-        testKit.<ControlPlaneHost.Joined>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, -1_234_567_890_123L, 5_030, host, null,
+        testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref()));
+    out.add(new ControlPlaneHost.ChunkPersisted(3, 5_060));
     out.add(new ControlPlaneHost.Joined(true, 3, 5_060, "rejoined"));
     out.add(new ControlPlaneClient.UseHosts(List.of(host, host)));
     out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,

@@ -154,7 +154,7 @@ public final class ControllerBench {
       system.classicSystem().stop(Adapter.toClassic(mmh));
       TakeoverBreakdown takeover = took.get(5, TimeUnit.MINUTES);
 
-      out.println("  a host with an empty journal rejoins the BMH as its backup: its journal and state transferred...");
+      out.println("  a host with an empty journal rejoins the BMH as its backup: the events in chunks, the state checked by its digest...");
       RejoinTransfer rejoin = RejoinTransfer.measure(system, bmh, events + BOOT_EVENTS, settings, WAIT);
 
       out.println("  a fresh controller recovers the MMH's journal; the bare journal read of the same events...");

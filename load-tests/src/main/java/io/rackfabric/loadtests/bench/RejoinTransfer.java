@@ -16,9 +16,11 @@ import java.util.List;
  * The rejoin's state transfer as {@code rack bench controller} measures it (wall clock): a host
  * with an empty journal (a replacement disk: every event is transferred, the most a rejoin moves)
  * starts FENCED and rejoins the master through the protocol a fenced or restarted host uses
- * ({@link ControlPlaneHost.Rejoin}): its digest chain offered, the master quiesced, its journal read
- * back and checked, its events and state sent, written under the joiner's next tenure, checked
- * against the master's state; timed from the request to the joiner's answer that it is the backup.
+ * ({@link ControlPlaneHost.Rejoin}): a sample of its digest chain offered, the master quiesced, its
+ * journal read back and checked, its events sent in chunks of {@code rejoin-chunk-events} (each
+ * persisted and acknowledged before the next) with its state's digest, written under the joiner's
+ * next tenure, checked against the master's state; timed from the request to the joiner's answer
+ * that it is the backup.
  *
  * @param transferred events the joiner received and wrote (all of the master's), under its next
  *     tenure's persistence id ({@code controller-mmh-replacement.tenure-2})

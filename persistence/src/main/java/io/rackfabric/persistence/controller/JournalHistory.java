@@ -18,7 +18,8 @@ import java.util.List;
  * <p>An event's digest is taken over its text form (records print every field, enums their name),
  * which is the same in every JVM of one build; {@code hashCode} is not (an enum's is its identity).
  * Digests are compared between running hosts only, never stored. The history itself stays in the
- * JVM that read it: the chain crosses the link, not the events.
+ * JVM that read it: a bounded sample of the chain crosses the link (its last digest proves the
+ * whole prefix), not the events.
  *
  * <p>A journal whose tenure ended with a step-down ({@link ControllerEvent.SteppedDown}, its last
  * event) is read as its replicated change log, the events before it: the step-down is kept apart
@@ -70,6 +71,18 @@ public record JournalHistory(List<ControllerEvent> events, ControllerEvent.Stepp
   /** The digest of a journal up to {@code event}, given the digest up to the event before. */
   public static long link(long previous, ControllerEvent event) {
     return link(sha256(), previous, event);
+  }
+
+  /**
+   * A digest of a controller's state, taken, as an event's, over a text form that is the same in
+   * every JVM of one build: its snapshot form's (records and lists in the state's sorted order).
+   * A rejoin's joiner compares it with the master's instead of receiving the state, which grows with
+   * the rack's open IOMMU pages and could exceed a message's frame.
+   */
+  public static long digestOf(ControllerState state) {
+    MessageDigest sha = sha256();
+    sha.update(state.toSnapshot().toString().getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(sha.digest()).getLong();
   }
 
   private static long link(MessageDigest sha, long previous, ControllerEvent event) {
