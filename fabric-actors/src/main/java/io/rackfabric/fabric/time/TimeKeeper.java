@@ -89,7 +89,17 @@ public final class TimeKeeper extends AbstractBehavior<TimeKeeper.Command> {
    * From a run driver: grant nothing at or after {@code until} from now on, without waiting for
    * an answer (the driver's next act is at {@code until}; it holds there with {@link HoldBefore}).
    */
-  public record Limit(long until) implements Command, WireMessage {}
+  public record Limit(long until) implements Command, WireMessage {
+
+    /**
+     * Nothing more is granted: a run's end, before its actors stop. Stopping, a component notices
+     * its partners' ends at its own clock, which stands at its last event; what it sent then would
+     * reach components far ahead of it as stragglers.
+     */
+    public static Limit freeze() {
+      return new Limit(Long.MIN_VALUE);
+    }
+  }
 
   /**
    * From a run driver that has just killed the JVM of these components, after taking their links

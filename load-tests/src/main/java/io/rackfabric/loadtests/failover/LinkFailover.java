@@ -144,9 +144,7 @@ public final class LinkFailover {
       return failOver(system, keeper, topology, spec, fault, breakdownHost, mode, streams, progress);
     } finally {
       if (keeper != null) {
-        // Nothing more is granted: stopping ports notice their partners' ends at their own stale
-        // clocks, and what they sent then would be logged as stragglers after the figures.
-        keeper.tell(new TimeKeeper.Limit(Long.MIN_VALUE));
+        keeper.tell(TimeKeeper.Limit.freeze());
       }
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -69,14 +69,11 @@ final class RackClock {
     }
   }
 
-  /**
-   * At the end of a run, before its actors stop: nothing more is granted. Stopping, a component
-   * whose partner stopped first notices it at its own clock, which stands where its last event
-   * left it (near 0 for one idle since the start); what it sent then would reach components far
-   * ahead as stragglers, logged though every figure was taken before.
-   */
+  /** At the end of a run, before its actors stop: nothing more is granted ({@link TimeKeeper.Limit#freeze}). */
   void freeze() {
-    limit(Long.MIN_VALUE);
+    if (keeper != null) {
+      keeper.tell(TimeKeeper.Limit.freeze());
+    }
   }
 
   void release() {
