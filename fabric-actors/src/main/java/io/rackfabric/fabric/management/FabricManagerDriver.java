@@ -23,6 +23,7 @@ public final class FabricManagerDriver {
   private record Event(Pi5Event event, long sentAt, long at) {}
 
   private final String fabricManager;
+  private final long ownSerial;
   private final int trafficClass;
   private final DiscoveryWalker walker;
   /** The differences from the topology file, or null when there is none to check against. */
@@ -66,6 +67,7 @@ public final class FabricManagerDriver {
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check, boolean distributePaths) {
     this.fabricManager = fabricManager;
+    this.ownSerial = own.device().serial();
     this.trafficClass = trafficClass;
     this.walker = new DiscoveryWalker(own, trafficClass, window);
     this.check = check;
@@ -171,12 +173,9 @@ public final class FabricManagerDriver {
       }
       distribute("discovery", at, out);
     } else if (current != null) {
-      databaseChanges++;
-      rediscoveries.add(rediscovery(current, at));
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
-      configureFound(at, out);
-      distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
-      current = null;
+      int added = configureFound(at, out);
+      settle(added, at, out);
     }
     while (current == null && !waiting.isEmpty()) {
       Event e = waiting.poll();
@@ -190,11 +189,8 @@ public final class FabricManagerDriver {
       completionsBefore = completions();
       send(walker.reread(d.route()), at, out);
       if (walker.done()) { // the fabric manager's own device: read locally, no packets
-        databaseChanges++;
-        rediscoveries.add(rediscovery(current, at));
         activate(d, at, out);
-        distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
-        current = null;
+        settle(0, at, out);
       }
     }
   }
@@ -220,18 +216,37 @@ public final class FabricManagerDriver {
   }
 
   /**
+   * The rediscovery running ended at model {@code at}, {@code added} devices found: the devices it
+   * left detached are removed ({@link TopologyDatabase#removeDetached}), the rediscovery recorded
+   * and the changed paths distributed.
+   */
+  private void settle(int added, long at, List<FabricMessage> out) {
+    List<Long> removed = walker.database().removeDetached(ownSerial);
+    if (paths != null) {
+      removed.forEach(paths::forget);
+    }
+    databaseChanges++;
+    rediscoveries.add(rediscovery(current, at, added, removed.size()));
+    distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
+    current = null;
+  }
+
+  /**
    * Devices a rediscovery found that the database did not have (a port that came up led to them)
    * are configured as a discovery's are: their event route, and their trained ports activated.
+   * Gives how many there were.
    */
-  private void configureFound(long at, List<FabricMessage> out) {
+  private int configureFound(long at, List<FabricMessage> out) {
     List<TopologyDatabase.Device> all = new ArrayList<>(walker.database().devices());
-    for (TopologyDatabase.Device d : all.subList(Math.min(devicesBefore, all.size()), all.size())) {
+    List<TopologyDatabase.Device> found = all.subList(Math.min(devicesBefore, all.size()), all.size());
+    for (TopologyDatabase.Device d : found) {
       if (d.route().hops() > 0) {
         out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
         writes++;
       }
       activate(d, at, out);
     }
+    return found.size();
   }
 
   /** The database settled at model {@code at}: the paths that changed, to the endpoints they changed at. */
@@ -251,10 +266,10 @@ public final class FabricManagerDriver {
     return w;
   }
 
-  private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt) {
+  private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt, int added, int removed) {
     return new FabricManagerReport.Rediscovery(e.event().serial(), e.event().port(), e.event().state(), e.sentAt(),
         e.at(), walker.packets().count(PacketKind.PI4_READ_REQUEST) - requestsBefore, completions() - completionsBefore,
-        doneAt, check == null ? null : check.apply(walker.database()));
+        doneAt, check == null ? null : check.apply(walker.database()), added, removed);
   }
 
   private long completions() {

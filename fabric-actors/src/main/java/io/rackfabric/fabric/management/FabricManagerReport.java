@@ -88,9 +88,14 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
    * @param completions completions it took
    * @param doneAt the model time its last completion arrived; -1 while it runs
    * @param differences every difference from the topology file once it was done (null: no file)
+   * @param devicesAdded devices it found that the database did not have (a port that came up led
+   *     to them), each configured as a discovery's
+   * @param devicesRemoved devices it left detached, removed from the database with their links
+   *     ({@link TopologyDatabase#removeDetached})
    */
   public record Rediscovery(long serial, int port, DataLinkState state, long eventSentAt, long eventAt,
-      long readRequests, long completions, long doneAt, List<String> differences) implements WireMessage {
+      long readRequests, long completions, long doneAt, List<String> differences, int devicesAdded,
+      int devicesRemoved) implements WireMessage {
 
     public Rediscovery {
       differences = differences == null ? null : List.copyOf(differences);

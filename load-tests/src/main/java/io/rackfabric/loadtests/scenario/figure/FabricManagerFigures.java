@@ -89,6 +89,12 @@ public final class FabricManagerFigures implements FigureType {
       if (d.differences() != null) {
         out.add(new Figure(p + "differences", d.differences().size(), "differences", "count"));
       }
+      out.add(new Figure(p + "devices_added", d.devicesAdded(), "devices", "count"));
+      out.add(new Figure(p + "devices_removed", d.devicesRemoved(), "devices", "count"));
+      if (r.copy() == null || !r.copy().resumed()) { // against the full discovery this fabric manager ran
+        out.add(new Figure(p + "full_discovery_read_requests", r.discoveryReadRequests(), "packets", "count"));
+        out.add(new Figure(p + "full_discovery_ns", r.discoveryNs(), "ns", "model"));
+      }
     }
     return out;
   }
