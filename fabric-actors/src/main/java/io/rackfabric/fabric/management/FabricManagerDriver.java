@@ -15,8 +15,9 @@ import java.util.function.Function;
  * again only the device that reported (a partial rediscovery). Each time its database settles (the
  * discovery's end, a take-over's re-reads, every rediscovery) it computes the endpoints' paths and
  * writes what changed into their path tables ({@link PathDistributor}), when it distributes paths. Plain: the endpoint gives it the
- * model time of each step and puts what it returns on the wire; the fabric manager's own
- * processing takes no model time (not modelled).
+ * model time of each step and puts what it returns on the wire, each message at the model time it
+ * carries: the fabric manager's own processing ({@link ProcessingCost}) delays what a packet leads
+ * to by its cost, one step at a time ({@link #busyUntil}).
  */
 public final class FabricManagerDriver {
 
@@ -52,6 +53,11 @@ public final class FabricManagerDriver {
   private List<Long> resumedRereads;
   /** The distribution of paths; null when it distributes none. */
   private final PathDistributor paths;
+  private final ProcessingCost cost;
+  /** The model time its last step's processing ended; -1 before the first. */
+  private long busyUntil = -1;
+  /** Model time spent processing, all steps. */
+  private long processingNs;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -66,6 +72,13 @@ public final class FabricManagerDriver {
   /** As above; with {@code distributePaths} it also computes and distributes the endpoints' paths. */
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check, boolean distributePaths) {
+    this(fabricManager, own, trafficClass, window, check, distributePaths, ProcessingCost.NONE);
+  }
+
+  /** As above; each packet it takes and each device it adds costs {@code cost} of model time. */
+  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
+      Function<TopologyDatabase, List<String>> check, boolean distributePaths, ProcessingCost cost) {
+    this.cost = cost;
     this.fabricManager = fabricManager;
     this.ownSerial = own.device().serial();
     this.trafficClass = trafficClass;
@@ -78,8 +91,10 @@ public final class FabricManagerDriver {
   public List<FabricMessage> start(long at) {
     startedAt = at;
     List<FabricMessage> out = new ArrayList<>();
-    send(walker.start(), at, out);
-    afterStep(at, out);
+    List<Pi4ReadRequest> first = walker.start(); // its own device, read locally
+    long done = process(at, 0, walker.database().devices().size());
+    send(first, done, out);
+    afterStep(done, out);
     return out;
   }
 
@@ -132,14 +147,39 @@ public final class FabricManagerDriver {
   public List<FabricMessage> onArrival(FabricMessage message, long at) {
     List<FabricMessage> out = new ArrayList<>();
     if (message.packet() instanceof Pi4ReadCompletion c && started()) {
-      send(walker.onCompletion(c), at, out);
-      afterStep(at, out);
+      int before = walker.database().devices().size();
+      List<Pi4ReadRequest> next = walker.onCompletion(c);
+      long done = process(at, 1, Math.max(0, walker.database().devices().size() - before));
+      send(next, done, out);
+      afterStep(done, out);
     } else if (message.packet() instanceof Pi5Event e) {
       events++;
       waiting.add(new Event(e, message.originAt(), at));
-      afterStep(at, out);
+      afterStep(process(at, 1, 0), out);
     }
     return out;
+  }
+
+  /**
+   * One step of its own processing for a packet or event that reached it at model {@code at}: it
+   * starts when the previous step ended and costs {@code packets} packets and {@code devices}
+   * devices added. Gives the model time it ends, when what it leads to leaves.
+   */
+  private long process(long at, long packets, long devices) {
+    // with no cost it acts at the packet's arrival, as it always did, whatever the order they came in
+    long begin = cost.equals(ProcessingCost.NONE) ? at : Math.max(at, busyUntil);
+    long spent = cost.of(packets, devices);
+    processingNs += spent;
+    busyUntil = begin + spent;
+    return busyUntil;
+  }
+
+  /**
+   * The model time its last step ended (-1 before the first): its writes to its own device take
+   * effect then.
+   */
+  public long busyUntil() {
+    return busyUntil;
   }
 
   /** When the walker has nothing outstanding: the discovery or a rediscovery ends, and the next event is taken. */
@@ -297,6 +337,6 @@ public final class FabricManagerDriver {
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
         walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
-        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()));
+        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()), processingNs);
   }
 }

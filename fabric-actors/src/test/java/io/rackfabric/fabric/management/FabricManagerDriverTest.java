@@ -61,6 +61,30 @@ class FabricManagerDriverTest {
   }
 
   @Test
+  void shouldGrowTheDiscoveryByWhatItsPacketsAndDevicesCostWhenProcessingTakesModelTime() {
+    HopFabric free = fabric(16, false, 1);
+    free.discover(0);
+    ProcessingCost cost = new ProcessingCost(70, 1_300);
+    HopFabric busy = new HopFabric(List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE),
+        TestDevices.switchOf("sw", 12, 16, Set.of(1), ACTIVE)),
+        List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1))), "fm", 1, HOP, false, cost);
+    busy.discover(0);
+    FabricManagerReport r = busy.driver.report();
+    // one read at a time: every completion's processing, and every device's, is on the way
+    long predicted = cost.of(r.completions() + r.errorCompletions(), r.devices());
+    assertEquals(free.driver.report().discoveryNs() + predicted, r.discoveryNs());
+    assertEquals(predicted, r.processingNs());
+    assertEquals(19 * 70 + 2 * 1_300, predicted, "19 completions, its own device and the switch");
+  }
+
+  @Test
+  void shouldTakeNoProcessingTimeWhenTheCostIsNone() {
+    HopFabric f = fabric(16, false, 8);
+    f.discover(0);
+    assertEquals(0, f.driver.report().processingNs());
+  }
+
+  @Test
   void shouldOverlapReadsWhenTheWindowAllowsIt() {
     HopFabric serial = fabric(16, false, 1);
     serial.discover(0);

@@ -70,6 +70,7 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.structural_read_requests", structuralReadRequests(run, r.fabricManager()), "packets", "count"));
     out.add(new Figure("fm.discovery_started_ns", r.startedAt(), "ns", "model"));
     out.add(new Figure("fm.discovery_ns", r.discoveryNs(), "ns", "model"));
+    out.add(new Figure("fm.processing_ns", r.processingNs(), "ns", "model"));
     for (PacketKind k : PacketKind.values()) {
       out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
           "count"));
