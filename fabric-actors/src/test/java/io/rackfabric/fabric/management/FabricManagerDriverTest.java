@@ -186,6 +186,31 @@ class FabricManagerDriverTest {
     assertEquals(5, f.driver.report().activationWrites());
   }
 
+  @Test
+  void shouldRemoveTheEndpointBehindAPortThatWentDownAndFindItAgainWhenThePortComesBack() {
+    HopFabric f = fabric(16, true, 8, DataLinkState.DL_PROTECTED);
+    f.discover(0);
+    long writes = f.driver.report().writes();
+    f.portDown("sw", 5, 50_000);
+    FabricManagerReport down = f.driver.report();
+    assertEquals(1, down.rediscoveries().get(0).devicesRemoved(), "ep: its one link is down at sw");
+    assertEquals(0, down.rediscoveries().get(0).devicesAdded());
+    assertEquals(2, down.devices());
+    assertEquals(1, down.links());
+    assertTrue(f.driver.database().device(9).isEmpty());
+    f.now = 60_000;
+    f.agents.get("sw").onPortState(5, DataLinkState.DL_PROTECTED, 60_000).ifPresent(e -> f.send("sw", e, 60_000));
+    f.carry();
+    FabricManagerReport up = f.driver.report();
+    FabricManagerReport.Rediscovery d = up.rediscoveries().get(1);
+    assertEquals(19 + 3, d.readRequests(), "the switch again, then ep walked on to as a new device");
+    assertEquals(1, d.devicesAdded());
+    assertEquals(0, d.devicesRemoved());
+    assertEquals(3, up.devices());
+    assertEquals(2, up.links());
+    assertEquals(writes + 1, up.writes(), "ep's event route programmed again");
+  }
+
   /** The old primary fm on port 1 of sw; sw port 5 -- sw2 port 1; the secondary ep on port 5 of sw2. */
   private static List<List<PortRef>> chain(boolean withFm) {
     List<List<PortRef>> links = new java.util.ArrayList<>(List.of(List.of(new PortRef("sw", 5), new PortRef("sw2", 1)),
