@@ -12,7 +12,8 @@ import java.util.function.Function;
  * it discovers the fabric with a {@link DiscoveryWalker} whose read requests leave as
  * {@link FabricMessage}s and whose completions come back as such, then programs every device it
  * found to send its PI-5 events back to it (one PI-4 write each), and on each PI-5 event reads
- * again only the device that reported (a partial rediscovery). Each time its database settles (the
+ * again only the device that reported (a partial rediscovery), walking on to a device a port that
+ * came up leads to and removing the devices the change left detached. Each time its database settles (the
  * discovery's end, a take-over's re-reads, every rediscovery) it computes the endpoints' paths and
  * writes what changed into their path tables ({@link PathDistributor}), when it distributes paths. Plain: the endpoint gives it the
  * model time of each step and puts what it returns on the wire, each message at the model time it
