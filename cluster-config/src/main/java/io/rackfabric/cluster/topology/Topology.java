@@ -87,6 +87,18 @@ public record Topology(
     return endpoints.stream().filter(e -> e.id().equals(id)).findFirst();
   }
 
+  /**
+   * The link ends of component {@code id}: a switch chip's ports ({@code "sw1.down1"}) in file
+   * order, an endpoint itself; empty for an id that names neither.
+   */
+  public List<String> endsOf(String id) {
+    Optional<SwitchSpec> sw = switchSpec(id);
+    if (sw.isPresent()) {
+      return sw.get().ports().stream().map(p -> LinkSpec.end(id, p.name())).toList();
+    }
+    return endpoint(id).isPresent() ? List.of(id) : List.of();
+  }
+
   /** The link attached to an end ({@code "ep2"} or {@code "sw1.down1"}), if any. */
   public Optional<LinkSpec> linkAt(String end) {
     return links.stream().filter(l -> l.touches(end)).findFirst();

@@ -73,7 +73,7 @@ final class EndpointManagement {
     this.log = log;
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
-        setup.window(), setup.check(), setup.distributePaths());
+        setup.window(), setup.check(), setup.distributePaths(), setup.processing());
     this.candidacy = !setup.candidate() ? null
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
     this.shipper = candidacy == null ? null : new DatabaseShipper(settings.maxPayload());
@@ -340,8 +340,9 @@ final class EndpointManagement {
     messages.forEach(this::offer);
     List<io.rackfabric.fabric.management.Pi4Write> local = driver.takeLocalWrites();
     if (!local.isEmpty()) {
-      local.forEach(w -> agent.applyWrite(w, at));
-      carryOut(at);
+      long done = Math.max(at, driver.busyUntil()); // once its processing of the step is over
+      local.forEach(w -> agent.applyWrite(w, done));
+      carryOut(done);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.endpoint;
 
 import io.rackfabric.fabric.management.DeviceDescription;
+import io.rackfabric.fabric.management.ProcessingCost;
 import io.rackfabric.fabric.management.TopologyDatabase;
 import java.util.List;
 import java.util.function.Function;
@@ -18,15 +19,17 @@ import java.util.function.Function;
  * secondary takes over (else it discovers the fabric when it takes over).
  * {@code claimAtNs} -1: no election, the driver discovers. With {@code distributePaths} the
  * driver computes the endpoints' paths and distributes them whenever its database settles.
+ * {@code processing} is the driver's own processing time per packet and per device.
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
     Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, ProcessingCost processing) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
 
   public ManagementSetup {
+    processing = processing == null ? ProcessingCost.NONE : processing;
     if (fabricManager && device == null) {
       throw new IllegalArgumentException("a fabric manager needs its endpoint's device description");
     }
@@ -38,7 +41,7 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
   /** Without an election. */
   public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
       Function<TopologyDatabase, List<String>> check) {
-    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false);
+    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false, ProcessingCost.NONE);
   }
 
   /** Whether this endpoint takes part in an election. */

@@ -12,17 +12,20 @@ import java.util.function.Function;
  * it discovers the fabric with a {@link DiscoveryWalker} whose read requests leave as
  * {@link FabricMessage}s and whose completions come back as such, then programs every device it
  * found to send its PI-5 events back to it (one PI-4 write each), and on each PI-5 event reads
- * again only the device that reported (a partial rediscovery). Each time its database settles (the
+ * again only the device that reported (a partial rediscovery), walking on to a device a port that
+ * came up leads to and removing the devices the change left detached. Each time its database settles (the
  * discovery's end, a take-over's re-reads, every rediscovery) it computes the endpoints' paths and
  * writes what changed into their path tables ({@link PathDistributor}), when it distributes paths. Plain: the endpoint gives it the
- * model time of each step and puts what it returns on the wire; the fabric manager's own
- * processing takes no model time (not modelled).
+ * model time of each step and puts what it returns on the wire, each message at the model time it
+ * carries: the fabric manager's own processing ({@link ProcessingCost}) delays what a packet leads
+ * to by its cost, one step at a time ({@link #busyUntil}).
  */
 public final class FabricManagerDriver {
 
   private record Event(Pi5Event event, long sentAt, long at) {}
 
   private final String fabricManager;
+  private final long ownSerial;
   private final int trafficClass;
   private final DiscoveryWalker walker;
   /** The differences from the topology file, or null when there is none to check against. */
@@ -51,6 +54,11 @@ public final class FabricManagerDriver {
   private List<Long> resumedRereads;
   /** The distribution of paths; null when it distributes none. */
   private final PathDistributor paths;
+  private final ProcessingCost cost;
+  /** The model time its last step's processing ended; -1 before the first. */
+  private long busyUntil = -1;
+  /** Model time spent processing, all steps. */
+  private long processingNs;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -65,7 +73,15 @@ public final class FabricManagerDriver {
   /** As above; with {@code distributePaths} it also computes and distributes the endpoints' paths. */
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check, boolean distributePaths) {
+    this(fabricManager, own, trafficClass, window, check, distributePaths, ProcessingCost.NONE);
+  }
+
+  /** As above; each packet it takes and each device it adds costs {@code cost} of model time. */
+  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
+      Function<TopologyDatabase, List<String>> check, boolean distributePaths, ProcessingCost cost) {
+    this.cost = cost;
     this.fabricManager = fabricManager;
+    this.ownSerial = own.device().serial();
     this.trafficClass = trafficClass;
     this.walker = new DiscoveryWalker(own, trafficClass, window);
     this.check = check;
@@ -76,8 +92,10 @@ public final class FabricManagerDriver {
   public List<FabricMessage> start(long at) {
     startedAt = at;
     List<FabricMessage> out = new ArrayList<>();
-    send(walker.start(), at, out);
-    afterStep(at, out);
+    List<Pi4ReadRequest> first = walker.start(); // its own device, read locally
+    long done = process(at, 0, walker.database().devices().size());
+    send(first, done, out);
+    afterStep(done, out);
     return out;
   }
 
@@ -130,14 +148,39 @@ public final class FabricManagerDriver {
   public List<FabricMessage> onArrival(FabricMessage message, long at) {
     List<FabricMessage> out = new ArrayList<>();
     if (message.packet() instanceof Pi4ReadCompletion c && started()) {
-      send(walker.onCompletion(c), at, out);
-      afterStep(at, out);
+      int before = walker.database().devices().size();
+      List<Pi4ReadRequest> next = walker.onCompletion(c);
+      long done = process(at, 1, Math.max(0, walker.database().devices().size() - before));
+      send(next, done, out);
+      afterStep(done, out);
     } else if (message.packet() instanceof Pi5Event e) {
       events++;
       waiting.add(new Event(e, message.originAt(), at));
-      afterStep(at, out);
+      afterStep(process(at, 1, 0), out);
     }
     return out;
+  }
+
+  /**
+   * One step of its own processing for a packet or event that reached it at model {@code at}: it
+   * starts when the previous step ended and costs {@code packets} packets and {@code devices}
+   * devices added. Gives the model time it ends, when what it leads to leaves.
+   */
+  private long process(long at, long packets, long devices) {
+    // with no cost it acts at the packet's arrival, as it always did, whatever the order they came in
+    long begin = cost.equals(ProcessingCost.NONE) ? at : Math.max(at, busyUntil);
+    long spent = cost.of(packets, devices);
+    processingNs += spent;
+    busyUntil = begin + spent;
+    return busyUntil;
+  }
+
+  /**
+   * The model time its last step ended (-1 before the first): its writes to its own device take
+   * effect then.
+   */
+  public long busyUntil() {
+    return busyUntil;
   }
 
   /** When the walker has nothing outstanding: the discovery or a rediscovery ends, and the next event is taken. */
@@ -171,12 +214,9 @@ public final class FabricManagerDriver {
       }
       distribute("discovery", at, out);
     } else if (current != null) {
-      databaseChanges++;
-      rediscoveries.add(rediscovery(current, at));
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
-      configureFound(at, out);
-      distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
-      current = null;
+      int added = configureFound(at, out);
+      settle(added, at, out);
     }
     while (current == null && !waiting.isEmpty()) {
       Event e = waiting.poll();
@@ -190,11 +230,8 @@ public final class FabricManagerDriver {
       completionsBefore = completions();
       send(walker.reread(d.route()), at, out);
       if (walker.done()) { // the fabric manager's own device: read locally, no packets
-        databaseChanges++;
-        rediscoveries.add(rediscovery(current, at));
         activate(d, at, out);
-        distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
-        current = null;
+        settle(0, at, out);
       }
     }
   }
@@ -220,18 +257,37 @@ public final class FabricManagerDriver {
   }
 
   /**
+   * The rediscovery running ended at model {@code at}, {@code added} devices found: the devices it
+   * left detached are removed ({@link TopologyDatabase#removeDetached}), the rediscovery recorded
+   * and the changed paths distributed.
+   */
+  private void settle(int added, long at, List<FabricMessage> out) {
+    List<Long> removed = walker.database().removeDetached(ownSerial);
+    if (paths != null) {
+      removed.forEach(paths::forget);
+    }
+    databaseChanges++;
+    rediscoveries.add(rediscovery(current, at, added, removed.size()));
+    distribute("rediscovery " + (rediscoveries.size() - 1), at, out);
+    current = null;
+  }
+
+  /**
    * Devices a rediscovery found that the database did not have (a port that came up led to them)
    * are configured as a discovery's are: their event route, and their trained ports activated.
+   * Gives how many there were.
    */
-  private void configureFound(long at, List<FabricMessage> out) {
+  private int configureFound(long at, List<FabricMessage> out) {
     List<TopologyDatabase.Device> all = new ArrayList<>(walker.database().devices());
-    for (TopologyDatabase.Device d : all.subList(Math.min(devicesBefore, all.size()), all.size())) {
+    List<TopologyDatabase.Device> found = all.subList(Math.min(devicesBefore, all.size()), all.size());
+    for (TopologyDatabase.Device d : found) {
       if (d.route().hops() > 0) {
         out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
         writes++;
       }
       activate(d, at, out);
     }
+    return found.size();
   }
 
   /** The database settled at model {@code at}: the paths that changed, to the endpoints they changed at. */
@@ -251,10 +307,10 @@ public final class FabricManagerDriver {
     return w;
   }
 
-  private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt) {
+  private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt, int added, int removed) {
     return new FabricManagerReport.Rediscovery(e.event().serial(), e.event().port(), e.event().state(), e.sentAt(),
         e.at(), walker.packets().count(PacketKind.PI4_READ_REQUEST) - requestsBefore, completions() - completionsBefore,
-        doneAt, check == null ? null : check.apply(walker.database()));
+        doneAt, check == null ? null : check.apply(walker.database()), added, removed);
   }
 
   private long completions() {
@@ -282,6 +338,6 @@ public final class FabricManagerDriver {
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
         walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
-        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()));
+        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()), processingNs);
   }
 }

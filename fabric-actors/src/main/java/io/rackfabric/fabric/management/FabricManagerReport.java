@@ -30,12 +30,14 @@ import java.util.List;
  * @param copy the topology database sent to the secondary or kept by it; null when none was
  * @param election the election as this candidate saw it; null when there was none
  * @param paths the paths it computed and distributed; null when it distributes none
+ * @param processingNs model time it spent processing packets and devices ({@link ProcessingCost}), ns
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
     long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
     long events,
     int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
-    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election, PathReport paths) implements WireMessage {
+    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election, PathReport paths, long processingNs)
+    implements WireMessage {
 
   public FabricManagerReport {
     problems = List.copyOf(problems);
@@ -47,14 +49,14 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
   public FabricManagerReport withElection(Candidacy.Report e) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, copy, e, paths);
+        rediscoveries, discoveryReadRequests, copy, e, paths, processingNs);
   }
 
   /** The same with {@code c} as its database copy. */
   public FabricManagerReport withCopy(DatabaseCopy c) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, c, election, paths);
+        rediscoveries, discoveryReadRequests, c, election, paths, processingNs);
   }
 
   /**
@@ -88,9 +90,14 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
    * @param completions completions it took
    * @param doneAt the model time its last completion arrived; -1 while it runs
    * @param differences every difference from the topology file once it was done (null: no file)
+   * @param devicesAdded devices it found that the database did not have (a port that came up led
+   *     to them), each configured as a discovery's
+   * @param devicesRemoved devices it left detached, removed from the database with their links
+   *     ({@link TopologyDatabase#removeDetached})
    */
   public record Rediscovery(long serial, int port, DataLinkState state, long eventSentAt, long eventAt,
-      long readRequests, long completions, long doneAt, List<String> differences) implements WireMessage {
+      long readRequests, long completions, long doneAt, List<String> differences, int devicesAdded,
+      int devicesRemoved) implements WireMessage {
 
     public Rediscovery {
       differences = differences == null ? null : List.copyOf(differences);

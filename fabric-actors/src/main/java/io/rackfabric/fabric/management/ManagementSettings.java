@@ -24,12 +24,16 @@ import java.util.TreeMap;
  *     secondary takes it over (else it discovers the fabric on taking over)
  * @param distributePaths whether the primary computes the endpoints' paths and distributes them
  *     into their path tables whenever its database settles
+ * @param processing the fabric manager's own processing time per packet and per device
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
     List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, ProcessingCost processing) {
 
   public ManagementSettings {
+    if (processing == null) {
+      throw new IllegalArgumentException("processing is null (use ProcessingCost.NONE)");
+    }
     if (fabricManager == null) {
       throw new IllegalArgumentException("fabric-manager is null (use \"\" for the topology's default)");
     }
@@ -73,7 +77,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
     this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
-        6_000, true, true);
+        6_000, true, true, ProcessingCost.NONE);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -99,7 +103,8 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
         c.getDuration("discover-at").toNanos(), c.getInt("window"), candidates,
         e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
         e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"),
-        c.getBoolean("distribute-paths"));
+        c.getBoolean("distribute-paths"), new ProcessingCost(c.getDuration("fm-processing-per-packet").toNanos(),
+        c.getDuration("fm-processing-per-device").toNanos()));
   }
 
   /** "bmh=3us, mmh=1us": each candidate's own claim time. */

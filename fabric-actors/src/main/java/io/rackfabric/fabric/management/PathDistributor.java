@@ -88,6 +88,15 @@ final class PathDistributor {
     return out;
   }
 
+  /**
+   * Endpoint {@code endpoint} was removed from the database: what it was given is forgotten, so if
+   * it comes back its table is written whole from slot 0 (a device plugged in holds no table).
+   */
+  void forget(long endpoint) {
+    distributed.remove(endpoint);
+    slots.remove(endpoint);
+  }
+
   /** What it distributed, and the tables {@code database} gives now. */
   PathReport report(TopologyDatabase database) {
     PathComputation.Result now = PathComputation.compute(database, own);

@@ -86,6 +86,44 @@ public final class TopologyDatabase {
     problems.add(problem);
   }
 
+  /**
+   * Removes every device but {@code own} that is detached: each link this database has of it has an
+   * end whose port, as last read, carries no management (out of DL_Protected and DL_Active), so no
+   * packet can reach it any more (AS-FM section 4: a device removed is seen as its neighbors' ports
+   * going down). Its ports and links go with it. A device cut off behind a link that went down but
+   * with a link read up (a switch and what hangs behind it, unread since) stays, as last read: the
+   * fabric manager cannot read it to tell. Gives the serials removed, in the order they were found.
+   */
+  public List<Long> removeDetached(long own) {
+    List<Long> removed = new ArrayList<>();
+    for (Device d : devices.values()) {
+      if (d.serial() != own && detached(d.serial())) {
+        removed.add(d.serial());
+      }
+    }
+    for (long serial : removed) {
+      devices.remove(serial);
+      ports.remove(serial);
+    }
+    links.removeIf(l -> removed.contains(l.a().serial()) || removed.contains(l.b().serial()));
+    linksByEnd.values().removeIf(l -> removed.contains(l.a().serial()) || removed.contains(l.b().serial()));
+    return removed;
+  }
+
+  private boolean detached(long serial) {
+    for (int port : ports(serial).keySet()) {
+      Link l = linksByEnd.get(new End(serial, port));
+      if (l != null && carries(l.a()) && carries(l.b())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean carries(End end) {
+    return port(end).map(p -> PortDescription.carriesManagement(p.state())).orElse(false);
+  }
+
   public boolean knows(long serial) {
     return devices.containsKey(serial);
   }

@@ -61,6 +61,30 @@ class FabricManagerDriverTest {
   }
 
   @Test
+  void shouldGrowTheDiscoveryByWhatItsPacketsAndDevicesCostWhenProcessingTakesModelTime() {
+    HopFabric free = fabric(16, false, 1);
+    free.discover(0);
+    ProcessingCost cost = new ProcessingCost(70, 1_300);
+    HopFabric busy = new HopFabric(List.of(TestDevices.endpoint("fm", 7, 0, ACTIVE),
+        TestDevices.switchOf("sw", 12, 16, Set.of(1), ACTIVE)),
+        List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1))), "fm", 1, HOP, false, cost);
+    busy.discover(0);
+    FabricManagerReport r = busy.driver.report();
+    // one read at a time: every completion's processing, and every device's, is on the way
+    long predicted = cost.of(r.completions() + r.errorCompletions(), r.devices());
+    assertEquals(free.driver.report().discoveryNs() + predicted, r.discoveryNs());
+    assertEquals(predicted, r.processingNs());
+    assertEquals(19 * 70 + 2 * 1_300, predicted, "19 completions, its own device and the switch");
+  }
+
+  @Test
+  void shouldTakeNoProcessingTimeWhenTheCostIsNone() {
+    HopFabric f = fabric(16, false, 8);
+    f.discover(0);
+    assertEquals(0, f.driver.report().processingNs());
+  }
+
+  @Test
   void shouldOverlapReadsWhenTheWindowAllowsIt() {
     HopFabric serial = fabric(16, false, 1);
     serial.discover(0);
@@ -160,6 +184,31 @@ class FabricManagerDriverTest {
     assertEquals(1, f.orders.size(), f.orders.toString());
     assertTrue(f.orders.get(0).startsWith("sw:5:true@"), f.orders.toString());
     assertEquals(5, f.driver.report().activationWrites());
+  }
+
+  @Test
+  void shouldRemoveTheEndpointBehindAPortThatWentDownAndFindItAgainWhenThePortComesBack() {
+    HopFabric f = fabric(16, true, 8, DataLinkState.DL_PROTECTED);
+    f.discover(0);
+    long writes = f.driver.report().writes();
+    f.portDown("sw", 5, 50_000);
+    FabricManagerReport down = f.driver.report();
+    assertEquals(1, down.rediscoveries().get(0).devicesRemoved(), "ep: its one link is down at sw");
+    assertEquals(0, down.rediscoveries().get(0).devicesAdded());
+    assertEquals(2, down.devices());
+    assertEquals(1, down.links());
+    assertTrue(f.driver.database().device(9).isEmpty());
+    f.now = 60_000;
+    f.agents.get("sw").onPortState(5, DataLinkState.DL_PROTECTED, 60_000).ifPresent(e -> f.send("sw", e, 60_000));
+    f.carry();
+    FabricManagerReport up = f.driver.report();
+    FabricManagerReport.Rediscovery d = up.rediscoveries().get(1);
+    assertEquals(19 + 3, d.readRequests(), "the switch again, then ep walked on to as a new device");
+    assertEquals(1, d.devicesAdded());
+    assertEquals(0, d.devicesRemoved());
+    assertEquals(3, up.devices());
+    assertEquals(2, up.links());
+    assertEquals(writes + 1, up.writes(), "ep's event route programmed again");
   }
 
   /** The old primary fm on port 1 of sw; sw port 5 -- sw2 port 1; the secondary ep on port 5 of sw2. */

@@ -40,6 +40,12 @@ final class HopFabric {
   /** As above; with {@code paths} the fabric manager distributes the endpoints' paths. */
   HopFabric(List<DeviceDescription> devices, List<List<PortRef>> links, String fm, int window, long hopNs,
       boolean paths) {
+    this(devices, links, fm, window, hopNs, paths, ProcessingCost.NONE);
+  }
+
+  /** As above; the fabric manager's processing costs {@code cost}. */
+  HopFabric(List<DeviceDescription> devices, List<List<PortRef>> links, String fm, int window, long hopNs,
+      boolean paths, ProcessingCost cost) {
     for (DeviceDescription d : devices) {
       agents.put(d.id(), ManagementAgent.of(d));
     }
@@ -49,13 +55,13 @@ final class HopFabric {
     }
     this.hopNs = hopNs;
     this.fm = fm;
-    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null, paths);
+    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null, paths, cost);
   }
 
   /** Starts the discovery at {@code at} and carries every packet until none is left. */
   void discover(long at) {
     now = at;
-    driver.start(at).forEach(m -> send(fm, m, at));
+    driver.start(at).forEach(m -> send(fm, m, m.originAt()));
     local(at);
     run();
   }
@@ -87,8 +93,9 @@ final class HopFabric {
 
   /** The fabric manager's writes to its own device, applied there as its endpoint does. */
   private void local(long at) {
-    driver.takeLocalWrites().forEach(w -> agents.get(fm).applyWrite(w, at));
-    takeOrders(fm, at);
+    long done = Math.max(at, driver.busyUntil());
+    driver.takeLocalWrites().forEach(w -> agents.get(fm).applyWrite(w, done));
+    takeOrders(fm, done);
   }
 
   private void takeOrders(String device, long at) {
@@ -111,7 +118,7 @@ final class HopFabric {
       if (!m.arrived()) {
         send(d.device, m.passedThrough(d.ingress), d.at);
       } else if (forManager && d.device.equals(fm)) {
-        driver.onArrival(m, d.at).forEach(out -> send(fm, out, d.at));
+        driver.onArrival(m, d.at).forEach(out -> send(fm, out, out.originAt())); // after its processing
         local(d.at);
       } else {
         agents.get(d.device).onArrival(m, d.ingress, d.at).ifPresent(out -> send(d.device, out, d.at));

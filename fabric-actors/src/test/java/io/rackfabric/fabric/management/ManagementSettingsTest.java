@@ -19,6 +19,23 @@ class ManagementSettingsTest {
     assertEquals(8, s.window());
     assertTrue(s.keepDatabase(), "the secondary keeps the primary's database by default");
     assertTrue(s.distributePaths(), "the primary distributes paths by default");
+    assertEquals(ProcessingCost.NONE, s.processing(), "no processing time by default");
+  }
+
+  @Test
+  void shouldReadTheProcessingCostWhenSet() {
+    ManagementSettings s = ManagementSettings.create(ConfigFactory.parseString(
+        "rackfabric.fabric.management { fm-processing-per-packet = 200ns, fm-processing-per-device = 1us }")
+        .withFallback(ConfigFactory.load()));
+    assertEquals(new ProcessingCost(200, 1_000), s.processing());
+  }
+
+  @Test
+  void shouldNameTheValueWhenAProcessingCostIsNegative() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ManagementSettings.create(
+        ConfigFactory.parseString("rackfabric.fabric.management.fm-processing-per-packet = -5ns")
+            .withFallback(ConfigFactory.load())));
+    assertEquals("fm-processing-per-packet=-5ns is negative", e.getMessage());
   }
 
   @Test

@@ -65,4 +65,36 @@ class TopologyDatabaseTest {
     assertTrue(found().rerooted(99, 1).devices().isEmpty());
     assertTrue(found().rerooted(1, 1).devices().isEmpty());
   }
+  @Test
+  void shouldRemoveADeviceWithItsLinkWhenEveryLinkOfItIsDownAtOneEnd() {
+    TopologyDatabase db = found();
+    assertEquals(List.of(3L), db.removeDetached(1), "endpoint 3: its one link is down at switch 20");
+    assertFalse(db.knows(3));
+    assertTrue(db.ports(3).isEmpty());
+    assertFalse(db.linked(new End(20, 1)), "its link went with it");
+    assertEquals(3, db.links().size());
+    assertTrue(db.knows(20), "switch 20 still has a link up");
+    assertEquals(List.of(), db.removeDetached(1), "nothing more detached");
+  }
+
+  @Test
+  void shouldKeepADeviceCutOffBehindADownLinkWhenAnotherOfItsLinksWasReadUp() {
+    TopologyDatabase db = found();
+    db.addPort(port(20, 1, DataLinkState.DL_ACTIVE)); // endpoint 3 up behind switch 20
+    db.addPort(port(3, 0, DataLinkState.DL_ACTIVE));
+    db.addPort(port(10, 1, DataLinkState.DL_INACTIVE)); // switch 10 re-read: its port to 20 went down
+    assertEquals(List.of(), db.removeDetached(1), "20 and 3 cut off, but their link was read up: kept as last read");
+    assertTrue(db.knows(20));
+    db.addPort(port(10, 2, DataLinkState.DL_INACTIVE));
+    assertEquals(List.of(2L), db.removeDetached(1), "endpoint 2's one link down at switch 10");
+    assertEquals(List.of(1L, 10L, 20L, 3L), db.devices().stream().map(TopologyDatabase.Device::serial).toList());
+  }
+
+  @Test
+  void shouldNeverRemoveItsOwnDeviceWhenItsLinkIsDown() {
+    TopologyDatabase db = found();
+    db.addPort(port(1, 0, DataLinkState.DL_INACTIVE));
+    assertEquals(List.of(3L), db.removeDetached(1), "switch 10 has links up to 20 and 2");
+    assertTrue(db.knows(1));
+  }
 }

@@ -2,7 +2,6 @@ package io.rackfabric.loadtests.scenario;
 
 import io.rackfabric.cluster.topology.Component;
 import io.rackfabric.cluster.topology.LinkSpec;
-import io.rackfabric.cluster.topology.SwitchSpec;
 import io.rackfabric.cluster.topology.Topology;
 import java.util.Collections;
 import java.util.HashSet;
@@ -65,14 +64,7 @@ final class FaultedEnds {
 
   /** The link ends a component owns: an endpoint's own, or each of a switch's ports. */
   Set<String> endsOf(String id) {
-    Set<String> ends = new LinkedHashSet<>();
-    Optional<SwitchSpec> sw = topology.switchSpec(id);
-    if (sw.isPresent()) {
-      sw.get().ports().forEach(p -> ends.add(LinkSpec.end(id, p.name())));
-    } else if (topology.endpoint(id).isPresent()) {
-      ends.add(id);
-    }
-    return ends;
+    return new LinkedHashSet<>(topology.endsOf(id));
   }
 
   /** Whether component {@code id} still runs: not stopped, and not on a killed node. */

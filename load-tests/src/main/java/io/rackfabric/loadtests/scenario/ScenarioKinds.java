@@ -4,6 +4,7 @@ import io.rackfabric.loadtests.scenario.language.KindCatalog;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
+import io.rackfabric.loadtests.scenario.fault.AddDeviceFault;
 import io.rackfabric.loadtests.scenario.fault.DegradeFault;
 import io.rackfabric.loadtests.scenario.fault.HoldHeartbeatsFault;
 import io.rackfabric.loadtests.scenario.fault.KillNodeFault;
@@ -15,6 +16,7 @@ import io.rackfabric.loadtests.scenario.fault.NicHangFault;
 import io.rackfabric.loadtests.scenario.fault.PartitionFault;
 import io.rackfabric.loadtests.scenario.fault.PauseNodeFault;
 import io.rackfabric.loadtests.scenario.fault.RejoinFault;
+import io.rackfabric.loadtests.scenario.fault.RemoveDeviceFault;
 import io.rackfabric.loadtests.scenario.fault.RogueDmaFault;
 import io.rackfabric.loadtests.scenario.fault.StopActorFault;
 import io.rackfabric.loadtests.scenario.fault.SwitchoverFault;
@@ -93,6 +95,8 @@ public final class ScenarioKinds {
         .fault(new NicHangFault())
         .fault(new TlpErrorsFault())
         .fault(new RogueDmaFault())
+        .fault(new RemoveDeviceFault())
+        .fault(new AddDeviceFault())
         .invariant(new EveryWriteDeliveredOnce())
         .invariant(new NoDuplicates())
         .invariant(new InOrder())

@@ -70,6 +70,7 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.structural_read_requests", structuralReadRequests(run, r.fabricManager()), "packets", "count"));
     out.add(new Figure("fm.discovery_started_ns", r.startedAt(), "ns", "model"));
     out.add(new Figure("fm.discovery_ns", r.discoveryNs(), "ns", "model"));
+    out.add(new Figure("fm.processing_ns", r.processingNs(), "ns", "model"));
     for (PacketKind k : PacketKind.values()) {
       out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
           "count"));
@@ -88,6 +89,12 @@ public final class FabricManagerFigures implements FigureType {
       out.add(new Figure(p + "ns", d.ns(), "ns", "model"));
       if (d.differences() != null) {
         out.add(new Figure(p + "differences", d.differences().size(), "differences", "count"));
+      }
+      out.add(new Figure(p + "devices_added", d.devicesAdded(), "devices", "count"));
+      out.add(new Figure(p + "devices_removed", d.devicesRemoved(), "devices", "count"));
+      if (r.copy() == null || !r.copy().resumed()) { // against the full discovery this fabric manager ran
+        out.add(new Figure(p + "full_discovery_read_requests", r.discoveryReadRequests(), "packets", "count"));
+        out.add(new Figure(p + "full_discovery_ns", r.discoveryNs(), "ns", "model"));
       }
     }
     return out;
