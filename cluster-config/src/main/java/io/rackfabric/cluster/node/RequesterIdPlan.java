@@ -28,8 +28,11 @@ import java.util.Optional;
  * the management host could not know them; programmed, {@link RequesterIds} predicts them exactly.
  *
  * <p>A pure function of the topology, so every node computes the same tables for the switches it
- * runs. Each CH's NTB port of a plane gets, toward the switch, the CH's root ID; into the CH, the
- * MH's root ID first, then every other CH's proxy ID in host order. A request from host B to host
+ * runs. Each CH's NTB port of a plane gets, toward the switch, the CH's root ID, then its devices'
+ * (those in slots of its root complex, which it can lend); into the CH, the MH's root ID first,
+ * then every other CH's proxy ID in host order, then the other CHs' devices' proxy IDs (so a
+ * lent device's DMA arrives at its borrower under an ID the plan predicts, {@link
+ * IsolationPlan.Target#deviceArrivalIds}, and the hosts' IDs are those of a rack without devices). A request from host B to host
  * C through a plane thus arrives at C as {@code proxyId(C's port, TO_VIRTUAL, proxyId(B's port,
  * TO_LINK, B's root))}, and the MH's as {@code proxyId(C's port, TO_VIRTUAL, MH's root)}.
  *
