@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,12 +28,8 @@ class LendingDmaOutsideWindowScenarioTest {
 
   @Test
   void shouldBlockAndCountTheGpusWritesOutsideEveryMappingWhenTheBorrowerChecksLoanDma() throws Exception {
-    Outcome first = run("a");
-    Outcome second = run("b");
+    Outcome first = BundledTwice.run("lending-dma-outside-window", dir);
 
-    assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
-    assertEquals(TakeoverDeterminismTest.modelAndCount(first), TakeoverDeterminismTest.modelAndCount(second),
-        "two runs give identical model figures");
     List<LoanStepResult> steps = first.result().loans();
     assertTrue(steps.stream().allMatch(LoanStepResult::accepted), steps.toString());
 
@@ -51,11 +44,5 @@ class LendingDmaOutsideWindowScenarioTest {
     assertTrue(NicStreamScenarioTest.figure(first, "dma.mapped.write.64KiB.bandwidth_MBps") > 0);
     assertTrue(NicStreamScenarioTest.figure(first, "dma.unmapped.write.64KiB.bandwidth_MBps") > 0);
     assertEquals(0, NicStreamScenarioTest.figure(first, "sync.stragglers"));
-  }
-
-  private Outcome run(String name) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("lending-dma-outside-window", ScenarioRunnerTest.KINDS,
-        ScenarioOptions.NONE);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
   }
 }
