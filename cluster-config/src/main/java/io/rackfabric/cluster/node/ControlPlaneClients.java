@@ -47,10 +47,15 @@ public final class ControlPlaneClients {
     ControlPlaneSettings settings = ControlPlaneSettings.create(config);
     ClientSettings clientSettings = ClientSettings.create(config);
     List<ActorRef<ControlPlaneClient.Command>> clients = new ArrayList<>();
+    var isolation = RequesterIdPlan.of(topology).isolationPlan();
     for (String ch : topology.computeHostIds()) {
       if (roots.containsKey(ch)) {
-        // Next to its host's root endpoint: in model time it is that endpoint's guest.
-        var client = context.spawn(ControlPlaneClient.create(clientId(ch), settings, clientSettings, roots.get(ch)),
+        // Next to its host's root endpoint: in model time it is that endpoint's guest. It knows
+        // under which IDs other hosts' devices arrive there, for the DMA of a device it borrows.
+        Map<String, List<Integer>> deviceIds = isolation.target(ch)
+            .map(t -> t.deviceArrivalIds()).orElse(Map.of());
+        var client = context.spawn(
+            ControlPlaneClient.create(clientId(ch), settings, clientSettings, roots.get(ch), deviceIds),
             "cp-client-" + ch);
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.controlPlaneClient(ch), client));
         clients.add(client);

@@ -28,8 +28,11 @@ import java.util.Optional;
  * the management host could not know them; programmed, {@link RequesterIds} predicts them exactly.
  *
  * <p>A pure function of the topology, so every node computes the same tables for the switches it
- * runs. Each CH's NTB port of a plane gets, toward the switch, the CH's root ID; into the CH, the
- * MH's root ID first, then every other CH's proxy ID in host order. A request from host B to host
+ * runs. Each CH's NTB port of a plane gets, toward the switch, the CH's root ID, then its devices'
+ * (those in slots of its root complex, which it can lend); into the CH, the MH's root ID first,
+ * then every other CH's proxy ID in host order, then the other CHs' devices' proxy IDs (so a
+ * lent device's DMA arrives at its borrower under an ID the plan predicts, {@link
+ * IsolationPlan.Target#deviceArrivalIds}, and the hosts' IDs are those of a rack without devices). A request from host B to host
  * C through a plane thus arrives at C as {@code proxyId(C's port, TO_VIRTUAL, proxyId(B's port,
  * TO_LINK, B's root))}, and the MH's as {@code proxyId(C's port, TO_VIRTUAL, MH's root)}.
  *
@@ -75,8 +78,16 @@ public final class RequesterIdPlan {
     }
     Map<String, RoutingTable> tables = new HashMap<>();
     // Toward the switch: each CH's root, alone in its domain, takes index 0 of its port.
-    ports.forEach((plane, byHost) -> byHost.forEach((ch, p) -> program(topology, tables, p,
-        NtbDirection.TO_LINK, List.of(bdf(topology, ch)))));
+    // Then its devices (those in slots of its root complex, which it could lend), in file order.
+    Map<String, List<String>> devices = new LinkedHashMap<>();
+    for (String ch : spec.computeHosts()) {
+      devices.put(ch, devicesOf(topology, ch));
+    }
+    ports.forEach((plane, byHost) -> byHost.forEach((ch, p) -> {
+      List<Integer> originals = new ArrayList<>(List.of(bdf(topology, ch)));
+      devices.get(ch).forEach(d -> originals.add(bdf(topology, d)));
+      program(topology, tables, p, NtbDirection.TO_LINK, originals);
+    }));
     // Into each CH: the MH (when it reaches this plane), then the other CHs of the plane in host
     // order, whichever of the plane's NTB chips their ports are on (above 31 CHs a plane has several).
     Map<String, Plane> mhPlanes = HostWiring.planePorts(topology, mh, spec.layout());
@@ -90,11 +101,18 @@ public final class RequesterIdPlan {
           originals.add(linkProxy(tables, q, bdf(topology, ch)));
         }
       });
+      // The other CHs' devices after every host, so the hosts' IDs are those of a rack without them.
+      byHost.forEach((ch, q) -> {
+        if (!ch.equals(target)) {
+          devices.get(ch).forEach(d -> originals.add(linkProxy(tables, q, bdf(topology, d))));
+        }
+      });
       program(topology, tables, p, NtbDirection.TO_VIRTUAL, originals);
     }));
     List<IsolationPlan.Target> targets = new ArrayList<>();
     for (String target : spec.computeHosts()) {
       Map<String, List<Integer>> arrival = new HashMap<>();
+      Map<String, List<Integer>> deviceArrival = new HashMap<>();
       for (Plane plane : Plane.values()) {
         NtbPort p = ports.get(plane).get(target);
         if (p == null) {
@@ -108,12 +126,14 @@ public final class RequesterIdPlan {
           if (!ch.equals(target)) {
             int proxy = linkProxy(tables, q, bdf(topology, ch));
             addId(arrival, ch, RequesterIds.proxyId(table, p.port(), NtbDirection.TO_VIRTUAL, proxy));
+            devices.get(ch).forEach(d -> addId(deviceArrival, d, RequesterIds.proxyId(table, p.port(),
+                NtbDirection.TO_VIRTUAL, linkProxy(tables, q, bdf(topology, d)))));
           }
         });
       }
       if (!arrival.isEmpty()) {
         List<AddressRange> memory = topology.endpoint(target).orElseThrow().bars();
-        targets.add(new IsolationPlan.Target(target, memory, ComponentKeys.endpoint(target), arrival));
+        targets.add(new IsolationPlan.Target(target, memory, ComponentKeys.endpoint(target), arrival, deviceArrival));
       }
     }
     Map<String, Integer> inMhDomain = new HashMap<>();
@@ -185,6 +205,28 @@ public final class RequesterIdPlan {
   /** The ID {@code original} (a CH's root) carries on the switch side of its NTB port {@code q}. */
   private static int linkProxy(Map<String, RoutingTable> tables, NtbPort q, int original) {
     return RequesterIds.proxyId(tables.get(q.switchId()), q.port(), NtbDirection.TO_LINK, original);
+  }
+
+  /**
+   * The devices in slots of {@code ch}'s root complex: the endpoints, not hosts, on downstream
+   * ports of the chip its root sits on (a device behind a further switch is not looked for).
+   */
+  private static List<String> devicesOf(Topology topology, String ch) {
+    List<String> out = new ArrayList<>();
+    LinkSpec link = topology.linkAt(ch).orElse(null);
+    SwitchSpec rp = link == null ? null : topology.switchSpec(LinkSpec.componentOf(link.other(ch))).orElse(null);
+    if (rp == null) {
+      return out;
+    }
+    for (PortConfig p : rp.ports()) {
+      if (p.role() != PortRole.DOWNSTREAM) {
+        continue;
+      }
+      String end = LinkSpec.end(rp.id(), p.name());
+      topology.linkAt(end).map(l -> l.other(end)).flatMap(topology::endpoint)
+          .filter(e -> !e.root()).ifPresent(e -> out.add(e.id()));
+    }
+    return out;
   }
 
   private static int bdf(Topology topology, String endpoint) {

@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.ActorRef;
+import io.rackfabric.fabric.endpoint.AccessCheckChange;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.persistence.controller.Controller.Operation;
@@ -23,19 +24,44 @@ final class BorrowerRoot {
   private final ActorRef<MemoryEndpoint.BarWindowsChanged> hotPlugged;
   private final Logger log;
   private final LoanEnds loanEnds = new LoanEnds();
+  /** Null when the host's IOMMU does not check borrowed devices' DMA. */
+  private final LoanDmaPages dmaPages;
+  private final ActorRef<MemoryEndpoint.AccessCheckResult> iommuChanged;
 
   BorrowerRoot(String name, ActorRef<MemoryEndpoint.Command> endpoint,
-      ActorRef<MemoryEndpoint.BarWindowsChanged> hotPlugged, Logger log) {
+      ActorRef<MemoryEndpoint.BarWindowsChanged> hotPlugged, LoanDmaPages dmaPages,
+      ActorRef<MemoryEndpoint.AccessCheckResult> iommuChanged, Logger log) {
     this.name = name;
     this.endpoint = endpoint;
     this.hotPlugged = hotPlugged;
+    this.dmaPages = dmaPages;
+    this.iommuChanged = iommuChanged;
     this.log = log;
   }
 
-  /** A request was answered: an accepted borrow or return is hot-plugged at the root now. */
+  /**
+   * A request was answered: an accepted borrow or return is hot-plugged at the root now, and an
+   * accepted borrow, map, unmap or return changes the host's IOMMU ({@link LoanDmaPages}).
+   */
   void answered(Operation operation, OperationResult result) {
     if (endpoint != null) {
       LoanHotPlug.change(operation, result, hotPlugged).ifPresent(endpoint::tell);
+      if (dmaPages != null) {
+        dmaPages.answered(operation, result).ifPresent(this::changeIommu);
+      }
+    }
+  }
+
+  private void changeIommu(AccessCheckChange change) {
+    endpoint.tell(new MemoryEndpoint.ChangeAccessCheck(change, iommuChanged));
+  }
+
+  /** The root applied (or refused) a change of its IOMMU for a loan. */
+  void iommuChanged(MemoryEndpoint.AccessCheckResult result) {
+    if (result.accepted()) {
+      log.debug("Client [{}]: IOMMU for a loan: {}", name, result.detail());
+    } else {
+      log.warn("Client [{}]: IOMMU change for a loan refused: {}", name, result.detail());
     }
   }
 
@@ -54,6 +80,9 @@ final class BorrowerRoot {
         ended.device(), ended.at(), ended.reason(), at);
     if (endpoint != null) {
       endpoint.tell(new MemoryEndpoint.HotRemove(ended.device(), hotPlugged));
+      if (dmaPages != null) {
+        dmaPages.ended(ended.device()).ifPresent(this::changeIommu);
+      }
     }
     return loanEnds.noticed(ended, at, call, replyTo);
   }

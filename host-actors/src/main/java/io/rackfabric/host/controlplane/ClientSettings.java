@@ -14,8 +14,15 @@ import java.util.List;
  * @param retryDelay the pause before trying another host after NOT_MASTER, OVERLOADED or
  *     NOT_REPLICATED
  * @param giveUp how long a request may stay unanswered in all before it is reported as given up
+ * @param loanDmaCheck whether the host's IOMMU checks a borrowed device's DMA against the loan's
+ *     mappings ({@link LoanDmaPages})
  */
-public record ClientSettings(Duration attemptTimeout, Duration retryDelay, Duration giveUp) {
+public record ClientSettings(Duration attemptTimeout, Duration retryDelay, Duration giveUp, boolean loanDmaCheck) {
+
+  /** Settings that leave a borrowed device's DMA unchecked. */
+  public ClientSettings(Duration attemptTimeout, Duration retryDelay, Duration giveUp) {
+    this(attemptTimeout, retryDelay, giveUp, false);
+  }
 
   public ClientSettings {
     List<String> errors = new ArrayList<>();
@@ -36,6 +43,6 @@ public record ClientSettings(Duration attemptTimeout, Duration retryDelay, Durat
   public static ClientSettings create(Config root) {
     Config c = root.getConfig("rackfabric.host.controlplane.client");
     return new ClientSettings(c.getDuration("attempt-timeout"), c.getDuration("retry-delay"),
-        c.getDuration("give-up"));
+        c.getDuration("give-up"), c.getBoolean("loan-dma-check"));
   }
 }

@@ -18,6 +18,7 @@ import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -146,6 +147,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** The host's root applied (or refused) a hot-add or hot-remove of a loan's device. */
   private record HotPlugged(MemoryEndpoint.BarWindowsChanged result) implements Command, NoSerializationVerificationNeeded {}
 
+  private record IommuChanged(MemoryEndpoint.AccessCheckResult result) implements Command, NoSerializationVerificationNeeded {}
+
   /** A call of the host's endpoint (model time): handled, then answered. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
@@ -184,18 +187,33 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
    */
   public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
       ActorRef<MemoryEndpoint.Command> endpoint) {
-    return create(name, settings, client, endpoint, System::nanoTime);
+    return create(name, settings, client, endpoint, Map.of());
+  }
+
+  /**
+   * As above, knowing the requester IDs under which other hosts' devices arrive at the endpoint
+   * (one per plane): with {@link ClientSettings#loanDmaCheck()} its IOMMU checks a borrowed
+   * device's DMA against the loan's mappings ({@link LoanDmaPages}).
+   */
+  public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
+      ActorRef<MemoryEndpoint.Command> endpoint, Map<String, List<Integer>> deviceIds) {
+    return create(name, settings, client, endpoint, deviceIds, System::nanoTime);
   }
 
   static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
       ActorRef<MemoryEndpoint.Command> endpoint, LongSupplier wallNanos) {
+    return create(name, settings, client, endpoint, Map.of(), wallNanos);
+  }
+
+  private static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
+      ActorRef<MemoryEndpoint.Command> endpoint, Map<String, List<Integer>> deviceIds, LongSupplier wallNanos) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new ControlPlaneClient(ctx, timers, name, settings, client, endpoint, wallNanos)));
+        new ControlPlaneClient(ctx, timers, name, settings, client, endpoint, deviceIds, wallNanos)));
   }
 
   private ControlPlaneClient(ActorContext<Command> context, TimerScheduler<Command> timers, String name,
       ControlPlaneSettings settings, ClientSettings client, ActorRef<MemoryEndpoint.Command> endpoint,
-      LongSupplier wallNanos) {
+      Map<String, List<Integer>> deviceIds, LongSupplier wallNanos) {
     super(context);
     this.timers = timers;
     this.name = name;
@@ -203,7 +221,9 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     this.client = client;
     this.wallNanos = wallNanos;
     this.root = new BorrowerRoot(name, endpoint,
-        context.messageAdapter(MemoryEndpoint.BarWindowsChanged.class, HotPlugged::new), context.getLog());
+        context.messageAdapter(MemoryEndpoint.BarWindowsChanged.class, HotPlugged::new),
+        client.loanDmaCheck() ? new LoanDmaPages(deviceIds) : null,
+        context.messageAdapter(MemoryEndpoint.AccessCheckResult.class, IommuChanged::new), context.getLog());
     this.guest = new HostGuest(endpoint == null ? name : endpoint.path().name(), endpoint,
         endpoint == null ? null : context.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
     guest.attach();
@@ -223,6 +243,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(Retry.class, this::onRetry)
         .onMessage(Called.class, this::onCalled)
         .onMessage(HotPlugged.class, this::onHotPlugged)
+        .onMessage(IommuChanged.class, this::onIommuChanged)
         .onMessage(FollowLoans.class, this::onFollowLoans)
         .onMessage(LoanEndHandled.class, this::onLoanEndHandled)
         .build();
@@ -453,6 +474,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   private Behavior<Command> onRetry(Retry retry) {
     attempts.retryOrGiveUp();
+    return this;
+  }
+
+  private Behavior<Command> onIommuChanged(IommuChanged msg) {
+    root.iommuChanged(msg.result());
     return this;
   }
 

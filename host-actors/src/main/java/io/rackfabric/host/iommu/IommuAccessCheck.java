@@ -14,7 +14,7 @@ import java.util.Arrays;
  * its NIC's VF, is served as without an IOMMU.
  *
  * <p>Owned by one endpoint actor, like the table inside it; changed only through {@link
- * OpenIommuPages}, {@link CloseIommuPages} and {@link InstallIommu} sent in a {@code
+ * OpenIommuPages}, {@link CloseIommuPages}, {@link GovernRequesters} and {@link InstallIommu} sent in a {@code
  * MemoryEndpoint.ChangeAccessCheck}.
  */
 public final class IommuAccessCheck implements InboundAccessCheck {
@@ -47,6 +47,18 @@ public final class IommuAccessCheck implements InboundAccessCheck {
   /** A check over a copy of the table, governing the same requesters. */
   IommuAccessCheck copy() {
     return new IommuAccessCheck(table.copy(), governed);
+  }
+
+  /**
+   * A check over the same table governing {@code more} requester IDs besides its own; this one
+   * when it governs every requester already.
+   */
+  IommuAccessCheck governing(int[] more) {
+    if (governed == null) {
+      return this;
+    }
+    int[] all = java.util.stream.IntStream.concat(Arrays.stream(governed), Arrays.stream(more)).distinct().toArray();
+    return all.length == governed.length ? this : new IommuAccessCheck(table, all);
   }
 
   @Override

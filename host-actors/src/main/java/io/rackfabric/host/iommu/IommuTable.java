@@ -68,7 +68,7 @@ public final class IommuTable implements Iterable<PageRun> {
   static final long PAGE_MASK = PAGE_SIZE - 1;
   /** The page number of the last page of the 64-bit space. */
   private static final long MAX_PAGE = -1L >>> PAGE_SHIFT;
-  private static final int MAX_REQUESTER = 0xFFFF;
+  static final int MAX_REQUESTER = 0xFFFF;
 
   private final String host;
   private final HostMemory memory;

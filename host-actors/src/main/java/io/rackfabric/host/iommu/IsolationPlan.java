@@ -18,13 +18,24 @@ public record IsolationPlan(List<Target> targets) {
   /**
    * @param arrivalIds per requester host, the IDs its memory requests carry when they arrive at
    *     this host (after NTB proxying), one per route (plane)
+   * @param deviceArrivalIds per device of another host (one that host could lend), the IDs its DMA
+   *     carries when it arrives at this host, one per route (plane); not governed from the start:
+   *     a borrower's driver hands them to its IOMMU for a loan (host-actors {@code
+   *     controlplane.LoanDmaPages})
    */
   public record Target(String host, List<AddressRange> memory, ServiceKey<MemoryEndpoint.Command> root,
-      Map<String, List<Integer>> arrivalIds) {
+      Map<String, List<Integer>> arrivalIds, Map<String, List<Integer>> deviceArrivalIds) {
 
     public Target {
       memory = List.copyOf(memory);
       arrivalIds = Map.copyOf(arrivalIds);
+      deviceArrivalIds = Map.copyOf(deviceArrivalIds);
+    }
+
+    /** A target whose other hosts lend no device. */
+    public Target(String host, List<AddressRange> memory, ServiceKey<MemoryEndpoint.Command> root,
+        Map<String, List<Integer>> arrivalIds) {
+      this(host, memory, root, arrivalIds, Map.of());
     }
   }
 

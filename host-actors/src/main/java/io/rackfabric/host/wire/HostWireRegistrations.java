@@ -7,6 +7,7 @@ import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
 import io.rackfabric.host.iommu.CloseIommuPages;
+import io.rackfabric.host.iommu.GovernRequesters;
 import io.rackfabric.host.iommu.InstallIommu;
 import io.rackfabric.host.iommu.OpenIommuPages;
 import io.rackfabric.host.iommu.Permission;
@@ -36,6 +37,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2000, OpenIommuPages.class),
       Entry.of(2001, CloseIommuPages.class),
       Entry.of(2002, InstallIommu.class),
+      Entry.of(2003, GovernRequesters.class),
       Entry.of(2010, Permission.class),
 
       // 2100..2199 host software and data-plane fail-over

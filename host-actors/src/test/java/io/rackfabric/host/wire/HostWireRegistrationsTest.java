@@ -51,6 +51,7 @@ class HostWireRegistrationsTest {
         Map.entry(OpenIommuPages.class, 2000),
         Map.entry(CloseIommuPages.class, 2001),
         Map.entry(InstallIommu.class, 2002),
+        Map.entry(io.rackfabric.host.iommu.GovernRequesters.class, 2003),
         Map.entry(Permission.class, 2010),
         Map.entry(io.rackfabric.host.memory.Plane.class, 2100),
         Map.entry(io.rackfabric.host.failover.NotificationMode.class, 2101),
@@ -251,6 +252,7 @@ class HostWireRegistrationsTest {
     List<Object> samples = List.of(
         new OpenIommuPages((2 << 8) | 9, 0x5000, 3, Permission.READ_WRITE),
         new CloseIommuPages(0x0100, 0x7000, 1),
+        new io.rackfabric.host.iommu.GovernRequesters(new int[] {0x0102, 0x0203}),
         new InstallIommu("ch2", List.of(AddressRange.ofSize(0, 1L << 33), AddressRange.ofSize(1L << 40, 4096))),
         new io.rackfabric.host.failover.HostLog("ch1", 1, List.of(new io.rackfabric.host.failover.HostLog.Entry(
             io.rackfabric.host.failover.HostLog.Step.AER_HANDLED, 1, 3_360))),

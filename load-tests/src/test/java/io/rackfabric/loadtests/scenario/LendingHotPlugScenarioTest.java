@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,12 +29,8 @@ class LendingHotPlugScenarioTest {
 
   @Test
   void shouldDeliverOnlyTheWritesIssuedWhileTheLoanHoldsWhenBorrowedReturnedAndBorrowedAgain() throws Exception {
-    Outcome first = run("a");
-    Outcome second = run("b");
+    Outcome first = BundledTwice.run("lending-hot-plug", dir);
 
-    assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
-    assertEquals(TakeoverDeterminismTest.modelAndCount(first), TakeoverDeterminismTest.modelAndCount(second),
-        "two runs give identical model figures");
     List<LoanStepResult> steps = first.result().loans();
     assertTrue(steps.stream().allMatch(LoanStepResult::accepted), steps.toString());
     long borrowed = steps.get(1).answeredAt();
@@ -67,10 +60,5 @@ class LendingHotPlugScenarioTest {
   /** The writes of the traffic issued at a model time at or before {@code t} (one every interval from 0). */
   private static long writesIssuedBefore(long t) {
     return Math.min(WRITES, t / INTERVAL_NS + 1);
-  }
-
-  private Outcome run(String name) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("lending-hot-plug", ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
   }
 }

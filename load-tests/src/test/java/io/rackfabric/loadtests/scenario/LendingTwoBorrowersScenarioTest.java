@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,12 +30,8 @@ class LendingTwoBorrowersScenarioTest {
 
   @Test
   void shouldOpenEachBorrowersWindowsOnlyWhileItHoldsTheLoanWhenTheDeviceGoesToAnotherHost() throws Exception {
-    Outcome first = run("a");
-    Outcome second = run("b");
+    Outcome first = BundledTwice.run("lending-two-borrowers", dir);
 
-    assertTrue(first.passed(), DeterminismScenarioTest.modelOutcome(first).toString());
-    assertEquals(TakeoverDeterminismTest.modelAndCount(first), TakeoverDeterminismTest.modelAndCount(second),
-        "two runs give identical model figures");
     List<LoanStepResult> steps = first.result().loans();
     assertFalse(steps.get(4).accepted(), "CH2 is refused while CH3 holds the loan: " + steps.get(4));
     long ch2From = steps.get(1).answeredAt();
@@ -71,10 +64,5 @@ class LendingTwoBorrowersScenarioTest {
   /** The writes of a traffic issued at a model time at or before {@code t} (one every interval from 0). */
   private static long issuedBefore(long t) {
     return Math.min(WRITES, t / INTERVAL_NS + 1);
-  }
-
-  private Outcome run(String name) throws Exception {
-    Scenario s = ScenarioLoader.loadBundled("lending-two-borrowers", ScenarioRunnerTest.KINDS, ScenarioOptions.NONE);
-    return new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve(name), ScenarioRunnerTest.quiet());
   }
 }

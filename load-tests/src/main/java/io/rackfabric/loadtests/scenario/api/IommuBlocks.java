@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * What the hosts' IOMMUs blocked during a run, read off the endpoints' own counters (start to
@@ -57,9 +58,13 @@ public final class IommuBlocks {
     return out;
   }
 
-  /** The host arriving at {@code target} under {@code id}, or the ID itself when no host of the plan does. */
+  /**
+   * The host (or another host's device, a lent one's DMA) arriving at {@code target} under {@code
+   * id}, or the ID itself when nothing of the plan does.
+   */
   public static String requesterName(IsolationPlan plan, String target, int id) {
-    return plan.target(target).flatMap(t -> t.arrivalIds().entrySet().stream()
+    return plan.target(target).flatMap(t -> Stream.of(t.arrivalIds(), t.deviceArrivalIds())
+            .flatMap(m -> m.entrySet().stream())
             .filter(e -> e.getValue().contains(id)).map(Map.Entry::getKey).findFirst())
         .orElse(Bdf.format(id));
   }

@@ -32,7 +32,8 @@ public final class ScenarioLoader {
       "lending-disk-lender-dies", "lending-vm-p2p-bandwidth",
       "lending-mmh-takeover", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm", "fm-flow-control",
       "fm-discover", "fm-failover", "fm-device-removed", "lending-lender-dies",
-      "lending-borrower-link-fails", "lending-hot-plug", "lending-two-borrowers");
+      "lending-borrower-link-fails", "lending-hot-plug", "lending-two-borrowers",
+      "lending-dma-outside-window");
 
   private ScenarioLoader() {}
 
