@@ -177,36 +177,21 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
 
+  /** With no endpoint: on the wall clock ({@link WallTransport}). */
   public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client) {
-    return create(name, settings, client, null);
+    return create(name, settings, client, null, Map.of());
   }
 
   /**
-   * As above, running next to {@code endpoint} (its host's root endpoint, or null) as its guest:
-   * with model-time heartbeats on, in model time (see {@link ModelTimeTransport}).
-   */
-  public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
-      ActorRef<MemoryEndpoint.Command> endpoint) {
-    return create(name, settings, client, endpoint, Map.of());
-  }
-
-  /**
-   * As above, knowing the requester IDs under which other hosts' devices arrive at the endpoint
-   * (one per plane): with {@link ClientSettings#loanDmaCheck()} its IOMMU checks a borrowed
-   * device's DMA against the loan's mappings ({@link LoanDmaPages}).
+   * Running next to {@code endpoint} (its host's root endpoint, or null) as its guest: with
+   * model-time heartbeats on, in model time ({@link ModelTimeTransport}). {@code deviceIds}: the
+   * requester IDs under which other hosts' devices arrive at the endpoint (one per plane); with
+   * {@link ClientSettings#loanDmaCheck()} its IOMMU checks a borrowed device's DMA against the
+   * loan's mappings ({@link LoanDmaPages}).
    */
   public static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
       ActorRef<MemoryEndpoint.Command> endpoint, Map<String, List<Integer>> deviceIds) {
-    return create(name, settings, client, endpoint, deviceIds, System::nanoTime);
-  }
-
-  static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
-      ActorRef<MemoryEndpoint.Command> endpoint, LongSupplier wallNanos) {
-    return create(name, settings, client, endpoint, Map.of(), wallNanos);
-  }
-
-  private static Behavior<Command> create(String name, ControlPlaneSettings settings, ClientSettings client,
-      ActorRef<MemoryEndpoint.Command> endpoint, Map<String, List<Integer>> deviceIds, LongSupplier wallNanos) {
+    LongSupplier wallNanos = System::nanoTime;
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
         new ControlPlaneClient(ctx, timers, name, settings, client, endpoint, deviceIds, wallNanos)));
   }
