@@ -2,6 +2,7 @@ package io.rackfabric.host.iommu;
 
 import io.rackfabric.fabric.endpoint.InboundAccessCheck;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * A host's IOMMU as its root endpoint's inbound access check: every memory request arriving at
@@ -57,7 +58,7 @@ public final class IommuAccessCheck implements InboundAccessCheck {
     if (governed == null) {
       return this;
     }
-    int[] all = java.util.stream.IntStream.concat(Arrays.stream(governed), Arrays.stream(more)).distinct().toArray();
+    int[] all = IntStream.concat(Arrays.stream(governed), Arrays.stream(more)).distinct().toArray();
     return all.length == governed.length ? this : new IommuAccessCheck(table, all);
   }
 

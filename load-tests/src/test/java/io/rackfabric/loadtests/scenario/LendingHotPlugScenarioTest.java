@@ -40,8 +40,9 @@ class LendingHotPlugScenarioTest {
     // The writes issued while no loan holds: before the first borrow, and from the return to the
     // second borrow (each change is in force at its answer's arrival at CH2, a little later than
     // the master's decision, and before the next microsecond's write).
-    long before = writesIssuedBefore(borrowed);
-    long between = writesIssuedBefore(borrowedAgain) - writesIssuedBefore(returned);
+    long before = writesIssuedBy(borrowed, WRITES, INTERVAL_NS);
+    long between = writesIssuedBy(borrowedAgain, WRITES, INTERVAL_NS)
+        - writesIssuedBy(returned, WRITES, INTERVAL_NS);
     EndpointStats ch2 = first.result().endpointsAtEnd().get("ch2");
     EndpointStats.BarWindowRefusal gate = ch2.barWindow("gpu1");
     assertEquals(before + between, gate.writes(), "refused before the borrow and after the return: " + gate);
@@ -57,8 +58,11 @@ class LendingHotPlugScenarioTest {
     assertEquals(0, NicStreamScenarioTest.figure(first, "sync.stragglers"));
   }
 
-  /** The writes of the traffic issued at a model time at or before {@code t} (one every interval from 0). */
-  private static long writesIssuedBefore(long t) {
-    return Math.min(WRITES, t / INTERVAL_NS + 1);
+  /**
+   * The writes of a traffic of {@code writes} writes, one every {@code intervalNs} from 0, issued
+   * at a model time at or before {@code t}.
+   */
+  static long writesIssuedBy(long t, int writes, long intervalNs) {
+    return Math.min(writes, t / intervalNs + 1);
   }
 }

@@ -61,8 +61,7 @@ class LendingTwoBorrowersScenarioTest {
     assertEquals(refused, NicStreamScenarioTest.figure(o, "bar_window." + host + ".gpu1.refused_writes"));
   }
 
-  /** The writes of a traffic issued at a model time at or before {@code t} (one every interval from 0). */
   private static long issuedBefore(long t) {
-    return Math.min(WRITES, t / INTERVAL_NS + 1);
+    return LendingHotPlugScenarioTest.writesIssuedBy(t, WRITES, INTERVAL_NS);
   }
 }
