@@ -20,12 +20,16 @@ class RoundsTest {
     return m;
   }
 
+  private void bothWays(String one, String other, long lookaheadNs) {
+    graph.channel(one, other, lookaheadNs);
+    graph.channel(other, one, lookaheadNs);
+  }
+
   @Test
   void shouldGrantEachMemberUpToItsSafeTimeCappedByTheHold() {
     SyncMember a = member("a", 100, 100);
     SyncMember b = member("b", 105, 105);
-    graph.channel("a", "b", 10);
-    graph.channel("b", "a", 10);
+    bothWays("a", "b", 10);
     Rounds rounds = new Rounds();
 
     List<SyncBook.Granted> grants = rounds.next(graph, roster, Long.MAX_VALUE, 100);
@@ -46,8 +50,7 @@ class RoundsTest {
   void shouldLetTheMemberWhoseNameSortsFirstGoOnWhenOnlyLookaheadZeroLinksThem() {
     SyncMember b = member("b", 50, 50);
     SyncMember a = member("a", 50, 50);
-    graph.channel("a", "b", 0);
-    graph.channel("b", "a", 0);
+    bothWays("a", "b", 0);
     Rounds rounds = new Rounds();
 
     List<SyncBook.Granted> grants = rounds.next(graph, roster, Long.MAX_VALUE, 50);

@@ -11,8 +11,8 @@ import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.LinkFrame;
 import io.rackfabric.fabric.link.LinkParameters;
 import io.rackfabric.fabric.link.LinkTimers;
+import io.rackfabric.fabric.testing.RecordingLinkListener;
 import io.rackfabric.fabric.tlp.Bdf;
-import io.rackfabric.fabric.tlp.ErrorMessage;
 import io.rackfabric.fabric.tlp.MemWrite;
 import io.rackfabric.fabric.tlp.Tlp;
 import io.rackfabric.fabric.tlp.Tlps;
@@ -71,7 +71,7 @@ class WaitingTlpPromiseTest {
   private record InFlight(End to, LinkFrame frame) {}
 
   /** One port: its link end, its synchronizer, and what it received and handled. */
-  private final class End implements LinkEnd.Listener {
+  private final class End extends RecordingLinkListener {
     final LinkEnd link;
     final Synchronizer<Object> sync;
     final TestProbe<TimeKeeper.Grant> self = testKit.createTestProbe();
@@ -128,15 +128,6 @@ class WaitingTlpPromiseTest {
         sync.sent(channel); // as PortTime.sentOnLink
       }
     }
-
-    @Override
-    public void transmitted(Object token, Tlp tlp, long sentAt) {}
-
-    @Override
-    public void linkUp(long modelAt) {}
-
-    @Override
-    public void linkDown(ErrorMessage.Cause cause, long modelAt, List<LinkEnd.Queued> purged) {}
   }
 
   /** Trains a link between a (sender) and b (receiver) in wall time, then both join the books. */
