@@ -12,10 +12,10 @@ import java.util.function.LongSupplier;
  * One end of a link as a plain object. Every port actor (switch port, NTB port, endpoint) embeds
  * one and stays thin. The end coordinates its parts: link management (training, keepalives,
  * timeouts: {@link LinkTraining}), the transmit side with credit-based flow control and the
- * wire's schedule in model time ({@link Transmitter}), the receive buffer with batched credit
- * returns ({@link ReceiveCredits}), and the data link retry with error injection ({@link
- * DataLinkRetry}); it keeps the end's model clock, routes each frame to its part, and acts on the
- * link going up and down.
+ * wire's schedule in model time ({@link Transmitter}), the receive side, which routes each frame
+ * from the partner to its part at its model arrival ({@link Reception}) and returns freed buffer
+ * space in batches ({@link ReceiveCredits}), and the data link retry with error injection ({@link
+ * DataLinkRetry}); it keeps the end's model clock and acts on the link going up and down.
  *
  * <p>Nothing leaves through {@link Listener#send} without credit, so a remote partner's mailbox
  * and Artery's bounded send queue can never be overrun by TLPs.
@@ -61,14 +61,13 @@ public final class LinkEnd {
     void schedule(long at, Runnable action);
   }
 
-  private static final int DLLP_BYTES = 8;
-
   private final LinkParameters params;
   private final LinkStateMachine machine;
   private final LinkTraining training;
   private final Transmitter tx;
   private final ReceiveCredits receive;
   private final DataLinkRetry retry;
+  private final Reception reception;
   private final Listener listener;
   private final LinkCounters counters = new LinkCounters();
   private final WireMeter meter = new WireMeter();
@@ -103,6 +102,7 @@ public final class LinkEnd {
     this.receive = new ReceiveCredits(receiveBuffers);
     this.training = new LinkTraining(machine, receive, counters, listener, wallNanos, this::modelNow,
         new StateChanges());
+    this.reception = new Reception(params, machine, training, tx, receive, retry, counters, listener, this::observe);
     this.listener = listener;
   }
 
@@ -256,22 +256,7 @@ public final class LinkEnd {
    * never change a model figure; everything else is handled in model-time order.
    */
   public long modelArrival(LinkFrame frame) {
-    if (frame instanceof TlpFrame f) {
-      return f.sentAt() + params.flightNs(Tlps.wireBytes(f.tlp()));
-    }
-    if (frame instanceof SequencedTlp s) {
-      return s.sentAt() + params.flightNs(Tlps.wireBytes(s.tlp()));
-    }
-    if (frame instanceof CorruptTlp c) {
-      return c.sentAt() + params.flightNs(c.wireBytes());
-    }
-    if (frame instanceof AckNak a) {
-      return a.sentAt() + params.flightNs(DLLP_BYTES);
-    }
-    if (frame instanceof UpdateFc u && !u.keepalive()) {
-      return u.sentAt() + params.flightNs(DLLP_BYTES);
-    }
-    return -1;
+    return Reception.arrival(params, frame);
   }
 
   /**
@@ -279,7 +264,7 @@ public final class LinkEnd {
    * arriving at the partner: the flight of the smallest frame, a DLLP.
    */
   public long lookaheadNs() {
-    return params.flightNs(DLLP_BYTES);
+    return params.flightNs(Reception.DLLP_BYTES);
   }
 
   /** The TLP of a frame {@link #onFrame} accepted (a plain or a sequenced TLP frame). */
@@ -292,90 +277,7 @@ public final class LinkEnd {
    * the receive buffer (the caller must later {@link #free} it), or -1 otherwise.
    */
   public long onFrame(LinkFrame frame) {
-    if (frame instanceof TlpFrame f) {
-      return mayReceive() ? intoReceiveBuffer(f.tlp(), modelArrival(f)) : -1;
-    }
-    if (frame instanceof SequencedTlp s) {
-      return acceptSequenced(s);
-    }
-    if (frame instanceof CorruptTlp c) {
-      if (mayReceive()) {
-        retry.corrupted(modelArrival(c));
-      }
-      return -1;
-    }
-    if (frame instanceof AckNak a) {
-      counters.dllpsReceived++;
-      training.received();
-      retry.onAckNak(a, modelArrival(a));
-      return -1;
-    }
-    if (frame instanceof UpdateFc u) {
-      onUpdateFc(u);
-    } else if (frame instanceof InitFc i) {
-      counters.dllpsReceived++;
-      training.onInitFc(i);
-    } else if (frame instanceof PhysicalDown d) {
-      // Down when the partner's electrical idle arrives, not at the latest time this end has seen:
-      // a TLP stamped later that crossed first (actors run concurrently) must not delay the AER.
-      long downAt = d.sentAt() + params.propagationNs();
-      observe(downAt);
-      training.physicalDown(downAt);
-    }
-    return -1;
-  }
-
-  private void onUpdateFc(UpdateFc u) {
-    counters.dllpsReceived++;
-    if (u.keepalive()) {
-      training.onUpdateFc(); // liveness only: its limits were advertised before
-      return;
-    }
-    long arrival = modelArrival(u);
-    observe(arrival);
-    training.onUpdateFc();
-    if (machine.isUp()) {
-      tx.credit(u.limits(), arrival);
-    }
-  }
-
-  /** Whether a TLP arriving now can be taken; counts it as dropped when the link is down. */
-  private boolean mayReceive() {
-    training.onTlpWhileTraining();
-    if (!machine.mayReceive()) {
-      counters.droppedLinkDown++;
-      return false;
-    }
-    training.received();
-    return true;
-  }
-
-  private long intoReceiveBuffer(Tlp tlp, long arrival) {
-    if (!receive.arrive(tlp)) {
-      counters.receiverOverflows++;
-      return -1;
-    }
-    counters.tlpsReceived++;
-    observe(arrival);
-    return arrival;
-  }
-
-  /**
-   * A TLP under the data link retry: only the expected sequence number is taken (and uses buffer
-   * space); a duplicate or one after a gap is discarded without using credit.
-   */
-  private long acceptSequenced(SequencedTlp s) {
-    if (!mayReceive()) {
-      return -1;
-    }
-    long arrival = modelArrival(s);
-    int actions = retry.receive(s.seq(), arrival);
-    if ((actions & ReplayReceiver.ACCEPT) == 0) {
-      return -1;
-    }
-    long accepted = intoReceiveBuffer(s.tlp(), arrival);
-    retry.accepted(actions, arrival);
-    return accepted;
+    return reception.onFrame(frame);
   }
 
   /** The TLP that arrived has left the receive buffer; may send an UpdateFC. */
@@ -384,14 +286,7 @@ public final class LinkEnd {
   }
 
   public void free(TlpClass c, int headers, int dataCredits, long modelAt) {
-    // Freed while an event is handled later than the TLP came (its end paused in the model): the
-    // credit goes back when the space really empties.
-    modelAt = Math.max(modelAt, tx.floor());
-    observe(modelAt);
-    if (receive.free(c, headers, dataCredits, modelAt, machine.isUp())) {
-      training.sendingDllp();
-      listener.send(receive.update());
-    }
+    reception.free(c, headers, dataCredits, modelAt);
   }
 
   /** A TLP starts on the wire at model {@code start}: through the retry, and its buffer is free. */

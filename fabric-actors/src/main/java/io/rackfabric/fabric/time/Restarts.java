@@ -1,5 +1,6 @@
 package io.rackfabric.fabric.time;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,30 @@ final class Restarts {
   private long pastStragglers;
   /** The latest model time an incarnation replaced by a restart had handled an event at. */
   private long pastReached;
+
+  /**
+   * Why the members named in {@code back} cannot come back at model time {@code at}, or null: each
+   * must have joined and left, and handled no event after {@code at}, nor may the rack have
+   * ({@code reached}: the latest model time any component handled an event at).
+   */
+  static String refusal(Collection<String> back, long at, Map<String, SyncMember> members, long reached) {
+    for (String name : back) {
+      SyncMember m = members.get(name);
+      if (m == null) {
+        return "no component named " + name + " ever joined, so none can come back";
+      }
+      if (m.running) {
+        return "the component named " + name + " is still running: only one that left comes back";
+      }
+      if (at < m.now) {
+        return name + " cannot come back at " + at + " ns: it had handled an event at " + m.now + " ns";
+      }
+    }
+    if (at < reached) {
+      return "the rack has reached " + reached + " ns already: nothing comes back earlier, at " + at + " ns";
+    }
+    return null;
+  }
 
   void expect(String name, long at, long inflowSoFar) {
     expected.put(name, at);

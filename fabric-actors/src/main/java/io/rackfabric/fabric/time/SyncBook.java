@@ -1,18 +1,14 @@
 package io.rackfabric.fabric.time;
 
 import akka.actor.typed.ActorRef;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.ToLongFunction;
 
 /**
- * The time keeper's books, as a plain class: who joined, what each has sent on each channel and
- * received, each one's earliest pending event, which grants are outstanding, and the decision of
- * the next round. The actor ({@link TimeKeeper}) only delivers messages.
+ * The time keeper's books, as a plain class: who joined ({@link Roster}), what each has sent on
+ * each channel and received ({@link Inflows}), each one's earliest pending event, which grants are
+ * outstanding, the driver's hold and the restarts ({@link Restarts}); the decision of the next
+ * round is {@link Rounds}'s. The actor ({@link TimeKeeper}) only delivers messages.
  *
  * <p>Nothing is in flight when every running component has received exactly what was sent to
  * it. Counts are cumulative from each component's start, so messages sent before a component
@@ -43,21 +39,15 @@ final class SyncBook {
   record Granted(ActorRef<TimeKeeper.Grant> ref, long round, long until, long backgroundUntil, long since) {}
 
   private final SyncGraph graph = new SyncGraph();
-  private final Map<String, SyncMember> members = new HashMap<>();
-  /** Members by graph index (null where the graph names a component that has not joined). */
-  private SyncMember[] byIndex = new SyncMember[0];
-  private long rounds;
-  private long grants;
+  private final Roster members = new Roster();
+  private final Rounds plan = new Rounds();
   private long reports;
-  private long nextRound;
   private final Inflows inflows = new Inflows();
   /** Running members that have not received what was sent to them. */
   private int unbalanced;
   private int outstanding;
   /** A run driver's hold: nothing at or after it is granted. */
   private long hold = Long.MAX_VALUE;
-  /** The latest time the earliest busy event anywhere has been at: how far busy work has gone. */
-  private long busyFrontier = Long.MIN_VALUE;
   private final Restarts restarts = new Restarts();
 
   /** Admits a component; returns why not, or null. */
@@ -109,10 +99,6 @@ final class SyncBook {
     m.stragglers = stragglers;
     m.now = now;
     members.put(member, m);
-    if (byIndex.length < graph.size()) {
-      byIndex = Arrays.copyOf(byIndex, Math.max(graph.size(), 2 * byIndex.length));
-    }
-    byIndex[index] = m;
     grow();
     for (int k = 0; k < targets.length; k++) {
       inflows.add(targets[k], m.sentTo[k]);
@@ -164,7 +150,7 @@ final class SyncBook {
   /** Updates whether component {@code index} has received what was sent to it. */
   private void recheck(int index) {
     grow();
-    SyncMember v = index < byIndex.length ? byIndex[index] : null;
+    SyncMember v = members.at(index);
     if (v == null || !v.running) {
       return;
     }
@@ -223,20 +209,9 @@ final class SyncBook {
    * nothing at or after {@code at} is granted. Returns why not, or null (then nothing changed).
    */
   String expectBack(Collection<String> back, long at) {
-    for (String name : back) {
-      SyncMember m = members.get(name);
-      if (m == null) {
-        return "no component named " + name + " ever joined, so none can come back";
-      }
-      if (m.running) {
-        return "the component named " + name + " is still running: only one that left comes back";
-      }
-      if (at < m.now) {
-        return name + " cannot come back at " + at + " ns: it had handled an event at " + m.now + " ns";
-      }
-    }
-    if (at < reached()) {
-      return "the rack has reached " + reached() + " ns already: nothing comes back earlier, at " + at + " ns";
+    String refused = Restarts.refusal(back, at, members.byName(), reached());
+    if (refused != null) {
+      return refused;
     }
     grow();
     for (String name : back) {
@@ -297,117 +272,29 @@ final class SyncBook {
   }
 
   boolean joinedAll(Collection<String> expected) {
-    for (String id : expected) {
-      if (!members.containsKey(id)) {
-        return false;
-      }
-    }
-    return true;
+    return members.joinedAll(expected);
   }
 
   int joined() {
-    int n = 0;
-    for (SyncMember m : members.values()) {
-      if (m.running) {
-        n++;
-      }
-    }
-    return n;
+    return members.running();
   }
 
-  /** The grants of the next round, or none while a grant is outstanding or a message in flight. */
+  /**
+   * The grants of the next round ({@link Rounds}), or none while a grant is outstanding or a
+   * message in flight.
+   */
   List<Granted> nextRound() {
     if (anyOutstanding() || !balanced()) {
       return List.of();
     }
-    long busy = earliestBusy();
-    if (busy != Long.MAX_VALUE) {
-      busyFrontier = Math.max(busyFrontier, busy);
-    }
-    long background = backgroundLimit();
-    int n = graph.size();
-    long[] next = new long[n];
-    for (int i = 0; i < n; i++) {
-      SyncMember m = i < byIndex.length ? byIndex[i] : null;
-      next[i] = m == null || !m.running ? Long.MAX_VALUE : m.next;
-    }
-    long[] safe = graph.safeTimes(next);
-    long held = holdInForce();
-    for (int i = 0; i < n; i++) {
-      safe[i] = Math.min(safe[i], held);
-    }
-    List<Granted> out = new ArrayList<>();
-    long round = nextRound;
-    for (int i = 0; i < n; i++) {
-      SyncMember m = i < byIndex.length ? byIndex[i] : null;
-      if (m != null && m.running && m.next < safe[i] && m.mayStart(background)) {
-        out.add(grant(m, round, safe[i], background));
-      }
-    }
-    if (out.isEmpty()) {
-      SyncMember tie = zeroLookaheadTie(background);
-      if (tie != null) {
-        out.add(grant(tie, round, tie.next + 1, background));
-      }
-    }
-    if (!out.isEmpty()) {
-      nextRound++;
-      rounds++;
-      grants += out.size();
-    }
+    List<Granted> out = plan.next(graph, members, holdInForce(), earliestBusy());
+    outstanding += out.size();
     return out;
-  }
-
-  /**
-   * Background events (a host's periodic timers) run only as far as the rack has work to do:
-   * under a run driver's hold up to the hold (the heartbeats up to a kill), released up to the
-   * busy frontier, inclusive. So a timer alone never keeps a rack running (a rack with a heartbeat
-   * would otherwise never be idle, and the model would run away while a driver waits for idle),
-   * and a released rack that goes idle has handled every event up to its last busy one and no
-   * background event past it.
-   */
-  private long backgroundLimit() {
-    long held = holdInForce();
-    if (held != Long.MAX_VALUE) {
-      return held;
-    }
-    return busyFrontier == Long.MIN_VALUE ? Long.MIN_VALUE : busyFrontier + 1;
-  }
-
-  private Granted grant(SyncMember m, long round, long until, long background) {
-    m.outstanding = true;
-    outstanding++;
-    m.grantRound = round;
-    return new Granted(m.ref, round, until, background, m.since);
-  }
-
-  /**
-   * When no component may go on by the rule, every one waits on a chain of lookahead 0 from an
-   * event at the earliest time T (two pieces of host software that answer each other at once, a
-   * switch latency set to 0). Nothing can then reach anyone before T, so one component holding an
-   * event at T may handle its events at T: the one whose name sorts first, never the one whose
-   * report came first. What others send it stamped T later is handled at T too, after them. Null
-   * when nothing is pending before the hold.
-   */
-  private SyncMember zeroLookaheadTie(long background) {
-    String first = null;
-    SyncMember tie = null;
-    for (Map.Entry<String, SyncMember> e : members.entrySet()) {
-      SyncMember m = e.getValue();
-      if (!m.running || m.next == Long.MAX_VALUE || m.next >= holdInForce() || !m.mayStart(background)) {
-        continue;
-      }
-      if (tie == null || m.next < tie.next || (m.next == tie.next && e.getKey().compareTo(first) < 0)) {
-        tie = m;
-        first = e.getKey();
-      }
-    }
-    return tie;
   }
 
   /** Who the next round waits for: members owing a report, else members owed messages; "" for none. */
   String waiting() {
-    return Waiting.describe(members, inflows, restarts);
+    return Waiting.describe(members.byName(), inflows, restarts);
   }
 
   private boolean anyOutstanding() {
@@ -440,57 +327,38 @@ final class SyncBook {
 
   /**
    * Nothing in flight, no grant outstanding, nothing pending but background events the rack will
-   * not run now (see {@link #backgroundLimit}).
+   * not run now (see {@link Rounds#backgroundLimit}).
    */
   boolean idle() {
-    return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= backgroundLimit() && balanced()
-        && restarts.noneAwaited();
+    return !anyOutstanding() && earliestBusy() == Long.MAX_VALUE && earliest() >= plan.backgroundLimit(holdInForce())
+        && balanced() && restarts.noneAwaited();
   }
 
   /** The earliest pending event that is not background, {@code Long.MAX_VALUE} when none. */
   long earliestBusy() {
-    return earliestOfRunning(m -> m.nextBusy);
+    return members.earliestBusy();
   }
 
   /** The earliest pending event, background or not, {@code Long.MAX_VALUE} when none. */
   long earliest() {
-    return earliestOfRunning(m -> m.next);
-  }
-
-  /** The least {@code time} of the running components, {@code Long.MAX_VALUE} when none runs. */
-  private long earliestOfRunning(ToLongFunction<SyncMember> time) {
-    long min = Long.MAX_VALUE;
-    for (SyncMember m : members.values()) {
-      if (m.running) {
-        min = Math.min(min, time.applyAsLong(m));
-      }
-    }
-    return min;
+    return members.earliest();
   }
 
   /** The latest model time any component (running or not) reported handling an event at. */
   long reached() {
-    long max = Math.max(0, restarts.pastReached());
-    for (SyncMember m : members.values()) {
-      max = Math.max(max, m.now);
-    }
-    return max;
+    return members.reached(restarts.pastReached());
   }
 
   long stragglers() {
-    long s = restarts.pastStragglers();
-    for (SyncMember m : members.values()) {
-      s += m.stragglers;
-    }
-    return s;
+    return members.stragglers(restarts.pastStragglers());
   }
 
   long rounds() {
-    return rounds;
+    return plan.rounds();
   }
 
   long grants() {
-    return grants;
+    return plan.grants();
   }
 
   long reports() {

@@ -28,4 +28,22 @@ class RestartsTest {
     assertEquals(5, r.pastStragglers(), "the replaced incarnations' stragglers add up");
     assertEquals(600, r.pastReached());
   }
+
+  @Test
+  void shouldRefuseToExpectBackAMemberThatRunsOrNeverJoinedOrHadGonePastTheRestart() {
+    SyncMember left = new SyncMember(0, null, new int[0]);
+    left.running = false;
+    left.now = 400;
+    SyncMember running = new SyncMember(1, null, new int[0]);
+    java.util.Map<String, SyncMember> members = java.util.Map.of("left", left, "running", running);
+    assertNull(Restarts.refusal(List.of("left"), 500, members, 450));
+    assertEquals("no component named ghost ever joined, so none can come back",
+        Restarts.refusal(List.of("ghost"), 500, members, 450));
+    assertEquals("the component named running is still running: only one that left comes back",
+        Restarts.refusal(List.of("running"), 500, members, 450));
+    assertEquals("left cannot come back at 300 ns: it had handled an event at 400 ns",
+        Restarts.refusal(List.of("left"), 300, members, 300));
+    assertEquals("the rack has reached 600 ns already: nothing comes back earlier, at 500 ns",
+        Restarts.refusal(List.of("left"), 500, members, 600));
+  }
 }
