@@ -34,6 +34,11 @@ public final class Fields {
     this.problems = problems;
   }
 
+  /** Where this object's problems go. */
+  Problems problems() {
+    return problems;
+  }
+
   public String path() {
     return path;
   }
@@ -81,7 +86,7 @@ public final class Fields {
     Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
     for (String k : object.keySet()) {
       if (!ok.contains(k)) {
-        String guess = closest(k, ok);
+        String guess = KeyHints.closest(k, ok);
         problems.add(object.get(k).origin(), key(k),
             "unknown key" + (guess == null ? "" : " (did you mean '" + guess + "'?)")
                 + "; allowed here: " + String.join(", ", ok));
@@ -317,75 +322,19 @@ public final class Fields {
   /**
    * An address range written {@code ["0x90000", "0xEFFFF"]} (base and inclusive limit, as a
    * bridge's base/limit registers hold them) or {@code { base = ..., size = ... }} or
-   * {@code { base = ..., limit = ... }}.
+   * {@code { base = ..., limit = ... }} ({@link AddressRangeField}).
    */
   public AddressRange range(String name, boolean isRequired) {
     ConfigValue v = isRequired ? required(name) : object.get(name);
     if (v == null || v.valueType() == ConfigValueType.NULL) {
       return null;
     }
-    if (v.valueType() == ConfigValueType.LIST) {
-      ConfigList l = (ConfigList) v;
-      if (l.size() != 2) {
-        error(name, "expected [base, limit] (two addresses), got " + l.size() + " values");
-        return null;
-      }
-      Long base = addressValue(l.get(0), key(name) + "[0]");
-      Long limit = addressValue(l.get(1), key(name) + "[1]");
-      if (base == null || limit == null) {
-        return null;
-      }
-      if (Long.compareUnsigned(base, limit) > 0) {
-        error(name, "base " + Addresses.hex(base) + " is above limit " + Addresses.hex(limit)
-            + " (the limit is the last byte, inclusive)");
-        return null;
-      }
-      return new AddressRange(base, limit);
-    }
-    if (v.valueType() == ConfigValueType.OBJECT) {
-      Fields f = new Fields((ConfigObject) v, key(name), problems);
-      f.allowOnly("base", "size", "limit");
-      return f.baseSizeOrLimit();
-    }
-    error(name, "expected [base, limit] or { base, size }, got " + describe(v));
-    return null;
+    return AddressRangeField.of(this, name, v);
   }
 
   /** This object's {@code base} with either {@code size} or {@code limit}, as a range. */
   public AddressRange baseSizeOrLimit() {
-    Long base = address("base", true);
-    boolean hasSize = has("size");
-    boolean hasLimit = has("limit");
-    if (hasSize && hasLimit) {
-      error("limit", "give either size or limit, not both");
-      return null;
-    }
-    if (!hasSize && !hasLimit) {
-      problems.add(object.origin(), key("size"), "missing (required: size, or limit)");
-      return null;
-    }
-    Long other = address(hasSize ? "size" : "limit", true);
-    if (base == null || other == null) {
-      return null;
-    }
-    if (hasSize) {
-      if (other == 0) {
-        error("size", "size=0: a window needs at least one byte");
-        return null;
-      }
-      long limit = base + other - 1;
-      if (Long.compareUnsigned(limit, base) < 0) {
-        error("size", "base " + Addresses.hex(base) + " + size " + Addresses.hex(other)
-            + " runs past the 64-bit address space");
-        return null;
-      }
-      return new AddressRange(base, limit);
-    }
-    if (Long.compareUnsigned(base, other) > 0) {
-      error("limit", "base " + Addresses.hex(base) + " is above limit " + Addresses.hex(other));
-      return null;
-    }
-    return new AddressRange(base, other);
+    return AddressRangeField.baseSizeOrLimit(this);
   }
 
   public static String describe(ConfigValue v) {
@@ -396,50 +345,5 @@ public final class Fields {
       case STRING -> "\"" + v.unwrapped() + "\"";
       default -> String.valueOf(v.unwrapped());
     };
-  }
-
-  /**
-   * The allowed key a misspelt one most likely meant: one it abbreviates ("mem" for "memory"),
-   * else the nearest within edit distance 2.
-   */
-  private static String closest(String key, Set<String> allowed) {
-    String lower = key.toLowerCase(Locale.ROOT);
-    if (lower.length() >= 3) {
-      for (String a : allowed) {
-        if (a.startsWith(lower) || lower.startsWith(a)) {
-          return a;
-        }
-      }
-    }
-    String best = null;
-    int bestDistance = 3;
-    for (String a : allowed) {
-      int d = distance(key.toLowerCase(Locale.ROOT), a);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = a;
-      }
-    }
-    return best;
-  }
-
-  /** The edit (Levenshtein) distance of {@code a} and {@code b}, for "did you mean" hints. */
-  public static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

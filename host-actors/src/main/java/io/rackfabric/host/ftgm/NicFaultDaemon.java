@@ -22,9 +22,7 @@ import io.rackfabric.host.nic.SriovNic;
 import io.rackfabric.host.nic.UdpSender;
 import io.rackfabric.persistence.controller.Controller;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The fault-tolerance daemon for the rack's SR-IOV NIC, on the management host that owns its PF
@@ -109,26 +107,16 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private static final Duration ASK = Duration.ofSeconds(10);
 
   /** The steps carry their model times: each runs as soon as the one before it is known. */
-  private static final ModelClock IMMEDIATE = new ModelClock() {
-    @Override
-    public long now() {
-      return 0;
-    }
-
-    @Override
-    public void schedule(long delayNs, Runnable task) {
-      task.run();
-    }
-  };
+  private static final ModelClock IMMEDIATE = new ImmediateClock();
 
   private final String nic;
   private ActorRef<SriovNic.Command> card;
   private final long msiAddress;
   private final FtgmSettings settings;
   private final FaultToleranceDaemon daemon;
+  private final RackCard rackCard;
   private final VfCopy vfs = new VfCopy();
-  private final List<RecoveryEvent> events = new ArrayList<>();
-  private final List<RecoveryBreakdown> breakdowns = new ArrayList<>();
+  private final NicRecoveryLog log;
   private final ActorRef<MemoryEndpoint.Command> mhEndpoint;
   private final DaemonPeers peers;
   private final VfNotifications lane = new VfNotifications();
@@ -141,8 +129,6 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   private EndpointEvent waitingInterrupt;
   private McpMode mode;
   private ActorRef<ControlPlaneHost.Command> controller;
-  private Consumer<Boolean> magicAnswer;
-  private long faultAt = -1;
 
   /**
    * @param mhEndpoint the management host's root endpoint (the MSI-X write lands there)
@@ -162,9 +148,11 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
     this.settings = settings;
     this.mode = settings.mode();
     this.mhEndpoint = mhEndpoint;
+    this.log = new NicRecoveryLog(nic);
     ActorRef<GuestCall> calls = context.messageAdapter(GuestCall.class, Called::new);
     this.peers = new DaemonPeers(GuestAddress.of(mhEndpoint, calls));
-    this.daemon = new FaultToleranceDaemon(new RackCard(), settings, IMMEDIATE, this::openPorts, events::add);
+    this.rackCard = new RackCard(nic, this::toCard, vfs, peers.self());
+    this.daemon = new FaultToleranceDaemon(rackCard, settings, IMMEDIATE, this::openPorts, log::add);
     ActorRef<EndpointEvent> msi = context.messageAdapter(EndpointEvent.class, MsiLanded::new);
     mhEndpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(msi)));
     mhEndpoint.tell(new MemoryEndpoint.Watch(AddressRange.ofSize(msiAddress, 4), msi));
@@ -270,9 +258,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   }
 
   private Behavior<Command> onGetRecoveries(GetRecoveries msg) {
-    List<RecoveryEvent> sorted = new ArrayList<>(events);
-    sorted.sort(RecoveryEvent.BY_TIME);
-    msg.replyTo().tell(new NicRecoveries(nic, mode, sorted, breakdowns, daemon.busy() || !lane.idle()));
+    msg.replyTo().tell(log.snapshot(mode, daemon.busy() || !lane.idle()));
     return this;
   }
 
@@ -292,7 +278,7 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
       getContext().getLog().warn("NIC [{}] interrupt at {} ns while a recovery is under way: ignored", nic, at);
       return;
     }
-    events.add(new RecoveryEvent(at, nic, RecoveryEvent.INTERRUPT, -1, "watchdog msi-x"));
+    log.interrupted(at);
     getContext().getLog().info("NIC [{}] watchdog interrupt reached the daemon at {} ns", nic, at);
     if (controller == null) {
       vfs.restoreAll();
@@ -321,22 +307,16 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
 
   private void magicWordRead(SriovNic.MagicWord w) {
     if (w.hungAt() >= 0 && !w.cleared()) {
-      faultAt = w.hungAt();
-      events.add(new RecoveryEvent(faultAt, nic, RecoveryEvent.FAULT_ACTIVATED, -1, "firmware loop hung"));
+      log.hungAt(w.hungAt());
     }
-    Consumer<Boolean> answer = magicAnswer;
-    magicAnswer = null;
-    if (answer != null) {
-      answer.accept(w.cleared());
-    }
+    rackCard.magicWordAnswered(w.cleared());
     if (!daemon.busy() && w.cleared()) {
       getContext().getLog().info("NIC [{}]: magic word cleared, a false alarm", nic);
     }
   }
 
   private void reopened(UdpSender.PortReopened r) {
-    events.add(new RecoveryEvent(r.reopenedAt(), nic, RecoveryEvent.PORT_REOPENED, r.vf(),
-        r.sender() + ": " + r.restored() + " resent, " + r.dropped() + " dropped"));
+    log.reopened(r);
     lane.reopened(r.reopenedAt());
     notifyNext();
   }
@@ -372,14 +352,10 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
   }
 
   private void finishRecovery() {
-    List<FaultToleranceDaemon.Recovery> done = daemon.recoveries().stream().filter(r -> !r.falseAlarm()).toList();
-    if (done.isEmpty() || breakdowns.size() >= done.size()) {
+    RecoveryBreakdown b = log.finish(mode, daemon.recoveries(), lane::takeReopenings);
+    if (b == null) {
       return;
     }
-    FaultToleranceDaemon.Recovery r = done.get(done.size() - 1);
-    RecoveryBreakdown b = RecoveryBreakdown.of(nic, mode, faultAt >= 0 ? faultAt : r.interruptAt(), r,
-        lane.takeReopenings());
-    breakdowns.add(b);
     getContext().getLog().info("NIC [{}] recovered: {}", nic, b.render().trim());
   }
 
@@ -402,36 +378,6 @@ public final class NicFaultDaemon extends AbstractBehavior<NicFaultDaemon.Comman
         lane.posted(vf, at);
         notifyNext();
       }
-    }
-  }
-
-  /** The NIC as the daemon's card: each step a message to its actor, stamped with the step's model time. */
-  private final class RackCard implements FaultToleranceDaemon.Card {
-    @Override
-    public String name() {
-      return nic;
-    }
-
-    @Override
-    public void reset(long at) {
-      toCard(new SriovNic.ResetCard(at), at);
-    }
-
-    @Override
-    public void reload(long at) {
-      toCard(new SriovNic.ReloadFirmware(at), at);
-    }
-
-    @Override
-    public String restoreTables(long at) {
-      toCard(new SriovNic.RestoreVfs(vfs.table(), at), at);
-      return vfs.describe();
-    }
-
-    @Override
-    public void checkMagicWord(long writtenAt, long readAt, Consumer<Boolean> cleared) {
-      magicAnswer = cleared;
-      toCard(new SriovNic.CheckMagicWord(writtenAt, readAt, peers.self()), writtenAt);
     }
   }
 }

@@ -28,8 +28,6 @@ import io.rackfabric.host.iommu.Permission;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import io.rackfabric.persistence.controller.Controller;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -146,26 +144,13 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   record RootListed(Receptionist.Listing listing)
       implements Command, NoSerializationVerificationNeeded {}
 
-  private static final String CHECK_ACKS = "check-acks";
-
-  private final ActorRef<GuestCall> calls;
-  /** The endpoint runs under the model-time kernel: the retransmission rule runs on model-time wakes. */
-  private boolean underKernel;
-  /** The current wake's token and model time ({@code Long.MAX_VALUE}: none asked for). */
-  private long ackWake;
-  private long ackWakeAt = Long.MAX_VALUE;
-
   private final String id;
   private final Map<String, Plane> planePorts;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final TimerScheduler<Command> timers;
   private final LadonAddresses addresses;
   private final FailoverCoordinator failover;
-  /** How often the retransmission rule is checked: a quarter of the grace, so it fires close to it. */
-  private final Duration checkInterval;
-  private final List<HostLog.Entry> log = new ArrayList<>();
-  private final List<ActorRef<FailoverCompleted>> watchers = new ArrayList<>();
-  private final List<FailoverCompleted> ended = new ArrayList<>();
+  private final RetransmitCheck retransmit;
+  private final FailoverRecord record;
   private final IsolationRequests isolation;
   private final HostDepartures departures;
 
@@ -220,11 +205,12 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     this.planePorts = Map.copyOf(planePorts);
     this.addresses = addresses;
     this.endpoint = endpoint;
-    this.timers = timers;
     this.failover = new FailoverCoordinator(addresses, settings, mode, wallNanos);
-    this.checkInterval = settings.retransmitCheckInterval();
+    this.record = new FailoverRecord(id, context.getLog());
     ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
-    this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    ActorRef<GuestCall> calls = context.messageAdapter(GuestCall.class, Called::new);
+    this.retransmit = new RetransmitCheck(endpoint, calls, timers, CheckAcks.INSTANCE,
+        settings.retransmitCheckInterval());
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events)));
     for (Plane plane : Plane.values()) {
       endpoint.tell(new MemoryEndpoint.Watch(addresses.mhMailboxes(plane), events));
@@ -282,7 +268,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   private void onAer(EndpointEvent.ErrorReported e) {
     Plane plane = planePorts.get(e.error().source());
     if (plane == null && "FATAL".equals(e.error().severity())
-        && departures.fatal(e.error().source(), e.error().modelAt(), log::add)) {
+        && departures.fatal(e.error().source(), e.error().modelAt(), record::add)) {
       return; // a CH's cable: its own report moves it, or, both gone, the host has left
     }
     if (plane == null || !"FATAL".equals(e.error().severity())) {
@@ -299,17 +285,16 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Event e) {
       onObserved(new Observed(e.event()));
-    } else if (call instanceof GuestCall.Wake w && w.token() == ackWake) {
-      ackWakeAt = Long.MAX_VALUE;
+    } else if (call instanceof GuestCall.Wake w && retransmit.woke(w.token())) {
       apply(failover.checkAcksAt(w.at()));
     } else if (call instanceof GuestCall.Attached a) {
-      underKernel = a.underKernel();
+      retransmit.attached(a.underKernel());
     } else if (call instanceof GuestCall.Hold h) {
       // The run holds the rack there (a fault's time): an acknowledgement due at or after it
       // cannot come yet, so the wall-clock retransmission waits.
       failover.holdFrom(h.modelAt());
     }
-    if (!departures.hold(call, underKernel)) {
+    if (!departures.hold(call, retransmit.underKernel())) {
       call.answer(endpoint);
     }
     return this;
@@ -334,48 +319,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     for (FailoverCoordinator.Write w : outcome.writes()) {
       endpoint.tell(new MemoryEndpoint.Write(w.address(), w.word().encode(), w.at()));
     }
-    log.addAll(outcome.log());
-    for (HostLog.Entry e : outcome.log()) {
-      if (e.step() == HostLog.Step.NOTIFICATION_RESENT) {
-        getContext().getLog().info("MH [{}] no acknowledgement from CH{}: notification resent at model {} ns",
-            id, e.host(), e.modelAt());
-      } else if (e.step() == HostLog.Step.NOTIFICATION_ABANDONED) {
-        getContext().getLog().warn("MH [{}] gives up on CH{} at model {} ns: no acknowledgement after every resend",
-            id, e.host(), e.modelAt());
-      }
-    }
-    for (FailoverCoordinator.RoundEnded r : outcome.ended()) {
-      if (r.completed()) {
-        getContext().getLog().info("MH [{}] fail-over of CH{} complete at model {} ns ({} notification)",
-            id, r.failedHost(), r.endedAt(), r.mode());
-      } else {
-        getContext().getLog().warn("MH [{}] fail-over of CH{} FAILED at model {} ns: CHs {} never acknowledged",
-            id, r.failedHost(), r.endedAt(), r.unacknowledged());
-      }
-      var done = new FailoverCompleted(id, r.failedHost(), r.failedPlane(), r.mode(), r.verdictAt(), r.endedAt(),
-          r.unacknowledged());
-      ended.add(done);
-      watchers.forEach(w -> w.tell(done));
-    }
-    if (underKernel) {
-      // The retransmission rule in model time: one wake at the earliest overdue acknowledgement.
-      long deadline = failover.nextAckDeadline();
-      if (deadline != ackWakeAt) {
-        if (ackWakeAt != Long.MAX_VALUE) {
-          // The wake asked for earlier is stale: taken back, so it keeps the rack running no longer.
-          endpoint.tell(new MemoryEndpoint.CancelWake(calls, ackWake));
-        }
-        ackWakeAt = deadline;
-        ackWake++;
-        if (deadline != Long.MAX_VALUE) {
-          endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ackWake));
-        }
-      }
-    } else if (!failover.awaitingAcks()) {
-      timers.cancel(CHECK_ACKS);
-    } else if (!timers.isTimerActive(CHECK_ACKS)) {
-      timers.startTimerWithFixedDelay(CHECK_ACKS, CheckAcks.INSTANCE, checkInterval);
-    }
+    record.record(outcome);
+    retransmit.rearm(failover.nextAckDeadline(), failover.awaitingAcks());
   }
 
   private Behavior<Command> onUseNotificationMode(UseNotificationMode msg) {
@@ -384,17 +329,17 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onGetLog(GetLog msg) {
-    msg.replyTo().tell(new HostLog(id, 0, log));
+    msg.replyTo().tell(record.hostLog());
     return this;
   }
 
   private Behavior<Command> onSubscribeFailovers(SubscribeFailovers msg) {
-    watchers.add(msg.replyTo());
+    record.subscribe(msg.replyTo());
     return this;
   }
 
   private Behavior<Command> onGetFailovers(GetFailovers msg) {
-    msg.replyTo().tell(new Failovers(id, ended));
+    msg.replyTo().tell(record.failovers());
     return this;
   }
 

@@ -1,8 +1,6 @@
 package io.rackfabric.host.nic;
 
 import io.rackfabric.fabric.time.ModelClock;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -50,14 +48,9 @@ public final class McpFirmware {
     RESTARTED
   }
 
-  private record SendJob(SendToken token) {}
-
-  private record ReceiveJob(McpPacket packet, ReceiveToken token, StreamKey stream) {}
-
   private final String node;
   private final McpMode mode;
   private final McpTiming timing;
-  private final Hardware hardware;
   private final Host host;
   private final IntervalTimers timers;
   private final PortQueues ports = new PortQueues();
@@ -65,28 +58,27 @@ public final class McpFirmware {
   private final Transmitter link;
   private final GoBackNSender sender;
   private final GoBackNReceiver receiver;
-  private final Map<Long, Object> dmas = new HashMap<>();
-  private SendJob sendJob;
-  private long nextTag;
+  private final ReceivePath receive;
+  private final HostDma dma;
   private long now;
   private boolean loaded;
   private boolean hung;
 
   private long dropped;
   private long corruptDropped;
-  private long noBuffer;
 
   public McpFirmware(String node, McpMode mode, McpTiming timing, ModelClock clock, Hardware hardware, Host host) {
     this.node = node;
     this.mode = mode;
     this.timing = timing;
-    this.hardware = hardware;
     this.host = host;
+    this.dma = new HostDma(hardware);
     this.timers = new IntervalTimers(clock, timing, at -> host.interrupt(Interrupt.WATCHDOG, at), this::lTimer);
     this.link = new Transmitter(node, hardware, fault);
     this.sender = new GoBackNSender(mode, packet -> link.data(packet, now),
         token -> host.post(token.port(), new PortEvent.SendCompleted(token), now));
     this.receiver = new GoBackNReceiver(mode, (kind, data, seq) -> link.control(kind, data, seq, now));
+    this.receive = new ReceivePath(mode, ports, receiver, dma, host);
   }
 
   // ------------------------------------------------------------------ the driver and the FTD
@@ -186,16 +178,16 @@ public final class McpFirmware {
     if (!begin(at, 0)) {
       return;
     }
-    Object job = dmas.remove(tag);
-    if (job instanceof SendJob s) {
-      sendDmaDone(s.token());
-    } else if (job instanceof ReceiveJob r) {
-      receiveDmaDone(r);
+    Object job = dma.finish(tag);
+    if (job instanceof SendToken s) {
+      sendDmaDone(s);
+    } else if (job instanceof HostDma.Receive r) {
+      receive.delivered(r, now);
     }
   }
 
   public void packetArrived(McpPacket p, long at) {
-    if (!begin(at, timing.packetNs() + (mode == McpMode.FTGM ? timing.ftgmExtraNs() : 0))) {
+    if (!begin(at, timing.packetNs(mode))) {
       return;
     }
     if (p.poison()) {
@@ -207,7 +199,11 @@ public final class McpFirmware {
       return;
     }
     switch (p.kind()) {
-      case DATA -> onData(p);
+      case DATA -> {
+        if (!receive.data(p, now, this::pass)) {
+          dropped++; // its port is closed
+        }
+      }
       case ACK -> {
         if (pass(FaultPoint.ACK_RECEIVED)) {
           sender.acked(p.streamAtReceiver(mode), p.seq(), now);
@@ -225,24 +221,22 @@ public final class McpFirmware {
   // ------------------------------------------------------------------ send
 
   private void startSend() {
-    if (sendJob != null || !loaded || hung) {
+    if (dma.sending() || !loaded || hung) {
       return;
     }
     SendToken token = ports.nextSend();
     if (token == null) {
       return;
     }
-    sendJob = new SendJob(token);
+    dma.take(token);
     if (!pass(FaultPoint.TOKEN_TAKEN)) {
       return;
     }
-    long tag = nextTag++;
-    dmas.put(tag, sendJob);
-    hardware.dma(tag, false, token.buffer(), token.length(), now);
+    dma.startSend(now);
   }
 
   private void sendDmaDone(SendToken token) {
-    now += timing.packetNs() + (mode == McpMode.FTGM ? timing.ftgmExtraNs() : 0);
+    now += timing.packetNs(mode);
     if (!pass(FaultPoint.SEND_DMA_DONE)) {
       return;
     }
@@ -252,39 +246,8 @@ public final class McpFirmware {
       return;
     }
     sender.sent(packet, token);
-    sendJob = null;
+    dma.sent();
     startSend();
-  }
-
-  // ------------------------------------------------------------------ receive
-
-  private void onData(McpPacket p) {
-    if (!ports.isOpen(p.toPort())) {
-      dropped++;
-      return;
-    }
-    if (!receiver.isNext(p)) {
-      return;
-    }
-    ReceiveToken token = ports.takeReceive(p.toPort(), p.length());
-    if (token == null) {
-      noBuffer++; // no buffer: the sender's Go-Back-N resends later
-      return;
-    }
-    receiver.accepted(p);
-    if (!pass(FaultPoint.RECEIVE_DMA_STARTED)) {
-      return;
-    }
-    long tag = nextTag++;
-    dmas.put(tag, new ReceiveJob(p, token, p.streamAtReceiver(mode)));
-    hardware.dma(tag, true, token.buffer(), p.length(), now);
-  }
-
-  private void receiveDmaDone(ReceiveJob r) {
-    McpPacket p = r.packet();
-    receiver.delivered(r.stream(), p);
-    host.post(r.token().port(), new PortEvent.MessageReceived(r.token(), r.stream(), p.seq(), p.payload(),
-        p.length()), now);
   }
 
   // ------------------------------------------------------------------ the loop, L_timer, faults
@@ -340,8 +303,7 @@ public final class McpFirmware {
     sender.clear();
     receiver.clear();
     link.clear();
-    dmas.clear();
-    sendJob = null;
+    dma.clear();
   }
 
   // ------------------------------------------------------------------ observation
@@ -419,7 +381,7 @@ public final class McpFirmware {
   }
 
   public long noBuffer() {
-    return noBuffer;
+    return receive.noBuffer();
   }
 
   public long unroutable() {

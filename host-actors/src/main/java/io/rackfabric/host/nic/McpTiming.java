@@ -27,4 +27,9 @@ public record McpTiming(long packetNs, long ftgmExtraNs, long lTimerNs, long lTi
       throw new IllegalArgumentException("resendTimeoutNs=" + resendTimeoutNs + " must be positive");
     }
   }
+
+  /** The firmware's time per packet, sent or received, under {@code mode}: FTGM adds its extra work. */
+  public long packetNs(McpMode mode) {
+    return packetNs + (mode == McpMode.FTGM ? ftgmExtraNs : 0);
+  }
 }

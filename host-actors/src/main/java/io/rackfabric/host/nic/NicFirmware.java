@@ -1,18 +1,14 @@
 package io.rackfabric.host.nic;
 
 import io.rackfabric.fabric.time.EventQueue;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The NIC's transmit firmware: an event-driven loop like Myrinet's MCP (FTGM section 4.2).
  * Register writes and DMA results are queued as events; each dispatch cycle handles one event, or,
- * when there is none and the DMA engine is idle, starts the next descriptor (VFs round robin).
- * A descriptor is two DMA reads (the descriptor, then the frame's buffer), then the frame goes to
- * the MAC and the head is written back to the host.
+ * when there is none and the DMA engine is idle, starts the next descriptor ({@link
+ * DescriptorFetch}: the descriptor, its buffer, the MAC, the head's write-back).
  *
  * <p>Model time: the firmware's clock {@code now} advances to each event's model time and by its
  * own service times; every DMA and frame carries the clock at which it was issued. {@link
@@ -46,24 +42,15 @@ public final class NicFirmware {
 
   private record DmaCompleted(long address, boolean ok, byte[] data, long latencyNs) implements Event {}
 
-  private enum Phase { DESCRIPTOR, BUFFER }
-
-  /** The descriptor in flight: which read it waits for, and when that read was issued. */
-  private record Job(int vf, int generation, Phase phase, long address, int length, long issuedAt) {}
-
   private final NicSettings settings;
-  private final Hardware hardware;
-  private final EthernetLink wire;
   private final TxQueue[] queues;
   private final RegisterWrites registers;
+  private final DescriptorFetch transmit;
   private final List<Event> events = new ArrayList<>(); // few: the loop drains them as they come
-  private Job job;
   private boolean running;
-  private int nextVf;
   private long now;
   private long cycles;
   private long lastCycleAt;
-  private long strayDma;
 
   // FTGM (section 4.2 of its paper): null timing = a card without the watchdog machinery
   private final EventQueue clock;
@@ -99,13 +86,12 @@ public final class NicFirmware {
     this.timers = timing == null ? null
         : new IntervalTimers(clock, timing, hardware::interrupt, at -> loaded && !stopped(at) ? at : -1);
     this.settings = settings;
-    this.hardware = hardware;
-    this.wire = new EthernetLink(settings.linkRateBitsPerSecond(), settings.propagationNs());
     this.queues = new TxQueue[map.vfCount()];
     for (int i = 0; i < queues.length; i++) {
       queues[i] = new TxQueue(i);
     }
     this.registers = new RegisterWrites(map, pfOwner, settings, queues);
+    this.transmit = new DescriptorFetch(settings, hardware, queues);
   }
 
   /** A posted write landed in one of the NIC's register BARs at model time {@code arrivedAt}. */
@@ -125,7 +111,7 @@ public final class NicFirmware {
    */
   public void dmaCompleted(long address, boolean ok, byte[] data, long latencyNs) {
     if (!loaded) {
-      strayDma++; // issued before the reset: nobody waits for it
+      transmit.stray(); // issued before the reset: nobody waits for it
       return;
     }
     events.add(new DmaCompleted(address, ok, data, latencyNs));
@@ -221,7 +207,7 @@ public final class NicFirmware {
       timers.stop();
     }
     events.clear();
-    job = null;
+    transmit.clear();
     for (TxQueue q : queues) {
       q.disable();
       q.owner0 = RequesterMatch.NONE;
@@ -315,8 +301,8 @@ public final class NicFirmware {
           return;
         }
         handle(e);
-      } else if (!startDescriptor()) {
-        if (e == null || job != null || stopped(dueAt(e))) {
+      } else if (!transmit.start(now)) {
+        if (e == null || transmit.busy() || stopped(dueAt(e))) {
           return;
         }
         handle(e); // idle: the clock moves on to the write
@@ -345,7 +331,7 @@ public final class NicFirmware {
       return w.arrivedAt();
     }
     DmaCompleted d = (DmaCompleted) e;
-    return job != null && d.address() == job.address() ? job.issuedAt() + d.latencyNs() : now;
+    return transmit.dueAt(d.address(), d.latencyNs(), now);
   }
 
   private void handle(Event e) {
@@ -353,7 +339,8 @@ public final class NicFirmware {
     if (e instanceof RegisterWritten w) {
       onRegisterWritten(w);
     } else {
-      onDmaCompleted((DmaCompleted) e);
+      DmaCompleted d = (DmaCompleted) e;
+      now = transmit.completed(d.address(), d.ok(), d.data(), d.latencyNs(), now);
     }
   }
 
@@ -363,84 +350,6 @@ public final class NicFirmware {
     int doorbells = registers.apply(w.address(), w.data(), w.requester(), w.arrivedAt());
     if (doorbells > 0) {
       now = Math.max(now, w.arrivedAt()) + doorbells * settings.doorbellProcessingNs();
-    }
-  }
-
-  // ------------------------------------------------------------------ transmit
-
-  /** Starts the next descriptor when the DMA engine is idle; false when there is nothing to do. */
-  private boolean startDescriptor() {
-    if (job != null) {
-      return false;
-    }
-    for (int i = 0; i < queues.length; i++) {
-      TxQueue q = queues[(nextVf + i) % queues.length];
-      if (q.enabled && q.pending() > 0) {
-        nextVf = (q.vf + 1) % queues.length;
-        long address = q.ringBase() + (long) q.head * settings.descriptorSize();
-        job = new Job(q.vf, q.generation, Phase.DESCRIPTOR, address, settings.descriptorSize(), now);
-        hardware.dmaRead(address, settings.descriptorSize(), now);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void onDmaCompleted(DmaCompleted d) {
-    if (job == null || d.address() != job.address()) {
-      strayDma++;
-      return;
-    }
-    Job done = job;
-    now = Math.max(now, done.issuedAt() + d.latencyNs());
-    TxQueue q = queues[done.vf()];
-    if (done.generation() != q.generation) {
-      job = null; // the ring restarted while the read was out: nothing to finish
-      strayDma++;
-      return;
-    }
-    if (!d.ok() || d.data() == null || d.data().length < done.length()) {
-      q.dmaErrors++;
-      finishDescriptor(q);
-      return;
-    }
-    if (done.phase() == Phase.DESCRIPTOR) {
-      now += settings.descriptorProcessingNs();
-      ByteBuffer desc = ByteBuffer.wrap(d.data()).order(ByteOrder.LITTLE_ENDIAN);
-      long buffer = desc.getLong(RegisterMap.DESC_ADDRESS);
-      int length = desc.getShort(RegisterMap.DESC_LENGTH) & 0xFFFF;
-      int command = desc.getShort(RegisterMap.DESC_COMMAND) & 0xFFFF;
-      if (length < 1 || length > settings.maxFrame() || (command & RegisterMap.CMD_EOP) == 0) {
-        q.badDescriptors++;
-        finishDescriptor(q);
-        return;
-      }
-      job = new Job(done.vf(), done.generation(), Phase.BUFFER, buffer, length, now);
-      hardware.dmaRead(buffer, length, now);
-      return;
-    }
-    byte[] frame = d.data().length == done.length() ? d.data() : Arrays.copyOf(d.data(), done.length());
-    EthernetLink.Transmission tx = wire.transmit(frame.length, now + settings.txLatencyNs());
-    q.frames++;
-    q.bytes += frame.length;
-    hardware.transmit(q.vf, frame, tx);
-    finishDescriptor(q);
-  }
-
-  /**
-   * The head moves past the descriptor, and the host learns it through the write-back. This is
-   * the commit point of a send: the write-back goes out in the same loop cycle as the frame it
-   * reports, after the frame is on the wire, and a hang stops the loop only between cycles. A
-   * posted write once issued is in the fabric and lands even if the card is reset behind it, so
-   * the host's last head write-back counts exactly the frames that reached the wire: recovery
-   * resends from there and nothing twice.
-   */
-  private void finishDescriptor(TxQueue q) {
-    job = null;
-    q.head = (q.head + 1) % q.length;
-    long writeBack = q.writeBack();
-    if (writeBack != 0) {
-      hardware.dmaWrite(writeBack, RegisterMap.dwords(q.head), now);
     }
   }
 
@@ -470,7 +379,9 @@ public final class NicFirmware {
     for (TxQueue q : queues) {
       vfs.add(q.stats());
     }
+    EthernetLink wire = transmit.wire();
     return new NicStats(nic, now, cycles, lastCycleAt, wire.frames(), wire.wireBytesSent(), wire.busyUntil(),
-        registers.foreignPfWrites(), registers.malformedWrites(), registers.otherRegisterWrites(), strayDma, unconnected, events.size(), job != null, 0, vfs);
+        registers.foreignPfWrites(), registers.malformedWrites(), registers.otherRegisterWrites(), transmit.strayDma(),
+        unconnected, events.size(), transmit.busy(), 0, vfs);
   }
 }

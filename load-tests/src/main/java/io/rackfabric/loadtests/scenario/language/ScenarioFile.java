@@ -1,6 +1,7 @@
 package io.rackfabric.loadtests.scenario.language;
 
 import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.KeyHints;
 import io.rackfabric.cluster.topology.Problems;
 import java.util.HashSet;
 import java.util.List;
@@ -59,7 +60,7 @@ final class ScenarioFile {
     String best = null;
     int bestDistance = 4;
     for (String k : known) {
-      int d = Fields.distance(name.toLowerCase(Locale.ROOT), k);
+      int d = KeyHints.distance(name.toLowerCase(Locale.ROOT), k);
       if (d < bestDistance) {
         bestDistance = d;
         best = k;

@@ -4,7 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ClusterSettings;
-import io.rackfabric.cluster.topology.Fields;
+import io.rackfabric.cluster.topology.KeyHints;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.host.controlplane.ClientSettings;
 import io.rackfabric.host.controlplane.ControlPlaneSettings;
@@ -186,8 +186,8 @@ public final class ScenarioSettings {
       return Optional.of(String.join(" or ", sameName));
     }
     List<String> near = new ArrayList<>(known);
-    near.sort(Comparator.comparingInt(k -> Fields.distance(key, k)));
-    return near.isEmpty() || Fields.distance(key, near.get(0)) > MAX_DISTANCE ? Optional.empty()
+    near.sort(Comparator.comparingInt(k -> KeyHints.distance(key, k)));
+    return near.isEmpty() || KeyHints.distance(key, near.get(0)) > MAX_DISTANCE ? Optional.empty()
         : Optional.of(near.get(0));
   }
 }
