@@ -1,5 +1,7 @@
 package io.rackfabric.persistence.controller;
 
+import static io.rackfabric.persistence.controller.LoanRulesTest.accept;
+import static io.rackfabric.persistence.controller.LoanRulesTest.offered;
 import static io.rackfabric.persistence.controller.SampleRack.GIB;
 import static io.rackfabric.persistence.controller.SampleRack.MSI_WORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.persistence.controller.Controller.BorrowDevice;
 import io.rackfabric.persistence.controller.Controller.MoveLoanWindow;
-import io.rackfabric.persistence.controller.Controller.OfferDevice;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.RemoveHost;
 import io.rackfabric.persistence.controller.Controller.ReturnDevice;
@@ -23,24 +24,9 @@ import org.junit.jupiter.api.Test;
 /** A loan's MSI path in the controller: set up with the borrow, torn down with the return ({@link LoanRules}). */
 class LoanMsiPathTest {
 
+  /** As in {@link LoanRulesTest}: ch2 offers gpu0 ({@link LoanRulesTest#offered()}), ch1 borrows it here. */
   private static final long WINDOW = 0x60_0000_0000L;
   private static final long REACH = 64 * 1024;
-  private static final List<BarRecord> BARS = List.of(new BarRecord(0, 0x2000_0000L, 16 << 10, false));
-
-  /** ch1 (memory [32, 64) GiB) and ch2 known; ch2 offers gpu0. */
-  private static ControllerState offered() {
-    return accept(SampleRack.expected(new ArrayList<>()),
-        new OfferDevice("gpu0", "ch2", LendableKind.GPU, BARS, 20_000, null));
-  }
-
-  private static ControllerState accept(ControllerState s, Operation op) {
-    Decision d = ControllerRules.decide(s, op);
-    assertTrue(d.accepted(), () -> "rejected: " + d.error());
-    for (ControllerEvent e : d.events()) {
-      s = s.apply(e);
-    }
-    return s;
-  }
 
   private static String rejection(ControllerState s, Operation op) {
     Decision d = ControllerRules.decide(s, op);
