@@ -28,9 +28,9 @@ import java.util.TreeSet;
  * set one up (the device's MSI is a posted write into this host's RAM like its data: {@code
  * MsiPathOpened}); an accepted {@code map} opens the buffer's pages to them read/write, an accepted
  * {@code unmap} closes them, and a return or the controller's end of the loan closes every page
- * still open, the MSI path's with the buffers'. Each change is all or nothing ({@link IommuChanges}). Pages
- * two mappings share stay open until neither holds them. Devices it has no IDs for (not another
- * host's device of this rack) change nothing.
+ * still open, the MSI path's with the buffers'. Each change is all or nothing ({@link
+ * IommuChanges}). Pages two mappings share stay open until neither holds them. Devices it has no
+ * IDs for (not another host's device of this rack) change nothing.
  *
  * <p>Not thread-safe: its driver's actor's own.
  */

@@ -13,8 +13,8 @@ import java.util.Optional;
 
 /**
  * A scenario's {@code loans = [ { step = offer | withdraw | borrow | map | unmap | return, device,
- * by, at, buffer, size, msi, expect } ]}: Device Lending's operations, each sent by a host's control-plane
- * driver to the controller at its model time ({@link LoanStep}). The topology must carry what is
+ * by, at, buffer, size, msi, expect } ]}: Device Lending's operations, each sent by a host's
+ * control-plane driver to the controller at its model time ({@link LoanStep}). The topology must carry what is
  * asked: a control-plane pair, a device that can be lent ({@code device = gpu | disk}), and for a
  * borrow a loan {@code rack lend} can map (the DMA window comes from there). A borrow sets up the
  * device's MSI path to its MSI word in the borrower's RAM: the step's {@code msi}, else the {@code
