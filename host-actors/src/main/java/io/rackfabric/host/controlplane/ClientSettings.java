@@ -15,7 +15,7 @@ import java.util.List;
  *     NOT_REPLICATED
  * @param giveUp how long a request may stay unanswered in all before it is reported as given up
  * @param loanDmaCheck whether the host's IOMMU checks a borrowed device's DMA against the loan's
- *     mappings ({@link LoanDmaPages})
+ *     mappings and MSI path ({@link LoanDmaPages}; on in reference.conf)
  */
 public record ClientSettings(Duration attemptTimeout, Duration retryDelay, Duration giveUp, boolean loanDmaCheck) {
 

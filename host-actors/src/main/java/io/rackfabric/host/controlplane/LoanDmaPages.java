@@ -24,15 +24,20 @@ import java.util.TreeSet;
  * Lending section 4: the borrower's IOMMU maps each DMA buffer of the driver's into the loan's DMA
  * window; DMA outside every mapping is blocked). A lent device's DMA arrives at the borrower under
  * the IDs the NTBs' programmed requester-ID tables give it, one per plane; from its accepted
- * borrow on, the IOMMU governs those IDs: an accepted {@code map} opens the buffer's pages to them
- * read/write, an accepted {@code unmap} closes them, and a return or the controller's end of the
- * loan closes every page still open. Each change is all or nothing ({@link IommuChanges}). Pages
- * two mappings share stay open until neither holds them. Devices it has no IDs for (not another
- * host's device of this rack) change nothing.
+ * borrow on, the IOMMU governs those IDs and opens the page of the loan's MSI path, if the borrow
+ * set one up (the device's MSI is a posted write into this host's RAM like its data: {@code
+ * MsiPathOpened}); an accepted {@code map} opens the buffer's pages to them read/write, an accepted
+ * {@code unmap} closes them, and a return or the controller's end of the loan closes every page
+ * still open, the MSI path's with the buffers'. Each change is all or nothing ({@link
+ * IommuChanges}). Pages two mappings share stay open until neither holds them. Devices it has no
+ * IDs for (not another host's device of this rack) change nothing.
  *
  * <p>Not thread-safe: its driver's actor's own.
  */
 public final class LoanDmaPages {
+
+  /** The offset under which a loan's MSI path is kept among its mappings: no window offset is negative. */
+  private static final long MSI_PATH = Long.MIN_VALUE;
 
   /** A buffer mapped for a loan: its device-side offset in the window and its pages here. */
   private record Mapping(long offset, long firstPage, long pages) {
@@ -59,7 +64,9 @@ public final class LoanDmaPages {
       return Optional.empty();
     }
     if (operation instanceof Controller.BorrowDevice b && deviceIds.containsKey(b.device())) {
-      return Optional.of(govern(b.device()));
+      return Optional.of(result.events().stream().filter(ControllerEvent.MsiPathOpened.class::isInstance)
+          .map(e -> map(b.device(), MSI_PATH, ((ControllerEvent.MsiPathOpened) e).msiAddress(), 4))
+          .findFirst().orElseGet(() -> govern(b.device())));
     }
     if (operation instanceof Controller.MapDmaBuffer m && deviceIds.containsKey(m.device())) {
       long offset = result.events().stream().filter(ControllerEvent.DmaBufferMapped.class::isInstance)
@@ -91,7 +98,7 @@ public final class LoanDmaPages {
     return Optional.of(new IommuChanges(closes));
   }
 
-  /** Pages open to {@code device}'s IDs now, for tests and logs. */
+  /** Pages open to {@code device}'s IDs now (its buffers' and its MSI path's), for tests and logs. */
   public long openPages(String device) {
     return runs(mapped.getOrDefault(device, List.of()), List.of()).stream().mapToLong(r -> r[1] - r[0] + 1).sum();
   }

@@ -76,7 +76,7 @@ final class Operations {
       return new WithdrawOffer(o.device(), o.lender(), at, to);
     } else if (op instanceof BorrowDevice o) {
       return new BorrowDevice(o.device(), o.borrower(), o.vm(), o.windowBase(), o.windowSize(), o.windowTarget(),
-          at, to);
+          o.msiAddress(), at, to);
     } else if (op instanceof ReturnDevice o) {
       return new ReturnDevice(o.device(), o.borrower(), at, to);
     } else if (op instanceof MapDmaBuffer o) {

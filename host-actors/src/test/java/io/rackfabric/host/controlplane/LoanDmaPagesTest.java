@@ -23,6 +23,8 @@ class LoanDmaPagesTest {
   /** A host's IOMMU that governs only a host ID (0x0300), as the plan starts it. */
   private InboundAccessCheck check = new IommuAccessCheck(
       new IommuTable("ch2", List.of(new AddressRange(0, 8L << 30))), new int[] {0x0300});
+  /** The GPU's MSI word in ch2's RAM. */
+  private static final long MSI = 0x1_1000_0000L + 0x40;
   private final LoanDmaPages pages = new LoanDmaPages(Map.of("gpu1", List.of(PRIMARY, SECONDARY)));
 
   @Test
@@ -74,6 +76,32 @@ class LoanDmaPagesTest {
   }
 
   @Test
+  void shouldOpenTheMsiPathsPageUnderEveryPlanesIdWhenBorrowedWithOne() {
+    apply(pages.answered(borrow(), borrowedWithMsi(MSI)).orElseThrow());
+
+    for (int id : new int[] {PRIMARY, SECONDARY}) {
+      assertEquals(InboundAccessCheck.Decision.ALLOW, check.decide(id, MSI, 4, true), "the MSI passes");
+      assertEquals(InboundAccessCheck.Decision.DENY, check.decide(id, MSI + 0x1000, 4, true), "the next page");
+      assertEquals(InboundAccessCheck.Decision.DENY, check.decide(id, 0x1_0000_0000L, 64, true), "nothing mapped");
+    }
+    assertEquals(1, pages.openPages("gpu1"));
+  }
+
+  @Test
+  void shouldKeepTheMsiPageOpenWhenABufferOnItIsUnmappedAndCloseItWhenTheLoanEnds() {
+    apply(pages.answered(borrow(), borrowedWithMsi(MSI)).orElseThrow());
+    long page = MSI & -IommuTable.PAGE_SIZE;
+    apply(pages.answered(map(page, 0x1000), mapped(0x0, page, 0x1000)).orElseThrow());
+
+    assertTrue(pages.answered(unmap(0x1800_0000_0000L), unmapped(0x0)).isEmpty(), "the MSI path holds the page");
+    assertEquals(InboundAccessCheck.Decision.ALLOW, check.decide(PRIMARY, MSI, 4, true));
+
+    apply(pages.ended("gpu1").orElseThrow());
+    assertEquals(0, pages.openPages("gpu1"));
+    assertEquals(InboundAccessCheck.Decision.DENY, check.decide(SECONDARY, MSI, 4, true), "closed with the loan");
+  }
+
+  @Test
   void shouldChangeNothingWhenRefusedOrForAnUnknownDevice() {
     OperationResult refused = new OperationResult(Status.REJECTED, 1, 0, "no", List.of());
 
@@ -98,6 +126,13 @@ class LoanDmaPagesTest {
 
   private static Controller.UnmapDmaBuffer unmap(long deviceAddress) {
     return new Controller.UnmapDmaBuffer("gpu1", "ch2", deviceAddress, 0, null);
+  }
+
+  /** The borrow's answer with the loan's MSI path to {@code msi}. */
+  private static OperationResult borrowedWithMsi(long msi) {
+    return new OperationResult(Status.ACCEPTED, 1, 0, null, List.of(
+        new ControllerEvent.DeviceLent("gpu1", "ch2", null, 0x1800_0000_0000L, 8L << 30, 0, 0),
+        new ControllerEvent.MsiPathOpened("gpu1", "ch2", msi, 0)));
   }
 
   private static OperationResult accepted() {

@@ -78,7 +78,7 @@ final class GuestRequests {
     for (LoanStepResult r : sorted) {
       LoanStep s = r.step();
       LoanStep numbered = new LoanStep(out.size(), s.kind(), s.device(), s.host(), s.atNs(), s.windowBase(),
-          s.windowSize(), s.windowTarget(), s.buffer(), s.size(), s.expectAccepted(), s.where(), s.cause());
+          s.windowSize(), s.windowTarget(), s.msi(), s.buffer(), s.size(), s.expectAccepted(), s.where(), s.cause());
       out.add(new LoanStepResult(numbered, r.issuedAt(), r.status(), r.answeredAt(), r.detail(), r.events()));
     }
     return out;

@@ -136,7 +136,7 @@ public final class LoanStepsRun {
           ControlPlaneBootPlan.bars(topology.endpoint(s.device()).orElseThrow()), at, replyTo);
       case WITHDRAW -> new Controller.WithdrawOffer(s.device(), s.host(), at, replyTo);
       case BORROW -> new Controller.BorrowDevice(s.device(), s.host(), null, s.windowBase(), s.windowSize(),
-          s.windowTarget(), at, replyTo);
+          s.windowTarget(), s.msi() == LoanStep.NO_MSI ? Controller.BorrowDevice.NO_MSI : s.msi(), at, replyTo);
       case MAP -> new Controller.MapDmaBuffer(s.device(), s.host(), s.buffer(), s.size(), at, replyTo);
       case UNMAP -> new Controller.UnmapDmaBuffer(s.device(), s.host(), s.buffer(), at, replyTo);
       case RETURN -> new Controller.ReturnDevice(s.device(), s.host(), at, replyTo);

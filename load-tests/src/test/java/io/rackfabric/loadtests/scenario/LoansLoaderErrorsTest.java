@@ -96,6 +96,28 @@ class LoansLoaderErrorsTest {
   }
 
   @Test
+  void shouldTakeTheBorrowsMsiWordFromItsStepElseFromTheBorrowersGpuCopiesElseNone() throws Exception {
+    Scenario base = ScenarioLoader.load(files().write("good.conf", BASE), ScenarioKinds.standard(),
+        ScenarioOptions.NONE);
+    assertEquals(LoanStep.NO_MSI, base.loans().get(1).msi(), "no workload raises the GPU's MSI");
+    Scenario named = ScenarioLoader.load(files().write("named.conf", files().edit(6,
+        "    { step = borrow, device = gpu1, by = ch2, at = 20us, msi = \"0x1_1000_0000\" }")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(0x1_1000_0000L, named.loans().get(1).msi());
+    Scenario stream = ScenarioLoader.loadBundled("lending-mmh-takeover", ScenarioKinds.standard(),
+        ScenarioOptions.NONE);
+    LoanStep borrow = stream.loans().stream().filter(l -> l.kind() == LoanStep.Kind.BORROW).findFirst().orElseThrow();
+    assertEquals(stream.gpuCopies().get(0).msiHost(), borrow.msi(), "the msi.host of CH2's gpu-copies on gpu1");
+    assertEquals(0x1_1000_0000L, borrow.msi());
+  }
+
+  @Test
+  void shouldRefuseAnMsiWordOnAStepOtherThanABorrow() throws Exception {
+    assertContains(problems(7, "    { step = map, device = gpu1, by = ch2, buffer = \"4GiB\", size = 1MiB, at = 30us,"
+        + " msi = \"4GiB\" }"), "scenario.loans[2].msi: not allowed only a borrow sets up an MSI path");
+  }
+
+  @Test
   void shouldLeaveNoLoansWhenTheSectionIsAbsent() throws Exception {
     Scenario s = ScenarioLoader.load(files().write("none.conf", List.of("scenario {", "  topology = ladon-lending",
         "  run { duration = 1ms }", "}")), ScenarioKinds.standard(), ScenarioOptions.NONE);

@@ -103,10 +103,22 @@ public final class Controller
 
   /**
    * Lends {@code device} to {@code borrower} ({@code vm}: its virtual machine, null for the host),
-   * with the DMA window the lender opened toward the borrower (see {@link LoanRecord}).
+   * with the DMA window the lender opened toward the borrower (see {@link LoanRecord}) and, unless
+   * {@code msiAddress} is {@link #NO_MSI}, the device's MSI path: its MSI is a posted write to
+   * {@code msiAddress} in the borrower's RAM, which the window must reach ({@link MsiPath}).
    */
   public record BorrowDevice(String device, String borrower, String vm, long windowBase, long windowSize,
-      long windowTarget, long at, ActorRef<OperationResult> replyTo) implements Operation {}
+      long windowTarget, long msiAddress, long at, ActorRef<OperationResult> replyTo) implements Operation {
+
+    /** {@code msiAddress} of a borrow that sets up no MSI path (the device raises no MSI to the borrower). */
+    public static final long NO_MSI = -1;
+
+    /** A borrow without an MSI path ({@link #NO_MSI}). */
+    public BorrowDevice(String device, String borrower, String vm, long windowBase, long windowSize,
+        long windowTarget, long at, ActorRef<OperationResult> replyTo) {
+      this(device, borrower, vm, windowBase, windowSize, windowTarget, NO_MSI, at, replyTo);
+    }
+  }
 
   public record ReturnDevice(String device, String borrower, long at, ActorRef<OperationResult> replyTo)
       implements Operation {}

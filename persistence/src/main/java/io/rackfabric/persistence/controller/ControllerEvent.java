@@ -89,7 +89,10 @@ public sealed interface ControllerEvent extends Journaled {
   record DeviceLent(String device, String borrower, String vm, long windowBase, long windowSize,
       long windowTarget, long at) implements ControllerEvent {}
 
-  /** The loan of {@code device} ended (returned, or its lender or borrower left): its DMA mappings go with it. */
+  /**
+   * The loan of {@code device} ended (returned, or its lender or borrower left): its DMA mappings and
+   * MSI path go with it.
+   */
   record DeviceReturned(String device, String borrower, long at) implements ControllerEvent {}
 
   /** A borrower's DMA buffer mapped into {@code device}'s window at {@code offset}. */
@@ -97,6 +100,16 @@ public sealed interface ControllerEvent extends Journaled {
       implements ControllerEvent {}
 
   record DmaBufferUnmapped(String device, long offset, long at) implements ControllerEvent {}
+
+  /**
+   * The MSI/MSI-X path of {@code device}'s loan to {@code borrower} is set up: the device's MSI is a
+   * posted write to {@code msiAddress} in the borrower's RAM, through the loan's DMA window
+   * ({@link MsiPath}). Persisted with the {@link DeviceLent} of a borrow that names it.
+   */
+  record MsiPathOpened(String device, String borrower, long msiAddress, long at) implements ControllerEvent {}
+
+  /** The MSI path of {@code device}'s loan to {@code borrower} is torn down (persisted with its return). */
+  record MsiPathClosed(String device, String borrower, long at) implements ControllerEvent {}
 
   /**
    * The loan of {@code device} to {@code borrower} moved to another DMA window (a link fail-over
@@ -145,6 +158,7 @@ public sealed interface ControllerEvent extends Journaled {
         IommuPageOpened.class, IommuPageClosed.class, WindowReprogrammed.class,
         RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class, DeviceOffered.class,
         OfferWithdrawn.class, DeviceLent.class, DeviceReturned.class, DmaBufferMapped.class,
-        DmaBufferUnmapped.class, LoanWindowMoved.class, SteppedDown.class);
+        DmaBufferUnmapped.class, LoanWindowMoved.class, SteppedDown.class, MsiPathOpened.class,
+        MsiPathClosed.class);
   }
 }

@@ -16,8 +16,9 @@ import java.util.List;
  * @param steppedDown the step-down that ended the journal's tenure, null when none (version 4; an
  *     earlier image has none). The template image never holds one (it comes before any step-down);
  *     a state read from a stepped-down controller does.
+ * @param msiPaths the loans' MSI paths (version 5; an earlier image has none)
  */
-@SchemaVersion(4)
+@SchemaVersion(5)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -33,7 +34,8 @@ public record ControllerSnapshot(
     List<OfferRecord> offers,
     List<LoanRecord> loans,
     List<DmaMapping> dmaMappings,
-    ControllerEvent.SteppedDown steppedDown) {
+    ControllerEvent.SteppedDown steppedDown,
+    List<MsiPath> msiPaths) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);
@@ -47,6 +49,7 @@ public record ControllerSnapshot(
     offers = copy(offers);
     loans = copy(loans);
     dmaMappings = copy(dmaMappings);
+    msiPaths = copy(msiPaths);
   }
 
   private static <T> List<T> copy(List<T> list) {

@@ -281,6 +281,11 @@ public final class ControllerState implements Journaled {
     return loans.loan(device);
   }
 
+  /** The MSI path of {@code device}'s loan, if it has one. */
+  public Optional<MsiPath> msiPath(String device) {
+    return loans.msiPath(device);
+  }
+
   /** The DMA buffers mapped into the window of {@code device}'s loan, by offset. */
   public NavigableMap<Long, DmaMapping> dmaMappings(String device) {
     return loans.mappings(device);
@@ -311,7 +316,7 @@ public final class ControllerState implements Journaled {
         new ArrayList<>(hosts.values()), new ArrayList<>(devices.values()),
         new ArrayList<>(drivers.values()), vfList, pages, windowList, ids,
         requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList(),
-        loans.offerList(), loans.loanList(), loans.mappingList(), steppedDown);
+        loans.offerList(), loans.loanList(), loans.mappingList(), steppedDown, loans.msiPathList());
   }
 
   public static ControllerState fromSnapshot(ControllerSnapshot snapshot) {
@@ -337,7 +342,7 @@ public final class ControllerState implements Journaled {
     snapshot.requesterIds().forEach(r -> s.requesterIds.computeIfAbsent(r.ntb(), k -> new TreeMap<>())
         .put(requesterIdKey(r.direction(), r.index()), r));
     snapshot.requests().forEach(r -> s.requests.put(r.client(), r.lastRequest()));
-    s.loans = Loans.of(snapshot.offers(), snapshot.loans(), snapshot.dmaMappings());
+    s.loans = Loans.of(snapshot.offers(), snapshot.loans(), snapshot.dmaMappings(), snapshot.msiPaths());
     s.steppedDown = snapshot.steppedDown();
     return s;
   }

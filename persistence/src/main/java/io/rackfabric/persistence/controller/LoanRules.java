@@ -19,14 +19,17 @@ import io.rackfabric.persistence.controller.ControllerEvent.DeviceReturned;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferMapped;
 import io.rackfabric.persistence.controller.ControllerEvent.DmaBufferUnmapped;
 import io.rackfabric.persistence.controller.ControllerEvent.LoanWindowMoved;
+import io.rackfabric.persistence.controller.ControllerEvent.MsiPathClosed;
+import io.rackfabric.persistence.controller.ControllerEvent.MsiPathOpened;
 import io.rackfabric.persistence.controller.ControllerEvent.OfferWithdrawn;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * Validation of Device Lending's operations, a pure function like {@link ControllerRules}: one
- * borrower at a time, a lender never borrows its own device, a return only by the borrower, and
- * each DMA buffer at the lowest free offset of its loan's window (first fit, so the same requests
+ * borrower at a time, a lender never borrows its own device, a return only by the borrower, a
+ * loan's MSI path in its borrower's RAM within its DMA window's reach, and each DMA buffer at the
+ * lowest free offset of its loan's window (first fit, so the same requests
  * give the same addresses on every run and after a take-over).
  */
 final class LoanRules {
@@ -54,8 +57,7 @@ final class LoanRules {
     } else if (op instanceof BorrowDevice o) {
       return borrow(s, o, at);
     } else if (op instanceof ReturnDevice o) {
-      return lentTo(s, o.device(), o.borrower()).map(Decision::reject)
-          .orElseGet(() -> Decision.accept(new DeviceReturned(o.device(), o.borrower(), at)));
+      return lentTo(s, o.device(), o.borrower()).map(Decision::reject).orElseGet(() -> returned(s, o, at));
     } else if (op instanceof MapDmaBuffer o) {
       return map(s, o, at);
     } else if (op instanceof UnmapDmaBuffer o) {
@@ -124,8 +126,48 @@ final class LoanRules {
     if (malformed != null) {
       return Decision.reject(malformed);
     }
-    return Decision.accept(new DeviceLent(o.device(), o.borrower(), o.vm(), o.windowBase(), o.windowSize(),
-        o.windowTarget(), at));
+    DeviceLent lent = new DeviceLent(o.device(), o.borrower(), o.vm(), o.windowBase(), o.windowSize(),
+        o.windowTarget(), at);
+    if (o.msiAddress() == BorrowDevice.NO_MSI) {
+      return Decision.accept(lent);
+    }
+    String badMsi = msiProblem(s, o);
+    return badMsi != null ? Decision.reject(badMsi)
+        : Decision.accept(lent, new MsiPathOpened(o.device(), o.borrower(), o.msiAddress(), at));
+  }
+
+  /**
+   * Why the MSI path {@code o} asks for cannot be set up, or null: the MSI is a dword write into the
+   * borrower's RAM through the loan's DMA window, so its address is dword aligned, in the host's
+   * memory and within the window's reach. A VM borrower's MSI is taken by its lender and forwarded
+   * (Device Lending section 5): it has no MSI path into the borrower.
+   */
+  private static String msiProblem(ControllerState s, BorrowDevice o) {
+    long msi = o.msiAddress();
+    if (o.vm() != null) {
+      return "vm=" + o.vm() + " takes its device's MSI through its lender's forwarding: msiAddress=" + hex(msi)
+          + " names an MSI path into host=" + o.borrower() + " it does not have";
+    }
+    if (msi < 0 || msi % 4 != 0) {
+      return "msiAddress=" + hex(msi) + " is not a dword-aligned address";
+    }
+    HostRecord host = s.host(o.borrower()).get();
+    if (!host.contains(msi)) {
+      return "msiAddress=" + hex(msi) + " is outside host=" + o.borrower() + " memory [" + hex(host.memoryBase())
+          + "," + hex(host.memoryBase() + host.memorySize()) + ")";
+    }
+    if (msi < o.windowTarget() || msi - o.windowTarget() >= o.windowSize()) {
+      return "msiAddress=" + hex(msi) + " is outside the DMA window's reach [" + hex(o.windowTarget()) + ","
+          + hex(o.windowTarget() + o.windowSize()) + "): the device's MSI would not reach it";
+    }
+    return null;
+  }
+
+  /** A return: the loan's MSI path, if it has one, is torn down with it. */
+  private static Decision returned(ControllerState s, ReturnDevice o, long at) {
+    DeviceReturned returned = new DeviceReturned(o.device(), o.borrower(), at);
+    return s.msiPath(o.device()).isEmpty() ? Decision.accept(returned)
+        : Decision.accept(new MsiPathClosed(o.device(), o.borrower(), at), returned);
   }
 
   /** Why a DMA window of {@code size} at {@code base} reaching {@code target} is malformed, or null. */
@@ -168,6 +210,11 @@ final class LoanRules {
     if (end > o.windowSize()) {
       return Decision.reject("windowSize=" + o.windowSize() + " is smaller than the " + end
           + " bytes of device=" + o.device() + "'s window its buffers are mapped in");
+    }
+    Optional<MsiPath> msi = s.msiPath(o.device());
+    if (msi.isPresent() && msi.get().msiAddress() - o.windowTarget() >= o.windowSize()) {
+      return Decision.reject("windowSize=" + o.windowSize() + " does not reach device=" + o.device()
+          + "'s MSI path at msiAddress=" + hex(msi.get().msiAddress()));
     }
     return Decision.accept(new LoanWindowMoved(o.device(), o.borrower(), o.windowBase(), o.windowSize(),
         o.windowTarget(), at));

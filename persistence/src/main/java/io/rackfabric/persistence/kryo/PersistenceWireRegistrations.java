@@ -15,6 +15,7 @@ import io.rackfabric.persistence.controller.HostRecord;
 import io.rackfabric.persistence.controller.IommuEntry;
 import io.rackfabric.persistence.controller.LendableKind;
 import io.rackfabric.persistence.controller.LoanRecord;
+import io.rackfabric.persistence.controller.MsiPath;
 import io.rackfabric.persistence.controller.NicDriverRecord;
 import io.rackfabric.persistence.controller.OfferRecord;
 import io.rackfabric.persistence.controller.PagePermission;
@@ -56,6 +57,8 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1019, ControllerEvent.DmaBufferUnmapped.class),
       Entry.of(1020, ControllerEvent.LoanWindowMoved.class),
       Entry.of(1021, ControllerEvent.SteppedDown.class),
+      Entry.of(1022, ControllerEvent.MsiPathOpened.class),
+      Entry.of(1023, ControllerEvent.MsiPathClosed.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -77,6 +80,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1046, OfferRecord.class),
       Entry.of(1047, LoanRecord.class),
       Entry.of(1048, DmaMapping.class),
+      Entry.of(1049, MsiPath.class),
 
       // 1050..1079 controller protocol
       Entry.of(1050, Controller.AddHost.class),

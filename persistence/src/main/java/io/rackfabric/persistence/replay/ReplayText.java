@@ -98,9 +98,9 @@ public final class ReplayText {
     return state(f, null);
   }
 
-  /** Device Lending's sections of the state after an event: offers, loans, DMA buffer mappings. */
+  /** Device Lending's sections of the state after an event: offers, loans, DMA buffer mappings, MSI paths. */
   public static String lending(Folded f) {
-    return state(f, Set.of("offers", "loans", "dmaMappings"));
+    return state(f, Set.of("offers", "loans", "dmaMappings", "msiPaths"));
   }
 
   /** The sections named in {@code only} (all when null) of the state after an event. */

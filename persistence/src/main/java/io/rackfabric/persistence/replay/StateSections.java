@@ -41,7 +41,8 @@ final class StateSections {
         keyed("clientRequests", s.requests(), "client"),
         keyed("offers", s.offers(), "device"),
         keyed("loans", s.loans(), "device"),
-        keyed("dmaMappings", s.dmaMappings(), "device", "offset"));
+        keyed("dmaMappings", s.dmaMappings(), "device", "offset"),
+        keyed("msiPaths", s.msiPaths(), "device"));
   }
 
   private static Section keyed(String name, List<? extends Record> records, String... key) {

@@ -137,6 +137,26 @@ class ControllerTest {
   }
 
   @Test
+  void shouldPersistTheMsiPathWithItsLoanAndKeepItWhenRestartedUntilTheReturnClosesIt() {
+    var kit = controller("ctl-msi", 16, Replication.none());
+    runAll(kit, SampleRack.boot());
+    runAll(kit, SampleRack.changes());
+    List<ControllerEvent> lending = runAll(kit, SampleRack.lendingWithMsi());
+    assertTrue(lending.contains(new ControllerEvent.MsiPathOpened("gpu0", "ch1", SampleRack.MSI_WORD, 18_000)),
+        lending.toString());
+    assertTrue(lending.get(lending.indexOf(new ControllerEvent.MsiPathOpened("gpu0", "ch1", SampleRack.MSI_WORD,
+        18_000)) - 1) instanceof ControllerEvent.DeviceLent, "persisted with the borrow's DeviceLent: " + lending);
+
+    var restarted = kit.restart();
+    assertEquals(Optional.of(new MsiPath("gpu0", "ch1", SampleRack.MSI_WORD)), restarted.state().msiPath("gpu0"));
+    var r = kit.<OperationResult>runCommand(replyTo -> new Controller.ReturnDevice("gpu0", "ch1", 30_000, replyTo));
+    assertEquals(Status.ACCEPTED, r.reply().status(), r.reply().detail());
+    assertEquals(List.of(new ControllerEvent.MsiPathClosed("gpu0", "ch1", 30_000),
+        new ControllerEvent.DeviceReturned("gpu0", "ch1", 30_000)), r.events());
+    assertTrue(kit.getState().msiPath("gpu0").isEmpty());
+  }
+
+  @Test
   void shouldPersistTheStepDownOnceAndComeBackAsNoMasterWhenItsHostSteppedDown() {
     var kit = controller("ctl-stepdown", 16, Replication.none());
     List<ControllerEvent> boot = runAll(kit, SampleRack.boot());

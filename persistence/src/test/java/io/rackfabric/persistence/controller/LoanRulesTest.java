@@ -27,12 +27,12 @@ class LoanRulesTest {
   private static final List<BarRecord> BARS = List.of(new BarRecord(0, 0x2000_0000L, 16 << 10, false));
 
   /** ch1 (memory [32, 64) GiB) and ch2 known; ch2 offers gpu0. */
-  private ControllerState offered() {
+  static ControllerState offered() {
     return accept(SampleRack.expected(new ArrayList<>()),
         new OfferDevice("gpu0", "ch2", LendableKind.GPU, BARS, 20_000, null));
   }
 
-  private static ControllerState accept(ControllerState s, Operation op) {
+  static ControllerState accept(ControllerState s, Operation op) {
     Decision d = ControllerRules.decide(s, op);
     assertTrue(d.accepted(), () -> "rejected: " + d.error());
     for (ControllerEvent e : d.events()) {

@@ -71,6 +71,22 @@ public final class SampleRack {
     return ops;
   }
 
+  /** ch1's MSI word for gpu0 in {@link #lendingWithMsi()}: in its memory, 64 KiB into the loan's window's reach. */
+  public static final long MSI_WORD = 32 * GIB + 0x1_0000;
+
+  /**
+   * Device Lending with an MSI path: ch2 offers a GPU, ch1 borrows it with a 1 GiB DMA window and
+   * its MSI word at {@link #MSI_WORD}, and maps a buffer; the loan stays.
+   */
+  public static List<Function<ActorRef<OperationResult>, Controller.Operation>> lendingWithMsi() {
+    List<Function<ActorRef<OperationResult>, Controller.Operation>> ops = new ArrayList<>();
+    ops.add(lending().get(0));
+    ops.add(r -> new Controller.BorrowDevice("gpu0", "ch1", null, 0x60_0000_0000L, GIB, 32 * GIB, MSI_WORD, 18_000,
+        r));
+    ops.add(lending().get(2));
+    return ops;
+  }
+
   /** Boot, changes and lending, folded without an actor. */
   public static ControllerState expectedWithLoans(List<ControllerEvent> into) {
     ControllerState s = expected(into);

@@ -88,9 +88,12 @@ class GoldenBytesTest {
     for (Class<? extends ControllerEvent> type : ControllerEvent.types()) {
       samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
     }
-    // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller).
+    // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller);
+    // version 5 the loans' MSI paths.
     ControllerState applied = withLoans.apply(removal(ControllerEvent.RequestApplied.class));
-    samples.add(applied.apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
+    ControllerState steppedDown = applied.apply(removal(ControllerEvent.SteppedDown.class));
+    samples.add(applied.apply(removal(ControllerEvent.MsiPathOpened.class))
+        .apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
       String manifest = codec.manifest(sample.getClass());
@@ -114,6 +117,10 @@ class GoldenBytesTest {
     ControllerSnapshot v3 = (ControllerSnapshot) codec.read(
         golden("ControllerSnapshot-1042-v3.bin", new byte[0]), "1042:v3");
     assertEquals(applied, ControllerState.fromSnapshot(v3));
+    // Version 4, written before the MSI paths: it reads with none.
+    ControllerSnapshot v4 = (ControllerSnapshot) codec.read(
+        golden("ControllerSnapshot-1042-v4.bin", new byte[0]), "1042:v4");
+    assertEquals(steppedDown, ControllerState.fromSnapshot(v4));
   }
 
   private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
@@ -127,6 +134,10 @@ class GoldenBytesTest {
       return new ControllerEvent.DeviceReturned("gpu0", "ch1", 20_000);
     } else if (type == ControllerEvent.LoanWindowMoved.class) {
       return new ControllerEvent.LoanWindowMoved("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32L << 30, 20_000);
+    } else if (type == ControllerEvent.MsiPathOpened.class) {
+      return new ControllerEvent.MsiPathOpened("gpu0", "ch1", SampleRack.MSI_WORD, 20_000);
+    } else if (type == ControllerEvent.MsiPathClosed.class) {
+      return new ControllerEvent.MsiPathClosed("gpu0", "ch1", 20_000);
     } else if (type == ControllerEvent.SteppedDown.class) {
       return new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     } else if (type == ControllerEvent.RequestApplied.class) {

@@ -49,11 +49,16 @@ class PersistenceWireTest {
     out.add(new ControllerEvent.LoanWindowMoved("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32 * SampleRack.GIB,
         20_000));
     out.add(new ControllerEvent.DeviceRemoved("ntb1", 20_000));
+    ControllerEvent.MsiPathOpened msiPath = new ControllerEvent.MsiPathOpened("gpu0", "ch1", SampleRack.MSI_WORD,
+        20_000);
+    out.add(msiPath);
+    out.add(new ControllerEvent.MsiPathClosed("gpu0", "ch1", 20_000));
     out.add(new ControllerEvent.VfFreed("nic0", 1, 20_000));
     ControllerEvent.RequestApplied applied = new ControllerEvent.RequestApplied("ch1-driver", 4, 20_000);
     out.add(applied);
     out.add(state.apply(applied));
     out.add(state.apply(applied).toSnapshot());
+    out.add(state.apply(applied).apply(msiPath).toSnapshot());
     ControllerEvent.SteppedDown steppedDown = new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     out.add(steppedDown);
     out.add(state.apply(applied).apply(steppedDown));
@@ -64,6 +69,7 @@ class PersistenceWireTest {
     SampleRack.boot().forEach(op -> out.add(op.apply(results)));
     SampleRack.changes().forEach(op -> out.add(op.apply(results)));
     SampleRack.lending().forEach(op -> out.add(op.apply(results)));
+    out.add(SampleRack.lendingWithMsi().get(1).apply(results));
     out.add(new Controller.WithdrawOffer("gpu0", "ch2", 1, results));
     out.add(new Controller.ReturnDevice("gpu0", "ch1", 1, results));
     out.add(new Controller.MoveLoanWindow("gpu0", "ch1", 0x1060_0000_0000L, 64 * 1024, 32 * SampleRack.GIB, 1,

@@ -23,6 +23,7 @@ import io.rackfabric.persistence.replication.ControllerReplica.ReplicationAck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -103,13 +104,38 @@ class ControllerReplicaTest {
     assertEquals(masterState.lastSeqNr() + 1, ack.seqNr());
   }
 
+  @Test
+  void shouldKeepALoansMsiPathWhenTheBackupTakesOver() {
+    var replica = testKit.spawn(ControllerReplica.create(PersistenceId.ofUniqueId("bmh-msi")));
+    CurrentState masterState = replicate(replica, "mmh-msi", SampleRack.lendingWithMsi());
+    assertTrue(masterState.state().msiPath("gpu0").isPresent(), "the master set up the MSI path");
+    testKit.stop(replica);
+
+    var takeover = testKit.spawn(Controller.create(PersistenceId.ofUniqueId("bmh-msi"), 8, Replication.none()));
+    TestProbe<CurrentState> states = testKit.createTestProbe();
+    takeover.tell(new Controller.GetState(states.getRef()));
+    assertEquals(masterState.state().msiPath("gpu0"), states.receiveMessage().state().msiPath("gpu0"));
+    TestProbe<OperationResult> acks = testKit.createTestProbe();
+    takeover.tell(new Controller.ReturnDevice("gpu0", "ch1", 40_000, acks.getRef()));
+    OperationResult ack = acks.receiveMessage();
+    assertEquals(Status.ACCEPTED, ack.status(), ack.detail());
+    assertEquals(new ControllerEvent.MsiPathClosed("gpu0", "ch1", 40_000), ack.events().get(0));
+  }
+
   /** A replica fed the sample rack's boot and changes by a master (stopped after), and the master's last state. */
   private static CurrentState replicate(ActorRef<ControllerReplica.Command> replica, String masterId) {
+    return replicate(replica, masterId, List.of());
+  }
+
+  /** As {@link #replicate(ActorRef, String)}, then {@code more}. */
+  private static CurrentState replicate(ActorRef<ControllerReplica.Command> replica, String masterId,
+      List<Function<ActorRef<OperationResult>, Controller.Operation>> more) {
     Replication toReplica = new ToReplica(replica, Duration.ofSeconds(3), testKit.scheduler());
     var master = testKit.spawn(Controller.create(PersistenceId.ofUniqueId(masterId), 8, toReplica));
     TestProbe<OperationResult> acks = testKit.createTestProbe();
     var ops = new ArrayList<>(SampleRack.boot());
     ops.addAll(SampleRack.changes());
+    ops.addAll(more);
     for (var op : ops) {
       master.tell(op.apply(acks.getRef()));
       OperationResult ack = acks.receiveMessage();

@@ -17,6 +17,9 @@ import java.util.Locale;
  *     translations, as {@code rack lend} finds it); else 0
  * @param windowSize for a borrow: the window's size, bytes; else 0
  * @param windowTarget for a borrow: where the window lands in the borrower's RAM; else 0
+ * @param msi for a borrow: the device's MSI word in the borrower's RAM, which the loan's MSI path
+ *     opens to the device (the {@code msi.host} of the borrower's {@code gpu-copies} on the device, or
+ *     the step's {@code msi}); else, or when it has none, {@link #NO_MSI}
  * @param buffer for map: the DMA buffer in the borrower's RAM; for unmap: the address the device
  *     reaches it at; else 0
  * @param size for map: the buffer's size, bytes; else 0
@@ -28,8 +31,18 @@ import java.util.Locale;
  *     empty
  */
 public record LoanStep(int index, Kind kind, String device, String host, long atNs, long windowBase,
-    long windowSize, long windowTarget, long buffer, long size, boolean expectAccepted, String where,
+    long windowSize, long windowTarget, long msi, long buffer, long size, boolean expectAccepted, String where,
     String cause) {
+
+  /** {@code msi} of a step that sets up no MSI path. */
+  public static final long NO_MSI = -1;
+
+  /** A step without an MSI path ({@link #NO_MSI}). */
+  public LoanStep(int index, Kind kind, String device, String host, long atNs, long windowBase, long windowSize,
+      long windowTarget, long buffer, long size, boolean expectAccepted, String where, String cause) {
+    this(index, kind, device, host, atNs, windowBase, windowSize, windowTarget, NO_MSI, buffer, size,
+        expectAccepted, where, cause);
+  }
 
   /** Far below what a controller handles; each is a control-plane request of its host. */
   public static final int MAX_STEPS = 1_000;

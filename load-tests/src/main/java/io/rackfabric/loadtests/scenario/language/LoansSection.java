@@ -13,10 +13,13 @@ import java.util.Optional;
 
 /**
  * A scenario's {@code loans = [ { step = offer | withdraw | borrow | map | unmap | return, device,
- * by, at, buffer, size, expect } ]}: Device Lending's operations, each sent by a host's control-plane
- * driver to the controller at its model time ({@link LoanStep}). The topology must carry what is
+ * by, at, buffer, size, msi, expect } ]}: Device Lending's operations, each sent by a host's
+ * control-plane driver to the controller at its model time ({@link LoanStep}). The topology must carry what is
  * asked: a control-plane pair, a device that can be lent ({@code device = gpu | disk}), and for a
- * borrow a loan {@code rack lend} can map (the DMA window comes from there). Whether the
+ * borrow a loan {@code rack lend} can map (the DMA window comes from there). A borrow sets up the
+ * device's MSI path to its MSI word in the borrower's RAM: the step's {@code msi}, else the {@code
+ * msi.host} of the borrower's {@code gpu-copies} on the device (one word; a workload whose MSI its
+ * lender forwards has none), else none. Whether the
  * controller accepts a step is the run's business; {@code expect} says which answer is right.
  */
 final class LoansSection {
@@ -29,7 +32,7 @@ final class LoansSection {
     this.file = file;
   }
 
-  List<LoanStep> steps(Fields f, TopologyRef ref, RunLength length) {
+  List<LoanStep> steps(Fields f, TopologyRef ref, RunLength length, List<GpuCopies> gpuCopies) {
     List<Fields> items = f.objects(KEY, false);
     if (items.isEmpty()) {
       return List.of();
@@ -47,7 +50,7 @@ final class LoansSection {
     LoanPlanner planner = topology == null ? null : new LoanPlanner(topology);
     List<LoanStep> out = new ArrayList<>();
     for (Fields item : items) {
-      LoanStep s = step(item, out.size(), planner, length);
+      LoanStep s = step(item, out.size(), planner, length, gpuCopies);
       if (s != null) {
         out.add(s);
       }
@@ -62,8 +65,8 @@ final class LoansSection {
     return out;
   }
 
-  private LoanStep step(Fields s, int index, LoanPlanner planner, RunLength length) {
-    s.allowOnly("step", "device", "by", "at", "buffer", "size", "expect");
+  private LoanStep step(Fields s, int index, LoanPlanner planner, RunLength length, List<GpuCopies> gpuCopies) {
+    s.allowOnly("step", "device", "by", "at", "buffer", "size", "msi", "expect");
     int before = file.problems.size();
     Kind kind = kind(s);
     String device = s.string("device", true);
@@ -127,11 +130,34 @@ final class LoansSection {
         return null;
       }
     }
+    long msi = LoanStep.NO_MSI;
+    if (kind == Kind.BORROW) {
+      msi = msi(s, device, host, gpuCopies);
+    } else {
+      s.forbid("only a borrow sets up an MSI path", "msi");
+    }
     if (file.problems.size() != before) {
       return null;
     }
-    return new LoanStep(index, kind, device, host, at, window[0], window[1], window[2], buffer, size,
+    return new LoanStep(index, kind, device, host, at, window[0], window[1], window[2], msi, buffer, size,
         !"rejected".equals(expect), file.where(s), "");
+  }
+
+  /** The borrow's MSI word: its {@code msi}, else the one of the borrower's GPU driver on the device, else none. */
+  private static long msi(Fields s, String device, String host, List<GpuCopies> gpuCopies) {
+    if (s.has("msi")) {
+      Long named = s.address("msi", true);
+      return named == null ? LoanStep.NO_MSI : named;
+    }
+    List<Long> words = gpuCopies.stream().filter(w -> w.driver().equals(host) && w.gpu().equals(device)
+        && w.forward() == null).map(GpuCopies::msiHost).distinct().toList();
+    if (words.size() > 1) {
+      s.error("device", "the gpu-copies of host=" + host + " on device=" + device + " raise its MSI at "
+          + words.stream().map(w -> "0x" + Long.toHexString(w)).toList() + ": a loan has one MSI path;"
+          + " give the borrow's msi");
+      return LoanStep.NO_MSI;
+    }
+    return words.isEmpty() ? LoanStep.NO_MSI : words.get(0);
   }
 
   private static Kind kind(Fields s) {

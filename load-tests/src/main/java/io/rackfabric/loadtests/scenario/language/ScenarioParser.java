@@ -130,7 +130,7 @@ final class ScenarioParser {
     List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings), vms);
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
-    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length);
+    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length, gpuCopies);
     List<GuestPlan> guests = new GuestSection(file).plans(f, topology, vms, length);
     if (!guests.isEmpty() && mode == Mode.MULTI_JVM) {
       f.error(VmsSection.KEY, "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving"
