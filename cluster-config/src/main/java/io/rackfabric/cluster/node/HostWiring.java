@@ -55,6 +55,23 @@ public final class HostWiring {
         && p.bridge().prefetchable().overlaps(layout.mhHostsRange(plane)));
   }
 
+  /**
+   * How compute host {@code chId} reads the plane of each target from its path table: the MH's
+   * and every CH's serial number by its target in the route list (0, then 1..N), and the plane
+   * behind each of its root ports by port number.
+   */
+  public static io.rackfabric.host.failover.PathTablePlanes pathTablePlanes(Topology topology, GlobalMemorySpec spec,
+      String chId, io.rackfabric.cluster.management.TopologyFabric fabric) {
+    Map<Long, Integer> targets = new HashMap<>();
+    targets.put(fabric.serialOf(spec.managementHost()), 0);
+    for (int i = 1; i <= spec.computeHosts().size(); i++) {
+      targets.put(fabric.serialOf(spec.computeHosts().get(i - 1)), i);
+    }
+    Map<Integer, Plane> ports = new HashMap<>();
+    rootPortsOf(topology, chId, spec.layout()).forEach(p -> ports.put(p.port().number(), p.plane()));
+    return new io.rackfabric.host.failover.PathTablePlanes(targets, ports);
+  }
+
   /** {@link #rootPortsOf} by requester ID, as a CH's AER driver looks them up. */
   public static Map<String, Plane> rootPorts(Topology topology, String chId, GlobalMemoryLayout layout) {
     return byBdf(rootPortsOf(topology, chId, layout));
