@@ -14,7 +14,6 @@ import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.HostLog;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.failover.PathTablePlanes;
-import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.time.Duration;
@@ -32,8 +31,8 @@ class PathTableRoutesTest {
 
   private static final ActorTestKit testKit = ActorTestKit.create();
   private static final HostSettings SETTINGS = HostSettings.create(testKit.system().settings().config());
-  private static final LadonAddresses ADDRESSES = new LadonAddresses(GlobalMemoryLayout.paper(2), 0x10000);
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final LadonAddresses ADDRESSES = RouteFollowersTest.ADDRESSES;
+  private static final Duration WAIT = RouteFollowersTest.WAIT;
   private static final long MH = 100;
   private static final long CH1 = 101;
   private static final long CH2 = 102;
@@ -49,15 +48,10 @@ class PathTableRoutesTest {
 
   /** CH2 beside a probe for its root endpoint, free-running, told to apply the path tables. */
   private static Ch2 ch2(TestProbe<MemoryEndpoint.Command> root) {
-    ActorRef<ComputeHost.Command> host = testKit.spawn(ComputeHost.create("ch2", 2, ADDRESSES,
-        Map.of("01:00.0", Plane.PRIMARY, "02:00.0", Plane.SECONDARY), SETTINGS, root.ref()));
-    MemoryEndpoint.AttachGuest attach = root.expectMessageClass(MemoryEndpoint.AttachGuest.class, WAIT);
-    root.expectMessageClass(MemoryEndpoint.Watch.class, WAIT);
-    root.expectMessageClass(MemoryEndpoint.WatchErrors.class, WAIT);
-    attach.guest().tell(new GuestCall.Attached(false));
-    host.tell(new ComputeHost.ApplyPathTables(PLANES));
+    RouteFollowersTest.Ch2 ch2 = RouteFollowersTest.attached(testKit, root, false);
+    ch2.host().tell(new ComputeHost.ApplyPathTables(PLANES));
     ActorRef<EndpointEvent> tables = root.expectMessageClass(MemoryEndpoint.WatchPathTable.class, WAIT).replyTo();
-    return new Ch2(host, attach.guest(), tables);
+    return new Ch2(ch2.host(), ch2.guest(), tables);
   }
 
   /** CH2's table: CH1 through {@code toCh1} (1 primary, 2 secondary), the MH through the primary. */
@@ -93,7 +87,8 @@ class PathTableRoutesTest {
     assertEquals(1, change.target());
     assertEquals(Plane.SECONDARY, change.plane());
     assertEquals(53_000 + SETTINGS.routeUpdateLatencyNs(), change.modelAt(), "a route-list update after the header");
-    assertEquals(List.of(Plane.PRIMARY, Plane.SECONDARY, Plane.PRIMARY), routes(ch2), "the first table changed nothing");
+    assertEquals(List.of(Plane.PRIMARY, Plane.SECONDARY, Plane.PRIMARY, Plane.PRIMARY), routes(ch2),
+        "the first table changed nothing, CH3 is in no table");
     assertEquals(List.of(new HostLog.Entry(HostLog.Step.ROUTE_SET_BY_FABRIC_MANAGER, 1, change.modelAt())), log(ch2));
   }
 

@@ -35,12 +35,10 @@ public final class RouteFigures implements FigureType {
   @Override
   public List<Figure> produce(RunResult run) throws Exception {
     List<Figure> out = new ArrayList<>();
-    var spec = run.scenario().topology().topology().globalMemorySpec();
-    if (run.rack() == null || spec == null || spec.managementHost() == null
-        || !run.rack().reachable(spec.managementHost())) {
+    HostFailovers hosts = HostFailovers.readIfAny(run).orElse(null);
+    if (hosts == null) {
       return out;
     }
-    HostFailovers hosts = HostFailovers.read(run.rack());
     for (Map.Entry<Integer, List<Plane>> r : new java.util.TreeMap<>(hosts.routes()).entrySet()) {
       String p = "routes.ch" + r.getKey() + ".";
       List<Plane> planes = r.getValue();
