@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.node;
 
+import io.rackfabric.cluster.management.TopologyFabric;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.RootSwitch;
@@ -9,6 +10,7 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.host.failover.HostLossRule.ChPort;
+import io.rackfabric.host.failover.PathTablePlanes;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import java.util.ArrayList;
@@ -60,8 +62,8 @@ public final class HostWiring {
    * and every CH's serial number by its target in the route list (0, then 1..N), and the plane
    * behind each of its root ports by port number.
    */
-  public static io.rackfabric.host.failover.PathTablePlanes pathTablePlanes(Topology topology, GlobalMemorySpec spec,
-      String chId, io.rackfabric.cluster.management.TopologyFabric fabric) {
+  public static PathTablePlanes pathTablePlanes(Topology topology, GlobalMemorySpec spec, String chId,
+      TopologyFabric fabric) {
     Map<Long, Integer> targets = new HashMap<>();
     targets.put(fabric.serialOf(spec.managementHost()), 0);
     for (int i = 1; i <= spec.computeHosts().size(); i++) {
@@ -69,7 +71,7 @@ public final class HostWiring {
     }
     Map<Integer, Plane> ports = new HashMap<>();
     rootPortsOf(topology, chId, spec.layout()).forEach(p -> ports.put(p.port().number(), p.plane()));
-    return new io.rackfabric.host.failover.PathTablePlanes(targets, ports);
+    return new PathTablePlanes(targets, ports);
   }
 
   /** {@link #rootPortsOf} by requester ID, as a CH's AER driver looks them up. */

@@ -1,5 +1,6 @@
 package io.rackfabric.fabric.endpoint;
 
+import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.PortMessage;
@@ -19,6 +20,7 @@ import io.rackfabric.fabric.management.Pi5Event;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -65,7 +67,7 @@ final class EndpointManagement {
   private long takeoverEventRouteWrites;
   private final GuestSide guests;
   /** The host software told of each distribution of paths held whole ({@link MemoryEndpoint.WatchPathTable}). */
-  private final List<akka.actor.typed.ActorRef<EndpointEvent>> tableWatchers = new java.util.ArrayList<>();
+  private final List<ActorRef<EndpointEvent>> tableWatchers = new ArrayList<>();
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup,
       GuestSide guests, Logger log) {
@@ -316,7 +318,7 @@ final class EndpointManagement {
   }
 
   /** Tells {@code watcher} of every distribution of paths this endpoint comes to hold whole. */
-  void watchPathTable(akka.actor.typed.ActorRef<EndpointEvent> watcher) {
+  void watchPathTable(ActorRef<EndpointEvent> watcher) {
     tableWatchers.add(watcher);
   }
 

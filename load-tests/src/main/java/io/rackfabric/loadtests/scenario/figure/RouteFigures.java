@@ -9,6 +9,7 @@ import io.rackfabric.loadtests.scenario.api.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code routes}: each compute host's route list at the end of the run and who moved it, read off
@@ -39,7 +40,7 @@ public final class RouteFigures implements FigureType {
     if (hosts == null) {
       return out;
     }
-    for (Map.Entry<Integer, List<Plane>> r : new java.util.TreeMap<>(hosts.routes()).entrySet()) {
+    for (Map.Entry<Integer, List<Plane>> r : new TreeMap<>(hosts.routes()).entrySet()) {
       String p = "routes.ch" + r.getKey() + ".";
       List<Plane> planes = r.getValue();
       for (int t = 0; t < planes.size(); t++) {
@@ -51,7 +52,7 @@ public final class RouteFigures implements FigureType {
       long fmMoves = 0;
       long updates = 0;
       long firstUpdate = -1;
-      java.util.TreeMap<Integer, Long> byFm = new java.util.TreeMap<>();
+      TreeMap<Integer, Long> byFm = new TreeMap<>();
       for (HostLog.Entry e : log.entries()) {
         if (e.step() == HostLog.Step.ROUTE_SET_BY_FABRIC_MANAGER) {
           fmMoves++;
