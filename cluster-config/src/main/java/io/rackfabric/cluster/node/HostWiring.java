@@ -1,5 +1,6 @@
 package io.rackfabric.cluster.node;
 
+import io.rackfabric.cluster.management.TopologyFabric;
 import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LinkSpec;
 import io.rackfabric.cluster.topology.RootSwitch;
@@ -9,6 +10,7 @@ import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.PortRole;
 import io.rackfabric.fabric.tlp.Bdf;
 import io.rackfabric.host.failover.HostLossRule.ChPort;
+import io.rackfabric.host.failover.PathTablePlanes;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import java.util.ArrayList;
@@ -53,6 +55,23 @@ public final class HostWiring {
   public static List<PlanePort> planePortsOf(Topology topology, String mhId, GlobalMemoryLayout layout) {
     return planePortsBelow(topology, mhId, (p, plane) -> p.bridge().prefetchable() != null
         && p.bridge().prefetchable().overlaps(layout.mhHostsRange(plane)));
+  }
+
+  /**
+   * How compute host {@code chId} reads the plane of each target from its path table: the MH's
+   * and every CH's serial number by its target in the route list (0, then 1..N), and the plane
+   * behind each of its root ports by port number.
+   */
+  public static PathTablePlanes pathTablePlanes(Topology topology, GlobalMemorySpec spec, String chId,
+      TopologyFabric fabric) {
+    Map<Long, Integer> targets = new HashMap<>();
+    targets.put(fabric.serialOf(spec.managementHost()), 0);
+    for (int i = 1; i <= spec.computeHosts().size(); i++) {
+      targets.put(fabric.serialOf(spec.computeHosts().get(i - 1)), i);
+    }
+    Map<Integer, Plane> ports = new HashMap<>();
+    rootPortsOf(topology, chId, spec.layout()).forEach(p -> ports.put(p.port().number(), p.plane()));
+    return new PathTablePlanes(targets, ports);
   }
 
   /** {@link #rootPortsOf} by requester ID, as a CH's AER driver looks them up. */

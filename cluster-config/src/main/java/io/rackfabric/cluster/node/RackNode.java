@@ -167,7 +167,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
       }
       running.add(c.id());
     }
-    spawnHostSoftware(context, topology, roots, requesterIds);
+    spawnHostSoftware(context, topology, roots, requesterIds, management);
     running.addAll(NicNode.spawn(context, topology, nodeName, roots, settings));
     running.addAll(DeviceNode.spawn(context, topology, nodeName, roots, settings));
     context.getLog().info("Node [{}] runs {}", nodeName, running);
@@ -278,10 +278,11 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
   /**
    * The host software of the roots on this node, when the topology names a management host: the
    * MH's fail-over software and each compute host's AER driver and route list, next to their
-   * root endpoints.
+   * root endpoints. Under a fabric manager that distributes paths, each compute host also sets its
+   * route list from its path table ({@link ComputeHost.ApplyPathTables}).
    */
   private void spawnHostSoftware(ActorContext<Command> context, Topology topology,
-      Map<String, ActorRef<MemoryEndpoint.Command>> roots, RequesterIdPlan requesterIds) {
+      Map<String, ActorRef<MemoryEndpoint.Command>> roots, RequesterIdPlan requesterIds, FabricManagement management) {
     GlobalMemorySpec spec = topology.globalMemorySpec();
     if (spec == null || spec.managementHost() == null) {
       return;
@@ -308,6 +309,9 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
             HostWiring.rootPorts(topology, id, spec.layout()), hostSettings, root), "host-" + id);
         context.getSystem().receptionist().tell(Receptionist.register(ComponentKeys.computeHost(id), ch));
         running.add("host-" + id);
+        if (management.fabric() != null && management.settings().distributePaths()) {
+          ch.tell(new ComputeHost.ApplyPathTables(HostWiring.pathTablePlanes(topology, spec, id, management.fabric())));
+        }
       }
     }
   }

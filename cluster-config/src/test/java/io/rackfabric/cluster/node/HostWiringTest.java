@@ -2,11 +2,16 @@ package io.rackfabric.cluster.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.typesafe.config.ConfigFactory;
+import io.rackfabric.cluster.management.TopologyFabric;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
+import io.rackfabric.fabric.settings.FabricSettings;
+import io.rackfabric.host.failover.PathTablePlanes;
 import io.rackfabric.host.memory.GlobalMemoryLayout;
 import io.rackfabric.host.memory.Plane;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HostWiringTest {
@@ -22,6 +27,18 @@ class HostWiringTest {
         ports.stream().map(p -> p.port().name()).toList());
     assertEquals(List.of(Plane.PRIMARY, Plane.PRIMARY, Plane.SECONDARY, Plane.SECONDARY),
         ports.stream().map(HostWiring.PlanePort::plane).toList());
+  }
+
+  @Test
+  void shouldNameEveryTargetBySerialAndEachRootPortByPlaneWhenACHReadsItsPathTable() {
+    Topology t = JournaledRack.bundled("ladon-testbed");
+    TopologyFabric fabric = TopologyFabric.of(t, FabricSettings.create(ConfigFactory.load()));
+
+    PathTablePlanes planes = HostWiring.pathTablePlanes(t, t.globalMemorySpec(), "ch1", fabric);
+
+    assertEquals(Map.of(fabric.serialOf("mmh"), 0, fabric.serialOf("ch1"), 1, fabric.serialOf("ch2"), 2),
+        planes.targets());
+    assertEquals(Map.of(1, Plane.PRIMARY, 2, Plane.SECONDARY), planes.rootPorts(), "ch1-rp.pri and .sec");
   }
 
   @Test

@@ -9,7 +9,7 @@ import io.rackfabric.fabric.wire.WireMessage;
  * carries the model time it happened; the software adds its own polling or interrupt delay.
  */
 public sealed interface EndpointEvent extends WireMessage
-    permits EndpointEvent.MemoryWritten, EndpointEvent.ErrorReported {
+    permits EndpointEvent.MemoryWritten, EndpointEvent.ErrorReported, EndpointEvent.PathTableWritten {
 
   /** A posted write into a watched range; {@code data} is null for a bulk write. */
   record MemoryWritten(String endpoint, long address, int length, byte[] data, int requester, long arrivedAt)
@@ -17,4 +17,11 @@ public sealed interface EndpointEvent extends WireMessage
 
   /** An AER message that reached this root, or this root's own link going down. */
   record ErrorReported(String endpoint, EndpointStats.AerRecord error) implements EndpointEvent {}
+
+  /**
+   * The fabric manager's distribution of paths reached this endpoint whole (its header write was
+   * applied at model {@code writtenAt}): {@code table} is the path table its device manager holds.
+   */
+  record PathTableWritten(String endpoint, io.rackfabric.fabric.management.PathTable table, long writtenAt)
+      implements EndpointEvent {}
 }

@@ -1,5 +1,6 @@
 package io.rackfabric.fabric.endpoint;
 
+import akka.actor.typed.ActorRef;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.link.PortMessage;
@@ -19,6 +20,7 @@ import io.rackfabric.fabric.management.Pi5Event;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.time.PortTime;
 import io.rackfabric.fabric.tlp.FabricMessage;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -63,8 +65,13 @@ final class EndpointManagement {
   /** Devices re-read and event routes written on taking over from the kept database (-1: it did not). */
   private int takeoverRereads = -1;
   private long takeoverEventRouteWrites;
+  private final GuestSide guests;
+  /** The host software told of each distribution of paths held whole ({@link MemoryEndpoint.WatchPathTable}). */
+  private final List<ActorRef<EndpointEvent>> tableWatchers = new ArrayList<>();
 
-  EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup, Logger log) {
+  EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup,
+      GuestSide guests, Logger log) {
+    this.guests = guests;
     this.id = id;
     this.link = link;
     this.time = time;
@@ -73,7 +80,7 @@ final class EndpointManagement {
     this.log = log;
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
-        setup.window(), setup.check(), setup.distributePaths(), setup.processing());
+        setup.window(), setup.check(), setup.distributePaths(), setup.routesPerDestination(), setup.processing());
     this.candidacy = !setup.candidate() ? null
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
     this.shipper = candidacy == null ? null : new DatabaseShipper(settings.maxPayload());
@@ -307,6 +314,23 @@ final class EndpointManagement {
         : agent.onUnroutable(message, 0, "turn " + message.pointer() + " names port " + message.nextTurn()
             + " of endpoint " + id + ", which has only port 0", at)).ifPresent(this::offer);
     carryOut(arrival);
+    announceTable(arrival);
+  }
+
+  /** Tells {@code watcher} of every distribution of paths this endpoint comes to hold whole. */
+  void watchPathTable(ActorRef<EndpointEvent> watcher) {
+    tableWatchers.add(watcher);
+  }
+
+  /** A distribution held whole at model {@code at} goes to the watchers (a guest's is called with it). */
+  private void announceTable(long at) {
+    if (agent == null) {
+      return;
+    }
+    agent.takeTableHeld().ifPresent(table -> {
+      EndpointEvent event = new EndpointEvent.PathTableWritten(id, table, at);
+      tableWatchers.forEach(w -> guests.tellOrCall(w, event, call -> new GuestCall.Event(call, event)));
+    });
   }
 
   /** Port orders the device manager's writes made: an endpoint has one port, its link. */
@@ -343,6 +367,7 @@ final class EndpointManagement {
       long done = Math.max(at, driver.busyUntil()); // once its processing of the step is over
       local.forEach(w -> agent.applyWrite(w, done));
       carryOut(done);
+      announceTable(done);
     }
   }
 

@@ -18,12 +18,14 @@ import java.util.function.Function;
  * with {@code keepDatabase} the primary also sends the secondary its topology database, which the
  * secondary takes over (else it discovers the fabric when it takes over).
  * {@code claimAtNs} -1: no election, the driver discovers. With {@code distributePaths} the
- * driver computes the endpoints' paths and distributes them whenever its database settles.
+ * driver computes the endpoints' paths and distributes them whenever its database settles, with
+ * {@code routesPerDestination} routes per destination (1, or 2 with an alternate).
  * {@code processing} is the driver's own processing time per packet and per device.
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
     Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, ProcessingCost processing) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, int routesPerDestination,
+    ProcessingCost processing) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
@@ -41,7 +43,7 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
   /** Without an election. */
   public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
       Function<TopologyDatabase, List<String>> check) {
-    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false, ProcessingCost.NONE);
+    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false, 1, ProcessingCost.NONE);
   }
 
   /** Whether this endpoint takes part in an election. */

@@ -34,7 +34,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, GateBarWindows, HotAdd, HotRemove, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage,
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, WatchPathTable, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage,
           StartDiscovery {}
 
   /**
@@ -127,6 +127,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   /** Reports AER messages reaching this root, and its own link going down, to {@code replyTo}. */
   public record WatchErrors(ActorRef<EndpointEvent> replyTo) implements Command, WireMessage {}
+
+  /**
+   * Tells {@code replyTo} ({@link EndpointEvent.PathTableWritten}) each time this endpoint's device
+   * manager comes to hold a distribution of paths whole; a guest's ref is called with it.
+   */
+  public record WatchPathTable(ActorRef<EndpointEvent> replyTo) implements Command, WireMessage {}
 
   /** Replies once this endpoint's link is up (DL_ACTIVE or DL_PROTECTED), at once if it is. */
   public record AwaitLinkUp(ActorRef<LinkReady> replyTo) implements Command, WireMessage {}
@@ -350,6 +356,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(SendToPeer.class, this::onSendToPeer)
         .onMessage(PeerMessage.class, this::onPeerMessage)
         .onMessage(WatchErrors.class, this::onWatchErrors)
+        .onMessage(WatchPathTable.class, this::onWatchPathTable)
         .onMessage(StartDiscovery.class, this::onStartDiscovery)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Store.class, this::onStore)
@@ -503,6 +510,11 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   private Behavior<PortMessage> onWatchErrors(WatchErrors msg) {
     parts.aer.watch(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<PortMessage> onWatchPathTable(WatchPathTable msg) {
+    parts.management.watchPathTable(msg.replyTo());
     return this;
   }
 

@@ -240,7 +240,9 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(362, io.rackfabric.fabric.management.PathReport.class),
       Entry.of(363, io.rackfabric.fabric.management.PathReport.Round.class),
       Entry.of(364, io.rackfabric.fabric.management.PathTableHeld.class),
-      Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class)
+      Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class),
+      Entry.of(390, io.rackfabric.fabric.endpoint.EndpointEvent.PathTableWritten.class),
+      Entry.of(391, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable.class)
 
       // next free block: 370
       );

@@ -79,13 +79,21 @@ public final class FabricManagerDriver {
   /** As above; each packet it takes and each device it adds costs {@code cost} of model time. */
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check, boolean distributePaths, ProcessingCost cost) {
+    this(fabricManager, own, trafficClass, window, check, distributePaths, 1, cost);
+  }
+
+  /** As above, with {@code routesPerDestination} routes per destination in the tables it distributes (1 or 2). */
+  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
+      Function<TopologyDatabase, List<String>> check, boolean distributePaths, int routesPerDestination,
+      ProcessingCost cost) {
     this.cost = cost;
     this.fabricManager = fabricManager;
     this.ownSerial = own.device().serial();
     this.trafficClass = trafficClass;
     this.walker = new DiscoveryWalker(own, trafficClass, window);
     this.check = check;
-    this.paths = distributePaths ? new PathDistributor(own.device().serial(), trafficClass) : null;
+    this.paths = distributePaths ? new PathDistributor(own.device().serial(), trafficClass, routesPerDestination)
+        : null;
   }
 
   /** Starts the discovery at model {@code at}: the first read requests. */

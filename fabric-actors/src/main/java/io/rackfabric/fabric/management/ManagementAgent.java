@@ -41,6 +41,8 @@ public final class ManagementAgent {
   private final List<PortOrder> orders = new ArrayList<>();
   /** Every path-table header write applied: when the device came to hold each distribution whole. */
   private final List<PathTableHeld.Held> held = new ArrayList<>();
+  /** A header write was applied since {@link #takeTableHeld} last looked. */
+  private boolean tableHeld;
 
   public ManagementAgent(DeviceManager manager) {
     this.manager = manager;
@@ -92,6 +94,7 @@ public final class ManagementAgent {
     writesApplied++;
     if (PathTableCapability.isHeader(write)) {
       held.add(new PathTableHeld.Held(space.pathTable().generation(), at));
+      tableHeld = true;
     }
     for (int p = 0; p < ports; p++) {
       if (space.activationRequested(p) != before[p]) {
@@ -182,6 +185,19 @@ public final class ManagementAgent {
     }
     eventsSent++;
     return Optional.of(FabricMessage.send(event.get(), eventTurns, at));
+  }
+
+  /**
+   * The path table this device holds, when a header write (a distribution held whole) was applied
+   * since the last call; empty otherwise. For the device's own software, which applies it.
+   */
+  public Optional<PathTable> takeTableHeld() {
+    if (!tableHeld) {
+      return Optional.empty();
+    }
+    tableHeld = false;
+    ConfigurationSpace space = manager.space();
+    return Optional.of(space.pathTable().table(space.device().serial()));
   }
 
   /** The path table this device holds; null for a switch, which holds none. */

@@ -24,13 +24,20 @@ import java.util.TreeMap;
  *     secondary takes it over (else it discovers the fabric on taking over)
  * @param distributePaths whether the primary computes the endpoints' paths and distributes them
  *     into their path tables whenever its database settles
+ * @param routesPerDestination routes per destination in a path table: 1, or 2 for an alternate
+ *     avoiding the chosen route's second device ({@link PathComputation})
  * @param processing the fabric manager's own processing time per packet and per device
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
     List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
-    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, ProcessingCost processing) {
+    long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, int routesPerDestination,
+    ProcessingCost processing) {
 
   public ManagementSettings {
+    if (routesPerDestination < 1 || routesPerDestination > PathTableCapability.MAX_RANKS) {
+      throw new IllegalArgumentException("routes-per-destination=" + routesPerDestination + " not in [1,"
+          + PathTableCapability.MAX_RANKS + "]");
+    }
     if (processing == null) {
       throw new IllegalArgumentException("processing is null (use ProcessingCost.NONE)");
     }
@@ -77,7 +84,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
     this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
-        6_000, true, true, ProcessingCost.NONE);
+        6_000, true, true, 1, ProcessingCost.NONE);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -103,7 +110,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
         c.getDuration("discover-at").toNanos(), c.getInt("window"), candidates,
         e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
         e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"),
-        c.getBoolean("distribute-paths"), new ProcessingCost(c.getDuration("fm-processing-per-packet").toNanos(),
+        c.getBoolean("distribute-paths"), c.getInt("routes-per-destination"), new ProcessingCost(c.getDuration("fm-processing-per-packet").toNanos(),
         c.getDuration("fm-processing-per-device").toNanos()));
   }
 

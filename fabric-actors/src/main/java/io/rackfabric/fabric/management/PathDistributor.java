@@ -22,15 +22,22 @@ final class PathDistributor {
 
   private final long own;
   private final int trafficClass;
-  /** Per endpoint: destination to slot, in the order the slots were given. */
-  private final Map<Long, Map<Long, Integer>> slots = new HashMap<>();
+  private final int routesPerDestination;
+  /** Per endpoint: destination and rank to slot, in the order the slots were given. */
+  private final Map<Long, Map<PathTable.Key, Integer>> slots = new HashMap<>();
   /** Per endpoint: the table last distributed to it. */
   private final Map<Long, PathTable> distributed = new HashMap<>();
   private final List<PathReport.Round> rounds = new ArrayList<>();
 
   PathDistributor(long own, int trafficClass) {
+    this(own, trafficClass, 1);
+  }
+
+  /** @param routesPerDestination 1, or 2 for an alternate route per destination ({@link PathComputation}) */
+  PathDistributor(long own, int trafficClass, int routesPerDestination) {
     this.own = own;
     this.trafficClass = trafficClass;
+    this.routesPerDestination = routesPerDestination;
   }
 
   /**
@@ -39,7 +46,7 @@ final class PathDistributor {
    */
   void distribute(TopologyDatabase database, String trigger, long at, List<FabricMessage> out, List<Pi4Write> local) {
     int generation = rounds.size() + 1;
-    PathComputation.Result result = PathComputation.compute(database, own);
+    PathComputation.Result result = PathComputation.compute(database, own, routesPerDestination);
     Map<Long, Route> toEndpoints = database.routes(own, -1);
     List<Long> written = new ArrayList<>();
     long writes = 0;
@@ -69,17 +76,17 @@ final class PathDistributor {
   /** The writes that take {@code to}'s table from what it was given last to {@code table}; none when equal. */
   private List<Pi4Write> changes(PathTable table, Route to, int generation) {
     PathTable before = distributed.getOrDefault(table.endpoint(), new PathTable(table.endpoint(), List.of()));
-    Map<Long, Integer> given = slots.computeIfAbsent(table.endpoint(), e -> new LinkedHashMap<>());
+    Map<PathTable.Key, Integer> given = slots.computeIfAbsent(table.endpoint(), e -> new LinkedHashMap<>());
     List<Pi4Write> out = new ArrayList<>();
     for (PathTable.Entry e : table.entries()) {
-      if (!before.route(e.destination()).equals(java.util.Optional.of(e.route()))) {
-        int slot = given.computeIfAbsent(e.destination(), d -> given.size());
-        out.add(PathTableCapability.entryWrite(to, trafficClass, slot, e.destination(), e.route()));
+      if (!before.route(e.key()).equals(java.util.Optional.of(e.route()))) {
+        int slot = given.computeIfAbsent(e.key(), d -> given.size());
+        out.add(PathTableCapability.entryWrite(to, trafficClass, slot, e));
       }
     }
     for (PathTable.Entry e : before.entries()) {
-      if (table.route(e.destination()).isEmpty()) {
-        out.add(PathTableCapability.clearWrite(to, trafficClass, given.get(e.destination())));
+      if (table.route(e.key()).isEmpty()) {
+        out.add(PathTableCapability.clearWrite(to, trafficClass, given.get(e.key())));
       }
     }
     if (!out.isEmpty() || !distributed.containsKey(table.endpoint())) {
@@ -99,7 +106,7 @@ final class PathDistributor {
 
   /** What it distributed, and the tables {@code database} gives now. */
   PathReport report(TopologyDatabase database) {
-    PathComputation.Result now = PathComputation.compute(database, own);
+    PathComputation.Result now = PathComputation.compute(database, own, routesPerDestination);
     return new PathReport(rounds, now.tables(), now.tooLong());
   }
 }

@@ -17,7 +17,7 @@ import java.util.Map;
  * +0Ch to +1Ch reserved
  * 20h + 20h * slot, a slot:
  * +00h, +04h  the destination's serial number, low and high 32 bits
- * +08h  [31] valid  [7:0] turns (1 to 20; 0 when not valid)
+ * +08h  [31] valid  [15:8] rank (0: the route chosen, 1: an alternate)  [7:0] turns (1 to 20; 0 when not valid)
  * +0Ch  the route, four 8-bit turns a register, first turn in bits [7:0], up to five registers
  * </pre>
  *
@@ -36,6 +36,8 @@ final class PathTableCapability implements ConfigRegion {
   static final int SLOT_DWORDS = ConfigurationSpace.MAX_DWORDS;
   static final int MAX_TURNS = 4 * (SLOT_DWORDS - 3);
   static final int MAX_SLOTS = 4096;
+  /** Routes a destination can have: the chosen one and an alternate. */
+  static final int MAX_RANKS = 2;
   private static final int VALID = 1 << 31;
 
   private final Map<Integer, int[]> slots = new HashMap<>();
@@ -83,7 +85,7 @@ final class PathTableCapability implements ConfigRegion {
     if ((data[2] & VALID) == 0) {
       return data.length == 3 && data[0] == 0 && data[1] == 0 && data[2] == 0;
     }
-    if ((data[2] & ~VALID & ~0xFF) != 0 || turns < 1 || turns > MAX_TURNS || data.length != 3 + (turns + 3) / 4) {
+    if ((data[2] & ~VALID & ~0xFFFF) != 0 || ((data[2] >>> 8) & 0xFF) >= MAX_RANKS || turns < 1 || turns > MAX_TURNS || data.length != 3 + (turns + 3) / 4) {
       return false;
     }
     int spare = 4 * (data.length - 3) - turns; // turn bytes past the count must be 0
@@ -113,7 +115,7 @@ final class PathTableCapability implements ConfigRegion {
 
   /** The table as the valid slots in use say, for the endpoint {@code serial}. */
   PathTable table(long serial) {
-    Map<Long, PathTable.Entry> entries = new java.util.LinkedHashMap<>();
+    Map<PathTable.Key, PathTable.Entry> entries = new java.util.LinkedHashMap<>();
     for (int slot = 0; slot < inUse; slot++) {
       int[] s = slots.get(slot);
       if (s == null || (s[2] & VALID) == 0) {
@@ -124,18 +126,27 @@ final class PathTableCapability implements ConfigRegion {
       for (int i = 0; i < (s[2] & 0xFF); i++) {
         turns.add((s[3 + i / 4] >>> (8 * (i % 4))) & 0xFF);
       }
-      entries.putIfAbsent(destination, new PathTable.Entry(destination, new Route(turns)));
+      PathTable.Entry e = new PathTable.Entry(destination, new Route(turns), (s[2] >>> 8) & 0xFF);
+      entries.putIfAbsent(e.key(), e);
     }
     return new PathTable(serial, new ArrayList<>(entries.values()));
   }
 
   /**
    * The write with which the fabric manager, at the far end of {@code toEndpoint}, puts the route
-   * {@code path} to {@code destination} in slot {@code slot} of the endpoint there.
+   * {@code path} to {@code destination} in slot {@code slot} of the endpoint there, as the route
+   * chosen.
    *
    * @throws IllegalArgumentException naming the value when the slot or the path's length is out of range
    */
   static Pi4Write entryWrite(Route toEndpoint, int trafficClass, int slot, long destination, Route path) {
+    return entryWrite(toEndpoint, trafficClass, slot, new PathTable.Entry(destination, path));
+  }
+
+  /** As above, for {@code entry} at its rank. */
+  static Pi4Write entryWrite(Route toEndpoint, int trafficClass, int slot, PathTable.Entry entry) {
+    Route path = entry.route();
+    long destination = entry.destination();
     int turns = path.hops();
     if (turns < 1 || turns > MAX_TURNS) {
       throw new IllegalArgumentException("path " + path + ": turns=" + turns + " not in [1," + MAX_TURNS + "]");
@@ -143,7 +154,7 @@ final class PathTableCapability implements ConfigRegion {
     int[] data = new int[3 + (turns + 3) / 4];
     data[0] = (int) destination;
     data[1] = (int) (destination >>> 32);
-    data[2] = VALID | turns;
+    data[2] = VALID | entry.rank() << 8 | turns;
     for (int i = 0; i < turns; i++) {
       data[3 + i / 4] |= path.turns().get(i) << (8 * (i % 4));
     }

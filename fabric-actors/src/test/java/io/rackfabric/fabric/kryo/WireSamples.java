@@ -103,8 +103,10 @@ final class WireSamples {
             new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0)))));
     var path = new io.rackfabric.fabric.management.PathTable.Entry(9, route);
     put(path);
-    var table = new io.rackfabric.fabric.management.PathTable(7, List.of(path));
+    var table = new io.rackfabric.fabric.management.PathTable(7, List.of(path,
+        new io.rackfabric.fabric.management.PathTable.Entry(9, route, 1)));
     put(table);
+    put(new io.rackfabric.fabric.endpoint.EndpointEvent.PathTableWritten("ch1", table, 53_119));
     var round = new io.rackfabric.fabric.management.PathReport.Round(1, "discovery", 14_822, 12, List.of(7L, 9L), 12, 4,
         360);
     put(round);

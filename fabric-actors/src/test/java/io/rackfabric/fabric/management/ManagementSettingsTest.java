@@ -46,6 +46,15 @@ class ManagementSettingsTest {
   }
 
   @Test
+  void shouldNameTheValueWhenRoutesPerDestinationIsOutOfRange() {
+    assertEquals(1, ManagementSettings.create(ConfigFactory.load()).routesPerDestination(), "the default");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ManagementSettings.create(
+        ConfigFactory.parseString("rackfabric.fabric.management.routes-per-destination = 3")
+            .withFallback(ConfigFactory.load())));
+    assertEquals("routes-per-destination=3 not in [1,2]", e.getMessage());
+  }
+
+  @Test
   void shouldNotKeepTheDatabaseWhenTurnedOff() {
     ManagementSettings s = ManagementSettings.create(ConfigFactory.parseString(
         "rackfabric.fabric.management.election.keep-database = off").withFallback(ConfigFactory.load()));

@@ -66,6 +66,7 @@ class PathTableCapabilityTest {
         new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0x80000015, 0, 0, 0, 0, 0}), // 21 turns
         new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0x80000000, 0}), // valid with no turn
         new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0x80010001, 5}), // bits outside the fields
+        new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0x80000201, 5}), // rank 2: a table holds two
         new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0x80000001, 0x0105}), // a turn past the count
         new Pi4Write(TO_EP, 0, 1, 0x24, new int[] {0, 0x80000001, 3}), // not at the slot's start
         new Pi4Write(TO_EP, 0, 1, 0x20, new int[] {1, 0, 0}), // cleared but naming a destination
@@ -79,6 +80,20 @@ class PathTableCapabilityTest {
     assertEquals(1, space.pathTable().generation());
     assertEquals(WriteOutcome.READ_ONLY, write(space, new Pi4Write(TO_EP, 0, 1, 0, new int[] {0})), "the ID");
     assertEquals(1, space.readOnlyWrites());
+  }
+
+  @Test
+  void shouldHoldTheChosenRouteAndAnAlternateWhenADestinationHasTwoRanks() {
+    ConfigurationSpace space = endpoint();
+    PathTable.Entry alternate = new PathTable.Entry(DEST, new Route(List.of(0, 2, 2, 0)), 1);
+    write(space, PathTableCapability.entryWrite(TO_EP, 0, 0, DEST, new Route(List.of(0, 1, 2, 0))));
+    assertEquals(WriteOutcome.APPLIED, write(space, PathTableCapability.entryWrite(TO_EP, 0, 1, alternate)));
+    write(space, PathTableCapability.headerWrite(TO_EP, 0, 2, 1));
+    assertEquals(0x80000104, space.read(1, 0x48, 1, -1).data()[0], "valid, rank 1, four turns");
+    PathTable t = space.pathTable().table(9);
+    assertEquals(List.of(new PathTable.Entry(DEST, new Route(List.of(0, 1, 2, 0))), alternate), t.entries());
+    assertEquals(java.util.Optional.of(new Route(List.of(0, 1, 2, 0))), t.route(DEST), "the chosen route");
+    assertEquals(List.of(t.entries().get(0)), t.chosen());
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.rackfabric.host.failover.ControlWord;
 import io.rackfabric.host.failover.HostLog;
 import io.rackfabric.host.failover.HostLog.Step;
 import io.rackfabric.host.failover.LadonAddresses;
+import io.rackfabric.host.failover.PathTablePlanes;
 import io.rackfabric.host.failover.ReportRetry;
 import io.rackfabric.host.failover.RouteList;
 import io.rackfabric.host.memory.Plane;
@@ -35,12 +36,22 @@ import java.util.function.LongSupplier;
  * route-change notification arrives, it moves the failed host (or, if it is the failed host,
  * every target) to the other plane in its route list and acknowledges. The MH resends a
  * notification it got no acknowledgement for; a repeat is acknowledged again and changes nothing.
+ * Under a fabric manager ({@link ApplyPathTables}) it also sets its route list from the path table
+ * the fabric manager distributes to its root endpoint, each time one arrives whole: the plane of
+ * each target is that of the route the fabric manager chose. Whichever reaches the host later
+ * wins, the fabric manager's table or the MH's notification (docs/fabric-manager.md).
  */
 public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   public sealed interface Command
       permits GetLog, GetRoutes, SubscribeRoutes, FollowRoutes, RouteFollowed, FollowerStopped, Observed,
-      CheckReport, Called {}
+      CheckReport, Called, ApplyPathTables {}
+
+  /**
+   * From now on, set the route list from each path table the fabric manager distributes to this
+   * host's root endpoint, read with {@code planes}. Local only (sent where the host is spawned).
+   */
+  public record ApplyPathTables(PathTablePlanes planes) implements Command, NoSerializationVerificationNeeded {}
 
   /** Replies with the host's {@link HostLog}. */
   public record GetLog(ActorRef<HostLog> replyTo) implements Command, WireMessage {}
@@ -111,6 +122,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   /** When the polling thread is free again: it reads one word at a time. */
   private long pollerFreeAt;
   private final ActorRef<GuestCall> calls;
+  private final ActorRef<EndpointEvent> events;
+  /** How it reads the fabric manager's path tables; null: it does not ({@link ApplyPathTables}). */
+  private PathTablePlanes pathPlanes;
   /** The endpoint runs under the model-time kernel: the report's retransmission is a model-time wake. */
   private boolean underKernel;
   /** Tells the current retransmission wake from earlier ones. */
@@ -149,7 +163,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     this.settings = settings;
     this.endpoint = endpoint;
     this.routes = new RouteList(addresses.computeHosts());
-    ActorRef<EndpointEvent> events = context.messageAdapter(EndpointEvent.class, Observed::new);
+    this.events = context.messageAdapter(EndpointEvent.class, Observed::new);
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events)));
     endpoint.tell(new MemoryEndpoint.Watch(addresses.chWords(), events));
@@ -168,6 +182,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         .onMessage(FollowerStopped.class, this::onFollowerStopped)
         .onMessage(CheckReport.class, this::onCheckReport)
         .onMessage(Called.class, this::onCalled)
+        .onMessage(ApplyPathTables.class, this::onApplyPathTables)
         .build();
   }
 
@@ -219,8 +234,36 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       onAer(e);
     } else if (msg.event() instanceof EndpointEvent.MemoryWritten w) {
       onControlWord(w);
+    } else if (msg.event() instanceof EndpointEvent.PathTableWritten t && pathPlanes != null) {
+      onPathTable(t);
     }
     return this;
+  }
+
+  private Behavior<Command> onApplyPathTables(ApplyPathTables msg) {
+    if (pathPlanes == null) {
+      endpoint.tell(new MemoryEndpoint.WatchPathTable(events));
+    }
+    pathPlanes = msg.planes();
+    return this;
+  }
+
+  /**
+   * A distribution of paths reached the root endpoint whole: every target whose chosen route
+   * leaves by the other plane moves there, a route-list update after the header's arrival, as a
+   * notification's update takes. A later notification saying the same changes nothing.
+   */
+  private void onPathTable(EndpointEvent.PathTableWritten t) {
+    long updated = t.writtenAt() + settings.routeUpdateLatencyNs();
+    pathPlanes.planes(t.table()).forEach((target, plane) -> {
+      if (routes.use(target, plane)) {
+        latest = Math.max(latest, updated);
+        record(Step.ROUTE_SET_BY_FABRIC_MANAGER, target, updated);
+        announce(target, plane, updated);
+        getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: the fabric manager's"
+            + " path table", id, target, plane.ntb(), updated);
+      }
+    });
   }
 
   /** The AER driver: a fatal error from a root port is this host's link or port failing. */

@@ -57,7 +57,12 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
     /** CH: it gave up reporting after every resend (the MH is unreachable through the other plane). */
     REPORT_ABANDONED,
     /** MH: both of a CH's cables failed (host = the CH): it told the controller the host left. */
-    HOST_LOST
+    HOST_LOST,
+    /**
+     * CH: its route list moved {@code host} (0: the MH) to the plane the fabric manager's path
+     * table names, when a distribution of paths reached its root endpoint whole.
+     */
+    ROUTE_SET_BY_FABRIC_MANAGER
   }
 
   /** One step: {@code host} is the CH it concerns (the failed CH, or the one notified). */

@@ -27,27 +27,34 @@ class RouteFollowersTest {
 
   private static final ActorTestKit testKit = ActorTestKit.create();
   private static final HostSettings SETTINGS = HostSettings.create(testKit.system().settings().config());
-  private static final LadonAddresses ADDRESSES = new LadonAddresses(GlobalMemoryLayout.paper(3), 0x10000);
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  static final LadonAddresses ADDRESSES = new LadonAddresses(GlobalMemoryLayout.paper(3), 0x10000);
+  static final Duration WAIT = Duration.ofSeconds(10);
 
   @AfterAll
   static void shutdown() {
     testKit.shutdownTestKit();
   }
 
-  private record Ch2(ActorRef<ComputeHost.Command> host, ActorRef<GuestCall> guest) {}
+  record Ch2(ActorRef<ComputeHost.Command> host, ActorRef<GuestCall> guest) {}
 
-  /** CH2 beside a probe for its root endpoint, attached as a guest, with one route follower. */
-  private static Ch2 ch2(TestProbe<MemoryEndpoint.Command> root, TestProbe<ComputeHost.RouteChanged> follower,
-      boolean underKernel) {
-    ActorRef<ComputeHost.Command> host = testKit.spawn(ComputeHost.create("ch2", 2, ADDRESSES,
-        Map.of("01:00.0", Plane.PRIMARY, "02:00.0", Plane.SECONDARY), SETTINGS, root.ref()));
+  /** CH2 of {@link #ADDRESSES}, spawned on {@code kit} beside a probe for its root endpoint, attached as a guest. */
+  static Ch2 attached(ActorTestKit kit, TestProbe<MemoryEndpoint.Command> root, boolean underKernel) {
+    ActorRef<ComputeHost.Command> host = kit.spawn(ComputeHost.create("ch2", 2, ADDRESSES,
+        Map.of("01:00.0", Plane.PRIMARY, "02:00.0", Plane.SECONDARY),
+        HostSettings.create(kit.system().settings().config()), root.ref()));
     MemoryEndpoint.AttachGuest attach = root.expectMessageClass(MemoryEndpoint.AttachGuest.class, WAIT);
     root.expectMessageClass(MemoryEndpoint.Watch.class, WAIT);
     root.expectMessageClass(MemoryEndpoint.WatchErrors.class, WAIT);
     attach.guest().tell(new GuestCall.Attached(underKernel));
-    host.tell(new ComputeHost.FollowRoutes(follower.ref(), follower.ref()));
     return new Ch2(host, attach.guest());
+  }
+
+  /** CH2 beside a probe for its root endpoint, attached as a guest, with one route follower. */
+  private static Ch2 ch2(TestProbe<MemoryEndpoint.Command> root, TestProbe<ComputeHost.RouteChanged> follower,
+      boolean underKernel) {
+    Ch2 ch2 = attached(testKit, root, underKernel);
+    ch2.host().tell(new ComputeHost.FollowRoutes(follower.ref(), follower.ref()));
+    return ch2;
   }
 
   /** The MH's notification that CH1's primary plane failed, landing in CH2's control page. */

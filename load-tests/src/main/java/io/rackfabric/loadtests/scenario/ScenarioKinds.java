@@ -29,6 +29,7 @@ import io.rackfabric.loadtests.scenario.figure.P2pLatencyFigures;
 import io.rackfabric.loadtests.scenario.figure.BarWindowFigures;
 import io.rackfabric.loadtests.scenario.figure.LoanFigures;
 import io.rackfabric.loadtests.scenario.figure.PathHopsFigures;
+import io.rackfabric.loadtests.scenario.figure.RouteFigures;
 import io.rackfabric.loadtests.scenario.figure.FabricManagerFigures;
 import io.rackfabric.loadtests.scenario.figure.FailoverFigures;
 import io.rackfabric.loadtests.scenario.figure.FlowControlFigures;
@@ -142,6 +143,7 @@ public final class ScenarioKinds {
         .optionalFigure(new PathHopsFigures())
         .optionalFigure(new LoanFigures())
         .optionalFigure(new BarWindowFigures())
-        .optionalFigure(new FlowControlFigures());
+        .optionalFigure(new FlowControlFigures())
+        .optionalFigure(new RouteFigures());
   }
 }

@@ -71,6 +71,19 @@ public record HostFailovers(String mh, List<FailoverCompleted> rounds, HostLog m
   }
 
   /**
+   * The fail-over software of {@code run}'s rack, while it runs; empty when the topology names no
+   * management host, the run has no rack, or the MH was stopped or its node killed.
+   */
+  public static java.util.Optional<HostFailovers> readIfAny(RunResult run) throws Exception {
+    var spec = run.scenario().topology().topology().globalMemorySpec();
+    if (run.rack() == null || spec == null || spec.managementHost() == null
+        || !run.rack().reachable(spec.managementHost())) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(read(run.rack()));
+  }
+
+  /**
    * The rounds that answer fault {@code index} of {@code downs} (model-time faults that took a
    * link down, in time order): those whose verdict came at or after it and before the next one.
    */

@@ -64,12 +64,10 @@ public final class FailoverFigures implements FigureType {
   /** Every fail-over round of the run, read off the hosts' logs; none without a management host. */
   public static List<Round> rounds(RunResult run) throws Exception {
     List<Round> out = new ArrayList<>();
-    var spec = run.scenario().topology().topology().globalMemorySpec();
-    if (run.rack() == null || spec == null || spec.managementHost() == null
-        || !run.rack().reachable(spec.managementHost())) {
+    HostFailovers hosts = HostFailovers.readIfAny(run).orElse(null);
+    if (hosts == null) {
       return out;
     }
-    HostFailovers hosts = HostFailovers.read(run.rack());
     List<AppliedFault> downs = HostFailovers.linkDowns(run);
     for (int i = 0; i < downs.size(); i++) {
       AppliedFault f = downs.get(i);

@@ -1,0 +1,93 @@
+package io.rackfabric.loadtests.scenario;
+
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.fig;
+import static io.rackfabric.loadtests.scenario.FlowControlScenarioTest.figures;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
+import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code fm-routes}: the fabric manager's path tables, two routes per destination, set the Ladon
+ * CHs' route lists; CH1's primary cable pulled, the new tables move CH1's and CH2's routes to the
+ * secondary plane before Ladon's own notification comes, and the stream that does not cross the
+ * change is what it is without the tables.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class FmRoutesScenarioTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldMoveTheRouteListsByTheFabricManagersTablesAndLeaveTheOtherStreamAsItIsWhenACableIsPulled()
+      throws Exception {
+    Outcome first = BundledTwice.run("fm-routes", dir);
+    Map<String, Double> m = figures(first);
+    String all = m.toString();
+    // two routes per destination while every link is up: 5 endpoints x 4 chosen, and an alternate
+    // over the other plane wherever the chosen route crosses a plane switch (from and to the CHs)
+    assertEquals(5 * 4 + 14, fig(m, "fm.paths.distribution.computed"), all);
+    assertEquals(5 * 4 + 6, fig(m, "fm.paths.redistribution.0.computed"), "to and from CH1 only nt-sec is left");
+    double tablesAt = fig(m, "fm.paths.redistribution.0.at_ns");
+    double heldBy = tablesAt + fig(m, "fm.paths.redistribution.0.held_ns");
+    // the fabric manager's tables moved CH1's targets (the MH, CH2) and CH2's CH1 to the secondary plane ...
+    assertEquals(2, fig(m, "routes.ch1.moves_by_fabric_manager"));
+    assertEquals(1, fig(m, "routes.ch2.moves_by_fabric_manager"));
+    for (String target : new String[] {"routes.ch1.to.0", "routes.ch1.to.2", "routes.ch2.to.1"}) {
+      assertEquals(1, fig(m, target + ".secondary"), target);
+      double movedAt = fig(m, target + ".set_by_fabric_manager_ns");
+      assertTrue(movedAt > tablesAt && movedAt > 50_000 && movedAt <= heldBy + 1_000,
+          target + " moved at " + movedAt + " ns, after the tables left at " + tablesAt);
+      // ... before Ladon's notification, which then finds nothing to move
+      String ch = target.substring(0, "routes.chN".length());
+      assertTrue(movedAt < fig(m, ch + ".first_notification_update_ns"), all);
+    }
+    assertEquals(0, fig(m, "routes.ch2.to.0.secondary"), "CH2 reaches the MH through its own primary cable still");
+    // the stream that does not cross the change lost nothing
+    assertEquals(fig(m, "traffic.ch2-to-mmh.sent"), fig(m, "sink.mmh.delivered"));
+    assertEquals(0, fig(m, "sink.mmh.lost"));
+
+    Outcome without = run(bundledText()
+        .replace("routes-per-destination = 2", "routes-per-destination = 2\n    rackfabric.fabric.management.distribute-paths = off")
+        .replace("    paths-distributed\n", ""), "fm-routes-no-paths.conf");
+    Map<String, Double> w = figures(without);
+    assertEquals(sink(m), sink(w), "ch2-to-mmh as it is without the distribution of paths");
+    assertEquals(1, fig(w, "routes.ch1.to.0.secondary"), "Ladon's notification moves the routes then");
+    assertEquals(0, fig(w, "routes.ch1.moves_by_fabric_manager"));
+    assertTrue(fig(w, "routes.ch1.first_notification_update_ns") > fig(m, "routes.ch1.to.0.set_by_fabric_manager_ns"),
+        "the notification comes after the tables would have");
+  }
+
+  private static Map<String, Double> sink(Map<String, Double> m) {
+    Map<String, Double> out = new TreeMap<>();
+    m.forEach((k, v) -> {
+      if (k.startsWith("sink.mmh.") || k.startsWith("traffic.ch2-to-mmh.")) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  private static String bundledText() throws Exception {
+    try (InputStream in = ScenarioLoader.class.getResourceAsStream("/scenarios/fm-routes.conf")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private Outcome run(String text, String name) throws Exception {
+    Path file = dir.resolve(name);
+    Files.writeString(file, text);
+    return FabricManagerScenarioTest.run(file, dir);
+  }
+}
