@@ -199,7 +199,10 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
     }
     if (!o.ok()) {
       out.println("switchover refused" + (o.from().isEmpty() ? "" : " by " + o.from()) + ": " + o.detail());
-      out.println("  roles: " + (o.rolesAfter().isEmpty() ? o.rolesBefore() : o.rolesAfter()));
+      String roles = o.rolesAfter().isEmpty() ? o.rolesBefore() : o.rolesAfter();
+      if (!roles.isEmpty()) {
+        out.println("  roles: " + roles);
+      }
       return;
     }
     out.println("switchover " + o.from() + " -> " + o.to() + ": " + o.detail());
