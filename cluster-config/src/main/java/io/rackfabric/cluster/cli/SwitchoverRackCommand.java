@@ -12,7 +12,6 @@ import io.rackfabric.cluster.node.OperatorMember;
 import io.rackfabric.cluster.node.OperatorSwitchover;
 import io.rackfabric.cluster.topology.ControlPlaneSpec;
 import io.rackfabric.cluster.topology.HostCheck;
-import io.rackfabric.cluster.topology.NodeSpec;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import java.io.IOException;
@@ -104,7 +103,8 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
     if (topology == null) {
       throw new UsageException("--topology is required");
     }
-    Topology t = TopologyArgs.load(topology);
+    // Without --seed the topology's seed is joined: its host is looked up now, refused with its line.
+    Topology t = TopologyArgs.load(topology, new HostCheck(false, seed == null, null));
     ControlPlaneSpec pair = t.controlPlane();
     if (pair == null) {
       throw new UsageException("topology " + t.source() + " has no control-plane section: no management-host pair"
@@ -118,25 +118,16 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
     Duration wait = timeout(timeout);
     Config base = ConfigFactory.load();
     ClusterSettings cluster = NodeCommand.clusterSettings(base, transport, tlsDir);
-    NodeSpec first = t.seed();
-    String join = seed != null ? seed : first.host() + ":" + first.port();
-    int colon = join.lastIndexOf(':');
-    String seedHost = colon < 0 ? "" : join.substring(0, colon);
-    int seedPort = colon < 0 ? -1 : port("--seed=" + join, join.substring(colon + 1), 1);
-    if (seedHost.isEmpty() || seedPort < 0) {
-      throw new UsageException("--seed=" + join + " is not host:port");
-    }
-    if (!HostCheck.resolves(seedHost)) {
-      throw new UsageException("--seed=" + join + ": host \"" + seedHost + "\" does not resolve to an address");
-    }
+    SeedArg join = SeedArg.of(seed, t);
     if (port < 0 || port > 65535) {
       throw new UsageException("--port=" + port + " not in [0,65535]");
     }
     if (host != null && !HostCheck.resolves(host)) {
       throw new UsageException("--host=" + host + ": host \"" + host + "\" does not resolve to an address");
     }
-    String bind = host != null ? host : towards(seedHost, seedPort);
-    return new Request(t, pair, target, new NodeRunner.Address(bind, port, seedHost, seedPort), wait, cluster, base);
+    String bind = host != null ? host : towards(join.host(), join.port());
+    return new Request(t, pair, target, new NodeRunner.Address(bind, port, join.host(), join.port()), wait, cluster,
+        base);
   }
 
   /** {@code --to}: mmh or bmh (or the pair's own ids), as the pair's host id; null when not given. */
@@ -167,18 +158,6 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
       throw new UsageException("--timeout=" + value + " not in (0,1h]");
     }
     return d;
-  }
-
-  private static int port(String what, String value, int min) throws UsageException {
-    try {
-      int p = Integer.parseInt(value);
-      if (p < min || p > 65535) {
-        throw new UsageException(what + ": port " + p + " not in [" + min + ",65535]");
-      }
-      return p;
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** The local address the operating system would send from to reach the seed (no packet is sent). */
