@@ -3,6 +3,7 @@ package io.rackfabric.cluster.node;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.receptionist.Receptionist;
@@ -16,7 +17,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -59,7 +62,10 @@ public final class OperatorSwitchover {
    */
   public static Outcome run(ActorSystem<?> system, ControlPlaneSpec pair, String to, long deadline)
       throws InterruptedException {
-    Map<String, ActorRef<ControlPlaneHost.Command>> hosts = find(system, pair, deadline);
+    // A host that is not running is never listed: the search takes at most half of what is left,
+    // so that the listed one still has time to answer (a master without its backup gives its reason).
+    long now = System.nanoTime();
+    Map<String, ActorRef<ControlPlaneHost.Command>> hosts = find(system, pair, now + (deadline - now) / 2);
     if (hosts.isEmpty()) {
       return Outcome.refused("neither " + pair.master() + " nor " + pair.backup() + " is listed in the rack within"
           + " the time-out (are the management hosts' nodes running?)", "");
@@ -105,7 +111,7 @@ public final class OperatorSwitchover {
     return new Outcome(true, ask.from(), ask.to(), made, changed.detail(), before, after);
   }
 
-  /** Both hosts once the Receptionist lists both, or whichever is listed at the deadline, by id. */
+  /** Both hosts once the Receptionist lists both, or whichever is listed at {@code deadline}, by id. */
   private static Map<String, ActorRef<ControlPlaneHost.Command>> find(ActorSystem<?> system, ControlPlaneSpec pair,
       long deadline) throws InterruptedException {
     Map<String, ActorRef<ControlPlaneHost.Command>> byId = new HashMap<>();
@@ -147,10 +153,10 @@ public final class OperatorSwitchover {
     }), "operator-find-" + System.nanoTime(), Props.empty());
     try {
       all.get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+    } catch (TimeoutException | ExecutionException e) {
       // those listed by now
     } finally {
-      system.classicSystem().stop(akka.actor.typed.javadsl.Adapter.toClassic(watcher));
+      system.classicSystem().stop(Adapter.toClassic(watcher));
     }
     synchronized (found) {
       return Map.copyOf(found);
