@@ -101,23 +101,9 @@ public final class NodeOptions {
     if (bindPort < 1 || bindPort > 65535) {
       throw new UsageException("--port=" + bindPort + " not in [1,65535]");
     }
-    String join = seed != null ? seed : t.seed().host() + ":" + t.seed().port();
-    int colon = join.lastIndexOf(':');
-    if (colon < 0) {
-      throw new UsageException("--seed=" + join + " is not host:port");
-    }
-    String seedHost = join.substring(0, colon);
+    SeedArg join = SeedArg.of(seed, t);
     if (host != null && !HostCheck.resolves(host)) {
       throw new UsageException("--host=" + host + ": host \"" + host + "\" does not resolve to an address");
-    }
-    if (seed != null && !HostCheck.resolves(seedHost)) {
-      throw new UsageException("--seed=" + seed + ": host \"" + seedHost + "\" does not resolve to an address");
-    }
-    int seedPort;
-    try {
-      seedPort = Integer.parseInt(join.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new UsageException("--seed=" + join + " is not host:port");
     }
     if (aeronDir != null) {
       cluster = cluster.withAeronDir(aeronDir);
@@ -133,7 +119,7 @@ public final class NodeOptions {
         throw new UsageException("--data-dir=" + JournalPaths.printable(dataDir) + ": " + e.getMessage());
       }
     }
-    return NodeRunner.start(t, nodeName, new NodeRunner.Address(bindHost, bindPort, seedHost, seedPort),
+    return NodeRunner.start(t, nodeName, new NodeRunner.Address(bindHost, bindPort, join.host(), join.port()),
         List.of("fabric", nodeName), cluster, base);
   }
 }
