@@ -32,6 +32,11 @@ final class AdmittingBackupRole extends RoleBehavior {
   private CurrentState state;
   private TransferChunks chunks;
   private long stateDigest;
+  /** The journal read back, while a refused join's first difference is narrowed down. */
+  private JournalHistory history;
+  /** The range the first difference lies in, asked of the joiner (null: not narrowing). */
+  private RejoinCheck.Narrow narrowing;
+  private int narrowRounds;
 
   private AdmittingBackupRole(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
     super(context, host);
@@ -97,11 +102,11 @@ final class AdmittingBackupRole extends RoleBehavior {
       return refuse("the master's journal ends at seqNr " + history.lastSeqNr() + ", its controller at "
           + state.lastSeqNr(), -1);
     }
+    this.history = history;
     RejoinCheck.Verdict verdict = RejoinCheck.decide(join, history);
-    if (verdict instanceof RejoinCheck.Refuse r) {
-      return refuse(r.reason(), r.firstDifferingSeqNr());
+    if (!(verdict instanceof RejoinCheck.Admit admit)) {
+      return refuseOrNarrow(verdict);
     }
-    RejoinCheck.Admit admit = (RejoinCheck.Admit) verdict;
     // Quiet: no operation is decided yet that the new backup would miss, and admission stays closed
     // until the last chunk is answered, so the link replicates nothing before the transfer's end.
     host.backupLink.link(host.link(join.from()));
@@ -110,6 +115,51 @@ final class AdmittingBackupRole extends RoleBehavior {
     chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), host.settings.rejoinChunkEvents());
     stateDigest = JournalHistory.digestOf(state.state());
     return sendChunk();
+  }
+
+  /**
+   * A refusal, or a range the first differing event lies in: the joiner is asked for its digests
+   * there ({@link ControlPlaneHost.ShowDigests}), within {@code peer-answer-timeout} of model time.
+   */
+  private Behavior<Command> refuseOrNarrow(RejoinCheck.Verdict verdict) {
+    if (verdict instanceof RejoinCheck.Refuse r) {
+      return refuse(r.reason() + (narrowRounds > 0 ? " (narrowed in " + narrowRounds + " rounds)" : ""),
+          r.firstDifferingSeqNr());
+    }
+    narrowing = (RejoinCheck.Narrow) verdict;
+    narrowRounds++;
+    getContext().getLog().info("Host [{}]: {}'s journal differs first in seqNr {}..{}: asking for {} of its digests",
+        host.name, join.host(), narrowing.agreed() + 1, narrowing.differs(), narrowing.wanted().size());
+    host.answerDeadline.arm(host.now);
+    join.from().tell(new ControlPlaneHost.ShowDigests(narrowing.agreed(), narrowing.differs(), host.now,
+        getContext().getSelf()));
+    return this;
+  }
+
+  @Override
+  Behavior<Command> onDigests(ControlPlaneHost.Digests msg) {
+    if (narrowing == null || !msg.host().equals(join.host())) {
+      return this;
+    }
+    host.arrived(msg.sentAt());
+    host.answerDeadline.disarm();
+    RejoinCheck.Narrow n = narrowing;
+    narrowing = null;
+    return refuseOrNarrow(RejoinCheck.narrow(join.host(), n, msg.seqNrs(), msg.digests(), history));
+  }
+
+  /** The joiner did not answer a narrowing by model time {@code at}: refused with the range known. */
+  @Override
+  Behavior<Command> onNoAnswer(long at) {
+    if (narrowing == null) {
+      return this;
+    }
+    RejoinCheck.Narrow n = narrowing;
+    narrowing = null;
+    return refuse(join.host() + "'s journal is not a prefix of the master's history: the first differing event lies"
+        + " in seqNr " + (n.agreed() + 1) + ".." + n.differs() + " (events up to " + n.agreed() + " agree); no digests"
+        + " from it by " + at + " ns (peer-answer-timeout=" + host.settings.peerAnswerTimeoutNs() + "ns)",
+        n.agreed() + 1);
   }
 
   /** The next chunk, once the joiner persisted the one before (one outstanding at a time). */

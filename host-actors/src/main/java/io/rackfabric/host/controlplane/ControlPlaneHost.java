@@ -332,6 +332,25 @@ public final class ControlPlaneHost {
   public record JoinRefused(String reason, long firstDifferingSeqNr, long sentAt) implements Command, WireMessage {}
 
   /**
+   * The master's narrowing of a refused join ({@link RejoinCheck.Narrow}): every event up to {@code
+   * agreed} is the same in both journals, the one at {@code differs} is not; the joiner answers
+   * with {@link Digests} at the bounded sample of the sequence numbers between ({@link
+   * RejoinCheck#sample}), until the master knows the first differing event and refuses naming it.
+   */
+  public record ShowDigests(long agreed, long differs, long sentAt, ActorRef<Command> master)
+      implements Command, WireMessage {}
+
+  /** A joiner's digests of events 1 to each of {@code seqNrs}, the answer to {@link ShowDigests}. */
+  public record Digests(String host, List<Long> seqNrs, List<Long> digests, long sentAt)
+      implements Command, WireMessage {
+
+    public Digests {
+      seqNrs = List.copyOf(seqNrs);
+      digests = List.copyOf(digests);
+    }
+  }
+
+  /**
    * One chunk of the master's state transfer: the events numbered from {@code fromSeqNr} that the
    * joiner lacks, at most {@code rejoin-chunk-events} of them, one chunk outstanding at a time. The
    * transfer ends at the master's {@code lastSeqNr}; the chunk that reaches it is the last ({@link

@@ -127,6 +127,16 @@ abstract class PeerAnswers extends AbstractBehavior<Command> {
     return this;
   }
 
+  /** A narrowing for a join this host no longer makes: nobody waits for the answer. */
+  Behavior<Command> onShowDigests(ControlPlaneHost.ShowDigests msg) {
+    return this;
+  }
+
+  /** Digests for a narrowing this host no longer makes. */
+  Behavior<Command> onDigests(ControlPlaneHost.Digests msg) {
+    return this;
+  }
+
   Behavior<Command> onTransferWritten(TransferWritten msg) {
     return this;
   }

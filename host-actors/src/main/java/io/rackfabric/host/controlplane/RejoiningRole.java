@@ -120,6 +120,25 @@ final class RejoiningRole extends RoleBehavior {
     return fail("refused by the master: " + msg.reason() + " (first differing seqNr=" + msg.firstDifferingSeqNr() + ")");
   }
 
+  /**
+   * The master narrows down where this host's journal first differs from its own: it answers with
+   * its digests in the range asked ({@link RejoinCheck#sample}) and waits for the next word, as for
+   * the request.
+   */
+  @Override
+  Behavior<Command> onShowDigests(ControlPlaneHost.ShowDigests msg) {
+    if (own == null || writtenUpTo >= 0) {
+      return this;
+    }
+    host.arrived(msg.sentAt());
+    List<Long> seqNrs = msg.agreed() < 0 || msg.differs() <= msg.agreed() || msg.differs() - 1 > own.lastSeqNr()
+        ? List.of() // outside its journal: the master refuses an answer that is not what it asked
+        : RejoinCheck.sample(msg.agreed(), msg.differs() - msg.agreed() - 1);
+    host.answerDeadline.arm(host.now);
+    msg.master().tell(new ControlPlaneHost.Digests(host.name, seqNrs, RejoinCheck.digestsAt(own, seqNrs), host.now));
+    return this;
+  }
+
   /** A chunk of the transfer: checked, then written to the new tenure; the first begins it. */
   @Override
   Behavior<Command> onStateTransfer(StateTransfer msg) {

@@ -100,6 +100,8 @@ abstract class RoleBehavior extends PeerAnswers {
         .onMessage(JoinAsBackup.class, this::onJoinAsBackup)
         .onMessage(JoinRefused.class, this::onJoinRefused)
         .onMessage(StateTransfer.class, this::onStateTransfer)
+        .onMessage(ControlPlaneHost.ShowDigests.class, this::onShowDigests)
+        .onMessage(ControlPlaneHost.Digests.class, this::onDigests)
         .onMessage(HistoryRead.class, this::historyRead)
         .onMessage(TransferWritten.class, this::onTransferWritten)
         .onMessage(JoinAnswered.class, this::onJoinAnswered)

@@ -154,6 +154,8 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2443, ControlPlaneHost.StateTransfer.class),
       Entry.of(2444, ControlPlaneHost.Joined.class),
       Entry.of(2445, ControlPlaneHost.ChunkPersisted.class), // a chunk of the state transfer persisted
+      Entry.of(2446, ControlPlaneHost.ShowDigests.class), // the master narrows a refused join's first difference
+      Entry.of(2447, ControlPlaneHost.Digests.class),
       // 2450.. a managed switchover
       Entry.of(2450, SwitchoverBreakdown.class),
       // 2460.. the master's notices to a borrower's driver

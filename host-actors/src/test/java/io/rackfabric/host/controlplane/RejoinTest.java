@@ -132,6 +132,71 @@ class RejoinTest {
   }
 
   @Test
+  void shouldRefuseNamingTheExactFirstDifferingEventWhenALongJournalDivergedBetweenSampledDigests() throws Exception {
+    HostPairKit.Pair h = falselySuspected("ln");
+    // The master, alone, serves 5,100 operations: a journal far longer than the join request's sample.
+    TestProbe<OperationResult> answers = kit.testKit.createTestProbe();
+    for (int k = 0; k < 5_100; k += 50) {
+      for (int j = k; j < k + 50; j++) {
+        h.bmh().tell(new ControlPlaneHost.Submit(ControlPlaneHostTest.openPage(100 + j).apply(answers.getRef())));
+      }
+      for (int j = 0; j < 50; j++) {
+        assertEquals(Controller.Status.ACCEPTED, answers.receiveMessage(WAIT).status());
+      }
+    }
+    List<ControllerEvent> master = journal("ln-bmh").stream().map(ControllerEvent.class::cast).toList();
+    // The joiner (the test) holds the same number of events, event 3,778 a different one: the
+    // sample's digests around it are ceil(k * n / 1,024) apart, so the request alone names a range.
+    int diverges = 3_778;
+    List<ControllerEvent> events = new java.util.ArrayList<>(master);
+    events.set(diverges - 1, new ControllerEvent.IommuPageOpened("ch1", 0x0200, 1L << 40,
+        io.rackfabric.persistence.controller.PagePermission.READ_WRITE, 1));
+    JournalHistory own = new JournalHistory(events);
+    TestProbe<Command> joiner = kit.testKit.createTestProbe();
+    h.bmh().tell(RejoinCheck.joinRequest("ln-joiner", own, 0, joiner.getRef(), null));
+
+    int rounds = 0;
+    Command answer = joiner.receiveMessage(WAIT);
+    while (answer instanceof ControlPlaneHost.ShowDigests show) {
+      rounds++;
+      List<Long> at = RejoinCheck.sample(show.agreed(), show.differs() - show.agreed() - 1);
+      assertTrue(at.size() <= RejoinCheck.SAMPLE_DIGESTS, "bounded like the request: " + at.size());
+      assertTrue(show.agreed() < diverges && show.differs() >= diverges, "the range holds it: " + show);
+      show.master().tell(new ControlPlaneHost.Digests("ln-joiner", at, RejoinCheck.digestsAt(own, at), show.sentAt()));
+      answer = joiner.receiveMessage(WAIT);
+    }
+    ControlPlaneHost.JoinRefused told = (ControlPlaneHost.JoinRefused) answer;
+    assertEquals(1, rounds, "a range of ceil(5,100 / 1,024) narrowed in one round");
+    assertEquals(diverges, told.firstDifferingSeqNr(), told.reason());
+    assertTrue(told.reason().contains("event " + diverges + " differs (events up to " + (diverges - 1) + " agree"),
+        told.reason());
+    assertEquals(Role.MASTER, kit.role(h.bmh()));
+    assertEquals(master, journal("ln-bmh").subList(0, master.size()), "the master's history is not overwritten");
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(21)); // it serves on, alone
+  }
+
+  @Test
+  void shouldAnswerTheMastersNarrowingWithItsDigestsInTheRangeAskedWhenRejoining() throws Exception {
+    HostPairKit.Pair h = falselySuspected("sd");
+    JournalHistory own = new JournalHistory(journal("sd-mmh").stream().map(ControllerEvent.class::cast).toList());
+    TestProbe<Command> master = kit.testKit.createTestProbe();
+    TestProbe<RoleChanged> replies = kit.testKit.createTestProbe();
+    h.mmh().tell(new ControlPlaneHost.Rejoin(master.getRef(), replies.getRef()));
+    ControlPlaneHost.JoinAsBackup join = master.expectMessageClass(ControlPlaneHost.JoinAsBackup.class, WAIT);
+    assertEquals(own.lastSeqNr(), join.lastSeqNr());
+
+    h.mmh().tell(new ControlPlaneHost.ShowDigests(1, 5, join.sentAt(), master.getRef()));
+    ControlPlaneHost.Digests digests = master.expectMessageClass(ControlPlaneHost.Digests.class, WAIT);
+    assertEquals(List.of(2L, 3L, 4L), digests.seqNrs());
+    assertEquals(own.chain().subList(1, 4), digests.digests());
+    h.mmh().tell(new ControlPlaneHost.JoinRefused("event 3 differs", 3, digests.sentAt()));
+    RoleChanged r = replies.receiveMessage(WAIT);
+    assertFalse(r.ok());
+    assertTrue(r.detail().contains("(first differing seqNr=3)"), r.detail());
+    assertEquals(Role.FENCED, kit.role(h.mmh()));
+  }
+
+  @Test
   void shouldServeOnAloneAndTellTheJoinerWhenItFailsAChunkMidTransfer() throws Exception {
     HostPairKit.Pair h = falselySuspected("cf");
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
