@@ -4,11 +4,11 @@ import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAnswered;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAsBackup;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinRefused;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
-import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.JournalHistory;
@@ -119,7 +119,7 @@ final class AdmittingBackupRole extends RoleBehavior {
 
   /**
    * A refusal, or a range the first differing event lies in: the joiner is asked for its digests
-   * there ({@link ControlPlaneHost.ShowDigests}), within {@code peer-answer-timeout} of model time.
+   * there ({@link RejoinProtocol.ShowDigests}), within {@code peer-answer-timeout} of model time.
    */
   private Behavior<Command> refuseOrNarrow(RejoinCheck.Verdict verdict) {
     if (verdict instanceof RejoinCheck.Refuse r) {
@@ -131,13 +131,13 @@ final class AdmittingBackupRole extends RoleBehavior {
     getContext().getLog().info("Host [{}]: {}'s journal differs first in seqNr {}..{}: asking for {} of its digests",
         host.name, join.host(), narrowing.agreed() + 1, narrowing.differs(), narrowing.wanted().size());
     host.answerDeadline.arm(host.now);
-    join.from().tell(new ControlPlaneHost.ShowDigests(narrowing.agreed(), narrowing.differs(), host.now,
+    join.from().tell(new RejoinProtocol.ShowDigests(narrowing.agreed(), narrowing.differs(), host.now,
         getContext().getSelf()));
     return this;
   }
 
   @Override
-  Behavior<Command> onDigests(ControlPlaneHost.Digests msg) {
+  Behavior<Command> onDigests(RejoinProtocol.Digests msg) {
     if (narrowing == null || !msg.host().equals(join.host())) {
       return this;
     }
@@ -165,7 +165,7 @@ final class AdmittingBackupRole extends RoleBehavior {
   /** The next chunk, once the joiner persisted the one before (one outstanding at a time). */
   private Behavior<Command> sendChunk() {
     TransferChunks.Chunk chunk = chunks.next();
-    getContext().ask(ControlPlaneHost.TransferAnswer.class, join.from(), RejoiningRole.READ_TIMEOUT,
+    getContext().ask(RejoinProtocol.TransferAnswer.class, join.from(), RejoiningRole.READ_TIMEOUT,
         to -> new StateTransfer(chunk.fromSeqNr(), chunk.events(), chunks.lastSeqNr(), stateDigest, host.now,
             getContext().getSelf(), host.guest.address(), to),
         JoinAnswered::new);

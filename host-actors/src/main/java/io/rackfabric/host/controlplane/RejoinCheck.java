@@ -120,10 +120,10 @@ final class RejoinCheck {
   }
 
   /** A joiner's request: its last sequence number and its chain's digests at {@link #sampleSeqNrs}. */
-  static ControlPlaneHost.JoinAsBackup joinRequest(String joiner, JournalHistory own, long sentAt,
+  static RejoinProtocol.JoinAsBackup joinRequest(String joiner, JournalHistory own, long sentAt,
       ActorRef<ControlPlaneHost.Command> from, GuestAddress guest) {
     List<Long> at = sampleSeqNrs(own.lastSeqNr());
-    return new ControlPlaneHost.JoinAsBackup(joiner, own.lastSeqNr(), at, digestsAt(own, at), sentAt, from, guest);
+    return new RejoinProtocol.JoinAsBackup(joiner, own.lastSeqNr(), at, digestsAt(own, at), sentAt, from, guest);
   }
 
   /**
@@ -132,7 +132,7 @@ final class RejoinCheck {
    * agree up to there). Refused otherwise, naming the first differing event when the sample holds
    * the digest of the event before it; else the master narrows the range it lies in ({@link Narrow}).
    */
-  static Verdict decide(ControlPlaneHost.JoinAsBackup join, JournalHistory master) {
+  static Verdict decide(RejoinProtocol.JoinAsBackup join, JournalHistory master) {
     return decide(join.host(), join.lastSeqNr(), join.sampleSeqNrs(), join.sampleDigests(), master);
   }
 
@@ -247,7 +247,7 @@ final class RejoinCheck {
    * what its new journal holds ({@code writtenUpTo}; before the first chunk, its own last) and end
    * at the master's last or before; only the last chunk may be empty. Empty when they do.
    */
-  static Optional<String> checkNumbers(long writtenUpTo, ControlPlaneHost.StateTransfer chunk) {
+  static Optional<String> checkNumbers(long writtenUpTo, RejoinProtocol.StateTransfer chunk) {
     if (chunk.fromSeqNr() != writtenUpTo + 1) {
       return Optional.of("transfer from seqNr " + chunk.fromSeqNr() + " but this journal ends at " + writtenUpTo);
     }
@@ -267,7 +267,7 @@ final class RejoinCheck {
    * state, null if it did not answer): it must end where the master's did, in a state of the same
    * digest. Empty when it does.
    */
-  static Optional<String> checkWritten(ControlPlaneHost.StateTransfer last, CurrentState written) {
+  static Optional<String> checkWritten(RejoinProtocol.StateTransfer last, CurrentState written) {
     if (written == null) {
       return Optional.of("the new journal did not answer");
     }

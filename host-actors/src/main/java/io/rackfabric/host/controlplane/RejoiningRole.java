@@ -3,15 +3,15 @@ package io.rackfabric.host.controlplane;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
-import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
-import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.HistoryRead;
+import io.rackfabric.host.controlplane.RejoinProtocol.ChunkPersisted;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinRefused;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
-import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
+import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferWritten;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.HistoryReader;
@@ -126,7 +126,7 @@ final class RejoiningRole extends RoleBehavior {
    * the request.
    */
   @Override
-  Behavior<Command> onShowDigests(ControlPlaneHost.ShowDigests msg) {
+  Behavior<Command> onShowDigests(RejoinProtocol.ShowDigests msg) {
     if (own == null || writtenUpTo >= 0) {
       return this;
     }
@@ -135,7 +135,7 @@ final class RejoiningRole extends RoleBehavior {
         ? List.of() // outside its journal: the master refuses an answer that is not what it asked
         : RejoinCheck.sample(msg.agreed(), msg.differs() - msg.agreed() - 1);
     host.answerDeadline.arm(host.now);
-    msg.master().tell(new ControlPlaneHost.Digests(host.name, seqNrs, RejoinCheck.digestsAt(own, seqNrs), host.now));
+    msg.master().tell(new RejoinProtocol.Digests(host.name, seqNrs, RejoinCheck.digestsAt(own, seqNrs), host.now));
     return this;
   }
 

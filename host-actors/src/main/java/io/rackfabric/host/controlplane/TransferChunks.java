@@ -1,8 +1,8 @@
 package io.rackfabric.host.controlplane;
 
-import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferAnswer;
+import io.rackfabric.host.controlplane.RejoinProtocol.ChunkPersisted;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferAnswer;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import java.util.List;
 import java.util.Optional;

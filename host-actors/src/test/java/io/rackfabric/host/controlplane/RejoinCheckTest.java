@@ -53,8 +53,8 @@ class RejoinCheckTest {
     return new JournalHistory(events);
   }
 
-  private static ControlPlaneHost.StateTransfer chunk(long from, List<ControllerEvent> events, long last, long digest) {
-    return new ControlPlaneHost.StateTransfer(from, events, last, digest, 0, null, null, null);
+  private static RejoinProtocol.StateTransfer chunk(long from, List<ControllerEvent> events, long last, long digest) {
+    return new RejoinProtocol.StateTransfer(from, events, last, digest, 0, null, null, null);
   }
 
   @Test
@@ -150,7 +150,7 @@ class RejoinCheckTest {
       long gap = sample.get(k) - sample.get(k - 1);
       assertTrue(gap == 97 || gap == 98, "gap " + gap + " at " + k);
     }
-    ControlPlaneHost.JoinAsBackup join = RejoinCheck.joinRequest("mmh", journal(5_000, -1), 7, null, null);
+    RejoinProtocol.JoinAsBackup join = RejoinCheck.joinRequest("mmh", journal(5_000, -1), 7, null, null);
     assertEquals(5_000, join.lastSeqNr());
     assertEquals(RejoinCheck.SAMPLE_DIGESTS, join.sampleDigests().size(), "a chain of 5,000 sent as a sample");
     assertEquals(journal(5_000, -1).chain().get(4_999), join.sampleDigests().get(RejoinCheck.SAMPLE_DIGESTS - 1));
@@ -268,7 +268,7 @@ class RejoinCheckTest {
   @Test
   void shouldAcceptTheWrittenJournalOnlyWhenItsStateHasTheMastersDigest() {
     List<ControllerEvent> all = List.of(page(0), page(1));
-    ControlPlaneHost.StateTransfer t = chunk(2, all.subList(1, 2), 2, JournalHistory.digestOf(fold(all)));
+    RejoinProtocol.StateTransfer t = chunk(2, all.subList(1, 2), 2, JournalHistory.digestOf(fold(all)));
     assertEquals(Optional.empty(), RejoinCheck.checkWritten(t, new CurrentState(2, 0, fold(all))));
     assertEquals(Optional.of("lastSeqNr: master=2 rejoined=1"),
         RejoinCheck.checkWritten(t, new CurrentState(1, 0, fold(all.subList(0, 1)))));

@@ -157,15 +157,15 @@ class RejoinTest {
 
     int rounds = 0;
     Command answer = joiner.receiveMessage(WAIT);
-    while (answer instanceof ControlPlaneHost.ShowDigests show) {
+    while (answer instanceof RejoinProtocol.ShowDigests show) {
       rounds++;
       List<Long> at = RejoinCheck.sample(show.agreed(), show.differs() - show.agreed() - 1);
       assertTrue(at.size() <= RejoinCheck.SAMPLE_DIGESTS, "bounded like the request: " + at.size());
       assertTrue(show.agreed() < diverges && show.differs() >= diverges, "the range holds it: " + show);
-      show.master().tell(new ControlPlaneHost.Digests("ln-joiner", at, RejoinCheck.digestsAt(own, at), show.sentAt()));
+      show.master().tell(new RejoinProtocol.Digests("ln-joiner", at, RejoinCheck.digestsAt(own, at), show.sentAt()));
       answer = joiner.receiveMessage(WAIT);
     }
-    ControlPlaneHost.JoinRefused told = (ControlPlaneHost.JoinRefused) answer;
+    RejoinProtocol.JoinRefused told = (RejoinProtocol.JoinRefused) answer;
     assertEquals(1, rounds, "a range of ceil(5,100 / 1,024) narrowed in one round");
     assertEquals(diverges, told.firstDifferingSeqNr(), told.reason());
     assertTrue(told.reason().contains("event " + diverges + " differs (events up to " + (diverges - 1) + " agree"),
@@ -182,14 +182,14 @@ class RejoinTest {
     TestProbe<Command> master = kit.testKit.createTestProbe();
     TestProbe<RoleChanged> replies = kit.testKit.createTestProbe();
     h.mmh().tell(new ControlPlaneHost.Rejoin(master.getRef(), replies.getRef()));
-    ControlPlaneHost.JoinAsBackup join = master.expectMessageClass(ControlPlaneHost.JoinAsBackup.class, WAIT);
+    RejoinProtocol.JoinAsBackup join = master.expectMessageClass(RejoinProtocol.JoinAsBackup.class, WAIT);
     assertEquals(own.lastSeqNr(), join.lastSeqNr());
 
-    h.mmh().tell(new ControlPlaneHost.ShowDigests(1, 5, join.sentAt(), master.getRef()));
-    ControlPlaneHost.Digests digests = master.expectMessageClass(ControlPlaneHost.Digests.class, WAIT);
+    h.mmh().tell(new RejoinProtocol.ShowDigests(1, 5, join.sentAt(), master.getRef()));
+    RejoinProtocol.Digests digests = master.expectMessageClass(RejoinProtocol.Digests.class, WAIT);
     assertEquals(List.of(2L, 3L, 4L), digests.seqNrs());
     assertEquals(own.chain().subList(1, 4), digests.digests());
-    h.mmh().tell(new ControlPlaneHost.JoinRefused("event 3 differs", 3, digests.sentAt()));
+    h.mmh().tell(new RejoinProtocol.JoinRefused("event 3 differs", 3, digests.sentAt()));
     RoleChanged r = replies.receiveMessage(WAIT);
     assertFalse(r.ok());
     assertTrue(r.detail().contains("(first differing seqNr=3)"), r.detail());
@@ -208,17 +208,17 @@ class RejoinTest {
     TestProbe<Command> joiner = kit.testKit.createTestProbe();
     h.bmh().tell(RejoinCheck.joinRequest("cf-joiner", own, 0, joiner.getRef(), null));
 
-    ControlPlaneHost.StateTransfer first = joiner.expectMessageClass(ControlPlaneHost.StateTransfer.class, WAIT);
+    RejoinProtocol.StateTransfer first = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
     assertEquals(own.lastSeqNr() + 1, first.fromSeqNr());
     assertEquals(1, first.events().size(), "chunks of one event here");
     assertEquals(masterLast, first.lastSeqNr());
     assertFalse(first.last());
-    first.replyTo().tell(new ControlPlaneHost.ChunkPersisted(first.endSeqNr(), first.sentAt()));
-    ControlPlaneHost.StateTransfer second = joiner.expectMessageClass(ControlPlaneHost.StateTransfer.class, WAIT);
+    first.replyTo().tell(new RejoinProtocol.ChunkPersisted(first.endSeqNr(), first.sentAt()));
+    RejoinProtocol.StateTransfer second = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
     assertEquals(first.endSeqNr() + 1, second.fromSeqNr(), "the next chunk only after the first was persisted");
-    second.replyTo().tell(new ControlPlaneHost.Joined(false, first.endSeqNr(), second.sentAt(), "the disk is full"));
+    second.replyTo().tell(new RejoinProtocol.Joined(false, first.endSeqNr(), second.sentAt(), "the disk is full"));
 
-    ControlPlaneHost.JoinRefused told = joiner.expectMessageClass(ControlPlaneHost.JoinRefused.class, WAIT);
+    RejoinProtocol.JoinRefused told = joiner.expectMessageClass(RejoinProtocol.JoinRefused.class, WAIT);
     assertTrue(told.reason().contains("the disk is full"), told.reason());
     assertEquals(Role.MASTER, kit.role(h.bmh()));
     // Nothing half-admitted: the master serves alone, replicating to no one.
