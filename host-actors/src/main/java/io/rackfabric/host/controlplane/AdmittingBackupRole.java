@@ -15,19 +15,25 @@ import io.rackfabric.persistence.controller.JournalHistory;
 
 /**
  * A master admitting a host that asks to rejoin as its backup ({@link RejoiningRole} on the other
- * side). It quiesces as for a switchover (new requests wait) until nothing is in flight, so that
- * its controller's state and its journal stand at one sequence number; it reads its journal back
- * and lets {@link RejoinCheck} decide. A refused host is told why and where the journals first
- * may differ. An admitted one gets the events it lacks in chunks ({@link TransferChunks}), each sent
- * once it persisted the one before, and the digest of the master's state; requests keep waiting
- * meanwhile. From the transfer on every operation is replicated to it ({@link BackupLink}), and
- * once it answers that it holds the state the heartbeats start and the master serves again (the
- * requests that waited go first to the new backup, in order). A host that fails any chunk or does
- * not answer one is dropped and told: the master serves on without a backup.
+ * side), as a snapshot install followed by log catch-up. It reads its journal back, serving on,
+ * and lets {@link RejoinCheck} decide. A refused host is told why and the first event that
+ * differs (narrowed down with the joiner's digests while the sample locates it only to a range).
+ * An admitted one first gets the bulk: the events it lacks up to where the journal read ended, in
+ * chunks ({@link TransferChunks}), each sent once it persisted the one before, while requests are
+ * served as usual (persisted by the master alone: the joiner is not in the pair yet). Then the
+ * master quiesces as for a switchover (new requests wait) until nothing is in flight, so that its
+ * controller's state and its journal stand at one sequence number, reads the tail (the events
+ * appended since) and sends it, with the digest of its state, under that short quiesce. From the
+ * tail on every operation is replicated to the joiner ({@link BackupLink}), and once it answers
+ * that it holds the state the heartbeats start and the master serves again (the requests that
+ * waited go first to the new backup, in order). A host that fails any chunk or does not answer
+ * one is dropped and told: the master serves on without a backup.
  */
 final class AdmittingBackupRole extends RoleBehavior {
 
   private final JoinAsBackup join;
+  /** Quiescing for the tail: its state and journal are read once nothing is in flight. */
+  private boolean quiescing;
   private boolean started;
   private CurrentState state;
   private TransferChunks chunks;
@@ -37,6 +43,9 @@ final class AdmittingBackupRole extends RoleBehavior {
   /** The range the first difference lies in, asked of the joiner (null: not narrowing). */
   private RejoinCheck.Narrow narrowing;
   private int narrowRounds;
+  /** The bulk's events and chunks, once it is persisted (its chunks sent while serving). */
+  private int bulkEvents;
+  private int bulkChunks;
 
   private AdmittingBackupRole(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
     super(context, host);
@@ -48,8 +57,8 @@ final class AdmittingBackupRole extends RoleBehavior {
     AdmittingBackupRole role = new AdmittingBackupRole(context, host, join);
     context.getLog().info("Host [{}]: {} asks to rejoin as backup at its lastSeqNr={}", host.name, join.host(),
         join.lastSeqNr());
-    host.admission.close();
-    return role.whenQuiet();
+    RejoiningRole.readHistory(context, host, role); // serving on meanwhile
+    return role;
   }
 
   @Override
@@ -64,9 +73,19 @@ final class AdmittingBackupRole extends RoleBehavior {
         + " is the backup");
   }
 
-  /** No answer here is NOT_REPLICATED: a master admits a backup only while it has none. */
+  /**
+   * No answer here is NOT_REPLICATED: a master admits a backup only while it has none, and links it
+   * only for the tail, once quiet.
+   */
   @Override
   Behavior<Command> afterAnswer(OperationResult result) {
+    return quiescing ? whenQuiet() : super.afterAnswer(result);
+  }
+
+  /** The bulk is persisted: new requests wait until nothing is in flight, then the tail is read. */
+  private Behavior<Command> quiesce() {
+    quiescing = true;
+    host.admission.close();
     return whenQuiet();
   }
 
@@ -94,25 +113,43 @@ final class AdmittingBackupRole extends RoleBehavior {
   }
 
   @Override
-  Behavior<Command> onHistoryRead(JournalHistory history, Throwable failure) {
+  Behavior<Command> onHistoryRead(JournalHistory read, Throwable failure) {
     if (failure != null) {
       return refuse("the master could not read its journal: " + failure, -1);
     }
-    if (history.lastSeqNr() != state.lastSeqNr()) {
-      return refuse("the master's journal ends at seqNr " + history.lastSeqNr() + ", its controller at "
-          + state.lastSeqNr(), -1);
+    if (quiescing) {
+      return sendTail(read);
     }
-    this.history = history;
-    RejoinCheck.Verdict verdict = RejoinCheck.decide(join, history);
+    this.history = read;
+    RejoinCheck.Verdict verdict = RejoinCheck.decide(join, read);
     if (!(verdict instanceof RejoinCheck.Admit admit)) {
       return refuseOrNarrow(verdict);
     }
-    // Quiet: no operation is decided yet that the new backup would miss, and admission stays closed
-    // until the last chunk is answered, so the link replicates nothing before the transfer's end.
+    stateDigest = 0; // the bulk carries none: the tail's last chunk carries the state's
+    if (admit.events().isEmpty()) {
+      return quiesce();
+    }
+    chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), host.settings.rejoinChunkEvents(), false);
+    return sendChunk();
+  }
+
+  /**
+   * Quiet, with the journal read again: the events appended since the bulk's end go under the
+   * quiesce, replicated from now on (no operation is decided that the new backup would miss, and
+   * admission stays closed until the last chunk is answered).
+   */
+  private Behavior<Command> sendTail(JournalHistory read) {
+    if (read.lastSeqNr() != state.lastSeqNr()) {
+      return refuse("the master's journal ends at seqNr " + read.lastSeqNr() + ", its controller at "
+          + state.lastSeqNr(), -1);
+    }
+    long from = chunks == null ? join.lastSeqNr() + 1 : chunks.lastSeqNr() + 1;
+    bulkEvents = chunks == null ? 0 : chunks.eventsSent();
+    bulkChunks = chunks == null ? 0 : chunks.chunks();
     host.backupLink.link(host.link(join.from()));
     host.peer = join.from();
     host.peerGuest = join.guest();
-    chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), host.settings.rejoinChunkEvents());
+    chunks = new TransferChunks(from, read.after(from - 1), host.settings.rejoinChunkEvents());
     stateDigest = JournalHistory.digestOf(state.state());
     return sendChunk();
   }
@@ -167,7 +204,7 @@ final class AdmittingBackupRole extends RoleBehavior {
     TransferChunks.Chunk chunk = chunks.next();
     getContext().ask(RejoinProtocol.TransferAnswer.class, join.from(), RejoiningRole.READ_TIMEOUT,
         to -> new StateTransfer(chunk.fromSeqNr(), chunk.events(), chunks.lastSeqNr(), stateDigest, host.now,
-            getContext().getSelf(), host.guest.address(), to),
+            getContext().getSelf(), host.guest.address(), to, !chunks.endsTransfer()),
         JoinAnswered::new);
     return this;
   }
@@ -191,12 +228,16 @@ final class AdmittingBackupRole extends RoleBehavior {
       join.from().tell(new JoinRefused("admission ended without its answer: " + chunks.failure(), -1, host.now));
       return serve();
     }
-    if (!chunks.joined()) {
+    if (!chunks.done()) {
       return sendChunk();
     }
+    if (!chunks.endsTransfer()) {
+      return quiesce();
+    }
     host.heartbeats.startHeartbeats();
-    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={} ({} events transferred, chunks: {})",
-        host.name, join.host(), msg.answer().lastSeqNr(), chunks.eventsSent(), chunks.chunks());
+    getContext().getLog().info("Host [{}]: {} is its backup again at lastSeqNr={} ({} events in {} chunks while"
+        + " serving, then {} in {} under the quiesce)", host.name, join.host(), msg.answer().lastSeqNr(), bulkEvents,
+        bulkChunks, chunks.eventsSent(), chunks.chunks());
     return serve();
   }
 

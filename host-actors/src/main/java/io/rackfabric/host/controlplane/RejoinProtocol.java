@@ -74,13 +74,25 @@ public final class RejoinProtocol {
    * io.rackfabric.persistence.controller.JournalHistory#digestOf}), for the joiner to check its
    * fold against once the last chunk is written. The joiner answers each chunk but the last with
    * {@link ChunkPersisted} and the last, or any chunk it cannot take, with {@link Joined}.
+   *
+   * <p>With {@code bulk}, a chunk of the history the master held when it admitted the joiner, sent
+   * while it serves: {@code lastSeqNr} is where that history ends ({@code stateDigest} unused, 0),
+   * and the chunk that reaches it is answered {@link ChunkPersisted} too; the tail (the events
+   * appended meanwhile, sent once the master quiesced) follows, its chunks not bulk, and ends the
+   * transfer.
    */
   public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest,
-      long sentAt, ActorRef<ControlPlaneHost.Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo)
-      implements ControlPlaneHost.RejoinMessage, WireMessage {
+      long sentAt, ActorRef<ControlPlaneHost.Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo,
+      boolean bulk) implements ControlPlaneHost.RejoinMessage, WireMessage {
 
     public StateTransfer {
       events = List.copyOf(events);
+    }
+
+    /** A chunk of the tail, or of a transfer sent whole under a quiesce. */
+    public StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest, long sentAt,
+        ActorRef<ControlPlaneHost.Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo) {
+      this(fromSeqNr, events, lastSeqNr, stateDigest, sentAt, master, guest, replyTo, false);
     }
 
     /** The sequence number of this chunk's last event ({@code fromSeqNr - 1} when it is empty). */
@@ -88,9 +100,9 @@ public final class RejoinProtocol {
       return fromSeqNr + events.size() - 1;
     }
 
-    /** Whether this chunk ends the transfer, at the master's last sequence number. */
+    /** Whether this chunk ends the transfer, at the master's last sequence number (never a bulk chunk). */
     public boolean last() {
-      return endSeqNr() == lastSeqNr;
+      return !bulk && endSeqNr() == lastSeqNr;
     }
   }
 

@@ -197,6 +197,54 @@ class RejoinTest {
   }
 
   @Test
+  void shouldServeRequestsWhileSendingTheBulkAndSendTheTailWithTheStateUnderAQuiesce() throws Exception {
+    HostPairKit.Pair h = falselySuspected("bk");
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
+    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
+    JournalHistory own = new JournalHistory(journal("bk-mmh").stream().map(ControllerEvent.class::cast).toList());
+    long bulkEnd = kit.state(h.bmh()).lastSeqNr();
+    // The joiner is the test: it holds each chunk while requests are issued to the master.
+    TestProbe<Command> joiner = kit.testKit.createTestProbe();
+    h.bmh().tell(RejoinCheck.joinRequest("bk-joiner", own, 0, joiner.getRef(), null));
+
+    List<ControllerEvent> received = new java.util.ArrayList<>(own.events());
+    int served = 0;
+    RejoinProtocol.StateTransfer chunk = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
+    while (chunk.bulk()) {
+      assertEquals(bulkEnd, chunk.lastSeqNr(), "the bulk ends where the master's journal stood at the request");
+      received.addAll(chunk.events());
+      // Answered while the chunk waits for its acknowledgement: the master serves through the bulk.
+      kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(40 + served++));
+      chunk.replyTo().tell(new RejoinProtocol.ChunkPersisted(chunk.endSeqNr(), chunk.sentAt()));
+      chunk = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
+    }
+    assertEquals(3, served, "three chunks of one event in the bulk, a request served during each");
+    // The tail: the events the served requests appended, with the state's digest, under the quiesce.
+    assertEquals(bulkEnd + 1, chunk.fromSeqNr());
+    assertEquals(bulkEnd + served, chunk.lastSeqNr());
+    while (!chunk.last()) {
+      received.addAll(chunk.events());
+      chunk.replyTo().tell(new RejoinProtocol.ChunkPersisted(chunk.endSeqNr(), chunk.sentAt()));
+      chunk = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
+    }
+    received.addAll(chunk.events());
+    chunk.replyTo().tell(new RejoinProtocol.Joined(true, chunk.endSeqNr(), chunk.sentAt(), "rejoined"));
+
+    List<ControllerEvent> master = journal("bk-bmh").stream().map(ControllerEvent.class::cast).toList();
+    assertEquals(new JournalHistory(master).chain(), new JournalHistory(received).chain(),
+        "the joiner's journal is the master's, event for event");
+    io.rackfabric.persistence.controller.ControllerState folded =
+        io.rackfabric.persistence.controller.ControllerState.empty();
+    for (ControllerEvent e : received) {
+      folded = folded.apply(e);
+    }
+    assertEquals(JournalHistory.digestOf(kit.state(h.bmh()).state()), chunk.stateDigest());
+    assertEquals(chunk.stateDigest(), JournalHistory.digestOf(folded), "the joiner folds to the master's state");
+    assertEquals(Role.MASTER, kit.role(h.bmh()));
+  }
+
+  @Test
   void shouldServeOnAloneAndTellTheJoinerWhenItFailsAChunkMidTransfer() throws Exception {
     HostPairKit.Pair h = falselySuspected("cf");
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));

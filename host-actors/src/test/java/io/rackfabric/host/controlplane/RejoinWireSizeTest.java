@@ -87,7 +87,7 @@ class RejoinWireSizeTest {
     TransferChunks chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), chunkEvents);
     long digest = JournalHistory.digestOf(state);
     int largest = 0;
-    while (!chunks.joined()) {
+    while (!chunks.done()) {
       TransferChunks.Chunk c = chunks.next();
       int size = wireSize(new RejoinProtocol.StateTransfer(c.fromSeqNr(), c.events(), chunks.lastSeqNr(), digest,
           38_550_000_000L, host, guest, answers));
