@@ -2,6 +2,9 @@ package io.rackfabric.host.controlplane;
 
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Adapter;
+import akka.serialization.Serialization;
+import akka.serialization.SerializationExtension;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Fenced;
 import io.rackfabric.host.controlplane.RejoinProtocol.JoinAnswered;
@@ -11,6 +14,7 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
+import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.JournalHistory;
 
 /**
@@ -47,9 +51,13 @@ final class AdmittingBackupRole extends RoleBehavior {
   private int bulkEvents;
   private int bulkChunks;
 
+  /** Sizes each chunk's events as they cross JVMs (Kryo): the bytes the chunk puts on the link. */
+  private final Serialization serialization;
+
   private AdmittingBackupRole(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
     super(context, host);
     this.join = join;
+    this.serialization = SerializationExtension.get(Adapter.toClassic(context.getSystem()));
   }
 
   static Behavior<Command> start(ActorContext<Command> context, HostCore host, JoinAsBackup join) {
@@ -199,12 +207,21 @@ final class AdmittingBackupRole extends RoleBehavior {
         n.agreed() + 1);
   }
 
-  /** The next chunk, once the joiner persisted the one before (one outstanding at a time). */
+  /**
+   * The next chunk, once the joiner persisted the one before (one outstanding at a time): on the
+   * link from now for its bytes' time at the link's bandwidth, then its latency (on arrival).
+   */
   private Behavior<Command> sendChunk() {
     TransferChunks.Chunk chunk = chunks.next();
+    long bytes = 0;
+    for (ControllerEvent e : chunk.events()) {
+      bytes += serialization.serialize(e).get().length;
+    }
+    long onLink = host.now + host.settings.serializationNs(bytes);
+    long size = bytes;
     getContext().ask(RejoinProtocol.TransferAnswer.class, join.from(), RejoiningRole.READ_TIMEOUT,
-        to -> new StateTransfer(chunk.fromSeqNr(), chunk.events(), chunks.lastSeqNr(), stateDigest, host.now,
-            getContext().getSelf(), host.guest.address(), to, !chunks.endsTransfer()),
+        to -> new StateTransfer(chunk.fromSeqNr(), chunk.events(), chunks.lastSeqNr(), stateDigest, onLink,
+            getContext().getSelf(), host.guest.address(), to, !chunks.endsTransfer(), size),
         JoinAnswered::new);
     return this;
   }

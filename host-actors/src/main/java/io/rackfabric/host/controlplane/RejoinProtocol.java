@@ -80,19 +80,22 @@ public final class RejoinProtocol {
    * and the chunk that reaches it is answered {@link ChunkPersisted} too; the tail (the events
    * appended meanwhile, sent once the master quiesced) follows, its chunks not bulk, and ends the
    * transfer.
+   *
+   * <p>{@code bytes}: the events' size on the wire (Kryo), which the chunk takes onto the MMH-BMH
+   * link at its bandwidth: {@code sentAt} is when its last byte is on the link.
    */
   public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest,
       long sentAt, ActorRef<ControlPlaneHost.Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo,
-      boolean bulk) implements ControlPlaneHost.RejoinMessage, WireMessage {
+      boolean bulk, long bytes) implements ControlPlaneHost.RejoinMessage, WireMessage {
 
     public StateTransfer {
       events = List.copyOf(events);
     }
 
-    /** A chunk of the tail, or of a transfer sent whole under a quiesce. */
+    /** A chunk of the tail, its bytes not counted. */
     public StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest, long sentAt,
         ActorRef<ControlPlaneHost.Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo) {
-      this(fromSeqNr, events, lastSeqNr, stateDigest, sentAt, master, guest, replyTo, false);
+      this(fromSeqNr, events, lastSeqNr, stateDigest, sentAt, master, guest, replyTo, false, 0);
     }
 
     /** The sequence number of this chunk's last event ({@code fromSeqNr - 1} when it is empty). */

@@ -71,7 +71,8 @@ class RejoinTest {
   @Test
   void shouldRejoinAsBackupKeepTheOldJournalAndBeRedundantAgainWhenFencedByAFalseSuspicion() throws Exception {
     HostPairKit.Pair h = falselySuspected("fs");
-    // Served alone: the rejoined host lacks them, and gets them in three chunks of one event.
+    // Served alone: the rejoined host lacks them, and gets them in three chunks of one event while the
+    // master serves, then the tail (empty: nothing was served meanwhile) under the quiesce.
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
     kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
@@ -81,7 +82,7 @@ class RejoinTest {
     assertTrue(r.ok(), r.detail());
     assertEquals(Role.BACKUP, r.role());
     assertTrue(r.detail().contains("journal fs-mmh.tenure-2"), r.detail());
-    assertTrue(r.detail().contains(" 3 transferred)"), r.detail());
+    assertTrue(r.detail().contains(" 3 transferred in 4 chunks, "), r.detail());
     assertEquals(Role.BACKUP, kit.role(h.mmh()));
     assertEquals(kit.state(h.bmh()), kit.state(h.mmh()), "the transfer brought the master's state");
 
@@ -211,8 +212,15 @@ class RejoinTest {
     List<ControllerEvent> received = new java.util.ArrayList<>(own.events());
     int served = 0;
     RejoinProtocol.StateTransfer chunk = joiner.expectMessageClass(RejoinProtocol.StateTransfer.class, WAIT);
+    long ackedAt = -1;
     while (chunk.bulk()) {
       assertEquals(bulkEnd, chunk.lastSeqNr(), "the bulk ends where the master's journal stood at the request");
+      assertTrue(chunk.bytes() > 0, "a chunk's events take bytes on the link");
+      if (ackedAt >= 0) { // on the link for its bytes' time after the acknowledgement of the one before arrived
+        assertTrue(chunk.sentAt() >= ackedAt + kit.settings.linkLatencyNs() + kit.settings.serializationNs(chunk.bytes()),
+            chunk.sentAt() + " after an acknowledgement sent at " + ackedAt);
+      }
+      ackedAt = chunk.sentAt();
       received.addAll(chunk.events());
       // Answered while the chunk waits for its acknowledgement: the master serves through the bulk.
       kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(40 + served++));
