@@ -52,10 +52,10 @@ final class RejoiningRole extends RoleBehavior {
   /** The new journal's last sequence number once a chunk is written; -1 before the first. */
   private long writtenUpTo = -1;
   private long transferred;
-  /** The transfer's chunks and their bytes on the link, and the model time the request went at. */
+  /** The transfer's chunks and their bytes on the link, and the model time its first byte went on it. */
   private int chunks;
   private long bytes;
-  private long requestedAt;
+  private long transferFrom;
   /** The current chunk's journal writes, in order, how many were sent, and the next one's first seqNr. */
   private List<List<ControllerEvent>> toWrite = List.of();
   private int writes;
@@ -111,7 +111,6 @@ final class RejoiningRole extends RoleBehavior {
       getContext().getLog().info("Host [{}]: its journal {} ends with its step-down ({}), not offered: it offers the {}"
           + " events before it", host.name, host.persistenceId.id(), own.stepDown(), own.lastSeqNr());
     }
-    requestedAt = host.now;
     long dueAt = host.answerDeadline.arm(host.now);
     getContext().getLog().debug("Host [{}] waits for the master's answer until {} ns", host.name, dueAt);
     host.peer.tell(RejoinCheck.joinRequest(host.name, own, host.now, getContext().getSelf(), host.guest.address()));
@@ -153,6 +152,9 @@ final class RejoiningRole extends RoleBehavior {
     host.arrived(msg.sentAt());
     host.answerDeadline.disarm();
     boolean first = writtenUpTo < 0;
+    if (first) {
+      transferFrom = msg.sentAt() - host.settings.serializationNs(msg.bytes());
+    }
     Optional<String> problem = RejoinCheck.checkNumbers(first ? own.lastSeqNr() : writtenUpTo, msg);
     if (problem.isPresent()) {
       msg.replyTo().tell(new Joined(false, first ? own.lastSeqNr() : writtenUpTo, host.now, problem.get()));
@@ -244,8 +246,8 @@ final class RejoiningRole extends RoleBehavior {
         : Math.max(chunk.sentAt(), request.notBefore() - host.settings.linkLatencyNs());
     host.heartbeats.watchHeartbeat(firstSign);
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
-        + transferred + " transferred in " + chunks + " chunks, " + bytes + " bytes, " + (host.now - requestedAt)
-        + " ns of model time from the request), journal " + host.persistenceId.id();
+        + transferred + " transferred in " + chunks + (chunks == 1 ? " chunk, " : " chunks, ") + bytes + " bytes, "
+        + (host.now - transferFrom) + " ns of model time), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);
     chunk.replyTo().tell(new Joined(true, host.lastSeqNr, host.now, detail));
     request.replyTo().tell(new RoleChanged(host.name, Role.BACKUP, true, host.lastSeqNr, detail));

@@ -51,6 +51,20 @@ class RejoinTest {
     return kit.journal(persistenceId);
   }
 
+  /** A journal's events as a rejoining host reads them back. */
+  static JournalHistory history(String persistenceId) throws Exception {
+    return new JournalHistory(journal(persistenceId).stream().map(ControllerEvent.class::cast).toList());
+  }
+
+  /** As {@link #falselySuspected}, then the new master serves {@code pages} alone. */
+  static HostPairKit.Pair servedAlone(String p, int... pages) {
+    HostPairKit.Pair pair = falselySuspected(p);
+    for (int k : pages) {
+      kit.accepted(pair.bmh(), ControlPlaneHostTest.openPage(k));
+    }
+    return pair;
+  }
+
   /** A paired, booted MMH/BMH, three pages opened, then the MMH's heartbeats held: the BMH takes over. */
   static HostPairKit.Pair falselySuspected(String p) {
     HostPairKit.Pair pair = kit.paired(p);
@@ -70,12 +84,9 @@ class RejoinTest {
 
   @Test
   void shouldRejoinAsBackupKeepTheOldJournalAndBeRedundantAgainWhenFencedByAFalseSuspicion() throws Exception {
-    HostPairKit.Pair h = falselySuspected("fs");
     // Served alone: the rejoined host lacks them, and gets them in three chunks of one event while the
     // master serves, then the tail (empty: nothing was served meanwhile) under the quiesce.
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
+    HostPairKit.Pair h = servedAlone("fs", 10, 13, 14);
     List<Object> oldJournal = journal("fs-mmh");
 
     RoleChanged r = kit.ask(h.mmh(), ControlPlaneHost.Rejoin::new);
@@ -179,7 +190,7 @@ class RejoinTest {
   @Test
   void shouldAnswerTheMastersNarrowingWithItsDigestsInTheRangeAskedWhenRejoining() throws Exception {
     HostPairKit.Pair h = falselySuspected("sd");
-    JournalHistory own = new JournalHistory(journal("sd-mmh").stream().map(ControllerEvent.class::cast).toList());
+    JournalHistory own = history("sd-mmh");
     TestProbe<Command> master = kit.testKit.createTestProbe();
     TestProbe<RoleChanged> replies = kit.testKit.createTestProbe();
     h.mmh().tell(new ControlPlaneHost.Rejoin(master.getRef(), replies.getRef()));
@@ -199,11 +210,8 @@ class RejoinTest {
 
   @Test
   void shouldServeRequestsWhileSendingTheBulkAndSendTheTailWithTheStateUnderAQuiesce() throws Exception {
-    HostPairKit.Pair h = falselySuspected("bk");
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(14));
-    JournalHistory own = new JournalHistory(journal("bk-mmh").stream().map(ControllerEvent.class::cast).toList());
+    HostPairKit.Pair h = servedAlone("bk", 10, 13, 14);
+    JournalHistory own = history("bk-mmh");
     long bulkEnd = kit.state(h.bmh()).lastSeqNr();
     // The joiner is the test: it holds each chunk while requests are issued to the master.
     TestProbe<Command> joiner = kit.testKit.createTestProbe();
@@ -239,8 +247,7 @@ class RejoinTest {
     received.addAll(chunk.events());
     chunk.replyTo().tell(new RejoinProtocol.Joined(true, chunk.endSeqNr(), chunk.sentAt(), "rejoined"));
 
-    List<ControllerEvent> master = journal("bk-bmh").stream().map(ControllerEvent.class::cast).toList();
-    assertEquals(new JournalHistory(master).chain(), new JournalHistory(received).chain(),
+    assertEquals(history("bk-bmh").chain(), new JournalHistory(received).chain(),
         "the joiner's journal is the master's, event for event");
     io.rackfabric.persistence.controller.ControllerState folded =
         io.rackfabric.persistence.controller.ControllerState.empty();
@@ -254,11 +261,8 @@ class RejoinTest {
 
   @Test
   void shouldServeOnAloneAndTellTheJoinerWhenItFailsAChunkMidTransfer() throws Exception {
-    HostPairKit.Pair h = falselySuspected("cf");
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(10));
-    kit.accepted(h.bmh(), ControlPlaneHostTest.openPage(13));
-    List<ControllerEvent> fenced = journal("cf-mmh").stream().map(ControllerEvent.class::cast).toList();
-    JournalHistory own = new JournalHistory(fenced);
+    HostPairKit.Pair h = servedAlone("cf", 10, 13);
+    JournalHistory own = history("cf-mmh");
     long masterLast = kit.state(h.bmh()).lastSeqNr();
     // The joiner is the test: it takes the first chunk and fails the second.
     TestProbe<Command> joiner = kit.testKit.createTestProbe();

@@ -94,7 +94,7 @@ class RejoinWireSizeTest {
       largest = Math.max(largest, size);
       RejoinProtocol.TransferAnswer answer = c.last()
           ? new RejoinProtocol.Joined(true, c.endSeqNr(), 38_550_030_000L, "rejoined as backup at"
-              + " lastSeqNr=50000 (35000 own events, 15000 transferred in 15 chunks, 301234 bytes, 3601234 ns of model time from the request), journal controller-mmh.tenure-2")
+              + " lastSeqNr=50000 (35000 own events, 15000 transferred in 15 chunks, 301234 bytes, 3601234 ns of model time), journal controller-mmh.tenure-2")
           : new RejoinProtocol.ChunkPersisted(c.endSeqNr(), 38_550_030_000L);
       assertTrue(wireSize(answer) < FRAME);
       assertTrue(chunks.answered(answer).isEmpty());
