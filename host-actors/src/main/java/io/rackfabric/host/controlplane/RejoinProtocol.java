@@ -37,12 +37,12 @@ public final class RejoinProtocol {
   }
 
   /**
-   * The master's refusal. {@code firstDifferingSeqNr}: the first sequence number at which the two
-   * journals may differ; every event before it is the same in both (the digests there agree). When
-   * the join request's sample holds the digest of every event up to the first difference, that event
-   * is the first that differs; otherwise it lies between this number and the next sampled one, which
-   * the reason names. -1: not compared (the host asked is no master, could not read its journal, or
-   * the request was malformed).
+   * The master's refusal. {@code firstDifferingSeqNr}: the first event at which the two journals
+   * differ (every event before it is the same in both; past the master's last, the one after it),
+   * located exactly whatever the journals' length: the join request's sample, then as many rounds of
+   * {@link ShowDigests} as it takes. A joiner that did not answer a round in time, or answered other
+   * digests than asked, leaves it the first that may differ (the reason names the range). -1: not
+   * compared (the host asked is no master, could not read its journal, or the request was malformed).
    */
   public record JoinRefused(String reason, long firstDifferingSeqNr, long sentAt)
       implements ControlPlaneHost.RejoinMessage, WireMessage {}

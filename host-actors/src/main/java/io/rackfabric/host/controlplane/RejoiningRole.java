@@ -27,8 +27,10 @@ import java.util.Optional;
  * A fenced master rejoining as the backup of the host that fenced it (Multi-peer "Redundancy": the
  * repaired unit comes back as the standby). It reads its own journal and offers its digest chain
  * (a bounded sample of it, ending with its last digest: {@link RejoinCheck#joinRequest}) to the
- * master; the master refuses a journal that is not a prefix of its own, or sends the events it
- * lacks in chunks, one at a time, and its state's digest. At the first chunk the host stops its old
+ * master; the master refuses a journal that is not a prefix of its own, naming the first event that
+ * differs (it may first ask for this host's digests within a range: {@link
+ * RejoinProtocol.ShowDigests}), or sends the events it lacks in chunks, one at a time: the bulk
+ * while it serves, then the tail with its state's digest. At the first chunk the host stops its old
  * controller and starts a replica under its next tenure's persistence id ({@link
  * RejoinCheck#nextTenure}) with its own events; it writes each chunk there and acknowledges it
  * before the next comes; after the last it checks the result against the master's state's digest
