@@ -42,7 +42,7 @@ final class BackupRole extends RoleBehavior {
    * suspect a live master and fence it; it stands down instead and may ask to rejoin.
    */
   @Override
-  Behavior<Command> onJoinRefused(ControlPlaneHost.JoinRefused msg) {
+  Behavior<Command> onJoinRefused(RejoinProtocol.JoinRefused msg) {
     host.arrived(msg.sentAt());
     Behavior<Command> fenced = FencedRole.fence(getContext(), host, "its master ended the admission: " + msg.reason(),
         null);

@@ -24,16 +24,15 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * One management host's control-plane software (Ladon section 4.3, Multi-peer "Redundancy"). The
- * master runs the event-sourced {@link Controller}, serves control-plane requests with a bounded
- * number in flight, replicates every operation's events to the backup before acknowledging it,
- * and sends heartbeats over the same link. The backup persists what it is sent in a
- * {@link ControllerReplica} on its own journal and watches the heartbeats; when they stop it
- * fences the master (every port but the master's own moves to VS2 on each switch chip it was
- * given), "reboots from the running image" (its clock advances by the modeled reboot, the replica
- * stops and a controller recovers over the same journal), becomes master, answers the requests
- * that waited, and reports the {@link TakeoverBreakdown}. A managed {@link Switchover} quiesces,
- * waits for every outstanding operation, and hands over without losing or repeating a request.
+ * One management host's control-plane software (Ladon section 4.3, Multi-peer "Redundancy"). The master runs the
+ * event-sourced {@link Controller}, serves control-plane requests with a bounded number in flight, replicates every
+ * operation's events to the backup before acknowledging it, and sends heartbeats over the same link. The backup
+ * persists what it is sent in a {@link ControllerReplica} on its own journal and watches the heartbeats; when they
+ * stop it fences the master (every port but the master's own moves to VS2 on each switch chip it was given),
+ * "reboots from the running image" (its clock advances by the modeled reboot, the replica stops and a controller
+ * recovers over the same journal), becomes master, answers the requests that waited, and reports the {@link
+ * TakeoverBreakdown}. A managed {@link Switchover} quiesces, waits for every outstanding operation, and hands over
+ * without losing or repeating a request.
  *
  * <p>Every message between the two hosts is a {@link WireMessage} with a fixed id: the hosts run
  * in different JVMs. The link's latency is added to each message's model time on receipt.
@@ -42,11 +41,11 @@ import java.util.function.LongSupplier;
  * because the backup refused or did not answer) never acknowledges another operation: what it
  * acknowledged is always in the backup's journal under the same sequence numbers.
  *
- * <p>This class is the host's protocol and its factory. Each {@link Role} is a behavior of its own
- * ({@link BootingRole}, {@link MasterRole}, {@link HandingOverRole}, {@link BackupRole},
- * {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole}, and for a fenced master's
- * rejoin as backup {@link RejoiningRole} and {@link AdmittingBackupRole}) over what the host keeps
- * across roles ({@link HostCore}); {@link RoleBehavior} gives every role's default answers.
+ * <p>This class is the host's protocol and its factory (a rejoin's messages between the hosts are in {@link
+ * RejoinProtocol}). Each {@link Role} is a behavior of its own ({@link BootingRole}, {@link MasterRole}, {@link
+ * HandingOverRole}, {@link BackupRole}, {@link TakingOverRole}, {@link AcceptingHandOverRole}, {@link FencedRole},
+ * and for a fenced master's rejoin as backup {@link RejoiningRole} and {@link AdmittingBackupRole}) over what the
+ * host keeps across roles ({@link HostCore}); {@link RoleBehavior} gives every role's default answers.
  */
 public final class ControlPlaneHost {
 
@@ -282,13 +281,12 @@ public final class ControlPlaneHost {
   // ---- rejoin: a fenced master comes back as the backup of the host that fenced it
 
   /**
-   * To a fenced host: ask {@code master} (null: the master that fenced it, its peer) to take it back
-   * as backup. Answered BACKUP once the state transfer is persisted and verified, else FENCED with
-   * the reason. A host restarted on its journal (started FENCED) knows no peer: it is told the
-   * master to rejoin. {@code notBefore}: the model time the host's node was started again at,
-   * under the model-time kernel ({@code Long.MIN_VALUE} otherwise): nothing of the rejoin reaches
-   * it earlier, so the master's first sign of life, the transfer, counts from then for its
-   * heartbeat deadline, however far behind the master's own clock stands.
+   * To a fenced host: ask {@code master} (null: the master that fenced it, its peer) to take it back as backup.
+   * Answered BACKUP once the state transfer is persisted and verified, else FENCED with the reason. A host
+   * restarted on its journal (started FENCED) knows no peer: it is told the master to rejoin. {@code notBefore}:
+   * the model time the host's node was started again at, under the model-time kernel ({@code Long.MIN_VALUE}
+   * otherwise): nothing of the rejoin reaches it earlier, so the master's first sign of life, the transfer, counts
+   * from then for its heartbeat deadline, however far behind the master's own clock stands.
    */
   public record Rejoin(ActorRef<Command> master, ActorRef<RoleChanged> replyTo, long notBefore)
       implements Command, WireMessage {
@@ -304,76 +302,10 @@ public final class ControlPlaneHost {
     }
   }
 
-  /**
-   * A fenced host asks the master to be its backup: its journal ends at {@code lastSeqNr}; {@code
-   * sampleSeqNrs} are sequence numbers of its chain of digests ({@link
-   * io.rackfabric.persistence.controller.JournalHistory}: digest {@code i} covers events 1 to {@code
-   * i}) and {@code sampleDigests} the digests there: every one when the journal is short, else a
-   * bounded, evenly spaced sample, always ending with the last ({@link RejoinCheck#sampleSeqNrs}).
-   * The master admits it only when its last digest is the master's at {@code lastSeqNr}.
-   */
-  public record JoinAsBackup(String host, long lastSeqNr, List<Long> sampleSeqNrs, List<Long> sampleDigests,
-      long sentAt, ActorRef<Command> from, GuestAddress guest) implements Command, WireMessage {
-
-    public JoinAsBackup {
-      sampleSeqNrs = List.copyOf(sampleSeqNrs);
-      sampleDigests = List.copyOf(sampleDigests);
-    }
-  }
-
-  /**
-   * The master's refusal. {@code firstDifferingSeqNr}: the first sequence number at which the two
-   * journals may differ; every event before it is the same in both (the digests there agree). When
-   * the join request's sample holds the digest of every event up to the first difference, that event
-   * is the first that differs; otherwise it lies between this number and the next sampled one, which
-   * the reason names. -1: not compared (the host asked is no master, could not read its journal, or
-   * the request was malformed).
-   */
-  public record JoinRefused(String reason, long firstDifferingSeqNr, long sentAt) implements Command, WireMessage {}
-
-  /**
-   * One chunk of the master's state transfer: the events numbered from {@code fromSeqNr} that the
-   * joiner lacks, at most {@code rejoin-chunk-events} of them, one chunk outstanding at a time. The
-   * transfer ends at the master's {@code lastSeqNr}; the chunk that reaches it is the last ({@link
-   * #last}). {@code stateDigest} is the digest of the master's state there ({@link
-   * io.rackfabric.persistence.controller.JournalHistory#digestOf}), for the joiner to check its
-   * fold against once the last chunk is written. The joiner answers each chunk but the last with
-   * {@link ChunkPersisted} and the last, or any chunk it cannot take, with {@link Joined}.
-   */
-  public record StateTransfer(long fromSeqNr, List<ControllerEvent> events, long lastSeqNr, long stateDigest,
-      long sentAt, ActorRef<Command> master, GuestAddress guest, ActorRef<TransferAnswer> replyTo)
-      implements Command, WireMessage {
-
-    public StateTransfer {
-      events = List.copyOf(events);
-    }
-
-    /** The sequence number of this chunk's last event ({@code fromSeqNr - 1} when it is empty). */
-    public long endSeqNr() {
-      return fromSeqNr + events.size() - 1;
-    }
-
-    /** Whether this chunk ends the transfer, at the master's last sequence number. */
-    public boolean last() {
-      return endSeqNr() == lastSeqNr;
-    }
-  }
-
-  /** A joiner's answer to a chunk of the state transfer. */
-  public sealed interface TransferAnswer extends WireMessage permits ChunkPersisted, Joined {
-    long lastSeqNr();
-
-    long sentAt();
-  }
-
-  /** The joiner persisted a chunk: its new journal ends at {@code lastSeqNr}; the next may come. */
-  public record ChunkPersisted(long lastSeqNr, long sentAt) implements TransferAnswer {}
-
-  /**
-   * The joiner's last answer to a transfer: persisted and verified ({@code ok}), it is the backup
-   * now; not ok, the rejoin ended at that chunk ({@code detail} says why).
-   */
-  public record Joined(boolean ok, long lastSeqNr, long sentAt, String detail) implements TransferAnswer {}
+  /** A rejoin's messages between the two hosts after the {@link Rejoin} that starts it ({@link RejoinProtocol}). */
+  sealed interface RejoinMessage extends Command permits RejoinProtocol.JoinAsBackup, RejoinProtocol.JoinRefused,
+      RejoinProtocol.ShowDigests, RejoinProtocol.Digests, RejoinProtocol.StateTransfer, RejoinProtocol.HistoryRead,
+      RejoinProtocol.JoinAnswered, RejoinProtocol.TransferWritten {}
 
   // ---- to itself (package-private: the role behaviors send them)
 
@@ -411,16 +343,6 @@ public final class ControlPlaneHost {
    */
   record StepDownWritten(OperationResult result, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}
-
-  /** A journal's change log read back for a rejoin (null: failed). */
-  record HistoryRead(io.rackfabric.persistence.controller.JournalHistory history, Throwable failure,
-      RoleBehavior asker) implements Command, NoSerializationVerificationNeeded {}
-
-  /** The joiner's answer to a chunk of the master's state transfer (null: none in time). */
-  record JoinAnswered(TransferAnswer answer, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
-
-  /** The rejoined host's new journal wrote the transfer (or not). */
-  record TransferWritten(ReplicationAck ack, Throwable failure) implements Command, NoSerializationVerificationNeeded {}
 
   record TableRead(int target, RoutingTable table, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}

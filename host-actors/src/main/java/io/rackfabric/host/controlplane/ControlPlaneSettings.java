@@ -31,6 +31,7 @@ import java.util.Locale;
  *     master quiescing for a switchover for the backup's, model ns
  * @param rejoinWriteEvents events per journal write of a rejoining host's new tenure
  * @param rejoinChunkEvents events per chunk of a rejoin's state transfer (one message each)
+ * @param linkGbps the MMH-BMH link's bandwidth, Gbit/s: a rejoin's chunk is on it for its bytes' time
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -47,7 +48,8 @@ public record ControlPlaneSettings(
     boolean modelTimeHeartbeats,
     long peerAnswerTimeoutNs,
     int rejoinWriteEvents,
-    int rejoinChunkEvents) {
+    int rejoinChunkEvents,
+    double linkGbps) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -105,6 +107,9 @@ public record ControlPlaneSettings(
       errors.add("rejoin-chunk-events=" + rejoinChunkEvents + " not in [1," + MAX_CHUNK_EVENTS
           + "] (a chunk is one message, and Artery's frame is 256 KiB)");
     }
+    if (!(linkGbps > 0) || Double.isInfinite(linkGbps)) {
+      errors.add("replication-link-gbps=" + linkGbps + " must be positive");
+    }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(PREFIX + String.join("; ", errors));
     }
@@ -134,7 +139,15 @@ public record ControlPlaneSettings(
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
         root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer,
-        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"));
+        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"), c.getDouble("replication-link-gbps"));
+  }
+
+  /** The model time {@code bytes} take to go onto the MMH-BMH link at its bandwidth, ns (rounded up). */
+  public long serializationNs(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes=" + bytes + " is negative");
+    }
+    return (long) Math.ceil(bytes * 8 / linkGbps);
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -150,19 +163,19 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents, linkGbps);
   }
 
   public ControlPlaneSettings withRejoinWriteEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents, linkGbps);
   }
 
   public ControlPlaneSettings withRejoinChunkEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events, linkGbps);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

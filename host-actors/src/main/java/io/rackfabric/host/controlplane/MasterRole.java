@@ -65,10 +65,10 @@ final class MasterRole extends RoleBehavior {
 
   /** A fenced host asks to come back as backup ({@link AdmittingBackupRole}); one backup at a time. */
   @Override
-  Behavior<Command> onJoinAsBackup(ControlPlaneHost.JoinAsBackup msg) {
+  Behavior<Command> onJoinAsBackup(RejoinProtocol.JoinAsBackup msg) {
     if (!host.backupLink.canAdmit()) {
       host.arrived(msg.sentAt());
-      msg.from().tell(new ControlPlaneHost.JoinRefused(host.name + " has a backup already", -1, host.now));
+      msg.from().tell(new RejoinProtocol.JoinRefused(host.name + " has a backup already", -1, host.now));
       return this;
     }
     return AdmittingBackupRole.start(getContext(), host, msg);

@@ -8,10 +8,10 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeBackup;
 import io.rackfabric.host.controlplane.ControlPlaneHost.BecomeMaster;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HandOver;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAnswered;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAsBackup;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinRefused;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
@@ -19,10 +19,10 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.Replicate;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Replicated;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
-import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Switchover;
 import io.rackfabric.host.controlplane.ControlPlaneHost.TookOver;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferWritten;
 
 /**
  * The pair protocol's answers of a host that does not play the part a message asks for: a role
@@ -124,6 +124,16 @@ abstract class PeerAnswers extends AbstractBehavior<Command> {
   Behavior<Command> onStateTransfer(StateTransfer msg) {
     host.arrived(msg.sentAt());
     msg.replyTo().tell(new Joined(false, host.lastSeqNr, host.now, host.name + " is " + role() + ", not rejoining"));
+    return this;
+  }
+
+  /** A narrowing for a join this host no longer makes: nobody waits for the answer. */
+  Behavior<Command> onShowDigests(RejoinProtocol.ShowDigests msg) {
+    return this;
+  }
+
+  /** Digests for a narrowing this host no longer makes. */
+  Behavior<Command> onDigests(RejoinProtocol.Digests msg) {
     return this;
   }
 

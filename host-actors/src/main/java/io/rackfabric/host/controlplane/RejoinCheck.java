@@ -44,10 +44,35 @@ final class RejoinCheck {
 
   /**
    * Refused for {@code reason}; every event before {@code firstDifferingSeqNr} is the same in both
-   * journals, and the first that differs is that one or lies after it (the reason says which; -1:
-   * not compared).
+   * journals, and that one differs (or lies past the master's last). Only a joiner that answered the
+   * narrowing with other digests than asked leaves it a lower bound (the reason says so); -1: not
+   * compared.
    */
   record Refuse(String reason, long firstDifferingSeqNr) implements Verdict {}
+
+  /**
+   * Not a prefix, the first differing event not located yet: every event up to {@code agreed} is the
+   * same in both journals and the one at {@code differs} is not (its digests differ, or with {@code
+   * pastMaster} the master's journal ends before it), so the first difference lies in {@code
+   * agreed + 1..differs}. The master asks the joiner for its digests at {@link #wanted} (a bounded
+   * sample, as the join request's) and narrows the range with them ({@link RejoinCheck#narrow}).
+   *
+   * @param joinerLast the joiner's last sequence number
+   */
+  record Narrow(long agreed, long differs, long joinerLast, boolean pastMaster) implements Verdict {
+
+    Narrow {
+      if (agreed < 0 || differs <= agreed + 1 || differs > joinerLast) {
+        throw new IllegalArgumentException("agreed=" + agreed + " differs=" + differs + " joinerLast=" + joinerLast
+            + ": no range of at least two seqNrs within the joiner's journal");
+      }
+    }
+
+    /** The sequence numbers between {@code agreed} and {@code differs} whose digests the master asks for. */
+    List<Long> wanted() {
+      return sample(agreed, differs - agreed - 1);
+    }
+  }
 
   private RejoinCheck() {}
 
@@ -62,38 +87,52 @@ final class RejoinCheck {
     if (lastSeqNr < 0) {
       throw new IllegalArgumentException("lastSeqNr=" + lastSeqNr + " is negative");
     }
+    return sample(0, lastSeqNr);
+  }
+
+  /**
+   * The {@code count} sequence numbers after {@code after}, or {@link #SAMPLE_DIGESTS} of them
+   * evenly spaced when there are more ({@code after + ceil(k * count / SAMPLE_DIGESTS)}), always
+   * ending with {@code after + count}.
+   */
+  static List<Long> sample(long after, long count) {
     List<Long> out = new ArrayList<>();
-    if (lastSeqNr <= SAMPLE_DIGESTS) {
-      for (long i = 1; i <= lastSeqNr; i++) {
-        out.add(i);
+    if (count <= SAMPLE_DIGESTS) {
+      for (long i = 1; i <= count; i++) {
+        out.add(after + i);
       }
       return out;
     }
     for (long k = 1; k <= SAMPLE_DIGESTS; k++) {
-      out.add((k * lastSeqNr + SAMPLE_DIGESTS - 1) / SAMPLE_DIGESTS);
+      out.add(after + (k * count + SAMPLE_DIGESTS - 1) / SAMPLE_DIGESTS);
     }
     return out;
   }
 
-  /** A joiner's request: its last sequence number and its chain's digests at {@link #sampleSeqNrs}. */
-  static ControlPlaneHost.JoinAsBackup joinRequest(String joiner, JournalHistory own, long sentAt,
-      ActorRef<ControlPlaneHost.Command> from, GuestAddress guest) {
+  /** The digests of {@code own}'s chain at {@code seqNrs} (each in 1..its last). */
+  static List<Long> digestsAt(JournalHistory own, List<Long> seqNrs) {
     List<Long> chain = own.chain();
-    List<Long> at = sampleSeqNrs(own.lastSeqNr());
-    List<Long> digests = new ArrayList<>(at.size());
-    for (long seqNr : at) {
+    List<Long> digests = new ArrayList<>(seqNrs.size());
+    for (long seqNr : seqNrs) {
       digests.add(chain.get((int) seqNr - 1));
     }
-    return new ControlPlaneHost.JoinAsBackup(joiner, own.lastSeqNr(), at, digests, sentAt, from, guest);
+    return digests;
+  }
+
+  /** A joiner's request: its last sequence number and its chain's digests at {@link #sampleSeqNrs}. */
+  static RejoinProtocol.JoinAsBackup joinRequest(String joiner, JournalHistory own, long sentAt,
+      ActorRef<ControlPlaneHost.Command> from, GuestAddress guest) {
+    List<Long> at = sampleSeqNrs(own.lastSeqNr());
+    return new RejoinProtocol.JoinAsBackup(joiner, own.lastSeqNr(), at, digestsAt(own, at), sentAt, from, guest);
   }
 
   /**
    * The master's decision on {@code join} against its journal, whole ({@code master}): admitted when
    * the joiner's last digest is the master's at the joiner's last sequence number (the journals
    * agree up to there). Refused otherwise, naming the first differing event when the sample holds
-   * the digest of the event before it, else the range of sequence numbers it lies in.
+   * the digest of the event before it; else the master narrows the range it lies in ({@link Narrow}).
    */
-  static Verdict decide(ControlPlaneHost.JoinAsBackup join, JournalHistory master) {
+  static Verdict decide(RejoinProtocol.JoinAsBackup join, JournalHistory master) {
     return decide(join.host(), join.lastSeqNr(), join.sampleSeqNrs(), join.sampleDigests(), master);
   }
 
@@ -112,31 +151,71 @@ final class RejoinCheck {
     }
     List<Long> own = master.chain();
     long masterLast = own.size();
-    long agreed = 0; // the last sampled seqNr whose digests agree: events 1 to it are the same
-    for (int k = 0; k < seqNrs.size() && seqNrs.get(k) <= masterLast; k++) {
-      long at = seqNrs.get(k);
-      if (!digests.get(k).equals(own.get((int) at - 1))) {
-        return differs(joiner, agreed, at);
-      }
-      agreed = at;
+    Located located = locate(joiner, lastSeqNr, 0, seqNrs, digests, own);
+    if (located.verdict() != null) {
+      return located.verdict();
     }
+    long agreed = located.agreed();
     if (lastSeqNr > masterLast) {
-      String where = agreed == masterLast ? ""
-          : " (events up to " + agreed + " agree; the first differing one lies in seqNr " + (agreed + 1) + ".."
-              + (masterLast + 1) + ")";
-      return new Refuse(joiner + "'s journal ends at seqNr " + lastSeqNr + ", past the master's last, " + masterLast
-          + ": not a prefix of the master's history" + where, agreed + 1);
+      return agreed == masterLast ? pastMaster(joiner, lastSeqNr, masterLast)
+          : new Narrow(agreed, masterLast + 1, lastSeqNr, true);
     }
     return new Admit(lastSeqNr + 1, master.after(lastSeqNr));
   }
 
-  /** The digests agree at {@code agreed} (0: none compared) and differ at {@code at}. */
-  private static Refuse differs(String joiner, long agreed, long at) {
-    String where = at == agreed + 1 ? "event " + at + " differs"
-        : "the first differing event lies in seqNr " + (agreed + 1) + ".." + at + " (events up to " + agreed
-            + " agree; the join request's sample of digests locates it no closer)";
-    return new Refuse(joiner + "'s journal is not a prefix of the master's history: " + where
-        + " (a different rack, or a diverged tenure)", agreed + 1);
+  /**
+   * One round of the narrowing: the joiner's digests at {@code n.wanted()} ({@code seqNrs}, which
+   * must be exactly those) against the master's chain. Refused naming the first differing event once
+   * it is known; else a narrower range to ask about. Each round divides the range by about {@link
+   * #SAMPLE_DIGESTS} + 1, so a journal of a million events needs two rounds after the request.
+   */
+  static Verdict narrow(String joiner, Narrow n, List<Long> seqNrs, List<Long> digests, JournalHistory master) {
+    List<Long> wanted = n.wanted();
+    if (!seqNrs.equals(wanted) || digests.size() != seqNrs.size()) {
+      return new Refuse(joiner + " answered the narrowing of seqNr " + (n.agreed() + 1) + ".." + n.differs()
+          + " with " + digests.size() + " digests at " + describe(seqNrs) + ", not at the " + wanted.size()
+          + " asked (" + describe(wanted) + "); events up to " + n.agreed() + " agree", n.agreed() + 1);
+    }
+    Located located = locate(joiner, n.joinerLast(), n.agreed(), seqNrs, digests, master.chain());
+    if (located.verdict() != null) {
+      return located.verdict();
+    }
+    // Every digest before n.differs() agrees (the last asked is n.differs() - 1): that one is the first.
+    return n.pastMaster() ? pastMaster(joiner, n.joinerLast(), n.differs() - 1) : differsAt(joiner, n.differs());
+  }
+
+  /**
+   * The first comparison of digests at {@code seqNrs} up to the master's last that differs, after
+   * {@code agreed} (every event up to it the same): refused when it is the event right after, a
+   * {@link Narrow} when a range lies between; {@code verdict} null when none differs, {@code agreed}
+   * then the last compared.
+   */
+  private static Located locate(String joiner, long joinerLast, long agreed, List<Long> seqNrs, List<Long> digests,
+      List<Long> own) {
+    for (int k = 0; k < seqNrs.size() && seqNrs.get(k) <= own.size(); k++) {
+      long at = seqNrs.get(k);
+      if (!digests.get(k).equals(own.get((int) at - 1))) {
+        return new Located(agreed, at == agreed + 1 ? differsAt(joiner, at) : new Narrow(agreed, at, joinerLast, false));
+      }
+      agreed = at;
+    }
+    return new Located(agreed, null);
+  }
+
+  private record Located(long agreed, Verdict verdict) {}
+
+  private static Refuse differsAt(String joiner, long at) {
+    return new Refuse(joiner + "'s journal is not a prefix of the master's history: event " + at + " differs (events up"
+        + " to " + (at - 1) + " agree; a different rack, or a diverged tenure)", at);
+  }
+
+  private static Refuse pastMaster(String joiner, long joinerLast, long masterLast) {
+    return new Refuse(joiner + "'s journal ends at seqNr " + joinerLast + ", past the master's last, " + masterLast
+        + ": not a prefix of the master's history (events up to " + masterLast + " agree)", masterLast + 1);
+  }
+
+  private static String describe(List<Long> seqNrs) {
+    return seqNrs.isEmpty() ? "none" : seqNrs.get(0) + ".." + seqNrs.get(seqNrs.size() - 1);
   }
 
   private static Optional<String> malformed(long lastSeqNr, List<Long> seqNrs, List<Long> digests) {
@@ -168,7 +247,7 @@ final class RejoinCheck {
    * what its new journal holds ({@code writtenUpTo}; before the first chunk, its own last) and end
    * at the master's last or before; only the last chunk may be empty. Empty when they do.
    */
-  static Optional<String> checkNumbers(long writtenUpTo, ControlPlaneHost.StateTransfer chunk) {
+  static Optional<String> checkNumbers(long writtenUpTo, RejoinProtocol.StateTransfer chunk) {
     if (chunk.fromSeqNr() != writtenUpTo + 1) {
       return Optional.of("transfer from seqNr " + chunk.fromSeqNr() + " but this journal ends at " + writtenUpTo);
     }
@@ -188,7 +267,7 @@ final class RejoinCheck {
    * state, null if it did not answer): it must end where the master's did, in a state of the same
    * digest. Empty when it does.
    */
-  static Optional<String> checkWritten(ControlPlaneHost.StateTransfer last, CurrentState written) {
+  static Optional<String> checkWritten(RejoinProtocol.StateTransfer last, CurrentState written) {
     if (written == null) {
       return Optional.of("the new journal did not answer");
     }

@@ -3,15 +3,15 @@ package io.rackfabric.host.controlplane;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Command;
-import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
-import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.HistoryRead;
+import io.rackfabric.host.controlplane.RejoinProtocol.ChunkPersisted;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinRefused;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Role;
 import io.rackfabric.host.controlplane.ControlPlaneHost.RoleChanged;
-import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
+import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferWritten;
 import io.rackfabric.persistence.controller.Controller.CurrentState;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.HistoryReader;
@@ -27,8 +27,10 @@ import java.util.Optional;
  * A fenced master rejoining as the backup of the host that fenced it (Multi-peer "Redundancy": the
  * repaired unit comes back as the standby). It reads its own journal and offers its digest chain
  * (a bounded sample of it, ending with its last digest: {@link RejoinCheck#joinRequest}) to the
- * master; the master refuses a journal that is not a prefix of its own, or sends the events it
- * lacks in chunks, one at a time, and its state's digest. At the first chunk the host stops its old
+ * master; the master refuses a journal that is not a prefix of its own, naming the first event that
+ * differs (it may first ask for this host's digests within a range: {@link
+ * RejoinProtocol.ShowDigests}), or sends the events it lacks in chunks, one at a time: the bulk
+ * while it serves, then the tail with its state's digest. At the first chunk the host stops its old
  * controller and starts a replica under its next tenure's persistence id ({@link
  * RejoinCheck#nextTenure}) with its own events; it writes each chunk there and acknowledges it
  * before the next comes; after the last it checks the result against the master's state's digest
@@ -52,6 +54,10 @@ final class RejoiningRole extends RoleBehavior {
   /** The new journal's last sequence number once a chunk is written; -1 before the first. */
   private long writtenUpTo = -1;
   private long transferred;
+  /** The transfer's chunks and their bytes on the link, and the model time its first byte went on it. */
+  private int chunks;
+  private long bytes;
+  private long transferFrom;
   /** The current chunk's journal writes, in order, how many were sent, and the next one's first seqNr. */
   private List<List<ControllerEvent>> toWrite = List.of();
   private int writes;
@@ -120,6 +126,25 @@ final class RejoiningRole extends RoleBehavior {
     return fail("refused by the master: " + msg.reason() + " (first differing seqNr=" + msg.firstDifferingSeqNr() + ")");
   }
 
+  /**
+   * The master narrows down where this host's journal first differs from its own: it answers with
+   * its digests in the range asked ({@link RejoinCheck#sample}) and waits for the next word, as for
+   * the request.
+   */
+  @Override
+  Behavior<Command> onShowDigests(RejoinProtocol.ShowDigests msg) {
+    if (own == null || writtenUpTo >= 0) {
+      return this;
+    }
+    host.arrived(msg.sentAt());
+    List<Long> seqNrs = msg.agreed() < 0 || msg.differs() <= msg.agreed() || msg.differs() - 1 > own.lastSeqNr()
+        ? List.of() // outside its journal: the master refuses an answer that is not what it asked
+        : RejoinCheck.sample(msg.agreed(), msg.differs() - msg.agreed() - 1);
+    host.answerDeadline.arm(host.now);
+    msg.master().tell(new RejoinProtocol.Digests(host.name, seqNrs, RejoinCheck.digestsAt(own, seqNrs), host.now));
+    return this;
+  }
+
   /** A chunk of the transfer: checked, then written to the new tenure; the first begins it. */
   @Override
   Behavior<Command> onStateTransfer(StateTransfer msg) {
@@ -129,6 +154,9 @@ final class RejoiningRole extends RoleBehavior {
     host.arrived(msg.sentAt());
     host.answerDeadline.disarm();
     boolean first = writtenUpTo < 0;
+    if (first) {
+      transferFrom = msg.sentAt() - host.settings.serializationNs(msg.bytes());
+    }
     Optional<String> problem = RejoinCheck.checkNumbers(first ? own.lastSeqNr() : writtenUpTo, msg);
     if (problem.isPresent()) {
       msg.replyTo().tell(new Joined(false, first ? own.lastSeqNr() : writtenUpTo, host.now, problem.get()));
@@ -188,6 +216,8 @@ final class RejoiningRole extends RoleBehavior {
     host.noteTemplate(chunk.fromSeqNr(), chunk.events());
     writtenUpTo = writeFrom - 1;
     transferred += chunk.events().size();
+    chunks++;
+    bytes += chunk.bytes();
     if (chunk.last()) {
       host.drainReplica(this::written);
       return this;
@@ -218,7 +248,8 @@ final class RejoiningRole extends RoleBehavior {
         : Math.max(chunk.sentAt(), request.notBefore() - host.settings.linkLatencyNs());
     host.heartbeats.watchHeartbeat(firstSign);
     String detail = "rejoined as backup at lastSeqNr=" + host.lastSeqNr + " (" + own.lastSeqNr() + " own events, "
-        + transferred + " transferred), journal " + host.persistenceId.id();
+        + transferred + " transferred in " + chunks + (chunks == 1 ? " chunk, " : " chunks, ") + bytes + " bytes, "
+        + (host.now - transferFrom) + " ns of model time), journal " + host.persistenceId.id();
     getContext().getLog().info("Host [{}] {}", host.name, detail);
     chunk.replyTo().tell(new Joined(true, host.lastSeqNr, host.now, detail));
     request.replyTo().tell(new RoleChanged(host.name, Role.BACKUP, true, host.lastSeqNr, detail));

@@ -21,15 +21,15 @@ import io.rackfabric.host.controlplane.ControlPlaneHost.HeartbeatTick;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Called;
 import io.rackfabric.host.controlplane.ControlPlaneHost.ClientRequest;
 import io.rackfabric.fabric.endpoint.GuestCall;
-import io.rackfabric.host.controlplane.ControlPlaneHost.HistoryRead;
+import io.rackfabric.host.controlplane.RejoinProtocol.HistoryRead;
 import io.rackfabric.host.controlplane.ControlPlaneHost.HoldHeartbeats;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAnswered;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinAsBackup;
-import io.rackfabric.host.controlplane.ControlPlaneHost.JoinRefused;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAnswered;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinAsBackup;
+import io.rackfabric.host.controlplane.RejoinProtocol.JoinRefused;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Rejoin;
-import io.rackfabric.host.controlplane.ControlPlaneHost.StateTransfer;
+import io.rackfabric.host.controlplane.RejoinProtocol.StateTransfer;
 import io.rackfabric.host.controlplane.ControlPlaneHost.StepDownWritten;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferWritten;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferWritten;
 import io.rackfabric.host.controlplane.ControlPlaneHost.PeerGone;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Pair;
 import io.rackfabric.host.controlplane.ControlPlaneHost.Paired;
@@ -100,6 +100,8 @@ abstract class RoleBehavior extends PeerAnswers {
         .onMessage(JoinAsBackup.class, this::onJoinAsBackup)
         .onMessage(JoinRefused.class, this::onJoinRefused)
         .onMessage(StateTransfer.class, this::onStateTransfer)
+        .onMessage(RejoinProtocol.ShowDigests.class, this::onShowDigests)
+        .onMessage(RejoinProtocol.Digests.class, this::onDigests)
         .onMessage(HistoryRead.class, this::historyRead)
         .onMessage(TransferWritten.class, this::onTransferWritten)
         .onMessage(JoinAnswered.class, this::onJoinAnswered)

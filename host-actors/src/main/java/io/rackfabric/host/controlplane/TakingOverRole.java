@@ -48,7 +48,7 @@ final class TakingOverRole extends RoleBehavior {
   private GuestCall held;
   private boolean fencedYet;
   /** A fenced host's request to rejoin that came before this host serves: handled once it does. */
-  private ControlPlaneHost.JoinAsBackup waitingJoin;
+  private RejoinProtocol.JoinAsBackup waitingJoin;
 
   private TakingOverRole(ActorContext<Command> context, HostCore host, TakeoverRecorder takeover, long suspectedAt) {
     super(context, host);
@@ -111,7 +111,7 @@ final class TakingOverRole extends RoleBehavior {
 
   /** The master this host is fencing asks to rejoin already: it is answered once this host serves. */
   @Override
-  Behavior<Command> onJoinAsBackup(ControlPlaneHost.JoinAsBackup msg) {
+  Behavior<Command> onJoinAsBackup(RejoinProtocol.JoinAsBackup msg) {
     if (waitingJoin != null) {
       return super.onJoinAsBackup(msg);
     }

@@ -1,8 +1,8 @@
 package io.rackfabric.host.controlplane;
 
-import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
-import io.rackfabric.host.controlplane.ControlPlaneHost.TransferAnswer;
+import io.rackfabric.host.controlplane.RejoinProtocol.ChunkPersisted;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.TransferAnswer;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +15,10 @@ import java.util.Optional;
  * is answered {@link ChunkPersisted} up to its end; the last, which reaches the master's last
  * sequence number (and is the only one when nothing is missing), is answered {@link Joined}. Any
  * other answer, or one not ok, ends the transfer: {@link #failed} from then on.
+ *
+ * <p>A bulk ({@code endsTransfer} false: the history the master held when it admitted the joiner,
+ * sent while it serves) ends at its last chunk answered {@link ChunkPersisted}: {@link #done}, and
+ * the tail, a transfer of its own, follows.
  */
 final class TransferChunks {
 
@@ -29,10 +33,11 @@ final class TransferChunks {
   private final long fromSeqNr;
   private final List<ControllerEvent> events;
   private final int chunkEvents;
+  private final boolean endsTransfer;
   private int sent; // events sent so far, in chunks
   private int chunks;
   private Chunk outstanding;
-  private boolean joined;
+  private boolean done;
   private String failure;
 
   /**
@@ -41,6 +46,17 @@ final class TransferChunks {
    * @param chunkEvents at most this many events per chunk, at least 1
    */
   TransferChunks(long fromSeqNr, List<ControllerEvent> events, int chunkEvents) {
+    this(fromSeqNr, events, chunkEvents, true);
+  }
+
+  /**
+   * @param endsTransfer false for a bulk, whose last chunk is answered {@link ChunkPersisted}: it
+   *     must hold at least one event
+   */
+  TransferChunks(long fromSeqNr, List<ControllerEvent> events, int chunkEvents, boolean endsTransfer) {
+    if (!endsTransfer && events.isEmpty()) {
+      throw new IllegalArgumentException("an empty bulk from seqNr " + fromSeqNr + ": send the tail alone");
+    }
     if (chunkEvents < 1) {
       throw new IllegalArgumentException("chunkEvents=" + chunkEvents + " must be at least 1");
     }
@@ -50,6 +66,12 @@ final class TransferChunks {
     this.fromSeqNr = fromSeqNr;
     this.events = List.copyOf(events);
     this.chunkEvents = chunkEvents;
+    this.endsTransfer = endsTransfer;
+  }
+
+  /** Whether the last chunk ends the transfer (else it is a bulk's, and the tail follows). */
+  boolean endsTransfer() {
+    return endsTransfer;
   }
 
   /** The master's last sequence number: where the transfer ends. */
@@ -62,8 +84,8 @@ final class TransferChunks {
     if (outstanding != null) {
       throw new IllegalStateException("chunk from seqNr " + outstanding.fromSeqNr() + " is not acknowledged yet");
     }
-    if (joined || failure != null) {
-      throw new IllegalStateException("the transfer is over: " + (joined ? "joined" : failure));
+    if (done || failure != null) {
+      throw new IllegalStateException("the transfer is over: " + (done ? "done" : failure));
     }
     int to = Math.min(events.size(), sent + chunkEvents);
     outstanding = new Chunk(fromSeqNr + sent, events.subList(sent, to), to == events.size());
@@ -74,7 +96,7 @@ final class TransferChunks {
 
   /**
    * The joiner's answer to the outstanding chunk: empty when it persisted it as asked (then {@link
-   * #next} the following chunk, or, after the last, {@link #joined}); else what went wrong, and the
+   * #next} the following chunk, or, after the last, {@link #done}); else what went wrong, and the
    * transfer has failed.
    */
   Optional<String> answered(TransferAnswer answer) {
@@ -82,14 +104,14 @@ final class TransferChunks {
     if (problem.isPresent()) {
       failure = problem.get();
     } else {
-      joined = outstanding.last();
+      done = outstanding.last();
     }
     outstanding = null;
     return problem;
   }
 
   private Optional<String> problem(TransferAnswer answer) {
-    if (failure != null || joined) {
+    if (failure != null || done) {
       return Optional.of("an answer after the transfer ended: " + answer);
     }
     if (outstanding == null) {
@@ -98,8 +120,9 @@ final class TransferChunks {
     if (answer instanceof Joined j && !j.ok()) {
       return Optional.of(j.detail());
     }
-    if (outstanding.last() != answer instanceof Joined) {
-      return Optional.of(outstanding.last() ? "the last chunk was answered " + answer + ", not Joined"
+    boolean joins = outstanding.last() && endsTransfer;
+    if (joins != answer instanceof Joined) {
+      return Optional.of(joins ? "the last chunk was answered " + answer + ", not Joined"
           : "the chunk to seqNr " + outstanding.endSeqNr() + " was answered " + answer + " before the last chunk");
     }
     if (answer.lastSeqNr() != outstanding.endSeqNr()) {
@@ -115,9 +138,12 @@ final class TransferChunks {
     outstanding = null;
   }
 
-  /** The joiner persisted and verified the last chunk: it is the backup. */
-  boolean joined() {
-    return joined;
+  /**
+   * The joiner persisted the last chunk: verified it, and it is the backup, when it ends the transfer;
+   * else the bulk is persisted and the tail may follow.
+   */
+  boolean done() {
+    return done;
   }
 
   /** Why the transfer ended short, or null. */

@@ -3,6 +3,7 @@ package io.rackfabric.host.wire;
 import io.rackfabric.fabric.wire.WireRegistrations;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.RejoinProtocol;
 import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
@@ -149,11 +150,13 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2437, ControlPlaneClient.AwaitReady.class),
       // 2440.. a fenced master rejoining as backup
       Entry.of(2440, ControlPlaneHost.Rejoin.class),
-      Entry.of(2441, ControlPlaneHost.JoinAsBackup.class),
-      Entry.of(2442, ControlPlaneHost.JoinRefused.class),
-      Entry.of(2443, ControlPlaneHost.StateTransfer.class),
-      Entry.of(2444, ControlPlaneHost.Joined.class),
-      Entry.of(2445, ControlPlaneHost.ChunkPersisted.class), // a chunk of the state transfer persisted
+      Entry.of(2441, RejoinProtocol.JoinAsBackup.class),
+      Entry.of(2442, RejoinProtocol.JoinRefused.class),
+      Entry.of(2443, RejoinProtocol.StateTransfer.class),
+      Entry.of(2444, RejoinProtocol.Joined.class),
+      Entry.of(2445, RejoinProtocol.ChunkPersisted.class), // a chunk of the state transfer persisted
+      Entry.of(2446, RejoinProtocol.ShowDigests.class), // the master narrows a refused join's first difference
+      Entry.of(2447, RejoinProtocol.Digests.class),
       // 2450.. a managed switchover
       Entry.of(2450, SwitchoverBreakdown.class),
       // 2460.. the master's notices to a borrower's driver

@@ -172,7 +172,7 @@ class ControlPlaneHostTest {
     ControlPlaneSettings d = defaults;
     return new ControlPlaneSettings(intervalNs, missed, d.portReassignmentNs(), rebootNs,
         d.restartTimeNs(), d.linkLatencyNs(), mode, d.maxInFlight(), d.takeoverQueue(), d.tdf(),
-        d.replicationTimeout(), false, d.peerAnswerTimeoutNs(), d.rejoinWriteEvents(), d.rejoinChunkEvents());
+        d.replicationTimeout(), false, d.peerAnswerTimeoutNs(), d.rejoinWriteEvents(), d.rejoinChunkEvents(), d.linkGbps());
   }
 
   /** The events of one persistence id, as stored in the journal. */
@@ -235,7 +235,7 @@ class ControlPlaneHostTest {
   void shouldAnswerOverloadedAndLoseNothingWhenTheBackupIsSlow() {
     // The backup is a probe that answers when the test says so; heartbeats too rare to interfere.
     ControlPlaneSettings s = new ControlPlaneSettings(60_000 * MS, 2.5, MS, MS, MS, 30_000,
-        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), false, 60_000 * MS, 1_000, 1_000);
+        Takeover.LADON, 3, 8, 1.0, Duration.ofSeconds(20), false, 60_000 * MS, 1_000, 1_000, 10);
     TestProbe<Command> backup = testKit.createTestProbe();
     ActorRef<Command> mmh = host("slow-mmh", Role.BOOTING, s, List.of());
     boot().forEach(op -> accepted(mmh, op));

@@ -31,6 +31,10 @@ class ControlPlaneSettingsTest {
     assertEquals(1.0, s.tdf());
     assertEquals(Duration.ofSeconds(5), s.replicationTimeout());
     assertEquals(60_000_000_000L, s.peerAnswerTimeoutNs(), "more than the reboot: a master taking over answers late");
+    assertEquals(10.0, s.linkGbps());
+    assertEquals(16_000L, s.serializationNs(20_000), "a chunk of 20,000 bytes on the 10 GbE link");
+    assertEquals(32_000L, s.serializationNs(40_000), "twice the bytes, twice the time");
+    assertEquals(1L, s.serializationNs(1), "rounded up");
   }
 
   @Test
@@ -53,14 +57,15 @@ class ControlPlaneSettingsTest {
             rackfabric.host.controlplane {
               heartbeat-interval = 0s, missed-heartbeats = 0.5, reboot-time = -1s
               max-in-flight = 5000, takeover-queue = -1, peer-answer-timeout = 0s
-              rejoin-write-events = 0, rejoin-chunk-events = 5000
+              rejoin-write-events = 0, rejoin-chunk-events = 5000, replication-link-gbps = 0
             }
             """)));
     String m = e.getMessage();
     for (String part : new String[] {"heartbeat-interval=0ns", "missed-heartbeats=0.5",
         "reboot-time=-1000000000ns", "max-in-flight=5000", "takeover-queue=-1",
         "peer-answer-timeout=0ns must be positive", "rejoin-write-events=0 must be at least 1",
-        "rejoin-chunk-events=5000 not in [1,2000] (a chunk is one message, and Artery's frame is 256 KiB)"}) {
+        "rejoin-chunk-events=5000 not in [1,2000] (a chunk is one message, and Artery's frame is 256 KiB)",
+        "replication-link-gbps=0.0 must be positive"}) {
       assertTrue(m.contains(part), m);
     }
     e = assertThrows(IllegalArgumentException.class, () -> ControlPlaneSettings.create(

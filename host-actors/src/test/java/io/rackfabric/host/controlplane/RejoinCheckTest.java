@@ -53,8 +53,8 @@ class RejoinCheckTest {
     return new JournalHistory(events);
   }
 
-  private static ControlPlaneHost.StateTransfer chunk(long from, List<ControllerEvent> events, long last, long digest) {
-    return new ControlPlaneHost.StateTransfer(from, events, last, digest, 0, null, null, null);
+  private static RejoinProtocol.StateTransfer chunk(long from, List<ControllerEvent> events, long last, long digest) {
+    return new RejoinProtocol.StateTransfer(from, events, last, digest, 0, null, null, null);
   }
 
   @Test
@@ -150,7 +150,7 @@ class RejoinCheckTest {
       long gap = sample.get(k) - sample.get(k - 1);
       assertTrue(gap == 97 || gap == 98, "gap " + gap + " at " + k);
     }
-    ControlPlaneHost.JoinAsBackup join = RejoinCheck.joinRequest("mmh", journal(5_000, -1), 7, null, null);
+    RejoinProtocol.JoinAsBackup join = RejoinCheck.joinRequest("mmh", journal(5_000, -1), 7, null, null);
     assertEquals(5_000, join.lastSeqNr());
     assertEquals(RejoinCheck.SAMPLE_DIGESTS, join.sampleDigests().size(), "a chain of 5,000 sent as a sample");
     assertEquals(journal(5_000, -1).chain().get(4_999), join.sampleDigests().get(RejoinCheck.SAMPLE_DIGESTS - 1));
@@ -172,21 +172,82 @@ class RejoinCheckTest {
   }
 
   @Test
-  void shouldLocateTheFirstDifferenceToARangeWhenTheJournalIsLongerThanTheSample() {
+  void shouldNarrowTheRangeStepByStepWhenTheJournalIsLongerThanTheSample() {
     // 5,000 events sampled at ceil(k * 5,000 / 1,024): ..., 2,999, 3,003, ...; event 3,001 differs.
+    JournalHistory joiner = journal(5_000, 3_000);
+    JournalHistory master = journal(6_000, -1);
+    RejoinCheck.Narrow n = assertInstanceOf(RejoinCheck.Narrow.class, decide(joiner, master));
+    assertEquals(2_999, n.agreed(), "every event up to the last agreeing sampled digest is the same");
+    assertEquals(3_003, n.differs(), "the first sampled digest that differs");
+    assertEquals(List.of(3_000L, 3_001L, 3_002L), n.wanted());
     RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
-        decide(journal(5_000, 3_000), journal(6_000, -1)));
-    assertEquals(3_000, r.firstDifferingSeqNr(), "every event before it agrees");
-    assertTrue(r.reason().contains("the first differing event lies in seqNr 3000..3003 (events up to 2999 agree"),
-        r.reason());
+        RejoinCheck.narrow("mmh", n, n.wanted(), RejoinCheck.digestsAt(joiner, n.wanted()), master));
+    assertEquals(3_001, r.firstDifferingSeqNr());
+    assertTrue(r.reason().contains("event 3001 differs (events up to 3000 agree"), r.reason());
   }
 
   @Test
-  void shouldLocateTheDifferenceToARangeWhenALongJournalGoesPastTheMasters() {
-    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class, decide(journal(5_000, -1), journal(3_000, -1)));
-    assertEquals(3_000, r.firstDifferingSeqNr());
+  void shouldAskABoundedSampleAndNarrowAgainWhenTheRangeIsLongerThanTheSample() {
+    // A range of 2,930 (as a journal of 3,000,000 events' request leaves): the first narrowing asks
+    // 1,024 digests of it, the second the 2 or 3 left: the exact event.
+    RejoinCheck.Narrow first = new RejoinCheck.Narrow(1_000, 3_930, 5_000, false);
+    List<Long> wanted = first.wanted();
+    assertEquals(RejoinCheck.SAMPLE_DIGESTS, wanted.size());
+    assertEquals(3_929L, wanted.get(wanted.size() - 1), "the sample ends right before the differing digest");
+    JournalHistory master = journal(5_000, -1);
+    JournalHistory joiner = journal(5_000, 2_234); // event 2,235 differs
+    RejoinCheck.Narrow second = assertInstanceOf(RejoinCheck.Narrow.class,
+        RejoinCheck.narrow("mmh", first, wanted, RejoinCheck.digestsAt(joiner, wanted), master));
+    assertTrue(second.agreed() < 2_235 && second.differs() >= 2_235, second.toString());
+    assertTrue(second.differs() - second.agreed() <= 3, "a range of 2,930 / 1,024 at most: " + second);
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class, RejoinCheck.narrow("mmh", second,
+        second.wanted(), RejoinCheck.digestsAt(joiner, second.wanted()), master));
+    assertEquals(2_235, r.firstDifferingSeqNr());
+  }
+
+  @Test
+  void shouldNameTheFirstDifferingEventWhateverItIsWhenTheJournalIsLong() {
+    JournalHistory master = journal(8_000, -1);
+    for (int changed : new int[] {0, 1, 4, 5, 3_000, 4_882, 4_883, 6_999, 7_999}) {
+      JournalHistory joiner = journal(changed < 5_000 ? 5_000 : 8_000, changed);
+      assertEquals(changed + 1, refusedAfterNarrowing(joiner, master).firstDifferingSeqNr(), "event " + (changed + 1));
+    }
+  }
+
+  /** Decides, then answers every narrowing as the joiner does, until refused. */
+  private static RejoinCheck.Refuse refusedAfterNarrowing(JournalHistory joiner, JournalHistory master) {
+    RejoinCheck.Verdict v = decide(joiner, master);
+    for (int round = 0; v instanceof RejoinCheck.Narrow n; round++) {
+      assertTrue(round < 3, "narrowed " + round + " times");
+      assertTrue(n.wanted().size() <= RejoinCheck.SAMPLE_DIGESTS, "bounded like the request");
+      v = RejoinCheck.narrow("mmh", n, n.wanted(), RejoinCheck.digestsAt(joiner, n.wanted()), master);
+    }
+    return assertInstanceOf(RejoinCheck.Refuse.class, v);
+  }
+
+  @Test
+  void shouldNarrowToTheMastersEndWhenALongJournalGoesPastTheMasters() {
+    JournalHistory joiner = journal(5_000, -1);
+    JournalHistory master = journal(3_000, -1);
+    RejoinCheck.Narrow n = assertInstanceOf(RejoinCheck.Narrow.class, decide(joiner, master));
+    assertEquals(new RejoinCheck.Narrow(2_999, 3_001, 5_000, true), n);
+    RejoinCheck.Refuse r = refusedAfterNarrowing(joiner, master);
+    assertEquals(3_001, r.firstDifferingSeqNr());
     assertTrue(r.reason().contains("ends at seqNr 5000, past the master's last, 3000: not a prefix of the master's"
-        + " history (events up to 2999 agree; the first differing one lies in seqNr 3000..3001)"), r.reason());
+        + " history (events up to 3000 agree)"), r.reason());
+  }
+
+  @Test
+  void shouldRefuseWithTheRangeKnownWhenTheJoinerAnswersOtherDigestsThanAsked() {
+    JournalHistory joiner = journal(5_000, 3_000);
+    JournalHistory master = journal(6_000, -1);
+    RejoinCheck.Narrow n = new RejoinCheck.Narrow(2_999, 3_003, 5_000, false);
+    RejoinCheck.Refuse r = assertInstanceOf(RejoinCheck.Refuse.class,
+        RejoinCheck.narrow("mmh", n, List.of(3_000L), RejoinCheck.digestsAt(joiner, List.of(3_000L)), master));
+    assertEquals(3_000, r.firstDifferingSeqNr());
+    assertEquals("mmh answered the narrowing of seqNr 3000..3003 with 1 digests at 3000..3000, not at the 3 asked"
+        + " (3000..3002); events up to 2999 agree", r.reason());
+    assertThrows(IllegalArgumentException.class, () -> new RejoinCheck.Narrow(5, 6, 10, false), "no range to narrow");
   }
 
   @Test
@@ -207,7 +268,7 @@ class RejoinCheckTest {
   @Test
   void shouldAcceptTheWrittenJournalOnlyWhenItsStateHasTheMastersDigest() {
     List<ControllerEvent> all = List.of(page(0), page(1));
-    ControlPlaneHost.StateTransfer t = chunk(2, all.subList(1, 2), 2, JournalHistory.digestOf(fold(all)));
+    RejoinProtocol.StateTransfer t = chunk(2, all.subList(1, 2), 2, JournalHistory.digestOf(fold(all)));
     assertEquals(Optional.empty(), RejoinCheck.checkWritten(t, new CurrentState(2, 0, fold(all))));
     assertEquals(Optional.of("lastSeqNr: master=2 rejoined=1"),
         RejoinCheck.checkWritten(t, new CurrentState(1, 0, fold(all.subList(0, 1)))));

@@ -57,8 +57,8 @@ class RejoinWireSizeTest {
   @Test
   void shouldKeepEveryMessageOfTheRejoinUnderTheFrameWhenTheJournalIsLong() {
     ActorRef<ControlPlaneHost.Command> host = testKit.<ControlPlaneHost.Command>createTestProbe().ref();
-    ActorRef<ControlPlaneHost.TransferAnswer> answers =
-        testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref();
+    ActorRef<RejoinProtocol.TransferAnswer> answers =
+        testKit.<RejoinProtocol.TransferAnswer>createTestProbe().ref();
     GuestAddress guest = new GuestAddress("mmh", testKit.<MemoryEndpoint.Command>createTestProbe().ref(),
         testKit.<GuestCall>createTestProbe().ref());
     List<ControllerEvent> all = journal(50_000);
@@ -70,32 +70,32 @@ class RejoinWireSizeTest {
     }
 
     // Before: the whole chain in the request, every missing event and the state in one transfer.
-    ControlPlaneHost.JoinAsBackup wholeChain = new ControlPlaneHost.JoinAsBackup("mmh", 35_000, List.of(),
+    RejoinProtocol.JoinAsBackup wholeChain = new RejoinProtocol.JoinAsBackup("mmh", 35_000, List.of(),
         joiner.chain(), 0, host, guest);
     assertTrue(wireSize(wholeChain) > FRAME, "the whole chain: " + wireSize(wholeChain) + " bytes");
     assertTrue(wireSize(new ControlPlaneHost.Pair(50_000, state, 0, host, guest)) > FRAME,
         "the state alone exceeds the frame: it goes as a digest");
-    ControlPlaneHost.StateTransfer oneTransfer = new ControlPlaneHost.StateTransfer(35_001, all.subList(35_000, 50_000),
+    RejoinProtocol.StateTransfer oneTransfer = new RejoinProtocol.StateTransfer(35_001, all.subList(35_000, 50_000),
         50_000, 0, 0, host, guest, answers);
     assertTrue(wireSize(oneTransfer) > FRAME, "15,000 events in one transfer: " + wireSize(oneTransfer) + " bytes");
 
     // Now: a bounded request, chunks of the default size, and the answers.
-    ControlPlaneHost.JoinAsBackup join = RejoinCheck.joinRequest("mmh", joiner, 0, host, guest);
+    RejoinProtocol.JoinAsBackup join = RejoinCheck.joinRequest("mmh", joiner, 0, host, guest);
     assertTrue(wireSize(join) < FRAME, "join request: " + wireSize(join) + " bytes");
     RejoinCheck.Admit admit = (RejoinCheck.Admit) RejoinCheck.decide(join, master);
     int chunkEvents = ControlPlaneSettings.create(testKit.system().settings().config()).rejoinChunkEvents();
     TransferChunks chunks = new TransferChunks(admit.fromSeqNr(), admit.events(), chunkEvents);
     long digest = JournalHistory.digestOf(state);
     int largest = 0;
-    while (!chunks.joined()) {
+    while (!chunks.done()) {
       TransferChunks.Chunk c = chunks.next();
-      int size = wireSize(new ControlPlaneHost.StateTransfer(c.fromSeqNr(), c.events(), chunks.lastSeqNr(), digest,
+      int size = wireSize(new RejoinProtocol.StateTransfer(c.fromSeqNr(), c.events(), chunks.lastSeqNr(), digest,
           38_550_000_000L, host, guest, answers));
       largest = Math.max(largest, size);
-      ControlPlaneHost.TransferAnswer answer = c.last()
-          ? new ControlPlaneHost.Joined(true, c.endSeqNr(), 38_550_030_000L, "rejoined as backup at"
-              + " lastSeqNr=50000 (35000 own events, 15000 transferred), journal controller-mmh.tenure-2")
-          : new ControlPlaneHost.ChunkPersisted(c.endSeqNr(), 38_550_030_000L);
+      RejoinProtocol.TransferAnswer answer = c.last()
+          ? new RejoinProtocol.Joined(true, c.endSeqNr(), 38_550_030_000L, "rejoined as backup at"
+              + " lastSeqNr=50000 (35000 own events, 15000 transferred in 15 chunks, 301234 bytes, 3601234 ns of model time), journal controller-mmh.tenure-2")
+          : new RejoinProtocol.ChunkPersisted(c.endSeqNr(), 38_550_030_000L);
       assertTrue(wireSize(answer) < FRAME);
       assertTrue(chunks.answered(answer).isEmpty());
     }
@@ -105,10 +105,24 @@ class RejoinWireSizeTest {
         wireSize(wholeChain), wireSize(new ControlPlaneHost.Pair(50_000, state, 0, host, guest)), wireSize(oneTransfer),
         wireSize(join), largest);
     assertEquals(15, chunks.chunks());
-    RejoinCheck.Refuse longer = (RejoinCheck.Refuse) RejoinCheck.decide(
-        RejoinCheck.joinRequest("bmh", new JournalHistory(journal(60_000)), 0, host, guest), master);
-    ControlPlaneHost.JoinRefused refused =
-        new ControlPlaneHost.JoinRefused(longer.reason(), longer.firstDifferingSeqNr(), 0);
+    // A longer journal, diverged before the master's end: the narrowing's messages are bounded too.
+    List<ControllerEvent> longer = new java.util.ArrayList<>(journal(60_000));
+    longer.set(31_233, journal(1).get(0)); // event 31,234 differs
+    JournalHistory diverged = new JournalHistory(longer);
+    RejoinCheck.Verdict v = RejoinCheck.decide(RejoinCheck.joinRequest("bmh", diverged, 0, host, guest), master);
+    int rounds = 0;
+    while (v instanceof RejoinCheck.Narrow n) {
+      rounds++;
+      assertTrue(wireSize(new RejoinProtocol.ShowDigests(n.agreed(), n.differs(), 0, host)) < FRAME);
+      RejoinProtocol.Digests digests = new RejoinProtocol.Digests("bmh", n.wanted(),
+          RejoinCheck.digestsAt(diverged, n.wanted()), 0);
+      assertTrue(wireSize(digests) < FRAME, "digests: " + wireSize(digests) + " bytes");
+      v = RejoinCheck.narrow("bmh", n, digests.seqNrs(), digests.digests(), master);
+    }
+    assertEquals(1, rounds);
+    RejoinCheck.Refuse r = (RejoinCheck.Refuse) v;
+    assertEquals(31_234, r.firstDifferingSeqNr(), r.reason());
+    RejoinProtocol.JoinRefused refused = new RejoinProtocol.JoinRefused(r.reason(), r.firstDifferingSeqNr(), 0);
     assertTrue(wireSize(refused) < FRAME);
   }
 
@@ -116,8 +130,8 @@ class RejoinWireSizeTest {
   void shouldFitTheLargestChunkTheSettingsAllowUnderTheFrame() {
     List<ControllerEvent> events = journal(ControlPlaneSettings.MAX_CHUNK_EVENTS);
     ActorRef<ControlPlaneHost.Command> host = testKit.<ControlPlaneHost.Command>createTestProbe().ref();
-    int size = wireSize(new ControlPlaneHost.StateTransfer(1, events, events.size(), 0, 0, host, null,
-        testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref()));
+    int size = wireSize(new RejoinProtocol.StateTransfer(1, events, events.size(), 0, 0, host, null,
+        testKit.<RejoinProtocol.TransferAnswer>createTestProbe().ref()));
     assertTrue(size < FRAME / 2, ControlPlaneSettings.MAX_CHUNK_EVENTS + " events: " + size + " bytes");
   }
 }

@@ -49,7 +49,7 @@ class SwitchoverTest {
     kit = HostPairKit.start("switchover", dataDir, d -> new ControlPlaneSettings(60_000_000_000L,
         d.missedHeartbeats(), d.portReassignmentNs(), d.rebootTimeNs(), d.restartTimeNs(), d.linkLatencyNs(),
         d.takeover(), d.maxInFlight(), d.takeoverQueue(), d.tdf(), d.replicationTimeout(), false,
-        d.peerAnswerTimeoutNs(), d.rejoinWriteEvents(), d.rejoinChunkEvents()));
+        d.peerAnswerTimeoutNs(), d.rejoinWriteEvents(), d.rejoinChunkEvents(), d.linkGbps()));
   }
 
   @AfterAll

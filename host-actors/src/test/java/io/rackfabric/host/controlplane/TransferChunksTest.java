@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rackfabric.host.controlplane.ControlPlaneHost.ChunkPersisted;
-import io.rackfabric.host.controlplane.ControlPlaneHost.Joined;
+import io.rackfabric.host.controlplane.RejoinProtocol.ChunkPersisted;
+import io.rackfabric.host.controlplane.RejoinProtocol.Joined;
 import io.rackfabric.persistence.controller.ControllerEvent;
 import io.rackfabric.persistence.controller.PagePermission;
 import java.util.ArrayList;
@@ -28,6 +28,26 @@ class TransferChunksTest {
   }
 
   @Test
+  void shouldEndABulkAtItsLastChunkPersistedAndRefuseAJoinedThereWhenTheTailFollows() {
+    List<ControllerEvent> all = events(3);
+    TransferChunks bulk = new TransferChunks(41, all, 2, false);
+    assertFalse(bulk.endsTransfer());
+    bulk.next();
+    assertEquals(Optional.empty(), bulk.answered(new ChunkPersisted(42, 100)));
+    assertTrue(bulk.next().last(), "the bulk's last chunk");
+    assertEquals(Optional.empty(), bulk.answered(new ChunkPersisted(43, 200)));
+    assertTrue(bulk.done(), "persisted: the tail may follow");
+
+    TransferChunks early = new TransferChunks(41, all, 3, false);
+    early.next();
+    assertEquals(Optional.of("the chunk to seqNr 43 was answered Joined[ok=true, lastSeqNr=43, sentAt=100,"
+        + " detail=rejoined] before the last chunk"), early.answered(new Joined(true, 43, 100, "rejoined")));
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> new TransferChunks(41, List.of(), 2, false));
+    assertEquals("an empty bulk from seqNr 41: send the tail alone", empty.getMessage());
+  }
+
+  @Test
   void shouldSendOneChunkAtATimeAndJoinAfterTheLastWhenEachIsPersisted() {
     List<ControllerEvent> all = events(5);
     TransferChunks chunks = new TransferChunks(41, all, 2);
@@ -43,10 +63,10 @@ class TransferChunksTest {
     assertEquals(Optional.empty(), chunks.answered(new ChunkPersisted(44, 200)));
     TransferChunks.Chunk last = chunks.next();
     assertEquals(new TransferChunks.Chunk(45, all.subList(4, 5), true), last);
-    assertFalse(chunks.joined());
+    assertFalse(chunks.done());
     assertEquals(Optional.empty(), chunks.answered(new Joined(true, 45, 300, "rejoined")));
 
-    assertTrue(chunks.joined());
+    assertTrue(chunks.done());
     assertNull(chunks.failure());
     assertEquals(3, chunks.chunks());
     assertEquals(5, chunks.eventsSent());
@@ -61,7 +81,7 @@ class TransferChunksTest {
     assertEquals(new TransferChunks.Chunk(41, List.of(), true), only);
     assertEquals(40, only.endSeqNr());
     assertEquals(Optional.empty(), chunks.answered(new Joined(true, 40, 30, "rejoined")));
-    assertTrue(chunks.joined());
+    assertTrue(chunks.done());
   }
 
   @Test
@@ -74,7 +94,7 @@ class TransferChunksTest {
         chunks.answered(new Joined(false, 42, 200, "the new journal did not write the transfer"));
     assertEquals(Optional.of("the new journal did not write the transfer"), problem);
     assertEquals("the new journal did not write the transfer", chunks.failure());
-    assertFalse(chunks.joined());
+    assertFalse(chunks.done());
     IllegalStateException after = assertThrows(IllegalStateException.class, chunks::next);
     assertEquals("the transfer is over: the new journal did not write the transfer", after.getMessage());
   }

@@ -13,6 +13,7 @@ import io.rackfabric.fabric.kryo.WireRegistry;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.controlplane.RejoinProtocol;
 import io.rackfabric.host.controlplane.SwitchoverBreakdown;
 import io.rackfabric.host.controlplane.Takeover;
 import io.rackfabric.host.controlplane.TakeoverBreakdown;
@@ -140,9 +141,9 @@ class HostWireRegistrationsTest {
       assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
     }
     assertEquals(2460, registry.idOf(ControlPlaneHost.LoanEnded.class));
-    List<Class<?>> rejoin = List.of(ControlPlaneHost.Rejoin.class, ControlPlaneHost.JoinAsBackup.class,
-        ControlPlaneHost.JoinRefused.class, ControlPlaneHost.StateTransfer.class, ControlPlaneHost.Joined.class,
-        ControlPlaneHost.ChunkPersisted.class);
+    List<Class<?>> rejoin = List.of(ControlPlaneHost.Rejoin.class, RejoinProtocol.JoinAsBackup.class,
+        RejoinProtocol.JoinRefused.class, RejoinProtocol.StateTransfer.class, RejoinProtocol.Joined.class,
+        RejoinProtocol.ChunkPersisted.class, RejoinProtocol.ShowDigests.class, RejoinProtocol.Digests.class);
     for (int i = 0; i < rejoin.size(); i++) {
       assertEquals(2440 + i, registry.idOf(rejoin.get(i)), rejoin.get(i).getName());
     }
@@ -208,12 +209,14 @@ class HostWireRegistrationsTest {
     out.add(new ControlPlaneHost.TookOver(true, 2, 4_030, "bmh is master"));
     out.add(new ControlPlaneHost.Rejoin(roles));
     out.add(new ControlPlaneHost.Rejoin(host, roles));
-    out.add(new ControlPlaneHost.JoinAsBackup("mmh", 2, List.of(1L, 2L), List.of(-7L, 42L), 5_000, host, guest));
-    out.add(new ControlPlaneHost.JoinRefused("event 2 differs", 2, 5_030));
-    out.add(new ControlPlaneHost.StateTransfer(3, List.of(opened), 3, -1_234_567_890_123L, 5_030, host, null,
-        testKit.<ControlPlaneHost.TransferAnswer>createTestProbe().ref()));
-    out.add(new ControlPlaneHost.ChunkPersisted(3, 5_060));
-    out.add(new ControlPlaneHost.Joined(true, 3, 5_060, "rejoined"));
+    out.add(new RejoinProtocol.JoinAsBackup("mmh", 2, List.of(1L, 2L), List.of(-7L, 42L), 5_000, host, guest));
+    out.add(new RejoinProtocol.JoinRefused("event 2 differs", 2, 5_030));
+    out.add(new RejoinProtocol.ShowDigests(1_000, 1_049, 5_030, host));
+    out.add(new RejoinProtocol.Digests("mmh", List.of(1_001L, 1_002L), List.of(-7L, 42L), 5_060));
+    out.add(new RejoinProtocol.StateTransfer(3, List.of(opened), 3, -1_234_567_890_123L, 5_030, host, null,
+        testKit.<RejoinProtocol.TransferAnswer>createTestProbe().ref()));
+    out.add(new RejoinProtocol.ChunkPersisted(3, 5_060));
+    out.add(new RejoinProtocol.Joined(true, 3, 5_060, "rejoined"));
     out.add(new ControlPlaneClient.UseHosts(List.of(host, host)));
     out.add(new ControlPlaneClient.Issue(new Controller.OpenIommuPage("ch1", 0x100, 0x4000_0000L,
         PagePermission.READ_WRITE, 9_000, results)));
