@@ -35,9 +35,10 @@ public final class LinkEnd {
 
     /**
      * The link is up; {@code modelAt} is the later of this end's clock and the partner's as its
-     * training InitFCs carried it. Training runs on wall-clock timers, so this end's clock alone is
-     * whatever it was when training ended; the end a run took up at a model time stamps its InitFCs
-     * with that time, so both ends come up at it.
+     * training InitFCs carried it. A training outside the model runs on wall-clock timers, so this
+     * end's clock alone is whatever it was when training ended; the end a run took up at a model
+     * time stamps its InitFCs with that time, so both ends come up at it. A retraining under the
+     * kernel comes up at the model time of the InitFC's arrival that completes it.
      */
     void linkUp(long modelAt);
 
@@ -62,6 +63,7 @@ public final class LinkEnd {
   }
 
   private final LinkParameters params;
+  private final LinkTimers linkTimers;
   private final LinkStateMachine machine;
   private final LinkTraining training;
   private final Transmitter tx;
@@ -95,6 +97,7 @@ public final class LinkEnd {
       Listener listener,
       LongSupplier wallNanos) {
     this.params = params;
+    this.linkTimers = timers;
     this.machine = new LinkStateMachine(timers, autoActivate, trainingSeed);
     WireCalendar wire = new WireCalendar(); // first transmissions and replays share it
     this.retry = new DataLinkRetry(params, replayParams, wire, counters, new RetryHost(), meter);
@@ -154,11 +157,13 @@ public final class LinkEnd {
    * From now on the end runs under the model-time kernel: the data link retry's timers (the
    * replay timer, the coalesced Ack) are model-time events scheduled through {@code timers}, not
    * looked at on the wall-clock tick, so an Ack is never late in wall time and a replay happens
-   * exactly when the model says; and the partner's silence no longer takes the link down (see
+   * exactly when the model says; a retraining after a replay rollover is paced in model time
+   * (the retry interval, then each InitFC a DLLP's flight; see {@link LinkTraining}); and the partner's silence no longer takes the link down (see
    * {@link LinkStateMachine#ignoreSilence}).
    */
   public void useModelTimers(ModelTimers timers) {
     retry.useModelTimers(timers);
+    training.useModelTimers(timers, linkTimers.modelRetryIntervalNs(), tx::floor);
     machine.ignoreSilence();
   }
 
@@ -251,9 +256,11 @@ public final class LinkEnd {
 
   /**
    * When a frame from the partner takes effect here in model time, or -1 for a frame of link
-   * management that is not a model-time event: training (InitFC), the physical layer going down,
-   * and keepalives. Those run on the link's wall-clock timers and carry no credit or data, so they
-   * never change a model figure; everything else is handled in model-time order.
+   * management that is not a model-time event: training outside the model (the InitFCs of the
+   * rack's start and of a link-up fault), the physical layer going down, and keepalives. Those run
+   * on the link's wall-clock timers and carry no credit or data, so they never change a model
+   * figure; everything else, a retraining's InitFCs under the kernel included, is handled in
+   * model-time order.
    */
   public long modelArrival(LinkFrame frame) {
     return Reception.arrival(params, frame);

@@ -28,6 +28,8 @@ public final class LinkStateMachine {
   private boolean enabled;
   /** Whether a partner's silence for the DLLP timeout takes the link down (see {@link #ignoreSilence}). */
   private boolean silenceDownsLink = true;
+  /** Whether training is paced by model-time events, not {@link #tick} (see {@link #paceInModelTime}). */
+  private boolean modelPaced;
   private long stateSince;
   private long lastReceived;
   private long lastSent;
@@ -157,6 +159,43 @@ public final class LinkStateMachine {
     return actions | maybeProtected(now);
   }
 
+  /**
+   * Training from here on is paced by the caller's model-time events, not the wall-clock {@link
+   * #tick}: the tick neither starts a training after the retry interval nor resends InitFC nor
+   * gives an attempt up, and a keepalive completes no training ({@link #onKeepalive}). The caller
+   * starts training with {@link #retryTraining} at its model time; each InitFC arrives as a
+   * model-time event, and none is lost, so none is resent. {@code false}: back to the tick (a
+   * link enabled or disabled from outside the model).
+   */
+  public void paceInModelTime(boolean paced) {
+    modelPaced = paced;
+  }
+
+  public boolean pacedInModelTime() {
+    return modelPaced;
+  }
+
+  /** The retry interval is over (a model-time event): an enabled, inactive link trains again. */
+  public int retryTraining(long now) {
+    if (enabled && state == DataLinkState.DL_INACTIVE) {
+      return startTraining(now);
+    }
+    return 0;
+  }
+
+  /**
+   * A keepalive UpdateFC: the partner is alive. On the tick's pace it also completes a training
+   * like any UpdateFC; paced in model time it does not, since it left on the partner's wall clock,
+   * outside the model: the partner's InitFC or first TLP, both model-time events, complete it.
+   */
+  public int onKeepalive(long now) {
+    if (modelPaced) {
+      lastReceived = now;
+      return 0;
+    }
+    return onUpdateFc(now);
+  }
+
   /** An UpdateFC also proves the partner finished training with us. */
   public int onUpdateFc(long now) {
     lastReceived = now;
@@ -205,6 +244,9 @@ public final class LinkStateMachine {
         return 0;
       }
       case DL_INIT -> {
+        if (modelPaced) {
+          return 0;
+        }
         // Only a silent partner makes an attempt give up. One that answered (we hold its
         // credits) may have finished training with us already: a fresh attempt now would take its
         // link down by surprise, as a JVM slow to start once did to a CH's root port before any
@@ -216,7 +258,7 @@ public final class LinkStateMachine {
         return now - lastSent >= timers.initRetry().toNanos() ? SEND_INIT : 0;
       }
       default -> {
-        if (enabled && now - stateSince >= timers.retryInterval().toNanos()) {
+        if (enabled && !modelPaced && now - stateSince >= timers.retryInterval().toNanos()) {
           return startTraining(now);
         }
         return 0;

@@ -5,18 +5,31 @@ import java.time.Duration;
 /**
  * Wall-clock timers of the data link layer (already scaled by the time-dilation factor).
  *
+ * <p>Under the model-time kernel a retraining after a link-down the model decided (a replay
+ * rollover) waits {@link #modelRetryIntervalNs} of model time instead, the retry interval before
+ * dilation (see {@link LinkTraining}).
+ *
  * @param keepalive an idle active link sends an UpdateFC this often
  * @param dllpTimeout no DLLP for this long takes the link down
  * @param initRetry InitFC is resent this often while training
  * @param initTimeout a training attempt without an answer gives up after this long
  * @param retryInterval an enabled but inactive link tries to train again after this long
+ * @param timeDilation the factor the durations were scaled by (one model second lasts this many
+ *     wall seconds); positive
  */
 public record LinkTimers(
     Duration keepalive,
     Duration dllpTimeout,
     Duration initRetry,
     Duration initTimeout,
-    Duration retryInterval) {
+    Duration retryInterval,
+    double timeDilation) {
+
+  /** Timers not dilated (a time-dilation factor of 1). */
+  public LinkTimers(Duration keepalive, Duration dllpTimeout, Duration initRetry, Duration initTimeout,
+      Duration retryInterval) {
+    this(keepalive, dllpTimeout, initRetry, initTimeout, retryInterval, 1.0);
+  }
 
   public LinkTimers {
     if (keepalive.isNegative() || keepalive.isZero()) {
@@ -36,6 +49,9 @@ public record LinkTimers(
     if (retryInterval.isNegative() || retryInterval.isZero()) {
       throw new IllegalArgumentException("retry-interval=" + retryInterval + " must be positive");
     }
+    if (!(timeDilation > 0)) {
+      throw new IllegalArgumentException("time-dilation=" + timeDilation + " must be positive");
+    }
   }
 
   public static LinkTimers defaults() {
@@ -45,6 +61,14 @@ public record LinkTimers(
         Duration.ofMillis(50),
         Duration.ofMillis(1000),
         Duration.ofMillis(200));
+  }
+
+  /**
+   * The retry interval in model time, in nanoseconds: the interval before dilation, at least 1 ns.
+   * A link the model took down (a replay rollover) starts training again this long after.
+   */
+  public long modelRetryIntervalNs() {
+    return Math.max(1, Math.round(retryInterval.toNanos() / timeDilation));
   }
 
   /** The period at which a port should call {@link LinkStateMachine#tick}. */

@@ -9,6 +9,17 @@ import java.util.function.LongSupplier;
  * (training, keepalives, the DLLP timeout, retraining) and sends the DLLPs the machine's decisions
  * call for (InitFC, keepalive UpdateFC, the physical layer going down). What the link going down
  * or up means for the TLPs is the end's ({@link Transitions}).
+ *
+ * <p>Under the model-time kernel ({@link #useModelTimers}) a retraining the model caused is paced
+ * in model time, not on the wall clock: after a replay rollover at model T this end starts
+ * training again as a model-time event a retry interval later ({@link
+ * LinkTimers#modelRetryIntervalNs}); its partner, told by the rollover's {@link PhysicalDown},
+ * waits for that InitFC. Every InitFC sent in a model-time event is a model-time frame ({@link
+ * InitFc#timed}) arriving a DLLP's flight later, and each answer is sent in the event of its
+ * arrival: the partner is up at T + interval + 3 flights, this end 2 flights after the interval. So the link is up again at a model time that
+ * follows from the parameters, whatever the machine's speed. The training at the rack's start and
+ * after a link-up fault is outside any event (before traffic, or with the rack held) and keeps the
+ * wall-clock timers.
  */
 final class LinkTraining {
 
@@ -38,6 +49,13 @@ final class LinkTraining {
   /** TLPs arrived or left since the last tick (see {@link #tick}). */
   /** The latest model time the partner stamped an InitFC with (0: none yet). */
   private long partnerInitAt;
+  /** Schedules this end's model-time events; null while free-running. */
+  private LinkEnd.ModelTimers modelTimers;
+  private long modelRetryIntervalNs;
+  /** The model time of the event being handled, or {@code Long.MIN_VALUE} outside one. */
+  private LongSupplier eventTime = () -> Long.MIN_VALUE;
+  /** Counts the link's downs and enables: a scheduled retraining is for the down it was set for only. */
+  private long downs;
   private boolean rxActivity;
   private boolean txActivity;
 
@@ -50,6 +68,17 @@ final class LinkTraining {
     this.wallNanos = wallNanos;
     this.modelNow = modelNow;
     this.transitions = transitions;
+  }
+
+  /**
+   * From now on a retraining the model caused is paced by model-time events scheduled through
+   * {@code timers}, {@code retryIntervalNs} after the down; {@code eventTime} tells the model time
+   * of the event being handled ({@code Long.MIN_VALUE} outside one), which stamps a timed InitFC.
+   */
+  void useModelTimers(LinkEnd.ModelTimers timers, long retryIntervalNs, LongSupplier eventTime) {
+    this.modelTimers = timers;
+    this.modelRetryIntervalNs = retryIntervalNs;
+    this.eventTime = eventTime;
   }
 
   /** TLPs or retry DLLPs arrived: the partner is alive. */
@@ -69,15 +98,28 @@ final class LinkTraining {
   }
 
   void enable() {
+    onWallClock();
     apply(machine.enable(wallNanos.getAsLong()), null);
   }
 
   void disable(long modelAt) {
+    onWallClock();
     apply(machine.disable(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, modelAt);
   }
 
   /** The physical layer went down at model {@code modelAt}: the partner's or lost with it. */
   void physicalDown(long modelAt) {
+    physicalDown(modelAt, false);
+  }
+
+  /**
+   * The physical layer went down at model {@code modelAt}; {@code retraining}: the partner went
+   * down to retrain (its replay rollover). Under the kernel this end then waits for the partner's
+   * InitFC, a model-time frame, and trains on it: no wall-clock tick starts a training meanwhile.
+   */
+  void physicalDown(long modelAt, boolean retraining) {
+    downs++;
+    machine.paceInModelTime(retraining && modelTimers != null);
     apply(machine.onPhysicalDown(wallNanos.getAsLong()), ErrorMessage.Cause.SURPRISE_DOWN, modelAt);
   }
 
@@ -91,7 +133,32 @@ final class LinkTraining {
 
   /** The data link retry gave up at model {@code modelAt}: down, and training again. */
   void retrain(long modelAt) {
-    apply(machine.retrain(wallNanos.getAsLong()), ErrorMessage.Cause.REPLAY_ROLLOVER, modelAt);
+    apply(machine.retrain(wallNanos.getAsLong()), ErrorMessage.Cause.REPLAY_ROLLOVER, modelAt, true);
+    retrainAt(modelAt);
+  }
+
+  /**
+   * Under the kernel: training starts again as a model-time event a retry interval after the down
+   * at model {@code downAt}, unless the link went down or was enabled again meanwhile. Free-running,
+   * the wall-clock tick does it.
+   */
+  private void retrainAt(long downAt) {
+    long down = ++downs;
+    if (modelTimers == null) {
+      return;
+    }
+    machine.paceInModelTime(true);
+    modelTimers.schedule(downAt + modelRetryIntervalNs, () -> {
+      if (down == downs) {
+        apply(machine.retryTraining(wallNanos.getAsLong()), null);
+      }
+    });
+  }
+
+  /** Enabled, disabled or down from outside the model: training goes back to the wall-clock tick. */
+  private void onWallClock() {
+    downs++;
+    machine.paceInModelTime(false);
   }
 
   /** Timers; the end calls this periodically. */
@@ -116,6 +183,11 @@ final class LinkTraining {
     apply(machine.onUpdateFc(wallNanos.getAsLong()), null);
   }
 
+  /** A keepalive UpdateFC arrived: the partner is alive (see {@link LinkStateMachine#onKeepalive}). */
+  void onKeepalive() {
+    apply(machine.onKeepalive(wallNanos.getAsLong()), null);
+  }
+
   /**
    * A TLP arrived while training: like an UpdateFC, it proves the partner is up with our credits
    * (its last InitFC was lost), so training finishes rather than drop a TLP whose credit the
@@ -134,8 +206,11 @@ final class LinkTraining {
 
   void onInitFc(InitFc i) {
     partnerInitAt = Math.max(partnerInitAt, i.sentAt());
-    // Training runs on the link's wall-clock timers; how many InitFCs it took must not move the
-    // model clock.
+    if (i.timed() && modelTimers != null) {
+      machine.paceInModelTime(true); // the partner retrains in model time: so does this end
+    }
+    // An untimed training runs on the link's wall-clock timers; how many InitFCs it took must not
+    // move the model clock.
     int actions = machine.onInitFc(i, wallNanos.getAsLong());
     if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
       // Before the partner's credits are taken: going down forgets the old ones.
@@ -152,18 +227,29 @@ final class LinkTraining {
     apply(actions, downCause, modelNow.getAsLong());
   }
 
-  /** @param downAt the model time a link-down among the actions happens at */
   private void apply(int actions, ErrorMessage.Cause downCause, long downAt) {
+    apply(actions, downCause, downAt, false);
+  }
+
+  /**
+   * @param downAt the model time a link-down among the actions happens at
+   * @param retraining a physical down among the actions tells the partner this end retrains
+   */
+  private void apply(int actions, ErrorMessage.Cause downCause, long downAt, boolean retraining) {
     if ((actions & LinkStateMachine.LINK_DOWN) != 0) {
       transitions.down(downCause == null ? ErrorMessage.Cause.SURPRISE_DOWN : downCause, downAt);
     }
     if ((actions & LinkStateMachine.SEND_PHYSICAL_DOWN) != 0) {
-      listener.send(new PhysicalDown(downAt));
+      listener.send(new PhysicalDown(downAt, retraining));
     }
     if ((actions & LinkStateMachine.SEND_INIT) != 0) {
       sendingDllp();
+      // In a model-time event of a training paced in model time: a model-time frame sent at the
+      // event's time. Otherwise link management, stamped with the end's clock.
+      long event = eventTime.getAsLong();
+      boolean timed = modelTimers != null && machine.pacedInModelTime() && event != Long.MIN_VALUE;
       listener.send(new InitFc(receive.size(), machine.training(), machine.partnerTraining(),
-          modelNow.getAsLong()));
+          timed ? event : modelNow.getAsLong(), timed));
     }
     if ((actions & LinkStateMachine.SEND_UPDATE) != 0) {
       sendingDllp();

@@ -11,7 +11,8 @@ import java.util.function.LongConsumer;
  * under the data link retry, which takes only the expected sequence number), a corrupt one and an
  * Ack or Nak go to the retry, a credit update to the transmitter, training frames and the
  * partner's physical down to link management. Space freed in the receive buffer goes back to the
- * partner as an UpdateFC.
+ * partner as an UpdateFC. A retraining's InitFC under the kernel ({@link InitFc#timed}) is a
+ * model-time frame too.
  *
  * <p>Not thread-safe: one owner, the link end.
  */
@@ -62,6 +63,9 @@ final class Reception {
     if (frame instanceof UpdateFc u && !u.keepalive()) {
       return u.sentAt() + params.flightNs(DLLP_BYTES);
     }
+    if (frame instanceof InitFc i && i.timed()) {
+      return i.sentAt() + params.flightNs(DLLP_BYTES);
+    }
     return -1;
   }
 
@@ -89,13 +93,16 @@ final class Reception {
       onUpdateFc(u);
     } else if (frame instanceof InitFc i) {
       counters.dllpsReceived++;
+      if (i.timed()) {
+        observe.accept(arrival(params, i)); // a retraining's step, at its model time
+      }
       training.onInitFc(i);
     } else if (frame instanceof PhysicalDown d) {
       // Down when the partner's electrical idle arrives, not at the latest time this end has seen:
       // a TLP stamped later that crossed first (actors run concurrently) must not delay the AER.
       long downAt = d.sentAt() + params.propagationNs();
       observe.accept(downAt);
-      training.physicalDown(downAt);
+      training.physicalDown(downAt, d.retraining());
     }
     return -1;
   }
@@ -103,7 +110,7 @@ final class Reception {
   private void onUpdateFc(UpdateFc u) {
     counters.dllpsReceived++;
     if (u.keepalive()) {
-      training.onUpdateFc(); // liveness only: its limits were advertised before
+      training.onKeepalive(); // liveness only: its limits were advertised before
       return;
     }
     long arrival = arrival(params, u);

@@ -122,7 +122,8 @@ public record FabricSettings(
           scaled(t.getDuration("dllp-timeout"), tdf),
           scaled(t.getDuration("init-retry"), tdf),
           scaled(t.getDuration("init-timeout"), tdf),
-          scaled(t.getDuration("retry-interval"), tdf));
+          scaled(t.getDuration("retry-interval"), tdf),
+          tdf > 0 ? tdf : 1.0);
     } catch (IllegalArgumentException e) {
       errors.add("link-timers: " + e.getMessage());
     }

@@ -32,5 +32,12 @@ class ReceptionTest {
     assertEquals(-1, Reception.arrival(P, new UpdateFc(LIMITS, 100, true)), "a keepalive");
     assertEquals(-1, Reception.arrival(P, new InitFc(LIMITS, 1, 0, 100)));
     assertEquals(-1, Reception.arrival(P, new PhysicalDown(100)));
+    assertEquals(-1, Reception.arrival(P, new PhysicalDown(100, true)), "a retraining's down too");
+  }
+
+  @Test
+  void shouldTakeEffectAfterADllpFlightWhenAnInitFcIsARetrainingsUnderTheKernel() {
+    long dllpFlight = P.flightNs(Reception.DLLP_BYTES);
+    assertEquals(100 + dllpFlight, Reception.arrival(P, new InitFc(LIMITS, 1, 0, 100, true)));
   }
 }

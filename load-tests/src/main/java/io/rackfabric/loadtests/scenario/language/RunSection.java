@@ -47,7 +47,8 @@ record RunSection(boolean reproducible, Map<String, String> linkTimers, Long dur
 
   /**
    * {@code run.link-timers { keepalive, dllp-timeout, init-retry, init-timeout, retry-interval }}:
-   * wall-time link timers for every JVM of the run, as settings paths. A rack of thousands of
+   * wall-time link timers for every JVM of the run, as settings paths ({@code retry-interval} is
+   * also the model time a link waits to retrain after a replay rollover under the kernel). A rack of thousands of
    * links spends its cores on keepalives and ticks at the defaults (issue 6's 1,000-host run).
    */
   private static Map<String, String> linkTimers(Fields t) {
