@@ -68,7 +68,7 @@ final class EndpointParts {
     this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies());
     this.intake = new RequestIntake(id, time, target, requester, context.getLog());
     this.aer = new AerSink(id, guests, context.getLog());
-    this.management = new EndpointManagement(id, link, time, settings, managed, context.getLog());
+    this.management = new EndpointManagement(id, link, time, settings, managed, guests, context.getLog());
     this.reports = new EndpointReports(id, link, target, requester, aer, management);
     RootRelay relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf,
         target::claims, (tlp, at) -> link.offer(tlp, at, -1));

@@ -240,9 +240,11 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(362, io.rackfabric.fabric.management.PathReport.class),
       Entry.of(363, io.rackfabric.fabric.management.PathReport.Round.class),
       Entry.of(364, io.rackfabric.fabric.management.PathTableHeld.class),
-      Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class)
+      Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class),
 
-      // next free block: 370
+      // 370..379: the fabric manager's database kept in the controller's state
+      Entry.of(370, io.rackfabric.fabric.management.DatabaseDelta.class)
+      // next free: 371
       );
 
   @Override

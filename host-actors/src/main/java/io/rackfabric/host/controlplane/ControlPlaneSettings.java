@@ -31,6 +31,9 @@ import java.util.Locale;
  *     master quiescing for a switchover for the backup's, model ns
  * @param rejoinWriteEvents events per journal write of a rejoining host's new tenure
  * @param rejoinChunkEvents events per chunk of a rejoin's state transfer (one message each)
+ * @param keepFabricDatabase the management hosts keep the fabric manager's topology database in the
+ *     controller's state (its endpoint's changes become controller events; a take-over of the fabric
+ *     manager starts from the state)
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -47,7 +50,8 @@ public record ControlPlaneSettings(
     boolean modelTimeHeartbeats,
     long peerAnswerTimeoutNs,
     int rejoinWriteEvents,
-    int rejoinChunkEvents) {
+    int rejoinChunkEvents,
+    boolean keepFabricDatabase) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -134,7 +138,17 @@ public record ControlPlaneSettings(
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
         root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer,
-        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"));
+        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"), c.getBoolean("keep-fabric-database"));
+  }
+
+  /** Without the fabric manager's database in the controller's state. */
+  public ControlPlaneSettings(long heartbeatIntervalNs, double missedHeartbeats, long portReassignmentNs,
+      long rebootTimeNs, long restartTimeNs, long linkLatencyNs, Takeover takeover, int maxInFlight,
+      int takeoverQueue, double tdf, Duration replicationTimeout, boolean modelTimeHeartbeats,
+      long peerAnswerTimeoutNs, int rejoinWriteEvents, int rejoinChunkEvents) {
+    this(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs, rebootTimeNs, restartTimeNs, linkLatencyNs,
+        takeover, maxInFlight, takeoverQueue, tdf, replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs,
+        rejoinWriteEvents, rejoinChunkEvents, false);
   }
 
   /** The model time without a heartbeat after which the master is suspected. */
@@ -150,19 +164,20 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents,
+        keepFabricDatabase);
   }
 
   public ControlPlaneSettings withRejoinWriteEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents, keepFabricDatabase);
   }
 
   public ControlPlaneSettings withRejoinChunkEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events, keepFabricDatabase);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

@@ -16,8 +16,11 @@ import java.util.List;
  * @param steppedDown the step-down that ended the journal's tenure, null when none (version 4; an
  *     earlier image has none). The template image never holds one (it comes before any step-down);
  *     a state read from a stepped-down controller does.
+ * @param fabricManager the endpoint whose fabric manager recorded the database last, null when none
+ *     (version 5; an earlier image has none, nor a database)
+ * @param fabricDatabase the fabric manager's topology database as a full copy, null when none
  */
-@SchemaVersion(4)
+@SchemaVersion(5)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -33,7 +36,9 @@ public record ControllerSnapshot(
     List<OfferRecord> offers,
     List<LoanRecord> loans,
     List<DmaMapping> dmaMappings,
-    ControllerEvent.SteppedDown steppedDown) {
+    ControllerEvent.SteppedDown steppedDown,
+    String fabricManager,
+    io.rackfabric.fabric.management.DatabaseDelta fabricDatabase) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);
