@@ -32,7 +32,15 @@ final class FabricDatabaseCalls {
   private final Deque<GuestCall> recording = new ArrayDeque<>();
   /** Calls asking for the database, in order of their state reads. */
   private final Deque<GuestCall> wanting = new ArrayDeque<>();
+  /** A change recorded outside any call (see {@link #serving}). */
+  private static final GuestCall NO_CALL = new GuestCall.Hold(0, 0);
   private long notRecorded;
+  /**
+   * What this host's fabric manager changed while the host could not record it (a backup whose
+   * fabric manager took over before its control plane did), as a full copy; null: nothing, or
+   * deltas with no full copy under them.
+   */
+  private io.rackfabric.fabric.management.DatabaseDelta unrecorded;
 
   FabricDatabaseCalls(String name, HostGuest guest, Logger log, ActorRef<OperationResult> recorded,
       ActorRef<CurrentState> stateRead) {
@@ -51,8 +59,10 @@ final class FabricDatabaseCalls {
     if (call instanceof GuestCall.FabricDatabaseChanged c) {
       if (role != Role.MASTER || host.cutOffMaster(role)) {
         notRecorded++;
-        log.info("Host [{}] {}: a fabric database change at {} ns is not recorded ({}): not the serving master", name,
-            role, c.at(), c.change().summary());
+        unrecorded = c.change().full() ? c.change() : unrecorded == null ? null : unrecorded.then(c.change());
+        log.info("Host [{}] {}: a fabric database change at {} ns is not recorded ({}): not the serving master; {}",
+            name, role, c.at(), c.change().summary(), unrecorded == null ? "nothing kept to record later"
+                : "recorded once it serves");
         guest.answer(call);
         return true;
       }
@@ -68,6 +78,21 @@ final class FabricDatabaseCalls {
     return false;
   }
 
+  /**
+   * The host serves as master from now on ({@code role}, after a take-over): what its fabric manager
+   * changed meanwhile is recorded now, as one full copy at the host's model time, outside any call.
+   */
+  void serving(HostCore host, Role role) {
+    if (unrecorded == null) {
+      return;
+    }
+    log.info("Host [{}] records its fabric manager's database, changed while it was not master: {}", name,
+        unrecorded.summary());
+    recording.add(NO_CALL);
+    host.admit(new Controller.RecordFabricDatabase(name, unrecorded, host.now, recorded), role);
+    unrecorded = null;
+  }
+
   /** The controller answered the oldest change: its call ends. */
   void answered(OperationResult result) {
     GuestCall call = recording.poll();
@@ -78,7 +103,9 @@ final class FabricDatabaseCalls {
       notRecorded++;
       log.warn("Host [{}]: the fabric database change was not recorded: {} {}", name, result.status(), result.detail());
     }
-    guest.answer(call);
+    if (call != NO_CALL) {
+      guest.answer(call);
+    }
   }
 
   /** The state was read for the oldest request: the endpoint gets its database, then the call ends. */
