@@ -18,7 +18,9 @@ import org.slf4j.Logger;
  * the answer, so the endpoint goes on only once the backup holds the change. Taking over, the
  * endpoint asks for the database ({@link GuestCall.FabricDatabaseWanted}): the host reads its
  * controller's state, or its replica's on a backup, and tells the endpoint what it holds before it
- * ends the call. A change reaching a host that is not the master is not recorded (answered at once).
+ * ends the call. A change reaching a host that is not the master is not recorded (answered at once);
+ * kept here as a full copy, it is recorded with the first change that reaches the host once it is
+ * master (inside that change's call, so at its model time, in the journal's deterministic order).
  * Not thread-safe: the host's actor's own.
  */
 final class FabricDatabaseCalls {
@@ -32,8 +34,6 @@ final class FabricDatabaseCalls {
   private final Deque<GuestCall> recording = new ArrayDeque<>();
   /** Calls asking for the database, in order of their state reads. */
   private final Deque<GuestCall> wanting = new ArrayDeque<>();
-  /** A change recorded outside any call (see {@link #serving}). */
-  private static final GuestCall NO_CALL = new GuestCall.Hold(0, 0);
   private long notRecorded;
   /**
    * What this host's fabric manager changed while the host could not record it (a backup whose
@@ -62,12 +62,19 @@ final class FabricDatabaseCalls {
         unrecorded = c.change().full() ? c.change() : unrecorded == null ? null : unrecorded.then(c.change());
         log.info("Host [{}] {}: a fabric database change at {} ns is not recorded ({}): not the serving master; {}",
             name, role, c.at(), c.change().summary(), unrecorded == null ? "nothing kept to record later"
-                : "recorded once it serves");
+                : "recorded with its next change once it serves");
         guest.answer(call);
         return true;
       }
       recording.add(call);
-      host.admit(new Controller.RecordFabricDatabase(name, c.change(), c.at(), recorded), role);
+      io.rackfabric.fabric.management.DatabaseDelta change = c.change();
+      if (unrecorded != null) { // what changed while it was not master, whole, with this change on top
+        change = change.full() ? change : unrecorded.then(change);
+        log.info("Host [{}] records with this change what its fabric manager changed while it was not master: {}",
+            name, change.summary());
+        unrecorded = null;
+      }
+      host.admit(new Controller.RecordFabricDatabase(name, change, c.at(), c.at(), recorded), role);
       return true;
     }
     if (call instanceof GuestCall.FabricDatabaseWanted) {
@@ -76,21 +83,6 @@ final class FabricDatabaseCalls {
       return true;
     }
     return false;
-  }
-
-  /**
-   * The host serves as master from now on ({@code role}, after a take-over): what its fabric manager
-   * changed meanwhile is recorded now, as one full copy at the host's model time, outside any call.
-   */
-  void serving(HostCore host, Role role) {
-    if (unrecorded == null) {
-      return;
-    }
-    log.info("Host [{}] records its fabric manager's database, changed while it was not master: {}", name,
-        unrecorded.summary());
-    recording.add(NO_CALL);
-    host.admit(new Controller.RecordFabricDatabase(name, unrecorded, host.now, recorded), role);
-    unrecorded = null;
   }
 
   /** The controller answered the oldest change: its call ends. */
@@ -103,9 +95,7 @@ final class FabricDatabaseCalls {
       notRecorded++;
       log.warn("Host [{}]: the fabric database change was not recorded: {} {}", name, result.status(), result.detail());
     }
-    if (call != NO_CALL) {
-      guest.answer(call);
-    }
+    guest.answer(call);
   }
 
   /** The state was read for the oldest request: the endpoint gets its database, then the call ends. */

@@ -65,7 +65,8 @@ final class Operations {
     } else if (op instanceof TakeTemplateImage o) {
       return new TakeTemplateImage(at, to);
     } else if (op instanceof io.rackfabric.persistence.controller.Controller.RecordFabricDatabase o) {
-      return new io.rackfabric.persistence.controller.Controller.RecordFabricDatabase(o.manager(), o.change(), at, to);
+      return new io.rackfabric.persistence.controller.Controller.RecordFabricDatabase(o.manager(), o.change(),
+          o.changedAt(), at, to);
     }
     return restampLoan(op, at, to);
   }

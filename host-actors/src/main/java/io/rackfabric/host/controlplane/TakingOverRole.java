@@ -174,7 +174,6 @@ final class TakingOverRole extends RoleBehavior {
       TakeoverBreakdown breakdown = takeover.breakdown(queued);
       getContext().getLog().info("Host [{}] took over: {}", host.name, breakdown);
       host.tookOver(breakdown);
-      host.fabricDatabase.serving(host, Role.MASTER);
       return waitingJoin == null ? master : master.onJoinAsBackup(waitingJoin);
     });
     return this;

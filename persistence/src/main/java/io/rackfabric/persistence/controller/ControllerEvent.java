@@ -127,10 +127,12 @@ public sealed interface ControllerEvent extends Journaled {
    * Ladon rack: the fabric manager's state is part of the controller's): {@code change} is a full
    * copy or the delta of one discovery round (devices removed, devices and links found, ports whose
    * record changed), as {@code DatabaseShipper} works it out. Folded, the state holds the database
-   * as a full copy; a backup's take-over of the fabric manager starts from it.
+   * as a full copy; a backup's take-over of the fabric manager starts from it. {@code changedAt}
+   * is the model time the fabric manager changed it (its discovery round ended); {@code at}, as for
+   * every event, the master's model clock when it served the operation (never earlier).
    */
-  record FabricDatabaseRecorded(String manager, io.rackfabric.fabric.management.DatabaseDelta change, long at)
-      implements ControllerEvent {}
+  record FabricDatabaseRecorded(String manager, io.rackfabric.fabric.management.DatabaseDelta change, long changedAt,
+      long at) implements ControllerEvent {}
 
   /**
    * A journal's replicated change log: {@code journal} (in sequence-number order; {@code event}

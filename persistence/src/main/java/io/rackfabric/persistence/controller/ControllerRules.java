@@ -105,7 +105,7 @@ public final class ControllerRules {
       if (!o.change().full() && s.fabricDatabase().isEmpty()) {
         return Decision.reject("change=" + o.change().summary() + " is a delta, but no full copy was recorded");
       }
-      return Decision.accept(new ControllerEvent.FabricDatabaseRecorded(o.manager(), o.change(), at));
+      return Decision.accept(new ControllerEvent.FabricDatabaseRecorded(o.manager(), o.change(), o.changedAt(), at));
     } else if (op instanceof TakeTemplateImage) {
       if (s.enumeratedRoot().isEmpty()) {
         return Decision.reject("template image before enumeration completed");
