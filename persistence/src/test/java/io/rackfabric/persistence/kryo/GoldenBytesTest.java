@@ -90,7 +90,9 @@ class GoldenBytesTest {
     }
     // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller).
     ControllerState applied = withLoans.apply(removal(ControllerEvent.RequestApplied.class));
-    samples.add(applied.apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
+    // Version 5 keeps the fabric manager's database (the Ladon rack's controller state carries it).
+    samples.add(applied.apply(removal(ControllerEvent.FabricDatabaseRecorded.class))
+        .apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
       String manifest = codec.manifest(sample.getClass());
@@ -116,7 +118,7 @@ class GoldenBytesTest {
     assertEquals(applied, ControllerState.fromSnapshot(v3));
   }
 
-  private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
+  static ControllerEvent removal(Class<? extends ControllerEvent> type) {
     if (type == ControllerEvent.HostRemoved.class) {
       return new ControllerEvent.HostRemoved("ch2", 20_000);
     } else if (type == ControllerEvent.DeviceRemoved.class) {
@@ -131,6 +133,16 @@ class GoldenBytesTest {
       return new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     } else if (type == ControllerEvent.RequestApplied.class) {
       return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
+    } else if (type == ControllerEvent.FabricDatabaseRecorded.class) {
+      var end = new io.rackfabric.fabric.management.TopologyDatabase.End(12, 3);
+      return new ControllerEvent.FabricDatabaseRecorded("mmh", new io.rackfabric.fabric.management.DatabaseDelta(true,
+          List.of(new io.rackfabric.fabric.management.TopologyDatabase.Device(12,
+              io.rackfabric.fabric.management.DeviceType.SWITCH, 16, 256, io.rackfabric.fabric.management.Route.local())),
+          List.of(new io.rackfabric.fabric.management.TopologyDatabase.Port(12, 3,
+              io.rackfabric.fabric.management.PortKind.DOWNSTREAM, 1, 4, 3, 4, 3,
+              io.rackfabric.fabric.link.DataLinkState.DL_ACTIVE, io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED)),
+          List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
+              new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0))), List.of()), 21_142, 60_000);
     }
     throw new AssertionError("the sample rack has no " + type.getSimpleName());
   }
