@@ -56,7 +56,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1019, ControllerEvent.DmaBufferUnmapped.class),
       Entry.of(1020, ControllerEvent.LoanWindowMoved.class),
       Entry.of(1021, ControllerEvent.SteppedDown.class),
-      Entry.of(1022, ControllerEvent.FabricDatabaseRecorded.class),
+      Entry.of(1024, ControllerEvent.FabricDatabaseRecorded.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),

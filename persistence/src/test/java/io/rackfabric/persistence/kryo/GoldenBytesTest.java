@@ -90,7 +90,7 @@ class GoldenBytesTest {
     }
     // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller).
     ControllerState applied = withLoans.apply(removal(ControllerEvent.RequestApplied.class));
-    // Version 5 keeps the fabric manager's database (the Ladon rack's controller state carries it).
+    // Version 6 keeps the fabric manager's database (the Ladon rack's controller state carries it).
     samples.add(applied.apply(removal(ControllerEvent.FabricDatabaseRecorded.class))
         .apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
