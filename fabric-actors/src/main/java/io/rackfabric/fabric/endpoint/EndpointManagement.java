@@ -68,6 +68,12 @@ final class EndpointManagement {
   private final GuestSide guests;
   /** The host software told of each distribution of paths held whole ({@link MemoryEndpoint.WatchPathTable}). */
   private final List<ActorRef<EndpointEvent>> tableWatchers = new ArrayList<>();
+  /** The database kept in the controller's state (Ladon rack); null: no candidate. */
+  private final ControllerDatabase controllerDatabase;
+  /** A take-over waiting for the controller's database: its model time, and the dead primary (-1: none waits). */
+  private long takeoverAt = -1;
+  private long takeoverDead;
+  private boolean takeoverFromController;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup,
       GuestSide guests, Logger log) {
@@ -85,6 +91,7 @@ final class EndpointManagement {
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
     this.shipper = candidacy == null ? null : new DatabaseShipper(settings.maxPayload());
     this.replica = candidacy == null ? null : new DatabaseReplica();
+    this.controllerDatabase = candidacy == null ? null : new ControllerDatabase(guests, settings.maxPayload());
   }
 
   /**
@@ -187,6 +194,9 @@ final class EndpointManagement {
    * (a full copy first, or when it asked for one; then deltas), along the route its heartbeats take.
    */
   private void shipDatabase(long at) {
+    if (candidacy != null && candidacy.role() == Candidacy.Role.PRIMARY) {
+      controllerDatabase.record(driver, at);
+    }
     if (candidacy == null || !setup.keepDatabase() || candidacy.role() != Candidacy.Role.PRIMARY
         || candidacy.partner() == null || driver.databaseChanges() <= shippedChanges) {
       return;
@@ -247,13 +257,56 @@ final class EndpointManagement {
       return;
     }
     long dead = old == null ? 0 : old.serial();
-    TopologyDatabase kept = old == null ? null : replica.takeOver(setup.device().serial(), dead);
+    if (controllerDatabase.ask(at)) {
+      takeoverAt = at; // the keeper answers with the controller's database inside the call
+      takeoverDead = dead;
+      return;
+    }
+    takeOverFrom(old == null ? null : kept(), dead, at);
+  }
+
+  /**
+   * The keeper's answer: the database its controller's state holds ({@code database}, a full copy;
+   * null: none). The controller's state is authoritative: with one, the take-over is from it; else
+   * from the copy kept over the fabric when it is usable; else a discovery.
+   */
+  void takeOverKept(String manager, io.rackfabric.fabric.management.DatabaseDelta database) {
+    if (takeoverAt < 0) {
+      return;
+    }
+    long at = takeoverAt;
+    takeoverAt = -1;
+    TopologyDatabase fromController = ControllerDatabase.database(database);
+    if (fromController != null) {
+      log.info("Endpoint [{}] takes over the database the controller's state holds (recorded by {}): {}", id,
+          manager, database.summary());
+      takeoverFromController = true;
+      takeOverFrom(fromController, takeoverDead, at);
+      return;
+    }
+    log.info("Endpoint [{}]: the controller's state holds no fabric database", id);
+    takeOverFrom(kept(), takeoverDead, at);
+  }
+
+  /** The copy kept over the fabric when it is usable, else null. */
+  private TopologyDatabase kept() {
+    return replica.usable() ? replica.copy() : null;
+  }
+
+  /**
+   * Takes over {@code copy} (the old primary's database as handed on, not re-rooted; null: none) at
+   * model {@code at}: re-rooted at this endpoint, the dead primary's neighbors re-read; without a
+   * copy, or one that leaves nothing reachable, a discovery.
+   */
+  private void takeOverFrom(TopologyDatabase copy, long dead, long at) {
+    TopologyDatabase kept = copy == null ? null : copy.rerooted(setup.device().serial(), dead);
     if (kept == null || kept.devices().isEmpty()) {
       log.info("Endpoint [{}] has no usable copy of the fabric manager's database: discovers the fabric", id);
+      takeoverFromController = false;
       start(at);
       return;
     }
-    List<Long> rereads = replica.copy().neighbors(dead).stream().filter(kept::knows).toList();
+    List<Long> rereads = copy.neighbors(dead).stream().filter(kept::knows).toList();
     takeoverRereads = rereads.size();
     takeoverEventRouteWrites = kept.devices().stream().filter(d -> d.route().hops() > 0).count();
     log.info("Endpoint [{}] takes over the database it kept ({} devices): re-reads {} device(s) beside the old primary",
@@ -389,6 +442,7 @@ final class EndpointManagement {
     }
     FabricManagerReport r = driver.report().withElection(candidacy == null ? null : candidacy.report());
     return shipper == null ? r : r.withCopy(new FabricManagerReport.DatabaseCopy(shipper.counts(), replica.counts(),
-        takeoverRereads >= 0, Math.max(takeoverRereads, 0), takeoverEventRouteWrites));
+        takeoverRereads >= 0, Math.max(takeoverRereads, 0), takeoverEventRouteWrites, takeoverFromController,
+        controllerDatabase.handed()));
   }
 }

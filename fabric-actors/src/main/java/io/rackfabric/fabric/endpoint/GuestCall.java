@@ -14,7 +14,7 @@ import akka.actor.NoSerializationVerificationNeeded;
  */
 public sealed interface GuestCall extends NoSerializationVerificationNeeded
     permits GuestCall.Event, GuestCall.ReadDone, GuestCall.Wake, GuestCall.FromPeer, GuestCall.Attached,
-        GuestCall.Hold {
+        GuestCall.Hold, GuestCall.FabricDatabaseChanged, GuestCall.FabricDatabaseWanted {
 
   /** The number to answer with {@link MemoryEndpoint.GuestDone}; 0 for a notice that needs none. */
   long call();
@@ -64,4 +64,20 @@ public sealed interface GuestCall extends NoSerializationVerificationNeeded
    * answers the hold only once every guest answered this call.
    */
   record Hold(long call, long modelAt) implements GuestCall {}
+
+  /**
+   * The fabric manager on this endpoint changed its topology database at model time {@code at}
+   * ({@code change}: a full copy first, then deltas): to the guest that keeps it in the controller's
+   * state ({@link MemoryEndpoint.KeepFabricDatabase}), which answers once it is recorded (or at once
+   * when it cannot record it).
+   */
+  record FabricDatabaseChanged(long call, long at, io.rackfabric.fabric.management.DatabaseDelta change)
+      implements GuestCall {}
+
+  /**
+   * The fabric manager on this endpoint takes over at model time {@code at}: the guest that keeps
+   * the database answers {@link MemoryEndpoint.FabricDatabaseKept} (what its controller's state holds,
+   * or none) before it answers the call.
+   */
+  record FabricDatabaseWanted(long call, long at) implements GuestCall {}
 }

@@ -32,6 +32,8 @@ final class GuestSide {
   private final PortTime time;
   private final EndpointGuests guests = new EndpointGuests();
   private final GuestChannels peers;
+  /** The guest keeping the fabric manager's database in its controller's state; null: none. */
+  private ActorRef<GuestCall> databaseKeeper;
 
   /** Declares the guest channels to {@code guestPeers} on {@code time} (before it joins a keeper). */
   GuestSide(String id, ActorContext<PortMessage> context, PortTime time, List<GuestPeer> guestPeers) {
@@ -146,5 +148,22 @@ final class GuestSide {
     }
     guest.tell(asCall.apply(guests.open(guest)));
     time.suspend();
+  }
+
+  void keepFabricDatabase(ActorRef<GuestCall> guest) {
+    databaseKeeper = guest;
+  }
+
+  /**
+   * Calls the guest keeping the fabric manager's database with {@code asCall} (the endpoint's next
+   * events wait for its answer); false when no attached guest keeps it.
+   */
+  boolean callDatabaseKeeper(LongFunction<GuestCall> asCall) {
+    if (databaseKeeper == null || !guests.attached(databaseKeeper)) {
+      return false;
+    }
+    databaseKeeper.tell(asCall.apply(guests.open(databaseKeeper)));
+    time.suspend();
+    return true;
   }
 }

@@ -34,7 +34,7 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
 
   public sealed interface Command extends PortMessage
       permits Write, Read, WriteAs, ReadAs, ChangeAccessCheck, GateBarWindows, HotAdd, HotRemove, ConfigRequest, StartTraffic, GetStats,
-          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, WatchPathTable, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage,
+          AwaitWrites, AwaitLinkUp, CountIssuedBefore, Watch, WatchErrors, WatchPathTable, Peek, Store, AttachGuest, DetachGuest, GuestDone, WakeGuest, CancelWake, SendToPeer, PeerMessage, KeepFabricDatabase, FabricDatabaseKept,
           StartDiscovery {}
 
   /**
@@ -258,6 +258,22 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
    */
   public record StartDiscovery(long at) implements Command, WireMessage {}
 
+  /**
+   * Guest {@code guest} (the management host's control-plane software in the Ladon rack) keeps the
+   * fabric manager's topology database in its controller's event-sourced state: the fabric manager
+   * here hands it every change ({@link GuestCall.FabricDatabaseChanged}) and, taking over, asks it
+   * for the database ({@link GuestCall.FabricDatabaseWanted}). One keeper; a later one replaces it.
+   */
+  public record KeepFabricDatabase(ActorRef<GuestCall> guest) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The keeper's answer to {@link GuestCall.FabricDatabaseWanted}, sent inside that call: the
+   * database its controller's state holds as a full copy ({@code database}), recorded by fabric
+   * manager {@code manager}; {@code database} null when it holds none.
+   */
+  public record FabricDatabaseKept(String manager, io.rackfabric.fabric.management.DatabaseDelta database)
+      implements Command, NoSerializationVerificationNeeded {}
+
   private final String id;
   /** Its parts, one job each; each message goes to one of them. */
   private final EndpointParts parts;
@@ -358,6 +374,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
         .onMessage(WatchErrors.class, this::onWatchErrors)
         .onMessage(WatchPathTable.class, this::onWatchPathTable)
         .onMessage(StartDiscovery.class, this::onStartDiscovery)
+        .onMessage(KeepFabricDatabase.class, this::onKeepFabricDatabase)
+        .onMessage(FabricDatabaseKept.class, this::onFabricDatabaseKept)
         .onMessage(Peek.class, this::onPeek)
         .onMessage(Store.class, this::onStore)
         .build();
@@ -528,6 +546,16 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
       getContext().getLog().warn("Endpoint [{}] refused a discovery at {} ns: no fabric manager runs here, or it"
           + " started already", id, msg.at());
     }
+    return this;
+  }
+
+  private Behavior<PortMessage> onKeepFabricDatabase(KeepFabricDatabase msg) {
+    parts.guests.keepFabricDatabase(msg.guest());
+    return this;
+  }
+
+  private Behavior<PortMessage> onFabricDatabaseKept(FabricDatabaseKept msg) {
+    parts.management.takeOverKept(msg.manager(), msg.database());
     return this;
   }
 

@@ -241,10 +241,13 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(363, io.rackfabric.fabric.management.PathReport.Round.class),
       Entry.of(364, io.rackfabric.fabric.management.PathTableHeld.class),
       Entry.of(365, io.rackfabric.fabric.management.PathTableHeld.Held.class),
+
+      // 370..379: the fabric manager's database kept in the controller's state
+      Entry.of(370, io.rackfabric.fabric.management.DatabaseDelta.class),
+      // 390..399: the path tables the host software applies to its route list
       Entry.of(390, io.rackfabric.fabric.endpoint.EndpointEvent.PathTableWritten.class),
       Entry.of(391, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable.class)
-
-      // next free block: 370
+      // next free: 371..389, 392
       );
 
   @Override

@@ -45,19 +45,7 @@ public final class DatabaseReplica {
       return false;
     }
     expected = m.number() + 1;
-    for (TopologyDatabase.Device d : m.devices()) {
-      if (!copy.knows(d.serial())) {
-        copy.addDevice(d);
-      }
-    }
-    for (TopologyDatabase.Port p : m.ports()) {
-      if (copy.knows(p.serial())) {
-        copy.addPort(p);
-      }
-    }
-    for (TopologyDatabase.Link l : m.links()) {
-      copy.addLink(l.a(), l.b(), Route.local());
-    }
+    m.entries().applyTo(copy);
     complete = m.last();
     if (complete) {
       updatesApplied++;

@@ -10,9 +10,8 @@ import java.util.Set;
 /**
  * The primary fabric manager's side of keeping the secondary's topology database up to date: a
  * full copy first (and again whenever the secondary asks, {@link #resync}), then after every change
- * a delta against what it sent last (devices it had not sent, ports whose record changed, links it
- * had not sent; the database only grows or replaces a port's record, so nothing is ever removed),
- * cut into {@link FmDatabaseUpdate} messages that each fit {@code maxPayload} bytes. Plain: the
+ * a delta against what it sent last ({@link DatabaseDelta}: devices removed since, devices it had
+ * not sent, ports whose record changed, links it had not sent), cut into {@link FmDatabaseUpdate} messages that each fit {@code maxPayload} bytes. Plain: the
  * endpoint puts the messages on the wire. Not thread-safe.
  */
 public final class DatabaseShipper {
@@ -53,12 +52,32 @@ public final class DatabaseShipper {
    * one is due, else a delta; none when nothing changed.
    */
   public List<FmDatabaseUpdate> changes(TopologyDatabase db) {
+    DatabaseDelta delta = delta(db);
+    return delta == null ? List.of() : cut(delta);
+  }
+
+  /**
+   * The change from what was handed on last to {@code db}: a full copy when one is due, else a
+   * delta (devices removed since, devices and links not handed on, ports whose record changed);
+   * null when nothing changed. What it gives counts as handed on.
+   */
+  public DatabaseDelta delta(TopologyDatabase db) {
     boolean full = fullDue;
     if (full) {
       sentDevices.clear();
       sentPorts.clear();
       sentLinks.clear();
     }
+    List<Long> removed = new ArrayList<>();
+    for (long serial : sentDevices) {
+      if (!db.knows(serial)) {
+        removed.add(serial);
+      }
+    }
+    removed.sort(Long::compareUnsigned);
+    removed.forEach(sentDevices::remove);
+    sentPorts.keySet().removeIf(e -> removed.contains(e.serial()));
+    sentLinks.removeIf(l -> removed.contains(l.a().serial()) || removed.contains(l.b().serial()));
     List<TopologyDatabase.Device> devices = new ArrayList<>();
     List<TopologyDatabase.Port> ports = new ArrayList<>();
     List<TopologyDatabase.Link> links = new ArrayList<>();
@@ -77,8 +96,9 @@ public final class DatabaseShipper {
         links.add(l);
       }
     }
-    if (!full && devices.isEmpty() && ports.isEmpty() && links.isEmpty()) {
-      return List.of();
+    DatabaseDelta delta = new DatabaseDelta(full, devices, ports, links, removed);
+    if (delta.isEmpty()) {
+      return null;
     }
     fullDue = false;
     if (full) {
@@ -86,20 +106,24 @@ public final class DatabaseShipper {
     } else {
       deltas++;
     }
-    return cut(full, devices, ports, links);
+    return delta;
   }
 
-  /** Cuts one update into messages of at most max payload bytes, devices, then ports, then links. */
-  private List<FmDatabaseUpdate> cut(boolean full, List<TopologyDatabase.Device> devices,
-      List<TopologyDatabase.Port> ports, List<TopologyDatabase.Link> links) {
+  /**
+   * Cuts one update into messages of at most max payload bytes: removals, then devices, ports and
+   * links.
+   */
+  private List<FmDatabaseUpdate> cut(DatabaseDelta delta) {
     List<List<Object>> segments = new ArrayList<>();
     List<Object> current = new ArrayList<>();
     int size = FmDatabaseUpdate.FIXED_BYTES;
-    List<Object> all = new ArrayList<>(devices);
-    all.addAll(ports);
-    all.addAll(links);
+    List<Object> all = new ArrayList<>(delta.removed());
+    all.addAll(delta.devices());
+    all.addAll(delta.ports());
+    all.addAll(delta.links());
     for (Object entry : all) {
-      int entryBytes = entry instanceof TopologyDatabase.Device ? FmDatabaseUpdate.DEVICE_BYTES
+      int entryBytes = entry instanceof Long ? FmDatabaseUpdate.REMOVED_BYTES
+          : entry instanceof TopologyDatabase.Device ? FmDatabaseUpdate.DEVICE_BYTES
           : entry instanceof TopologyDatabase.Port ? FmDatabaseUpdate.PORT_BYTES : FmDatabaseUpdate.LINK_BYTES;
       if (size + entryBytes > maxPayload) {
         segments.add(current);
@@ -114,9 +138,9 @@ public final class DatabaseShipper {
     List<FmDatabaseUpdate> out = new ArrayList<>(segments.size());
     for (int i = 0; i < segments.size(); i++) {
       List<Object> s = segments.get(i);
-      FmDatabaseUpdate m = new FmDatabaseUpdate(nextNumber++, update, i, segments.size(), full,
+      FmDatabaseUpdate m = new FmDatabaseUpdate(nextNumber++, update, i, segments.size(), delta.full(),
           only(s, TopologyDatabase.Device.class), only(s, TopologyDatabase.Port.class),
-          only(s, TopologyDatabase.Link.class));
+          only(s, TopologyDatabase.Link.class), only(s, Long.class));
       bytes += m.sizeBytes();
       out.add(m);
     }

@@ -65,12 +65,16 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
    *
    * @param sent what this fabric manager sent as primary
    * @param received what it took as secondary
-   * @param resumed whether it took over from the database it kept (false: it discovered, or did not take over)
+   * @param resumed whether it took over from a kept database (false: it discovered, or did not take over)
    * @param rereads devices it re-read on taking over from the kept database
    * @param eventRouteWrites event routes it re-programmed on taking over from it
+   * @param fromController whether the database it took over was the controller's state's (the Ladon
+   *     rack), not the copy kept over the fabric
+   * @param recorded changes of its database recorded in the controller's state as primary
    */
   public record DatabaseCopy(DatabaseShipper.Counts sent, DatabaseReplica.Counts received, boolean resumed,
-      int rereads, long eventRouteWrites) implements WireMessage {}
+      int rereads, long eventRouteWrites, boolean fromController, long recorded)
+      implements WireMessage {}
 
   /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */
   public long discoveryNs() {

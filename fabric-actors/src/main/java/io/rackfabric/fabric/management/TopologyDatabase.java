@@ -110,6 +110,16 @@ public final class TopologyDatabase {
     return removed;
   }
 
+  /** Removes device {@code serial} with its ports and links (a removal another fabric manager made); no change when unknown. */
+  void removeDevice(long serial) {
+    if (devices.remove(serial) == null) {
+      return;
+    }
+    ports.remove(serial);
+    links.removeIf(l -> l.a().serial() == serial || l.b().serial() == serial);
+    linksByEnd.values().removeIf(l -> l.a().serial() == serial || l.b().serial() == serial);
+  }
+
   private boolean detached(long serial) {
     for (int port : ports(serial).keySet()) {
       Link l = linksByEnd.get(new End(serial, port));

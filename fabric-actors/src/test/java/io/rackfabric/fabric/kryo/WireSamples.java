@@ -100,7 +100,12 @@ final class WireSamples {
             io.rackfabric.fabric.management.PortKind.DOWNSTREAM, 1, 4, 3, 4, 3,
             io.rackfabric.fabric.link.DataLinkState.DL_ACTIVE, io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED)),
         List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
-            new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0)))));
+            new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0))), List.of(5L)));
+    put(new io.rackfabric.fabric.management.DatabaseDelta(false,
+        List.of(new io.rackfabric.fabric.management.TopologyDatabase.Device(12,
+            io.rackfabric.fabric.management.DeviceType.SWITCH, 16, 256, io.rackfabric.fabric.management.Route.local())),
+        List.of(), List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
+            new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0))), List.of(5L)));
     var path = new io.rackfabric.fabric.management.PathTable.Entry(9, route);
     put(path);
     var table = new io.rackfabric.fabric.management.PathTable(7, List.of(path,

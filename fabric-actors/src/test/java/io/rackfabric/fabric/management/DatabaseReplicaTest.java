@@ -36,7 +36,7 @@ class DatabaseReplicaTest {
     messages.forEach(replica::onUpdate);
   }
 
-  private static void assertSameContent(TopologyDatabase expected, TopologyDatabase actual) {
+  static void assertSameContent(TopologyDatabase expected, TopologyDatabase actual) {
     assertEquals(expected.devices().stream().map(TopologyDatabase.Device::serial).toList(),
         actual.devices().stream().map(TopologyDatabase.Device::serial).toList());
     for (TopologyDatabase.Device d : expected.devices()) {

@@ -320,6 +320,13 @@ public final class ControlPlaneHost {
   /** A call of the host's endpoint (see {@link HostGuest}): answered once handled. */
   record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
+  /** The controller answered a fabric database change (see {@link FabricDatabaseCalls}). */
+  record FabricDatabaseAnswered(OperationResult result) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The state read for a fabric manager taking over (see {@link FabricDatabaseCalls}). */
+  record FabricStateRead(io.rackfabric.persistence.controller.Controller.CurrentState state)
+      implements Command, NoSerializationVerificationNeeded {}
+
   /**
    * The peer this host watches has stopped (its actor, or its node left the cluster): a backup's
    * master, or a handing-over master's backup.
@@ -388,7 +395,13 @@ public final class ControlPlaneHost {
       HostGuest guest = new HostGuest(name, endpoint,
           endpoint == null ? null : ctx.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
       HostCore host = new HostCore(ctx, timers, name, persistenceId, settings, targets, wallNanos, guest);
+      host.fabricDatabase = new FabricDatabaseCalls(name, guest, ctx.getLog(),
+          ctx.messageAdapter(OperationResult.class, FabricDatabaseAnswered::new),
+          ctx.messageAdapter(io.rackfabric.persistence.controller.Controller.CurrentState.class, FabricStateRead::new));
       guest.attach();
+      if (settings.keepFabricDatabase()) {
+        guest.keepFabricDatabase();
+      }
       return switch (initial) {
         case BOOTING -> BootingRole.boot(ctx, host);
         case BACKUP -> BackupRole.start(ctx, host);

@@ -32,6 +32,9 @@ import java.util.Locale;
  * @param rejoinWriteEvents events per journal write of a rejoining host's new tenure
  * @param rejoinChunkEvents events per chunk of a rejoin's state transfer (one message each)
  * @param linkGbps the MMH-BMH link's bandwidth, Gbit/s: a rejoin's chunk is on it for its bytes' time
+ * @param keepFabricDatabase the management hosts keep the fabric manager's topology database in the
+ *     controller's state (its endpoint's changes become controller events; a take-over of the fabric
+ *     manager starts from the state)
  */
 public record ControlPlaneSettings(
     long heartbeatIntervalNs,
@@ -49,7 +52,8 @@ public record ControlPlaneSettings(
     long peerAnswerTimeoutNs,
     int rejoinWriteEvents,
     int rejoinChunkEvents,
-    double linkGbps) {
+    double linkGbps,
+    boolean keepFabricDatabase) {
 
   private static final String PREFIX = "rackfabric.host.controlplane: ";
 
@@ -139,7 +143,18 @@ public record ControlPlaneSettings(
         restart, latency, takeover, c.getInt("max-in-flight"), c.getInt("takeover-queue"),
         root.getDouble("rackfabric.fabric.time-dilation"),
         root.getDuration("rackfabric.persistence.replication-timeout"), c.getBoolean("model-time-heartbeats"), answer,
-        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"), c.getDouble("replication-link-gbps"));
+        c.getInt("rejoin-write-events"), c.getInt("rejoin-chunk-events"), c.getDouble("replication-link-gbps"),
+        c.getBoolean("keep-fabric-database"));
+  }
+
+  /** Without the fabric manager's database in the controller's state. */
+  public ControlPlaneSettings(long heartbeatIntervalNs, double missedHeartbeats, long portReassignmentNs,
+      long rebootTimeNs, long restartTimeNs, long linkLatencyNs, Takeover takeover, int maxInFlight,
+      int takeoverQueue, double tdf, Duration replicationTimeout, boolean modelTimeHeartbeats,
+      long peerAnswerTimeoutNs, int rejoinWriteEvents, int rejoinChunkEvents, double linkGbps) {
+    this(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs, rebootTimeNs, restartTimeNs, linkLatencyNs,
+        takeover, maxInFlight, takeoverQueue, tdf, replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs,
+        rejoinWriteEvents, rejoinChunkEvents, linkGbps, false);
   }
 
   /** The model time {@code bytes} take to go onto the MMH-BMH link at its bandwidth, ns (rounded up). */
@@ -163,19 +178,19 @@ public record ControlPlaneSettings(
   public ControlPlaneSettings withTakeover(Takeover mode) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, mode, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents, linkGbps);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, rejoinChunkEvents, linkGbps, keepFabricDatabase);
   }
 
   public ControlPlaneSettings withRejoinWriteEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents, linkGbps);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, events, rejoinChunkEvents, linkGbps, keepFabricDatabase);
   }
 
   public ControlPlaneSettings withRejoinChunkEvents(int events) {
     return new ControlPlaneSettings(heartbeatIntervalNs, missedHeartbeats, portReassignmentNs,
         rebootTimeNs, restartTimeNs, linkLatencyNs, takeover, maxInFlight, takeoverQueue, tdf,
-        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events, linkGbps);
+        replicationTimeout, modelTimeHeartbeats, peerAnswerTimeoutNs, rejoinWriteEvents, events, linkGbps, keepFabricDatabase);
   }
 
   private static long nanos(Config c, String key, List<String> errors) {

@@ -68,6 +68,8 @@ final class HostCore {
   final List<ActorRef<PagesChanged>> pageWatchers = new ArrayList<>();
   /** The host's software as its endpoint's guest: model-time heartbeats and suspicion. */
   final HostGuest guest;
+  /** The fabric manager's database in the controller's state: its endpoint's calls about it. */
+  FabricDatabaseCalls fabricDatabase;
   /** Requests that came on a guest channel, each holding its call until answered. */
   final ChannelRequests channelRequests;
   /** The loans made while this host served, to tell a borrower when the controller ends one. */

@@ -44,6 +44,21 @@ final class HostGuest {
     }
   }
 
+  /**
+   * Keeps its endpoint's fabric manager's topology database in the controller's state: the
+   * endpoint calls it with every change and, taking over, for the database (see {@link FabricDatabaseCalls}).
+   */
+  void keepFabricDatabase() {
+    if (modelTime) {
+      endpoint.tell(new MemoryEndpoint.KeepFabricDatabase(calls));
+    }
+  }
+
+  /** Tells the endpoint the database its controller's state holds (inside the endpoint's call asking for it). */
+  void fabricDatabaseKept(String manager, io.rackfabric.fabric.management.DatabaseDelta database) {
+    endpoint.tell(new MemoryEndpoint.FabricDatabaseKept(manager, database));
+  }
+
   /** The host's software stops: its endpoint calls it no more (an open call would hold it for ever). */
   void detach() {
     if (endpoint != null) {

@@ -64,6 +64,9 @@ final class Operations {
       return new ProgramRequesterId(o.ntb(), o.direction(), o.index(), o.original(), at, to);
     } else if (op instanceof TakeTemplateImage o) {
       return new TakeTemplateImage(at, to);
+    } else if (op instanceof io.rackfabric.persistence.controller.Controller.RecordFabricDatabase o) {
+      return new io.rackfabric.persistence.controller.Controller.RecordFabricDatabase(o.manager(), o.change(),
+          o.changedAt(), at, to);
     }
     return restampLoan(op, at, to);
   }

@@ -89,6 +89,8 @@ abstract class RoleBehavior extends PeerAnswers {
         .onMessage(HeartbeatTick.class, this::onHeartbeatTick)
         .onMessage(AnswerDeadline.class, this::onAnswerDeadlineTimer)
         .onMessage(Called.class, this::onCalled)
+        .onMessage(ControlPlaneHost.FabricDatabaseAnswered.class, this::onFabricDatabaseAnswered)
+        .onMessage(ControlPlaneHost.FabricStateRead.class, this::onFabricStateRead)
         .onMessage(Heartbeat.class, this::onHeartbeat)
         .onMessage(PeerGone.class, this::onPeerGone)
         .onMessage(PeerCut.class, this::onPeerCut)
@@ -207,6 +209,9 @@ abstract class RoleBehavior extends PeerAnswers {
   private Behavior<Command> onCalled(Called msg) {
     GuestCall call = msg.call();
     Behavior<Command> next = this;
+    if (host.fabricDatabase.called(call, host, role())) {
+      return this; // its call ends with the controller's answer or the state read
+    }
     if (call instanceof GuestCall.Attached a) {
       if (host.guest.attached(a.underKernel())) {
         host.heartbeats.kernelStarted();
@@ -231,6 +236,16 @@ abstract class RoleBehavior extends PeerAnswers {
     }
     host.guest.answer(call);
     return next;
+  }
+
+  private Behavior<Command> onFabricDatabaseAnswered(ControlPlaneHost.FabricDatabaseAnswered msg) {
+    host.fabricDatabase.answered(msg.result());
+    return this;
+  }
+
+  private Behavior<Command> onFabricStateRead(ControlPlaneHost.FabricStateRead msg) {
+    host.fabricDatabase.stateRead(msg.state());
+    return this;
   }
 
   /**

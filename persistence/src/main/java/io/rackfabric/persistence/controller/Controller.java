@@ -143,6 +143,13 @@ public final class Controller
   public record UnmapDmaBuffer(String device, String borrower, long deviceAddress, long at,
       ActorRef<OperationResult> replyTo) implements Operation {}
 
+  /**
+   * Records a change of the fabric manager's topology database made by the primary on
+   * {@code manager}'s endpoint ({@link ControllerEvent.FabricDatabaseRecorded}).
+   */
+  public record RecordFabricDatabase(String manager, io.rackfabric.fabric.management.DatabaseDelta change,
+      long changedAt, long at, ActorRef<OperationResult> replyTo) implements Operation {}
+
   /** Marks the end of initial enumeration and driver initialisation: the template image. */
   public record TakeTemplateImage(long at, ActorRef<OperationResult> replyTo)
       implements Operation {}

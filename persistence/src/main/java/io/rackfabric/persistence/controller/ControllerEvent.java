@@ -136,6 +136,18 @@ public sealed interface ControllerEvent extends Journaled {
   record SteppedDown(String fencedBy, long fencedAt, long lastSeqNr, long at) implements ControllerEvent {}
 
   /**
+   * The primary fabric manager on {@code manager}'s endpoint changed its topology database (the
+   * Ladon rack: the fabric manager's state is part of the controller's): {@code change} is a full
+   * copy or the delta of one discovery round (devices removed, devices and links found, ports whose
+   * record changed), as {@code DatabaseShipper} works it out. Folded, the state holds the database
+   * as a full copy; a backup's take-over of the fabric manager starts from it. {@code changedAt}
+   * is the model time the fabric manager changed it (its discovery round ended); {@code at}, as for
+   * every event, the master's model clock when it served the operation (never earlier).
+   */
+  record FabricDatabaseRecorded(String manager, io.rackfabric.fabric.management.DatabaseDelta change, long changedAt,
+      long at) implements ControllerEvent {}
+
+  /**
    * A journal's replicated change log: {@code journal} (in sequence-number order; {@code event}
    * gives each entry's event) without the {@link SteppedDown} that ended its tenure, if its last
    * entry is one. The rejoin's prefix check and {@code rack replay --compare} compare this.
@@ -159,6 +171,6 @@ public sealed interface ControllerEvent extends Journaled {
         RequesterIdProgrammed.class, TemplateImageTaken.class, RequestApplied.class, DeviceOffered.class,
         OfferWithdrawn.class, DeviceLent.class, DeviceReturned.class, DmaBufferMapped.class,
         DmaBufferUnmapped.class, LoanWindowMoved.class, SteppedDown.class, MsiPathOpened.class,
-        MsiPathClosed.class);
+        MsiPathClosed.class, FabricDatabaseRecorded.class);
   }
 }

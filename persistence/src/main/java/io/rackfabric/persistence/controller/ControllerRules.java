@@ -95,6 +95,17 @@ public final class ControllerRules {
       return programRequesterId(s, o, at);
     } else if (LoanRules.decides(op)) {
       return LoanRules.decide(s, op, at);
+    } else if (op instanceof Controller.RecordFabricDatabase o) {
+      if (o.manager() == null || o.manager().isBlank()) {
+        return Decision.reject("manager=" + o.manager() + " is blank");
+      }
+      if (o.change() == null) {
+        return Decision.reject("change=null: a fabric database change needs its entries");
+      }
+      if (!o.change().full() && s.fabricDatabase().isEmpty()) {
+        return Decision.reject("change=" + o.change().summary() + " is a delta, but no full copy was recorded");
+      }
+      return Decision.accept(new ControllerEvent.FabricDatabaseRecorded(o.manager(), o.change(), o.changedAt(), at));
     } else if (op instanceof TakeTemplateImage) {
       if (s.enumeratedRoot().isEmpty()) {
         return Decision.reject("template image before enumeration completed");

@@ -17,8 +17,11 @@ import java.util.List;
  *     earlier image has none). The template image never holds one (it comes before any step-down);
  *     a state read from a stepped-down controller does.
  * @param msiPaths the loans' MSI paths (version 5; an earlier image has none)
+ * @param fabricManager the endpoint whose fabric manager recorded the database last, null when none
+ *     (version 6; an earlier image has none, nor a database)
+ * @param fabricDatabase the fabric manager's topology database as a full copy, null when none
  */
-@SchemaVersion(5)
+@SchemaVersion(6)
 public record ControllerSnapshot(
     long modelNow,
     String enumeratedRoot,
@@ -35,7 +38,9 @@ public record ControllerSnapshot(
     List<LoanRecord> loans,
     List<DmaMapping> dmaMappings,
     ControllerEvent.SteppedDown steppedDown,
-    List<MsiPath> msiPaths) {
+    List<MsiPath> msiPaths,
+    String fabricManager,
+    io.rackfabric.fabric.management.DatabaseDelta fabricDatabase) {
 
   public ControllerSnapshot {
     hosts = copy(hosts);

@@ -61,6 +61,9 @@ public final class ControllerState implements Journaled {
   private Loans loans = Loans.EMPTY;
   /** The step-down that ended this journal's tenure, or null: nothing more is taken over such a state. */
   private ControllerEvent.SteppedDown steppedDown;
+  /** The fabric manager's topology database as a full copy, and who recorded it last; null: none. */
+  private io.rackfabric.fabric.management.DatabaseDelta fabricDatabase;
+  private String fabricManager;
 
   private ControllerState() {}
 
@@ -83,6 +86,8 @@ public final class ControllerState implements Journaled {
     c.requests = new TreeMap<>(requests);
     c.loans = loans;
     c.steppedDown = steppedDown;
+    c.fabricDatabase = fabricDatabase;
+    c.fabricManager = fabricManager;
     return c;
   }
 
@@ -165,6 +170,9 @@ public final class ControllerState implements Journaled {
       s.templateAt = e.at();
     } else if (event instanceof ControllerEvent.SteppedDown e) {
       s.steppedDown = e;
+    } else if (event instanceof ControllerEvent.FabricDatabaseRecorded e) {
+      s.fabricDatabase = e.change().full() || fabricDatabase == null ? e.change() : fabricDatabase.then(e.change());
+      s.fabricManager = e.manager();
     } else {
       throw new IllegalArgumentException("unknown event " + event); // sealed: cannot happen
     }
@@ -208,6 +216,16 @@ public final class ControllerState implements Journaled {
 
   public Optional<String> enumeratedRoot() {
     return Optional.ofNullable(enumeratedRoot);
+  }
+
+  /** The fabric manager's topology database as a full copy (devices with the empty route), if one was recorded. */
+  public Optional<io.rackfabric.fabric.management.DatabaseDelta> fabricDatabase() {
+    return Optional.ofNullable(fabricDatabase);
+  }
+
+  /** The endpoint of the fabric manager that recorded the database last, if any. */
+  public Optional<String> fabricManager() {
+    return Optional.ofNullable(fabricManager);
   }
 
   public boolean templateTaken() {
@@ -316,7 +334,8 @@ public final class ControllerState implements Journaled {
         new ArrayList<>(hosts.values()), new ArrayList<>(devices.values()),
         new ArrayList<>(drivers.values()), vfList, pages, windowList, ids,
         requests.entrySet().stream().map(e -> new ClientRequestRecord(e.getKey(), e.getValue())).toList(),
-        loans.offerList(), loans.loanList(), loans.mappingList(), steppedDown, loans.msiPathList());
+        loans.offerList(), loans.loanList(), loans.mappingList(), steppedDown, loans.msiPathList(), fabricManager,
+        fabricDatabase);
   }
 
   public static ControllerState fromSnapshot(ControllerSnapshot snapshot) {
@@ -344,6 +363,8 @@ public final class ControllerState implements Journaled {
     snapshot.requests().forEach(r -> s.requests.put(r.client(), r.lastRequest()));
     s.loans = Loans.of(snapshot.offers(), snapshot.loans(), snapshot.dmaMappings(), snapshot.msiPaths());
     s.steppedDown = snapshot.steppedDown();
+    s.fabricManager = snapshot.fabricManager();
+    s.fabricDatabase = snapshot.fabricDatabase();
     return s;
   }
 
@@ -362,13 +383,15 @@ public final class ControllerState implements Journaled {
         && requesterIds.equals(s.requesterIds)
         && requests.equals(s.requests)
         && loans.equals(s.loans)
-        && Objects.equals(steppedDown, s.steppedDown);
+        && Objects.equals(steppedDown, s.steppedDown)
+        && Objects.equals(fabricManager, s.fabricManager)
+        && Objects.equals(fabricDatabase, s.fabricDatabase);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(modelNow, templateAt, enumeratedRoot, hosts, devices, drivers, vfs, iommu,
-        windows, requesterIds, requests, loans, steppedDown);
+        windows, requesterIds, requests, loans, steppedDown, fabricManager, fabricDatabase);
   }
 
   @Override
@@ -377,6 +400,7 @@ public final class ControllerState implements Journaled {
         + ", devices=" + devices.keySet() + ", vfs=" + vfs + ", iommuPages="
         + iommu.keySet().stream().mapToLong(this::openPages).sum()
         + ", " + loans + ", template=" + (templateTaken() ? "at " + templateAt + "ns" : "not taken")
-        + (steppedDown == null ? "" : ", stepped down at " + steppedDown.at() + "ns") + "]";
+        + (steppedDown == null ? "" : ", stepped down at " + steppedDown.at() + "ns")
+        + (fabricDatabase == null ? "" : ", fabric database " + fabricDatabase.summary()) + "]";
   }
 }

@@ -59,6 +59,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1021, ControllerEvent.SteppedDown.class),
       Entry.of(1022, ControllerEvent.MsiPathOpened.class),
       Entry.of(1023, ControllerEvent.MsiPathClosed.class),
+      Entry.of(1024, ControllerEvent.FabricDatabaseRecorded.class),
 
       // 1030..1049 controller values (inside events and the snapshot)
       Entry.of(1030, DeviceKind.class),
@@ -109,6 +110,7 @@ public final class PersistenceWireRegistrations implements WireRegistrations {
       Entry.of(1073, Controller.UnmapDmaBuffer.class),
       Entry.of(1074, Controller.MoveLoanWindow.class),
       Entry.of(1075, Controller.StepDown.class),
+      Entry.of(1076, Controller.RecordFabricDatabase.class),
 
       // 1080..1089 replica protocol
       Entry.of(1080, ControllerReplica.ReplicateEvents.class),

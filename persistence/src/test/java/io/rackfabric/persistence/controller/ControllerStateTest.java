@@ -67,4 +67,40 @@ class ControllerStateTest {
       assertEquals(s, ControllerState.fromSnapshot(s.toSnapshot()), "after " + e);
     }
   }
+
+  /** A switch (serial 10) and an endpoint (serial 1) on its port 0, as a fabric manager recorded them. */
+  private static io.rackfabric.fabric.management.DatabaseDelta twoDevices() {
+    var link = io.rackfabric.fabric.management.TopologyDatabase.Link.of(
+        new io.rackfabric.fabric.management.TopologyDatabase.End(1, 0),
+        new io.rackfabric.fabric.management.TopologyDatabase.End(10, 0));
+    return new io.rackfabric.fabric.management.DatabaseDelta(true, List.of(
+        new io.rackfabric.fabric.management.TopologyDatabase.Device(1,
+            io.rackfabric.fabric.management.DeviceType.ENDPOINT, 1, 256, io.rackfabric.fabric.management.Route.local()),
+        new io.rackfabric.fabric.management.TopologyDatabase.Device(10,
+            io.rackfabric.fabric.management.DeviceType.SWITCH, 4, 256, io.rackfabric.fabric.management.Route.local())),
+        List.of(), List.of(link), List.of());
+  }
+
+  @Test
+  void shouldFoldTheFabricManagersChangesIntoOneFullCopyWhenDeltasFollowIt() {
+    ControllerState s = rack.apply(new ControllerEvent.FabricDatabaseRecorded("mmh", twoDevices(), 21_000, 60_000));
+    var removal = new io.rackfabric.fabric.management.DatabaseDelta(false, List.of(), List.of(), List.of(), List.of(1L));
+    s = s.apply(new ControllerEvent.FabricDatabaseRecorded("mmh", removal, 30_800, 60_000));
+    var db = s.fabricDatabase().orElseThrow();
+    assertTrue(db.full());
+    assertEquals(List.of(10L), db.devices().stream().map(d -> d.serial()).toList(), "the endpoint removed");
+    assertTrue(db.links().isEmpty(), "its link with it");
+    assertEquals(Optional.of("mmh"), s.fabricManager());
+    assertEquals(s, ControllerState.fromSnapshot(s.toSnapshot()), "carried by the snapshot");
+    assertEquals(Optional.empty(), rack.fabricDatabase());
+  }
+
+  @Test
+  void shouldRefuseAFabricDeltaWhenNoFullCopyWasRecorded() {
+    var delta = new io.rackfabric.fabric.management.DatabaseDelta(false, List.of(), List.of(), List.of(), List.of(1L));
+    Decision d = ControllerRules.decide(rack, new Controller.RecordFabricDatabase("mmh", delta, 1, 1, null));
+    assertTrue(d.error() != null && d.error().contains("no full copy was recorded"), d.toString());
+    Decision blank = ControllerRules.decide(rack, new Controller.RecordFabricDatabase(" ", twoDevices(), 1, 1, null));
+    assertTrue(blank.error() != null && blank.error().contains("manager= "), blank.toString());
+  }
 }

@@ -89,10 +89,12 @@ class GoldenBytesTest {
       samples.add(events.stream().filter(type::isInstance).findFirst().orElseGet(() -> removal(type)));
     }
     // Version 4 of the image keeps the step-down that ended a tenure (a state read from its controller);
-    // version 5 the loans' MSI paths.
+    // version 5 the loans' MSI paths; version 6 the fabric manager's database.
     ControllerState applied = withLoans.apply(removal(ControllerEvent.RequestApplied.class));
     ControllerState steppedDown = applied.apply(removal(ControllerEvent.SteppedDown.class));
-    samples.add(applied.apply(removal(ControllerEvent.MsiPathOpened.class))
+    ControllerState withMsiPaths = applied.apply(removal(ControllerEvent.MsiPathOpened.class));
+    // Version 6 keeps the fabric manager's database (the Ladon rack's controller state carries it).
+    samples.add(withMsiPaths.apply(removal(ControllerEvent.FabricDatabaseRecorded.class))
         .apply(removal(ControllerEvent.SteppedDown.class)).toSnapshot());
     VersionedCodec codec = VersionedCodec.shared();
     for (Object sample : samples) {
@@ -121,9 +123,13 @@ class GoldenBytesTest {
     ControllerSnapshot v4 = (ControllerSnapshot) codec.read(
         golden("ControllerSnapshot-1042-v4.bin", new byte[0]), "1042:v4");
     assertEquals(steppedDown, ControllerState.fromSnapshot(v4));
+    // Version 5, written before the fabric manager's database: it reads with none.
+    ControllerSnapshot v5 = (ControllerSnapshot) codec.read(
+        golden("ControllerSnapshot-1042-v5.bin", new byte[0]), "1042:v5");
+    assertEquals(withMsiPaths.apply(removal(ControllerEvent.SteppedDown.class)), ControllerState.fromSnapshot(v5));
   }
 
-  private static ControllerEvent removal(Class<? extends ControllerEvent> type) {
+  static ControllerEvent removal(Class<? extends ControllerEvent> type) {
     if (type == ControllerEvent.HostRemoved.class) {
       return new ControllerEvent.HostRemoved("ch2", 20_000);
     } else if (type == ControllerEvent.DeviceRemoved.class) {
@@ -142,6 +148,16 @@ class GoldenBytesTest {
       return new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     } else if (type == ControllerEvent.RequestApplied.class) {
       return new ControllerEvent.RequestApplied("ch1-driver", 3, 20_000);
+    } else if (type == ControllerEvent.FabricDatabaseRecorded.class) {
+      var end = new io.rackfabric.fabric.management.TopologyDatabase.End(12, 3);
+      return new ControllerEvent.FabricDatabaseRecorded("mmh", new io.rackfabric.fabric.management.DatabaseDelta(true,
+          List.of(new io.rackfabric.fabric.management.TopologyDatabase.Device(12,
+              io.rackfabric.fabric.management.DeviceType.SWITCH, 16, 256, io.rackfabric.fabric.management.Route.local())),
+          List.of(new io.rackfabric.fabric.management.TopologyDatabase.Port(12, 3,
+              io.rackfabric.fabric.management.PortKind.DOWNSTREAM, 1, 4, 3, 4, 3,
+              io.rackfabric.fabric.link.DataLinkState.DL_ACTIVE, io.rackfabric.fabric.link.DataLinkState.DL_PROTECTED)),
+          List.of(io.rackfabric.fabric.management.TopologyDatabase.Link.of(end,
+              new io.rackfabric.fabric.management.TopologyDatabase.End(9, 0))), List.of()), 21_142, 60_000);
     }
     throw new AssertionError("the sample rack has no " + type.getSimpleName());
   }

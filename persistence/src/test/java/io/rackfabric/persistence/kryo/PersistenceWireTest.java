@@ -62,8 +62,13 @@ class PersistenceWireTest {
     ControllerEvent.SteppedDown steppedDown = new ControllerEvent.SteppedDown("bmh", 651_090_000L, 28, 3_500_000_000L);
     out.add(steppedDown);
     out.add(state.apply(applied).apply(steppedDown));
+    ControllerEvent.FabricDatabaseRecorded fabric = (ControllerEvent.FabricDatabaseRecorded)
+        GoldenBytesTest.removal(ControllerEvent.FabricDatabaseRecorded.class);
+    out.add(fabric);
+    out.add(state.apply(fabric)); // its fabric database carried in the state's snapshot form
     @SuppressWarnings("unchecked")
     ActorRef<Controller.OperationResult> results = (ActorRef<Controller.OperationResult>) ref;
+    out.add(new Controller.RecordFabricDatabase("mmh", fabric.change(), 21_142, 60_000, results));
     out.add(new Controller.Request("ch1-driver", 5,
         new Controller.CloseIommuPage("ch1", 0x0400, 32 * SampleRack.GIB + 4096, 21_000, results)));
     SampleRack.boot().forEach(op -> out.add(op.apply(results)));

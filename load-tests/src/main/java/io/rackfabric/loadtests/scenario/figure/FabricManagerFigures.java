@@ -201,6 +201,8 @@ public final class FabricManagerFigures implements FigureType {
           "model"));
       boolean kept = r.copy() != null && r.copy().resumed();
       out.add(new Figure("fm.takeover.from_database", kept ? 1 : 0, "boolean", "count"));
+      out.add(new Figure("fm.takeover.from_controller", kept && r.copy().fromController() ? 1 : 0, "boolean",
+          "count"));
       out.add(new Figure("fm.takeover.reads_after_takeover", r.discoveredAt() < 0 ? -1 : r.discoveryReadRequests(),
           "packets", "count"));
       if (kept) {
@@ -231,6 +233,7 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure(p + "database.updates_applied", c.received().updatesApplied(), "updates", "count"));
     out.add(new Figure(p + "database.gaps", c.received().gaps(), "gaps", "count"));
     out.add(new Figure(p + "database.resyncs_asked", c.received().resyncsAsked(), "requests", "count"));
+    out.add(new Figure(p + "database.controller_changes", c.recorded(), "updates", "count"));
   }
 
   /** The model time of the scenario's first fault on endpoint {@code id} or its link; -1: none. */
