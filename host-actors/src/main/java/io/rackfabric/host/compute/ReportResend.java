@@ -11,7 +11,7 @@ import java.time.Duration;
  * How a compute host's failure report is resent while no response comes ({@link ComputeHost}):
  * its {@link ReportRetry} rule, checked at a model-time wake of the endpoint at the rule's deadline
  * when the endpoint runs under the model-time kernel, else on a wall-clock tick. The actor's own
- * part, as {@code controlplane.WallTransport} is its driver's: not thread-safe.
+ * part, as {@code management.RetransmitCheck} is the MH's for its notifications: not thread-safe.
  *
  * @param <T> the actor's message type, of which {@code tick} is the wall-clock tick
  */
