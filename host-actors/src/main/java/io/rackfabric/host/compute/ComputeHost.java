@@ -18,14 +18,11 @@ import io.rackfabric.host.failover.HostLog.Step;
 import io.rackfabric.host.failover.LadonAddresses;
 import io.rackfabric.host.failover.PathTablePlanes;
 import io.rackfabric.host.failover.ReportRetry;
-import io.rackfabric.host.failover.RouteList;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.host.settings.HostSettings;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -92,31 +89,19 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
   /** The wall-clock tick of the report's retransmission, while no response has come. */
-  private enum CheckReport implements Command, NoSerializationVerificationNeeded { INSTANCE }
-
-  private static final String CHECK_REPORT = "check-report";
-
-  /** The news of a route change: {@code host} (0: every host) lost its {@code plane}. */
-  private record News(int host, Plane plane) {}
+  enum CheckReport implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   private final String id;
   private final int index;
   private final LadonAddresses addresses;
-  private final Map<String, Plane> rootPorts;
   private final HostSettings settings;
   private final ActorRef<MemoryEndpoint.Command> endpoint;
-  private final RouteList routes;
+  private final HostRoutes routes;
   private final List<HostLog.Entry> log = new ArrayList<>();
-  private final List<ActorRef<RouteChanged>> routeWatchers = new ArrayList<>();
-  private final FollowerBook<ActorRef<?>, ActorRef<RouteChanged>> routeFollowers = new FollowerBook<>();
-  /** A call answered once every follower has acted on the changes it caused (under the kernel). */
-  private GuestCall heldCall;
-  /** Route changes already applied: the MH repeats one (with a new sequence number) when an ACK is late. */
-  private final Set<News> applied = new HashSet<>();
-  private final TimerScheduler<Command> timers;
-  private final ReportRetry reportRetry;
-  private Plane failedPlane;
-  private int seq;
+  /** Under the kernel, the call held holds the endpoint until every follower acted on the changes. */
+  private final RouteAudience<ActorRef<?>, ActorRef<RouteChanged>, GuestCall> audience = new RouteAudience<>();
+  private final FailureReport report;
+  private final ReportResend<Command> resend;
   /** The latest model time this host knows of: the least a resent report is stamped with. */
   private long latest;
   /** When the polling thread is free again: it reads one word at a time. */
@@ -125,10 +110,6 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final ActorRef<EndpointEvent> events;
   /** How it reads the fabric manager's path tables; null: it does not ({@link ApplyPathTables}). */
   private PathTablePlanes pathPlanes;
-  /** The endpoint runs under the model-time kernel: the report's retransmission is a model-time wake. */
-  private boolean underKernel;
-  /** Tells the current retransmission wake from earlier ones. */
-  private long retryWake;
 
   /**
    * @param index this CH's number, 1..N, in the global memory layout
@@ -154,17 +135,17 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
       LadonAddresses addresses, Map<String, Plane> rootPorts, HostSettings settings,
       ActorRef<MemoryEndpoint.Command> endpoint, LongSupplier wallNanos) {
     super(context);
-    this.timers = timers;
-    this.reportRetry = new ReportRetry(settings, wallNanos);
     this.id = id;
     this.index = index;
     this.addresses = addresses;
-    this.rootPorts = Map.copyOf(rootPorts);
+    this.report = new FailureReport(index, addresses, rootPorts);
     this.settings = settings;
     this.endpoint = endpoint;
-    this.routes = new RouteList(addresses.computeHosts());
+    this.routes = new HostRoutes(index, addresses.computeHosts());
     this.events = context.messageAdapter(EndpointEvent.class, Observed::new);
     this.calls = context.messageAdapter(GuestCall.class, Called::new);
+    this.resend = new ReportResend<>(new ReportRetry(settings, wallNanos), timers, CheckReport.INSTANCE,
+        settings.retransmitCheckInterval(), endpoint, calls);
     endpoint.tell(new MemoryEndpoint.AttachGuest(calls, List.of(events)));
     endpoint.tell(new MemoryEndpoint.Watch(addresses.chWords(), events));
     endpoint.tell(new MemoryEndpoint.WatchErrors(events));
@@ -190,42 +171,38 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     GuestCall call = msg.call();
     if (call instanceof GuestCall.Event e) {
       onObserved(new Observed(e.event()));
-    } else if (call instanceof GuestCall.Wake w && w.token() == retryWake) {
-      act(reportRetry.checkAt(w.at(), latest));
+    } else if (call instanceof GuestCall.Wake w && resend.current(w.token())) {
+      act(resend.rule().checkAt(w.at(), latest));
     } else if (call instanceof GuestCall.Attached a) {
-      underKernel = a.underKernel();
+      resend.attached(a.underKernel());
     } else if (call instanceof GuestCall.Hold h) {
       // The run holds the rack there: a response due at or after it cannot come yet, so the
       // report's wall-clock retransmission waits. A notice: nothing to wait for the followers.
-      reportRetry.holdFrom(h.modelAt());
+      resend.rule().holdFrom(h.modelAt());
       call.answer(endpoint);
       return this;
     }
-    if (underKernel && routeFollowers.pending() > 0 && heldCall == null) {
-      heldCall = call; // the endpoint waits until the followers have acted at the change's time
-    } else {
+    if (!(resend.underKernel() && audience.hold(call))) { // held: the endpoint waits for the followers
       call.answer(endpoint);
     }
     return this;
   }
 
   private Behavior<Command> onRouteFollowed(RouteFollowed msg) {
-    routeFollowers.followed(msg.follower());
-    answerHeldCallOnceFollowed();
+    answer(audience.followed(msg.follower()));
     return this;
   }
 
   private Behavior<Command> onFollowerStopped(FollowerStopped msg) {
     getContext().getLog().warn("Host [{}]: a route follower stopped with {} changes not followed", id,
-        routeFollowers.remove(msg.follower()));
-    answerHeldCallOnceFollowed();
+        audience.stopped(msg.follower()));
+    answer(audience.release());
     return this;
   }
 
-  private void answerHeldCallOnceFollowed() {
-    if (routeFollowers.pending() == 0 && heldCall != null) {
-      heldCall.answer(endpoint);
-      heldCall = null;
+  private void answer(GuestCall held) {
+    if (held != null) {
+      held.answer(endpoint);
     }
   }
 
@@ -255,36 +232,31 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
    */
   private void onPathTable(EndpointEvent.PathTableWritten t) {
     long updated = t.writtenAt() + settings.routeUpdateLatencyNs();
-    pathPlanes.planes(t.table()).forEach((target, plane) -> {
-      if (routes.use(target, plane)) {
-        latest = Math.max(latest, updated);
-        record(Step.ROUTE_SET_BY_FABRIC_MANAGER, target, updated);
-        announce(target, plane, updated);
-        getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: the fabric manager's"
-            + " path table", id, target, plane.ntb(), updated);
-      }
-    });
+    for (HostRoutes.Change c : routes.pathTable(pathPlanes.planes(t.table()))) {
+      latest = Math.max(latest, updated);
+      record(Step.ROUTE_SET_BY_FABRIC_MANAGER, c.target(), updated);
+      announce(c.target(), c.plane(), updated);
+      getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: the fabric manager's"
+          + " path table", id, c.target(), c.plane().ntb(), updated);
+    }
   }
 
   /** The AER driver: a fatal error from a root port is this host's link or port failing. */
   private void onAer(EndpointEvent.ErrorReported e) {
-    Plane plane = rootPorts.get(e.error().source());
-    if (plane == null || !"FATAL".equals(e.error().severity())) {
-      getContext().getLog().info("Host [{}] AER {} from {} is not a root port's; not a data-plane failure",
-          id, e.error().severity(), e.error().source());
-      return;
-    }
-    if (plane == failedPlane) {
+    Plane plane = report.plane(e.error().source());
+    switch (report.aer(e.error().source(), e.error().severity())) {
+      case NOT_A_ROOT_PORT -> getContext().getLog().info("Host [{}] AER {} from {} is not a root port's; not a"
+          + " data-plane failure", id, e.error().severity(), e.error().source());
       // A flapping cable: the MH already has this plane's report, and nothing fails back.
-      getContext().getLog().info("Host [{}] {} link failed again at model {} ns; already failed over",
-          id, plane.ntb(), e.error().modelAt());
-      return;
+      case AGAIN -> getContext().getLog().info("Host [{}] {} link failed again at model {} ns; already failed"
+          + " over", id, plane.ntb(), e.error().modelAt());
+      case NO_PATH_LEFT -> getContext().getLog().warn("Host [{}] {} plane failed too: no path is left", id,
+          plane.ntb());
+      case FAILED -> reportFailure(e, plane);
     }
-    if (failedPlane != null) {
-      getContext().getLog().warn("Host [{}] {} plane failed too: no path is left", id, plane.ntb());
-      return;
-    }
-    failedPlane = plane;
+  }
+
+  private void reportFailure(EndpointEvent.ErrorReported e, Plane plane) {
     long arrived = e.error().modelAt();
     long handled = arrived + settings.aerInterruptLatencyNs();
     record(Step.AER_RECEIVED, index, arrived);
@@ -292,10 +264,10 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     latest = Math.max(latest, handled);
     // The grace counts from before the write leaves: its loss can be seen (and the wall clock
     // moved, in a test) before this actor's next statement runs.
-    reportRetry.sent(handled);
+    resend.rule().sent(handled);
     sendReport(handled);
     record(Step.REPORT_SENT, index, handled);
-    armRetry();
+    resend.arm();
     getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
         id, plane.ntb(), arrived, plane.other().pms());
   }
@@ -319,33 +291,14 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
 
   private void onResponse(ControlWord word, long seen) {
     // A resent report is answered again: only the first response is the round trip's end.
-    if (reportRetry.waiting()) {
+    if (resend.answered()) {
       record(Step.RESPONSE_SEEN, word.host(), seen);
-    }
-    reportRetry.answered();
-    timers.cancel(CHECK_REPORT);
-    if (underKernel) {
-      // Any wake already asked for is stale: taken back (no change when it was called already).
-      endpoint.tell(new MemoryEndpoint.CancelWake(calls, retryWake));
-    }
-    retryWake++;
-  }
-
-  /** The report's retransmission: a model-time wake at its deadline under the kernel, else the wall tick. */
-  private void armRetry() {
-    if (underKernel) {
-      long deadline = reportRetry.deadline();
-      if (deadline != Long.MAX_VALUE) {
-        endpoint.tell(new MemoryEndpoint.WakeGuest(calls, deadline, ++retryWake));
-      }
-    } else {
-      timers.startTimerWithFixedDelay(CHECK_REPORT, CheckReport.INSTANCE, settings.retransmitCheckInterval());
     }
   }
 
   /** The report's retransmission rule: no response within the grace, so the report went missing. */
   private Behavior<Command> onCheckReport(CheckReport msg) {
-    act(reportRetry.check(latest));
+    act(resend.rule().check(latest));
     return this;
   }
 
@@ -357,32 +310,30 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
         record(Step.REPORT_RESENT, index, d.at());
         getContext().getLog().info("Host [{}] no response from the MH: failure report resent at model {} ns",
             id, d.at());
-        if (underKernel) {
-          armRetry();
-        }
+        resend.resent();
       }
       case GIVE_UP -> {
         record(Step.REPORT_ABANDONED, index, d.at());
-        timers.cancel(CHECK_REPORT);
+        resend.stop();
         getContext().getLog().warn("Host [{}] gives up reporting its {} link at model {} ns: no response after"
-            + " every resend", id, failedPlane.ntb(), d.at());
+            + " every resend", id, report.failed().ntb(), d.at());
       }
       default -> { }
     }
   }
 
   private void sendReport(long at) {
-    write(addresses.reportSlot(index, failedPlane.other()),
-        new ControlWord(ControlWord.Kind.FAILURE_REPORT, index, failedPlane, ++seq), at);
+    FailureReport.Copy copy = report.next();
+    write(copy.address(), copy.word(), at);
   }
 
   private void onRouteChange(ControlWord word, long seen) {
     int failed = word.host();
-    Plane healthy = word.plane().other();
-    if (!applied.add(new News(failed, word.plane()))) {
+    List<HostRoutes.Change> changes = routes.notified(failed, word.plane());
+    if (changes == null) {
       // The MH did not see our acknowledgement (or its first copy of this was late): the route
       // list already says this, so only answer again, as soon as the polling thread read it.
-      write(addresses.ackSlot(index, toMh()),
+      write(addresses.ackSlot(index, routes.toMh(report.failed())),
           new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), seen);
       record(Step.ACK_RESENT, failed, seen);
       return;
@@ -391,33 +342,16 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     long updated = seen + settings.routeUpdateLatencyNs();
     pollerFreeAt = updated;
     latest = Math.max(latest, updated);
-    if (failed == index || failed == ControlWord.EVERY_HOST) {
-      // Every path through the failed port (or the failed plane's switch) is gone.
-      routes.useEverywhere(healthy);
-      for (int t = 0; t <= addresses.computeHosts(); t++) {
-        announce(t, healthy, updated);
-      }
-    } else if (routes.use(failed, healthy)) {
-      announce(failed, healthy, updated);
-    }
+    changes.forEach(c -> announce(c.target(), c.plane(), updated));
     record(Step.ROUTE_UPDATED, failed, updated);
-    write(addresses.ackSlot(index, toMh()),
+    write(addresses.ackSlot(index, routes.toMh(report.failed())),
         new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), updated);
     record(Step.ACK_SENT, failed, updated);
   }
 
-  /**
-   * The plane to the MH: a host whose own root port on a plane failed cannot send through it,
-   * whatever its list says.
-   */
-  private Plane toMh() {
-    return failedPlane != null ? failedPlane.other() : routes.plane(0);
-  }
-
   private void announce(int target, Plane plane, long at) {
     RouteChanged change = new RouteChanged(id, target, plane, at);
-    routeWatchers.forEach(w -> w.tell(change));
-    routeFollowers.announce(to -> to.tell(change));
+    audience.announce(to -> to.tell(change));
   }
 
   private void write(long address, ControlWord word, long at) {
@@ -439,12 +373,12 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   }
 
   private Behavior<Command> onSubscribeRoutes(SubscribeRoutes msg) {
-    routeWatchers.add(msg.replyTo());
+    audience.watch(msg.replyTo());
     return this;
   }
 
   private Behavior<Command> onFollowRoutes(FollowRoutes msg) {
-    if (routeFollowers.add(msg.follower(), msg.replyTo())) {
+    if (audience.follow(msg.follower(), msg.replyTo())) {
       getContext().watchWith(msg.follower(), new FollowerStopped(msg.follower()));
     }
     return this;

@@ -16,7 +16,6 @@ import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import io.rackfabric.persistence.controller.Controller.Status;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -152,8 +151,6 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   /** A call of the host's endpoint (model time): handled, then answered. */
   private record Called(GuestCall call) implements Command, NoSerializationVerificationNeeded {}
 
-  private record Held(Operation operation, boolean page, String label, String after) {}
-
   enum Retry implements Command, NoSerializationVerificationNeeded { INSTANCE }
 
   enum IssueNextPage implements Command, NoSerializationVerificationNeeded { INSTANCE }
@@ -165,14 +162,10 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private final TimerScheduler<Command> timers;
   private final HostGuest guest;
   private final BorrowerRoot root;
-  private final RequestLedger ledger = new RequestLedger();
-  private final List<ActorRef<PagesDone>> readyWaiters = new ArrayList<>();
+  private final ClientRequests requests;
+  private final PagePlanPacer pages;
   private ClientTransport transport;
   private ModelTimeTransport modelTime;
-  private RequestAttempts attempts;
-  private final PagePlanRun pages = new PagePlanRun();
-  private final RequestChain chain = new RequestChain(this::enqueue, this::notSent);
-  private final List<Held> held = new ArrayList<>(); // until the hosts are known (and the kernel runs)
   private UseHosts hosts;
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
@@ -211,6 +204,8 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         context.messageAdapter(MemoryEndpoint.AccessCheckResult.class, IommuChanged::new), context.getLog());
     this.guest = new HostGuest(endpoint == null ? name : endpoint.path().name(), endpoint,
         endpoint == null ? null : context.messageAdapter(GuestCall.class, Called::new), settings.modelTimeHeartbeats());
+    this.requests = new ClientRequests(name, root, wallNanos, context.getLog());
+    this.pages = new PagePlanPacer(name, requests, context.getLog());
     guest.attach();
   }
 
@@ -235,21 +230,15 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   }
 
   private Behavior<Command> onUseHosts(UseHosts msg) {
-    if (msg.hosts().isEmpty()) {
-      getContext().getLog().error("Client [{}]: UseHosts names no management host; ignored", name);
-      return this;
-    }
-    if (!msg.guests().isEmpty() && msg.guests().size() != msg.hosts().size()) {
-      getContext().getLog().error("Client [{}]: UseHosts names {} hosts and {} guest addresses; ignored", name,
-          msg.hosts().size(), msg.guests().size());
+    String malformed = HostsChange.malformed(msg);
+    if (malformed != null) {
+      getContext().getLog().error("Client [{}]: {}; ignored", name, malformed);
       return this;
     }
     if (hosts != null) {
-      // A host started again: the same hosts in the same order, one at a new address.
-      if (msg.hosts().size() != hosts.hosts().size() || msg.guests().isEmpty() != hosts.guests().isEmpty()) {
-        getContext().getLog().warn("Client [{}] has {} hosts{}; a list of {}{} is ignored", name, hosts.hosts().size(),
-            hosts.guests().isEmpty() ? "" : " on guest channels", msg.hosts().size(),
-            msg.guests().isEmpty() ? "" : " on guest channels");
+      String mismatch = HostsChange.mismatch(hosts, msg); // a host started again: same hosts, same order
+      if (mismatch != null) {
+        getContext().getLog().warn("Client [{}] {}", name, mismatch);
         return this;
       }
       hosts = msg;
@@ -278,22 +267,14 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     } else {
       transport = new WallTransport(getContext(), timers, name, hosts.hosts(), settings, client, wallNanos);
     }
-    attempts = new RequestAttempts(name, client, transport, hosts.hosts().size(), getContext().getLog(),
-        this::ended);
-    if (modelTime != null) {
-      held.forEach(h -> modelTime.issueAt(new Issue(h.operation(), h.label(), h.after()))); // each enters at its time
-    } else {
-      held.forEach(h -> chain.handOver(h.operation(), h.page(), h.label(), h.after()));
-    }
-    held.clear();
-    if (pages.plan() != null) {
-      startPlan(); // a plan that waited for the hosts, or for the kernel in model time
+    requests.begin(transport, modelTime, client, hosts.hosts().size());
+    if (pages.running()) {
+      pages.start(transport, modelTime); // a plan that waited for the hosts, or for the kernel in model time
     }
     if (modelTime == null) {
-      attempts.sendNext();
+      requests.attempts().sendNext();
     }
-    readyWaiters.forEach(w -> w.tell(new PagesDone(name, ledger.records())));
-    readyWaiters.clear();
+    requests.tellReady();
   }
 
   private Behavior<Command> onIssue(Issue msg) {
@@ -304,88 +285,30 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
     if (modelTime != null && !inCall) {
       modelTime.issueAt(msg);
     } else {
-      submit(msg.operation(), false, msg.label(), msg.after());
+      requests.submit(msg.operation(), false, msg.label(), msg.after());
     }
     return this;
-  }
-
-  private void submit(Operation op, boolean page, String label, String after) {
-    if (attempts == null) {
-      held.add(new Held(op, page, label, after));
-    } else {
-      chain.handOver(op, page, label, after);
-      attempts.sendNext();
-    }
-  }
-
-  private long enqueue(Operation op, boolean page) {
-    long seq = attempts.offer(op);
-    ledger.issued(seq, op.replyTo(), wallNanos.getAsLong());
-    if (page) {
-      pages.track(seq);
-    }
-    return seq;
-  }
-
-  /** A dependent request whose request it depends on was not accepted: its requester hears it was not sent. */
-  private void notSent(Operation op, String reason) {
-    getContext().getLog().info("Client [{}]: {} {}", name, op.getClass().getSimpleName(), reason);
-    if (op.replyTo() != null) {
-      op.replyTo().tell(new OperationResult(Status.REJECTED, 0, transport.clock(), reason, List.of()));
-    }
   }
 
   private Behavior<Command> onOpenPages(OpenPages msg) {
-    String problem = pages.refusal(msg.plan());
-    if (problem != null) {
-      getContext().getLog().error("Client [{}]: OpenPages refused: {}", name, problem);
-      msg.replyTo().tell(new PagesDone(name, List.of(new RequestRecord(0, msg.plan().startAt(), -1,
-          Status.REJECTED, problem, 0, 0, false))));
-      return this;
-    }
-    pages.start(msg.plan(), msg.replyTo());
-    if (transport != null) {
-      startPlan(); // else once the driver begins
+    if (pages.open(msg) && transport != null) {
+      pages.start(transport, modelTime); // else once the driver begins
     }
     return this;
   }
 
-  /** The plan's first request: at its start in model time, at once on the wall clock. */
-  private void startPlan() {
-    if (modelTime != null) {
-      transport.nextPage(Math.max(pages.plan().startAt(), modelTime.now()), 0);
-    } else {
-      onIssueNextPage(IssueNextPage.INSTANCE);
-    }
-  }
-
   private Behavior<Command> onIssueNextPage(IssueNextPage tick) {
-    PagePlanRun.Page page = pages.issue();
-    if (page == null) {
-      if (transport != null) {
-        transport.stopPages();
-      }
-      return this;
-    }
-    if (!page.last()) {
-      long interval = pages.plan().intervalNs();
-      transport.nextPage(page.request().at() + interval, interval);
-    }
-    submit(page.request(), true, null, null);
+    pages.issueNext(transport);
     return this;
   }
 
   private Behavior<Command> onAwaitReady(AwaitReady msg) {
-    if (transport != null) {
-      msg.replyTo().tell(new PagesDone(name, ledger.records()));
-    } else {
-      readyWaiters.add(msg.replyTo());
-    }
+    requests.awaitReady(msg.replyTo());
     return this;
   }
 
   private Behavior<Command> onGetRequests(GetRequests msg) {
-    msg.replyTo().tell(new PagesDone(name, ledger.records()));
+    msg.replyTo().tell(new PagesDone(name, requests.records()));
     return this;
   }
 
@@ -447,18 +370,18 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   private Behavior<Command> onAnswered(Answered msg) {
     if (msg.result() != null) { // else the ask gave up: the give-up check has reported the request already
-      attempts.answered(msg.requestSeq(), msg.host(), msg.result());
+      requests.attempts().answered(msg.requestSeq(), msg.host(), msg.result());
     }
     return this;
   }
 
   private Behavior<Command> onAttemptTimedOut(AttemptTimedOut msg) {
-    attempts.timedOut(msg.requestSeq(), msg.host(), msg.attempt());
+    requests.attempts().timedOut(msg.requestSeq(), msg.host(), msg.attempt());
     return this;
   }
 
   private Behavior<Command> onRetry(Retry retry) {
-    attempts.retryOrGiveUp();
+    requests.attempts().retryOrGiveUp();
     return this;
   }
 
@@ -470,21 +393,5 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private Behavior<Command> onHotPlugged(HotPlugged msg) {
     root.hotPlugged(msg.result());
     return this;
-  }
-
-  /**
-   * Keeps the request's record, tells its requester once, and closes the page plan when full. An
-   * accepted borrow or return is hot-plugged at the host's root first: in model time inside the
-   * call that brought the answer, so the windows change at the answer's model time.
-   */
-  private void ended(RequestQueue.Open open, OperationResult result, int attemptCount, String detail) {
-    root.answered(open.operation(), result);
-    RequestRecord r = ledger.closed(open, result, attemptCount, detail, wallNanos.getAsLong());
-    chain.ended(open.requestSeq(), result != null && result.accepted(), // the next is sent after this returns
-        result == null ? detail : result.status() + (result.detail() == null ? "" : ": " + result.detail()));
-    PagePlanRun.Finished finished = pages.recorded(r);
-    if (finished != null) {
-      finished.replyTo().tell(new PagesDone(name, finished.records()));
-    }
   }
 }

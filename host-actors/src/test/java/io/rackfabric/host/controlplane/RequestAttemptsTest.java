@@ -17,11 +17,11 @@ import org.slf4j.LoggerFactory;
 
 class RequestAttemptsTest {
 
-  private static final ClientSettings CLIENT =
+  static final ClientSettings CLIENT =
       new ClientSettings(Duration.ofNanos(100), Duration.ofNanos(10), Duration.ofNanos(1_000));
 
   /** Remembers what the driver asked of its transport; its clock is set by the test. */
-  private static final class FakeTransport implements ClientTransport {
+  static final class FakeTransport implements ClientTransport {
     final List<RequestQueue.Attempt> sent = new ArrayList<>();
     final List<String> calls = new ArrayList<>();
     long clock;
