@@ -27,9 +27,9 @@ class PathTableTest {
   }
 
   @Test
-  void shouldRefuseATableWhenItListsADestinationTwice() {
+  void shouldRefuseATableWhenItListsADestinationAndRankTwice() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new PathTable(7, List.of(entry(9, 0, 2), entry(9, 0, 3))));
-    assertEquals("destination 0000000000000009 listed twice", e.getMessage());
+    assertEquals("destination 0000000000000009 rank 0 listed twice", e.getMessage());
   }
 }
