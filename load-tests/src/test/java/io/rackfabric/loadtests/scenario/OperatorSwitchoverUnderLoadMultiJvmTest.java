@@ -116,7 +116,8 @@ class OperatorSwitchoverUnderLoadMultiJvmTest {
       assertTrue(o.result().notes().stream().anyMatch(n -> n.startsWith("not reproducible: operator-switchover of mmh")),
           o.result().notes().toString());
       System.out.printf("operator switchovers at model %d ns and %d ns; %s%n%s%n", first, second,
-          o.figures().stream().filter(f -> f.name().startsWith("switchover") || f.name().startsWith("control.ch1.latency"))
+          o.figures().stream().filter(f -> f.name().startsWith("switchover") || f.name().startsWith("control.")
+              || f.name().startsWith("nic.ch"))
               .map(Object::toString).toList(), there + back);
     } finally {
       operators.forEach(Process::destroyForcibly);
