@@ -117,15 +117,7 @@ public final class FaultRecord {
       fm.put("asked", asked);
       List<Object> applied = new ArrayList<>();
       for (AppliedFault a : steps) {
-        Map<String, Object> am = new LinkedHashMap<>();
-        am.put("step", a.step() + 1);
-        long model = a.recordedModelNs();
-        am.put("model_ns", model < 0 ? null : model);
-        am.put("model_from", a.modelSource());
-        am.put("rack_model_ns", a.rackModelNs() < 0 ? null : a.rackModelNs());
-        am.put("wall_after_s", a.wallAtNanos() / 1e9);
-        am.put("note", a.note());
-        applied.add(am);
+        applied.add(step(a));
       }
       fm.put("applied", applied);
       faults.add(fm);
@@ -144,18 +136,24 @@ public final class FaultRecord {
       asked.put("at_ns", null);
       asked.put("steps_ns", List.of());
       fm.put("asked", asked);
-      Map<String, Object> am = new LinkedHashMap<>();
-      am.put("step", 1);
-      am.put("model_ns", a.modelAt());
-      am.put("model_from", a.modelSource());
-      am.put("rack_model_ns", null);
-      am.put("wall_after_s", null);
-      am.put("note", a.note());
-      fm.put("applied", List.of(am));
+      fm.put("applied", List.of(step(a)));
       faults.add(fm);
     }
     m.put("faults", faults);
     return m;
+  }
+
+  /** One applied step as the record keeps it; what is not known (negative) is null. */
+  private static Map<String, Object> step(AppliedFault a) {
+    Map<String, Object> am = new LinkedHashMap<>();
+    am.put("step", a.step() + 1);
+    long model = a.recordedModelNs();
+    am.put("model_ns", model < 0 ? null : model);
+    am.put("model_from", a.modelSource());
+    am.put("rack_model_ns", a.rackModelNs() < 0 ? null : a.rackModelNs());
+    am.put("wall_after_s", a.wallAtNanos() < 0 ? null : a.wallAtNanos() / 1e9);
+    am.put("note", a.note());
+    return am;
   }
 
   /**
