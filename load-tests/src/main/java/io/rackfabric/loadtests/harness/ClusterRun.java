@@ -146,6 +146,8 @@ public final class ClusterRun implements AutoCloseable {
     try {
       ClusterRun run = new ClusterRun(driver, nodes, netns);
       NodeRunner.awaitUp(driver, cluster.joinTimeout(), "the driver");
+      // Where an operator's process reaches this run's rack (e.g. rack switchover --seed).
+      progress.printf("  seed %s:%d (this driver JVM; topology %s)%n", driverHost, driverPort, topologyArg);
       for (NodeSpec n : topology.nodes()) {
         long t0 = System.nanoTime();
         // In its own namespace a node has every port to itself; on loopback it takes a free one.

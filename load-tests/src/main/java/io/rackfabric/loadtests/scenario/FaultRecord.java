@@ -1,5 +1,6 @@
 package io.rackfabric.loadtests.scenario;
 
+import io.rackfabric.loadtests.scenario.language.Clock;
 import io.rackfabric.loadtests.scenario.language.FaultSpec;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import io.rackfabric.loadtests.scenario.language.Scenario;
@@ -84,7 +85,10 @@ public final class FaultRecord {
     m.put("mode", s.mode().text());
     m.put("seed", s.seed());
     m.put("transport", s.mode() == Mode.MULTI_JVM ? s.multiJvm().transport() : null);
-    m.put("reproducible", s.reproducible());
+    List<AppliedFault> byOperator = run.faults().stream()
+        .filter(a -> a.spec().kind().equals(OperatorSwitchovers.KIND)).toList();
+    // An operator's switchover landed at a wall moment: the run cannot be made again.
+    m.put("reproducible", s.reproducible() && byOperator.isEmpty());
     m.put("replay_of", null);
     List<Object> faults = new ArrayList<>();
     for (int i = 0; i < s.faults().size(); i++) {
@@ -113,21 +117,43 @@ public final class FaultRecord {
       fm.put("asked", asked);
       List<Object> applied = new ArrayList<>();
       for (AppliedFault a : steps) {
-        Map<String, Object> am = new LinkedHashMap<>();
-        am.put("step", a.step() + 1);
-        long model = a.recordedModelNs();
-        am.put("model_ns", model < 0 ? null : model);
-        am.put("model_from", a.modelSource());
-        am.put("rack_model_ns", a.rackModelNs() < 0 ? null : a.rackModelNs());
-        am.put("wall_after_s", a.wallAtNanos() / 1e9);
-        am.put("note", a.note());
-        applied.add(am);
+        applied.add(step(a));
       }
       fm.put("applied", applied);
       faults.add(fm);
     }
+    for (AppliedFault a : byOperator) {
+      Map<String, Object> fm = new LinkedHashMap<>();
+      fm.put("index", null);
+      fm.put("kind", OperatorSwitchovers.KIND);
+      fm.put("target", a.spec().target());
+      fm.put("params", Map.of());
+      fm.put("random", false);
+      fm.put("where", a.spec().where());
+      Map<String, Object> asked = new LinkedHashMap<>();
+      asked.put("clock", Clock.WALL.text());
+      asked.put("at", a.spec().at().written());
+      asked.put("at_ns", null);
+      asked.put("steps_ns", List.of());
+      fm.put("asked", asked);
+      fm.put("applied", List.of(step(a)));
+      faults.add(fm);
+    }
     m.put("faults", faults);
     return m;
+  }
+
+  /** One applied step as the record keeps it; what is not known (negative) is null. */
+  private static Map<String, Object> step(AppliedFault a) {
+    Map<String, Object> am = new LinkedHashMap<>();
+    am.put("step", a.step() + 1);
+    long model = a.recordedModelNs();
+    am.put("model_ns", model < 0 ? null : model);
+    am.put("model_from", a.modelSource());
+    am.put("rack_model_ns", a.rackModelNs() < 0 ? null : a.rackModelNs());
+    am.put("wall_after_s", a.wallAtNanos() < 0 ? null : a.wallAtNanos() / 1e9);
+    am.put("note", a.note());
+    return am;
   }
 
   /**

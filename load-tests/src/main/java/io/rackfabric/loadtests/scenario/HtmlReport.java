@@ -126,7 +126,7 @@ public final class HtmlReport {
     for (AppliedFault f : run.faults()) {
       rows.add(new Row(List.of(Cell.of(f.spec().label()), Cell.of((f.step() + 1) + "/" + f.spec().steps().size()),
           Cell.of(f.modelText()),
-          Cell.of(String.format("%.3f s", f.wallAtNanos() / 1e9)), Cell.of(f.note())),
+          Cell.of(f.wallAtNanos() < 0 ? "-" : String.format("%.3f s", f.wallAtNanos() / 1e9)), Cell.of(f.note())),
           f.note() != null && f.note().startsWith("FAILED")));
     }
     page.table("faults", List.of("fault", "step", "model time", "applied after (wall)", "note"), rows);

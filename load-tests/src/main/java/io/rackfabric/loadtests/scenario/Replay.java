@@ -189,6 +189,10 @@ public final class Replay {
       }
       Map<String, Object> f = strings(m);
       String kindName = text(arg, f, "kind");
+      if (kindName.equals(OperatorSwitchovers.KIND)) {
+        throw refuse(arg, "an operator switched the rack over at a wall moment (" + at + ", rack switchover, not a"
+            + " step of the scenario): the run is not reproducible");
+      }
       FaultType kind = catalog.fault(kindName).orElseThrow(() -> refuse(arg, "the fault record names fault kind "
           + printable(kindName) + ", which this build does not know"));
       String target = text(arg, f, "target");

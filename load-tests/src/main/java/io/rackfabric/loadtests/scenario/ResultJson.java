@@ -49,7 +49,7 @@ public final class ResultJson {
       fm.put("model_ns", f.modelAt() < 0 ? null : f.modelAt());
       fm.put("entered_model_ns", f.recordedModelNs() < 0 ? null : f.recordedModelNs());
       fm.put("entered_model_from", f.modelSource());
-      fm.put("applied_after_wall_s", f.wallAtNanos() / 1e9);
+      fm.put("applied_after_wall_s", f.wallAtNanos() < 0 ? null : f.wallAtNanos() / 1e9);
       fm.put("note", f.note());
       faults.add(fm);
     }

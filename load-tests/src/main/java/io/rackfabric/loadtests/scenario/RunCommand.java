@@ -311,7 +311,7 @@ public final class RunCommand {
       out.printf("%-44s %-6s %-28s %10s  %s%n", "fault applied", "step", "model time", "wall", "note");
       for (AppliedFault f : outcome.result().faults()) {
         out.printf("%-44s %-6s %-28s %10s  %s%n", f.spec().label(), (f.step() + 1) + "/" + f.spec().steps().size(),
-            f.modelText(), String.format("%.3f s", f.wallAtNanos() / 1e9), f.note());
+            f.modelText(), f.wallAtNanos() < 0 ? "-" : String.format("%.3f s", f.wallAtNanos() / 1e9), f.note());
       }
     }
     out.println();

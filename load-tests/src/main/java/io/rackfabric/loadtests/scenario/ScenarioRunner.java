@@ -10,6 +10,7 @@ import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.stats.PortStats;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.TrafficSchedule.Phase;
+import io.rackfabric.loadtests.scenario.api.ControlPlaneTakeovers;
 import io.rackfabric.loadtests.scenario.api.FaultType;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.InvariantType;
@@ -180,6 +181,29 @@ public final class ScenarioRunner {
       scenario.reproducibilityProblems().forEach(p -> run.notes.add("not reproducible as asked: " + p));
     }
 
+    /**
+     * The switchovers an operator asked of the running rack ({@code rack switchover}), which no step
+     * of the scenario made: each one is noted, and the run is not reproducible for it.
+     */
+    private List<RunResult.AppliedFault> operatorSwitchovers(List<RunResult.AppliedFault> applied) {
+      if (scenario.topology().topology().controlPlane() == null) {
+        return List.of();
+      }
+      try {
+        List<RunResult.AppliedFault> found = OperatorSwitchovers.find(ControlPlaneTakeovers.read(rack).switchovers(),
+            applied);
+        found.forEach(f -> {
+          run.notes.add(OperatorSwitchovers.note(f));
+          progress.println("  " + f.note());
+        });
+        return found;
+      } catch (Exception e) {
+        run.notes.add("the hosts' switchovers were not read, so an operator's switchover would not be recorded: "
+            + e.getMessage());
+        return List.of();
+      }
+    }
+
     Outcome run() throws Exception {
       atStart.putAll(snapshots.endpoints());
       portsAtStart.putAll(snapshots.ports());
@@ -218,8 +242,10 @@ public final class ScenarioRunner {
         run.notes.add("the run hit run.wall-limit = " + Durations.text(scenario.run().wallLimitNs())
             + "; what was not finished by then is counted as it stood");
       }
+      List<RunResult.AppliedFault> applied = new ArrayList<>(faults.appliedWithRackClocks());
+      applied.addAll(operatorSwitchovers(applied));
       RunResult result = new RunResult(scenario, atStart, snapshots.endpoints(), portsAtStart, snapshots.ports(),
-          boundaries, tally.results(), faults.appliedWithRackClocks(), rack.faultedEnds(), rack.failedComponents(),
+          boundaries, tally.results(), applied, rack.faultedEnds(), rack.failedComponents(),
           rackUpNanos, trafficNanos, wallNanos, !run.timedOut(), List.copyOf(run.notes), done.streams(),
           done.requests(), rack, null, done.copies(), done.reads(), done.pingPongs(), done.loans());
       progress.printf("  run over after %.1f s of wall time; checking invariants%n", wallNanos / 1e9);
