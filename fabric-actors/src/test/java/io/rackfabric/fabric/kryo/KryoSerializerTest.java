@@ -190,7 +190,7 @@ class KryoSerializerTest {
 
     // tlpBytes holds the TLP's own id (written because the field's type is the Tlp interface);
     // the frame adds one byte of id and one of sentAt.
-    assertEquals(2, kryo.toBinary(new PhysicalDown(0)).length, "one byte of id, one of sentAt");
+    assertEquals(3, kryo.toBinary(new PhysicalDown(0)).length, "one byte of id, one of sentAt, one of retraining");
     assertEquals(tlpBytes + 1 + 1, kryo.toBinary(new TlpFrame(tlp, 0)).length);
   }
 
