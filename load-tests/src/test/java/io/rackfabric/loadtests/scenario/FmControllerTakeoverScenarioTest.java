@@ -47,6 +47,13 @@ class FmControllerTakeoverScenarioTest {
     assertTrue(fig(m, "fm.takeover.at_ns") > DEATH_NS, "after the death");
     assertEquals(fig(m, "fm.takeover.last_heartbeat_at_ns") + 6_000, fig(m, "fm.takeover.at_ns"),
         "the watch timeout after the last heartbeat");
+    // The faults take effect at their model times while the CHs' drivers are handed their plans: the
+    // MMH's last heartbeat (one every 2 us, the election's heartbeat) is the last one due before its
+    // death, and nothing reached a component past its time. (The drivers once held the rack at the
+    // master's clock, 60 us: the heartbeats ran on to 59,053 ns and the faults came in behind them.)
+    double lastSent = fig(m, "fm.takeover.last_heartbeat_sent_ns");
+    assertTrue(lastSent < DEATH_NS && lastSent >= DEATH_NS - 2_000, "the last heartbeat due before the death: " + lastSent);
+    assertEquals(0, fig(m, "sync.stragglers"), "no event reached a component behind its clock");
     assertEquals(1, fig(m, "fm.takeover.from_database"));
     assertEquals(1, fig(m, "fm.takeover.from_controller"), "the controller's state is authoritative");
     assertEquals(1, fig(m, "fm.takeover.rereads"), "the dead MMH's one neighbor, as from the copy over the fabric");
