@@ -116,6 +116,14 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   public record AwaitReady(ActorRef<PagesDone> replyTo) implements Command, WireMessage {}
 
   /**
+   * Answered (with the records so far) once the driver's list of hosts holds {@code host}, listed
+   * anew after its node started again ({@link HostAwaits}): a request sent to the dead address is
+   * lost, and under the kernel owed to the time keeper for ever.
+   */
+  public record AwaitHost(ActorRef<ControlPlaneHost.Command> host, ActorRef<PagesDone> replyTo)
+      implements Command, WireMessage {}
+
+  /**
    * From now on {@code follower} hears when the controller ends a loan of this host's without its
    * asking ({@link LoanEnd}): a borrower's lending driver (host-actors {@code lending.LoanFollower}).
    */
@@ -167,6 +175,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
   private ClientTransport transport;
   private ModelTimeTransport modelTime;
   private UseHosts hosts;
+  private final HostAwaits hostAwaits = new HostAwaits();
   /** Handling a call of the endpoint (model time): what is sent now leaves at its time. */
   private boolean inCall;
 
@@ -217,6 +226,7 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         .onMessage(OpenPages.class, this::onOpenPages)
         .onMessage(GetRequests.class, this::onGetRequests)
         .onMessage(AwaitReady.class, this::onAwaitReady)
+        .onMessage(AwaitHost.class, this::onAwaitHost)
         .onMessage(IssueNextPage.class, this::onIssueNextPage)
         .onMessage(Answered.class, this::onAnswered)
         .onMessage(AttemptTimedOut.class, this::onAttemptTimedOut)
@@ -246,10 +256,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
         transport.useHosts(msg);
       }
       getContext().getLog().info("Client [{}]: management hosts now {}", name, msg.hosts());
-      return this;
+    } else {
+      hosts = msg;
+      begin();
     }
-    hosts = msg;
-    begin();
+    hostAwaits.hostsNow(msg);
     return this;
   }
 
@@ -304,6 +315,11 @@ public final class ControlPlaneClient extends AbstractBehavior<ControlPlaneClien
 
   private Behavior<Command> onAwaitReady(AwaitReady msg) {
     requests.awaitReady(msg.replyTo());
+    return this;
+  }
+
+  private Behavior<Command> onAwaitHost(AwaitHost msg) {
+    hostAwaits.await(msg.host(), hosts, () -> msg.replyTo().tell(new PagesDone(name, requests.records())));
     return this;
   }
 

@@ -148,6 +148,7 @@ public final class HostWireRegistrations implements WireRegistrations {
       Entry.of(2435, ControlPlaneClient.PagesDone.class),
       Entry.of(2436, ControlPlaneClient.GetRequests.class),
       Entry.of(2437, ControlPlaneClient.AwaitReady.class),
+      Entry.of(2438, ControlPlaneClient.AwaitHost.class), // a run driver waits for a restarted host's new address
       // 2440.. a fenced master rejoining as backup
       Entry.of(2440, ControlPlaneHost.Rejoin.class),
       Entry.of(2441, RejoinProtocol.JoinAsBackup.class),

@@ -136,7 +136,8 @@ class HostWireRegistrationsTest {
     }
     List<Class<?>> client = List.of(ControlPlaneClient.UseHosts.class, ControlPlaneClient.Issue.class,
         ControlPlaneClient.PagePlan.class, ControlPlaneClient.OpenPages.class, ControlPlaneClient.RequestRecord.class,
-        ControlPlaneClient.PagesDone.class, ControlPlaneClient.GetRequests.class, ControlPlaneClient.AwaitReady.class);
+        ControlPlaneClient.PagesDone.class, ControlPlaneClient.GetRequests.class, ControlPlaneClient.AwaitReady.class,
+        ControlPlaneClient.AwaitHost.class);
     for (int i = 0; i < client.size(); i++) {
       assertEquals(2430 + i, registry.idOf(client.get(i)), client.get(i).getName());
     }

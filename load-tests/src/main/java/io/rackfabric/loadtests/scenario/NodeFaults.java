@@ -7,6 +7,7 @@ import io.rackfabric.cluster.node.ComponentKeys;
 import io.rackfabric.cluster.topology.Component;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.time.TimeKeeper;
+import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.harness.ClusterRun;
@@ -205,8 +206,30 @@ final class NodeFaults {
             + REJOIN.toSeconds() + " s of wall time, not the master's backup (" + status.detail() + ")");
       }
       out.append("; ").append(host).append(" is BACKUP at lastSeqNr=").append(status.lastSeqNr());
+      out.append(awaitDriversReach(host, ref));
     }
     return out.toString();
+  }
+
+  /**
+   * Waits, the rack still held at the restart, until every running compute host's control-plane
+   * driver lists {@code host} at its new address. A driver learns it through the receptionist, in
+   * wall time: one that had not yet, when its next request was due, sent it to the dead address,
+   * where it was lost and owed to the time keeper for ever (the rack stalled there, on a loaded
+   * machine only). A harness reading, no model decision.
+   */
+  private String awaitDriversReach(String host, ActorRef<ControlPlaneHost.Command> ref) throws Exception {
+    List<String> drivers = new ArrayList<>();
+    for (String ch : rack.topology().computeHostIds()) {
+      if (!faults.reachable(ch)) {
+        continue;
+      }
+      var client = Asks.find(rack.system(), ComponentKeys.controlPlaneClient(ch), FIND);
+      Asks.<ControlPlaneClient.Command, ControlPlaneClient.PagesDone>ask(rack.system(), client,
+          r -> new ControlPlaneClient.AwaitHost(ref, r), REJOIN);
+      drivers.add(ch);
+    }
+    return drivers.isEmpty() ? "" : " (the drivers of " + String.join(", ", drivers) + " reach it there)";
   }
 
   void pauseNode(String node) throws Exception {
