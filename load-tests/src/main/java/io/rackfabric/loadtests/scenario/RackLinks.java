@@ -111,29 +111,36 @@ final class RackLinks {
     return LinkSpec.portOf(end) == null ? rack.endpointStats(end).link().state() : rack.portStats(end).state();
   }
 
+  /**
+   * Waits until both ends of the link at {@code end} trained (DL_Active, or DL_Protected under a
+   * fabric manager, which activates it later in model time). Under the kernel both ends then report
+   * to the keeper: a training runs outside the model, on the link's wall-clock timers while the rack
+   * is held, and what its end says of it (a switch port's state change to its device manager, whose
+   * PI-5 event follows) is a model-time message the keeper would otherwise not know of before the
+   * hold moves on. It did not once: the compute hosts jumped ahead to their next request, and the
+   * fabric manager's writes after the NIC came back reached them behind their clocks.
+   */
   void awaitLinkUp(String end, Duration timeout) throws Exception {
-    // An endpoint says when its link is up; a switch port has no such request, so for a port
-    // end the partner is asked if it is an endpoint, else the port's state is polled.
     String partner = rack.topology().linkAt(end).map(l -> l.other(end)).orElse(end);
+    // An endpoint says when its link is up; a switch port has no such request: polled.
     String endpointEnd = LinkSpec.portOf(end) == null ? end : LinkSpec.portOf(partner) == null ? partner : null;
     if (endpointEnd != null) {
       Asks.awaitLinkActive(rack.system(), rack.endpoint(endpointEnd), timeout);
-      return;
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      DataLinkState a = rack.portStats(end).state();
-      DataLinkState b = rack.portStats(partner).state();
-      // Trained: DL_Active, or DL_Protected under a fabric manager, which activates it later in model time.
+      DataLinkState a = stateOf(end);
+      DataLinkState b = stateOf(partner);
       if (trained(a) && trained(b)) {
-        return;
+        break;
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the link " + end + " -- " + partner + " did not come up within " + timeout
             + " (" + a + ", " + b + ")");
       }
-      Thread.sleep(20); // polling two ports' state: they have no request that answers on link-up
+      Thread.sleep(20); // polling two ends' state: a switch port has no request that answers on link-up
     }
+    rack.clock.confirmAll(List.of(end, partner)); // nothing without a kernel
   }
 
   private static boolean trained(DataLinkState s) {
