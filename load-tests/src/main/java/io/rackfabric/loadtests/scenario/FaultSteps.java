@@ -90,6 +90,16 @@ final class FaultSteps {
         }
       }
     }
+    // A fault's command reaches a component outside the kernel's rounds, and what it does there (a
+    // port's state change to its device manager, an AER report, a rogue DMA scheduled) the member
+    // reports when it next reports, unasked too. The run's next hold may reach the keeper first,
+    // and the keeper would then let others run past what those messages bring them: every running
+    // member reports now, before the run goes on.
+    List<String> silent = run.rack.confirmRunningMembers();
+    if (!silent.isEmpty()) {
+      run.notes.add("after the faults at " + Durations.text(at) + " these kernel members did not report: " + silent
+          + "; what the faults made them send may reach components behind their clocks");
+    }
   }
 
   /**

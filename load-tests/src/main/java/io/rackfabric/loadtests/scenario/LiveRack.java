@@ -24,6 +24,7 @@ import io.rackfabric.loadtests.scenario.api.RunningRack;
 import io.rackfabric.loadtests.scenario.language.Mode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -217,6 +218,20 @@ public final class LiveRack implements RunningRack, AutoCloseable {
       return Optional.of(endpoints.get(id));
     }
     return Optional.ofNullable(switches.get(id));
+  }
+
+  /**
+   * Under the kernel, has every running component's members report to the keeper (see {@link
+   * FaultSteps#applyModelFaults}); returns those that did not answer.
+   */
+  List<String> confirmRunningMembers() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (String id : topology.componentIds()) {
+      if (faults.reachable(id)) {
+        ids.addAll(faults.endsOf(id));
+      }
+    }
+    return clock.confirmTogether(ids);
   }
 
   @Override

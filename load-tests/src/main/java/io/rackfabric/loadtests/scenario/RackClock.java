@@ -92,6 +92,28 @@ final class RackClock {
     }
   }
 
+  /**
+   * As {@link #confirmAll}, the asks sent together and awaited once, however many members; returns
+   * the members that did not answer within the ask's time (a frozen JVM), empty when all did.
+   */
+  List<String> confirmTogether(Collection<String> ids) throws Exception {
+    if (keeper == null) {
+      return List.of();
+    }
+    java.util.Map<String, java.util.concurrent.CompletableFuture<TimeKeeper.Confirmed>> asks =
+        new java.util.LinkedHashMap<>();
+    for (String id : ids) {
+      asks.put(id, Asks.askAsync(system, members.member(id), TimeKeeper.Confirm::new, ASK));
+    }
+    List<String> silent = new java.util.ArrayList<>();
+    asks.forEach((id, ask) -> {
+      if (ask.handle((ok, failure) -> failure == null).join() == Boolean.FALSE) {
+        silent.add(id);
+      }
+    });
+    return silent;
+  }
+
   /** Has kernel member {@code member} report to the keeper. */
   void confirm(String member) throws Exception {
     Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, members.member(member), TimeKeeper.Confirm::new, ASK);
