@@ -14,11 +14,13 @@ import io.rackfabric.persistence.journal.JournalPaths;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The flags of {@code rack node}, a picocli mixin ({@code @Mixin NodeOptions node;}) for every
- * command that starts a node the same way ({@code rack bench-peer}).
+ * command that starts a node the same way ({@code rack bench-peer}); the flags that reach the
+ * rack ({@code --seed}, {@code --transport}, {@code --tls-dir}) are {@link RackReachOptions}.
  */
 public final class NodeOptions {
 
@@ -39,17 +41,8 @@ public final class NodeOptions {
       + " topology)")
   Integer port;
 
-  @Option(names = "--seed", paramLabel = "HOST:PORT", description = "the member to join (default: the topology's"
-      + " first node)")
-  String seed;
-
-  @Option(names = "--transport", paramLabel = "aeron-udp|tcp|tls-tcp",
-      description = "Artery's transport between JVMs (default: the configured one)")
-  String transport;
-
-  @Option(names = "--tls-dir", paramLabel = "KEYS", description = "the folder 'rack keys' made, for --transport"
-      + " tls-tcp (default: the configured stores)")
-  String tlsDir;
+  @Mixin
+  RackReachOptions reach;
 
   @Option(names = "--aeron-dir", paramLabel = "D", description = "the Aeron media driver's folder, for aeron-udp"
       + " (default: the configured one)")
@@ -89,10 +82,11 @@ public final class NodeOptions {
     String nodeName = node();
     // Transport and TLS stores are checked here, before anything starts: a bad one is a usage error.
     Config base = ConfigFactory.load();
-    ClusterSettings cluster = NodeCommand.clusterSettings(base, transport, tlsDir);
+    ClusterSettings cluster = reach.cluster(base);
     // The hosts this node binds and joins are looked up now, so that a name that does not resolve
     // is refused with its line in the file rather than by Akka with an exception.
-    Topology t = TopologyArgs.load(topologyName(), new HostCheck(false, seed == null, host != null ? null : nodeName));
+    Topology t = TopologyArgs.load(topologyName(),
+        new HostCheck(false, !reach.seedGiven(), host != null ? null : nodeName));
     NodeSpec spec = t.node(nodeName).orElseThrow(() -> new UsageException(
         "no node '" + nodeName + "' in " + t.source() + " (nodes: " + t.nodes().stream().map(NodeSpec::name).toList()
             + ")"));
@@ -101,7 +95,7 @@ public final class NodeOptions {
     if (bindPort < 1 || bindPort > 65535) {
       throw new UsageException("--port=" + bindPort + " not in [1,65535]");
     }
-    SeedArg join = SeedArg.of(seed, t);
+    SeedArg join = reach.join(t);
     if (host != null && !HostCheck.resolves(host)) {
       throw new UsageException("--host=" + host + ": host \"" + host + "\" does not resolve to an address");
     }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,21 +45,12 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
   @Option(names = "--topology", paramLabel = "FILE|NAME", description = "the running rack's topology (required)")
   String topology;
 
-  @Option(names = "--seed", paramLabel = "HOST:PORT", description = "a member of the running rack to join through"
-      + " (default: the topology's first node)")
-  String seed;
+  @Mixin
+  RackReachOptions reach;
 
   @Option(names = "--to", paramLabel = "mmh|bmh", description = "the host that should be the master afterwards:"
       + " mmh (the pair's master in the topology) or bmh (its backup); default: whichever is the backup now")
   String to;
-
-  @Option(names = "--transport", paramLabel = "aeron-udp|tcp|tls-tcp",
-      description = "the rack's Artery transport (default: the configured one)")
-  String transport;
-
-  @Option(names = "--tls-dir", paramLabel = "KEYS", description = "the rack's keys ('rack keys'), for --transport"
-      + " tls-tcp: only holders of the rack's certificate get in (default: the configured stores)")
-  String tlsDir;
 
   @Option(names = "--timeout", paramLabel = "T", description = "wall time for all of it: joining, finding the"
       + " master, its answer (default: 30s; e.g. 500ms, 2m; at most 1h)")
@@ -104,7 +96,7 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
       throw new UsageException("--topology is required");
     }
     // Without --seed the topology's seed is joined: its host is looked up now, refused with its line.
-    Topology t = TopologyArgs.load(topology, new HostCheck(false, seed == null, null));
+    Topology t = TopologyArgs.load(topology, new HostCheck(false, !reach.seedGiven(), null));
     ControlPlaneSpec pair = t.controlPlane();
     if (pair == null) {
       throw new UsageException("topology " + t.source() + " has no control-plane section: no management-host pair"
@@ -117,8 +109,8 @@ public final class SwitchoverRackCommand extends PicocliRackCommand {
     String target = target(pair, to);
     Duration wait = timeout(timeout);
     Config base = ConfigFactory.load();
-    ClusterSettings cluster = NodeCommand.clusterSettings(base, transport, tlsDir);
-    SeedArg join = SeedArg.of(seed, t);
+    ClusterSettings cluster = reach.cluster(base);
+    SeedArg join = reach.join(t);
     if (port < 0 || port > 65535) {
       throw new UsageException("--port=" + port + " not in [0,65535]");
     }

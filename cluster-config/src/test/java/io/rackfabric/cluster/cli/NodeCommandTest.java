@@ -80,6 +80,24 @@ class NodeCommandTest {
     assertTrue(Files.notExists(dir.resolve("data")), "no data folder");
   }
 
+  /** The same --seed check as rack switchover's (RackReachOptions), before the node starts. */
+  @Test
+  void shouldExitTwoNamingTheValueWhenTheSeedIsNotHostColonPort() throws Exception {
+    for (String[] seedAndMessage : List.of(new String[] {"localhost", "--seed=localhost is not host:port"},
+        new String[] {"localhost:x", "--seed=localhost:x is not host:port"},
+        new String[] {"localhost:0", "--seed=localhost:0: port 0 not in [1,65535]"})) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int status = Rack.run(List.of("node", "--topology", "ladon-testbed", "--node", "node-mmh",
+              "--seed", seedAndMessage[0], "--data-dir", dir.resolve("data").toString()),
+          new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+          new PrintStream(err, true, StandardCharsets.UTF_8));
+      String text = err.toString(StandardCharsets.UTF_8);
+      assertEquals(2, status, text);
+      assertEquals("rack node: " + seedAndMessage[1] + "\n", text);
+    }
+    assertTrue(Files.notExists(dir.resolve("data")), "no data folder");
+  }
+
   @Test
   void shouldExitTwoWhenATlsFolderIsGivenForAnotherTransport() throws Exception {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
