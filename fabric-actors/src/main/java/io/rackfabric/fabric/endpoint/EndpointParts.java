@@ -50,6 +50,8 @@ final class EndpointParts {
   final EndpointEvents events;
   /** Its device manager and, on the fabric manager's endpoint, the fabric manager. */
   final EndpointManagement management;
+  /** What only a control origin may change: its access check and lent devices' BAR windows. */
+  private final EndpointControl control;
 
   EndpointParts(ActorContext<PortMessage> context, String id, int bdf, boolean root, List<AddressRange> bars,
       LinkParameters linkParams, String partnerEnd, FabricSettings settings, InboundAccessCheck accessCheck,
@@ -70,10 +72,19 @@ final class EndpointParts {
     this.aer = new AerSink(id, guests, context.getLog());
     this.management = new EndpointManagement(id, link, time, settings, managed, guests, context.getLog());
     this.reports = new EndpointReports(id, link, target, requester, aer, management);
+    this.control = new EndpointControl(context, id, target, requester.barWindows());
     RootRelay relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf,
         target::claims, (tlp, at) -> link.offer(tlp, at, -1));
     this.events = new EndpointEvents(id, link, port, target, requester, intake, guests, aer, relay, management,
         context.getLog());
+  }
+
+  /** Registers each part's own messages on the endpoint's receive builder. */
+  void register(PartMessages on) {
+    intake.register(on);
+    control.register(on);
+    reports.register(on);
+    guests.register(on);
   }
 
   private void onTimed(PortMessage event) {

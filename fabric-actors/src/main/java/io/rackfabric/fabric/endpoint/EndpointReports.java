@@ -1,7 +1,15 @@
 package io.rackfabric.fabric.endpoint;
 
 import akka.actor.typed.ActorRef;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitLinkUp;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.AwaitWrites;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.CountIssuedBefore;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.GetStats;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.LinkReady;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.Peek;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.Watch;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchErrors;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.WritesReached;
 import io.rackfabric.fabric.link.LinkEnd;
 import io.rackfabric.fabric.stats.EndpointStats;
@@ -12,9 +20,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a memory endpoint tells about itself when asked: its statistics ({@link MemoryEndpoint.GetStats})
- * and the answers once its writes have arrived or its link is up ({@link MemoryEndpoint.AwaitWrites},
- * {@link MemoryEndpoint.AwaitLinkUp}). Not thread-safe: the endpoint actor's own.
+ * What a memory endpoint tells about itself when asked: its statistics ({@link GetStats}), the
+ * answers once its writes have arrived or its link is up ({@link AwaitWrites}, {@link AwaitLinkUp}),
+ * its memory read directly ({@link Peek}), and the watches that hand on what lands in its memory,
+ * the AER messages it collects and the path tables its device manager comes to hold ({@link Watch},
+ * {@link WatchErrors}, {@link WatchPathTable}). Not thread-safe: the endpoint actor's own.
  */
 final class EndpointReports {
 
@@ -35,6 +45,18 @@ final class EndpointReports {
     this.target = target;
     this.requester = requester;
     this.aer = aer;
+  }
+
+  /** Takes the questions about the endpoint and the watches on it. */
+  void register(PartMessages on) {
+    on.on(GetStats.class, msg -> msg.replyTo().tell(stats()))
+        .on(CountIssuedBefore.class, msg -> countIssuedBefore(msg.modelAt()))
+        .on(AwaitWrites.class, msg -> awaitWrites(msg.uniqueWrites(), msg.replyTo()))
+        .on(AwaitLinkUp.class, msg -> awaitLinkUp(msg.replyTo()))
+        .on(Peek.class, msg -> msg.replyTo().tell(target.read(msg.address(), msg.length())))
+        .on(Watch.class, target::watch)
+        .on(WatchErrors.class, msg -> aer.watch(msg.replyTo()))
+        .on(WatchPathTable.class, msg -> management.watchPathTable(msg.replyTo()));
   }
 
   EndpointStats stats() {

@@ -7,6 +7,7 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint.AttachGuest;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.CancelWake;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.DetachGuest;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.GuestDone;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.KeepFabricDatabase;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.PeerMessage;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.SendToPeer;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.WakeGuest;
@@ -41,6 +42,18 @@ final class GuestSide {
     this.context = context;
     this.time = time;
     this.peers = new GuestChannels(guestPeers, time);
+  }
+
+  /** Takes the guest protocol's messages: from guests, and between endpoints for them. */
+  void register(PartMessages on) {
+    on.on(AttachGuest.class, this::attach)
+        .on(DetachGuest.class, this::detach)
+        .on(GuestDone.class, this::done)
+        .on(WakeGuest.class, this::wake)
+        .on(CancelWake.class, this::cancelWake)
+        .on(SendToPeer.class, this::sendToPeer)
+        .on(PeerMessage.class, this::peerMessage)
+        .on(KeepFabricDatabase.class, this::keepFabricDatabase);
   }
 
   /** The endpoint joined a keeper: its guests run under the kernel from now on. */
@@ -150,8 +163,8 @@ final class GuestSide {
     time.suspend();
   }
 
-  void keepFabricDatabase(ActorRef<GuestCall> guest) {
-    databaseKeeper = guest;
+  void keepFabricDatabase(KeepFabricDatabase msg) {
+    databaseKeeper = msg.guest();
   }
 
   /**

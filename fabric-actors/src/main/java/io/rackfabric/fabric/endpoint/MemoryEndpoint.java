@@ -7,8 +7,8 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.ReceiveBuilder;
 import io.rackfabric.fabric.address.AddressRange;
-import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.link.LinkDirectory;
 import io.rackfabric.fabric.link.LinkFrame;
@@ -343,42 +343,21 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     LinkDirectory.attach(context, id, context.getSelf().narrow(), partnerEnd, LinkPort.Connect::new);
   }
 
+  /**
+   * The link's and the kernel's messages, the actor's own, then each part's (see {@link
+   * EndpointParts#register}): requests to issue, control origins' changes, questions and watches,
+   * the guest protocol.
+   */
   @Override
   public Receive<PortMessage> createReceive() {
-    return parts.port.linkMessages(parts.time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
-        .onMessage(LinkFrame.class, this::onLinkFrame)
-        .onMessage(JoinKeeper.class, this::onJoinKeeper)
-        .onMessage(Write.class, this::onWrite)
-        .onMessage(Read.class, this::onRead)
-        .onMessage(WriteAs.class, this::onWriteAs)
-        .onMessage(ReadAs.class, this::onReadAs)
-        .onMessage(ChangeAccessCheck.class, this::onChangeAccessCheck)
-        .onMessage(GateBarWindows.class, this::onGateBarWindows)
-        .onMessage(HotAdd.class, this::onHotAdd)
-        .onMessage(HotRemove.class, this::onHotRemove)
-        .onMessage(ConfigRequest.class, this::onConfigRequest)
-        .onMessage(EndpointRequester.ConfigTimedOut.class, this::onConfigTimedOut)
-        .onMessage(StartTraffic.class, this::onStartTraffic)
-        .onMessage(GetStats.class, this::onGetStats)
-        .onMessage(CountIssuedBefore.class, this::onCountIssuedBefore)
-        .onMessage(AwaitWrites.class, this::onAwaitWrites)
-        .onMessage(AwaitLinkUp.class, this::onAwaitLinkUp)
-        .onMessage(Watch.class, this::onWatch)
-        .onMessage(AttachGuest.class, this::onAttachGuest)
-        .onMessage(GuestDone.class, this::onGuestDone)
-        .onMessage(DetachGuest.class, this::onDetachGuest)
-        .onMessage(WakeGuest.class, this::onWakeGuest)
-        .onMessage(CancelWake.class, this::onCancelWake)
-        .onMessage(SendToPeer.class, this::onSendToPeer)
-        .onMessage(PeerMessage.class, this::onPeerMessage)
-        .onMessage(WatchErrors.class, this::onWatchErrors)
-        .onMessage(WatchPathTable.class, this::onWatchPathTable)
-        .onMessage(StartDiscovery.class, this::onStartDiscovery)
-        .onMessage(KeepFabricDatabase.class, this::onKeepFabricDatabase)
-        .onMessage(FabricDatabaseKept.class, this::onFabricDatabaseKept)
-        .onMessage(Peek.class, this::onPeek)
-        .onMessage(Store.class, this::onStore)
-        .build();
+    ReceiveBuilder<PortMessage> builder =
+        parts.port.linkMessages(parts.time.kernelMessages(newReceiveBuilder(), () -> this), () -> this)
+            .onMessage(LinkFrame.class, this::onLinkFrame)
+            .onMessage(JoinKeeper.class, this::onJoinKeeper)
+            .onMessage(StartDiscovery.class, this::onStartDiscovery)
+            .onMessage(FabricDatabaseKept.class, this::onFabricDatabaseKept);
+    parts.register(new PartMessages(builder, () -> this));
+    return builder.build();
   }
 
   /** A frame from the link: a model-time event, or link management handled at once. */
@@ -394,153 +373,6 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     return this;
   }
 
-  private Behavior<PortMessage> onAttachGuest(AttachGuest msg) {
-    parts.guests.attach(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onDetachGuest(DetachGuest msg) {
-    parts.guests.detach(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onGuestDone(GuestDone msg) {
-    parts.guests.done(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onWakeGuest(WakeGuest msg) {
-    parts.guests.wake(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onCancelWake(CancelWake msg) {
-    parts.guests.cancelWake(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onSendToPeer(SendToPeer msg) {
-    parts.guests.sendToPeer(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onPeerMessage(PeerMessage msg) {
-    parts.guests.peerMessage(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onWrite(Write msg) {
-    parts.intake.write(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onRead(Read msg) {
-    parts.intake.read(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onReadAs(ReadAs msg) {
-    parts.intake.readAs(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onWriteAs(WriteAs msg) {
-    parts.intake.writeAs(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onConfigRequest(ConfigRequest msg) {
-    parts.requester.config(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onConfigTimedOut(EndpointRequester.ConfigTimedOut msg) {
-    parts.requester.configTimedOut(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onStartTraffic(StartTraffic msg) {
-    if (!parts.requester.startTraffic(msg)) {
-      getContext().getLog().warn("Endpoint [{}] is already running traffic; request refused", id);
-    }
-    return this;
-  }
-
-  private Behavior<PortMessage> onCountIssuedBefore(CountIssuedBefore msg) {
-    parts.reports.countIssuedBefore(msg.modelAt());
-    return this;
-  }
-
-  private Behavior<PortMessage> onGetStats(GetStats msg) {
-    msg.replyTo().tell(parts.reports.stats());
-    return this;
-  }
-
-  private Behavior<PortMessage> onChangeAccessCheck(ChangeAccessCheck msg) {
-    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(parts.target.changeAccessCheck(msg.change()));
-    }
-    return this;
-  }
-
-  private Behavior<PortMessage> onGateBarWindows(GateBarWindows msg) {
-    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().gate(msg.device(), msg.windows()),
-          "gated closed: " + msg.windows()));
-    }
-    return this;
-  }
-
-  private Behavior<PortMessage> onHotAdd(HotAdd msg) {
-    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().hotAdd(msg.device()),
-          "hot-added: BAR windows open"));
-    }
-    return this;
-  }
-
-  private Behavior<PortMessage> onHotRemove(HotRemove msg) {
-    if (ControlOrigins.admitsConfiguration(getContext(), id, msg, msg.replyTo())) {
-      msg.replyTo().tell(barWindowsChanged(msg.device(), parts.requester.barWindows().hotRemove(msg.device()),
-          "hot-removed: BAR windows closed"));
-    }
-    return this;
-  }
-
-  private BarWindowsChanged barWindowsChanged(String device, String refusal, String done) {
-    if (refusal != null) {
-      getContext().getLog().info("Endpoint [{}] BAR windows of {}: refused: {}", id, device, refusal);
-      return new BarWindowsChanged(id, device, false, refusal);
-    }
-    getContext().getLog().debug("Endpoint [{}] BAR windows of {}: {}", id, device, done);
-    return new BarWindowsChanged(id, device, true, done);
-  }
-
-  private Behavior<PortMessage> onAwaitWrites(AwaitWrites msg) {
-    parts.reports.awaitWrites(msg.uniqueWrites(), msg.replyTo());
-    return this;
-  }
-
-  private Behavior<PortMessage> onWatch(Watch msg) {
-    parts.target.watch(msg);
-    return this;
-  }
-
-  private Behavior<PortMessage> onWatchErrors(WatchErrors msg) {
-    parts.aer.watch(msg.replyTo());
-    return this;
-  }
-
-  private Behavior<PortMessage> onWatchPathTable(WatchPathTable msg) {
-    parts.management.watchPathTable(msg.replyTo());
-    return this;
-  }
-
-  private Behavior<PortMessage> onAwaitLinkUp(AwaitLinkUp msg) {
-    parts.reports.awaitLinkUp(msg.replyTo());
-    return this;
-  }
-
   private Behavior<PortMessage> onStartDiscovery(StartDiscovery msg) {
     if (!parts.management.startAt(msg.at())) {
       getContext().getLog().warn("Endpoint [{}] refused a discovery at {} ns: no fabric manager runs here, or it"
@@ -549,23 +381,8 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     return this;
   }
 
-  private Behavior<PortMessage> onKeepFabricDatabase(KeepFabricDatabase msg) {
-    parts.guests.keepFabricDatabase(msg.guest());
-    return this;
-  }
-
   private Behavior<PortMessage> onFabricDatabaseKept(FabricDatabaseKept msg) {
     parts.management.takeOverKept(msg.manager(), msg.database());
-    return this;
-  }
-
-  private Behavior<PortMessage> onPeek(Peek msg) {
-    msg.replyTo().tell(parts.target.read(msg.address(), msg.length()));
-    return this;
-  }
-
-  private Behavior<PortMessage> onStore(Store msg) {
-    parts.target.store(msg.address(), msg.data());
     return this;
   }
 }

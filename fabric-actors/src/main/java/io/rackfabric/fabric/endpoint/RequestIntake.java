@@ -1,8 +1,11 @@
 package io.rackfabric.fabric.endpoint;
 
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.ConfigRequest;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.Read;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadAs;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.ReadResult;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.StartTraffic;
+import io.rackfabric.fabric.endpoint.MemoryEndpoint.Store;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.Write;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint.WriteAs;
 import io.rackfabric.fabric.link.PortMessage;
@@ -14,7 +17,8 @@ import org.slf4j.Logger;
  * The writes and reads software asks a memory endpoint to issue, on their way to its requester:
  * under the kernel one stamped later than the endpoint's clock waits for its model time; a root's
  * own memory is served at once, off the link; one under another requester ID needs a 16-bit ID.
- * Not thread-safe: the endpoint actor's own.
+ * Configuration requests and traffic plans go to the requester as they are; the host CPU's own
+ * stores ({@link Store}) to the memory. Not thread-safe: the endpoint actor's own.
  */
 final class RequestIntake {
 
@@ -30,6 +34,18 @@ final class RequestIntake {
     this.target = target;
     this.requester = requester;
     this.log = log;
+  }
+
+  /** Takes what software asks the endpoint to issue, or to store in its own memory. */
+  void register(PartMessages on) {
+    on.on(Write.class, this::write)
+        .on(Read.class, this::read)
+        .on(WriteAs.class, this::writeAs)
+        .on(ReadAs.class, this::readAs)
+        .on(Store.class, msg -> target.store(msg.address(), msg.data()))
+        .on(ConfigRequest.class, requester::config)
+        .on(EndpointRequester.ConfigTimedOut.class, requester::configTimedOut)
+        .on(StartTraffic.class, this::startTraffic);
   }
 
   void write(Write msg) {
@@ -75,6 +91,12 @@ final class RequestIntake {
       return;
     }
     requester.read(msg, msg.requester(), msg.address(), msg.length(), -1, msg.replyTo());
+  }
+
+  private void startTraffic(StartTraffic msg) {
+    if (!requester.startTraffic(msg)) {
+      log.warn("Endpoint [{}] is already running traffic; request refused", id);
+    }
   }
 
   /**

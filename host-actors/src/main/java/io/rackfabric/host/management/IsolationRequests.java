@@ -3,6 +3,8 @@ package io.rackfabric.host.management;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.receptionist.Receptionist;
+import io.rackfabric.fabric.control.ControlOrigin;
+import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
 import io.rackfabric.host.iommu.IsolationControl;
@@ -22,7 +24,8 @@ import java.util.Map;
 
 /**
  * The management host's isolation requests, handled on its actor's thread: its own open, close
- * and enable requests and the controller's persisted page changes become {@link IsolationControl}
+ * and enable requests, admitted only from the run's driver or the MH's own node (anyone else hears
+ * why not), and the controller's persisted page changes become {@link IsolationControl}
  * requests, sent to the target host's root endpoint (found through the Receptionist, wherever it
  * runs) and answered with what the endpoint applied. Part of {@link ManagementHost}, kept apart so
  * that the actor stays about the fail-over.
@@ -56,13 +59,16 @@ final class IsolationRequests {
   }
 
   void onEnableIsolation(EnableIsolation msg) {
-    if (refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
+    if (refused(msg, msg.targetHost(), msg.replyTo()) || refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
       return;
     }
     apply(isolation.enable(msg.targetHost()), true, msg.targetHost(), msg.replyTo());
   }
 
   void onOpenIommuPage(OpenIommuPage msg) {
+    if (refused(msg, msg.targetHost(), msg.replyTo())) {
+      return;
+    }
     String target = msg.targetHost();
     IsolationControl.Request open =
         isolation.open(target, msg.requesterHost(), msg.pageAddress(), msg.pageCount(), msg.permission());
@@ -77,6 +83,9 @@ final class IsolationRequests {
   }
 
   void onCloseIommuPage(CloseIommuPage msg) {
+    if (refused(msg, msg.targetHost(), msg.replyTo())) {
+      return;
+    }
     IsolationControl.Request close =
         isolation.close(msg.targetHost(), msg.requesterHost(), msg.pageAddress(), msg.pageCount());
     if (close.error() == null && refusedWithoutRoot(msg.targetHost(), msg.replyTo())) {
@@ -103,6 +112,19 @@ final class IsolationRequests {
         }
       });
     }
+  }
+
+  /**
+   * Whether {@code msg} comes from neither the run's driver nor this node: opening a host's memory is
+   * theirs to ask; the asker hears why not.
+   */
+  private boolean refused(Command msg, String targetHost, ActorRef<IsolationResult> replyTo) {
+    if (ControlOrigins.admits(context, id, msg, replyTo)) {
+      return false;
+    }
+    replyTo.tell(new IsolationResult(targetHost, false, "refused: " + ControlOrigin.describe(replyTo)
+        + " is not the run's driver or this node"));
+    return true;
   }
 
   private boolean refusedWithoutRoot(String host, ActorRef<IsolationResult> replyTo) {

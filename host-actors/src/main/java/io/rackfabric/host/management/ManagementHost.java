@@ -9,8 +9,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
-import io.rackfabric.fabric.control.ControlOrigin;
-import io.rackfabric.fabric.control.ControlOrigins;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
@@ -344,40 +342,18 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   }
 
   private Behavior<Command> onEnableIsolation(EnableIsolation msg) {
-    if (refused(msg, msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
     isolation.onEnableIsolation(msg);
     return this;
   }
 
   private Behavior<Command> onOpenIommuPage(OpenIommuPage msg) {
-    if (refused(msg, msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
     isolation.onOpenIommuPage(msg);
     return this;
   }
 
   private Behavior<Command> onCloseIommuPage(CloseIommuPage msg) {
-    if (refused(msg, msg.targetHost(), msg.replyTo())) {
-      return this;
-    }
     isolation.onCloseIommuPage(msg);
     return this;
-  }
-
-  /**
-   * Whether {@code msg} comes from neither the run's driver nor this node: opening a host's memory is
-   * theirs to ask; the asker hears why not.
-   */
-  private boolean refused(Command msg, String targetHost, ActorRef<IsolationResult> replyTo) {
-    if (ControlOrigins.admits(getContext(), id, msg, replyTo)) {
-      return false;
-    }
-    replyTo.tell(new IsolationResult(targetHost, false, "refused: " + ControlOrigin.describe(replyTo)
-        + " is not the run's driver or this node"));
-    return true;
   }
 
   private Behavior<Command> onFollowController(FollowController msg) {

@@ -367,10 +367,6 @@ public final class McpFirmware {
     return corruptDropped;
   }
 
-  public long duplicatesIgnored() {
-    return receiver.duplicates();
-  }
-
   public long nacksSent() {
     return receiver.nacksSent();
   }
@@ -378,10 +374,6 @@ public final class McpFirmware {
   /** Events the firmware could not take: it was hung or unloaded, or the port was closed. */
   public long dropped() {
     return dropped;
-  }
-
-  public long noBuffer() {
-    return receive.noBuffer();
   }
 
   public long unroutable() {
