@@ -103,7 +103,11 @@ final class RackClock {
     java.util.Map<String, java.util.concurrent.CompletableFuture<TimeKeeper.Confirmed>> asks =
         new java.util.LinkedHashMap<>();
     for (String id : ids) {
-      asks.put(id, Asks.askAsync(system, members.member(id), TimeKeeper.Confirm::new, ASK));
+      try {
+        asks.put(id, Asks.askAsync(system, members.member(id), TimeKeeper.Confirm::new, ASK));
+      } catch (Exception e) {
+        asks.put(id, java.util.concurrent.CompletableFuture.failedFuture(e)); // not found: it did not answer
+      }
     }
     List<String> silent = new java.util.ArrayList<>();
     asks.forEach((id, ask) -> {
