@@ -25,6 +25,18 @@ import org.slf4j.Logger;
  */
 final class FabricDatabaseCalls {
 
+  /** What the calls need of their host ({@link HostCore}): whether it serves, its controller, its state. */
+  interface Host {
+    /** Whether a master must refuse: cut off from its backup, it could not replicate. */
+    boolean cutOffMaster(Role role);
+
+    /** Sends {@code op} to the controller (queued or refused as any request). */
+    void admit(Controller.Operation op, Role role);
+
+    /** Tells {@code replyTo} the controller's state, or the replica's on a backup. */
+    void tellState(ActorRef<CurrentState> replyTo);
+  }
+
   private final String name;
   private final HostGuest guest;
   private final Logger log;
@@ -55,7 +67,7 @@ final class FabricDatabaseCalls {
    * Takes {@code call} if it is one of these: a change a serving master records through
    * {@code host}, a request for the database it reads from {@code host}'s state. False: not one.
    */
-  boolean called(GuestCall call, HostCore host, Role role) {
+  boolean called(GuestCall call, Host host, Role role) {
     if (call instanceof GuestCall.FabricDatabaseChanged c) {
       if (role != Role.MASTER || host.cutOffMaster(role)) {
         notRecorded++;

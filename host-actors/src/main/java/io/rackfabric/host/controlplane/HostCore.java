@@ -48,7 +48,7 @@ import java.util.function.Supplier;
  * began, only while that role is still the host's: a role left meanwhile (a backup that took over,
  * a master fenced during a switchover) does not come back through an old continuation.
  */
-final class HostCore {
+final class HostCore implements FabricDatabaseCalls.Host {
 
   /** Recovery of 10,000 events from an H2 file takes seconds; a stuck journal is an error. */
   private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(2);
@@ -148,7 +148,8 @@ final class HostCore {
    * replicate it, and it persists nothing the backup does not hold. A master without a backup (one
    * that took over across the cut) serves on.
    */
-  boolean cutOffMaster(Role role) {
+  @Override
+  public boolean cutOffMaster(Role role) {
     return role == Role.MASTER && cut && hasBackup();
   }
 
@@ -160,7 +161,8 @@ final class HostCore {
   }
 
   /** Admits an operation: sent to the controller, queued while no controller serves, or refused. */
-  void admit(Operation op, Role role) {
+  @Override
+  public void admit(Operation op, Role role) {
     switch (admission.offer(op)) {
       case SEND -> send(op);
       case QUEUED -> context.getLog().debug("Host [{}] {}: request queued", name, role);
@@ -321,7 +323,8 @@ final class HostCore {
   }
 
   /** The controller's state, or the replica's on a backup; between two children, the next one's. */
-  void tellState(ActorRef<CurrentState> replyTo) {
+  @Override
+  public void tellState(ActorRef<CurrentState> replyTo) {
     if (controller != null) {
       controller.tell(new Controller.GetState(replyTo));
     } else if (replica != null) {

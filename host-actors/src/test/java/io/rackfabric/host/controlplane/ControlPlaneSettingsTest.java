@@ -1,6 +1,7 @@
 package io.rackfabric.host.controlplane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +36,7 @@ class ControlPlaneSettingsTest {
     assertEquals(16_000L, s.serializationNs(20_000), "a chunk of 20,000 bytes on the 10 GbE link");
     assertEquals(32_000L, s.serializationNs(40_000), "twice the bytes, twice the time");
     assertEquals(1L, s.serializationNs(1), "rounded up");
+    assertTrue(s.keepFabricDatabase(), "the fabric manager's database in the controller's state by default");
   }
 
   @Test
@@ -48,6 +50,8 @@ class ControlPlaneSettingsTest {
     assertEquals(2_000_000_000L, s.rebootTimeNs());
     assertEquals(Duration.ofMillis(60), s.wall(s.heartbeatIntervalNs()));
     assertEquals(1_000, s.rejoinChunkEvents(), "the default");
+    assertFalse(ControlPlaneSettings.create(with("rackfabric.host.controlplane.keep-fabric-database = off"))
+        .keepFabricDatabase(), "a user turns it off");
   }
 
   @Test

@@ -21,11 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  * The bundled {@code fm-failover}: the MMH, elected primary, dies at 50us; the BMH, secondary,
  * stops hearing its heartbeats, takes over the topology database the MMH kept sending it (re-reading
  * only the MMH's neighbor), and serves a link that comes back afterwards; two runs give the same
- * model and count figures. With {@code keep-database = off} the BMH discovers the whole fabric
- * instead (the fallback of a secondary without a usable copy), which reads more and takes longer.
+ * model and count figures. The database it takes over is the one the controller's state holds
+ * ({@code keep-fabric-database}, on by default), the copy over the fabric kept all the same; with
+ * {@code keep-fabric-database = off} that copy is the one taken over. With both off the BMH
+ * discovers the whole fabric instead (the fallback of a secondary without a usable copy), which
+ * reads more and takes longer.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class FmFailoverScenarioTest {
+
+  /** The fabric manager's database not kept in the controller's state (on by default in the Ladon rack). */
+  private static final String NO_CONTROLLER_DATABASE = "rackfabric.host.controlplane.keep-fabric-database = off";
 
   @TempDir Path dir;
 
@@ -56,6 +62,8 @@ class FmFailoverScenarioTest {
     assertTrue(fig(m, "fm.wire.database_update_sent") >= fig(m, "election.mmh.database.messages_sent"));
     // the take-over from the kept database: only the MMH's neighbor re-read, every event route re-programmed
     assertEquals(1, fig(m, "fm.takeover.from_database"));
+    assertEquals(1, fig(m, "fm.takeover.from_controller"),
+        "the database in the controller's state (keep-fabric-database, on by default) comes first");
     assertEquals(1, fig(m, "fm.takeover.rereads"), "the dead MMH's one neighbor");
     assertEquals(fig(m, "fm.takeover.event_route_writes") + 1, fig(m, "fm.writes"),
         "every device it held but its own at the take-over, then the NIC's once found again");
@@ -72,9 +80,10 @@ class FmFailoverScenarioTest {
     Outcome second = FabricManagerScenarioTest.run(file, dir);
     assertEquals(FabricManagerScenarioTest.modelFigures(first), FabricManagerScenarioTest.modelFigures(second));
 
-    // the fallback: no database kept, the BMH discovers the whole fabric on taking over
-    Map<String, Double> full = figures(FabricManagerScenarioTest.run(
-        scenario("fm-failover-rediscover.conf", "rackfabric.fabric.management.election.keep-database = off"), dir));
+    // the fallback: no database kept, neither over the fabric nor in the controller's state, the
+    // BMH discovers the whole fabric on taking over
+    Map<String, Double> full = figures(FabricManagerScenarioTest.run(scenario("fm-failover-rediscover.conf",
+        "rackfabric.fabric.management.election.keep-database = off\n    " + NO_CONTROLLER_DATABASE), dir));
     assertEquals(1, fig(full, "fm.takeover.by_bmh"));
     assertEquals(0, fig(full, "fm.takeover.from_database"));
     assertEquals(0, fig(full, "election.mmh.database.messages_sent"));
@@ -94,7 +103,9 @@ class FmFailoverScenarioTest {
     // the BMH's cable is pulled just after the MMH's discovery ends (21,142 ns): the full copy
     // and the first heartbeat are lost on the way; it is back at 22us, before the BMH, watching since its first heartbeat at 13us, could miss more than one.
     // Paths are not distributed here: their writes leave with the full copy and would move it past the cut
-    Path file = scenario("fm-failover-lost-copy.conf", "rackfabric.fabric.management.distribute-paths = off", """
+    // The copy over the fabric alone (not the controller's state): the take-over is from that copy
+    Path file = scenario("fm-failover-lost-copy.conf",
+        "rackfabric.fabric.management.distribute-paths = off\n    " + NO_CONTROLLER_DATABASE, """
             { kind = link-down, target = tor.bmh, at = 21150ns }
             { kind = link-up, target = tor.bmh, at = 22us }
         """);
@@ -108,6 +119,7 @@ class FmFailoverScenarioTest {
     assertTrue(fig(m, "fm.wire.database_resync_sent") >= 2, "the request crosses the BMH's link and tor's");
     assertEquals(1, fig(m, "fm.takeover.by_bmh"));
     assertEquals(1, fig(m, "fm.takeover.from_database"), "the copy was whole again when the MMH died");
+    assertEquals(0, fig(m, "fm.takeover.from_controller"), "keep-fabric-database off: the copy over the fabric");
     assertEquals(1, fig(m, "fm.takeover.rereads"));
   }
 
