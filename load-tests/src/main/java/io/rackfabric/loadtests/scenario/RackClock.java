@@ -6,9 +6,13 @@ import io.rackfabric.fabric.link.PortMessage;
 import io.rackfabric.fabric.time.TimeKeeper;
 import io.rackfabric.loadtests.harness.Asks;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The run's model-time kernel as the run driver uses it: holds and limits, members' confirmations
@@ -100,16 +104,15 @@ final class RackClock {
     if (keeper == null) {
       return List.of();
     }
-    java.util.Map<String, java.util.concurrent.CompletableFuture<TimeKeeper.Confirmed>> asks =
-        new java.util.LinkedHashMap<>();
+    Map<String, CompletableFuture<TimeKeeper.Confirmed>> asks = new LinkedHashMap<>();
     for (String id : ids) {
       try {
         asks.put(id, Asks.askAsync(system, members.member(id), TimeKeeper.Confirm::new, ASK));
       } catch (Exception e) {
-        asks.put(id, java.util.concurrent.CompletableFuture.failedFuture(e)); // not found: it did not answer
+        asks.put(id, CompletableFuture.failedFuture(e)); // not found: it did not answer
       }
     }
-    List<String> silent = new java.util.ArrayList<>();
+    List<String> silent = new ArrayList<>();
     asks.forEach((id, ask) -> {
       if (ask.handle((ok, failure) -> failure == null).join() == Boolean.FALSE) {
         silent.add(id);

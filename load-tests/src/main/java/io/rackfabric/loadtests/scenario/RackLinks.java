@@ -42,27 +42,7 @@ final class RackLinks {
       if (partner != null) {
         awaitDown(end, partner);
       }
-      confirm(end, partner);
     }
-  }
-
-  /**
-   * Under the kernel, has the live ends of a link just taken down or trained report to the keeper.
-   * Each reacts outside the model's rounds (the end to the driver's command, the partner to the
-   * physical layer going down, both to a training on wall-clock timers) with model-time messages:
-   * an AER report to its root, a port's state change to its device manager. A member says what it
-   * sent when it next reports, unasked too, but the driver's next hold may reach the keeper first,
-   * and the keeper then lets components run past what those messages bring them (stragglers, on a
-   * loaded machine only).
-   */
-  private void confirm(String end, String partner) throws Exception {
-    List<String> live = new ArrayList<>();
-    for (String e : partner == null ? List.of(end) : List.of(end, partner)) {
-      if (rack.reachable(LinkSpec.componentOf(e))) {
-        live.add(e);
-      }
-    }
-    rack.clock.confirmAll(live); // nothing without a kernel
   }
 
   /** The link side of link end {@code end}: an endpoint's or a switch port's. */
@@ -133,10 +113,9 @@ final class RackLinks {
 
   /**
    * Waits until both ends of the link at {@code end} trained (DL_Active, or DL_Protected under a
-   * fabric manager, which activates it later in model time); under the kernel both then report
-   * ({@link #confirm}). Once they did not: in fm-controller-takeover the compute hosts jumped ahead
-   * to their next request, and the fabric manager's writes after the NIC came back reached them
-   * behind their clocks.
+   * fabric manager, which activates it later in model time). A training runs on wall-clock timers
+   * and a port sends its state change to its device manager only when it ends: the run's report of
+   * every member after the cut ({@link FaultSteps#applyModelFaults}) must come after that.
    */
   void awaitLinkUp(String end, Duration timeout) throws Exception {
     String partner = rack.topology().linkAt(end).map(l -> l.other(end)).orElse(end);
@@ -158,7 +137,6 @@ final class RackLinks {
       }
       Thread.sleep(20); // polling two ends' state: a switch port has no request that answers on link-up
     }
-    confirm(end, partner);
   }
 
   private static boolean trained(DataLinkState s) {
