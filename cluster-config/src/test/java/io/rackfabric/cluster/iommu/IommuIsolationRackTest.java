@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import com.typesafe.config.ConfigFactory;
 import io.rackfabric.cluster.node.ComponentKeys;
@@ -18,7 +17,6 @@ import io.rackfabric.cluster.topology.GlobalMemorySpec;
 import io.rackfabric.cluster.topology.LadonRackGenerator;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
-import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.settings.FabricSettings;
 import io.rackfabric.fabric.stats.EndpointStats;
 import io.rackfabric.fabric.tlp.CompletionStatus;
@@ -179,28 +177,15 @@ class IommuIsolationRackTest {
   }
 
   static <T> ActorRef<T> find(ServiceKey<T> key) {
-    TestProbe<Receptionist.Listing> probe = testKit.createTestProbe();
-    return probe.awaitAssert(WAIT, () -> {
-      testKit.system().receptionist().tell(Receptionist.find(key, probe.ref()));
-      var refs = probe.receiveMessage().getServiceInstances(key);
-      assertEquals(1, refs.size(), key + " registered");
-      return refs.iterator().next();
-    });
+    return RackProbes.find(testKit, key);
   }
 
   static void awaitUp(ActorRef<MemoryEndpoint.Command> ep) {
-    TestProbe<EndpointStats> probe = testKit.createTestProbe();
-    probe.awaitAssert(WAIT, () -> {
-      ep.tell(new MemoryEndpoint.GetStats(probe.ref()));
-      assertEquals(DataLinkState.DL_ACTIVE, probe.receiveMessage().link().state());
-      return null;
-    });
+    RackProbes.awaitUp(testKit, ep);
   }
 
   static MemoryEndpoint.ReadResult read(ActorRef<MemoryEndpoint.Command> ep, long address) {
-    TestProbe<MemoryEndpoint.ReadResult> probe = testKit.createTestProbe();
-    ep.tell(new MemoryEndpoint.Read(address, 8, probe.ref()));
-    return probe.receiveMessage(WAIT);
+    return RackProbes.read(testKit, ep, address);
   }
 
   static byte[] peek(ActorRef<MemoryEndpoint.Command> ep, long offset, int length) {
