@@ -12,6 +12,7 @@ import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import java.util.List;
 
@@ -181,8 +182,8 @@ public final class DiskDevice extends AbstractBehavior<DiskDevice.Command> {
 
     @Override
     public void interrupt(long at) {
-      if (registers.msiAddress() != 0) {
-        endpoint.tell(new MemoryEndpoint.Write(registers.msiAddress(), Pcie.dword(registers.msiData()), at));
+      if (registers.completionInterrupt() instanceof MsixTable.Send send) {
+        endpoint.tell(new MemoryEndpoint.Write(send.address(), Pcie.dword(send.data()), at));
       }
     }
   }
