@@ -182,8 +182,12 @@ public final class DiskDevice extends AbstractBehavior<DiskDevice.Command> {
 
     @Override
     public void interrupt(long at) {
-      if (registers.completionInterrupt() instanceof MsixTable.Send send) {
+      MsixTable.Outcome o = registers.completionInterrupt();
+      if (o instanceof MsixTable.Send send) {
         endpoint.tell(new MemoryEndpoint.Write(send.address(), Pcie.dword(send.data()), at));
+      } else if (o instanceof MsixTable.Withheld w && w.reason() != MsixTable.Reason.MASKED) {
+        // A masked vector is a driver's choice (and every vector's state before it is programmed).
+        getContext().getLog().info("Disk [{}] sent no MSI-X message at {} ns: {}", id, at, w.detail());
       }
     }
   }
