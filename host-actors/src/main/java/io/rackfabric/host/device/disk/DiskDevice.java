@@ -12,6 +12,7 @@ import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.fabric.wire.WireMessage;
+import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import java.util.List;
 
@@ -181,8 +182,12 @@ public final class DiskDevice extends AbstractBehavior<DiskDevice.Command> {
 
     @Override
     public void interrupt(long at) {
-      if (registers.msiAddress() != 0) {
-        endpoint.tell(new MemoryEndpoint.Write(registers.msiAddress(), Pcie.dword(registers.msiData()), at));
+      MsixTable.Outcome o = registers.completionInterrupt();
+      if (o instanceof MsixTable.Send send) {
+        endpoint.tell(new MemoryEndpoint.Write(send.address(), Pcie.dword(send.data()), at));
+      } else if (o instanceof MsixTable.Withheld w && w.reason() != MsixTable.Reason.MASKED) {
+        // A masked vector is a driver's choice (and every vector's state before it is programmed).
+        getContext().getLog().info("Disk [{}] sent no MSI-X message at {} ns: {}", id, at, w.detail());
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.rackfabric.host.device.disk;
 
+import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,8 +17,8 @@ import java.util.List;
  * 0x08 CQ_BASE   64  bus address of the completion queue (16-byte entries), a multiple of 16
  * 0x10 SQ_SIZE   32  submission queue entries, 2..65536
  * 0x14 CQ_SIZE   32  completion queue entries, 2..65536
- * 0x18 MSI_ADDR  64  where each completion's MSI-X message goes (0: none)
- * 0x20 MSI_DATA  32  the 4 bytes the message writes
+ * 0x18 MSI_ADDR  64  alias of MSI-X entry 0's message address; a write unmasks entry 0
+ * 0x20 MSI_DATA  32  alias of MSI-X entry 0's message data
  * 0x24 ENABLE    32  1: set the queue pair up from the registers above (both queues empty, phase
  *                    1); 0: take it down (refused while commands run)
  * 0x28 SQ_TAIL   32  doorbell: the driver's new submission queue tail
@@ -26,7 +27,14 @@ import java.util.List;
  * 0x34 COMPLETED 32  RO: commands completed with success
  * 0x38 FAILED    32  RO: commands completed with an error status
  * 0x3C REFUSED   32  RO: register writes and doorbells refused
+ * 0x40 CQ_VECTOR 32  the MSI-X vector the completion queue raises (default 0)
+ * 0x100 MSIX     16n the MSI-X table ({@link MsixTable}: address low/high, data, vector control
+ *                    per entry; every entry masked until written)
  * </pre>
+ *
+ * A completion raises {@code CQ_VECTOR}'s entry: its message is sent when the entry is unmasked and
+ * programmed; else nothing is sent and the table counts why (a vector outside the table included).
+ * MSI_ADDR/MSI_DATA predate the table and stay for drivers that program one word.
  *
  * A write must start at a multiple of 4 and be a multiple of 4 long; it is applied dword by dword
  * in address order, so one write may program several registers and end with a doorbell. ENABLE and
@@ -48,8 +56,13 @@ public final class DiskRegisters {
   public static final int COMPLETED = 0x34;
   public static final int FAILED = 0x38;
   public static final int REFUSED = 0x3C;
-  /** Bytes of the register block; the rest of BAR0 is unused. */
-  public static final int BLOCK = 0x40;
+  public static final int CQ_VECTOR = 0x40;
+  /** Bytes of the register block. */
+  public static final int BLOCK = 0x44;
+  /** Where the MSI-X table starts in BAR0. */
+  public static final int MSIX = 0x100;
+  /** MSI-X entries of a disk made without a count: one per vector a driver may give its completion queue. */
+  public static final int DEFAULT_MSIX_ENTRIES = 8;
   /** The smallest BAR0 the disk accepts: one page, as register BARs are. */
   public static final long MIN_BAR0 = 4096;
 
@@ -84,15 +97,26 @@ public final class DiskRegisters {
   private long cqBase;
   private long sqSize;
   private long cqSize;
-  private long msiAddress;
-  private int msiData;
+  private final MsixTable msix;
+  private long cqVector;
   private boolean enabled;
   private Error error = Error.NONE;
   private long refused;
 
   /** @param base BAR0's base address: writes are reported at bus addresses */
   public DiskRegisters(long base) {
+    this(base, DEFAULT_MSIX_ENTRIES);
+  }
+
+  /** @param msixEntries the MSI-X table's entries, 1 to 240 (the table ends within BAR0's first page) */
+  public DiskRegisters(long base, int msixEntries) {
+    if (msixEntries < 1 || MSIX + (long) MsixTable.ENTRY * msixEntries > MIN_BAR0) {
+      throw new IllegalArgumentException("msixEntries=" + msixEntries + " outside 1.."
+          + (MIN_BAR0 - MSIX) / MsixTable.ENTRY + " (the MSI-X table lies in BAR0's first page from 0x"
+          + Integer.toHexString(MSIX) + ")");
+    }
     this.base = base;
+    this.msix = new MsixTable(msixEntries);
   }
 
   /** Applies a write of {@code data} at bus address {@code address} (inside BAR0). */
@@ -100,7 +124,7 @@ public final class DiskRegisters {
     long offset = address - base;
     long[] dwords = Pcie.dwords(offset, data);
     if (dwords == null) {
-      refuse(offset >= BLOCK ? Error.NO_SUCH_REGISTER : Error.UNALIGNED);
+      refuse(offset >= BLOCK && offset < MSIX ? Error.NO_SUCH_REGISTER : Error.UNALIGNED);
       return new Written(List.of(), true);
     }
     List<Action> actions = new ArrayList<>();
@@ -132,9 +156,19 @@ public final class DiskRegisters {
     } else if (reg == CQ_SIZE) {
       cqSize = dword;
     } else if (reg == MSI_ADDR || reg == MSI_ADDR + 4) {
-      msiAddress = Pcie.withDword(msiAddress, reg - MSI_ADDR, dword);
+      if (!msix.write((int) (reg - MSI_ADDR), dword) || !msix.write(MsixTable.VECTOR_CONTROL, 0)) {
+        refuse(Error.UNALIGNED);
+        return false;
+      }
     } else if (reg == MSI_DATA) {
-      msiData = (int) dword;
+      msix.write(MsixTable.DATA, dword);
+    } else if (reg == CQ_VECTOR) {
+      cqVector = dword;
+    } else if (reg >= MSIX && reg < MSIX + msix.size()) {
+      if (!msix.write((int) (reg - MSIX), dword)) {
+        refuse(Error.UNALIGNED);
+        return false;
+      }
     } else {
       refuse(reg >= STATUS && reg < BLOCK ? Error.READ_ONLY : Error.NO_SUCH_REGISTER);
       return false;
@@ -162,7 +196,7 @@ public final class DiskRegisters {
 
   /** The read-only registers as the driver reads them: STATUS, COMPLETED, FAILED, REFUSED. */
   public byte[] readOnlyImage(long completed, long failedCommands) {
-    return ByteBuffer.allocate(BLOCK - STATUS).order(ByteOrder.LITTLE_ENDIAN)
+    return ByteBuffer.allocate(REFUSED + 4 - STATUS).order(ByteOrder.LITTLE_ENDIAN)
         .putInt(status())
         .putInt((int) completed)
         .putInt((int) failedCommands)
@@ -187,11 +221,28 @@ public final class DiskRegisters {
     return refused;
   }
 
+  /** MSI-X entry 0's message address (what MSI_ADDR programs). */
   public long msiAddress() {
-    return msiAddress;
+    return msix.address(0);
   }
 
+  /** MSI-X entry 0's message data (what MSI_DATA programs). */
   public int msiData() {
-    return msiData;
+    return msix.data(0);
+  }
+
+  /** The MSI-X table: a completion raises {@link #cqVector()} in it. */
+  public MsixTable msix() {
+    return msix;
+  }
+
+  /** The vector the completion queue raises, as CQ_VECTOR holds it (it may lie outside the table). */
+  public int cqVector() {
+    return cqVector > Integer.MAX_VALUE ? -1 : (int) cqVector;
+  }
+
+  /** What a completion's interrupt does: the message of the completion queue's vector, or why none. */
+  public MsixTable.Outcome completionInterrupt() {
+    return msix.message(cqVector());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -77,5 +78,50 @@ class DiskRegistersTest {
     assertEquals(2, image.getInt(8));
     assertEquals(1, image.getInt(12));
     assertEquals(BASE + DiskRegisters.STATUS, regs.readOnlyAddress());
+  }
+
+  @Test
+  void shouldRaiseTheCompletionQueuesVectorWhenItsTableEntryIsProgrammed() {
+    long entry2 = BASE + DiskRegisters.MSIX + 2L * MsixTable.ENTRY;
+    DiskRegisters.Written w = regs.written(entry2, concat(Pcie.qword(0x3_0000_0040L), Pcie.dword(9), Pcie.dword(0)));
+    assertFalse(w.refused());
+    regs.written(BASE + DiskRegisters.CQ_VECTOR, Pcie.dword(2));
+    assertEquals(new MsixTable.Send(2, 0x3_0000_0040L, 9), regs.completionInterrupt());
+  }
+
+  @Test
+  void shouldSendNothingWhenTheCompletionQueuesVectorIsMaskedOrOutsideTheTable() {
+    regs.written(BASE + DiskRegisters.MSIX + MsixTable.ENTRY, Pcie.qword(0x4000));
+    regs.written(BASE + DiskRegisters.CQ_VECTOR, Pcie.dword(1));
+    assertEquals(MsixTable.Reason.MASKED, ((MsixTable.Withheld) regs.completionInterrupt()).reason());
+    regs.written(BASE + DiskRegisters.CQ_VECTOR, Pcie.dword(DiskRegisters.DEFAULT_MSIX_ENTRIES));
+    assertEquals(MsixTable.Reason.NO_SUCH_VECTOR, ((MsixTable.Withheld) regs.completionInterrupt()).reason());
+    assertEquals(1, regs.msix().noSuchVectorRaises());
+    assertEquals(1, regs.msix().maskedRaises());
+  }
+
+  @Test
+  void shouldProgramAndUnmaskEntryZeroWhenTheMsiRegistersAreWritten() {
+    regs.written(BASE + DiskRegisters.MSI_ADDR, concat(Pcie.qword(0x2_0002_0000L), Pcie.dword(5)));
+    assertEquals(new MsixTable.Send(0, 0x2_0002_0000L, 5), regs.completionInterrupt());
+    assertEquals(0x2_0002_0000L, regs.msiAddress());
+  }
+
+  @Test
+  void shouldSendNothingWhenNoVectorWasProgrammed() {
+    assertEquals(MsixTable.Reason.MASKED, ((MsixTable.Withheld) regs.completionInterrupt()).reason());
+  }
+
+  @Test
+  void shouldRefuseAnUnalignedMessageAddressInTheTable() {
+    assertTrue(regs.written(BASE + DiskRegisters.MSIX, Pcie.dword(0x4002)).refused());
+    assertEquals(1, regs.refused());
+  }
+
+  @Test
+  void shouldRejectAnMsixTableThatLeavesBarZerosFirstPage() {
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new DiskRegisters(BASE, 241));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new DiskRegisters(BASE, 0));
+    assertEquals(240, new DiskRegisters(BASE, 240).msix().entries());
   }
 }
