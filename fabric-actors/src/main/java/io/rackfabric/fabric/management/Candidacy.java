@@ -25,8 +25,8 @@ public final class Candidacy {
    * @param lastChangeAt model time its capability's best two last changed: when it knew the
    *     final outcome if that is before {@code decidedAt}
    * @param decidedAt model time it read the outcome (-1: not yet)
-   * @param role what the election made it (a secondary that took over later stays SECONDARY here;
-   *     its {@code watch} says when it took over)
+   * @param role what the election made it (a secondary that took over later stays SECONDARY here,
+   *     a candidate appointed secondary after a take-over stays NONE; its {@code watch} says when)
    * @param primarySerial the best claim's serial when it decided (0: none); {@code secondarySerial} likewise
    */
   public record Report(int priority, long serial, long claimedAt, long lastChangeAt, long decidedAt, Role role,
@@ -36,10 +36,15 @@ public final class Candidacy {
   /**
    * The secondary's watch on the primary: heartbeats sent (by a primary) or received (by a
    * secondary), the model time the last one received left the primary and arrived, and when the
-   * secondary took over (-1: it did not).
+   * secondary took over (-1: it did not). After a take-over ({@link SecondaryAppointment}): on the
+   * new primary, when it appointed a new secondary ({@code appointedAt}, -1: none), whom
+   * ({@code appointeeSerial}, 0: none) and how many endpoints it read for it
+   * ({@code candidatesRead}); on the appointee, when the appointment reached it ({@code appointedAt})
+   * and the primary that appointed it ({@code appointerSerial}, 0: none), the one it then watched.
    */
   public record Watch(long heartbeatsSent, long heartbeatsReceived, long lastHeartbeatSentAt, long lastHeartbeatAt,
-      long tookOverAt) implements WireMessage {}
+      long tookOverAt, long appointedAt, long appointeeSerial, long appointerSerial, int candidatesRead)
+      implements WireMessage {}
 
   private final ElectionFlood flood;
   private final int priority;
@@ -55,6 +60,14 @@ public final class Candidacy {
   private long lastHeartbeatSentAt = -1;
   private long lastHeartbeatAt = -1;
   private long tookOverAt = -1;
+  /** The secondary this candidate appointed after it took over; null: none. */
+  private ElectionClaim appointee;
+  /** The primary that appointed this candidate secondary; null: none. */
+  private ElectionClaim appointer;
+  /** What the election made it, kept for the report when an appointment or a take-over changes its role. */
+  private Role elected = Role.UNDECIDED;
+  private long appointedAt = -1;
+  private int candidatesRead;
 
   public Candidacy(ElectionFlood flood, int priority, long serial) {
     this.flood = flood;
@@ -94,6 +107,7 @@ public final class Candidacy {
     } else {
       role = Role.NONE;
     }
+    elected = role;
     return role;
   }
 
@@ -102,13 +116,16 @@ public final class Candidacy {
   }
 
   /**
-   * The other of the primary and secondary as this candidate decided; null when there is none, or
-   * when it took over (the old primary is taken for dead; a new secondary would need a new
-   * election, not modelled).
+   * The other of the primary and secondary: as this candidate decided, or as it was appointed; when
+   * it took over, the secondary it appointed since (null until then: the old primary is taken for
+   * dead).
    */
   public ElectionClaim partner() {
     if (tookOverAt >= 0) {
-      return null;
+      return appointee;
+    }
+    if (appointer != null) {
+      return appointer;
     }
     return role == Role.PRIMARY ? secondary : role == Role.SECONDARY ? primary : null;
   }
@@ -138,9 +155,41 @@ public final class Candidacy {
     return true;
   }
 
+  /**
+   * The primary that took over appointed {@code secondary} at model {@code at}, having read
+   * {@code read} endpoints' candidate registers. False when it did not take over.
+   */
+  public boolean appoint(ElectionClaim secondary, long at, int read) {
+    if (tookOverAt < 0 || appointee != null) {
+      return false;
+    }
+    appointee = secondary;
+    appointedAt = at;
+    candidatesRead = read;
+    return true;
+  }
+
+  /**
+   * A write may have appointed this candidate at model {@code at}: a candidate the election left
+   * with no role whose capability now holds its own claim second becomes the secondary, its
+   * primary the one the capability holds first. True when it did.
+   */
+  public boolean appointedIf(long at) {
+    ElectionClaim second = flood.secondary();
+    if (role != Role.NONE || second == null || second.serial() != serial || flood.primary() == null) {
+      return false;
+    }
+    role = Role.SECONDARY;
+    appointer = flood.primary();
+    appointedAt = at;
+    return true;
+  }
+
   public Report report() {
-    return new Report(priority, serial, claimedAt, flood.lastChangeAt(), decidedAt, tookOverAt >= 0 ? Role.SECONDARY : role,
+    return new Report(priority, serial, claimedAt, flood.lastChangeAt(), decidedAt, elected,
         primary == null ? 0 : primary.serial(), secondary == null ? 0 : secondary.serial(), flood.received(),
-        claimsSent, new Watch(heartbeatsSent, heartbeatsReceived, lastHeartbeatSentAt, lastHeartbeatAt, tookOverAt));
+        claimsSent, new Watch(heartbeatsSent, heartbeatsReceived, lastHeartbeatSentAt, lastHeartbeatAt, tookOverAt,
+            appointedAt, appointee == null ? 0 : appointee.serial(), appointer == null ? 0 : appointer.serial(),
+            candidatesRead));
   }
 }

@@ -33,7 +33,7 @@ import java.util.Map;
  */
 public final class DiscoveryWalker {
 
-  private enum Step { GENERAL, POINTERS, PORT }
+  private enum Step { GENERAL, POINTERS, PORT, CANDIDATE }
 
   /** A device being read: where it is, how it was reached, and what its general information said. */
   private static final class Visit {
@@ -62,6 +62,9 @@ public final class DiscoveryWalker {
   private final Deque<Read> localReads = new ArrayDeque<>();
   private int nextTransaction;
   private boolean started;
+  /** Candidate registers read ({@link #readCandidate}): the device's serial, the read's index. */
+  private final List<Long> candidateSerials = new ArrayList<>();
+  private final Map<Long, Integer> candidateRegisters = new java.util.LinkedHashMap<>();
 
   /**
    * @param local the configuration space of the fabric manager's own device
@@ -138,6 +141,29 @@ public final class DiscoveryWalker {
     return out;
   }
 
+  /**
+   * Reads the candidate register of the spanning-tree capability of device {@code serial} at
+   * {@code route} (one register, {@link SecondaryAppointment}); what it says is kept for
+   * {@link #takeCandidateRegisters}. Gives the requests to send now.
+   */
+  public List<Pi4ReadRequest> readCandidate(Route route, long serial) {
+    if (!started || route.hops() == 0) {
+      throw new IllegalStateException("candidate read of " + route + ": before the discovery or local");
+    }
+    List<Pi4ReadRequest> out = new ArrayList<>();
+    candidateSerials.add(serial);
+    issue(new Visit(route, null, false), Step.CANDIDATE, candidateSerials.size() - 1, 0,
+        SpanningTreeCapability.OFFSET + 4, 1, out);
+    return out;
+  }
+
+  /** The candidate registers read since the last call, by device serial (a failed read is missing); then empty. */
+  public Map<Long, Integer> takeCandidateRegisters() {
+    Map<Long, Integer> out = Map.copyOf(candidateRegisters);
+    candidateRegisters.clear();
+    return out;
+  }
+
   /** Whether every request was answered and none waits. */
   public boolean done() {
     return started && pending.isEmpty() && waiting.isEmpty();
@@ -204,6 +230,7 @@ public final class DiscoveryWalker {
         case GENERAL -> onGeneral(visit, GeneralInfo.decode(result.data()), out);
         case POINTERS -> onPointers(visit, read.index, result.data(), out);
         case PORT -> onPort(visit, read.index, PortInfo.decode(result.data()), out);
+        case CANDIDATE -> candidateRegisters.put(candidateSerials.get(read.index), result.data()[0]);
       }
     } catch (IllegalArgumentException e) {
       database.addProblem(new TopologyDatabase.Problem(visit.route,

@@ -59,6 +59,10 @@ public final class FabricManagerDriver {
   private long busyUntil = -1;
   /** Model time spent processing, all steps. */
   private long processingNs;
+  /** A new secondary to appoint once a take-over serves; null: none asked. */
+  private SecondaryAppointment appointment;
+  /** The secondary it appointed, until its endpoint takes it. */
+  private ElectionClaim appointed;
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
@@ -206,6 +210,7 @@ public final class FabricManagerDriver {
       }
       configureFound(at, out);
       distribute("takeover", at, out);
+      beginAppointment(at, out);
     } else if (discoveredAt < 0) {
       discoveredAt = at;
       discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
@@ -221,12 +226,16 @@ public final class FabricManagerDriver {
         activate(d, at, out);
       }
       distribute("discovery", at, out);
+      beginAppointment(at, out);
     } else if (current != null) {
       walker.database().device(current.event().serial()).ifPresent(d -> activate(d, at, out));
       int added = configureFound(at, out);
       settle(added, at, out);
     }
-    while (current == null && !waiting.isEmpty()) {
+    if (appointment != null && appointment.reading() && walker.done()) {
+      finishAppointment(at, out);
+    }
+    while (current == null && (appointment == null || !appointment.reading()) && !waiting.isEmpty()) {
       Event e = waiting.poll();
       TopologyDatabase.Device d = walker.database().device(e.event().serial()).orElse(null);
       if (d == null) {
@@ -242,6 +251,43 @@ public final class FabricManagerDriver {
         settle(0, at, out);
       }
     }
+  }
+
+  /**
+   * Once it serves after a take-over it looks for a new secondary ({@link SecondaryAppointment}):
+   * {@code own} its own claim, {@code dead} the dead primary's serial. Call before it serves.
+   */
+  public void appointSecondaryOnceServing(ElectionClaim own, long dead) {
+    appointment = new SecondaryAppointment(own, dead);
+  }
+
+  /** The take-over serves at model {@code at}: the candidate registers of the endpoints it reaches are read. */
+  private void beginAppointment(long at, List<FabricMessage> out) {
+    if (appointment != null) {
+      appointment.begin(walker.database()).forEach((serial, route) -> send(walker.readCandidate(route, serial), at, out));
+    }
+  }
+
+  /** The candidate registers are in at model {@code at}: the best candidate is appointed with one write. */
+  private void finishAppointment(long at, List<FabricMessage> out) {
+    walker.takeCandidateRegisters().forEach(appointment::read);
+    appointment.choose().ifPresent(c -> walker.database().device(c.serial()).ifPresent(d -> {
+      out.add(FabricMessage.send(appointment.appointment(c, d.route(), trafficClass), d.route().turns(), at));
+      writes++;
+      appointed = c;
+    }));
+  }
+
+  /** The secondary it appointed since the last call (empty: none); then empty. */
+  public java.util.Optional<ElectionClaim> takeAppointed() {
+    java.util.Optional<ElectionClaim> a = java.util.Optional.ofNullable(appointed);
+    appointed = null;
+    return a;
+  }
+
+  /** The appointment of a new secondary; null when none was asked. */
+  public SecondaryAppointment appointment() {
+    return appointment;
   }
 
   /**

@@ -19,7 +19,10 @@ import java.util.Comparator;
  * keeps the best two claims it has seen, best first: a claim ranks by priority, then by serial,
  * lower first. The best two of a set do not depend on the order its members arrived in, so every
  * device that all candidates write to ends with the same primary and secondary whatever the order
- * of start-up. Every other write here is read-only and ignored.
+ * of start-up. A write of six registers at +08h (two valid claims) is an <em>appointment</em>: the
+ * primary that took over names the pair outright, itself and the new secondary (it has read the
+ * candidates' +04h and chosen the best left; the election's flood is over and would not bring a
+ * dead primary's claim down again). Every other write here is read-only and ignored.
  */
 final class SpanningTreeCapability extends FixedRegion {
 
@@ -59,11 +62,31 @@ final class SpanningTreeCapability extends FixedRegion {
 
   @Override
   public boolean write(int index, int[] data) {
-    if (index != PRIMARY || data.length != 3 || (data[0] & VALID) == 0) {
+    if (index != PRIMARY || (data.length != 3 && data.length != 6) || (data[0] & VALID) == 0) {
       return false;
+    }
+    if (data.length == 6) {
+      if ((data[3] & VALID) == 0) {
+        return false;
+      }
+      primary = Claim.decode(data[0], data[1], data[2]);
+      secondary = Claim.decode(data[3], data[4], data[5]);
+      return true;
     }
     offer(Claim.decode(data[0], data[1], data[2]));
     return true;
+  }
+
+  /** The six registers of an appointment: {@code primary}'s claim, then {@code secondary}'s. */
+  static int[] appointment(Claim primary, Claim secondary) {
+    int[] p = Claim.encode(primary);
+    int[] s = Claim.encode(secondary);
+    return new int[] {p[0], p[1], p[2], s[0], s[1], s[2]};
+  }
+
+  /** The candidate register (+04h) as read: the device's priority as a candidate, -1 when it is none. */
+  static int candidatePriority(int register) {
+    return (register & 1) == 0 ? -1 : (register >>> 8) & 0xFF;
   }
 
   /** Keeps {@code claim} if it is among the best two seen; true when the best two changed. */

@@ -73,4 +73,44 @@ class CandidacyTest {
     assertEquals(150, w.lastHeartbeatAt());
     assertFalse(c.takeOver(200), "once");
   }
+
+  @Test
+  void shouldWatchItsAppointeeWhenItAppointsOneAfterTakingOver() {
+    ElectionFlood f = endpointFlood(7, DataLinkState.DL_PROTECTED);
+    Candidacy c = new Candidacy(f, 1, 7);
+    c.claim(0);
+    f.onClaim(new ElectionClaim(0, 99), 0, 20);
+    c.decide(30);
+    assertFalse(c.appoint(new ElectionClaim(2, 5), 40, 3), "no take-over yet: nothing to appoint");
+    c.takeOver(156);
+    assertTrue(c.appoint(new ElectionClaim(2, 5), 200, 3));
+    assertEquals(new ElectionClaim(2, 5), c.partner(), "its heartbeats and copy go to the appointee");
+    Candidacy.Watch w = c.report().watch();
+    assertEquals(200, w.appointedAt());
+    assertEquals(5, w.appointeeSerial());
+    assertEquals(3, w.candidatesRead());
+    assertEquals(Candidacy.Role.SECONDARY, c.report().role(), "the report keeps what the election made it");
+  }
+
+  @Test
+  void shouldBecomeSecondaryWhenAnAppointmentNamesItSecond() {
+    ConfigurationSpace space = ConfigurationSpace.of(TestDevices.endpoint("c", 5, 2, DataLinkState.DL_PROTECTED));
+    ElectionFlood f = new ElectionFlood(space);
+    Candidacy c = new Candidacy(f, 2, 5);
+    c.claim(0);
+    f.onClaim(new ElectionClaim(0, 99), 0, 10);
+    f.onClaim(new ElectionClaim(1, 7), 0, 20);
+    assertEquals(Candidacy.Role.NONE, c.decide(30));
+    assertFalse(c.appointedIf(40), "the capability still names 99 and 7");
+    // 99 died; 7 took over and appoints 5 with the pair in one write
+    assertTrue(space.spanningTree().write(SpanningTreeCapability.PRIMARY,
+        SpanningTreeCapability.appointment(new SpanningTreeCapability.Claim(1, 7), new SpanningTreeCapability.Claim(2, 5))));
+    assertTrue(c.appointedIf(60));
+    assertEquals(Candidacy.Role.SECONDARY, c.role());
+    assertEquals(new ElectionClaim(1, 7), c.partner(), "it watches the primary that appointed it");
+    assertEquals(7, c.report().watch().appointerSerial());
+    assertEquals(60, c.report().watch().appointedAt());
+    assertEquals(Candidacy.Role.NONE, c.report().role(), "the election made it none");
+    assertFalse(c.appointedIf(70), "once");
+  }
 }

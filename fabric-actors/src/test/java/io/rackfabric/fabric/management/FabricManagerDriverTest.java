@@ -259,4 +259,33 @@ class FabricManagerDriverTest {
     assertEquals(38, fresh.driver.report().readRequests(), "a full rediscovery reads both switches");
     assertTrue(fresh.driver.report().discoveryNs() > r.discoveryNs());
   }
+
+  @Test
+  void shouldAppointTheBestCandidateLeftWhenATakeOverServes() {
+    // fm (priority 0) is dead; ep (1) takes over and finds c3 (3), c2 (2) and x (no candidate) beyond sw2
+    List<DeviceDescription> devices = List.of(TestDevices.switchOf("sw", 12, 16, Set.of(5), ACTIVE),
+        TestDevices.switchOf("sw2", 13, 16, Set.of(1, 5, 6, 7, 8), ACTIVE), TestDevices.endpoint("ep", 9, 1, ACTIVE),
+        TestDevices.endpoint("c3", 21, 3, ACTIVE), TestDevices.endpoint("c2", 22, 2, ACTIVE),
+        TestDevices.endpoint("x", 23, -1, ACTIVE));
+    List<List<PortRef>> links = new java.util.ArrayList<>(chain(false));
+    links.add(List.of(new PortRef("sw2", 6), new PortRef("c3", 0)));
+    links.add(List.of(new PortRef("sw2", 7), new PortRef("c2", 0)));
+    links.add(List.of(new PortRef("sw2", 8), new PortRef("x", 0)));
+    HopFabric found = new HopFabric(devices, links, "ep", 8, HOP);
+    found.discover(0);
+    TopologyDatabase known = found.driver.database().rerooted(9, 7);
+
+    HopFabric after = new HopFabric(devices, links, "ep", 8, HOP);
+    after.driver.appointSecondaryOnceServing(new ElectionClaim(1, 9), 7);
+    after.resume(known, List.of(12L), 100_000);
+    FabricManagerReport r = after.driver.report();
+    assertEquals(19 + 3, r.readRequests(), "sw again, then one candidate register per other endpoint");
+    assertEquals(19, r.discoveryReadRequests(), "the candidate reads come after serving");
+    assertEquals(java.util.Optional.of(new ElectionClaim(2, 22)), after.driver.takeAppointed());
+    assertEquals(java.util.Optional.empty(), after.driver.takeAppointed(), "taken once");
+    SpanningTreeCapability c2 = after.agents.get("c2").manager().space().spanningTree();
+    assertEquals(new SpanningTreeCapability.Claim(1, 9), c2.primary(), "the pair written to the appointee");
+    assertEquals(new SpanningTreeCapability.Claim(2, 22), c2.secondary());
+    assertEquals(null, after.agents.get("c3").manager().space().spanningTree().secondary(), "nobody else written");
+  }
 }

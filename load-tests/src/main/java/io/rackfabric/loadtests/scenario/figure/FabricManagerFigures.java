@@ -176,42 +176,77 @@ public final class FabricManagerFigures implements FigureType {
    * endpoint or link), and the time from taking over to serving (its own discovery finished).
    */
   static void takeover(RunResult run, java.util.SortedMap<String, Candidacy.Report> candidates, List<Figure> out) {
+    List<Map.Entry<String, Candidacy.Report>> tookOver = new java.util.ArrayList<>();
     for (Map.Entry<String, Candidacy.Report> c : candidates.entrySet()) {
       Candidacy.Watch w = c.getValue().watch();
       String p = "election." + c.getKey() + ".";
       out.add(new Figure(p + "heartbeats_sent", w.heartbeatsSent(), "packets", "count"));
       out.add(new Figure(p + "heartbeats_received", w.heartbeatsReceived(), "packets", "count"));
-      FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
-      database(p, r.copy(), out);
-      if (w.tookOverAt() < 0) {
-        continue;
+      appointment(p, w, candidates, out);
+      database(p, run.endpointsAtEnd().get(c.getKey()).fabricManager().copy(), out);
+      if (w.tookOverAt() >= 0) {
+        tookOver.add(c);
       }
-      out.add(new Figure("fm.takeover.by_" + c.getKey(), 1, "boolean", "count"));
-      out.add(new Figure("fm.takeover.at_ns", w.tookOverAt(), "ns", "model"));
-      out.add(new Figure("fm.takeover.last_heartbeat_sent_ns", w.lastHeartbeatSentAt(), "ns", "model"));
-      out.add(new Figure("fm.takeover.last_heartbeat_at_ns", w.lastHeartbeatAt(), "ns", "model"));
-      String old = candidates.entrySet().stream().filter(o -> o.getValue().serial() == c.getValue().primarySerial())
-          .map(Map.Entry::getKey).findFirst().orElse(null);
-      long death = old == null ? -1 : deathOf(run, old);
-      if (death >= 0) {
-        out.add(new Figure("fm.takeover.primary_died_ns", death, "ns", "model"));
-        out.add(new Figure("fm.takeover.detection_ns", w.tookOverAt() - death, "ns", "model"));
-      }
-      out.add(new Figure("fm.takeover.serving_ns", r.discoveredAt() < 0 ? -1 : r.discoveredAt() - w.tookOverAt(), "ns",
-          "model"));
-      boolean kept = r.copy() != null && r.copy().resumed();
-      out.add(new Figure("fm.takeover.from_database", kept ? 1 : 0, "boolean", "count"));
-      out.add(new Figure("fm.takeover.from_controller", kept && r.copy().fromController() ? 1 : 0, "boolean",
-          "count"));
-      out.add(new Figure("fm.takeover.reads_after_takeover", r.discoveredAt() < 0 ? -1 : r.discoveryReadRequests(),
-          "packets", "count"));
-      if (kept) {
-        out.add(new Figure("fm.takeover.rereads", r.copy().rereads(), "devices", "count"));
-        out.add(new Figure("fm.takeover.event_route_writes", r.copy().eventRouteWrites(), "packets", "count"));
-      }
-      if (death >= 0 && r.discoveredAt() >= 0) {
-        out.add(new Figure("fm.takeover.total_ns", r.discoveredAt() - death, "ns", "model"));
-      }
+    }
+    // the first take-over in model time is fm.takeover.*, a second one (of an appointed secondary) fm.takeover2.*
+    tookOver.sort(java.util.Comparator.comparingLong(c -> c.getValue().watch().tookOverAt()));
+    for (int i = 0; i < tookOver.size(); i++) {
+      takeoverOf(run, tookOver.get(i), candidates, i == 0 ? "fm.takeover." : "fm.takeover" + (i + 1) + ".", out);
+    }
+  }
+
+  /**
+   * A new secondary after a take-over: on the primary that appointed one, when, whom and how many
+   * endpoints it read; on the appointee, when the appointment reached it.
+   */
+  private static void appointment(String p, Candidacy.Watch w, java.util.SortedMap<String, Candidacy.Report> candidates,
+      List<Figure> out) {
+    if (w.appointedAt() < 0) {
+      return;
+    }
+    out.add(new Figure(p + "appointed_ns", w.appointedAt(), "ns", "model"));
+    if (w.appointeeSerial() != 0) {
+      out.add(new Figure(p + "candidates_read", w.candidatesRead(), "endpoints", "count"));
+      candidates.forEach((id, r) -> {
+        if (r.serial() == w.appointeeSerial()) {
+          out.add(new Figure(p + "appointed_" + id, 1, "boolean", "count"));
+        }
+      });
+    }
+  }
+
+  /** One take-over's figures, named from {@code prefix}. */
+  private static void takeoverOf(RunResult run, Map.Entry<String, Candidacy.Report> c,
+      java.util.SortedMap<String, Candidacy.Report> candidates, String prefix, List<Figure> out) {
+    Candidacy.Watch w = c.getValue().watch();
+    FabricManagerReport r = run.endpointsAtEnd().get(c.getKey()).fabricManager();
+    out.add(new Figure(prefix + "by_" + c.getKey(), 1, "boolean", "count"));
+    out.add(new Figure(prefix + "at_ns", w.tookOverAt(), "ns", "model"));
+    out.add(new Figure(prefix + "last_heartbeat_sent_ns", w.lastHeartbeatSentAt(), "ns", "model"));
+    out.add(new Figure(prefix + "last_heartbeat_at_ns", w.lastHeartbeatAt(), "ns", "model"));
+    // the primary it watched: the one that appointed it, else the election's
+    long watched = w.appointerSerial() != 0 ? w.appointerSerial() : c.getValue().primarySerial();
+    String old = candidates.entrySet().stream().filter(o -> o.getValue().serial() == watched)
+        .map(Map.Entry::getKey).findFirst().orElse(null);
+    long death = old == null ? -1 : deathOf(run, old);
+    if (death >= 0) {
+      out.add(new Figure(prefix + "primary_died_ns", death, "ns", "model"));
+      out.add(new Figure(prefix + "detection_ns", w.tookOverAt() - death, "ns", "model"));
+    }
+    out.add(new Figure(prefix + "serving_ns", r.discoveredAt() < 0 ? -1 : r.discoveredAt() - w.tookOverAt(), "ns",
+        "model"));
+    boolean kept = r.copy() != null && r.copy().resumed();
+    out.add(new Figure(prefix + "from_database", kept ? 1 : 0, "boolean", "count"));
+    out.add(new Figure(prefix + "from_controller", kept && r.copy().fromController() ? 1 : 0, "boolean",
+        "count"));
+    out.add(new Figure(prefix + "reads_after_takeover", r.discoveredAt() < 0 ? -1 : r.discoveryReadRequests(),
+        "packets", "count"));
+    if (kept) {
+      out.add(new Figure(prefix + "rereads", r.copy().rereads(), "devices", "count"));
+      out.add(new Figure(prefix + "event_route_writes", r.copy().eventRouteWrites(), "packets", "count"));
+    }
+    if (death >= 0 && r.discoveredAt() >= 0) {
+      out.add(new Figure(prefix + "total_ns", r.discoveredAt() - death, "ns", "model"));
     }
   }
 

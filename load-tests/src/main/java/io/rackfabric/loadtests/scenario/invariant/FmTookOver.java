@@ -7,6 +7,8 @@ import io.rackfabric.loadtests.scenario.api.InvariantType;
 import io.rackfabric.loadtests.scenario.api.RunResult;
 import io.rackfabric.loadtests.scenario.api.Verdict;
 import io.rackfabric.loadtests.scenario.language.InvariantSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,20 +40,26 @@ public final class FmTookOver implements InvariantType {
         candidates.put(e.getKey(), r);
       }
     }
+    // every take-over must have served: a second one (of a secondary appointed after the first) too
+    boolean served = true;
+    List<String> said = new ArrayList<>();
     for (Map.Entry<String, FabricManagerReport> c : candidates.entrySet()) {
       FabricManagerReport r = c.getValue();
       Candidacy.Watch w = r.election().watch();
       if (w.tookOverAt() < 0) {
         continue;
       }
-      boolean served = r.discoveredAt() >= 0 && r.completions() == r.readRequests() && r.errorCompletions() == 0
+      served &= r.discoveredAt() >= 0 && r.completions() == r.readRequests() && r.errorCompletions() == 0
           && r.problems().isEmpty();
       boolean kept = r.copy() != null && r.copy().resumed();
-      return new Verdict(served, String.format("%s took over at %d ns (last heartbeat arrived at %d ns); its "
+      said.add(String.format("%s took over at %d ns (last heartbeat arrived at %d ns); its "
           + (kept ? "re-reads of the database it kept" : "discovery") + " %s: %d read requests, %d completions with data, %d with error, %d problems, %d devices, %d links",
           c.getKey(), w.tookOverAt(), w.lastHeartbeatAt(), r.discoveredAt() < 0 ? "did not finish" : "finished at "
           + r.discoveredAt() + " ns", r.readRequests(), r.completions(), r.errorCompletions(), r.problems().size(),
           r.devices(), r.links()));
+    }
+    if (!said.isEmpty()) {
+      return new Verdict(served, String.join("; ", said));
     }
     return Verdict.fail("no candidate took over (candidates: " + candidates.keySet() + ")");
   }
