@@ -55,13 +55,19 @@ class CandidacyTest {
     assertTrue(e.getMessage().contains("priority=256"), e.getMessage());
   }
 
-  @Test
-  void shouldBePrimaryWithNoPartnerWhenTheSecondaryTakesOver() {
+  /** Candidate 7 (priority 1), secondary to 99 (priority 0) after deciding at 30. */
+  private static Candidacy secondaryOf99() {
     ElectionFlood f = endpointFlood(7, DataLinkState.DL_PROTECTED);
     Candidacy c = new Candidacy(f, 1, 7);
     c.claim(0);
     f.onClaim(new ElectionClaim(0, 99), 0, 20);
     c.decide(30);
+    return c;
+  }
+
+  @Test
+  void shouldBePrimaryWithNoPartnerWhenTheSecondaryTakesOver() {
+    Candidacy c = secondaryOf99();
     assertFalse(new Candidacy(endpointFlood(8, DataLinkState.DL_PROTECTED), 2, 8).takeOver(40), "undecided: no");
     c.heartbeatArrived(100, 150);
     assertTrue(c.takeOver(156));
@@ -76,11 +82,7 @@ class CandidacyTest {
 
   @Test
   void shouldWatchItsAppointeeWhenItAppointsOneAfterTakingOver() {
-    ElectionFlood f = endpointFlood(7, DataLinkState.DL_PROTECTED);
-    Candidacy c = new Candidacy(f, 1, 7);
-    c.claim(0);
-    f.onClaim(new ElectionClaim(0, 99), 0, 20);
-    c.decide(30);
+    Candidacy c = secondaryOf99();
     assertFalse(c.appoint(new ElectionClaim(2, 5), 40, 3), "no take-over yet: nothing to appoint");
     c.takeOver(156);
     assertTrue(c.appoint(new ElectionClaim(2, 5), 200, 3));

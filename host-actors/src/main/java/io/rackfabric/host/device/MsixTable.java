@@ -149,20 +149,29 @@ public final class MsixTable {
   }
 
   public boolean masked(int vector) {
-    return (control[vector] & MASK) != 0;
+    return (control[entry(vector)] & MASK) != 0;
   }
 
   /** The Pending Bit Array's bit of {@code vector}: raised while masked and not sent since. */
   public boolean pending(int vector) {
-    return pending[vector];
+    return pending[entry(vector)];
   }
 
   public long address(int vector) {
-    return address[vector];
+    return address[entry(vector)];
   }
 
   public int data(int vector) {
-    return data[vector];
+    return data[entry(vector)];
+  }
+
+  /** {@code vector} checked against the table: a caller's mistake is named, not an index error. */
+  private int entry(int vector) {
+    if (vector < 0 || vector >= control.length) {
+      throw new IllegalArgumentException("vector=" + vector + " outside the MSI-X table of " + control.length
+          + " entries");
+    }
+    return vector;
   }
 
   public long refusedWrites() {

@@ -84,4 +84,15 @@ class MsixTableTest {
     assertTrue(e.getMessage().contains("entries=0"));
     assertThrows(IllegalArgumentException.class, () -> new MsixTable(2049));
   }
+
+  @Test
+  void shouldNameTheVectorWhenAnEntryOutsideTheTableIsAskedFor() {
+    MsixTable t = new MsixTable(2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> t.masked(2));
+    assertTrue(e.getMessage().contains("vector=2"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> t.pending(-1));
+    assertThrows(IllegalArgumentException.class, () -> t.address(5));
+    assertThrows(IllegalArgumentException.class, () -> t.data(2));
+    assertTrue(t.masked(1), "inside the table: masked at reset");
+  }
 }
