@@ -78,6 +78,10 @@ class FabricRackCommandTest {
     assertEquals(2, rack.run("fabric", "discover", "--topology", "ladon-testbed", "--window", "0"));
     assertTrue(rack.err().contains("--window=0 not in [1,65536]"), rack.err());
     rack.resetErr();
+    assertEquals(2, rack.run("fabric", "discover", "--topology", "ladon-testbed", "--over-fabric"));
+    assertTrue(rack.err().contains("--over-fabric: the scenario runner (module load-tests) is not on the class path"),
+        rack.err());
+    rack.resetErr();
     assertEquals(2, rack.run("fabric"));
     assertTrue(rack.err().contains("expected 'rack fabric discover --topology F'"), rack.err());
   }

@@ -47,6 +47,11 @@ final class FabricDiscoveryBench {
    * discovery's start. {@code topology} is a scenario topology line (a name or a generate block).
    */
   static String scenario(String name, String topology) {
+    return scenario(name, topology, "");
+  }
+
+  /** As above, with {@code settings} (HOCON lines, each ending in a newline) added to its settings. */
+  static String scenario(String name, String topology, String settings) {
     return "scenario {\n"
         + "  name = discovery-over-fabric-" + name + "\n"
         + "  topology " + topology + "\n"
@@ -59,6 +64,7 @@ final class FabricDiscoveryBench {
         + "    rackfabric.fabric.management.discover-at = " + DISCOVER_AT + "\n"
         // discovery alone: a path to every endpoint from every endpoint is n squared writes
         + "    rackfabric.fabric.management.distribute-paths = off\n"
+        + settings
         + "  }\n"
         + "}\n";
   }
