@@ -110,6 +110,8 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
   private final ActorRef<EndpointEvent> events;
   /** How it reads the fabric manager's path tables; null: it does not ({@link ApplyPathTables}). */
   private PathTablePlanes pathPlanes;
+  /** The last path table its root endpoint held whole; null: none yet. */
+  private io.rackfabric.fabric.management.PathTable heldTable;
 
   /**
    * @param index this CH's number, 1..N, in the global memory layout
@@ -231,6 +233,7 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
    * notification's update takes. A later notification saying the same changes nothing.
    */
   private void onPathTable(EndpointEvent.PathTableWritten t) {
+    heldTable = t.table();
     long updated = t.writtenAt() + settings.routeUpdateLatencyNs();
     for (HostRoutes.Change c : routes.pathTable(pathPlanes.planes(t.table()))) {
       latest = Math.max(latest, updated);
@@ -270,6 +273,27 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     resend.arm();
     getContext().getLog().info("Host [{}] {} link failed at model {} ns; reported to the MH through {}",
         id, plane.ntb(), arrived, plane.other().pms());
+    switchToAlternates(plane, handled);
+  }
+
+  /**
+   * Its own root port on {@code failed} went down, the AER handled at model {@code handled}: with
+   * a path table from the fabric manager, every target whose alternate route leaves by the other
+   * plane moves there a route-list update later, before the MH's notification (which then finds
+   * nothing to move).
+   */
+  private void switchToAlternates(Plane failed, long handled) {
+    if (pathPlanes == null || heldTable == null) {
+      return;
+    }
+    long updated = handled + settings.routeUpdateLatencyNs();
+    for (HostRoutes.Change c : routes.ownPlaneFailed(failed, pathPlanes.alternates(heldTable))) {
+      latest = Math.max(latest, updated);
+      record(Step.ROUTE_SET_BY_ALTERNATE, c.target(), updated);
+      announce(c.target(), c.plane(), updated);
+      getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: its alternate route,"
+          + " its own {} port having failed", id, c.target(), c.plane().ntb(), updated, failed.ntb());
+    }
   }
 
   /** The polling thread read a word of this host's control page. */

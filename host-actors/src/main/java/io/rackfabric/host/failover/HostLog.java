@@ -62,7 +62,12 @@ public record HostLog(String host, int index, List<Entry> entries) implements Wi
      * CH: its route list moved {@code host} (0: the MH) to the plane the fabric manager's path
      * table names, when a distribution of paths reached its root endpoint whole.
      */
-    ROUTE_SET_BY_FABRIC_MANAGER
+    ROUTE_SET_BY_FABRIC_MANAGER,
+    /**
+     * CH: its own root port failed and its route list moved {@code host} (0: the MH) to the
+     * alternate route's plane in the fabric manager's path table, before any notification.
+     */
+    ROUTE_SET_BY_ALTERNATE
   }
 
   /** One step: {@code host} is the CH it concerns (the failed CH, or the one notified). */

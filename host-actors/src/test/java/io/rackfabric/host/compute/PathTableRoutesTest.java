@@ -104,4 +104,41 @@ class PathTableRoutesTest {
     ch2.tables().tell(table(1, 90_000)); // the fabric manager later finds CH1's primary plane up
     assertEquals(Plane.PRIMARY, routes(ch2).get(1), "the later table wins");
   }
+
+  /** CH2's own primary root port (01:00.0) fails: its AER reaches the host at model {@code at}. */
+  private static GuestCall.Event primaryFails(long call, long at) {
+    return new GuestCall.Event(call, new EndpointEvent.ErrorReported("ch2",
+        new io.rackfabric.fabric.stats.EndpointStats.AerRecord("01:00.0", "FATAL", "surprise down", at)));
+  }
+
+  @Test
+  void shouldMoveToItsAlternatesAtOnceWhenItsOwnPlaneFailsUnderATable() {
+    TestProbe<MemoryEndpoint.Command> root = testKit.createTestProbe();
+    Ch2 ch2 = ch2(root);
+    TestProbe<ComputeHost.RouteChanged> watcher = testKit.createTestProbe();
+    ch2.host().tell(new ComputeHost.SubscribeRoutes(watcher.ref()));
+    ch2.tables().tell(table(1, 20_000)); // CH1 through the primary, its alternate the secondary; the MH has none
+    assertEquals(Plane.PRIMARY, routes(ch2).get(1));
+    ch2.guest().tell(primaryFails(7, 50_000));
+
+    ComputeHost.RouteChanged change = watcher.receiveMessage(WAIT);
+    assertEquals(1, change.target());
+    assertEquals(Plane.SECONDARY, change.plane());
+    assertEquals(50_000 + SETTINGS.aerInterruptLatencyNs() + SETTINGS.routeUpdateLatencyNs(), change.modelAt(),
+        "the AER handled, then a route-list update: no notification waited for");
+    assertEquals(List.of(Plane.PRIMARY, Plane.SECONDARY, Plane.PRIMARY, Plane.PRIMARY), routes(ch2),
+        "the MH has no alternate in the table: it waits for the notification");
+    assertEquals(new HostLog.Entry(HostLog.Step.ROUTE_SET_BY_ALTERNATE, 1, change.modelAt()),
+        log(ch2).stream().filter(e -> e.step() == HostLog.Step.ROUTE_SET_BY_ALTERNATE).findFirst().orElseThrow());
+  }
+
+  @Test
+  void shouldWaitForTheNotificationWhenItsOwnPlaneFailsWithNoTable() {
+    TestProbe<MemoryEndpoint.Command> root = testKit.createTestProbe();
+    Ch2 ch2 = ch2(root);
+    ch2.guest().tell(primaryFails(7, 50_000));
+    root.expectMessageClass(MemoryEndpoint.Write.class, WAIT); // its failure report to the MH
+    assertEquals(List.of(Plane.PRIMARY, Plane.PRIMARY, Plane.PRIMARY, Plane.PRIMARY), routes(ch2));
+    assertEquals(0, log(ch2).stream().filter(e -> e.step() == HostLog.Step.ROUTE_SET_BY_ALTERNATE).count());
+  }
 }

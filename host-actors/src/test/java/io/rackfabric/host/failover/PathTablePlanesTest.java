@@ -29,6 +29,9 @@ class PathTablePlanesTest {
     PathTable table = new PathTable(CH1, List.of(entry(MH, 0, 0, 2, 0, 0), entry(MH, 1, 0, 1, 0, 0),
         entry(CH2, 0, 0, 1, 2, 0), entry(CH2, 1, 0, 2, 2, 0)));
     assertEquals(Map.of(0, Plane.SECONDARY, 2, Plane.PRIMARY), PLANES.planes(table));
+    assertEquals(Map.of(0, Plane.PRIMARY, 2, Plane.SECONDARY), PLANES.alternates(table), "rank 1 only");
+    assertEquals(Map.of(), PLANES.alternates(new PathTable(CH1, List.of(entry(MH, 0, 0, 1, 0, 0)))),
+        "no alternate in a table of one route per destination");
   }
 
   @Test

@@ -86,19 +86,21 @@ final class RackClock {
     }
   }
 
-  /** Has each of {@code ids} report to the keeper what it was handed. */
+  /**
+   * Has each of {@code ids} report to the keeper what it was handed ({@link #confirmTogether});
+   * one that does not answer is an error here (the rack's start, where every member is live).
+   */
   void confirmAll(Collection<String> ids) throws Exception {
-    if (keeper == null) {
-      return;
-    }
-    for (String id : ids) {
-      confirm(id);
+    List<String> silent = confirmTogether(ids);
+    if (!silent.isEmpty()) {
+      throw new IllegalStateException("kernel members did not confirm their inputs in " + ASK + ": " + silent);
     }
   }
 
   /**
-   * As {@link #confirmAll}, the asks sent together and awaited once, however many members; returns
-   * the members that did not answer within the ask's time (a frozen JVM), empty when all did.
+   * Has each of {@code ids} report to the keeper what it was handed, the asks sent together and
+   * awaited once, however many members; returns the members that did not answer within the ask's
+   * time (a frozen JVM, or not found), empty when all did.
    */
   List<String> confirmTogether(Collection<String> ids) throws Exception {
     if (keeper == null) {
@@ -119,11 +121,6 @@ final class RackClock {
       }
     });
     return silent;
-  }
-
-  /** Has kernel member {@code member} report to the keeper. */
-  void confirm(String member) throws Exception {
-    Asks.<PortMessage, TimeKeeper.Confirmed>ask(system, members.member(member), TimeKeeper.Confirm::new, ASK);
   }
 
   /** The latest model time the quiet rack reached; -1 without a kernel. */
@@ -159,9 +156,7 @@ final class RackClock {
     if (keeper == null) {
       return;
     }
-    for (String member : stopping) {
-      confirm(member);
-    }
+    confirmAll(stopping);
     hold(modelAt);
   }
 

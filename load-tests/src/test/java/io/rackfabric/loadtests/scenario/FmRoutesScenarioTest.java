@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fm-routes}: the fabric manager's path tables, two routes per destination, set the Ladon
- * CHs' route lists; CH1's primary cable pulled, the new tables move CH1's and CH2's routes to the
- * secondary plane before Ladon's own notification comes, and the stream that does not cross the
- * change is what it is without the tables.
+ * CHs' route lists; CH1's primary cable pulled, CH1 moves to its alternate routes (the secondary
+ * plane) on its own AER and the new tables move CH2's route to CH1 there, both before Ladon's own
+ * notifications come, and the stream that does not cross the change is what it is without the
+ * tables.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class FmRoutesScenarioTest {
@@ -41,18 +42,24 @@ class FmRoutesScenarioTest {
     assertEquals(5 * 4 + 6, fig(m, "fm.paths.redistribution.0.computed"), "to and from CH1 only nt-sec is left");
     double tablesAt = fig(m, "fm.paths.redistribution.0.at_ns");
     double heldBy = tablesAt + fig(m, "fm.paths.redistribution.0.held_ns");
-    // the fabric manager's tables moved CH1's targets (the MH, CH2) and CH2's CH1 to the secondary plane ...
-    assertEquals(2, fig(m, "routes.ch1.moves_by_fabric_manager"));
-    assertEquals(1, fig(m, "routes.ch2.moves_by_fabric_manager"));
-    for (String target : new String[] {"routes.ch1.to.0", "routes.ch1.to.2", "routes.ch2.to.1"}) {
+    // CH1, whose own primary cable was pulled, moved its targets (the MH, CH2) to their alternate
+    // routes' plane on its own AER; the tables then found nothing to move at CH1 ...
+    assertEquals(2, fig(m, "routes.ch1.moves_by_alternate"));
+    assertEquals(0, fig(m, "routes.ch1.moves_by_fabric_manager"));
+    for (String target : new String[] {"routes.ch1.to.0", "routes.ch1.to.2"}) {
       assertEquals(1, fig(m, target + ".secondary"), target);
-      double movedAt = fig(m, target + ".set_by_fabric_manager_ns");
-      assertTrue(movedAt > tablesAt && movedAt > 50_000 && movedAt <= heldBy + 1_000,
-          target + " moved at " + movedAt + " ns, after the tables left at " + tablesAt);
-      // ... before Ladon's notification, which then finds nothing to move
-      String ch = target.substring(0, "routes.chN".length());
-      assertTrue(movedAt < fig(m, ch + ".first_notification_update_ns"), all);
+      double movedAt = fig(m, target + ".set_by_alternate_ns");
+      assertTrue(movedAt > 50_000 && movedAt < heldBy + 1_000, target + " moved at " + movedAt
+          + " ns, before the tables' route-list update (held by " + heldBy + " ns)");
+      assertTrue(movedAt < fig(m, "routes.ch1.first_notification_update_ns"), all);
     }
+    // ... and moved CH2's CH1, which CH2 has no AER of, to the secondary plane, before Ladon's notification
+    assertEquals(1, fig(m, "routes.ch2.moves_by_fabric_manager"));
+    assertEquals(0, fig(m, "routes.ch2.moves_by_alternate"), "its own cables are whole");
+    assertEquals(1, fig(m, "routes.ch2.to.1.secondary"));
+    double ch2Moved = fig(m, "routes.ch2.to.1.set_by_fabric_manager_ns");
+    assertTrue(ch2Moved > tablesAt && ch2Moved <= heldBy + 1_000, "moved at " + ch2Moved + ", tables at " + tablesAt);
+    assertTrue(ch2Moved < fig(m, "routes.ch2.first_notification_update_ns"), all);
     assertEquals(0, fig(m, "routes.ch2.to.0.secondary"), "CH2 reaches the MH through its own primary cable still");
     // the stream that does not cross the change lost nothing
     assertEquals(fig(m, "traffic.ch2-to-mmh.sent"), fig(m, "sink.mmh.delivered"));
@@ -65,8 +72,9 @@ class FmRoutesScenarioTest {
     assertEquals(sink(m), sink(w), "ch2-to-mmh as it is without the distribution of paths");
     assertEquals(1, fig(w, "routes.ch1.to.0.secondary"), "Ladon's notification moves the routes then");
     assertEquals(0, fig(w, "routes.ch1.moves_by_fabric_manager"));
-    assertTrue(fig(w, "routes.ch1.first_notification_update_ns") > fig(m, "routes.ch1.to.0.set_by_fabric_manager_ns"),
-        "the notification comes after the tables would have");
+    assertEquals(0, fig(w, "routes.ch1.moves_by_alternate"), "no table, no alternate: CH1 waits for the notification");
+    assertTrue(fig(w, "routes.ch1.first_notification_update_ns") > fig(m, "routes.ch1.to.0.set_by_alternate_ns"),
+        "the notification comes after the alternate would have");
   }
 
   private static Map<String, Double> sink(Map<String, Double> m) {

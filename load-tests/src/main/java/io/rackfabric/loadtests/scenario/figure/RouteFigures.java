@@ -53,10 +53,13 @@ public final class RouteFigures implements FigureType {
       long updates = 0;
       long firstUpdate = -1;
       TreeMap<Integer, Long> byFm = new TreeMap<>();
+      TreeMap<Integer, Long> byAlternate = new TreeMap<>();
       for (HostLog.Entry e : log.entries()) {
         if (e.step() == HostLog.Step.ROUTE_SET_BY_FABRIC_MANAGER) {
           fmMoves++;
           byFm.put(e.host(), e.modelAt());
+        } else if (e.step() == HostLog.Step.ROUTE_SET_BY_ALTERNATE) {
+          byAlternate.put(e.host(), e.modelAt());
         } else if (e.step() == HostLog.Step.ROUTE_UPDATED) {
           updates++;
           firstUpdate = firstUpdate < 0 ? e.modelAt() : Math.min(firstUpdate, e.modelAt());
@@ -64,6 +67,9 @@ public final class RouteFigures implements FigureType {
       }
       out.add(new Figure(p + "moves_by_fabric_manager", fmMoves, "moves", "count"));
       byFm.forEach((t, at) -> out.add(new Figure(p + "to." + t + ".set_by_fabric_manager_ns", at, "ns", "model")));
+      // the host's own move to its alternate routes when its own root port failed (none without alternates)
+      out.add(new Figure(p + "moves_by_alternate", byAlternate.size(), "moves", "count"));
+      byAlternate.forEach((t, at) -> out.add(new Figure(p + "to." + t + ".set_by_alternate_ns", at, "ns", "model")));
       out.add(new Figure(p + "notification_updates", updates, "updates", "count"));
       out.add(new Figure(p + "first_notification_update_ns", firstUpdate, "ns", "model"));
     }
