@@ -56,6 +56,8 @@ final class EndpointManagement {
   private final GuestSide guests;
   /** The host software told of each distribution of paths held whole ({@link MemoryEndpoint.WatchPathTable}). */
   private final List<ActorRef<EndpointEvent>> tableWatchers = new ArrayList<>();
+  /** The last path table held whole; null: none yet. */
+  private io.rackfabric.fabric.management.PathTable heldTable;
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup,
       GuestSide guests, Logger log) {
@@ -230,6 +232,7 @@ final class EndpointManagement {
       return;
     }
     agent.takeTableHeld().ifPresent(table -> {
+      heldTable = table;
       EndpointEvent event = new EndpointEvent.PathTableWritten(id, table, at);
       tableWatchers.forEach(w -> guests.tellOrCall(w, event, call -> new GuestCall.Event(call, event)));
     });
@@ -277,6 +280,14 @@ final class EndpointManagement {
     if (!link.isUp() || !link.offer(message, message.originAt(), -1)) { // nothing waits for a retrain
       log.debug("Endpoint [{}] could not send a {}: link down", id, message.packet().getClass().getSimpleName());
     }
+  }
+
+  /**
+   * The chosen route to {@code destination} in the last path table this endpoint held whole (a
+   * distribution's header applied); null when it holds none or none to that destination.
+   */
+  io.rackfabric.fabric.management.Route chosenRoute(long destination) {
+    return heldTable == null ? null : heldTable.route(destination).orElse(null);
   }
 
   /** The path table this endpoint's device manager holds; null without one. */

@@ -67,10 +67,11 @@ final class EndpointParts {
     this.port = new LinkPort(context, id, "Endpoint", link, time, settings.timers(), guests::hold);
     this.target = new EndpointTarget(id, bdf, root, bars, settings.maxPayload(), settings.completionLatencyNs(),
         accessCheck, new TargetOutbound(), context.getLog());
-    this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies());
+    this.management = new EndpointManagement(id, link, time, settings, managed, guests, context.getLog());
+    this.requester = new EndpointRequester(id, target, link, time, settings, new RequesterReplies(),
+        management::chosenRoute);
     this.intake = new RequestIntake(id, time, target, requester, context.getLog());
     this.aer = new AerSink(id, guests, context.getLog());
-    this.management = new EndpointManagement(id, link, time, settings, managed, guests, context.getLog());
     this.reports = new EndpointReports(id, link, target, requester, aer, management);
     this.control = new EndpointControl(context, id, target, requester.barWindows());
     RootRelay relay = relaying == null ? null : new RootRelay(settings.rootComplex(), relaying, target::bdf,

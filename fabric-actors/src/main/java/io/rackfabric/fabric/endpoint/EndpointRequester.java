@@ -63,9 +63,12 @@ final class EndpointRequester {
   private long readsCompleted;
   private long readsFailed;
   private long streamSeq;
+  /** The chosen route to a destination in the last path table the endpoint held whole; null: none. */
+  private final java.util.function.LongFunction<io.rackfabric.fabric.management.Route> chosenRoutes;
 
   EndpointRequester(String id, EndpointTarget target, LinkEnd link, PortTime time, FabricSettings settings,
-      Replies replies) {
+      Replies replies, java.util.function.LongFunction<io.rackfabric.fabric.management.Route> chosenRoutes) {
+    this.chosenRoutes = chosenRoutes;
     this.id = id;
     this.target = target;
     this.link = link;
@@ -229,7 +232,7 @@ final class EndpointRequester {
   /** Starts {@code plan}; false (and the caller is answered) when a plan is already running. */
   boolean startTraffic(MemoryEndpoint.StartTraffic msg) {
     if (traffic.running()) {
-      msg.replyTo().tell(new TrafficDone(id, 0, msg.plan().count(), 0, 0, 0));
+      msg.replyTo().tell(new TrafficDone(id, 0, msg.plan().count(), 0, 0, 0, 0));
       return false;
     }
     planReplyTo = msg.replyTo();
@@ -284,6 +287,11 @@ final class EndpointRequester {
     @Override
     public int readsOutstanding() {
       return reads.outstanding();
+    }
+
+    @Override
+    public io.rackfabric.fabric.management.Route chosenRoute(long destination) {
+      return chosenRoutes.apply(destination);
     }
 
     @Override

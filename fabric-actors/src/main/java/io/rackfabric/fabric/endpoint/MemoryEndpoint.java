@@ -102,8 +102,12 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
    * A traffic job finished: requests sent (writes) or completed (reads), the model time span, and
    * the wall time it took.
    */
-  public record TrafficDone(String id, long sent, long failed, long modelStart, long modelEnd, long wallNanos)
-      implements WireMessage {}
+  /**
+   * A traffic plan is over: requests sent and failed, its model span, its wall time, and how many
+   * of its requests went to a shifted address, following the path table ({@link TrafficPlan#follow}).
+   */
+  public record TrafficDone(String id, long sent, long failed, long modelStart, long modelEnd, long wallNanos,
+      long rerouted) implements WireMessage {}
 
   public record GetStats(ActorRef<EndpointStats> replyTo) implements Command, WireMessage {}
 

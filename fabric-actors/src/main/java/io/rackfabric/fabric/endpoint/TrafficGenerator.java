@@ -7,6 +7,12 @@ package io.rackfabric.fabric.endpoint;
  * never ahead of it, since a request issued early would take flow-control credit and queue
  * places from what host software beside it writes meanwhile.
  *
+ * <p>A plan that follows routes ({@link TrafficPlan#follow}) reads, as each request leaves, the
+ * chosen route the endpoint's last path table names toward its destination, and shifts the
+ * request's address into the view that route reaches it by: under the kernel a request leaves
+ * in model-time order with the tables the endpoint takes, so which requests move is a function of
+ * the run.
+ *
  * <p>Not thread-safe: one owner (the endpoint's actor), which forwards what the generator depends
  * on: the plan's start and next request coming due, requests leaving the link, read completions.
  */
@@ -28,6 +34,9 @@ final class TrafficGenerator {
 
     /** Reads of the plan still waiting for their completions. */
     int readsOutstanding();
+
+    /** The chosen route to {@code destination} in the last path table the endpoint held whole; null: none. */
+    io.rackfabric.fabric.management.Route chosenRoute(long destination);
 
     /** Under the model-time kernel: issue each request at its own model time. */
     boolean paced();
@@ -51,6 +60,8 @@ final class TrafficGenerator {
   private long issued;
   private long done;
   private long failed;
+  /** Requests issued to a shifted address, following the path table. */
+  private long rerouted;
   private long startModel;
   private long startWall;
   /** The plan's first request has come due in model time. */
@@ -80,7 +91,7 @@ final class TrafficGenerator {
    */
   void start(TrafficPlan next, long wallNanos) {
     plan = next;
-    issued = done = failed = 0;
+    issued = done = failed = rerouted = 0;
     started = false;
     startModel = next.startAt() >= 0 ? next.startAt() : port.linkNow();
     startWall = wallNanos;
@@ -131,7 +142,11 @@ final class TrafficGenerator {
         }
         break;
       }
-      long address = plan.addressOf(issued);
+      long shift = plan.follow() == null ? 0 : plan.follow().shift(port.chosenRoute(plan.follow().destination()));
+      if (shift != 0) {
+        rerouted++;
+      }
+      long address = plan.addressOf(issued) + shift;
       boolean accepted;
       if (plan.reads()) {
         accepted = port.read(address, plan.size(), at);
@@ -150,7 +165,7 @@ final class TrafficGenerator {
     if (issued == plan.count() && (!plan.reads() || port.readsOutstanding() == 0)) {
       long end = Math.max(port.linkNow(), startModel + plan.count() * plan.intervalNs());
       MemoryEndpoint.TrafficDone result = new MemoryEndpoint.TrafficDone(id, done, failed, startModel, end,
-          System.nanoTime() - startWall);
+          System.nanoTime() - startWall, rerouted);
       plan = null;
       started = false;
       port.finished(result);

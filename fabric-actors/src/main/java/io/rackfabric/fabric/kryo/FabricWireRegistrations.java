@@ -246,8 +246,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(370, io.rackfabric.fabric.management.DatabaseDelta.class),
       // 390..399: the path tables the host software applies to its route list
       Entry.of(390, io.rackfabric.fabric.endpoint.EndpointEvent.PathTableWritten.class),
-      Entry.of(391, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable.class)
-      // next free: 371..389, 392
+      Entry.of(391, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable.class),
+      // a traffic generator that follows its endpoint's path table
+      Entry.of(392, io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing.class)
+      // next free: 371..389, 393
       );
 
   @Override

@@ -18,7 +18,10 @@ class TrafficGeneratorTest {
     long now;
     int queueRoom = Integer.MAX_VALUE;
     final List<Long> issuedAt = new ArrayList<>();
+    final List<Long> addresses = new ArrayList<>();
     final List<Long> wakes = new ArrayList<>();
+    /** The chosen route to destination 42 in the endpoint's table; null: none. */
+    io.rackfabric.fabric.management.Route toDestination;
     MemoryEndpoint.TrafficDone done;
 
     FakePort(boolean paced) {
@@ -33,6 +36,7 @@ class TrafficGeneratorTest {
     @Override
     public boolean write(long address, int size, byte[] data, long at) {
       issuedAt.add(at);
+      addresses.add(address);
       return true;
     }
 
@@ -45,6 +49,11 @@ class TrafficGeneratorTest {
     @Override
     public int readsOutstanding() {
       return 0;
+    }
+
+    @Override
+    public io.rackfabric.fabric.management.Route chosenRoute(long destination) {
+      return destination == 42 ? toDestination : null;
     }
 
     @Override
@@ -116,5 +125,35 @@ class TrafficGeneratorTest {
     g.pump();
     assertEquals(List.of(0L, 500L, 1_000L, 1_500L), port.issuedAt);
     assertEquals(4, port.done.sent());
+  }
+
+  @Test
+  void shouldShiftItsAddressesToThePlaneItsTableNamesWhenItFollowsRoutes() {
+    FakePort port = new FakePort(true);
+    TrafficGenerator g = new TrafficGenerator("ep", port);
+    // through port 3 the destination's memory is at the plan's addresses, through port 4 1 TiB higher
+    TrafficPlan.RouteFollowing follow = new TrafficPlan.RouteFollowing(42, new int[] {3, 4}, new long[] {0, 1L << 40});
+    g.start(new TrafficPlan(0x1000, 4096, 64, 4, 500, false, false, 1_000, follow), 0);
+    port.now = 1_000;
+    g.due();
+    port.toDestination = new io.rackfabric.fabric.management.Route(List.of(0, 3, 1, 0));
+    port.now = 1_500;
+    g.due();
+    port.toDestination = new io.rackfabric.fabric.management.Route(List.of(0, 4, 1, 0)); // a new table
+    port.now = 2_000;
+    g.due();
+    port.toDestination = new io.rackfabric.fabric.management.Route(List.of(0, 5, 1, 0)); // a port not named
+    port.now = 2_500;
+    g.due();
+    assertEquals(List.of(0x1000L, 0x1040L, 0x1080L + (1L << 40), 0x10C0L), port.addresses,
+        "no table, the first plane, the second plane, a port it has no shift for");
+    assertEquals(1, port.done.rerouted());
+  }
+
+  @Test
+  void shouldRefuseARouteFollowingThatDoesNotPairPortsAndShifts() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new TrafficPlan.RouteFollowing(42, new int[] {3}, new long[] {0, 1}));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("ports=[3]"), e.getMessage());
   }
 }

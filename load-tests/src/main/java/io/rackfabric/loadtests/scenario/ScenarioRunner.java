@@ -101,6 +101,7 @@ public final class ScenarioRunner {
     progress.printf("rack run %s: topology %s, %s, seed %d%n", scenario.name(), scenario.topology().topology().name(),
         scenario.mode(), scenario.seed());
     scenario.faultSchedule().forEach(line -> progress.println("  " + line));
+    RouteFollowingTraffic.all(scenario.topology().topology(), scenario.traffic()); // refused before the rack starts
     long t0 = System.nanoTime();
     scenario.settings().forEach((k, v) -> progress.println("  setting " + k + " = " + v));
     Map<String, String> settings = scenario.configOverrides();

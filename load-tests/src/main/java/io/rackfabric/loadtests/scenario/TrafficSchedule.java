@@ -25,8 +25,13 @@ public final class TrafficSchedule {
      * stamped from {@link #firstStamp} whatever the endpoint's clock reads.
      */
     public TrafficPlan plan() {
+      return plan(null);
+    }
+
+    /** As {@link #plan()}, its addresses following the path table as {@code follow} says (null: not). */
+    public TrafficPlan plan(TrafficPlan.RouteFollowing follow) {
       return new TrafficPlan(spec.address() + first * spec.size(), count * spec.size(), spec.size(), count,
-          spec.intervalNs(), !spec.writes(), spec.payload(), firstStamp());
+          spec.intervalNs(), !spec.writes(), spec.payload(), firstStamp(), follow);
     }
   }
 

@@ -43,8 +43,11 @@ final class TrafficStretches {
   private final QuietWait quiet;
   private final ProgressLines lines;
   private final Set<String> stalledSources = new HashSet<>();
+  /** What each generator with follow-routes follows, by name. */
+  private final Map<String, io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing> follows;
 
   TrafficStretches(RunContext run, TrafficTally tally, QuietWait quiet, ProgressLines lines) {
+    this.follows = RouteFollowingTraffic.all(run.scenario.topology().topology(), run.scenario.traffic());
     this.run = run;
     this.tally = tally;
     this.quiet = quiet;
@@ -78,7 +81,7 @@ final class TrafficStretches {
       EndpointStats before = rack.endpointStats(g.from());
       issuedBefore.put(job, g.writes() ? before.writesSent() : before.readsSent());
       running.put(job, Asks.<MemoryEndpoint.Command, MemoryEndpoint.TrafficDone>askAsync(rack.system(),
-          rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(), r), Duration.ofDays(1)));
+          rack.endpoint(g.from()), r -> new MemoryEndpoint.StartTraffic(job.plan(follows.get(g.name())), r), Duration.ofDays(1)));
     }
     rack.confirmInputs(running.keySet().stream().map(j -> j.spec().from()).distinct().toList());
     return new Started(phase, index, of, running, issuedBefore);
@@ -163,6 +166,7 @@ final class TrafficStretches {
       MemoryEndpoint.TrafficDone done = f.get();
       t.sent += done.sent();
       t.failed += done.failed();
+      t.rerouted += done.rerouted();
       return;
     }
     // Count what the source issued of it; the rest of the generator is not issued.

@@ -20,6 +20,7 @@ final class TrafficTally {
     long failed;
     long skipped;
     boolean stalled;
+    long rerouted;
   }
 
   private final List<TrafficSpec> traffic;
@@ -51,7 +52,7 @@ final class TrafficTally {
     List<TrafficResult> out = new ArrayList<>();
     for (TrafficSpec g : traffic) {
       Tally t = tally.get(g.name());
-      out.add(new TrafficResult(g, t.sent, t.failed, t.skipped, t.stalled));
+      out.add(new TrafficResult(g, t.sent, t.failed, t.skipped, t.stalled, t.rerouted));
     }
     return out;
   }

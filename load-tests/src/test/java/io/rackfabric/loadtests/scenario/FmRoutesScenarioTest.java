@@ -64,6 +64,15 @@ class FmRoutesScenarioTest {
     // the stream that does not cross the change lost nothing
     assertEquals(fig(m, "traffic.ch2-to-mmh.sent"), fig(m, "sink.mmh.delivered"));
     assertEquals(0, fig(m, "sink.mmh.lost"));
+    // the stream that crosses it follows the routes: once the MMH holds the new table its writes go to
+    // CH1's PMS2 address; only those sent between the cut and that table are lost at the cable
+    double lost = fig(m, "sink.ch1.lost");
+    assertTrue(fig(m, "traffic.mmh-to-ch1.rerouted") > 0, all);
+    assertEquals(fig(m, "traffic.mmh-to-ch1.sent"), fig(m, "sink.ch1.delivered") + lost);
+    assertTrue(lost >= 1 && lost <= 1 + (heldBy - 50_000) / 500 + 1, lost + " lost: the one in flight, and those "
+        + "sent from 50 us until the MMH held the table at " + heldBy + " ns (one every 500 ns)");
+    assertEquals(fig(m, "traffic.mmh-to-ch1.sent") - 50 - (lost - 1), fig(m, "traffic.mmh-to-ch1.rerouted"),
+        "every write after the table went through PMS2");
 
     Outcome without = run(bundledText()
         .replace("routes-per-destination = 2", "routes-per-destination = 2\n    rackfabric.fabric.management.distribute-paths = off")
@@ -73,6 +82,8 @@ class FmRoutesScenarioTest {
     assertEquals(1, fig(w, "routes.ch1.to.0.secondary"), "Ladon's notification moves the routes then");
     assertEquals(0, fig(w, "routes.ch1.moves_by_fabric_manager"));
     assertEquals(0, fig(w, "routes.ch1.moves_by_alternate"), "no table, no alternate: CH1 waits for the notification");
+    assertEquals(0, fig(w, "traffic.mmh-to-ch1.rerouted"), "no table to follow");
+    assertEquals(101, fig(w, "sink.ch1.lost"), "the one in flight and the 100 sent after the cut");
     assertTrue(fig(w, "routes.ch1.first_notification_update_ns") > fig(m, "routes.ch1.to.0.set_by_alternate_ns"),
         "the notification comes after the alternate would have");
   }

@@ -14,7 +14,7 @@ class TrafficScheduleTest {
 
   static TrafficSpec spec(String name, long start, long interval, long count) {
     return new TrafficSpec(name, "src-" + name, "dst", TrafficSpec.Op.WRITE, 0x1000, "dst", 0x0, 64, interval, count,
-        start, true, "src > dst", "t.conf:1");
+        start, true, "src > dst", "t.conf:1", false);
   }
 
   @Test

@@ -121,7 +121,8 @@ public record RunResult(
    *     the source gone, or its previous job stalled
    * @param stalled a job of it never finished (its link went down under it mid-job)
    */
-  public record TrafficResult(TrafficSpec spec, long sent, long failed, long skipped, boolean stalled) {}
+  /** {@code rerouted}: requests sent to another plane's address, following the path table (follow-routes). */
+  public record TrafficResult(TrafficSpec spec, long sent, long failed, long skipped, boolean stalled, long rerouted) {}
 
   /**
    * One fault step as applied.

@@ -36,6 +36,9 @@ public final class TrafficFigures implements FigureType {
       out.add(new Figure(p + "sent", t.sent(), unit, "count"));
       out.add(new Figure(p + "failed", t.failed(), unit, "count"));
       out.add(new Figure(p + "not_issued", t.skipped(), unit, "count"));
+      if (t.spec().followRoutes()) {
+        out.add(new Figure(p + "rerouted", t.rerouted(), unit, "count"));
+      }
     }
     for (String sink : run.sinksOf(run.traffic())) {
       long got = run.delivered(sink);

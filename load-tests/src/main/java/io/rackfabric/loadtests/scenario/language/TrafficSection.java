@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A scenario's {@code traffic = [{ from, to, op, size, interval | rate, count, start, payload }]}:
+ * A scenario's {@code traffic = [{ from, to, op, size, interval | rate, count, start, payload,
+ * follow-routes }]}:
  * each generator's own values first ({@link TrafficDraft}, before the run's length is known, since
  * the traffic's end may make it), then its source, route and the region it writes or reads, checked
  * against the topology and against the other generators.
@@ -43,6 +44,7 @@ final class TrafficSection {
     Long count;
     Long start;
     boolean payload;
+    boolean followRoutes;
     boolean valid = true;
   }
 
@@ -50,7 +52,8 @@ final class TrafficSection {
   TrafficDraft draft(Fields t) {
     TrafficDraft d = new TrafficDraft();
     d.at = t;
-    t.allowOnly("name", "from", "to", "op", "size", "interval", "rate", "count", "start", "payload");
+    t.allowOnly("name", "from", "to", "op", "size", "interval", "rate", "count", "start", "payload",
+        "follow-routes");
     d.name = t.string("name", false);
     if (d.name != null && !ScenarioFile.NAME.matcher(d.name).matches()) {
       t.error("name", "name '" + d.name + "' must be letters, digits, '_', '-' or '.'");
@@ -108,6 +111,7 @@ final class TrafficSection {
     d.start = t.durationNs("start", 0L);
     Boolean payload = t.bool("payload", true);
     d.payload = payload == null || payload;
+    d.followRoutes = Boolean.TRUE.equals(t.bool("follow-routes", false));
     d.valid &= d.from != null && d.to != null && d.size != null && d.interval != null && d.start != null;
     return d;
   }
@@ -220,7 +224,7 @@ final class TrafficSection {
       }
       d.name = name;
       specs.add(new TrafficSpec(name, d.from, d.to, d.op, route.address(), route.sink(), route.sinkAddress(),
-          d.size, d.interval, d.count, d.start, d.payload, route.path(), file.where(t)));
+          d.size, d.interval, d.count, d.start, d.payload, route.path(), file.where(t), d.followRoutes));
       ofSpec.add(d);
     }
     checkOverlaps(specs, ofSpec);

@@ -13,6 +13,8 @@ import io.rackfabric.fabric.address.AddressRange;
  *     bulk writes that carry only a length
  * @param path the route from the route explainer, e.g. {@code ch1 > tor(ntb1>ntb2) > ch2}
  * @param where {@code file:line} of the generator, for messages at run time
+ * @param followRoutes its addresses follow the plane its source's path table names (a Ladon rack
+ *     under a fabric manager that distributes paths)
  */
 public record TrafficSpec(
     String name,
@@ -28,7 +30,8 @@ public record TrafficSpec(
     long startNs,
     boolean payload,
     String path,
-    String where) {
+    String where,
+    boolean followRoutes) {
 
   /** Posted memory writes, or memory reads answered by completions. */
   public enum Op {
