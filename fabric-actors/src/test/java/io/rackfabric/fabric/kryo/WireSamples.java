@@ -71,6 +71,8 @@ final class WireSamples {
     put(new ConfigWrite(Bdf.of(0, 0, 0), 2, Bdf.of(4, 0, 0), 0, 0x04, 0xCAFE, 3));
     put(new FcCredits(32, 256, 32, 0, 0, 0));
     put(new io.rackfabric.fabric.endpoint.TrafficPlan(0xA0000, 0x1000, 64, 100, 200, false, true));
+    put(new io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing(0x1234_5678_9ABCL, new int[] {3, 4},
+        new long[] {0, 1L << 40}));
     put(LinkParameters.gen3x4());
     put(mem);
     put(linkBar);
@@ -146,7 +148,10 @@ final class WireSamples {
         Completion.error(Bdf.of(2, 0, 0), read, CompletionStatus.UNSUPPORTED_REQUEST, 9),
         new BridgeRegisters(1, 2, 2, null, null),
         new NtbConfig(0, List.of(), List.of()),
-        new RoutingTable(List.of(), List.of()));
+        new RoutingTable(List.of(), List.of()),
+        // a plan that follows the path table (the sample above has none)
+        new io.rackfabric.fabric.endpoint.TrafficPlan(0xA0000, 0x1000, 64, 100, 200, false, true, 5_000,
+            new io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing(7, new int[] {1}, new long[] {64})));
   }
 
   /** A sample of {@code type}, or an AssertionError naming it when there is none. */
