@@ -264,7 +264,8 @@ public final class FabricManagerDriver {
   /** The take-over serves at model {@code at}: the candidate registers of the endpoints it reaches are read. */
   private void beginAppointment(long at, List<FabricMessage> out) {
     if (appointment != null) {
-      appointment.begin(walker.database()).forEach((serial, route) -> send(walker.readCandidate(route, serial), at, out));
+      appointment.begin(walker.database())
+          .forEach((serial, route) -> send(walker.readCandidate(route, serial), at, out));
     }
   }
 

@@ -234,13 +234,18 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
    */
   private void onPathTable(EndpointEvent.PathTableWritten t) {
     heldTable = t.table();
-    long updated = t.writtenAt() + settings.routeUpdateLatencyNs();
-    for (HostRoutes.Change c : routes.pathTable(pathPlanes.planes(t.table()))) {
-      latest = Math.max(latest, updated);
-      record(Step.ROUTE_SET_BY_FABRIC_MANAGER, c.target(), updated);
-      announce(c.target(), c.plane(), updated);
-      getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: the fabric manager's"
-          + " path table", id, c.target(), c.plane().ntb(), updated);
+    moved(routes.pathTable(pathPlanes.planes(t.table())), Step.ROUTE_SET_BY_FABRIC_MANAGER,
+        t.writtenAt() + settings.routeUpdateLatencyNs(), "the fabric manager's path table");
+  }
+
+  /** Targets that moved at model {@code at}, by a path table or an alternate: recorded, announced, logged. */
+  private void moved(List<HostRoutes.Change> changes, Step step, long at, String why) {
+    for (HostRoutes.Change c : changes) {
+      latest = Math.max(latest, at);
+      record(step, c.target(), at);
+      announce(c.target(), c.plane(), at);
+      getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: {}", id, c.target(),
+          c.plane().ntb(), at, why);
     }
   }
 
@@ -286,14 +291,9 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     if (pathPlanes == null || heldTable == null) {
       return;
     }
-    long updated = handled + settings.routeUpdateLatencyNs();
-    for (HostRoutes.Change c : routes.ownPlaneFailed(failed, pathPlanes.alternates(heldTable))) {
-      latest = Math.max(latest, updated);
-      record(Step.ROUTE_SET_BY_ALTERNATE, c.target(), updated);
-      announce(c.target(), c.plane(), updated);
-      getContext().getLog().info("Host [{}] reaches target {} through {} from model {} ns: its alternate route,"
-          + " its own {} port having failed", id, c.target(), c.plane().ntb(), updated, failed.ntb());
-    }
+    moved(routes.ownPlaneFailed(failed, pathPlanes.alternates(heldTable)), Step.ROUTE_SET_BY_ALTERNATE,
+        handled + settings.routeUpdateLatencyNs(),
+        "its alternate route, its own " + failed.ntb() + " port having failed");
   }
 
   /** The polling thread read a word of this host's control page. */
