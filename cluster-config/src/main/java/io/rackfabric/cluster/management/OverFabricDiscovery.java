@@ -51,8 +51,8 @@ public interface OverFabricDiscovery {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("discovered", discovered);
       m.put("discoveryNs", discoveryNs);
-      m.put("readRequests", Map.of("count", readRequests, "bytes", readRequestBytes));
-      m.put("completionsWithData", Map.of("count", completions, "bytes", completionBytes));
+      m.put("readRequests", countAndBytes(readRequests, readRequestBytes));
+      m.put("completionsWithData", countAndBytes(completions, completionBytes));
       m.put("completionsWithError", errorCompletions);
       m.put("writes", writes);
       m.put("activationWrites", activationWrites);
@@ -63,6 +63,14 @@ public interface OverFabricDiscovery {
       m.put("detail", detail);
       return m;
     }
+  }
+
+  /** {"count": .., "bytes": ..} in that order (a JSON document printed the same on every run). */
+  private static Map<String, Object> countAndBytes(long count, long bytes) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("count", count);
+    m.put("bytes", bytes);
+    return m;
   }
 
   /**

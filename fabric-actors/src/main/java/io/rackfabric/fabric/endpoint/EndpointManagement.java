@@ -56,8 +56,8 @@ final class EndpointManagement {
   private final GuestSide guests;
   /** The host software told of each distribution of paths held whole ({@link MemoryEndpoint.WatchPathTable}). */
   private final List<ActorRef<EndpointEvent>> tableWatchers = new ArrayList<>();
-  /** The last path table held whole; null: none yet. */
-  private io.rackfabric.fabric.management.PathTable heldTable;
+  /** The chosen route to each destination in the last path table held whole: looked up per request. */
+  private java.util.Map<Long, io.rackfabric.fabric.management.Route> chosenRoutes = java.util.Map.of();
 
   EndpointManagement(String id, LinkEnd link, PortTime time, FabricSettings settings, ManagementSetup setup,
       GuestSide guests, Logger log) {
@@ -232,7 +232,9 @@ final class EndpointManagement {
       return;
     }
     agent.takeTableHeld().ifPresent(table -> {
-      heldTable = table;
+      chosenRoutes = table.chosen().stream().collect(java.util.stream.Collectors.toUnmodifiableMap(
+          io.rackfabric.fabric.management.PathTable.Entry::destination,
+          io.rackfabric.fabric.management.PathTable.Entry::route));
       EndpointEvent event = new EndpointEvent.PathTableWritten(id, table, at);
       tableWatchers.forEach(w -> guests.tellOrCall(w, event, call -> new GuestCall.Event(call, event)));
     });
@@ -287,7 +289,7 @@ final class EndpointManagement {
    * distribution's header applied); null when it holds none or none to that destination.
    */
   io.rackfabric.fabric.management.Route chosenRoute(long destination) {
-    return heldTable == null ? null : heldTable.route(destination).orElse(null);
+    return chosenRoutes.get(destination);
   }
 
   /** The path table this endpoint's device manager holds; null without one. */

@@ -86,8 +86,9 @@ final class FabricManagerFailover {
     beatOnceDiscovered(at);
     driver.takeAppointed().ifPresent(appointee -> {
       candidacy.appoint(appointee, at, driver.appointment().devicesRead());
-      log.info("Endpoint [{}] appoints serial {} the new secondary fabric manager at {} ns ({} endpoints read)", id,
-          Long.toHexString(appointee.serial()), at, driver.appointment().devicesRead());
+      log.info("Endpoint [{}] appoints serial {} the new secondary fabric manager at {} ns ({} endpoints read, {}"
+          + " candidates)", id, Long.toHexString(appointee.serial()), at, driver.appointment().devicesRead(),
+          driver.appointment().candidatesFound());
       shipDatabase(at); // a full copy: nothing was shipped to it
       beatOnceDiscovered(at);
     });

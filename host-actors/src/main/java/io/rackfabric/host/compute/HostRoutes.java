@@ -74,13 +74,14 @@ final class HostRoutes {
    * This host's own root port on {@code failed} went down: every target it reaches through
    * {@code failed} that has an alternate route on the other plane ({@code alternates}, from the
    * fabric manager's table) moves there at once, without waiting for the MH's notification. The
-   * targets that moved, in target order; a target with no alternate stays until the notification
+   * targets that moved, in {@code alternates}' order (target order, from {@link
+   * io.rackfabric.host.failover.PathTablePlanes#alternates}); a target with no alternate stays until the notification
    * or the next table.
    */
   List<Change> ownPlaneFailed(Plane failed, Map<Integer, Plane> alternates) {
     List<Change> changes = new ArrayList<>();
     Plane healthy = failed.other();
-    new java.util.TreeMap<>(alternates).forEach((target, plane) -> {
+    alternates.forEach((target, plane) -> {
       if (plane == healthy && routes.plane(target) == failed && routes.use(target, healthy)) {
         changes.add(new Change(target, healthy));
       }

@@ -79,18 +79,32 @@ final class FabricDiscoveryBench {
   }
 
   static Result run(String name, String topology, Path runDir, PrintStream out) throws Exception {
+    ScenarioRunner.Outcome o = runScenario(name, scenario(name, topology), runDir, out);
+    boolean passed = passed(o);
+    String detail = detail(o);
+    return new Result(name, figure(o, "fm.devices"), figure(o, "fm.read_requests"),
+        figure(o, "fm.structural_read_requests"), figure(o, "fm.discovery_ns"), o.result().wallNanos() / 1e9, passed,
+        detail);
+  }
+
+  /** Runs scenario {@code text}, written as {@code name}.conf in {@code runDir}, its run in {@code runDir/name}. */
+  static ScenarioRunner.Outcome runScenario(String name, String text, Path runDir, PrintStream out) throws Exception {
     Files.createDirectories(runDir);
-    String text = scenario(name, topology);
     Path file = runDir.resolve(name + ".conf");
     Files.writeString(file, text);
     var kinds = ScenarioKinds.standard();
     Scenario s = ScenarioLoader.parse(text, file.toString(), runDir, kinds, ScenarioOptions.NONE);
-    ScenarioRunner.Outcome o = new ScenarioRunner(kinds).run(s, runDir.resolve(name), out);
-    boolean passed = o.invariants().stream().allMatch(c -> c.verdict().pass());
-    String detail = String.join("; ", o.invariants().stream().map(c -> c.verdict().detail()).toList());
-    return new Result(name, figure(o, "fm.devices"), figure(o, "fm.read_requests"),
-        figure(o, "fm.structural_read_requests"), figure(o, "fm.discovery_ns"), o.result().wallNanos() / 1e9, passed,
-        detail);
+    return new ScenarioRunner(kinds).run(s, runDir.resolve(name), out);
+  }
+
+  /** Whether every invariant of the run held. */
+  static boolean passed(ScenarioRunner.Outcome o) {
+    return o.invariants().stream().allMatch(c -> c.verdict().pass());
+  }
+
+  /** Every invariant's verdict, one after the other. */
+  static String detail(ScenarioRunner.Outcome o) {
+    return String.join("; ", o.invariants().stream().map(c -> c.verdict().detail()).toList());
   }
 
   static List<Result> runAll(List<String[]> racks, Path runDir, PrintStream out) throws Exception {

@@ -3,12 +3,8 @@ package io.rackfabric.loadtests.bench;
 import com.typesafe.config.ConfigUtil;
 import io.rackfabric.cluster.management.OverFabricDiscovery;
 import io.rackfabric.fabric.management.FabricManagerReport;
-import io.rackfabric.loadtests.scenario.ScenarioKinds;
 import io.rackfabric.loadtests.scenario.ScenarioRunner;
 import io.rackfabric.loadtests.scenario.figure.FabricManagerFigures;
-import io.rackfabric.loadtests.scenario.language.Scenario;
-import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
-import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -32,13 +28,9 @@ public final class OverFabricDiscoveryRun implements OverFabricDiscovery {
       String settings = "    rackfabric.fabric.management.fabric-manager = " + ConfigUtil.quoteString(from) + "\n"
           + "    rackfabric.fabric.management.window = " + window + "\n";
       String text = FabricDiscoveryBench.scenario("cli", "= " + ConfigUtil.quoteString(topology), settings);
-      Path file = dir.resolve("discover.conf");
-      Files.writeString(file, text);
-      var kinds = ScenarioKinds.standard();
-      Scenario s = ScenarioLoader.parse(text, file.toString(), dir, kinds, ScenarioOptions.NONE);
-      ScenarioRunner.Outcome o = new ScenarioRunner(kinds).run(s, dir.resolve("run"), progress);
-      boolean passed = o.invariants().stream().allMatch(c -> c.verdict().pass());
-      String detail = String.join("; ", o.invariants().stream().map(c -> c.verdict().detail()).toList());
+      ScenarioRunner.Outcome o = FabricDiscoveryBench.runScenario("discover", text, dir, progress);
+      boolean passed = FabricDiscoveryBench.passed(o);
+      String detail = FabricDiscoveryBench.detail(o);
       FabricManagerReport r = FabricManagerFigures.report(o.result().endpointsAtEnd()).orElse(null);
       if (r == null) {
         return new Result(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), o.result().wallNanos() / 1e9, false,
