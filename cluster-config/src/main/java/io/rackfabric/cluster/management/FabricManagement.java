@@ -102,6 +102,7 @@ public record FabricManagement(TopologyFabric fabric, String fabricManager, Mana
     }
     return new ManagementSetup(d, true, settings.window(), db -> DiscoveryCheck.differences(fabric, db),
         settings.claimAt(id), settings.decideAt(id), settings.heartbeatNs(), settings.watchTimeoutNs(),
-        settings.keepDatabase(), settings.distributePaths(), settings.routesPerDestination(), settings.processing());
+        settings.keepDatabase(), settings.distributePaths(), settings.routesPerDestination(), settings.processing(),
+        settings.writeNtbWindows() ? NtbWindowPlans.of(fabric.topology(), fabric) : null);
   }
 }

@@ -264,14 +264,10 @@ public final class LadonRackGenerator {
     List<Integer> members = new ArrayList<>();
     for (int i = firstCh; i <= lastCh; i++) {
       int number = i - firstCh + 1;
-      NtbProgramming p = layout.ntbProgramming(i, plane);
-      List<NtbBar> linkBars = new ArrayList<>(p.linkBars());
-      if (ladon != null) {
-        linkBars.add(new NtbBar(ladon.multicastPage(plane), ladon.controlPage()));
-      }
+      NtbProgramming p = LadonNtbWindows.of(layout, ladon, i, plane);
       // The virtual side sits below the CH's root port of this plane, at its secondary bus.
       ports.add(new PortConfig(chId(i), number, PortRole.NTB, 1, null,
-          new NtbConfig(Bdf.of(rootPortBus, 0, 0), linkBars, p.virtualBars())));
+          new NtbConfig(Bdf.of(rootPortBus, 0, 0), p.linkBars(), p.virtualBars())));
       members.add(number);
     }
     List<MulticastGroup> multicast = ladon == null

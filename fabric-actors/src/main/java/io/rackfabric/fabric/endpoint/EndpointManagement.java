@@ -71,6 +71,9 @@ final class EndpointManagement {
     this.agent = setup.device() == null ? null : ManagementAgent.of(setup.device());
     this.driver = !setup.fabricManager() ? null : new FabricManagerDriver(id, agent.manager().space(), 0,
         setup.window(), setup.check(), setup.distributePaths(), setup.routesPerDestination(), setup.processing());
+    if (driver != null) {
+      driver.writeNtbWindows(setup.ntbWindows());
+    }
     this.candidacy = !setup.candidate() ? null
         : new Candidacy(agent.flood(), setup.device().candidatePriority(), setup.device().serial());
     this.failover = candidacy == null ? null : new FabricManagerFailover(id, time, setup, candidacy, driver,

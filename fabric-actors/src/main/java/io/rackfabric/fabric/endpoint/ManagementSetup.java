@@ -1,6 +1,7 @@
 package io.rackfabric.fabric.endpoint;
 
 import io.rackfabric.fabric.management.DeviceDescription;
+import io.rackfabric.fabric.management.NtbWindows;
 import io.rackfabric.fabric.management.ProcessingCost;
 import io.rackfabric.fabric.management.TopologyDatabase;
 import java.util.List;
@@ -21,17 +22,20 @@ import java.util.function.Function;
  * driver computes the endpoints' paths and distributes them whenever its database settles, with
  * {@code routesPerDestination} routes per destination (1, or 2 with an alternate).
  * {@code processing} is the driver's own processing time per packet and per device.
+ * {@code ntbWindows} are the NTB ports' windows the driver writes once it found their chips (none:
+ * it writes none).
  */
 public record ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
     Function<TopologyDatabase, List<String>> check, long claimAtNs, long decideAtNs, long heartbeatNs,
     long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, int routesPerDestination,
-    ProcessingCost processing) {
+    ProcessingCost processing, NtbWindows.Plan ntbWindows) {
 
   /** No management at all. */
   public static final ManagementSetup NONE = new ManagementSetup(null, false, 1, null);
 
   public ManagementSetup {
     processing = processing == null ? ProcessingCost.NONE : processing;
+    ntbWindows = ntbWindows == null ? NtbWindows.Plan.NONE : ntbWindows;
     if (fabricManager && device == null) {
       throw new IllegalArgumentException("a fabric manager needs its endpoint's device description");
     }
@@ -43,7 +47,7 @@ public record ManagementSetup(DeviceDescription device, boolean fabricManager, i
   /** Without an election. */
   public ManagementSetup(DeviceDescription device, boolean fabricManager, int window,
       Function<TopologyDatabase, List<String>> check) {
-    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false, 1, ProcessingCost.NONE);
+    this(device, fabricManager, window, check, -1, -1, 0, 0, false, false, 1, ProcessingCost.NONE, null);
   }
 
   /** Whether this endpoint takes part in an election. */

@@ -248,8 +248,10 @@ public final class FabricWireRegistrations implements WireRegistrations {
       Entry.of(390, io.rackfabric.fabric.endpoint.EndpointEvent.PathTableWritten.class),
       Entry.of(391, io.rackfabric.fabric.endpoint.MemoryEndpoint.WatchPathTable.class),
       // a traffic generator that follows its endpoint's path table
-      Entry.of(392, io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing.class)
-      // next free: 371..389, 393
+      Entry.of(392, io.rackfabric.fabric.endpoint.TrafficPlan.RouteFollowing.class),
+      // the NTB windows the fabric manager wrote
+      Entry.of(393, io.rackfabric.fabric.management.FabricManagerReport.Windows.class)
+      // next free: 371..389, 394
       );
 
   @Override

@@ -27,6 +27,8 @@ public final class ConfigurationSpace {
   private final EventRouteCapability eventRoute = new EventRouteCapability();
   /** An endpoint's path table, in aperture 1; null for a switch. */
   private final PathTableCapability pathTable;
+  /** Each NTB port's windows, in aperture 2 (see {@link #loadNtbWindows}); by port number. */
+  private final Map<Integer, NtbWindowCapability> ntbWindows = new TreeMap<>();
   private int readOnlyWrites;
   private int malformedWrites;
   private int writesToNothing;
@@ -56,6 +58,26 @@ public final class ConfigurationSpace {
   /** The configuration space {@code device}'s capabilities start with. */
   public static ConfigurationSpace of(DeviceDescription device) {
     return new ConfigurationSpace(device);
+  }
+
+  /**
+   * NTB port {@code port} gets its window capability ({@link NtbWindowCapability}), holding the
+   * windows the rack's file programmed it with.
+   *
+   * @throws IllegalArgumentException naming the value when the port is no NTB port of the device,
+   *     has its capability already, or a side has more windows than the capability has slots
+   */
+  public void loadNtbWindows(int port, List<io.rackfabric.fabric.ntb.NtbBar> linkBars,
+      List<io.rackfabric.fabric.ntb.NtbBar> virtualBars) {
+    if (portRecord(port).info().kind() != PortKind.NTB) {
+      throw new IllegalArgumentException(device.id() + ": port=" + port + " is "
+          + portRecord(port).info().kind() + ", not an NTB port");
+    }
+    NtbWindowCapability c = new NtbWindowCapability(port, linkBars, virtualBars);
+    if (ntbWindows.putIfAbsent(port, c) != null) {
+      throw new IllegalArgumentException(device.id() + ": port=" + port + " has its NTB windows already");
+    }
+    apertures.get(NtbWindowCapability.APERTURE).put(c.offset(), c);
   }
 
   private void add(ConfigRegion region) {
@@ -185,6 +207,11 @@ public final class ConfigurationSpace {
 
   EventRouteCapability eventRoute() {
     return eventRoute;
+  }
+
+  /** The NTB ports' window capabilities, by port number. */
+  java.util.Collection<NtbWindowCapability> ntbWindows() {
+    return ntbWindows.values();
   }
 
   /** The path table an endpoint holds; null for a switch. */

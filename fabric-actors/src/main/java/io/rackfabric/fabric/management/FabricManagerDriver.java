@@ -63,30 +63,17 @@ public final class FabricManagerDriver {
   private SecondaryAppointment appointment;
   /** The secondary it appointed, until its endpoint takes it. */
   private ElectionClaim appointed;
+  /** The NTB windows it writes (an empty plan: none). */
+  private NtbWindowWriter windows = new NtbWindowWriter(NtbWindows.Plan.NONE, 0);
 
   /**
    * @param own the configuration space of the fabric manager's own endpoint (read locally)
    * @param window the most read requests outstanding at once
    * @param check the differences between a database and the topology file; null: none to check
+   * @param distributePaths whether it computes and distributes the endpoints' paths
+   * @param routesPerDestination routes per destination in the tables it distributes (1 or 2)
+   * @param cost the model time each packet it takes and each device it adds costs
    */
-  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
-      Function<TopologyDatabase, List<String>> check) {
-    this(fabricManager, own, trafficClass, window, check, false);
-  }
-
-  /** As above; with {@code distributePaths} it also computes and distributes the endpoints' paths. */
-  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
-      Function<TopologyDatabase, List<String>> check, boolean distributePaths) {
-    this(fabricManager, own, trafficClass, window, check, distributePaths, ProcessingCost.NONE);
-  }
-
-  /** As above; each packet it takes and each device it adds costs {@code cost} of model time. */
-  public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
-      Function<TopologyDatabase, List<String>> check, boolean distributePaths, ProcessingCost cost) {
-    this(fabricManager, own, trafficClass, window, check, distributePaths, 1, cost);
-  }
-
-  /** As above, with {@code routesPerDestination} routes per destination in the tables it distributes (1 or 2). */
   public FabricManagerDriver(String fabricManager, ConfigurationSpace own, int trafficClass, int window,
       Function<TopologyDatabase, List<String>> check, boolean distributePaths, int routesPerDestination,
       ProcessingCost cost) {
@@ -98,6 +85,15 @@ public final class FabricManagerDriver {
     this.check = check;
     this.paths = distributePaths ? new PathDistributor(own.device().serial(), trafficClass, routesPerDestination)
         : null;
+  }
+
+  /**
+   * It writes the NTB ports' windows of {@code plan} into their chips once it has found them (the
+   * discovery's end, or a rediscovery that found a chip again), before it activates any port. Call
+   * before it starts.
+   */
+  public void writeNtbWindows(NtbWindows.Plan plan) {
+    windows = new NtbWindowWriter(plan == null ? NtbWindows.Plan.NONE : plan, trafficClass);
   }
 
   /** Starts the discovery at model {@code at}: the first read requests. */
@@ -122,6 +118,7 @@ public final class FabricManagerDriver {
    */
   public List<FabricMessage> resume(TopologyDatabase known, List<Long> reread, long at) {
     walker.resume(known);
+    windows.keep(known.devices());
     startedAt = at;
     resumedRereads = new ArrayList<>();
     devicesBefore = known.devices().size();
@@ -201,10 +198,7 @@ public final class FabricManagerDriver {
       return;
     }
     if (discoveredAt < 0 && resumed()) {
-      discoveredAt = at;
-      discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
-      databaseChanges++;
-      differences = check == null ? null : check.apply(walker.database());
+      discovered(at);
       for (long serial : resumedRereads) {
         walker.database().device(serial).ifPresent(d -> activate(d, at, out));
       }
@@ -212,10 +206,8 @@ public final class FabricManagerDriver {
       distribute("takeover", at, out);
       beginAppointment(at, out);
     } else if (discoveredAt < 0) {
-      discoveredAt = at;
-      discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
-      databaseChanges++;
-      differences = check == null ? null : check.apply(walker.database());
+      discovered(at);
+      windows.write(walker.database().devices(), at, out);
       for (TopologyDatabase.Device d : walker.database().devices()) {
         if (d.route().hops() > 0) {
           out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
@@ -251,6 +243,14 @@ public final class FabricManagerDriver {
         settle(0, at, out);
       }
     }
+  }
+
+  /** The discovery (or the take-over's re-reads) ended at model {@code at}: the database is checked. */
+  private void discovered(long at) {
+    discoveredAt = at;
+    discoveryReadRequests = walker.packets().count(PacketKind.PI4_READ_REQUEST);
+    databaseChanges++;
+    differences = check == null ? null : check.apply(walker.database());
   }
 
   /**
@@ -335,6 +335,7 @@ public final class FabricManagerDriver {
   private int configureFound(long at, List<FabricMessage> out) {
     List<TopologyDatabase.Device> all = new ArrayList<>(walker.database().devices());
     List<TopologyDatabase.Device> found = all.subList(Math.min(devicesBefore, all.size()), all.size());
+    windows.write(found, at, out);
     for (TopologyDatabase.Device d : found) {
       if (d.route().hops() > 0) {
         out.add(FabricMessage.send(DeviceManager.eventRouteWrite(d.route(), trafficClass), d.route().turns(), at));
@@ -393,6 +394,7 @@ public final class FabricManagerDriver {
         p.bytes(PacketKind.PI4_READ_REQUEST), p.count(PacketKind.PI4_COMPLETION_WITH_DATA),
         p.bytes(PacketKind.PI4_COMPLETION_WITH_DATA), p.count(PacketKind.PI4_COMPLETION_WITH_ERROR), writes, activationWrites, events,
         walker.database().devices().size(), walker.database().links().size(), problems, differences, rediscoveries,
-        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()), processingNs);
+        discoveryReadRequests, null, null, paths == null ? null : paths.report(walker.database()), processingNs,
+        windows.report());
   }
 }

@@ -31,12 +31,14 @@ import java.util.List;
  * @param election the election as this candidate saw it; null when there was none
  * @param paths the paths it computed and distributed; null when it distributes none
  * @param processingNs model time it spent processing packets and devices ({@link ProcessingCost}), ns
+ * @param windows the NTB windows it wrote; null when it writes none
  */
 public record FabricManagerReport(String fabricManager, long startedAt, long discoveredAt, long readRequests,
     long readRequestBytes, long completions, long completionBytes, long errorCompletions, long writes, long activationWrites,
     long events,
     int devices, int links, List<String> problems, List<String> differences, List<Rediscovery> rediscoveries,
-    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election, PathReport paths, long processingNs)
+    long discoveryReadRequests, DatabaseCopy copy, Candidacy.Report election, PathReport paths, long processingNs,
+    Windows windows)
     implements WireMessage {
 
   public FabricManagerReport {
@@ -49,14 +51,14 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
   public FabricManagerReport withElection(Candidacy.Report e) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, copy, e, paths, processingNs);
+        rediscoveries, discoveryReadRequests, copy, e, paths, processingNs, windows);
   }
 
   /** The same with {@code c} as its database copy. */
   public FabricManagerReport withCopy(DatabaseCopy c) {
     return new FabricManagerReport(fabricManager, startedAt, discoveredAt, readRequests, readRequestBytes, completions,
         completionBytes, errorCompletions, writes, activationWrites, events, devices, links, problems, differences,
-        rediscoveries, discoveryReadRequests, c, election, paths, processingNs);
+        rediscoveries, discoveryReadRequests, c, election, paths, processingNs, windows);
   }
 
   /**
@@ -75,6 +77,24 @@ public record FabricManagerReport(String fabricManager, long startedAt, long dis
   public record DatabaseCopy(DatabaseShipper.Counts sent, DatabaseReplica.Counts received, boolean resumed,
       int rereads, long eventRouteWrites, boolean fromController, long recorded)
       implements WireMessage {}
+
+  /**
+   * The NTB ports' windows the fabric manager wrote ({@link NtbWindowWriter}).
+   *
+   * @param ports NTB ports written
+   * @param writes PI-4 writes it took (a window each, a header each port)
+   * @param lastAt the model time the last of them left; -1 when none did
+   * @param notWritten ports of its plan whose chip its database does not have
+   * @param differences where its plan differs from what the rack's file programmed
+   */
+  public record Windows(int ports, long writes, long lastAt, List<String> notWritten, List<String> differences)
+      implements WireMessage {
+
+    public Windows {
+      notWritten = List.copyOf(notWritten);
+      differences = List.copyOf(differences);
+    }
+  }
 
   /** The discovery's model time, from the first request leaving to the last completion arriving; -1 unfinished. */
   public long discoveryNs() {

@@ -1,6 +1,8 @@
 package io.rackfabric.fabric.management;
 
 import io.rackfabric.fabric.link.DataLinkState;
+import io.rackfabric.fabric.ntb.NtbBar;
+import io.rackfabric.fabric.ntb.NtbConfig;
 import io.rackfabric.fabric.tlp.FabricMessage;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,19 @@ public final class ManagementAgent {
    */
   public record PortOrder(int port, boolean active) {}
 
+  /**
+   * A PI-4 write to NTB port {@code port}'s window header ({@link NtbWindowCapability}) made its
+   * windows {@code linkBars} and {@code virtualBars}: the chip routes and translates by them from
+   * then on.
+   */
+  public record WindowOrder(int port, List<NtbBar> linkBars, List<NtbBar> virtualBars) {
+
+    public WindowOrder {
+      linkBars = List.copyOf(linkBars);
+      virtualBars = List.copyOf(virtualBars);
+    }
+  }
+
   private final DeviceManager manager;
   private final ElectionFlood flood;
   /** The way back to the fabric manager that programmed the event route; null until then. */
@@ -39,6 +54,7 @@ public final class ManagementAgent {
   private long strays;
   private long eventsSent;
   private final List<PortOrder> orders = new ArrayList<>();
+  private final List<WindowOrder> windowOrders = new ArrayList<>();
   /** Every path-table header write applied: when the device came to hold each distribution whole. */
   private final List<PathTableHeld.Held> held = new ArrayList<>();
   /** A header write was applied since {@link #takeTableHeld} last looked. */
@@ -51,6 +67,16 @@ public final class ManagementAgent {
 
   public static ManagementAgent of(DeviceDescription device) {
     return new ManagementAgent(new DeviceManager(ConfigurationSpace.of(device)));
+  }
+
+  /**
+   * A switch chip's: each NTB port of {@code ntbPorts} (by number) gets its window capability with
+   * the windows it starts with ({@link ConfigurationSpace#loadNtbWindows}).
+   */
+  public static ManagementAgent of(DeviceDescription device, java.util.Map<Integer, NtbConfig> ntbPorts) {
+    ConfigurationSpace space = ConfigurationSpace.of(device);
+    ntbPorts.forEach((port, ntb) -> space.loadNtbWindows(port, ntb.linkBars(), ntb.virtualBars()));
+    return new ManagementAgent(new DeviceManager(space));
   }
 
   /**
@@ -99,6 +125,11 @@ public final class ManagementAgent {
     for (int p = 0; p < ports; p++) {
       if (space.activationRequested(p) != before[p]) {
         order(p, !before[p]);
+      }
+    }
+    for (NtbWindowCapability w : space.ntbWindows()) {
+      if (w.takeChanged()) {
+        windowOrders.add(new WindowOrder(w.port(), w.linkBars(), w.virtualBars()));
       }
     }
     return true;
@@ -159,6 +190,16 @@ public final class ManagementAgent {
     }
     List<PortOrder> out = List.copyOf(orders);
     orders.clear();
+    return out;
+  }
+
+  /** The window orders the writes handled since the last call, oldest first; the list is then empty. */
+  public List<WindowOrder> takeWindowOrders() {
+    if (windowOrders.isEmpty()) {
+      return List.of();
+    }
+    List<WindowOrder> out = List.copyOf(windowOrders);
+    windowOrders.clear();
     return out;
   }
 

@@ -27,11 +27,13 @@ import java.util.TreeMap;
  * @param routesPerDestination routes per destination in a path table: 1, or 2 for an alternate
  *     avoiding the chosen route's second device ({@link PathComputation})
  * @param processing the fabric manager's own processing time per packet and per device
+ * @param writeNtbWindows whether the primary writes the NTB ports' windows the rack's layout gives
+ *     (a Ladon rack's global memory) once it has found their chips ({@link NtbWindowCapability})
  */
 public record ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window,
     List<String> candidates, long claimAtNs, Map<String, Long> claimAtByCandidate, long settleNs, long heartbeatNs,
     long watchTimeoutNs, boolean keepDatabase, boolean distributePaths, int routesPerDestination,
-    ProcessingCost processing) {
+    ProcessingCost processing, boolean writeNtbWindows) {
 
   public ManagementSettings {
     if (routesPerDestination < 1 || routesPerDestination > PathTableCapability.MAX_RANKS) {
@@ -84,7 +86,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
   /** The settings without an election's own values (tests, and racks that name one fabric manager). */
   public ManagementSettings(boolean enabled, String fabricManager, long discoverAtNs, int window) {
     this(enabled, fabricManager, discoverAtNs, window, List.of(), 0, Map.of(), Math.max(1, discoverAtNs), 2_000,
-        6_000, true, true, 1, ProcessingCost.NONE);
+        6_000, true, true, 1, ProcessingCost.NONE, false);
   }
 
   /** Model time candidate {@code id} claims at. */
@@ -111,7 +113,7 @@ public record ManagementSettings(boolean enabled, String fabricManager, long dis
         e.getDuration("claim-at").toNanos(), claimTimes(e.getString("claim-at-of")), e.getDuration("settle").toNanos(),
         e.getDuration("heartbeat").toNanos(), e.getDuration("watch-timeout").toNanos(), e.getBoolean("keep-database"),
         c.getBoolean("distribute-paths"), c.getInt("routes-per-destination"), new ProcessingCost(c.getDuration("fm-processing-per-packet").toNanos(),
-        c.getDuration("fm-processing-per-device").toNanos()));
+        c.getDuration("fm-processing-per-device").toNanos()), c.getBoolean("write-ntb-windows"));
   }
 
   /** "bmh=3us, mmh=1us": each candidate's own claim time. */

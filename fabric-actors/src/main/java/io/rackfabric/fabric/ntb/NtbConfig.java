@@ -155,6 +155,11 @@ public record NtbConfig(
     return new NtbConfig(virtualSideBdf, linkSideBus, linkBars, virtualBars, next);
   }
 
+  /** This configuration with its windows replaced, as the fabric manager writes them. */
+  public NtbConfig withBars(List<NtbBar> newLinkBars, List<NtbBar> newVirtualBars) {
+    return new NtbConfig(virtualSideBdf, linkSideBus, newLinkBars, newVirtualBars, requesterIds);
+  }
+
   public NtbConfig withLinkSideBus(int bus) {
     return new NtbConfig(virtualSideBdf, bus, linkBars, virtualBars, requesterIds);
   }

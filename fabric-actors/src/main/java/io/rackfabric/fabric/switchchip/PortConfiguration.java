@@ -154,6 +154,11 @@ final class PortConfiguration {
         0, 0, 0, null, at, 0);
   }
 
+  /** The chip's device manager (on this port) wrote an NTB port's windows: the chip's table takes them. */
+  void windowsWritten(io.rackfabric.fabric.management.ManagementAgent.WindowOrder order) {
+    chip.accept(new SwitchChip.NtbWindowsWritten(order));
+  }
+
   /** The BDF this port completes and reports errors as. */
   int bdf() {
     if (config.role() == PortRole.UPSTREAM) {

@@ -31,10 +31,13 @@ final class PortManagement {
   private final ManagementAgent agent;
   /** The port that hosts it; -1: the chip has none. */
   private final int managerPort;
+  /** This port's own part of a window order, applied in the event that carries it out. */
+  private final java.util.function.Consumer<SwitchPort.SetWindows> windowsHere;
   private final Logger log;
 
   PortManagement(int number, FabricSettings settings, LinkEnd link, PortConfiguration config, Crossbar crossbar,
-      PortErrors errors, ManagementAgent agent, int managerPort, Logger log) {
+      PortErrors errors, ManagementAgent agent, int managerPort,
+      java.util.function.Consumer<SwitchPort.SetWindows> windowsHere, Logger log) {
     this.number = number;
     this.settings = settings;
     this.link = link;
@@ -43,6 +46,7 @@ final class PortManagement {
     this.errors = errors;
     this.agent = agent;
     this.managerPort = managerPort;
+    this.windowsHere = windowsHere;
     this.log = log;
   }
 
@@ -93,6 +97,26 @@ final class PortManagement {
     answer.ifPresent(a -> send(a, msg.readyAt()));
     for (ManagementAgent.PortOrder o : agent.takeOrders()) {
       order(o, msg.readyAt());
+    }
+    for (ManagementAgent.WindowOrder o : agent.takeWindowOrders()) {
+      windows(o, msg.readyAt());
+    }
+  }
+
+  /**
+   * The fabric manager's write gave NTB port {@code o.port()} new windows at model {@code at}: every
+   * port of the chip routes by them a crossing later (this one at once), since each decides by the
+   * table which port claims an address; the chip's own table takes them too.
+   */
+  private void windows(ManagementAgent.WindowOrder o, long at) {
+    log.debug("Port [{}] NTB port {} windows written at {} ns: link {} virtual {}", config.name(), o.port(), at,
+        o.linkBars(), o.virtualBars());
+    config.windowsWritten(o);
+    windowsHere.accept(new SwitchPort.SetWindows(o, at, number));
+    for (int n = 0; n < 32; n++) {
+      if (n != number && crossbar.has(n)) {
+        crossbar.tell(n, new SwitchPort.SetWindows(o, at + crossing(number, n), number));
+      }
     }
   }
 

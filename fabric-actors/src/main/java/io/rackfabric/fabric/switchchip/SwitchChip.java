@@ -30,7 +30,7 @@ import java.util.Map;
 public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
 
   public sealed interface Command
-      permits PortConfigured, NtbReprogrammed, ReassignPorts, GetRoutingTable, PortRef, ProgramRequesterId,
+      permits PortConfigured, NtbReprogrammed, NtbWindowsWritten, ReassignPorts, GetRoutingTable, PortRef, ProgramRequesterId,
           Synchronize {}
 
   /** Every port of the chip joins the run's time keeper (see {@link io.rackfabric.fabric.time.JoinKeeper}). */
@@ -45,6 +45,14 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
    * here, so that entries programmed in a row, or a reassignment in between, are never undone.
    */
   record NtbReprogrammed(int number, RequesterIdEntry entry)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The chip's device manager applied a fabric manager's write of an NTB port's windows; every port
+   * took them in model time already ({@link SwitchPort.SetWindows}), so the chip's table takes them
+   * without publishing, and later tables carry them.
+   */
+  record NtbWindowsWritten(io.rackfabric.fabric.management.ManagementAgent.WindowOrder order)
       implements Command, NoSerializationVerificationNeeded {}
 
   /**
@@ -129,7 +137,7 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
       }
       ports.put(l.number(), context.spawn(
           SwitchPort.create(id, l.number(), table, l.params(), l.partnerEnd(), settings, context.getSelf(),
-              l.number() == managerPort ? ManagementAgent.of(device) : null, managerPort),
+              l.number() == managerPort ? ManagementAgent.of(device, ntbPorts(table, device)) : null, managerPort),
           p.name()));
     }
     SwitchPort.Siblings siblings = new SwitchPort.Siblings(Map.copyOf(ports));
@@ -141,6 +149,7 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
     return newReceiveBuilder()
         .onMessage(PortConfigured.class, this::onPortConfigured)
         .onMessage(NtbReprogrammed.class, this::onNtbReprogrammed)
+        .onMessage(NtbWindowsWritten.class, this::onNtbWindowsWritten)
         .onMessage(ProgramRequesterId.class, this::onProgramRequesterId)
         .onMessage(ReassignPorts.class, this::onReassignPorts)
         .onMessage(GetRoutingTable.class, this::onGetRoutingTable)
@@ -153,6 +162,17 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
     io.rackfabric.fabric.time.JoinKeeper join = new io.rackfabric.fabric.time.JoinKeeper(msg.keeper());
     ports.values().forEach(p -> p.<io.rackfabric.fabric.link.PortMessage>unsafeUpcast().tell(join));
     return this;
+  }
+
+  /** The chip's NTB ports that its device describes, by number, with the windows they start with. */
+  private static Map<Integer, io.rackfabric.fabric.ntb.NtbConfig> ntbPorts(RoutingTable table, DeviceDescription device) {
+    Map<Integer, io.rackfabric.fabric.ntb.NtbConfig> out = new java.util.TreeMap<>();
+    for (PortConfig p : table.ports()) {
+      if (p.role() == PortRole.NTB && p.number() < device.ports().size()) {
+        out.put(p.number(), p.ntb());
+      }
+    }
+    return out;
   }
 
   /** The ids the ports of a chip join a time keeper under: "switchId.portName". */
@@ -190,6 +210,14 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
         // A configured entry the port could not place holds that index: the port's table wins.
         getContext().getLog().warn("Switch [{}] port {}: {}", id, p.name(), e.getMessage());
       }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onNtbWindowsWritten(NtbWindowsWritten msg) {
+    PortConfig p = table.port(msg.order().port());
+    if (p != null && p.role() == PortRole.NTB) {
+      table = table.withPort(p.withNtb(p.ntb().withBars(msg.order().linkBars(), msg.order().virtualBars())));
     }
     return this;
   }

@@ -47,7 +47,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   public sealed interface Command extends PortMessage
       permits Activate, GetStats, ProgramRequesterId, Forward,
           ConfigAccess, CreditsReleased, TableChanged, PortsReassigned, Siblings, Manage, PortStateChanged,
-          SetActive {}
+          SetActive, SetWindows {}
 
   /** Management activation: DL_PROTECTED to DL_ACTIVE. */
   public record Activate() implements Command, WireMessage {}
@@ -116,6 +116,14 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
    * {@code at}.
    */
   record SetActive(boolean active, long at, int from) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The chip's device manager (on sibling {@code from}) applied a fabric manager's write of NTB
+   * port {@code order.port()}'s windows: this port routes (and, when it is that port, translates)
+   * by them from model {@code at} on.
+   */
+  record SetWindows(ManagementAgent.WindowOrder order, long at, int from)
+      implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * Egress sibling {@code from} returns buffer space of TLPs that came in through this port; it
@@ -209,7 +217,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
     this.crossbar = new Crossbar(number, settings.switchLatencyNs(), settings.releaseBatch(),
         link, time);
     this.management = new PortManagement(number, settings, link, config, crossbar, errors, agent, managerPort,
-        context.getLog());
+        this::setWindows, context.getLog());
     this.forwarding = new PortForwarding(number, settings, link, config, crossbar, errors, management,
         context.getLog());
     ActorRef<LinkFrame> self = context.getSelf().narrow();
@@ -226,6 +234,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
         .onMessage(Manage.class, msg -> timed(msg.readyAt(), msg.ingress(), msg))
         .onMessage(PortStateChanged.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(SetActive.class, msg -> timed(msg.at(), msg.from(), msg))
+        .onMessage(SetWindows.class, msg -> timed(msg.at(), msg.from(), msg))
         .onMessage(JoinKeeper.class, this::onJoinKeeper)
         .onMessage(Activate.class, this::onActivate)
         .onMessage(GetStats.class, this::onGetStats)
@@ -269,6 +278,16 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
       management.portState(p);
     } else if (event instanceof SetActive a) {
       management.setActive(a);
+    } else if (event instanceof SetWindows w) {
+      setWindows(w);
+    }
+  }
+
+  /** At model {@code msg.at()} this port routes (and translates) by the NTB port's new windows. */
+  private void setWindows(SetWindows msg) {
+    ManagementAgent.WindowOrder o = msg.order();
+    if (tables.windows(o.port(), o.linkBars(), o.virtualBars())) {
+      config.tableChanged(tables.table());
     }
   }
 

@@ -29,7 +29,15 @@ final class TableInForce {
   /** {@code ports} go to {@code virtualSwitch} at model time {@code effectiveAt}; {@code seq}: arrival. */
   private record Move(long effectiveAt, long seq, List<Integer> ports, int virtualSwitch) {}
 
+  /** A fabric manager's windows of an NTB port, once in force. */
+  private record Windows(List<io.rackfabric.fabric.ntb.NtbBar> linkBars, List<io.rackfabric.fabric.ntb.NtbBar> virtualBars) {}
+
   private final List<Move> pending = new ArrayList<>();
+  /**
+   * Windows the fabric manager wrote, in force here since their model time: a table the chip
+   * publishes at once (which may have left the chip before it learnt of them) carries them too.
+   */
+  private final java.util.Map<Integer, Windows> written = new java.util.TreeMap<>();
   private RoutingTable table;
   private long seq;
 
@@ -59,8 +67,32 @@ final class TableInForce {
         next = next.withPort(published.withVirtualSwitch(now.virtualSwitch()));
       }
     }
-    table = next;
+    table = withWritten(next);
     return table;
+  }
+
+  /**
+   * NTB port {@code port}'s windows are {@code linkBars} and {@code virtualBars} from now on (the
+   * port's clock is at their model time); true when the table in force changed.
+   */
+  boolean windows(int port, List<io.rackfabric.fabric.ntb.NtbBar> linkBars,
+      List<io.rackfabric.fabric.ntb.NtbBar> virtualBars) {
+    written.put(port, new Windows(List.copyOf(linkBars), List.copyOf(virtualBars)));
+    RoutingTable before = table;
+    table = withWritten(table);
+    return !table.equals(before);
+  }
+
+  private RoutingTable withWritten(RoutingTable t) {
+    RoutingTable next = t;
+    for (java.util.Map.Entry<Integer, Windows> e : written.entrySet()) {
+      PortConfig p = next.port(e.getKey());
+      if (p != null && p.ntb() != null && (!p.ntb().linkBars().equals(e.getValue().linkBars())
+          || !p.ntb().virtualBars().equals(e.getValue().virtualBars()))) {
+        next = next.withPort(p.withNtb(p.ntb().withBars(e.getValue().linkBars(), e.getValue().virtualBars())));
+      }
+    }
+    return next;
   }
 
   /** {@code ports} move to {@code virtualSwitch} once the port's clock reaches {@code effectiveAt}. */

@@ -288,4 +288,45 @@ class FabricManagerDriverTest {
     assertEquals(new SpanningTreeCapability.Claim(2, 22), c2.secondary());
     assertEquals(null, after.agents.get("c3").manager().space().spanningTree().secondary(), "nobody else written");
   }
+
+  @Test
+  void shouldWriteAChipsNtbWindowsBeforeActivatingItsPortsWhenTheDiscoveryFindsIt() {
+    DataLinkState protectedState = DataLinkState.DL_PROTECTED;
+    List<PortDescription> ports = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      ports.add(i == 1 ? new PortDescription(1, PortKind.DOWNSTREAM, 1, TestDevices.GEN1_X1, protectedState, protectedState)
+          : i == 5 ? new PortDescription(5, PortKind.NTB, 1, TestDevices.GEN1_X1, protectedState, protectedState)
+          : PortDescription.unused(i));
+    }
+    DeviceDescription sw = new DeviceDescription("sw", DeviceType.SWITCH, 12, 256, ports, -1);
+    HopFabric f = new HopFabric(List.of(TestDevices.endpoint("fm", 7, 0, protectedState), sw,
+        TestDevices.endpoint("ep", 9, -1, protectedState)),
+        List.of(List.of(new PortRef("fm", 0), new PortRef("sw", 1)), List.of(new PortRef("ep", 0), new PortRef("sw", 5))),
+        "fm", 8, HOP);
+    io.rackfabric.fabric.ntb.NtbBar link = new io.rackfabric.fabric.ntb.NtbBar(
+        io.rackfabric.fabric.address.AddressRange.ofSize(1L << 35, 1L << 35), 0);
+    io.rackfabric.fabric.ntb.NtbBar view = new io.rackfabric.fabric.ntb.NtbBar(
+        io.rackfabric.fabric.address.AddressRange.ofSize(1L << 35, 1L << 40), 0);
+    f.agents.put("sw", ManagementAgent.of(sw, java.util.Map.of(5,
+        new io.rackfabric.fabric.ntb.NtbConfig(0, List.of(), List.of()))));
+    f.driver.writeNtbWindows(new NtbWindows.Plan(List.of(
+        new NtbWindows(12, 5, "sw.ntb", List.of(link), List.of(view)),
+        new NtbWindows(99, 1, "gone.ntb", List.of(link), List.of())), List.of("sw.ntb: a difference")));
+    f.discover(0);
+
+    FabricManagerReport.Windows w = f.driver.report().windows();
+    assertEquals(1, w.ports());
+    assertEquals(3, w.writes(), "one window each side, then the header");
+    assertEquals(f.driver.report().discoveredAt(), w.lastAt());
+    assertEquals(List.of("gone.ntb"), w.notWritten(), "no chip of that serial was found");
+    assertEquals(List.of("sw.ntb: a difference"), w.differences());
+    String windows = f.orders.stream().filter(o -> o.startsWith("sw:5:windows")).findFirst().orElseThrow();
+    long windowsAt = Long.parseLong(windows.substring(windows.indexOf('@') + 1));
+    for (String o : f.orders) {
+      if (o.startsWith("sw:") && o.contains(":true@")) {
+        assertTrue(Long.parseLong(o.substring(o.indexOf('@') + 1)) >= windowsAt, o + " before " + windows);
+      }
+    }
+    assertEquals(List.of(link), f.agents.get("sw").manager().space().ntbWindows().iterator().next().linkBars());
+  }
 }

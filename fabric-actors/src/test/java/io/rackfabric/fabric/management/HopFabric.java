@@ -55,7 +55,7 @@ final class HopFabric {
     }
     this.hopNs = hopNs;
     this.fm = fm;
-    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null, paths, cost);
+    this.driver = new FabricManagerDriver(fm, agents.get(fm).manager().space(), 0, window, null, paths, 1, cost);
   }
 
   /** Starts the discovery at {@code at} and carries every packet until none is left. */
@@ -101,6 +101,9 @@ final class HopFabric {
   private void takeOrders(String device, long at) {
     for (ManagementAgent.PortOrder o : agents.get(device).takeOrders()) {
       orders.add(device + ":" + o.port() + ":" + o.active() + "@" + at);
+    }
+    for (ManagementAgent.WindowOrder o : agents.get(device).takeWindowOrders()) {
+      orders.add(device + ":" + o.port() + ":windows@" + at);
     }
   }
 

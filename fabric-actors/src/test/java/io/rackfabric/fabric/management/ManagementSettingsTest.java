@@ -20,6 +20,14 @@ class ManagementSettingsTest {
     assertTrue(s.keepDatabase(), "the secondary keeps the primary's database by default");
     assertTrue(s.distributePaths(), "the primary distributes paths by default");
     assertEquals(ProcessingCost.NONE, s.processing(), "no processing time by default");
+    assertTrue(s.writeNtbWindows(), "the primary writes the NTB windows by default");
+  }
+
+  @Test
+  void shouldWriteNoNtbWindowsWhenTurnedOff() {
+    ManagementSettings s = ManagementSettings.create(ConfigFactory.parseString(
+        "rackfabric.fabric.management.write-ntb-windows = off").withFallback(ConfigFactory.load()));
+    assertFalse(s.writeNtbWindows());
   }
 
   @Test

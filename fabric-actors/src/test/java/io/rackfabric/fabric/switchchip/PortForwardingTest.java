@@ -54,7 +54,8 @@ class PortForwardingTest {
       LoggerFactory.getLogger(getClass()));
   private final PortErrors errors = new PortErrors();
   private final PortForwarding forwarding = new PortForwarding(1, settings, link, config, crossbar, errors,
-      new PortManagement(1, settings, link, config, crossbar, errors, null, -1, LoggerFactory.getLogger(getClass())),
+      new PortManagement(1, settings, link, config, crossbar, errors, null, -1, w -> {},
+          LoggerFactory.getLogger(getClass())),
       LoggerFactory.getLogger(getClass()));
   private final TestProbe<SwitchPort.Command> sibling = testKit.createTestProbe();
 

@@ -89,4 +89,21 @@ class TableInForceTest {
     assertEquals(2, vs(t, 1));
     assertEquals(null, t.table().port(7));
   }
+
+  @Test
+  void shouldKeepTheFabricManagersWindowsWhenTheChipPublishesATableWithoutThem() {
+    TableInForce t = new TableInForce(TABLE);
+    io.rackfabric.fabric.ntb.NtbBar written =
+        new io.rackfabric.fabric.ntb.NtbBar(AddressRange.ofSize(0x40_0000_0000L, 1L << 30), 0);
+    assertTrue(t.windows(4, List.of(written), List.of()));
+    assertTrue(t.table().port(4).claimsAddress(0x40_0000_0000L));
+    assertFalse(t.windows(4, List.of(written), List.of()), "the same windows again change nothing");
+
+    // a configuration write elsewhere: the chip's table, sent before it learnt of the windows
+    RoutingTable published = TABLE.withPort(TABLE.port(1).withAcsRedirect(true));
+    t.published(published);
+    assertTrue(t.table().port(4).claimsAddress(0x40_0000_0000L), "the windows in force stay");
+    assertEquals(List.of(), t.table().port(4).ntb().virtualBars());
+    assertTrue(t.table().port(1).acsRedirect(), "the rest of the published table is taken");
+  }
 }

@@ -71,6 +71,14 @@ public final class FabricManagerFigures implements FigureType {
     out.add(new Figure("fm.discovery_started_ns", r.startedAt(), "ns", "model"));
     out.add(new Figure("fm.discovery_ns", r.discoveryNs(), "ns", "model"));
     out.add(new Figure("fm.processing_ns", r.processingNs(), "ns", "model"));
+    if (r.windows() != null) { // write-ntb-windows: the NTB ports' windows it wrote
+      FabricManagerReport.Windows w = r.windows();
+      out.add(new Figure("fm.ntb_windows.ports_written", w.ports(), "ports", "count"));
+      out.add(new Figure("fm.ntb_windows.writes", w.writes(), "packets", "count"));
+      out.add(new Figure("fm.ntb_windows.last_sent_ns", w.lastAt(), "ns", "model"));
+      out.add(new Figure("fm.ntb_windows.not_written", w.notWritten().size(), "ports", "count"));
+      out.add(new Figure("fm.ntb_windows.differences_from_file", w.differences().size(), "differences", "count"));
+    }
     for (PacketKind k : PacketKind.values()) {
       out.add(new Figure("fm.wire." + k.name().toLowerCase() + "_sent", wireSent(run, k), "link transmissions",
           "count"));

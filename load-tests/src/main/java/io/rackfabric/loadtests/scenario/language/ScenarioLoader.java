@@ -31,7 +31,7 @@ public final class ScenarioLoader {
       "lending-controller", "lending-vm-guest", "lending-vm-guest-refused", "lending-vm-disk-latency",
       "lending-disk-lender-dies", "lending-vm-p2p-bandwidth",
       "lending-mmh-takeover", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm", "fm-flow-control",
-      "fm-discover", "fm-failover", "fm-controller-takeover", "fm-device-removed", "fm-routes", "fm-new-secondary",
+      "fm-discover", "fm-failover", "fm-controller-takeover", "fm-device-removed", "fm-routes", "fm-new-secondary", "fm-ntb-windows",
       "lending-lender-dies",
       "lending-borrower-link-fails", "lending-hot-plug", "lending-two-borrowers",
       "lending-dma-outside-window");
