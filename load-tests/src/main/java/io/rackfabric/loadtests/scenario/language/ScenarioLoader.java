@@ -33,7 +33,7 @@ public final class ScenarioLoader {
       "lending-mmh-takeover", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm", "fm-flow-control",
       "fm-discover", "fm-failover", "fm-controller-takeover", "fm-device-removed", "fm-routes", "fm-new-secondary", "fm-ntb-windows",
       "lending-lender-dies",
-      "lending-borrower-link-fails", "lending-hot-plug", "lending-two-borrowers",
+      "lending-borrower-link-fails", "lending-lender-link-fails", "lending-hot-plug", "lending-two-borrowers",
       "lending-dma-outside-window");
 
   private ScenarioLoader() {}
