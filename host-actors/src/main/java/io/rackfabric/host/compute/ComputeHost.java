@@ -366,11 +366,13 @@ public final class ComputeHost extends AbstractBehavior<ComputeHost.Command> {
     long updated = seen + settings.routeUpdateLatencyNs();
     pollerFreeAt = updated;
     latest = Math.max(latest, updated);
-    changes.forEach(c -> announce(c.target(), c.plane(), updated));
     record(Step.ROUTE_UPDATED, failed, updated);
+    // The acknowledgement first: a follower's writes at the same model time (a borrowed GPU's
+    // doorbell rung again) reach the endpoint after it, whatever thread runs the follower.
     write(addresses.ackSlot(index, routes.toMh(report.failed())),
         new ControlWord(ControlWord.Kind.ACK, failed, word.plane(), word.seq()), updated);
     record(Step.ACK_SENT, failed, updated);
+    changes.forEach(c -> announce(c.target(), c.plane(), updated));
   }
 
   private void announce(int target, Plane plane, long at) {

@@ -119,4 +119,27 @@ class RouteFollowersTest {
     ch2.host().tell(new ComputeHost.RouteFollowed(follower.ref()));
     assertEquals(5, root.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
   }
+
+  @Test
+  void shouldWriteTheAcknowledgementBeforeTellingTheFollowersWhenANotificationMovesATarget() {
+    // One probe for the endpoint and the follower: what reaches it comes in the order it was sent.
+    TestProbe<Object> both = testKit.createTestProbe();
+    ActorRef<MemoryEndpoint.Command> root = both.ref().narrow();
+    ActorRef<ComputeHost.Command> host = testKit.spawn(ComputeHost.create("ch2", 2, ADDRESSES,
+        Map.of("01:00.0", Plane.PRIMARY, "02:00.0", Plane.SECONDARY), SETTINGS, root));
+    MemoryEndpoint.AttachGuest attach = both.expectMessageClass(MemoryEndpoint.AttachGuest.class, WAIT);
+    both.expectMessageClass(MemoryEndpoint.Watch.class, WAIT);
+    both.expectMessageClass(MemoryEndpoint.WatchErrors.class, WAIT);
+    attach.guest().tell(new GuestCall.Attached(true));
+    ActorRef<ComputeHost.RouteChanged> follower = both.ref().narrow();
+    host.tell(new ComputeHost.FollowRoutes(follower, follower));
+    attach.guest().tell(notification(5, 40_000));
+
+    MemoryEndpoint.Write ack = both.expectMessageClass(MemoryEndpoint.Write.class, WAIT);
+    assertEquals(ADDRESSES.ackSlot(2, Plane.PRIMARY), ack.address(), "the acknowledgement to the MH");
+    ComputeHost.RouteChanged change = both.expectMessageClass(ComputeHost.RouteChanged.class, WAIT);
+    assertEquals(ack.at(), change.modelAt(), "both at the route list's update");
+    host.tell(new ComputeHost.RouteFollowed(follower));
+    assertEquals(5, both.expectMessageClass(MemoryEndpoint.GuestDone.class, WAIT).call());
+  }
 }
