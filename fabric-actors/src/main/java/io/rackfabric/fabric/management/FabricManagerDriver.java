@@ -355,12 +355,7 @@ public final class FabricManagerDriver {
 
   /** Writes for the fabric manager's own device since the last call, for its endpoint to apply; then empty. */
   public List<Pi4Write> takeLocalWrites() {
-    if (localWrites.isEmpty()) {
-      return List.of();
-    }
-    List<Pi4Write> w = List.copyOf(localWrites);
-    localWrites.clear();
-    return w;
+    return ManagementAgent.drain(localWrites);
   }
 
   private FabricManagerReport.Rediscovery rediscovery(Event e, long doneAt, int added, int removed) {

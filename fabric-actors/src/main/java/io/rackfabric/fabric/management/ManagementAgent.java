@@ -185,21 +185,21 @@ public final class ManagementAgent {
 
   /** The port orders the writes handled since the last call, oldest first; the list is then empty. */
   public List<PortOrder> takeOrders() {
-    if (orders.isEmpty()) {
-      return List.of();
-    }
-    List<PortOrder> out = List.copyOf(orders);
-    orders.clear();
-    return out;
+    return drain(orders);
   }
 
   /** The window orders the writes handled since the last call, oldest first; the list is then empty. */
   public List<WindowOrder> takeWindowOrders() {
-    if (windowOrders.isEmpty()) {
+    return drain(windowOrders);
+  }
+
+  /** What {@code pending} holds, oldest first; then it is empty. */
+  static <T> List<T> drain(List<T> pending) {
+    if (pending.isEmpty()) {
       return List.of();
     }
-    List<WindowOrder> out = List.copyOf(windowOrders);
-    windowOrders.clear();
+    List<T> out = List.copyOf(pending);
+    pending.clear();
     return out;
   }
 

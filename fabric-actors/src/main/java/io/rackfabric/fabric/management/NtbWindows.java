@@ -11,6 +11,9 @@ import java.util.List;
  */
 public record NtbWindows(long chipSerial, int port, String name, List<NtbBar> linkBars, List<NtbBar> virtualBars) {
 
+  /** Windows a side of an NTB port's capability holds. */
+  public static final int MAX_PER_SIDE = NtbWindowCapability.SLOTS_PER_SIDE;
+
   public NtbWindows {
     linkBars = List.copyOf(linkBars);
     virtualBars = List.copyOf(virtualBars);

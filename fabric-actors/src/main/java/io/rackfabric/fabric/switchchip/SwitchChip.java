@@ -137,7 +137,8 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
       }
       ports.put(l.number(), context.spawn(
           SwitchPort.create(id, l.number(), table, l.params(), l.partnerEnd(), settings, context.getSelf(),
-              l.number() == managerPort ? ManagementAgent.of(device, ntbPorts(table, device)) : null, managerPort),
+              l.number() == managerPort ? ManagementAgent.of(device, ntbPorts(table, device, context)) : null,
+              managerPort),
           p.name()));
     }
     SwitchPort.Siblings siblings = new SwitchPort.Siblings(Map.copyOf(ports));
@@ -164,13 +165,25 @@ public final class SwitchChip extends AbstractBehavior<SwitchChip.Command> {
     return this;
   }
 
-  /** The chip's NTB ports that its device describes, by number, with the windows they start with. */
-  private static Map<Integer, io.rackfabric.fabric.ntb.NtbConfig> ntbPorts(RoutingTable table, DeviceDescription device) {
+  /**
+   * The chip's NTB ports that its device describes, by number, with the windows they start with; a
+   * port with more windows on a side than the capability holds gets none (its file's windows stay).
+   */
+  private static Map<Integer, io.rackfabric.fabric.ntb.NtbConfig> ntbPorts(RoutingTable table, DeviceDescription device,
+      ActorContext<Command> context) {
     Map<Integer, io.rackfabric.fabric.ntb.NtbConfig> out = new java.util.TreeMap<>();
+    int max = io.rackfabric.fabric.management.NtbWindows.MAX_PER_SIDE;
     for (PortConfig p : table.ports()) {
-      if (p.role() == PortRole.NTB && p.number() < device.ports().size()) {
-        out.put(p.number(), p.ntb());
+      if (p.role() != PortRole.NTB || p.number() >= device.ports().size()) {
+        continue;
       }
+      if (p.ntb().linkBars().size() > max || p.ntb().virtualBars().size() > max) {
+        context.getLog().warn("Switch [{}] NTB port {} has link-bars={}, virtual-bars={} (at most {} a side):"
+            + " no window capability, the fabric manager cannot write its windows", device.id(), p.name(),
+            p.ntb().linkBars().size(), p.ntb().virtualBars().size(), max);
+        continue;
+      }
+      out.put(p.number(), p.ntb());
     }
     return out;
   }
