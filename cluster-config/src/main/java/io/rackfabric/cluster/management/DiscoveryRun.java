@@ -3,6 +3,7 @@ package io.rackfabric.cluster.management;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.fabric.link.DataLinkState;
 import io.rackfabric.fabric.management.ManagementPacket;
+import io.rackfabric.fabric.management.NtbWindows;
 import io.rackfabric.fabric.management.PacketCounts;
 import io.rackfabric.fabric.management.PacketKind;
 import io.rackfabric.fabric.management.StructuralFabric;
@@ -86,6 +87,16 @@ public record DiscoveryRun(TopologyFabric fabric, String from, TopologyDatabase 
       s.append("differences from the topology file: ").append(differences.size()).append('\n');
       differences.forEach(d -> s.append("  ").append(d).append('\n'));
     }
+    NtbWindows.Plan windows = NtbWindowPlans.of(fabric.topology(), fabric);
+    if (!windows.isEmpty()) {
+      s.append("NTB windows the fabric manager writes (write-ntb-windows): ").append(windows.ports().size())
+          .append(" ports, ").append(windows.differences().size()).append(" differ from the file\n");
+      for (NtbWindows w : windows.ports()) {
+        s.append("  ").append(w.name()).append(" link ").append(NtbWindowPlans.text(w.linkBars())).append(" virtual ")
+            .append(NtbWindowPlans.text(w.virtualBars())).append('\n');
+      }
+      windows.differences().forEach(d -> s.append("  differs: ").append(d).append('\n'));
+    }
     return s.toString();
   }
 
@@ -124,6 +135,9 @@ public record DiscoveryRun(TopologyFabric fabric, String from, TopologyDatabase 
     doc.put("links", database.links().stream().map(l -> List.of(fabric.endName(l.a().serial(), l.a().port()),
         fabric.endName(l.b().serial(), l.b().port()))).toList());
     doc.put("differences", differences);
+    NtbWindows.Plan windows = NtbWindowPlans.of(fabric.topology(), fabric);
+    doc.put("ntbWindows", Map.of("ports", windows.ports().stream().map(NtbWindows::name).toList(),
+        "differences", windows.differences()));
     return doc;
   }
 }

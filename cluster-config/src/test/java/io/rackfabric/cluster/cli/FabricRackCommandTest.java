@@ -23,6 +23,9 @@ class FabricRackCommandTest {
     assertTrue(o.contains("found 10 devices, 11 links; the topology has 10 devices, 11 links"), o);
     assertTrue(o.contains("differences from the topology file: none"), o);
     assertTrue(o.contains("PI-4 read request"), o);
+    // the windows the fabric manager writes: each CH's port of both planes, as the file has them
+    assertTrue(o.contains("NTB windows the fabric manager writes (write-ntb-windows): 4 ports, 0 differ from the file"), o);
+    assertTrue(o.contains("  nt-sec.ch2 link [[0x11000000000, 0x117FFFFFFFF] -> 0x0, "), o);
   }
 
   @Test
@@ -36,6 +39,8 @@ class FabricRackCommandTest {
     assertEquals(requests, doc.get("packets").get("PI4_COMPLETION_WITH_DATA").get("count").asLong());
     assertTrue(requests > 0);
     assertEquals(0, doc.get("differences").size());
+    assertEquals(4, doc.get("ntbWindows").get("ports").size());
+    assertEquals(0, doc.get("ntbWindows").get("differences").size());
   }
 
   @Test
