@@ -20,9 +20,10 @@ import java.util.concurrent.TimeoutException;
  * A scenario's {@code disk-reads} on a running rack: one {@link DiskDriver} per workload, a guest
  * of its root endpoint, spawned in the rack's JVM (single-JVM runs only, which the loader checks),
  * the workloads one after the other: two may share a disk, and a disk has one queue pair. Under the
- * model-time kernel the rack is held at the latest model time it reached while a driver is handed
- * its plan and its wakes are confirmed, so its reads enter the model at their times: the first
- * before the run's first stretch (which releases the rack), each later one once the rack is quiet
+ * model-time kernel the rack is held while a driver is handed its plan and its wakes are confirmed,
+ * so its reads enter the model at their times: the first before the run's first stretch (which
+ * releases the rack), at the rack's quiet or, with {@code at}, at that model time after the hosts'
+ * start (a workload through a loan starts after the borrow); each later one once the rack is quiet
  * after the previous driver finished (its ENABLE=0 has arrived), released again at once.
  */
 public final class DiskReadsRun {
@@ -50,14 +51,26 @@ public final class DiskReadsRun {
   public static DiskReadsRun start(RunningRack rack, List<DiskReads> workloads, long seed, PrintStream progress)
       throws Exception {
     DiskReadsRun run = new DiskReadsRun(rack, workloads, seed, progress);
-    run.first = run.launch(workloads.get(0));
+    DiskReads w = workloads.get(0);
+    if (w.atNs() == DiskReads.AT_QUIET) {
+      run.first = run.launch(w, run.heldAtQuiet());
+    } else {
+      long start = rack.hostStartModelTime();
+      rack.holdModelTime(start);
+      run.first = run.launch(w, start + w.atNs());
+    }
     return run;
   }
 
-  /** Hands {@code w}'s driver its plan at the rack's quiet model time, the rack held there. */
-  private Driver launch(DiskReads w) throws Exception {
-    long startAt = Math.max(0, rack.quietModelTime());
-    rack.holdModelTime(startAt);
+  /** The rack's quiet model time, the rack held there. */
+  private long heldAtQuiet() throws Exception {
+    long at = Math.max(0, rack.quietModelTime());
+    rack.holdModelTime(at);
+    return at;
+  }
+
+  /** Hands {@code w}'s driver its plan from model time {@code startAt}, the rack held. */
+  private Driver launch(DiskReads w, long startAt) throws Exception {
     if (w.forward() != null) {
       GpuCopiesRun.forwarder(rack, w.forward(), "disk-" + w.name()); // the lender's handler of a VM's MSI-X
     }
@@ -90,7 +103,7 @@ public final class DiskReadsRun {
               + workloads.get(i - 1).name() + " before it did not finish"));
           continue;
         }
-        d = launch(workloads.get(i));
+        d = launch(workloads.get(i), heldAtQuiet());
         rack.releaseModelTime();
       }
       out.add(await(d, start, deadline));

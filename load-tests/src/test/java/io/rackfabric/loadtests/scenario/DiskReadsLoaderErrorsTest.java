@@ -139,4 +139,28 @@ class DiskReadsLoaderErrorsTest {
     assertContains(files().problems(lines), "scenario.disk-reads[1].name: 'borrowed' is the name of another"
         + " disk-reads workload");
   }
+
+  @Test
+  void shouldTakeAVectorAndAStartTimeAndRefuseAVectorOutsideTheTable() throws Exception {
+    Scenario s = ScenarioLoader.load(files().write("timed.conf", files().edit(12, "    count = 5, vector = 7, at = 300us")),
+        ScenarioKinds.standard(), ScenarioOptions.NONE);
+    DiskReads w = s.diskReads().get(0);
+    assertEquals(7, w.vector());
+    assertEquals(7, w.plan(0, s.seed()).vector(), "the driver programs that entry of the table");
+    assertEquals(300_000, w.atNs());
+    assertEquals(DiskReads.AT_QUIET, ScenarioLoader.load(files().write("untimed.conf", BASE), ScenarioKinds.standard(),
+        ScenarioOptions.NONE).diskReads().get(0).atNs(), "without at: once the rack is quiet");
+    assertContains(problems(12, "    count = 5, vector = 8"), "bad.conf:12: scenario.disk-reads[0].vector: vector=8"
+        + " not in [0,7]");
+  }
+
+  @Test
+  void shouldRefuseAStartTimeOnAWorkloadAfterTheFirst() throws Exception {
+    List<String> lines = new ArrayList<>(BASE);
+    lines.set(12, "  }, { name = local, driver = lender, disk = disk, registers = \"0xC010_0000\", at = 1ms,"
+        + " queues = { disk = \"8GiB\", host = \"8GiB\" }, buffer = { disk = \"0x2_0001_0000\", host = \"0x2_0001_0000\" },"
+        + " msi = { disk = \"0x2_0002_0000\", host = \"0x2_0002_0000\" }, count = 5 } ]");
+    assertContains(files().problems(lines), "scenario.disk-reads[1].at: only the first disk-reads workload gives at:"
+        + " the others start once the one before them has finished");
+  }
 }

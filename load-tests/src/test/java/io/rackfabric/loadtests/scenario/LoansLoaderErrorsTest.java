@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.scenario;
 import static io.rackfabric.loadtests.scenario.ScenarioFiles.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rackfabric.loadtests.scenario.language.LoanStep;
 import io.rackfabric.loadtests.scenario.language.Scenario;
@@ -109,6 +110,39 @@ class LoansLoaderErrorsTest {
     LoanStep borrow = stream.loans().stream().filter(l -> l.kind() == LoanStep.Kind.BORROW).findFirst().orElseThrow();
     assertEquals(stream.gpuCopies().get(0).msiHost(), borrow.msi(), "the msi.host of CH2's gpu-copies on gpu1");
     assertEquals(0x1_1000_0000L, borrow.msi());
+  }
+
+  @Test
+  void shouldTakeTheBorrowsMsiWordFromTheBorrowersDiskReadsAndRefuseThemBesideLoansWithoutAStartTime()
+      throws Exception {
+    Scenario disk = ScenarioLoader.loadBundled("lending-disk-loan", ScenarioKinds.standard(), ScenarioOptions.NONE);
+    LoanStep borrow = disk.loans().stream().filter(l -> l.kind() == LoanStep.Kind.BORROW).findFirst().orElseThrow();
+    assertEquals("disk1", borrow.device());
+    assertEquals(disk.diskReads().get(0).msiHost(), borrow.msi(), "the msi.host of CH2's disk-reads on disk1");
+    assertEquals(0x1_0002_0000L, borrow.msi());
+
+    String text = ScenarioLoader.text("lending-disk-loan");
+    assertTrue(text.contains(" at = 300us,"), "the borrowed reads start at a model time");
+    String untimed = files().problems(List.of(text.replace(" at = 300us,", "").split("\n")));
+    assertContains(untimed, "loans (and a VM guest's actions that borrow) run beside gpu-copies, and beside"
+        + " disk-reads whose first workload gives at");
+  }
+
+  @Test
+  void shouldMapADiskReadsMsiWordThroughTheLoansWindowWhenOnlyItsHostSideIsGiven() throws Exception {
+    Scenario disk = ScenarioLoader.loadBundled("lending-disk-loan", ScenarioKinds.standard(), ScenarioOptions.NONE);
+    assertEquals(96 * GIB + 0x1_0002_0000L, disk.diskReads().get(0).msiDisk(),
+        "CH2's word through the loan's DMA window (96 GiB + x reaches CH2's x)");
+    assertEquals(2, disk.diskReads().get(0).plan(0, 1).vector());
+
+    String text = ScenarioLoader.text("lending-disk-loan");
+    String local = "msi = { disk = \"0x1_0002_0000\", host = \"0x1_0002_0000\" }";
+    assertTrue(text.contains(local), "the local workload's msi");
+    assertContains(files().problems(List.of(text.replace(local, "msi = { host = \"0x1_0002_0000\" }").split("\n"))),
+        "scenario.disk-reads[1].msi: msi.disk left out, so it is the loan's reverse MSI mapping of"
+        + " msi.host=0x100020000, but");
+    assertContains(files().problems(List.of(text.replace("msi = { host = \"0x1_0002_0000\" }",
+        "msi = { host = \"0x2_0000_0002\" }").split("\n"))), "MSI word 0x200000002 is not dword aligned (give msi.disk)");
   }
 
   @Test

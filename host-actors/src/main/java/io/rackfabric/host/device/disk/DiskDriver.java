@@ -151,7 +151,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   /** One step of the sequence for {@code call}. */
   private void step(GuestCall call) {
     if (call instanceof GuestCall.Wake w && w.token() == SETUP) {
-      write(sequence.setUp(w.at()));
+      sequence.setUp(w.at()).forEach(this::write);
     } else if (call instanceof GuestCall.Wake w && w.token() == FIRST) {
       submit(sequence.begin(w.at()));
     } else if (call instanceof GuestCall.Wake w && watchdog.came(w)) {

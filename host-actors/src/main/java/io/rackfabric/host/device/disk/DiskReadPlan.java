@@ -22,9 +22,15 @@ import java.util.SplittableRandom;
  * @param reads in the order they run
  * @param startAt model time of the set-up's write (0 and below: the endpoint's clock when the
  *     driver starts); the first doorbell follows {@link #SETTLE_NS} later
+ * @param vector the MSI-X vector the completion queue raises, its table entry programmed with
+ *     {@code msiDisk} (a loan's reverse MSI mapping); {@link #ALIAS} programs entry 0 through
+ *     MSI_ADDR/MSI_DATA, the single word of drivers that predate the table
  */
 public record DiskReadPlan(long registers, long queuesDisk, long queuesHost, long bufferDisk, long bufferHost,
-    long msiDisk, long msiHost, List<Read> reads, long startAt) {
+    long msiDisk, long msiHost, List<Read> reads, long startAt, int vector) {
+
+  /** {@code vector} of a plan that programs MSI_ADDR/MSI_DATA, not the table. */
+  public static final int ALIAS = -1;
 
   /** Entries of each queue: one command runs at a time, so a small queue wraps (and flips its phase) often. */
   public static final int ENTRIES = 16;
@@ -51,8 +57,17 @@ public record DiskReadPlan(long registers, long queuesDisk, long queuesHost, lon
     }
   }
 
+  /** A plan whose driver programs one word through MSI_ADDR/MSI_DATA. */
+  public DiskReadPlan(long registers, long queuesDisk, long queuesHost, long bufferDisk, long bufferHost,
+      long msiDisk, long msiHost, List<Read> reads, long startAt) {
+    this(registers, queuesDisk, queuesHost, bufferDisk, bufferHost, msiDisk, msiHost, reads, startAt, ALIAS);
+  }
+
   public DiskReadPlan {
     reads = List.copyOf(reads);
+    if (vector < ALIAS) {
+      throw new IllegalArgumentException("vector=" + vector + " is negative");
+    }
     if (queuesDisk % SubmissionEntry.SIZE != 0) {
       throw new IllegalArgumentException("queuesDisk=" + Addresses.hex(queuesDisk) + " is not a multiple of "
           + SubmissionEntry.SIZE + " (SQ_BASE's alignment)");

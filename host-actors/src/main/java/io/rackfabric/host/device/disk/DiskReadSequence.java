@@ -2,6 +2,7 @@ package io.rackfabric.host.device.disk;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.DeviceWatchdog;
+import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import io.rackfabric.host.device.disk.DiskReadPlan.Read;
 import java.nio.ByteBuffer;
@@ -10,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@link DiskDriver}'s sequencing, stepped with explicit model times. The set-up: one register
- * write of the queue pair, the MSI-X target and ENABLE. Then for each read of the plan in turn: the
+ * The {@link DiskDriver}'s sequencing, stepped with explicit model times. The set-up: the queue
+ * pair, the MSI-X target (MSI_ADDR's single word, or the plan's vector's table entry) and ENABLE. Then for each read of the plan in turn: the
  * entry stored into the next SQ slot in the driver's own RAM and one 8-byte doorbell write (the new
  * SQ tail, then the CQ head of everything consumed so far: applied in address order, so every
  * doorbell is one TLP of one size). The completion entry, told apart by its slot, phase and command
@@ -163,21 +164,43 @@ public final class DiskReadSequence {
     return finished() || removal != null;
   }
 
-  /** The set-up's write at {@code at}; null once given, or when the plan has no read. */
-  public RegisterWrite setUp(long at) {
+  /**
+   * The set-up's writes at {@code at}, in order; none once given, or when the plan has no read. A
+   * plan on the MSI_ADDR/MSI_DATA alias gives one write of the queue pair, the MSI-X word and
+   * ENABLE. A plan with a vector programs that entry of the MSI-X table (unmasked) and CQ_VECTOR
+   * first, then the queue pair, then ENABLE: four posted writes, which keep their order.
+   */
+  public List<RegisterWrite> setUp(long at) {
     if (setUp || plan.reads().isEmpty()) {
-      return null;
+      return List.of();
     }
     setUp = true;
-    ByteBuffer b = ByteBuffer.allocate(SETUP_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    if (plan.vector() == DiskReadPlan.ALIAS) {
+      ByteBuffer b = queuePair(SETUP_BYTES);
+      b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk());
+      b.putInt(DiskRegisters.MSI_DATA, MSI_DATA);
+      b.putInt(DiskRegisters.ENABLE, 1);
+      return List.of(new RegisterWrite(plan.registers(), b.array(), at));
+    }
+    ByteBuffer entry = ByteBuffer.allocate(MsixTable.ENTRY).order(ByteOrder.LITTLE_ENDIAN);
+    entry.putLong(MsixTable.ADDRESS_LOW, plan.msiDisk());
+    entry.putInt(MsixTable.DATA, MSI_DATA);
+    entry.putInt(MsixTable.VECTOR_CONTROL, 0); // unmasked
+    long entryAt = plan.registers() + DiskRegisters.MSIX + (long) MsixTable.ENTRY * plan.vector();
+    return List.of(new RegisterWrite(entryAt, entry.array(), at),
+        new RegisterWrite(plan.registers() + DiskRegisters.CQ_VECTOR, Pcie.dword(plan.vector()), at),
+        new RegisterWrite(plan.registers(), queuePair(DiskRegisters.MSI_ADDR).array(), at),
+        new RegisterWrite(plan.registers() + DiskRegisters.ENABLE, Pcie.dword(1), at));
+  }
+
+  /** SQ_BASE to CQ_SIZE programmed, in a block of {@code bytes} from SQ_BASE. */
+  private ByteBuffer queuePair(int bytes) {
+    ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(DiskRegisters.SQ_BASE, plan.queuesDisk());
     b.putLong(DiskRegisters.CQ_BASE, plan.queuesDisk() + DiskReadPlan.CQ_OFFSET);
     b.putInt(DiskRegisters.SQ_SIZE, DiskReadPlan.ENTRIES);
     b.putInt(DiskRegisters.CQ_SIZE, DiskReadPlan.ENTRIES);
-    b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk());
-    b.putInt(DiskRegisters.MSI_DATA, MSI_DATA);
-    b.putInt(DiskRegisters.ENABLE, 1);
-    return new RegisterWrite(plan.registers(), b.array(), at);
+    return b;
   }
 
   /** The first read's submission at {@code at}; null before the set-up, or once it has begun. */

@@ -27,7 +27,8 @@ import java.util.List;
  * 0x34 COMPLETED 32  RO: commands completed with success
  * 0x38 FAILED    32  RO: commands completed with an error status
  * 0x3C REFUSED   32  RO: register writes and doorbells refused
- * 0x40 CQ_VECTOR 32  the MSI-X vector the completion queue raises (default 0)
+ * 0x40 CQ_VECTOR 32  the MSI-X vector the completion queue raises (default 0; 0 again once the
+ *                    queue pair is taken down)
  * 0x100 MSIX     16n the MSI-X table ({@link MsixTable}: address low/high, data, vector control
  *                    per entry; every entry masked until written)
  * </pre>
@@ -187,10 +188,17 @@ public final class DiskRegisters {
     error = why;
   }
 
+  /**
+   * The queue pair set up ({@code on}) or taken down. Taking it down returns CQ_VECTOR to 0: the
+   * vector belongs to the completion queue, so the next driver's queue raises entry 0 unless it
+   * names another (as a new NVMe completion queue is created with its own vector).
+   */
   public void enabled(boolean on) {
     enabled = on;
     if (on) {
       error = Error.NONE;
+    } else {
+      cqVector = 0;
     }
   }
 

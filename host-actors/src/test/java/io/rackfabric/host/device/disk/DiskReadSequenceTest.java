@@ -52,7 +52,9 @@ class DiskReadSequenceTest {
   void shouldProgramTheQueuePairTheMsiAndEnableInOneWriteWhenSettingUp() {
     DiskReadSequence s = new DiskReadSequence(plan(List.of(new Read(8, 8))));
     assertNull(s.begin(100), "no doorbell before the set-up");
-    RegisterWrite w = s.setUp(100);
+    List<RegisterWrite> writes = s.setUp(100);
+    assertEquals(1, writes.size(), "one write on the MSI_ADDR alias");
+    RegisterWrite w = writes.get(0);
     assertEquals(REGS, w.address());
     assertEquals(100, w.at());
     ByteBuffer b = ByteBuffer.wrap(w.data()).order(ByteOrder.LITTLE_ENDIAN);
@@ -63,7 +65,37 @@ class DiskReadSequenceTest {
     assertEquals(DiskReadPlan.ENTRIES, b.getInt(DiskRegisters.CQ_SIZE));
     assertEquals(MSI_DISK, b.getLong(DiskRegisters.MSI_ADDR));
     assertEquals(1, b.getInt(DiskRegisters.ENABLE));
-    assertNull(s.setUp(200), "once");
+    assertTrue(s.setUp(200).isEmpty(), "once");
+  }
+
+  @Test
+  void shouldProgramTheVectorsTableEntryAndCqVectorBeforeEnableWhenThePlanNamesAVector() {
+    DiskReadPlan plan = new DiskReadPlan(REGS, QUEUES_DISK, QUEUES_HOST, BUFFER_DISK, BUFFER_HOST, MSI_DISK,
+        MSI_HOST, List.of(new Read(8, 8)), 0, 3);
+    List<RegisterWrite> writes = new DiskReadSequence(plan).setUp(100);
+    DiskRegisters regs = new DiskRegisters(REGS);
+    List<DiskRegisters.Action> actions = new ArrayList<>();
+    for (RegisterWrite w : writes) {
+      assertEquals(100, w.at());
+      DiskRegisters.Written applied = regs.written(w.address(), w.data());
+      assertFalse(applied.refused(), "every write of the set-up is taken: " + Long.toHexString(w.address()));
+      actions.addAll(applied.actions());
+    }
+    assertEquals(3, regs.cqVector(), "the completion queue raises the plan's vector");
+    assertEquals(MSI_DISK, regs.msix().address(3));
+    assertFalse(regs.msix().masked(3), "the entry is unmasked");
+    assertTrue(regs.msix().masked(0), "entry 0 is left as it was: no MSI_ADDR write");
+    assertEquals(1, actions.size());
+    assertTrue(actions.get(0) instanceof DiskRegisters.Enable, "ENABLE comes last, after the table");
+    assertEquals(REGS + DiskRegisters.ENABLE, writes.get(writes.size() - 1).address());
+    assertEquals(DiskReadSequence.MSI_DATA, regs.msix().data(3));
+  }
+
+  @Test
+  void shouldRefuseANegativeVectorWhenPlanning() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DiskReadPlan(REGS,
+        QUEUES_DISK, QUEUES_HOST, BUFFER_DISK, BUFFER_HOST, MSI_DISK, MSI_HOST, List.of(), 0, -2));
+    assertTrue(e.getMessage().contains("vector=-2"), e.getMessage());
   }
 
   @Test

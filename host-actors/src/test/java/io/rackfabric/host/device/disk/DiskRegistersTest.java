@@ -90,6 +90,20 @@ class DiskRegistersTest {
   }
 
   @Test
+  void shouldRaiseEntryZeroAgainWhenTheQueuePairIsTakenDownAfterAnotherVector() {
+    regs.written(BASE + DiskRegisters.MSI_ADDR, concat(Pcie.qword(0x2_0002_0000L), Pcie.dword(5)));
+    regs.written(BASE + DiskRegisters.MSIX + 2L * MsixTable.ENTRY,
+        concat(Pcie.qword(0x3_0000_0040L), Pcie.dword(9), Pcie.dword(0)));
+    regs.written(BASE + DiskRegisters.CQ_VECTOR, Pcie.dword(2));
+    regs.enabled(true);
+    assertEquals(2, regs.cqVector());
+    regs.enabled(false); // the last driver's ENABLE=0: its queue pair, and its vector, go
+    assertEquals(0, regs.cqVector());
+    assertEquals(new MsixTable.Send(0, 0x2_0002_0000L, 5), regs.completionInterrupt(),
+        "the next driver, on the MSI_ADDR alias, gets its own word, not the last one's vector");
+  }
+
+  @Test
   void shouldSendNothingWhenTheCompletionQueuesVectorIsMaskedOrOutsideTheTable() {
     regs.written(BASE + DiskRegisters.MSIX + MsixTable.ENTRY, Pcie.qword(0x4000));
     regs.written(BASE + DiskRegisters.CQ_VECTOR, Pcie.dword(1));

@@ -26,10 +26,18 @@ import io.rackfabric.host.device.disk.DiskReadPlan;
  *     VM borrower's interrupt path, Device Lending section 5), or null when it goes straight to
  *     the driver's RAM
  * @param where {@code file:line} of the workload
+ * @param vector the MSI-X vector the driver programs into the disk's table and CQ_VECTOR, or
+ *     {@link DiskReadPlan#ALIAS}: entry 0 through MSI_ADDR/MSI_DATA
+ * @param atNs model time after the run's start of the driver's set-up, or {@link #AT_QUIET}: once
+ *     the rack is quiet (after the workload before it); a workload through a loan starts at a time
+ *     after the borrow, since the borrower reaches the disk's BAR only while it holds it
  */
 public record DiskReads(String name, String driver, String disk, long registers, long queuesDisk, long queuesHost,
     long bufferDisk, long bufferHost, long msiDisk, long msiHost, int blocks, int count, long capacityBlocks,
-    GpuCopies.MsiForward forward, String where) {
+    GpuCopies.MsiForward forward, String where, int vector, long atNs) {
+
+  /** {@code atNs} of a workload that starts once the rack is quiet. */
+  public static final long AT_QUIET = -1;
 
   /** The most reads one workload runs: each is a round of the fabric and the media's latency. */
   public static final int MAX_COUNT = 100_000;
@@ -40,7 +48,7 @@ public record DiskReads(String name, String driver, String disk, long registers,
    */
   public DiskReadPlan plan(long startAt, long seed) {
     return new DiskReadPlan(registers, queuesDisk, queuesHost, bufferDisk, bufferHost, msiDisk, msiHost,
-        DiskReadPlan.randomReads(seed, count, blocks, capacityBlocks), startAt);
+        DiskReadPlan.randomReads(seed, count, blocks, capacityBlocks), startAt, vector);
   }
 
   /** Bytes of one read's data. */

@@ -1,13 +1,17 @@
 package io.rackfabric.loadtests.scenario.language;
 
 import com.typesafe.config.Config;
+import io.rackfabric.cluster.lending.LoanPlanException;
+import io.rackfabric.cluster.lending.LoanPlanner;
 import io.rackfabric.cluster.lending.VmPassThrough.GuestMapping;
 import io.rackfabric.cluster.topology.DeviceKind;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;
+import io.rackfabric.host.device.LoanInterruptMap;
 import io.rackfabric.host.device.disk.DiskReadPlan;
+import io.rackfabric.host.device.disk.DiskRegisters;
 import io.rackfabric.host.device.disk.DiskSettings;
 import io.rackfabric.host.device.disk.SubmissionEntry;
 import java.util.ArrayList;
@@ -19,11 +23,14 @@ import java.util.Set;
 
 /**
  * A scenario's {@code disk-reads = [ { name, driver, disk, registers, queues = { disk, host },
- * msi = { disk, host, forward = { lender, word, to } }, buffer = { disk, host }, blocks, count, vm } ]}
+ * msi = { disk, host, forward = { lender, word, to } }, buffer = { disk, host }, blocks, count, vm,
+ * vector, at } ]} ({@code msi = { host }} alone: a borrower's word, which the disk reaches through
+ * the loan's DMA window, {@link LoanInterruptMap})
  * (a VM's driver, {@code vm}: {@code queues = { guest }}, {@code buffer = { guest }} and {@code msi
  * = { guest, forward }} at guest-physical addresses, which the VM's IOMMU map turns into the disk's
  * and the host's sides): disk drivers that read random
- * LBAs, one workload per item ({@link DiskReads}), run one after the other. Every address is
+ * LBAs, one workload per item ({@link DiskReads}), run one after the other ({@code at}: the first
+ * one's start in model time; else each starts once the rack is quiet). Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the disk's BAR0, the queues (the SQ read, the CQ written), the buffer and the
  * MSI-X message from the disk to the driver's RAM at their host-side addresses (with {@code
@@ -65,6 +72,9 @@ final class DiskReadsSection {
       }
       if (!names.add(w.name())) {
         item.error("name", "'" + w.name() + "' is the name of another disk-reads workload");
+      } else if (!out.isEmpty() && w.atNs() != DiskReads.AT_QUIET) {
+        item.error("at", "only the first disk-reads workload gives at: the others start once the one before"
+            + " them has finished (they share the disk's queue pair)");
       } else {
         out.add(w);
       }
@@ -73,7 +83,8 @@ final class DiskReadsSection {
   }
 
   private DiskReads workload(Fields w, Topology topology, DiskSettings settings, Map<String, VmsSection.Vm> vms) {
-    w.allowOnly("name", "driver", "disk", "registers", "queues", "msi", "buffer", "blocks", "count", "vm");
+    w.allowOnly("name", "driver", "disk", "registers", "queues", "msi", "buffer", "blocks", "count", "vm", "vector",
+        "at");
     int before = file.problems.size();
     String name = w.string("name", true);
     if (name != null && !ScenarioFile.NAME.matcher(name).matches()) {
@@ -86,24 +97,60 @@ final class DiskReadsSection {
     if (w.has("vm") && guest == null) {
       return null;
     }
+    Integer vector = w.integerIn("vector", DiskReadPlan.ALIAS, 0, DiskRegisters.DEFAULT_MSIX_ENTRIES - 1);
     long[] queues = guest == null ? DeviceRoutes.pair(w, "queues", "disk") : inGuest(w, "queues", guest);
-    long[] msi = guest == null ? DeviceRoutes.pair(w, "msi", "disk", "forward") : guestMsi(w, guest);
+    long[] msi = guest != null ? guestMsi(w, guest)
+        : throughLoan(w) ? loanMsi(w, topology, disk, driver, vector == null ? 0 : Math.max(0, vector))
+        : DeviceRoutes.pair(w, "msi", "disk", "forward");
     GpuCopies.MsiForward forward = GpuCopiesSection.forward(w);
     long[] buffer = guest == null ? DeviceRoutes.pair(w, "buffer", "disk") : inGuest(w, "buffer", guest);
     Integer blocks = w.integerIn("blocks", DEFAULT_BLOCKS, 1,
         (int) Math.min(settings.maxBlocksPerCommand(), settings.capacityBlocks()));
     Integer count = w.integerIn("count", null, 1, DiskReads.MAX_COUNT);
+    Long at = w.durationNs("at", DiskReads.AT_QUIET);
     if (queues[0] % SubmissionEntry.SIZE != 0) {
       w.error("queues", "queues.disk=" + Addresses.hex(queues[0]) + " is not a multiple of " + SubmissionEntry.SIZE
           + " (the submission queue's alignment)");
     }
-    if (file.problems.size() != before || topology == null || blocks == null || count == null) {
+    if (file.problems.size() != before || topology == null || blocks == null || count == null || vector == null
+        || at == null) {
       return null;
     }
     DiskReads spec = new DiskReads(name, driver, disk, registers, queues[0], queues[1], buffer[0], buffer[1], msi[0],
-        msi[1], blocks, count, settings.capacityBlocks(), forward, file.where(w));
+        msi[1], blocks, count, settings.capacityBlocks(), forward, file.where(w), vector, at);
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
+  }
+
+  /** {@code msi = { host }} alone: the disk-side address comes from the loan's DMA window. */
+  private static boolean throughLoan(Fields w) {
+    Fields p = w.has("msi") ? w.object("msi", false) : null;
+    return p != null && p.has("host") && !p.has("disk") && !p.has("forward");
+  }
+
+  /**
+   * {@code msi = { host }} of a driver that borrows the disk: its word in the driver's RAM, and the
+   * address the disk's {@code vector} is programmed with, the loan's reverse MSI mapping through the
+   * DMA window {@code rack lend} finds for the pair (as the borrow carries it) ({@link
+   * LoanInterruptMap}); reported on {@code msi} when there is no such loan or the window does not
+   * reach the word.
+   */
+  private static long[] loanMsi(Fields w, Topology topology, String disk, String driver, int vector) {
+    Fields p = w.object("msi", true);
+    p.allowOnly("host");
+    Long host = p.address("host", true);
+    if (host == null || topology == null || disk == null || driver == null) {
+      return new long[2];
+    }
+    try {
+      LoanPlanner.DmaWindow window = new LoanPlanner(topology).plan(disk, driver).window();
+      long device = new LoanInterruptMap(window.deviceSide(), window.size(), window.borrowerSide()).map(vector, host);
+      return new long[] {device, host};
+    } catch (LoanPlanException | IllegalArgumentException e) {
+      w.error("msi", "msi.disk left out, so it is the loan's reverse MSI mapping of msi.host="
+          + Addresses.hex(host) + ", but " + e.getMessage() + " (give msi.disk)");
+      return new long[2];
+    }
   }
 
   /**

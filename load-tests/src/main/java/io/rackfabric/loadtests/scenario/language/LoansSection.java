@@ -18,8 +18,8 @@ import java.util.Optional;
  * asked: a control-plane pair, a device that can be lent ({@code device = gpu | disk}), and for a
  * borrow a loan {@code rack lend} can map (the DMA window comes from there). A borrow sets up the
  * device's MSI path to its MSI word in the borrower's RAM: the step's {@code msi}, else the {@code
- * msi.host} of the borrower's {@code gpu-copies} on the device (one word; a workload whose MSI its
- * lender forwards has none), else none. Whether the
+ * msi.host} of the borrower's {@code gpu-copies} or {@code disk-reads} on the device (one word; a
+ * workload whose MSI its lender forwards has none), else none. Whether the
  * controller accepts a step is the run's business; {@code expect} says which answer is right.
  */
 final class LoansSection {
@@ -32,7 +32,8 @@ final class LoansSection {
     this.file = file;
   }
 
-  List<LoanStep> steps(Fields f, TopologyRef ref, RunLength length, List<GpuCopies> gpuCopies) {
+  List<LoanStep> steps(Fields f, TopologyRef ref, RunLength length, List<GpuCopies> gpuCopies,
+      List<DiskReads> diskReads) {
     List<Fields> items = f.objects(KEY, false);
     if (items.isEmpty()) {
       return List.of();
@@ -50,7 +51,7 @@ final class LoansSection {
     LoanPlanner planner = topology == null ? null : new LoanPlanner(topology);
     List<LoanStep> out = new ArrayList<>();
     for (Fields item : items) {
-      LoanStep s = step(item, out.size(), planner, length, gpuCopies);
+      LoanStep s = step(item, out.size(), planner, length, gpuCopies, diskReads);
       if (s != null) {
         out.add(s);
       }
@@ -65,7 +66,8 @@ final class LoansSection {
     return out;
   }
 
-  private LoanStep step(Fields s, int index, LoanPlanner planner, RunLength length, List<GpuCopies> gpuCopies) {
+  private LoanStep step(Fields s, int index, LoanPlanner planner, RunLength length, List<GpuCopies> gpuCopies,
+      List<DiskReads> diskReads) {
     s.allowOnly("step", "device", "by", "at", "buffer", "size", "msi", "expect");
     int before = file.problems.size();
     Kind kind = kind(s);
@@ -132,7 +134,7 @@ final class LoansSection {
     }
     long msi = LoanStep.NO_MSI;
     if (kind == Kind.BORROW) {
-      msi = msi(s, device, host, gpuCopies);
+      msi = msi(s, device, host, gpuCopies, diskReads);
     } else {
       s.forbid("only a borrow sets up an MSI path", "msi");
     }
@@ -143,16 +145,23 @@ final class LoansSection {
         !"rejected".equals(expect), file.where(s), "");
   }
 
-  /** The borrow's MSI word: its {@code msi}, else the one of the borrower's GPU driver on the device, else none. */
-  private static long msi(Fields s, String device, String host, List<GpuCopies> gpuCopies) {
+  /**
+   * The borrow's MSI word: its {@code msi}, else the one of the borrower's GPU or disk driver on
+   * the device, else none.
+   */
+  private static long msi(Fields s, String device, String host, List<GpuCopies> gpuCopies,
+      List<DiskReads> diskReads) {
     if (s.has("msi")) {
       Long named = s.address("msi", true);
       return named == null ? LoanStep.NO_MSI : named;
     }
-    List<Long> words = gpuCopies.stream().filter(w -> w.driver().equals(host) && w.gpu().equals(device)
-        && w.forward() == null).map(GpuCopies::msiHost).distinct().toList();
+    List<Long> words = java.util.stream.Stream.concat(
+        gpuCopies.stream().filter(w -> w.driver().equals(host) && w.gpu().equals(device) && w.forward() == null)
+            .map(GpuCopies::msiHost),
+        diskReads.stream().filter(w -> w.driver().equals(host) && w.disk().equals(device) && w.forward() == null)
+            .map(DiskReads::msiHost)).distinct().toList();
     if (words.size() > 1) {
-      s.error("device", "the gpu-copies of host=" + host + " on device=" + device + " raise its MSI at "
+      s.error("device", "the workloads of host=" + host + " on device=" + device + " raise its MSI at "
           + words.stream().map(w -> "0x" + Long.toHexString(w)).toList() + ": a loan has one MSI path;"
           + " give the borrow's msi");
       return LoanStep.NO_MSI;

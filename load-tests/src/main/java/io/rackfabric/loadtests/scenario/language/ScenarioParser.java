@@ -130,7 +130,7 @@ final class ScenarioParser {
     List<DiskReads> diskReads = new DiskReadsSection(file).workloads(f, topology, mode,
         ScenarioSettings.config(settings), vms);
     List<GpuPingPong> gpuPingPongs = new GpuPingPongSection(file).workloads(f, topology, mode, vms);
-    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length, gpuCopies);
+    List<LoanStep> loans = new LoansSection(file).steps(f, topology, length, gpuCopies, diskReads);
     List<GuestPlan> guests = new GuestSection(file).plans(f, topology, vms, length);
     if (!guests.isEmpty() && mode == Mode.MULTI_JVM) {
       f.error(VmsSection.KEY, "a VM's guest actions are trapped by its host's hypervisor, which runs in the driving"
@@ -138,12 +138,14 @@ final class ScenarioParser {
     }
     long deviceWorkloads = java.util.stream.Stream.of(gpuCopies, diskReads, gpuPingPongs)
         .filter(w -> !w.isEmpty()).count();
+    boolean diskReadsTimed = !diskReads.isEmpty() && diskReads.get(0).atNs() != DiskReads.AT_QUIET;
     if ((!loans.isEmpty() || guests.stream().anyMatch(GuestPlan::borrows))
-        && (!diskReads.isEmpty() || !gpuPingPongs.isEmpty())) {
-      // Those start each workload at the rack's quiet, which pending loan steps keep away.
-      f.error(LoansSection.KEY, "loans (and a VM guest's actions that borrow) run beside gpu-copies, not beside"
-          + " disk-reads or gpu-ping-pong (each of their"
-          + " workloads starts once the rack is quiet): give them in another scenario");
+        && ((!diskReads.isEmpty() && !diskReadsTimed) || !gpuPingPongs.isEmpty())) {
+      // Those start a workload at the rack's quiet, which pending loan steps keep away.
+      f.error(LoansSection.KEY, "loans (and a VM guest's actions that borrow) run beside gpu-copies, and beside"
+          + " disk-reads whose first workload gives at (a model time after the borrow), not beside gpu-ping-pong"
+          + " or untimed disk-reads (each of their workloads starts once the rack is quiet): give the first"
+          + " disk-reads an at, or the workloads another scenario");
     }
     if (deviceWorkloads > 1) {
       // Each holds the rack at model times of its own to start its workloads: one per scenario.
