@@ -2,8 +2,10 @@ package io.rackfabric.fabric.management;
 
 import io.rackfabric.fabric.tlp.FabricMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,6 +18,8 @@ import java.util.Set;
 final class NtbWindowWriter {
 
   private final NtbWindows.Plan plan;
+  /** The plan's port indices by chip serial: a rediscovery's devices are looked up, not scanned against the plan. */
+  private final Map<Long, List<Integer>> byChip = new HashMap<>();
   private final int trafficClass;
   private final Set<Integer> written = new HashSet<>();
   /** Ports a primary before it wrote: their chips were in the database it took over. */
@@ -26,14 +30,21 @@ final class NtbWindowWriter {
   NtbWindowWriter(NtbWindows.Plan plan, int trafficClass) {
     this.plan = plan;
     this.trafficClass = trafficClass;
+    for (int i = 0; i < plan.ports().size(); i++) {
+      byChip.computeIfAbsent(plan.ports().get(i).chipSerial(), s -> new ArrayList<>()).add(i);
+    }
+  }
+
+  private List<Integer> portsOf(TopologyDatabase.Device d) {
+    return byChip.getOrDefault(d.serial(), List.of());
   }
 
   /** The writes for every port of the plan whose chip {@code devices} holds, leaving at model {@code at}. */
   void write(java.util.Collection<TopologyDatabase.Device> devices, long at, List<FabricMessage> out) {
     for (TopologyDatabase.Device d : devices) {
-      for (int i = 0; i < plan.ports().size(); i++) {
+      for (int i : portsOf(d)) {
         NtbWindows w = plan.ports().get(i);
-        if (w.chipSerial() != d.serial() || d.route().hops() == 0 || !written.add(i)) {
+        if (d.route().hops() == 0 || !written.add(i)) {
           continue;
         }
         for (Pi4Write write : NtbWindowCapability.programming(d.route(), trafficClass, w.port(), w.linkBars(),
@@ -49,12 +60,8 @@ final class NtbWindowWriter {
   /** It took over {@code devices} from a primary that wrote their windows: they are not written again. */
   void keep(java.util.Collection<TopologyDatabase.Device> devices) {
     for (TopologyDatabase.Device d : devices) {
-      for (int i = 0; i < plan.ports().size(); i++) {
-        if (plan.ports().get(i).chipSerial() == d.serial()) {
-          kept.add(i);
-          written.add(i);
-        }
-      }
+      kept.addAll(portsOf(d));
+      written.addAll(portsOf(d));
     }
   }
 

@@ -113,11 +113,7 @@ final class PortManagement {
         o.linkBars(), o.virtualBars());
     config.windowsWritten(o);
     windowsHere.accept(new SwitchPort.SetWindows(o, at, number));
-    for (int n = 0; n < 32; n++) {
-      if (n != number && crossbar.has(n)) {
-        crossbar.tell(n, new SwitchPort.SetWindows(o, at + crossing(number, n), number));
-      }
-    }
+    crossbar.forEachSibling(n -> crossbar.tell(n, new SwitchPort.SetWindows(o, at + crossing(number, n), number)));
   }
 
   /**

@@ -286,7 +286,7 @@ public final class SwitchPort extends AbstractBehavior<PortMessage> {
   /** At model {@code msg.at()} this port routes (and translates) by the NTB port's new windows. */
   private void setWindows(SetWindows msg) {
     ManagementAgent.WindowOrder o = msg.order();
-    if (tables.windows(o.port(), o.linkBars(), o.virtualBars())) {
+    if (tables.windows(o)) {
       config.tableChanged(tables.table());
     }
   }

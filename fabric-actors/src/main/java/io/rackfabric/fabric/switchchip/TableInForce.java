@@ -1,5 +1,6 @@
 package io.rackfabric.fabric.switchchip;
 
+import io.rackfabric.fabric.management.ManagementAgent;
 import io.rackfabric.fabric.routing.PortConfig;
 import io.rackfabric.fabric.routing.RoutingTable;
 import java.util.ArrayList;
@@ -29,15 +30,12 @@ final class TableInForce {
   /** {@code ports} go to {@code virtualSwitch} at model time {@code effectiveAt}; {@code seq}: arrival. */
   private record Move(long effectiveAt, long seq, List<Integer> ports, int virtualSwitch) {}
 
-  /** A fabric manager's windows of an NTB port, once in force. */
-  private record Windows(List<io.rackfabric.fabric.ntb.NtbBar> linkBars, List<io.rackfabric.fabric.ntb.NtbBar> virtualBars) {}
-
   private final List<Move> pending = new ArrayList<>();
   /**
    * Windows the fabric manager wrote, in force here since their model time: a table the chip
    * publishes at once (which may have left the chip before it learnt of them) carries them too.
    */
-  private final java.util.Map<Integer, Windows> written = new java.util.TreeMap<>();
+  private final java.util.Map<Integer, ManagementAgent.WindowOrder> written = new java.util.TreeMap<>();
   private RoutingTable table;
   private long seq;
 
@@ -72,12 +70,11 @@ final class TableInForce {
   }
 
   /**
-   * NTB port {@code port}'s windows are {@code linkBars} and {@code virtualBars} from now on (the
-   * port's clock is at their model time); true when the table in force changed.
+   * NTB port {@code o.port()}'s windows are the order's from now on (the port's clock is at their
+   * model time); true when the table in force changed.
    */
-  boolean windows(int port, List<io.rackfabric.fabric.ntb.NtbBar> linkBars,
-      List<io.rackfabric.fabric.ntb.NtbBar> virtualBars) {
-    written.put(port, new Windows(List.copyOf(linkBars), List.copyOf(virtualBars)));
+  boolean windows(ManagementAgent.WindowOrder o) {
+    written.put(o.port(), o);
     RoutingTable before = table;
     table = withWritten(table);
     return !table.equals(before);
@@ -85,7 +82,7 @@ final class TableInForce {
 
   private RoutingTable withWritten(RoutingTable t) {
     RoutingTable next = t;
-    for (java.util.Map.Entry<Integer, Windows> e : written.entrySet()) {
+    for (java.util.Map.Entry<Integer, ManagementAgent.WindowOrder> e : written.entrySet()) {
       PortConfig p = next.port(e.getKey());
       if (p != null && p.ntb() != null && (!p.ntb().linkBars().equals(e.getValue().linkBars())
           || !p.ntb().virtualBars().equals(e.getValue().virtualBars()))) {

@@ -95,9 +95,10 @@ class TableInForceTest {
     TableInForce t = new TableInForce(TABLE);
     io.rackfabric.fabric.ntb.NtbBar written =
         new io.rackfabric.fabric.ntb.NtbBar(AddressRange.ofSize(0x40_0000_0000L, 1L << 30), 0);
-    assertTrue(t.windows(4, List.of(written), List.of()));
+    var order = new io.rackfabric.fabric.management.ManagementAgent.WindowOrder(4, List.of(written), List.of());
+    assertTrue(t.windows(order));
     assertTrue(t.table().port(4).claimsAddress(0x40_0000_0000L));
-    assertFalse(t.windows(4, List.of(written), List.of()), "the same windows again change nothing");
+    assertFalse(t.windows(order), "the same windows again change nothing");
 
     // a configuration write elsewhere: the chip's table, sent before it learnt of the windows
     RoutingTable published = TABLE.withPort(TABLE.port(1).withAcsRedirect(true));
