@@ -58,6 +58,11 @@ class LendingDiskLoanScenarioTest {
     assertTrue(borrow.accepted() && borrow.events().stream().anyMatch(e -> e.startsWith(
         "MsiPathOpened[device=disk1, borrower=ch2, msiAddress=" + 0x1_0002_0000L + ",")),
         "the borrow kept the disk driver's MSI-X word as the loan's MSI path: " + borrow);
+    LoanStepResult giveBack = first.result().loans().get(3);
+    assertTrue(giveBack.accepted() && giveBack.events().get(0).startsWith("MsiPathClosed[device=disk1, borrower=ch2"),
+        "the return closed it: " + giveBack);
+    assertTrue(first.result().diskReads().get(1).reads().get(0).doorbellAt() > giveBack.answeredAt(),
+        "CH1 read its disk after the return: " + giveBack);
     assertTrue(TakeoverDeterminismTest.modelAndCount(first).keySet().stream().noneMatch(n -> n.startsWith("iommu.")),
         "nothing of the disk's blocked at CH2's root: " + TakeoverDeterminismTest.modelAndCount(first));
     assertTrue(disk.get("disk.borrowed.latency_min_ns") > disk.get("disk.local.latency_max_ns"), disk.toString());
