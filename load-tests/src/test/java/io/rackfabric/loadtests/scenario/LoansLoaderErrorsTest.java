@@ -129,20 +129,31 @@ class LoansLoaderErrorsTest {
   }
 
   @Test
-  void shouldMapADiskReadsMsiWordThroughTheLoansWindowWhenOnlyItsHostSideIsGiven() throws Exception {
+  void shouldMapAWorkloadsAreasThroughTheLoansWindowWhenOnlyTheirHostSideIsGiven() throws Exception {
     Scenario disk = ScenarioLoader.loadBundled("lending-disk-loan", ScenarioKinds.standard(), ScenarioOptions.NONE);
     assertEquals(96 * GIB + 0x1_0002_0000L, disk.diskReads().get(0).msiDisk(),
         "CH2's word through the loan's DMA window (96 GiB + x reaches CH2's x)");
+    assertEquals(96 * GIB + 4 * GIB, disk.diskReads().get(0).queuesDisk());
+    assertEquals(96 * GIB + 0x1_0001_0000L, disk.diskReads().get(0).bufferDisk());
+    Scenario gpu = ScenarioLoader.loadBundled("lending-dma-outside-window", ScenarioKinds.standard(),
+        ScenarioOptions.NONE);
+    assertEquals(100 * GIB, gpu.gpuCopies().get(0).bufferGpu(), "the GPU's buffer through the same window");
+    assertEquals(101 * GIB, gpu.gpuCopies().get(1).bufferGpu());
+    assertEquals(96 * GIB + 0x1_1000_0000L, gpu.gpuCopies().get(0).msiGpu());
     assertEquals(2, disk.diskReads().get(0).plan(0, 1).vector());
 
     String text = ScenarioLoader.text("lending-disk-loan");
     String local = "msi = { disk = \"0x1_0002_0000\", host = \"0x1_0002_0000\" }";
     assertTrue(text.contains(local), "the local workload's msi");
     assertContains(files().problems(List.of(text.replace(local, "msi = { host = \"0x1_0002_0000\" }").split("\n"))),
-        "scenario.disk-reads[1].msi: msi.disk left out, so it is the loan's reverse MSI mapping of"
-        + " msi.host=0x100020000, but");
+        "scenario.disk-reads[1].msi: msi.disk left out, so it is msi.host=0x100020000 through the loan's DMA window,"
+        + " but borrower=ch1 is device=disk1's own host");
     assertContains(files().problems(List.of(text.replace("msi = { host = \"0x1_0002_0000\" }",
         "msi = { host = \"0x2_0000_0002\" }").split("\n"))), "MSI word 0x200000002 is not dword aligned (give msi.disk)");
+    assertContains(files().problems(List.of(text.replace("queues = { host = \"4GiB\" }", "queues = { host = \"9GiB\" }")
+        .split("\n"))), "scenario.disk-reads[0].queues: queues.disk left out, so it is queues.host=0x240000000 through"
+        + " the loan's DMA window, but the loan's DMA window onto ch2 [0x0, 0x200000000) does not reach it"
+        + " (give queues.disk)");
   }
 
   @Test

@@ -1,15 +1,12 @@
 package io.rackfabric.loadtests.scenario.language;
 
 import com.typesafe.config.Config;
-import io.rackfabric.cluster.lending.LoanPlanException;
-import io.rackfabric.cluster.lending.LoanPlanner;
 import io.rackfabric.cluster.lending.VmPassThrough.GuestMapping;
 import io.rackfabric.cluster.topology.DeviceKind;
 import io.rackfabric.cluster.topology.EndpointSpec;
 import io.rackfabric.cluster.topology.Fields;
 import io.rackfabric.cluster.topology.Topology;
 import io.rackfabric.fabric.address.Addresses;
-import io.rackfabric.host.device.LoanInterruptMap;
 import io.rackfabric.host.device.disk.DiskReadPlan;
 import io.rackfabric.host.device.disk.DiskRegisters;
 import io.rackfabric.host.device.disk.DiskSettings;
@@ -24,8 +21,8 @@ import java.util.Set;
 /**
  * A scenario's {@code disk-reads = [ { name, driver, disk, registers, queues = { disk, host },
  * msi = { disk, host, forward = { lender, word, to } }, buffer = { disk, host }, blocks, count, vm,
- * vector, at } ]} ({@code msi = { host }} alone: a borrower's word, which the disk reaches through
- * the loan's DMA window, {@link LoanInterruptMap})
+ * vector, at } ]} ({@code queues}, {@code buffer} or {@code msi = { host }} alone: a borrower's
+ * area, which the disk reaches through the loan's DMA window, {@link LoanSides})
  * (a VM's driver, {@code vm}: {@code queues = { guest }}, {@code buffer = { guest }} and {@code msi
  * = { guest, forward }} at guest-physical addresses, which the VM's IOMMU map turns into the disk's
  * and the host's sides): disk drivers that read random
@@ -98,12 +95,12 @@ final class DiskReadsSection {
       return null;
     }
     Integer vector = w.integerIn("vector", DiskReadPlan.ALIAS, 0, DiskRegisters.DEFAULT_MSIX_ENTRIES - 1);
-    long[] queues = guest == null ? DeviceRoutes.pair(w, "queues", "disk") : inGuest(w, "queues", guest);
-    long[] msi = guest != null ? guestMsi(w, guest)
-        : throughLoan(w) ? loanMsi(w, topology, disk, driver, vector == null ? 0 : Math.max(0, vector))
-        : DeviceRoutes.pair(w, "msi", "disk", "forward");
+    LoanSides loan = new LoanSides(w, topology, disk, driver, "disk");
+    long[] queues = guest == null ? loan.area("queues") : inGuest(w, "queues", guest);
+    long[] msi = guest == null ? loan.msi(vector == null ? 0 : Math.max(0, vector), "forward")
+        : guestMsi(w, guest);
     GpuCopies.MsiForward forward = GpuCopiesSection.forward(w);
-    long[] buffer = guest == null ? DeviceRoutes.pair(w, "buffer", "disk") : inGuest(w, "buffer", guest);
+    long[] buffer = guest == null ? loan.area("buffer") : inGuest(w, "buffer", guest);
     Integer blocks = w.integerIn("blocks", DEFAULT_BLOCKS, 1,
         (int) Math.min(settings.maxBlocksPerCommand(), settings.capacityBlocks()));
     Integer count = w.integerIn("count", null, 1, DiskReads.MAX_COUNT);
@@ -120,37 +117,6 @@ final class DiskReadsSection {
         msi[1], blocks, count, settings.capacityBlocks(), forward, file.where(w), vector, at);
     checkRoutes(w, topology, spec);
     return file.problems.size() != before ? null : spec;
-  }
-
-  /** {@code msi = { host }} alone: the disk-side address comes from the loan's DMA window. */
-  private static boolean throughLoan(Fields w) {
-    Fields p = w.has("msi") ? w.object("msi", false) : null;
-    return p != null && p.has("host") && !p.has("disk") && !p.has("forward");
-  }
-
-  /**
-   * {@code msi = { host }} of a driver that borrows the disk: its word in the driver's RAM, and the
-   * address the disk's {@code vector} is programmed with, the loan's reverse MSI mapping through the
-   * DMA window {@code rack lend} finds for the pair (as the borrow carries it) ({@link
-   * LoanInterruptMap}); reported on {@code msi} when there is no such loan or the window does not
-   * reach the word.
-   */
-  private static long[] loanMsi(Fields w, Topology topology, String disk, String driver, int vector) {
-    Fields p = w.object("msi", true);
-    p.allowOnly("host");
-    Long host = p.address("host", true);
-    if (host == null || topology == null || disk == null || driver == null) {
-      return new long[2];
-    }
-    try {
-      LoanPlanner.DmaWindow window = new LoanPlanner(topology).plan(disk, driver).window();
-      long device = new LoanInterruptMap(window.deviceSide(), window.size(), window.borrowerSide()).map(vector, host);
-      return new long[] {device, host};
-    } catch (LoanPlanException | IllegalArgumentException e) {
-      w.error("msi", "msi.disk left out, so it is the loan's reverse MSI mapping of msi.host="
-          + Addresses.hex(host) + ", but " + e.getMessage() + " (give msi.disk)");
-      return new long[2];
-    }
   }
 
   /**

@@ -26,7 +26,8 @@ import java.util.TreeSet;
  * host } (or peer = { gpu, address }), msi = { gpu, host, forward = { lender, word, to } }, via-ram,
  * sizes = [...] (or from, to: doubling), directions, repeat, after } ]}: GPU drivers that run DMA
  * copies, one workload per item ({@link GpuCopies}; the peer and via-RAM targets in {@link
- * GpuCopyTargets}). Every address is
+ * GpuCopyTargets}; {@code buffer} or {@code msi = { host }} alone: a borrower's area, which the GPU
+ * reaches through the loan's DMA window, {@link LoanSides}). Every address is
  * followed through the topology as {@code rack route} does ({@link DeviceRoutes}): the registers
  * from the driver to the GPU's BAR0, the buffer's and the MSI's GPU-side addresses from the GPU to
  * the driver's RAM at their host-side addresses, the buffer's whole window for the largest copy.
@@ -141,10 +142,11 @@ final class GpuCopiesSection {
     }
     GpuCopyTargets.Peer peer = toPeer ? GpuCopyTargets.peer(w) : null;
     GpuCopies.ViaRam viaRam = w.has(GpuCopyTargets.VIA_RAM) ? GpuCopyTargets.viaRam(w) : null;
+    LoanSides loan = new LoanSides(w, topology, gpu, driver, "gpu");
     long[] buffer = toPeer ? new long[] {peer == null ? 0 : peer.address(), GpuCopies.NO_HOST_BUFFER}
-        : DeviceRoutes.pair(w, "buffer", "gpu");
+        : loan.area("buffer");
     GpuCopies.MsiForward forward = forward(w);
-    long[] msi = DeviceRoutes.pair(w, "msi", "gpu", "forward");
+    long[] msi = loan.msi(0, "forward");
     List<Long> sizes = sizes(w, maxCopy);
     List<Direction> directions = directions(w, toPeer || w.has(GpuCopyTargets.VIA_RAM));
     String after = w.string("after", false);
