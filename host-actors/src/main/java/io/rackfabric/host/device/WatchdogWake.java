@@ -50,4 +50,22 @@ public final class WatchdogWake {
       guest.wake(deadline, ++token);
     }
   }
+
+  /**
+   * The device was hot-removed at model {@code at} for {@code reason} (the controller ended its
+   * loan): applied to {@code sequence} (null: the driver runs no plan), this wake moved to what it
+   * still awaits (nothing), and {@code replyTo} told the removal's time as {@code driver}'s. True
+   * when a plan still running was removed: the driver reports its end then, after the remover was
+   * told.
+   */
+  public boolean hotRemove(RemovableSequence sequence, String driver, long at, String reason,
+      akka.actor.typed.ActorRef<HotRemoved> replyTo) {
+    boolean removed = sequence != null && !sequence.over();
+    if (removed) {
+      sequence.hotRemoved(at, reason);
+      rearm(sequence.watchdogDeadline());
+    }
+    replyTo.tell(new HotRemoved(driver, removed ? at : HotRemoved.NONE));
+    return removed;
+  }
 }

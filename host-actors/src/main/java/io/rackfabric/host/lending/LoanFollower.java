@@ -9,7 +9,8 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
-import io.rackfabric.host.device.gpu.CopySequence;
+import io.rackfabric.host.device.HotRemoved;
+import io.rackfabric.host.device.disk.DiskDriver;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.memory.Plane;
@@ -25,9 +26,9 @@ import java.util.Map;
  * A borrower's loan following its host's link fail-over (Device Lending across a Ladon rack;
  * Ladon section 5.3): when the borrower's route list moves the lender to the other plane (its own
  * link failed, and the MH's notification reached it through the other plane), the loan's windows
- * move to that plane's NTB mapping. The borrower's GPU driver is told the new windows and rings
- * the copy in flight again through them ({@link GpuDriver.MoveWindows}), and the borrower's
- * control-plane driver asks the controller to record the loan's new DMA window ({@link
+ * move to that plane's NTB mapping. The borrower's driver of the device is told the new windows
+ * (a GPU driver rings the copy in flight again through them, {@link GpuDriver.MoveWindows}), and
+ * the borrower's control-plane driver asks the controller to record the loan's new DMA window ({@link
  * Controller.MoveLoanWindow}), both at the route change's model time: the host holds its endpoint
  * there until this follower answered ({@link ComputeHost.FollowRoutes}). The windows per plane are
  * given (cluster-config's {@code LoanFailover} finds them in the topology); this actor only
@@ -35,8 +36,8 @@ import java.util.Map;
  *
  * <p>It also follows the loan's end by the controller ({@link ControlPlaneClient.LoanEnd}: the
  * lender was removed from the rack, and the master told the borrower's control-plane driver, which
- * hot-removed the GPU at its root): the GPU driver is told the GPU was hot-removed at the notice's
- * model time ({@link GpuDriver.HotRemove}), a surprise removal with the copy in flight lost, and
+ * hot-removed the device at its root): the device's driver is told it was hot-removed at the
+ * notice's model time ({@link Driver#hotRemove}), a surprise removal with the work in flight lost, and
  * the borrower's driver holds its endpoint there until this follower answered.
  */
 public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
@@ -46,7 +47,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   /**
    * Where the loan is when the borrower reaches the lender through one plane: the shifts of the
-   * GPU's registers (BAR0 on the borrower's side) and of its DMA addresses from the driver's plan,
+   * device's registers (BAR0 on the borrower's side) and of its DMA addresses from the driver's plan,
    * and the DMA window the controller records.
    */
   public record PlaneWindows(long registersShift, long dmaShift, long windowBase, long windowSize, long windowTarget) {}
@@ -61,10 +62,64 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   /**
    * The controller ended the loan at model {@code endedAt} for {@code reason} (its lender was
-   * removed) and the borrower heard it at {@code noticedAt}: the GPU was hot-removed then, and the
-   * driver declared a surprise removal ({@code removal}, null when its plan was over already).
+   * removed) and the borrower heard it at {@code noticedAt}: the device was hot-removed then, and
+   * its driver declared a surprise removal at {@code removedAt} ({@link HotRemoved#NONE} when its
+   * plan was over already; the driver's own result says what was lost).
    */
-  public record LoanEnd(long endedAt, long noticedAt, String reason, CopySequence.SurpriseRemoval removal) {}
+  public record LoanEnd(long endedAt, long noticedAt, String reason, long removedAt) {}
+
+  /**
+   * The lent device's driver as the follower reaches it: told when the loan's windows move and
+   * when the device is hot-removed. {@link #gpu} and {@link #disk} make one for each driver.
+   */
+  public interface Driver {
+
+    /**
+     * The loan's windows moved at model {@code at}: the device's registers are {@code
+     * registersShift} and its DMA addresses {@code dmaShift} from the driver's plan's from then on;
+     * the driver answers {@code replyTo} once it rang what it had to (or says why it could not).
+     */
+    void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo);
+
+    /** The device was hot-removed at model {@code at} for {@code reason}; the driver answers {@code replyTo}. */
+    void hotRemove(long at, String reason, ActorRef<HotRemoved> replyTo);
+  }
+
+  /** A GPU driver: it follows both (it rings the copy in flight again through the moved windows). */
+  public static Driver gpu(ActorRef<GpuDriver.Command> driver) {
+    return new Driver() {
+      @Override
+      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo) {
+        driver.tell(new GpuDriver.MoveWindows(registersShift, dmaShift, at, replyTo));
+      }
+
+      @Override
+      public void hotRemove(long at, String reason, ActorRef<HotRemoved> replyTo) {
+        driver.tell(new GpuDriver.HotRemove(at, reason, replyTo));
+      }
+    };
+  }
+
+  /**
+   * A disk driver, {@code id} in its answers: it follows the loan's end; a window move it answers
+   * with why it does not follow it (the disk's queue pair holds the old window's addresses; taking
+   * it down and up again while a command runs is refused), so its read in flight waits for its
+   * watchdog on the new path.
+   */
+  public static Driver disk(String id, ActorRef<DiskDriver.Command> driver) {
+    return new Driver() {
+      @Override
+      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo) {
+        replyTo.tell(new GpuDriver.WindowsMoved(id, null, "disk driver " + id + " does not follow a window move: its"
+            + " queue pair holds the old window's addresses"));
+      }
+
+      @Override
+      public void hotRemove(long at, String reason, ActorRef<HotRemoved> replyTo) {
+        driver.tell(new DiskDriver.HotRemove(at, reason, replyTo));
+      }
+    };
+  }
 
   /** The moves so far, in order, and the loan's end (null while it lasts). */
   public record Moves(String device, String borrower, List<LoanMove> moves, LoanEnd end)
@@ -88,7 +143,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   private record LoanEnded(ControlPlaneClient.LoanEnd end) implements Command, NoSerializationVerificationNeeded {}
 
-  private record DriverRemoved(ControlPlaneClient.LoanEnd end, GpuDriver.CopiesDone copies) implements Command,
+  private record DriverRemoved(ControlPlaneClient.LoanEnd end, HotRemoved removed) implements Command,
       NoSerializationVerificationNeeded {}
 
   private final String device;
@@ -96,7 +151,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   private final int lender;
   private final Map<Plane, PlaneWindows> windows;
   private final ActorRef<ComputeHost.Command> host;
-  private final ActorRef<GpuDriver.Command> driver;
+  private final Driver driver;
   private final ActorRef<ControlPlaneClient.Command> client;
   private final ActorRef<GpuDriver.WindowsMoved> driverReplies;
   private final ActorRef<ControlPlaneClient.PagesDone> queued;
@@ -120,8 +175,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
    * @param client the borrower's control-plane driver, or null where the rack keeps no loans
    */
   public static Behavior<Command> create(String device, String borrower, int lender, Map<Plane, PlaneWindows> windows,
-      ActorRef<ComputeHost.Command> host, ActorRef<GpuDriver.Command> driver,
-      ActorRef<ControlPlaneClient.Command> client) {
+      ActorRef<ComputeHost.Command> host, Driver driver, ActorRef<ControlPlaneClient.Command> client) {
     if (!windows.containsKey(Plane.PRIMARY) || !windows.containsKey(Plane.SECONDARY)) {
       throw new IllegalArgumentException("windows=" + windows.keySet() + " must name both planes");
     }
@@ -129,7 +183,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   }
 
   private LoanFollower(ActorContext<Command> context, String device, String borrower, int lender,
-      Map<Plane, PlaneWindows> windows, ActorRef<ComputeHost.Command> host, ActorRef<GpuDriver.Command> driver,
+      Map<Plane, PlaneWindows> windows, ActorRef<ComputeHost.Command> host, Driver driver,
       ActorRef<ControlPlaneClient.Command> client) {
     super(context);
     this.device = device;
@@ -174,7 +228,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     moves.add(new LoanMove(plane, c.modelAt(), w, null, "", null, -1, ""));
     getContext().getLog().info("Loan of [{}] to [{}] moves to the {} plane at {} ns: DMA window 0x{}", device, borrower,
         plane.ntb(), c.modelAt(), Long.toHexString(w.windowBase()));
-    driver.tell(new GpuDriver.MoveWindows(w.registersShift(), w.dmaShift(), c.modelAt(), driverReplies));
+    driver.moveWindows(w.registersShift(), w.dmaShift(), c.modelAt(), driverReplies);
     return this;
   }
 
@@ -220,7 +274,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   /**
    * The controller ended a loan of the borrower's (Device Lending's surprise removal): when it is
-   * this one, the driver is told the GPU was hot-removed at the notice's model time; the borrower's
+   * this one, the driver is told the device was hot-removed at the notice's model time; the borrower's
    * driver holds its endpoint there until this follower answered.
    */
   private Behavior<Command> onLoanEnded(LoanEnded msg) {
@@ -231,17 +285,14 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     }
     getContext().getLog().warn("Loan of [{}] to [{}] ended by the controller at {} ns ({}): hot-removed at {} ns",
         device, borrower, e.ended().at(), e.ended().reason(), e.noticedAt());
-    driver.tell(new GpuDriver.HotRemove(e.noticedAt(), "hot-removed: the controller ended the loan ("
-        + e.ended().reason() + ")", getContext().messageAdapter(GpuDriver.CopiesDone.class,
-        copies -> new DriverRemoved(e, copies))));
+    driver.hotRemove(e.noticedAt(), "hot-removed: the controller ended the loan (" + e.ended().reason() + ")",
+        getContext().messageAdapter(HotRemoved.class, removed -> new DriverRemoved(e, removed)));
     return this;
   }
 
   private Behavior<Command> onDriverRemoved(DriverRemoved msg) {
     ControlPlaneClient.LoanEnd e = msg.end();
-    CopySequence.SurpriseRemoval r = msg.copies().removal();
-    end = new LoanEnd(e.ended().at(), e.noticedAt(), e.ended().reason(),
-        r != null && r.at() == e.noticedAt() ? r : null);
+    end = new LoanEnd(e.ended().at(), e.noticedAt(), e.ended().reason(), msg.removed().removedAt());
     e.replyTo().tell(new ControlPlaneClient.LoanEndHandled(device));
     return this;
   }

@@ -11,10 +11,9 @@ import akka.actor.typed.ActorRef;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
-import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
-import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
+import io.rackfabric.host.device.HotRemoved;
+import io.rackfabric.host.device.disk.DiskDriver;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
-import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.lending.LoanFollower.PlaneWindows;
 import io.rackfabric.host.memory.Plane;
@@ -53,7 +52,7 @@ class LoanFollowerTest {
     TestProbe<GpuDriver.Command> driver = testKit.createTestProbe();
     TestProbe<ControlPlaneClient.Command> client = testKit.createTestProbe();
     ActorRef<LoanFollower.Command> follower = testKit.spawn(LoanFollower.create("gpu1", "ch2", 1, WINDOWS,
-        host.ref(), driver.ref(), client.ref()));
+        host.ref(), LoanFollower.gpu(driver.ref()), client.ref()));
     ComputeHost.FollowRoutes follow = host.expectMessageClass(ComputeHost.FollowRoutes.class, WAIT);
     ControlPlaneClient.FollowLoans loans = client.expectMessageClass(ControlPlaneClient.FollowLoans.class, WAIT);
     return new Rig(host, driver, client, follower, follow.replyTo(), loans.follower());
@@ -71,15 +70,48 @@ class LoanFollowerTest {
     assertEquals(3_003_013, remove.at(), "at the notice's model time, not the controller's");
     assertTrue(remove.reason().contains("lender=ch1 was removed"), remove.reason());
     handled.expectNoMessage(Duration.ofMillis(100)); // the borrower's endpoint stays held until the driver is done
-    SurpriseRemoval removal = new SurpriseRemoval(3_003_013, remove.reason(),
-        List.of(new LostCopy(8L << 20, Direction.WRITE, 2_634_357)), 14);
-    remove.replyTo().tell(new GpuDriver.CopiesDone("ch2", List.of(), 26, "", removal, List.of(), 0));
+    remove.replyTo().tell(new HotRemoved("ch2", 3_003_013));
     assertEquals("gpu1", handled.expectMessageClass(ControlPlaneClient.LoanEndHandled.class, WAIT).device());
 
     TestProbe<LoanFollower.Moves> moves = testKit.createTestProbe();
     r.follower().tell(new LoanFollower.GetMoves(moves.ref()));
     LoanFollower.LoanEnd end = moves.expectMessageClass(LoanFollower.Moves.class, WAIT).end();
-    assertEquals(new LoanFollower.LoanEnd(3_002_531, 3_003_013, ENDED.reason(), removal), end);
+    assertEquals(new LoanFollower.LoanEnd(3_002_531, 3_003_013, ENDED.reason(), 3_003_013), end);
+  }
+
+  @Test
+  void shouldHotRemoveTheDiskAndRecordAMoveItsDriverDoesNotFollowWhenTheDeviceIsADisk() {
+    TestProbe<ComputeHost.Command> host = testKit.createTestProbe();
+    TestProbe<DiskDriver.Command> disk = testKit.createTestProbe();
+    TestProbe<ControlPlaneClient.Command> client = testKit.createTestProbe();
+    ActorRef<LoanFollower.Command> follower = testKit.spawn(LoanFollower.create("disk1", "ch2", 1, WINDOWS,
+        host.ref(), LoanFollower.disk("ch2", disk.ref()), client.ref()));
+    ActorRef<ComputeHost.RouteChanged> changes = host.expectMessageClass(ComputeHost.FollowRoutes.class, WAIT)
+        .replyTo();
+    ActorRef<ControlPlaneClient.LoanEnd> ends = client.expectMessageClass(ControlPlaneClient.FollowLoans.class, WAIT)
+        .follower();
+
+    changes.tell(new ComputeHost.RouteChanged("ch2", 1, Plane.SECONDARY, 2_000_000));
+    Controller.MoveLoanWindow op = assertInstanceOf(Controller.MoveLoanWindow.class,
+        client.expectMessageClass(ControlPlaneClient.Issue.class, WAIT).operation());
+    assertEquals(TIB + (96L << 30), op.windowBase(), "the controller records the move all the same");
+    client.expectMessageClass(ControlPlaneClient.GetRequests.class, WAIT).replyTo()
+        .tell(new ControlPlaneClient.PagesDone("ch2-driver", List.of()));
+    host.expectMessageClass(ComputeHost.RouteFollowed.class, WAIT);
+
+    TestProbe<ControlPlaneClient.LoanEndHandled> handled = testKit.createTestProbe();
+    ends.tell(new ControlPlaneClient.LoanEnd(new ControlPlaneHost.LoanEnded("disk1", "ch1", "ch2", 3_000_000, "gone"),
+        3_000_482, handled.ref()));
+    DiskDriver.HotRemove remove = disk.expectMessageClass(DiskDriver.HotRemove.class, WAIT);
+    assertEquals(3_000_482, remove.at());
+    remove.replyTo().tell(new HotRemoved("ch2", 3_000_482));
+    assertEquals("disk1", handled.expectMessageClass(ControlPlaneClient.LoanEndHandled.class, WAIT).device());
+
+    TestProbe<LoanFollower.Moves> moves = testKit.createTestProbe();
+    follower.tell(new LoanFollower.GetMoves(moves.ref()));
+    LoanFollower.Moves m = moves.expectMessageClass(LoanFollower.Moves.class, WAIT);
+    assertTrue(m.moves().get(0).driverError().contains("does not follow a window move"), m.toString());
+    assertEquals(3_000_482, m.end().removedAt());
   }
 
   @Test

@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Props;
 import io.rackfabric.host.device.disk.DiskDriver;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.lending.LoanFollower;
 import io.rackfabric.loadtests.harness.Asks;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.RunningRack;
@@ -32,7 +33,8 @@ public final class DiskReadsRun {
   /** How often a long wait for a driver says how far it got. */
   private static final long PROGRESS_NS = 5_000_000_000L;
 
-  private record Driver(DiskReads spec, ActorRef<DiskDriver.Command> ref, CompletableFuture<DiskDriver.ReadsDone> done) {}
+  private record Driver(DiskReads spec, ActorRef<DiskDriver.Command> ref, CompletableFuture<DiskDriver.ReadsDone> done,
+      ActorRef<LoanFollower.Command> follower) {}
 
   private final RunningRack rack;
   private final List<DiskReads> workloads;
@@ -80,10 +82,12 @@ public final class DiskReadsRun {
         rack.system(), ref, r -> new DiskDriver.Start(w.plan(startAt, seed), r), Duration.ofDays(1));
     // Answered after the driver asked for its wakes: they are at the endpoint before the confirm.
     Asks.<DiskDriver.Command, DiskDriver.ReadsDone>ask(rack.system(), ref, DiskDriver.GetProgress::new, ASK);
+    ActorRef<LoanFollower.Command> follower = LoanFollowers.start(rack, w.disk(), w.driver(), "disk-reads " + w.name(),
+        LoanFollower.disk(w.driver(), ref), progress);
     rack.confirmInputs(List.of(w.driver()));
     progress.printf("  disk-reads %s: %s drives %s from model %,d ns, %,d reads of %d blocks%n", w.name(), w.driver(),
         w.disk(), startAt, w.count(), w.blocks());
-    return new Driver(w, ref, done);
+    return new Driver(w, ref, done, follower);
   }
 
   /**
@@ -126,7 +130,8 @@ public final class DiskReadsRun {
                 + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.reads().size(), planned, r.reason(),
                 r.lost(), r.notStarted());
           }
-          return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal());
+          return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal(),
+              LoanFollowers.followed(rack, d.follower()).end());
         } catch (TimeoutException notYet) {
           // a progress line, below
         }

@@ -25,8 +25,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@code gpu-copies} workload through a loan between two compute hosts of a Ladon rack follows
- * its borrower's link fail-over: a {@link LoanFollower} beside the borrower's host software, given
+ * A {@code gpu-copies} or {@code disk-reads} workload through a loan between two compute hosts of a
+ * Ladon rack follows its borrower's link fail-over and the controller's end of its loan: a {@link
+ * LoanFollower} beside the borrower's host software, given
  * the loan's windows on each plane as {@link LoanFailover} finds them in the topology (the
  * secondary plane's: every path avoiding the borrower's primary cable).
  */
@@ -36,41 +37,52 @@ final class LoanFollowers {
 
   private LoanFollowers() {}
 
-  /**
-   * The follower of workload {@code w}, started and following its borrower's routes; null when the
-   * workload is no loan between two compute hosts of a rack with fail-over software (nothing to follow).
-   */
+  /** The follower of GPU workload {@code w}, or null (copies peer to peer or via RAM follow nothing). */
   static ActorRef<LoanFollower.Command> start(RunningRack rack, GpuCopies w, ActorRef<GpuDriver.Command> driver,
       PrintStream progress) throws Exception {
+    if (w.viaRam() != null || w.peer() != null) {
+      return null;
+    }
+    return start(rack, w.driven().get(0), w.driver(), "gpu-copies " + w.name(), LoanFollower.gpu(driver), progress);
+  }
+
+  /**
+   * The follower of a workload whose driver on {@code borrower} drives {@code device}, started and
+   * following its borrower's routes and its loans' ends; null when the workload is no loan between
+   * two compute hosts of a rack with fail-over software (nothing to follow).
+   *
+   * @param workload names the workload in progress lines and the follower's actor name
+   */
+  static ActorRef<LoanFollower.Command> start(RunningRack rack, String device, String borrower, String workload,
+      LoanFollower.Driver driver, PrintStream progress) throws Exception {
     Topology topology = rack.topology();
     GlobalMemorySpec spec = topology.globalMemorySpec();
-    if (spec == null || spec.managementHost() == null || w.viaRam() != null || w.peer() != null) {
+    if (spec == null || spec.managementHost() == null) {
       return null;
     }
     LoanPlanner planner = new LoanPlanner(topology);
-    String gpu = w.driven().get(0);
-    String lender = planner.lenderOf(gpu).orElse(null);
-    int borrower = spec.computeHosts().indexOf(w.driver());
-    if (lender == null || borrower < 0 || !spec.computeHosts().contains(lender) || lender.equals(w.driver())) {
+    String lender = planner.lenderOf(device).orElse(null);
+    if (lender == null || !spec.computeHosts().contains(borrower) || !spec.computeHosts().contains(lender)
+        || lender.equals(borrower)) {
       return null;
     }
     Map<Plane, PlaneWindows> windows;
     try {
-      LoanFailover.MovedLoan moved = new LoanFailover(planner).afterLinkDown(gpu, w.driver(), w.driver(), Plane.PRIMARY);
+      LoanFailover.MovedLoan moved = new LoanFailover(planner).afterLinkDown(device, borrower, borrower, Plane.PRIMARY);
       windows = Map.of(Plane.PRIMARY, new PlaneWindows(0, 0, base(moved.before()), size(moved.before()),
               target(moved.before())),
           Plane.SECONDARY, new PlaneWindows(moved.barShift(0), moved.dmaShift(), base(moved.after()),
               size(moved.after()), target(moved.after())));
     } catch (LoanPlanException e) {
-      progress.printf("  gpu-copies %s: the loan does not follow a fail-over: %s%n", w.name(), e.getMessage());
+      progress.printf("  %s: the loan does not follow a fail-over: %s%n", workload, e.getMessage());
       return null;
     }
-    ActorRef<ComputeHost.Command> host = Asks.find(rack.system(), ComponentKeys.computeHost(w.driver()), ASK);
+    ActorRef<ComputeHost.Command> host = Asks.find(rack.system(), ComponentKeys.computeHost(borrower), ASK);
     ActorRef<ControlPlaneClient.Command> client = topology.controlPlane() == null ? null
-        : Asks.find(rack.system(), ComponentKeys.controlPlaneClient(w.driver()), ASK);
-    ActorRef<LoanFollower.Command> follower = rack.system().systemActorOf(LoanFollower.create(gpu, w.driver(),
-        spec.computeHosts().indexOf(lender) + 1, windows, host, driver, client), "loan-follower-" + w.name(),
-        Props.empty());
+        : Asks.find(rack.system(), ComponentKeys.controlPlaneClient(borrower), ASK);
+    ActorRef<LoanFollower.Command> follower = rack.system().systemActorOf(LoanFollower.create(device, borrower,
+        spec.computeHosts().indexOf(lender) + 1, windows, host, driver, client),
+        "loan-follower-" + workload.replace(' ', '-'), Props.empty());
     // The follower asked the host to follow its routes when it started (answered below); the host
     // has taken that once it answers a later question.
     Asks.<LoanFollower.Command, LoanFollower.Moves>ask(rack.system(), follower, LoanFollower.GetMoves::new, ASK);
@@ -80,8 +92,8 @@ final class LoanFollowers {
           ControlPlaneClient.GetRequests::new, ASK);
     }
     PlaneWindows s = windows.get(Plane.SECONDARY);
-    progress.printf("  gpu-copies %s: the loan of %s follows %s's fail-over (secondary plane: registers %+,d, DMA"
-        + " window 0x%X)%n", w.name(), gpu, w.driver(), s.registersShift(), s.windowBase());
+    progress.printf("  %s: the loan of %s follows %s's route changes and the loan's end (secondary plane: registers"
+        + " %+,d, DMA window 0x%X)%n", workload, device, borrower, s.registersShift(), s.windowBase());
     return follower;
   }
 

@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.HotRemoved;
 import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
@@ -38,7 +39,7 @@ import java.util.List;
  */
 public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
-  public sealed interface Command permits Start, GetProgress, Called {}
+  public sealed interface Command permits Start, GetProgress, HotRemove, Called {}
 
   /** Runs {@code plan}; {@code replyTo} gets the reads once the last MSI-X message arrived. */
   public record Start(DiskReadPlan plan, ActorRef<ReadsDone> replyTo) implements Command,
@@ -46,6 +47,15 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   /** The reads done so far (answered after every message the driver sent before it). */
   public record GetProgress(ActorRef<ReadsDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The disk was hot-removed at model {@code at} for {@code reason} (the controller ended its loan:
+   * the lender left the rack): a surprise removal then, the read in flight lost, nothing more issued
+   * ({@link DiskReadSequence#hotRemoved}). Under the kernel the host holds its endpoint at {@code at}
+   * until {@code replyTo} is answered, so the watchdog is taken back before its wake can come.
+   */
+  public record HotRemove(long at, String reason, ActorRef<HotRemoved> replyTo)
+      implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * The reads done, in order, of {@code planned}; {@code error} non-empty when the plan was refused;
@@ -101,6 +111,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
     return newReceiveBuilder()
         .onMessage(Start.class, this::onStart)
         .onMessage(GetProgress.class, this::onGetProgress)
+        .onMessage(HotRemove.class, this::onHotRemove)
         .onMessage(Called.class, this::onCalled)
         .build();
   }
@@ -127,6 +138,13 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   private Behavior<Command> onGetProgress(GetProgress msg) {
     msg.replyTo().tell(progress());
+    return this;
+  }
+
+  private Behavior<Command> onHotRemove(HotRemove msg) {
+    if (watchdog.hotRemove(sequence, id, msg.at(), msg.reason(), msg.replyTo()) && replyTo != null) {
+      report();
+    }
     return this;
   }
 

@@ -2,6 +2,7 @@ package io.rackfabric.host.device.disk;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.DeviceWatchdog;
+import io.rackfabric.host.device.RemovableSequence;
 import io.rackfabric.host.device.MsixTable;
 import io.rackfabric.host.device.Pcie;
 import io.rackfabric.host.device.disk.DiskReadPlan.Read;
@@ -26,7 +27,7 @@ import java.util.List;
  * went down) is a surprise removal at that model time: the read in flight is lost, the rest are
  * not started, and the sequence issues nothing more.
  */
-public final class DiskReadSequence {
+public final class DiskReadSequence implements RemovableSequence {
 
   /** The MSI-X message's payload: one vector. */
   static final int MSI_DATA = 0xD15C;
@@ -41,7 +42,8 @@ public final class DiskReadSequence {
 
   /**
    * The disk found gone at model {@code at}: {@code reason} says how; {@code lost} is the read in
-   * flight (its doorbell rung, no MSI-X message), {@code notStarted} the reads after it.
+   * flight (its doorbell rung, no MSI-X message), or null when none was (a hot-remove before the
+   * first doorbell), {@code notStarted} the reads after it.
    */
   public record SurpriseRemoval(long at, String reason, LostRead lost, int notStarted) {}
 
@@ -108,6 +110,7 @@ public final class DiskReadSequence {
    * The model time at which {@link #watchdogExpired} is due: the awaited message's (or the probe's)
    * deadline; {@code Long.MAX_VALUE} when nothing is awaited or there is no watchdog.
    */
+  @Override
   public long watchdogDeadline() {
     return watchdog == null ? DeviceWatchdog.NONE : watchdog.deadline();
   }
@@ -147,10 +150,32 @@ public final class DiskReadSequence {
   }
 
   private void removed(long at) {
-    Read r = plan.reads().get(running);
-    removal = new SurpriseRemoval(at, "disk at 0x" + Long.toHexString(plan.registers()) + " gone: "
-        + watchdog.reason(), new LostRead(commandId(running), r.lba(), r.blocks(), doorbellAt),
-        plan.reads().size() - running - 1);
+    remove(at, "disk at 0x" + Long.toHexString(plan.registers()) + " gone: " + watchdog.reason());
+  }
+
+  /**
+   * The disk was hot-removed at model {@code at} for {@code reason} (the controller ended its loan:
+   * the lender left the rack): a surprise removal then, the read in flight lost, the rest not
+   * started, nothing more issued. Nothing happens once the plan is over.
+   */
+  @Override
+  public void hotRemoved(long at, String reason) {
+    if (over()) {
+      return;
+    }
+    remove(at, reason);
+    if (watchdog != null) {
+      watchdog.stop();
+    }
+  }
+
+  private void remove(long at, String reason) {
+    LostRead lost = null;
+    if (running >= 0) {
+      Read r = plan.reads().get(running);
+      lost = new LostRead(commandId(running), r.lba(), r.blocks(), doorbellAt);
+    }
+    removal = new SurpriseRemoval(at, reason, lost, plan.reads().size() - done.size() - (lost == null ? 0 : 1));
     running = -1;
   }
 
@@ -160,6 +185,7 @@ public final class DiskReadSequence {
   }
 
   /** Nothing more will happen: every read has its message, or the disk was found removed. */
+  @Override
   public boolean over() {
     return finished() || removal != null;
   }
@@ -203,9 +229,9 @@ public final class DiskReadSequence {
     return b;
   }
 
-  /** The first read's submission at {@code at}; null before the set-up, or once it has begun. */
+  /** The first read's submission at {@code at}; null before the set-up, once it has begun, or after a removal. */
   public Submission begin(long at) {
-    if (!setUp || running >= 0 || !done.isEmpty()) {
+    if (!setUp || running >= 0 || !done.isEmpty() || removal != null) {
       return null;
     }
     return submit(0, at);

@@ -2,6 +2,7 @@ package io.rackfabric.host.device.gpu;
 
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.DeviceWatchdog;
+import io.rackfabric.host.device.RemovableSequence;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import java.nio.ByteBuffer;
@@ -25,7 +26,7 @@ import java.util.List;
  * driver), the copies after it are never started, and every later MSI is ignored. A plain class:
  * the actor turns endpoint calls into these steps.
  */
-public final class CopySequence {
+public final class CopySequence implements RemovableSequence {
 
   /** One register write of the driver: {@code data} at bus address {@code address}, issued at {@code at}. */
   public record RegisterWrite(long address, byte[] data, long at) {}
@@ -141,6 +142,7 @@ public final class CopySequence {
    * The model time at which {@link #watchdogExpired} is due: the awaited MSI's (or the probe's)
    * deadline; {@code Long.MAX_VALUE} when nothing is awaited or there is no watchdog.
    */
+  @Override
   public long watchdogDeadline() {
     return watchdog == null ? DeviceWatchdog.NONE : watchdog.deadline();
   }
@@ -242,6 +244,7 @@ public final class CopySequence {
    * watchdog's, the copy in flight lost and the copies never rung not started; nothing happens
    * when the sequence is over already.
    */
+  @Override
   public void hotRemoved(long at, String reason) {
     if (over()) {
       return;
@@ -265,6 +268,7 @@ public final class CopySequence {
   }
 
   /** Nothing more will happen: every copy has its MSI, or the GPU was found removed. */
+  @Override
   public boolean over() {
     return finished() || removal != null;
   }

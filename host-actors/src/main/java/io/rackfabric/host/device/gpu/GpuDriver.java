@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
+import io.rackfabric.host.device.HotRemoved;
 import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
@@ -58,11 +59,11 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   /**
    * The GPU was hot-removed at model {@code at} for {@code reason} (the controller ended its loan:
    * the lender left the rack): a surprise removal then, the copy in flight lost, nothing more
-   * issued ({@link CopySequence#hotRemoved}); {@code replyTo} gets the copies so far. Under the
-   * kernel the host holds its endpoint at {@code at} until then, so the watchdog is taken back
-   * before its wake can come.
+   * issued ({@link CopySequence#hotRemoved}). Under the kernel the host holds its endpoint at
+   * {@code at} until {@code replyTo} is answered, so the watchdog is taken back before its wake can
+   * come.
    */
-  public record HotRemove(long at, String reason, ActorRef<CopiesDone> replyTo)
+  public record HotRemove(long at, String reason, ActorRef<HotRemoved> replyTo)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** The move as the driver applied it ({@code move} null when it changed nothing), or why not. */
@@ -184,13 +185,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
   }
 
   private Behavior<Command> onHotRemove(HotRemove msg) {
-    boolean removed = sequence != null && !sequence.over();
-    if (removed) {
-      sequence.hotRemoved(msg.at(), msg.reason());
-      watchdog.rearm(sequence.watchdogDeadline());
-    }
-    msg.replyTo().tell(progress()); // first: whoever hears the plan's end below finds the remover told
-    if (removed && replyTo != null) {
+    if (watchdog.hotRemove(sequence, id, msg.at(), msg.reason(), msg.replyTo()) && replyTo != null) {
       report();
     }
     return this;

@@ -87,4 +87,39 @@ class DiskReadSequenceRemovalTest {
     assertFalse(complete(s, first, 0, true, 120_000).isEmpty(), "its late message goes on as usual");
     assertEquals(1, s.records().size());
   }
+
+  @Test
+  void shouldLoseTheReadInFlightAndStartNoMoreWhenTheDiskIsHotRemoved() {
+    DiskReadSequence s = new DiskReadSequence(plan(THREE), WATCHDOG);
+    s.setUp(0);
+    Submission first = s.begin(1_000);
+    complete(s, first, 0, true, 3_000);
+    s.hotRemoved(4_000, "hot-removed: the controller ended the loan");
+
+    assertTrue(s.over());
+    SurpriseRemoval r = s.removal();
+    assertEquals(new SurpriseRemoval(4_000, "hot-removed: the controller ended the loan", new LostRead(1, 8, 8, 3_000), 1),
+        r, "at the notice's time, the second read lost, the third never started");
+    assertEquals(Long.MAX_VALUE, s.watchdogDeadline(), "the watchdog is taken back");
+    assertNull(s.watchdogExpired(53_000));
+    assertTrue(s.msiArrived(MSI_HOST, msi(), 5_000).isEmpty(), "a late message starts no next read");
+    s.hotRemoved(6_000, "again");
+    assertEquals(r, s.removal(), "once");
+  }
+
+  @Test
+  void shouldLoseNoReadWhenTheDiskIsHotRemovedBeforeTheFirstDoorbellAndNothingWhenThePlanIsOver() {
+    DiskReadSequence early = new DiskReadSequence(plan(THREE), WATCHDOG);
+    early.setUp(0);
+    early.hotRemoved(500, "gone");
+    assertEquals(new SurpriseRemoval(500, "gone", null, 3), early.removal());
+    assertNull(early.begin(1_000), "no doorbell after the removal");
+
+    DiskReadSequence done = new DiskReadSequence(plan(List.of(new Read(0, 8))), WATCHDOG);
+    done.setUp(0);
+    complete(done, done.begin(1_000), 0, true, 3_000);
+    assertTrue(done.finished());
+    done.hotRemoved(4_000, "gone");
+    assertNull(done.removal(), "a plan over already loses nothing");
+  }
 }

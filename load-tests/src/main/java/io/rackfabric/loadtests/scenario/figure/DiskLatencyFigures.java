@@ -3,6 +3,7 @@ package io.rackfabric.loadtests.scenario.figure;
 import io.rackfabric.host.device.disk.CompletionEntry;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
 import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
+import io.rackfabric.host.lending.LoanFollower;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.FigureType;
@@ -69,7 +70,9 @@ public final class DiskLatencyFigures implements FigureType {
 
   /**
    * A workload whose driver saw its disk removed: {@code disk.W.removed_at_ns} (model: the driver's
-   * declaration), the reads completed, lost in flight and never started, and the blocks lost.
+   * declaration), the reads completed, lost in flight and never started, and the blocks lost; when
+   * the controller ended the disk's loan, when ({@code loan_ended_at_ns}) and how long the notice
+   * took to reach the borrower ({@code loan_end_notice_ns}).
    */
   private static void removal(DiskReadsResult r, List<Figure> out) {
     SurpriseRemoval s = r.removal();
@@ -79,9 +82,14 @@ public final class DiskLatencyFigures implements FigureType {
     String p = "disk." + r.spec().name() + ".";
     out.add(new Figure(p + "removed_at_ns", s.at(), "ns", "model"));
     out.add(new Figure(p + "reads_completed", r.reads().size(), "reads", "count"));
-    out.add(new Figure(p + "reads_lost", 1, "reads", "count"));
-    out.add(new Figure(p + "blocks_lost", s.lost().blocks(), "blocks", "count"));
+    out.add(new Figure(p + "reads_lost", s.lost() == null ? 0 : 1, "reads", "count"));
+    out.add(new Figure(p + "blocks_lost", s.lost() == null ? 0 : s.lost().blocks(), "blocks", "count"));
     out.add(new Figure(p + "reads_not_started", s.notStarted(), "reads", "count"));
+    LoanFollower.LoanEnd end = r.loanEnd();
+    if (end != null) {
+      out.add(new Figure(p + "loan_ended_at_ns", end.endedAt(), "ns", "model"));
+      out.add(new Figure(p + "loan_end_notice_ns", end.noticedAt() - end.endedAt(), "ns", "model"));
+    }
   }
 
   /** Each workload with a successful read: its latencies. */
