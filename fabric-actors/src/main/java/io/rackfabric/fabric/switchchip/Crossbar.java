@@ -64,7 +64,6 @@ final class Crossbar {
     }
   }
 
-  /** Whether sibling {@code port} is running. */
   /** Each sibling port's number, ascending (this port's own excluded). */
   void forEachSibling(java.util.function.IntConsumer action) {
     for (int n = 0; n < siblings.length; n++) {
@@ -74,6 +73,7 @@ final class Crossbar {
     }
   }
 
+  /** Whether sibling {@code port} is running. */
   boolean has(int port) {
     return port >= 0 && port < siblings.length && siblings[port] != null; // a source route may name any number
   }

@@ -132,7 +132,7 @@ public final class DiskReadsRun {
             var r = done.removal();
             progress.printf("  disk-reads %s: surprise removal at model %,d ns after %,d of %,d reads: %s; lost in"
                 + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.reads().size(), planned, r.reason(),
-                r.lost(), r.notStarted());
+                r.lost() == null ? "none" : r.lost(), r.notStarted());
           }
           return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal(),
               LoanFollowers.followed(rack, d.follower()).end());
