@@ -10,8 +10,8 @@ import akka.actor.typed.javadsl.Receive;
 import io.rackfabric.host.compute.ComputeHost;
 import io.rackfabric.host.controlplane.ControlPlaneClient;
 import io.rackfabric.host.device.HotRemoved;
+import io.rackfabric.host.device.WindowsMoved;
 import io.rackfabric.host.device.disk.DiskDriver;
-import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
 import io.rackfabric.host.device.gpu.GpuDriver;
 import io.rackfabric.host.memory.Plane;
 import io.rackfabric.persistence.controller.Controller;
@@ -54,10 +54,11 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   /**
    * One move of the loan: to {@code plane} at model {@code at}; what the driver did ({@code
-   * driverMove} null when it changed nothing, {@code driverError} why it could not); the controller's
+   * driverRangAgain} the work in flight it issued again, "" when none; {@code driverError} why it
+   * could not follow); the controller's
    * answer ({@code status} null until it came) at {@code decidedAt}, with its {@code detail}.
    */
-  public record LoanMove(Plane plane, long at, PlaneWindows windows, WindowMove driverMove, String driverError,
+  public record LoanMove(Plane plane, long at, PlaneWindows windows, String driverRangAgain, String driverError,
       Controller.Status status, long decidedAt, String detail) {}
 
   /**
@@ -79,7 +80,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
      * registersShift} and its DMA addresses {@code dmaShift} from the driver's plan's from then on;
      * the driver answers {@code replyTo} once it rang what it had to (or says why it could not).
      */
-    void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo);
+    void moveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo);
 
     /** The device was hot-removed at model {@code at} for {@code reason}; the driver answers {@code replyTo}. */
     void hotRemove(long at, String reason, ActorRef<HotRemoved> replyTo);
@@ -89,7 +90,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   public static Driver gpu(ActorRef<GpuDriver.Command> driver) {
     return new Driver() {
       @Override
-      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo) {
+      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo) {
         driver.tell(new GpuDriver.MoveWindows(registersShift, dmaShift, at, replyTo));
       }
 
@@ -101,17 +102,14 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   }
 
   /**
-   * A disk driver, {@code id} in its answers: it follows the loan's end; a window move it answers
-   * with why it does not follow it (the disk's queue pair holds the old window's addresses; taking
-   * it down and up again while a command runs is refused), so its read in flight waits for its
-   * watchdog on the new path.
+   * A disk driver: it follows both (it resets the disk through the moved windows, sets its queue
+   * pair up on the new addresses and submits the read in flight again).
    */
-  public static Driver disk(String id, ActorRef<DiskDriver.Command> driver) {
+  public static Driver disk(ActorRef<DiskDriver.Command> driver) {
     return new Driver() {
       @Override
-      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<GpuDriver.WindowsMoved> replyTo) {
-        replyTo.tell(new GpuDriver.WindowsMoved(id, null, "disk driver " + id + " does not follow a window move: its"
-            + " queue pair holds the old window's addresses"));
+      public void moveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo) {
+        driver.tell(new DiskDriver.MoveWindows(registersShift, dmaShift, at, replyTo));
       }
 
       @Override
@@ -133,7 +131,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   private record RouteChanged(ComputeHost.RouteChanged change) implements Command, NoSerializationVerificationNeeded {}
 
-  private record DriverMoved(GpuDriver.WindowsMoved moved) implements Command, NoSerializationVerificationNeeded {}
+  private record DriverMoved(WindowsMoved moved) implements Command, NoSerializationVerificationNeeded {}
 
   private record RequestQueued(ControlPlaneClient.PagesDone records) implements Command,
       NoSerializationVerificationNeeded {}
@@ -153,7 +151,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   private final ActorRef<ComputeHost.Command> host;
   private final Driver driver;
   private final ActorRef<ControlPlaneClient.Command> client;
-  private final ActorRef<GpuDriver.WindowsMoved> driverReplies;
+  private final ActorRef<WindowsMoved> driverReplies;
   private final ActorRef<ControlPlaneClient.PagesDone> queued;
   private final ActorRef<Controller.OperationResult> answers;
   private final List<LoanMove> moves = new ArrayList<>();
@@ -193,7 +191,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     this.host = host;
     this.driver = driver;
     this.client = client;
-    this.driverReplies = context.messageAdapter(GpuDriver.WindowsMoved.class, DriverMoved::new);
+    this.driverReplies = context.messageAdapter(WindowsMoved.class, DriverMoved::new);
     this.queued = context.messageAdapter(ControlPlaneClient.PagesDone.class, RequestQueued::new);
     this.answers = context.messageAdapter(Controller.OperationResult.class, Answered::new);
     host.tell(new ComputeHost.FollowRoutes(context.messageAdapter(ComputeHost.RouteChanged.class, RouteChanged::new),
@@ -225,7 +223,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     }
     plane = c.plane();
     PlaneWindows w = windows.get(plane);
-    moves.add(new LoanMove(plane, c.modelAt(), w, null, "", null, -1, ""));
+    moves.add(new LoanMove(plane, c.modelAt(), w, "", "", null, -1, ""));
     getContext().getLog().info("Loan of [{}] to [{}] moves to the {} plane at {} ns: DMA window 0x{}", device, borrower,
         plane.ntb(), c.modelAt(), Long.toHexString(w.windowBase()));
     driver.moveWindows(w.registersShift(), w.dmaShift(), c.modelAt(), driverReplies);
@@ -236,7 +234,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
   private Behavior<Command> onDriverMoved(DriverMoved msg) {
     int index = moves.size() - 1;
     LoanMove m = moves.get(index);
-    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), msg.moved().move(), msg.moved().error(), null, -1,
+    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), msg.moved().rungAgain(), msg.moved().error(), null, -1,
         ""));
     if (client == null) {
       host.tell(new ComputeHost.RouteFollowed(getContext().getSelf()));
@@ -265,7 +263,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     }
     LoanMove m = moves.get(index);
     Controller.OperationResult r = msg.result();
-    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), m.driverMove(), m.driverError(), r.status(),
+    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), m.driverRangAgain(), m.driverError(), r.status(),
         r.at(), r.detail() == null ? "" : r.detail()));
     getContext().getLog().info("Loan of [{}] to [{}]: the controller answered the window move {} at {} ns", device,
         borrower, r.status(), r.at());

@@ -83,7 +83,7 @@ public final class DiskReadsRun {
     // Answered after the driver asked for its wakes: they are at the endpoint before the confirm.
     Asks.<DiskDriver.Command, DiskDriver.ReadsDone>ask(rack.system(), ref, DiskDriver.GetProgress::new, ASK);
     ActorRef<LoanFollower.Command> follower = LoanFollowers.start(rack, w.disk(), w.driver(), "disk-reads " + w.name(),
-        LoanFollower.disk(w.driver(), ref), progress);
+        LoanFollower.disk(ref), progress);
     rack.confirmInputs(List.of(w.driver()));
     progress.printf("  disk-reads %s: %s drives %s from model %,d ns, %,d reads of %d blocks%n", w.name(), w.driver(),
         w.disk(), startAt, w.count(), w.blocks());
@@ -134,8 +134,8 @@ public final class DiskReadsRun {
                 + " flight %s, %,d not started%n", d.spec().name(), r.at(), done.reads().size(), planned, r.reason(),
                 r.lost() == null ? "none" : r.lost(), r.notStarted());
           }
-          return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal(),
-              LoanFollowers.followed(rack, d.follower()).end());
+          return new DiskReadsResult(d.spec(), done.reads(), done.error(), done.removal(), done.moves(),
+              d.follower() == null ? null : LoanFollowers.followed(rack, d.follower()));
         } catch (TimeoutException notYet) {
           // a progress line, below
         }

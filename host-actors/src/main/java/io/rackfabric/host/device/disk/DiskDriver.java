@@ -13,12 +13,16 @@ import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.device.HotRemoved;
 import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
+import io.rackfabric.host.device.WindowsMoved;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
 import io.rackfabric.host.device.disk.DiskReadSequence.RegisterRead;
 import io.rackfabric.host.device.disk.DiskReadSequence.RegisterWrite;
+import io.rackfabric.host.device.disk.DiskReadSequence.ResentRead;
+import io.rackfabric.host.device.disk.DiskReadSequence.Reset;
 import io.rackfabric.host.device.disk.DiskReadSequence.Step;
 import io.rackfabric.host.device.disk.DiskReadSequence.Submission;
 import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
+import io.rackfabric.host.device.disk.DiskReadSequence.WindowMove;
 import java.util.List;
 
 /**
@@ -39,7 +43,7 @@ import java.util.List;
  */
 public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
-  public sealed interface Command permits Start, GetProgress, HotRemove, Called {}
+  public sealed interface Command permits Start, GetProgress, MoveWindows, HotRemove, Called {}
 
   /** Runs {@code plan}; {@code replyTo} gets the reads once the last MSI-X message arrived. */
   public record Start(DiskReadPlan plan, ActorRef<ReadsDone> replyTo) implements Command,
@@ -47,6 +51,17 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   /** The reads done so far (answered after every message the driver sent before it). */
   public record GetProgress(ActorRef<ReadsDone> replyTo) implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * The loan's windows moved at model {@code at} (the borrower's link fail-over): the disk's
+   * registers are {@code registersShift} and its DMA addresses {@code dmaShift} from the plan's from
+   * then on; the driver resets the disk through them, sets it up on the moved addresses and submits
+   * the read in flight again ({@link DiskReadSequence#windowsMoved}). Under the kernel the host
+   * holds its endpoint at {@code at} until {@code replyTo} is answered, so the writes enter the
+   * model then.
+   */
+  public record MoveWindows(long registersShift, long dmaShift, long at, ActorRef<WindowsMoved> replyTo)
+      implements Command, NoSerializationVerificationNeeded {}
 
   /**
    * The disk was hot-removed at model {@code at} for {@code reason} (the controller ended its loan:
@@ -59,12 +74,14 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   /**
    * The reads done, in order, of {@code planned}; {@code error} non-empty when the plan was refused;
-   * {@code removal} the disk's surprise removal that ended the plan early, or null.
+   * {@code removal} the disk's surprise removal that ended the plan early, or null; {@code moves}
+   * the moves of its windows it followed.
    */
   public record ReadsDone(String driver, List<DiskReadRecord> reads, int planned, String error,
-      SurpriseRemoval removal) implements NoSerializationVerificationNeeded {
+      SurpriseRemoval removal, List<WindowMove> moves) implements NoSerializationVerificationNeeded {
     public ReadsDone {
       reads = List.copyOf(reads);
+      moves = List.copyOf(moves);
     }
   }
 
@@ -111,6 +128,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
     return newReceiveBuilder()
         .onMessage(Start.class, this::onStart)
         .onMessage(GetProgress.class, this::onGetProgress)
+        .onMessage(MoveWindows.class, this::onMoveWindows)
         .onMessage(HotRemove.class, this::onHotRemove)
         .onMessage(Called.class, this::onCalled)
         .build();
@@ -119,7 +137,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
   private Behavior<Command> onStart(Start msg) {
     if (sequence != null) {
       msg.replyTo().tell(new ReadsDone(id, List.of(), msg.plan().reads().size(), "driver " + id
-          + " already runs a plan of " + sequence.planned() + " reads", null));
+          + " already runs a plan of " + sequence.planned() + " reads", null, List.of()));
       return this;
     }
     plan = msg.plan();
@@ -138,6 +156,27 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   private Behavior<Command> onGetProgress(GetProgress msg) {
     msg.replyTo().tell(progress());
+    return this;
+  }
+
+  private Behavior<Command> onMoveWindows(MoveWindows msg) {
+    if (sequence == null) {
+      msg.replyTo().tell(WindowsMoved.refused(id, "driver " + id + " runs no plan: nothing to move"));
+      return this;
+    }
+    Reset reset = sequence.windowsMoved(msg.registersShift(), msg.dmaShift(), msg.at());
+    if (reset != null) {
+      reset.writes().forEach(this::write);
+      submit(reset.resubmission());
+      watchdog.rearm(sequence.watchdogDeadline());
+    }
+    List<WindowMove> moves = sequence.moves();
+    ResentRead resent = reset == null || reset.resubmission() == null ? null : moves.get(moves.size() - 1).resent();
+    getContext().getLog().info("Disk driver [{}] follows the loan's windows at {} ns: registers {} and DMA {} from the"
+        + " plan's; {}", id, msg.at(), msg.registersShift(), msg.dmaShift(), reset == null ? "nothing to reset"
+        : resent == null ? "disk reset, no read in flight" : "disk reset, read " + resent.index() + " submitted again");
+    msg.replyTo().tell(new WindowsMoved(id, resent == null ? "" : "read " + resent.index() + " (" + resent.blocks()
+        + " blocks at LBA " + resent.lba() + ")", ""));
     return this;
   }
 
@@ -224,6 +263,7 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
   private ReadsDone progress() {
     return new ReadsDone(id, sequence == null ? List.of() : sequence.records(),
-        sequence == null ? 0 : sequence.planned(), "", sequence == null ? null : sequence.removal());
+        sequence == null ? 0 : sequence.planned(), "", sequence == null ? null : sequence.removal(),
+        sequence == null ? List.of() : sequence.moves());
   }
 }

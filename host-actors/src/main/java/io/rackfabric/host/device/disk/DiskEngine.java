@@ -72,12 +72,15 @@ public final class DiskEngine {
   private final Map<Long, ArrayDeque<Outstanding>> inFlight = new HashMap<>();
   private final LinkedHashMap<Long, Running> running = new LinkedHashMap<>();
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+  /** Reads issued before a reset and not answered yet, by address: their answers are dropped. */
+  private final Map<Long, Integer> abandoned = new HashMap<>();
   private int reads;
   private int fetching;
   private long commands;
   private long completed;
   private long failed;
   private long fetchFailures;
+  private long aborted;
   private long tlps;
 
   public DiskEngine(DiskSettings settings, int maxPayload, DiskBlocks blocks, Bus bus) {
@@ -99,11 +102,20 @@ public final class DiskEngine {
     return queues == null ? DiskRegisters.Error.BAD_QUEUE : DiskRegisters.Error.NONE;
   }
 
-  /** ENABLE=0: refused while any command, read or completion is under way. */
+  /**
+   * ENABLE=0: a reset, as NVMe's CC.EN 1 to 0. The queue pair is taken down and every command under
+   * way is aborted without a completion (a READ waiting for its media writes nothing, a WRITE stores
+   * nothing, a completion waiting for room is not posted); answers to reads issued before it are
+   * ignored when they come. A driver that resets with commands outstanding submits them again.
+   */
   public DiskRegisters.Error disable() {
-    if (!running.isEmpty() || !waiting.isEmpty() || reads > 0) {
-      return DiskRegisters.Error.BUSY;
-    }
+    aborted += running.size() + fetching;
+    running.clear();
+    waiting.clear();
+    inFlight.forEach((address, q) -> abandoned.merge(address, q.size(), Integer::sum));
+    inFlight.clear();
+    reads = 0;
+    fetching = 0;
     queues = null;
     return DiskRegisters.Error.NONE;
   }
@@ -139,6 +151,15 @@ public final class DiskEngine {
    * entry is lost: no command id to complete), else NONE.
    */
   public DiskRegisters.Error readDone(long address, boolean ok, byte[] data, long latencyNs) {
+    Integer stale = abandoned.get(address);
+    if (stale != null) { // answers of one address come back in the order they were asked
+      if (stale == 1) {
+        abandoned.remove(address);
+      } else {
+        abandoned.put(address, stale - 1);
+      }
+      return DiskRegisters.Error.NONE;
+    }
     ArrayDeque<Outstanding> q = inFlight.get(address);
     if (q == null || q.isEmpty()) {
       return DiskRegisters.Error.NONE; // not the engine's
@@ -298,6 +319,11 @@ public final class DiskEngine {
 
   public long fetchFailures() {
     return fetchFailures;
+  }
+
+  /** Commands (fetched or being fetched) a reset took down before they completed. */
+  public long aborted() {
+    return aborted;
   }
 
   /** Fetches, buffer reads, data writes and completion entries issued so far (MSI-X messages not counted). */

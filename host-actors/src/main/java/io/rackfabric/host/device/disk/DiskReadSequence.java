@@ -50,6 +50,26 @@ public final class DiskReadSequence implements RemovableSequence {
   /** A read whose doorbell was rung at {@code doorbellAt} and whose completion never came. */
   public record LostRead(int commandId, long lba, int blocks, long doorbellAt) {}
 
+  /**
+   * One move of the disk's windows at model {@code at} (its loan followed the borrower's link
+   * fail-over): its registers {@code registersShift} and its DMA addresses {@code dmaShift} from the
+   * plan's from then on; {@code resent} the read in flight submitted again, or null.
+   */
+  public record WindowMove(long at, long registersShift, long dmaShift, ResentRead resent) {}
+
+  /** Read number {@code index} (from 0) submitted again at {@code resentAt}; its doorbell first rung at {@code doorbellAt}. */
+  public record ResentRead(int index, long lba, int blocks, long doorbellAt, long resentAt) {}
+
+  /**
+   * What a move sends through the new windows, in order: the disk's reset, its set-up on the
+   * moved addresses, then the read in flight's submission ({@code resubmission} null when none was).
+   */
+  public record Reset(List<RegisterWrite> writes, Submission resubmission) {
+    public Reset {
+      writes = List.copyOf(writes);
+    }
+  }
+
   /** A command's 64 bytes stored into the driver's own RAM at {@code address}, then the doorbell. */
   public record Submission(long address, byte[] entry, RegisterWrite doorbell) {}
 
@@ -93,6 +113,12 @@ public final class DiskReadSequence implements RemovableSequence {
   private boolean phase = true;
   private CompletionEntry completion;
   private boolean dataOk;
+  /** Submissions so far: the next one's command id (a read submitted again gets a new one). */
+  private int submitted;
+  private int runningId;
+  private long registersShift;
+  private long dmaShift;
+  private final List<WindowMove> moves = new ArrayList<>();
 
   /** A sequence without a watchdog: it waits for each MSI-X message for ever. */
   public DiskReadSequence(DiskReadPlan plan) {
@@ -125,7 +151,7 @@ public final class DiskReadSequence implements RemovableSequence {
     }
     DeviceWatchdog.Verdict v = watchdog.expired(at);
     if (v == DeviceWatchdog.Verdict.PROBE) {
-      return new RegisterRead(plan.registers() + DiskRegisters.STATUS, 4, at);
+      return new RegisterRead(registers() + DiskRegisters.STATUS, 4, at);
     }
     if (v == DeviceWatchdog.Verdict.REMOVED) {
       removed(at);
@@ -150,7 +176,7 @@ public final class DiskReadSequence implements RemovableSequence {
   }
 
   private void removed(long at) {
-    remove(at, "disk at 0x" + Long.toHexString(plan.registers()) + " gone: " + watchdog.reason());
+    remove(at, "disk at 0x" + Long.toHexString(registers()) + " gone: " + watchdog.reason());
   }
 
   /**
@@ -173,7 +199,7 @@ public final class DiskReadSequence implements RemovableSequence {
     LostRead lost = null;
     if (running >= 0) {
       Read r = plan.reads().get(running);
-      lost = new LostRead(commandId(running), r.lba(), r.blocks(), doorbellAt);
+      lost = new LostRead(runningId, r.lba(), r.blocks(), doorbellAt);
     }
     removal = new SurpriseRemoval(at, reason, lost, plan.reads().size() - done.size() - (lost == null ? 0 : 1));
     running = -1;
@@ -201,29 +227,33 @@ public final class DiskReadSequence implements RemovableSequence {
       return List.of();
     }
     setUp = true;
+    return setUpWrites(at);
+  }
+
+  private List<RegisterWrite> setUpWrites(long at) {
     if (plan.vector() == DiskReadPlan.ALIAS) {
       ByteBuffer b = queuePair(SETUP_BYTES);
-      b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk());
+      b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk() + dmaShift);
       b.putInt(DiskRegisters.MSI_DATA, MSI_DATA);
       b.putInt(DiskRegisters.ENABLE, 1);
-      return List.of(new RegisterWrite(plan.registers(), b.array(), at));
+      return List.of(new RegisterWrite(registers(), b.array(), at));
     }
     ByteBuffer entry = ByteBuffer.allocate(MsixTable.ENTRY).order(ByteOrder.LITTLE_ENDIAN);
-    entry.putLong(MsixTable.ADDRESS_LOW, plan.msiDisk());
+    entry.putLong(MsixTable.ADDRESS_LOW, plan.msiDisk() + dmaShift);
     entry.putInt(MsixTable.DATA, MSI_DATA);
     entry.putInt(MsixTable.VECTOR_CONTROL, 0); // unmasked
-    long entryAt = plan.registers() + DiskRegisters.MSIX + (long) MsixTable.ENTRY * plan.vector();
+    long entryAt = registers() + DiskRegisters.MSIX + (long) MsixTable.ENTRY * plan.vector();
     return List.of(new RegisterWrite(entryAt, entry.array(), at),
-        new RegisterWrite(plan.registers() + DiskRegisters.CQ_VECTOR, Pcie.dword(plan.vector()), at),
-        new RegisterWrite(plan.registers(), queuePair(DiskRegisters.MSI_ADDR).array(), at),
-        new RegisterWrite(plan.registers() + DiskRegisters.ENABLE, Pcie.dword(1), at));
+        new RegisterWrite(registers() + DiskRegisters.CQ_VECTOR, Pcie.dword(plan.vector()), at),
+        new RegisterWrite(registers(), queuePair(DiskRegisters.MSI_ADDR).array(), at),
+        new RegisterWrite(registers() + DiskRegisters.ENABLE, Pcie.dword(1), at));
   }
 
   /** SQ_BASE to CQ_SIZE programmed, in a block of {@code bytes} from SQ_BASE. */
   private ByteBuffer queuePair(int bytes) {
     ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(DiskRegisters.SQ_BASE, plan.queuesDisk());
-    b.putLong(DiskRegisters.CQ_BASE, plan.queuesDisk() + DiskReadPlan.CQ_OFFSET);
+    b.putLong(DiskRegisters.SQ_BASE, plan.queuesDisk() + dmaShift);
+    b.putLong(DiskRegisters.CQ_BASE, plan.queuesDisk() + dmaShift + DiskReadPlan.CQ_OFFSET);
     b.putInt(DiskRegisters.SQ_SIZE, DiskReadPlan.ENTRIES);
     b.putInt(DiskRegisters.CQ_SIZE, DiskReadPlan.ENTRIES);
     return b;
@@ -252,7 +282,7 @@ public final class DiskReadSequence implements RemovableSequence {
       } catch (IllegalArgumentException unknownStatus) {
         return; // no entry of this disk's: the MSI finds none and the read waits
       }
-      if (e.phase() == phase && e.commandId() == commandId(running)) {
+      if (e.phase() == phase && e.commandId() == runningId) {
         completion = e;
       }
     }
@@ -269,7 +299,7 @@ public final class DiskReadSequence implements RemovableSequence {
       return Step.NONE;
     }
     Read r = plan.reads().get(running);
-    done.add(new DiskReadRecord(commandId(running), r.lba(), r.blocks(), doorbellAt, at, completion.status(), dataOk));
+    done.add(new DiskReadRecord(runningId, r.lba(), r.blocks(), doorbellAt, at, completion.status(), dataOk));
     cqHead = (cqHead + 1) % DiskReadPlan.ENTRIES;
     if (cqHead == 0) {
       phase = !phase;
@@ -284,14 +314,15 @@ public final class DiskReadSequence implements RemovableSequence {
       return new Step(List.of(submit(next, at)), List.of());
     }
     return new Step(List.of(), List.of(
-        new RegisterWrite(plan.registers() + DiskRegisters.CQ_HEAD, Pcie.dword(cqHead), at),
-        new RegisterWrite(plan.registers() + DiskRegisters.ENABLE, Pcie.dword(0), at)));
+        new RegisterWrite(registers() + DiskRegisters.CQ_HEAD, Pcie.dword(cqHead), at),
+        new RegisterWrite(registers() + DiskRegisters.ENABLE, Pcie.dword(0), at)));
   }
 
   private Submission submit(int index, long at) {
     Read r = plan.reads().get(index);
     long slot = plan.sqHost() + (long) sqTail * SubmissionEntry.SIZE;
-    byte[] entry = SubmissionEntry.read(commandId(index), plan.bufferDisk(), r.lba(), r.blocks()).encode();
+    runningId = commandId(submitted++);
+    byte[] entry = SubmissionEntry.read(runningId, plan.bufferDisk() + dmaShift, r.lba(), r.blocks()).encode();
     sqTail = (sqTail + 1) % DiskReadPlan.ENTRIES;
     byte[] doorbell = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(sqTail).putInt(cqHead).array();
     running = index;
@@ -300,10 +331,60 @@ public final class DiskReadSequence implements RemovableSequence {
     if (watchdog != null) {
       watchdog.expect(at);
     }
-    return new Submission(slot, entry, new RegisterWrite(plan.registers() + DiskRegisters.SQ_TAIL, doorbell, at));
+    return new Submission(slot, entry, new RegisterWrite(registers() + DiskRegisters.SQ_TAIL, doorbell, at));
   }
 
-  /** Read {@code index}'s command id: 16 bits, wrapping. */
+  /** BAR0 as the driver reaches it now: the plan's, moved with the loan's windows. */
+  private long registers() {
+    return plan.registers() + registersShift;
+  }
+
+  /**
+   * The loan's windows moved at model {@code at}: the disk's registers are {@code registersShift}
+   * and its DMA addresses {@code dmaShift} from the plan's from then on. The disk holds its queue
+   * pair's and its MSI-X message's addresses from its set-up, so once it is set up the driver
+   * resets it through the moved registers (ENABLE=0 aborts whatever it had under way), sets it up
+   * again on the moved addresses (both queues empty again), and submits the read in flight again
+   * under a new command id: its data and completion died on the old path, and a read writes the
+   * same blocks to the same buffer, so it is counted once, from its first doorbell. Null when
+   * nothing is to be sent: the plan is over, the shifts are the ones in force, or the disk is not
+   * set up yet (the set-up will use the moved addresses).
+   */
+  public Reset windowsMoved(long registersShift, long dmaShift, long at) {
+    if (over() || (registersShift == this.registersShift && dmaShift == this.dmaShift)) {
+      return null;
+    }
+    this.registersShift = registersShift;
+    this.dmaShift = dmaShift;
+    if (!setUp) {
+      moves.add(new WindowMove(at, registersShift, dmaShift, null));
+      return null;
+    }
+    List<RegisterWrite> writes = new ArrayList<>();
+    writes.add(new RegisterWrite(registers() + DiskRegisters.ENABLE, Pcie.dword(0), at));
+    writes.addAll(setUpWrites(at));
+    sqTail = 0;
+    cqHead = 0;
+    phase = true;
+    completion = null;
+    if (running < 0) { // set up, the first doorbell not rung yet
+      moves.add(new WindowMove(at, registersShift, dmaShift, null));
+      return new Reset(writes, null);
+    }
+    Read r = plan.reads().get(running);
+    long first = doorbellAt;
+    Submission again = submit(running, at);
+    doorbellAt = first;
+    moves.add(new WindowMove(at, registersShift, dmaShift, new ResentRead(running, r.lba(), r.blocks(), first, at)));
+    return new Reset(writes, again);
+  }
+
+  /** The window moves so far, in order. */
+  public List<WindowMove> moves() {
+    return List.copyOf(moves);
+  }
+
+  /** Submission {@code index}'s command id: 16 bits, wrapping. */
   static int commandId(int index) {
     return index & 0xFFFF;
   }

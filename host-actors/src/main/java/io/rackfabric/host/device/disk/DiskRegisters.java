@@ -20,7 +20,8 @@ import java.util.List;
  * 0x18 MSI_ADDR  64  alias of MSI-X entry 0's message address; a write unmasks entry 0
  * 0x20 MSI_DATA  32  alias of MSI-X entry 0's message data
  * 0x24 ENABLE    32  1: set the queue pair up from the registers above (both queues empty, phase
- *                    1); 0: take it down (refused while commands run)
+ *                    1); 0: reset, the queue pair taken down and every command under way
+ *                    aborted without a completion (NVMe's CC.EN 1 to 0)
  * 0x28 SQ_TAIL   32  doorbell: the driver's new submission queue tail
  * 0x2C CQ_HEAD   32  doorbell: the driver's new completion queue head (entries it consumed)
  * 0x30 STATUS    32  RO: bit 0 enabled, bits 15:8 the {@link Error} of the last refusal or failure

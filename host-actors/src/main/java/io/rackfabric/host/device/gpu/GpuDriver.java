@@ -11,6 +11,7 @@ import io.rackfabric.fabric.endpoint.EndpointEvent;
 import io.rackfabric.fabric.endpoint.GuestCall;
 import io.rackfabric.fabric.endpoint.MemoryEndpoint;
 import io.rackfabric.host.device.HotRemoved;
+import io.rackfabric.host.device.WindowsMoved;
 import io.rackfabric.host.device.WatchdogWake;
 import io.rackfabric.host.device.WatchingGuest;
 import io.rackfabric.host.device.gpu.CopySequence.CopyRecord;
@@ -65,9 +66,6 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
    */
   public record HotRemove(long at, String reason, ActorRef<HotRemoved> replyTo)
       implements Command, NoSerializationVerificationNeeded {}
-
-  /** The move as the driver applied it ({@code move} null when it changed nothing), or why not. */
-  public record WindowsMoved(String driver, WindowMove move, String error) implements NoSerializationVerificationNeeded {}
 
   /**
    * The copies done, in order, of {@code planned}; {@code error} non-empty when the plan was
@@ -158,7 +156,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
 
   private Behavior<Command> onMoveWindows(MoveWindows msg) {
     if (sequence == null) {
-      msg.replyTo().tell(new WindowsMoved(id, null, "driver " + id + " runs no plan: nothing to move"));
+      msg.replyTo().tell(WindowsMoved.refused(id, "driver " + id + " runs no plan: nothing to move"));
       return this;
     }
     int before = sequence.moves().size();
@@ -168,7 +166,7 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
     } catch (IllegalArgumentException e) {
       getContext().getLog().warn("GPU driver [{}] cannot follow the window move at {} ns: {}", id, msg.at(),
           e.getMessage());
-      msg.replyTo().tell(new WindowsMoved(id, null, e.getMessage()));
+      msg.replyTo().tell(WindowsMoved.refused(id, e.getMessage()));
       return this;
     }
     issue(w);
@@ -180,7 +178,9 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
           + " the plan's; {}", id, msg.at(), msg.registersShift(), msg.dmaShift(),
           move.resent() == null ? "no copy in flight" : "copy " + move.resent().index() + " rung again");
     }
-    msg.replyTo().tell(new WindowsMoved(id, move, ""));
+    msg.replyTo().tell(new WindowsMoved(id, move == null || move.resent() == null ? ""
+        : "copy " + move.resent().index() + " (" + move.resent().bytes() + " bytes, " + move.resent().direction() + ")",
+        ""));
     return this;
   }
 

@@ -270,12 +270,41 @@ class DiskEngineTest {
     assertEquals(DiskRegisters.Error.BAD_QUEUE, engine.enable(new DiskRegisters.Enable(SQ, 1, CQ, 4)));
     enable(8, 8);
     assertEquals(DiskRegisters.Error.BUSY, engine.enable(new DiskRegisters.Enable(SQ, 8, CQ, 8)));
-    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
-    engine.sqTailRung(1, 0);
-    assertEquals(DiskRegisters.Error.BUSY, engine.disable(), "a fetch is in flight");
-    host.drain();
     assertEquals(DiskRegisters.Error.NONE, engine.disable());
     assertEquals(DiskRegisters.Error.NOT_ENABLED, engine.cqHeadRung(0, 0));
+  }
+
+  @Test
+  void shouldAbortACommandWithoutACompletionAndDropItsLateAnswerWhenResetWhileItIsFetched() {
+    enable(8, 8);
+    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
+    engine.sqTailRung(1, 0);
+    assertEquals(DiskRegisters.Error.NONE, engine.disable(), "a reset is never refused");
+    assertEquals(1, engine.aborted());
+    enable(8, 8); // set up again before the fetch's answer comes: the answer is not the new queue's
+    assertEquals(List.of(), host.drain());
+    assertEquals(List.of(), host.of("write"), "no data, no completion entry");
+    assertEquals(0, engine.completed());
+
+    assertEquals(DiskRegisters.Error.NONE, engine.sqTailRung(1, 500)); // the driver submits it again
+    host.drain();
+    assertEquals(1, engine.completed());
+    assertEquals(1, completion(0).commandId());
+  }
+
+  @Test
+  void shouldWriteNothingForAReadWhoseMediaTimeEndsAfterAReset() {
+    enable(8, 8);
+    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
+    engine.sqTailRung(1, 0);
+    Tlp fetch = host.pendingReads.poll();
+    engine.readDone(fetch.address(), true, host.load(fetch.address(), fetch.length()), LATENCY);
+    assertEquals(1, engine.commandsRunning(), "the read waits for its media");
+    engine.disable();
+    assertEquals(0, engine.commandsRunning());
+    host.drain(); // the media wake comes
+    assertEquals(List.of(), host.of("write"));
+    assertEquals(List.of(), host.of("msi"));
   }
 
   @Test

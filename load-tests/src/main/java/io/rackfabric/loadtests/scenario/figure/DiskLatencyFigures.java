@@ -2,7 +2,9 @@ package io.rackfabric.loadtests.scenario.figure;
 
 import io.rackfabric.host.device.disk.CompletionEntry;
 import io.rackfabric.host.device.disk.DiskReadSequence.DiskReadRecord;
+import io.rackfabric.host.device.disk.DiskReadSequence.ResentRead;
 import io.rackfabric.host.device.disk.DiskReadSequence.SurpriseRemoval;
+import io.rackfabric.host.device.disk.DiskReadSequence.WindowMove;
 import io.rackfabric.host.lending.LoanFollower;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
@@ -64,6 +66,7 @@ public final class DiskLatencyFigures implements FigureType {
     difference(run, VM, BORROWED).ifPresent(d -> out.add(new Figure(VM_DIFFERENCE, d, "ns", "model")));
     for (DiskReadsResult r : run.diskReads()) {
       removal(r, out);
+      windowMoves(r, out);
     }
     return out;
   }
@@ -90,6 +93,34 @@ public final class DiskLatencyFigures implements FigureType {
       out.add(new Figure(p + "loan_ended_at_ns", end.endedAt(), "ns", "model"));
       out.add(new Figure(p + "loan_end_notice_ns", end.noticedAt() - end.endedAt(), "ns", "model"));
     }
+  }
+
+  /**
+   * A workload whose loan moved under it (its borrower's link fail-over): {@code
+   * disk.W.window_moves}, the first move's model time, how far the disk's registers and its DMA
+   * addresses moved, the reads submitted again after the disk's reset and their blocks, the reads
+   * planned and completed, and the controller's record of the move ({@link LoanMoveFigures}).
+   */
+  private static void windowMoves(DiskReadsResult r, List<Figure> out) {
+    if (r.windowMoves().isEmpty() && r.loanMoves().isEmpty()) {
+      return;
+    }
+    String p = "disk." + r.spec().name() + ".";
+    out.add(new Figure(p + "window_moves", r.windowMoves().size(), "moves", "count"));
+    if (!r.windowMoves().isEmpty()) {
+      WindowMove first = r.windowMoves().get(0);
+      out.add(new Figure(p + "window_moved_at_ns", first.at(), "ns", "model"));
+      out.add(new Figure(p + "registers_shift", first.registersShift(), "bytes", "count"));
+      out.add(new Figure(p + "dma_window_shift", first.dmaShift(), "bytes", "count"));
+    }
+    List<ResentRead> resent = r.windowMoves().stream().map(WindowMove::resent).filter(x -> x != null).toList();
+    out.add(new Figure(p + "reads_resent", resent.size(), "reads", "count"));
+    out.add(new Figure(p + "blocks_resent", resent.stream().mapToLong(ResentRead::blocks).sum(), "blocks", "count"));
+    out.add(new Figure(p + "reads_planned", r.spec().count(), "reads", "count"));
+    if (r.removal() == null) { // else the removal's figures have it
+      out.add(new Figure(p + "reads_completed", r.reads().size(), "reads", "count"));
+    }
+    LoanMoveFigures.add(p, r.loanMoves(), out);
   }
 
   /** Each workload with a successful read: its latencies. */

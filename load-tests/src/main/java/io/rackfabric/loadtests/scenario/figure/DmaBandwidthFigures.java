@@ -8,10 +8,8 @@ import io.rackfabric.host.device.gpu.CopySequence.LostCopy;
 import io.rackfabric.host.device.gpu.CopySequence.ResentCopy;
 import io.rackfabric.host.device.gpu.CopySequence.SurpriseRemoval;
 import io.rackfabric.host.device.gpu.CopySequence.WindowMove;
-import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import io.rackfabric.host.lending.LoanFollower;
-import io.rackfabric.host.lending.LoanFollower.LoanMove;
 import io.rackfabric.loadtests.report.Figure;
 import io.rackfabric.loadtests.scenario.api.FigureType;
 import io.rackfabric.loadtests.scenario.api.GpuCopiesResult;
@@ -145,15 +143,7 @@ public final class DmaBandwidthFigures implements FigureType {
       out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
     }
     out.add(new Figure(p + "stale_msis", g.staleMsis(), "msis", "count"));
-    if (!g.loanMoves().isEmpty()) {
-      LoanMove m = g.loanMoves().get(g.loanMoves().size() - 1);
-      out.add(new Figure(p + "dma_window_base", m.windows().windowBase(), "address", "count"));
-      out.add(new Figure(p + "window_move_recorded", m.status() == Controller.Status.ACCEPTED ? 1 : 0, "bool",
-          "count"));
-      if (m.status() != null) {
-        out.add(new Figure(p + "window_move_recorded_ns", m.decidedAt() - m.at(), "ns", "model"));
-      }
-    }
+    LoanMoveFigures.add(p, g.loanMoves(), out);
   }
 
   /** Each workload's median bandwidth per direction and size, from its driver's copies. */

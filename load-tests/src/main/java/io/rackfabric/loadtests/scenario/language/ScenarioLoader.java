@@ -34,7 +34,7 @@ public final class ScenarioLoader {
       "fm-discover", "fm-failover", "fm-controller-takeover", "fm-device-removed", "fm-routes", "fm-new-secondary", "fm-ntb-windows",
       "lending-lender-dies",
       "lending-borrower-link-fails", "lending-lender-link-fails", "lending-hot-plug", "lending-two-borrowers",
-      "lending-dma-outside-window", "lending-disk-loan", "lending-disk-loan-lender-dies");
+      "lending-dma-outside-window", "lending-disk-loan", "lending-disk-loan-lender-dies", "lending-disk-loan-link-fails");
 
   private ScenarioLoader() {}
 
