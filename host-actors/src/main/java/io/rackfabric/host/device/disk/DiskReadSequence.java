@@ -3,7 +3,7 @@ package io.rackfabric.host.device.disk;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.DeviceWatchdog;
 import io.rackfabric.host.device.RemovableSequence;
-import io.rackfabric.host.device.MsixTable;
+import io.rackfabric.host.device.WindowShift;
 import io.rackfabric.host.device.Pcie;
 import io.rackfabric.host.device.disk.DiskReadPlan.Read;
 import java.nio.ByteBuffer;
@@ -31,8 +31,6 @@ public final class DiskReadSequence implements RemovableSequence {
 
   /** The MSI-X message's payload: one vector. */
   static final int MSI_DATA = 0xD15C;
-  /** Bytes from SQ_BASE to ENABLE: the block the set-up's write programs. */
-  static final int SETUP_BYTES = DiskRegisters.ENABLE + 4;
 
   /** One write of the driver: {@code data} at bus address {@code address}, issued at {@code at}. */
   public record RegisterWrite(long address, byte[] data, long at) {}
@@ -55,7 +53,7 @@ public final class DiskReadSequence implements RemovableSequence {
    * fail-over): its registers {@code registersShift} and its DMA addresses {@code dmaShift} from the
    * plan's from then on; {@code resent} the read in flight submitted again, or null.
    */
-  public record WindowMove(long at, long registersShift, long dmaShift, ResentRead resent) {}
+  public record WindowMove(long at, long registersShift, long dmaShift, ResentRead resent) implements WindowShift {}
 
   /** Read number {@code index} (from 0) submitted again at {@code resentAt}; its doorbell first rung at {@code doorbellAt}. */
   public record ResentRead(int index, long lba, int blocks, long doorbellAt, long resentAt) {}
@@ -217,46 +215,15 @@ public final class DiskReadSequence implements RemovableSequence {
   }
 
   /**
-   * The set-up's writes at {@code at}, in order; none once given, or when the plan has no read. A
-   * plan on the MSI_ADDR/MSI_DATA alias gives one write of the queue pair, the MSI-X word and
-   * ENABLE. A plan with a vector programs that entry of the MSI-X table (unmasked) and CQ_VECTOR
-   * first, then the queue pair, then ENABLE: four posted writes, which keep their order.
+   * The set-up's writes at {@code at}, in order ({@link DiskSetUp}); none once given, or when the
+   * plan has no read.
    */
   public List<RegisterWrite> setUp(long at) {
     if (setUp || plan.reads().isEmpty()) {
       return List.of();
     }
     setUp = true;
-    return setUpWrites(at);
-  }
-
-  private List<RegisterWrite> setUpWrites(long at) {
-    if (plan.vector() == DiskReadPlan.ALIAS) {
-      ByteBuffer b = queuePair(SETUP_BYTES);
-      b.putLong(DiskRegisters.MSI_ADDR, plan.msiDisk() + dmaShift);
-      b.putInt(DiskRegisters.MSI_DATA, MSI_DATA);
-      b.putInt(DiskRegisters.ENABLE, 1);
-      return List.of(new RegisterWrite(registers(), b.array(), at));
-    }
-    ByteBuffer entry = ByteBuffer.allocate(MsixTable.ENTRY).order(ByteOrder.LITTLE_ENDIAN);
-    entry.putLong(MsixTable.ADDRESS_LOW, plan.msiDisk() + dmaShift);
-    entry.putInt(MsixTable.DATA, MSI_DATA);
-    entry.putInt(MsixTable.VECTOR_CONTROL, 0); // unmasked
-    long entryAt = registers() + DiskRegisters.MSIX + (long) MsixTable.ENTRY * plan.vector();
-    return List.of(new RegisterWrite(entryAt, entry.array(), at),
-        new RegisterWrite(registers() + DiskRegisters.CQ_VECTOR, Pcie.dword(plan.vector()), at),
-        new RegisterWrite(registers(), queuePair(DiskRegisters.MSI_ADDR).array(), at),
-        new RegisterWrite(registers() + DiskRegisters.ENABLE, Pcie.dword(1), at));
-  }
-
-  /** SQ_BASE to CQ_SIZE programmed, in a block of {@code bytes} from SQ_BASE. */
-  private ByteBuffer queuePair(int bytes) {
-    ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(DiskRegisters.SQ_BASE, plan.queuesDisk() + dmaShift);
-    b.putLong(DiskRegisters.CQ_BASE, plan.queuesDisk() + dmaShift + DiskReadPlan.CQ_OFFSET);
-    b.putInt(DiskRegisters.SQ_SIZE, DiskReadPlan.ENTRIES);
-    b.putInt(DiskRegisters.CQ_SIZE, DiskReadPlan.ENTRIES);
-    return b;
+    return DiskSetUp.writes(plan, registers(), dmaShift, at);
   }
 
   /** The first read's submission at {@code at}; null before the set-up, once it has begun, or after a removal. */
@@ -362,7 +329,7 @@ public final class DiskReadSequence implements RemovableSequence {
     }
     List<RegisterWrite> writes = new ArrayList<>();
     writes.add(new RegisterWrite(registers() + DiskRegisters.ENABLE, Pcie.dword(0), at));
-    writes.addAll(setUpWrites(at));
+    writes.addAll(DiskSetUp.writes(plan, registers(), dmaShift, at));
     sqTail = 0;
     cqHead = 0;
     phase = true;

@@ -3,6 +3,7 @@ package io.rackfabric.host.device.gpu;
 import io.rackfabric.fabric.tlp.CompletionStatus;
 import io.rackfabric.host.device.DeviceWatchdog;
 import io.rackfabric.host.device.RemovableSequence;
+import io.rackfabric.host.device.WindowShift;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Copy;
 import io.rackfabric.host.device.gpu.GpuCopyPlan.Direction;
 import java.nio.ByteBuffer;
@@ -62,7 +63,7 @@ public final class CopySequence implements RemovableSequence {
    * GPU's registers are {@code registersShift} from the plan's and its DMA addresses (buffer and
    * MSI) {@code dmaShift}; {@code resent} the copy rung again through the new windows, or null.
    */
-  public record WindowMove(long at, long registersShift, long dmaShift, ResentCopy resent) {}
+  public record WindowMove(long at, long registersShift, long dmaShift, ResentCopy resent) implements WindowShift {}
 
   /** Copy number {@code index} (from 0) rung again at {@code resentAt}; first rung at {@code doorbellAt}. */
   public record ResentCopy(int index, long bytes, Direction direction, long doorbellAt, long resentAt) {}

@@ -99,20 +99,14 @@ public final class DiskLatencyFigures implements FigureType {
    * A workload whose loan moved under it (its borrower's link fail-over): {@code
    * disk.W.window_moves}, the first move's model time, how far the disk's registers and its DMA
    * addresses moved, the reads submitted again after the disk's reset and their blocks, the reads
-   * planned and completed, and the controller's record of the move ({@link LoanMoveFigures}).
+   * planned and completed, and the controller's record of the move (both {@link LoanMoveFigures}).
    */
   private static void windowMoves(DiskReadsResult r, List<Figure> out) {
     if (r.windowMoves().isEmpty() && r.loanMoves().isEmpty()) {
       return;
     }
     String p = "disk." + r.spec().name() + ".";
-    out.add(new Figure(p + "window_moves", r.windowMoves().size(), "moves", "count"));
-    if (!r.windowMoves().isEmpty()) {
-      WindowMove first = r.windowMoves().get(0);
-      out.add(new Figure(p + "window_moved_at_ns", first.at(), "ns", "model"));
-      out.add(new Figure(p + "registers_shift", first.registersShift(), "bytes", "count"));
-      out.add(new Figure(p + "dma_window_shift", first.dmaShift(), "bytes", "count"));
-    }
+    LoanMoveFigures.driverMoves(p, r.windowMoves(), out);
     List<ResentRead> resent = r.windowMoves().stream().map(WindowMove::resent).filter(x -> x != null).toList();
     out.add(new Figure(p + "reads_resent", resent.size(), "reads", "count"));
     out.add(new Figure(p + "blocks_resent", resent.stream().mapToLong(ResentRead::blocks).sum(), "blocks", "count"));
@@ -120,7 +114,7 @@ public final class DiskLatencyFigures implements FigureType {
     if (r.removal() == null) { // else the removal's figures have it
       out.add(new Figure(p + "reads_completed", r.reads().size(), "reads", "count"));
     }
-    LoanMoveFigures.add(p, r.loanMoves(), out);
+    LoanMoveFigures.recorded(p, r.loanMoves(), out);
   }
 
   /** Each workload with a successful read: its latencies. */

@@ -128,13 +128,7 @@ public final class DmaBandwidthFigures implements FigureType {
       return;
     }
     String p = "dma." + g.spec().name() + ".";
-    out.add(new Figure(p + "window_moves", g.windowMoves().size(), "moves", "count"));
-    if (!g.windowMoves().isEmpty()) {
-      WindowMove first = g.windowMoves().get(0);
-      out.add(new Figure(p + "window_moved_at_ns", first.at(), "ns", "model"));
-      out.add(new Figure(p + "registers_shift", first.registersShift(), "bytes", "count"));
-      out.add(new Figure(p + "dma_window_shift", first.dmaShift(), "bytes", "count"));
-    }
+    LoanMoveFigures.driverMoves(p, g.windowMoves(), out);
     List<ResentCopy> resent = g.windowMoves().stream().map(WindowMove::resent).filter(r -> r != null).toList();
     out.add(new Figure(p + "copies_resent", resent.size(), "copies", "count"));
     out.add(new Figure(p + "bytes_resent", resent.stream().mapToLong(ResentCopy::bytes).sum(), "bytes", "count"));
@@ -143,7 +137,7 @@ public final class DmaBandwidthFigures implements FigureType {
       out.add(new Figure(p + "copies_completed", g.copies().size(), "copies", "count"));
     }
     out.add(new Figure(p + "stale_msis", g.staleMsis(), "msis", "count"));
-    LoanMoveFigures.add(p, g.loanMoves(), out);
+    LoanMoveFigures.recorded(p, g.loanMoves(), out);
   }
 
   /** Each workload's median bandwidth per direction and size, from its driver's copies. */
