@@ -72,7 +72,14 @@ public final class DiskEngine {
   private final Map<Long, ArrayDeque<Outstanding>> inFlight = new HashMap<>();
   private final LinkedHashMap<Long, Running> running = new LinkedHashMap<>();
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-  /** Reads issued before a reset and not answered yet, by address: their answers are dropped. */
+  /**
+   * Reads issued before a reset and not answered yet, by address: their answers are dropped. A
+   * read's answer carries only its address, so this relies on one address's answers coming back in
+   * the order asked; a read never answered (lost on a dead link: memory reads have no completion
+   * timeout in the model) would have the next answer to its address dropped in its place. After one
+   * window move that cannot happen (the moved queues' addresses differ from the old ones); a move
+   * back to the first plane would meet it, and none is modelled yet.
+   */
   private final Map<Long, Integer> abandoned = new HashMap<>();
   private int reads;
   private int fetching;
