@@ -17,7 +17,9 @@ import io.rackfabric.host.memory.Plane;
 import io.rackfabric.loadtests.scenario.ScenarioRunner.Outcome;
 import io.rackfabric.loadtests.scenario.api.DiskReadsResult;
 import io.rackfabric.loadtests.scenario.api.LoanStepResult;
+import io.rackfabric.loadtests.scenario.language.Scenario;
 import io.rackfabric.loadtests.scenario.language.ScenarioLoader;
+import io.rackfabric.loadtests.scenario.language.ScenarioOptions;
 import io.rackfabric.persistence.controller.Controller;
 import java.nio.file.Path;
 import java.util.List;
@@ -91,5 +93,26 @@ class LendingDiskLoanLinkFailsScenarioTest {
     assertTrue(loans.get(loans.size() - 1).accepted(), "the loan is intact: its borrower's return is accepted");
     DiskReadsResult local = first.result().diskReads().get(1);
     assertEquals(local.spec().count(), local.reads().size(), "the lender reads its disk after the return");
+  }
+
+  @Test
+  void shouldFollowTheLendersFailOverToo() throws Exception {
+    // The same file with the lender's primary cable failing: CH2 moves CH1 to the secondary plane at
+    // the MMH's notification, and the loan follows that route change the same way.
+    String text = ScenarioLoader.text("lending-disk-loan-link-fails").replace("target = ch2-rp.pri", "target = ch1-rp.pri");
+    Scenario s = ScenarioLoader.parse(text, "lending-disk-loan-lender-link-fails.conf", null, ScenarioRunnerTest.KINDS,
+        ScenarioOptions.NONE);
+    Outcome o = new ScenarioRunner(ScenarioRunnerTest.KINDS).run(s, dir.resolve("lender"), ScenarioRunnerTest.quiet());
+
+    assertTrue(o.passed(), DeterminismScenarioTest.modelOutcome(o).toString());
+    DiskReadsResult reads = o.result().diskReads().get(0);
+    assertEquals(reads.spec().count(), reads.reads().size());
+    LoanFailover.MovedLoan expected = new LoanFailover(new LoanPlanner(TopologyLoader.load("ladon-lending")))
+        .afterLinkDown("disk1", "ch2", "ch1", Plane.PRIMARY);
+    WindowMove move = reads.windowMoves().get(0);
+    assertEquals(expected.barShift(0), move.registersShift());
+    assertEquals(expected.dmaShift(), move.dmaShift());
+    assertTrue(move.at() > FAULT_NS, move.toString());
+    assertEquals(expected.after().window().deviceSide(), reads.loanMoves().get(0).windows().windowBase());
   }
 }
