@@ -27,7 +27,9 @@ import java.util.Map;
  * Ladon section 5.3): when the borrower's route list moves the lender to the other plane (its own
  * link failed, and the MH's notification reached it through the other plane), the loan's windows
  * move to that plane's NTB mapping. The borrower's driver of the device is told the new windows
- * (a GPU driver rings the copy in flight again through them, {@link GpuDriver.MoveWindows}), and
+ * (a GPU driver rings the copy in flight again through them, {@link GpuDriver.MoveWindows}; a disk
+ * driver resets its disk through them and submits the read in flight again, {@link
+ * DiskDriver.MoveWindows}), and
  * the borrower's control-plane driver asks the controller to record the loan's new DMA window ({@link
  * Controller.MoveLoanWindow}), both at the route change's model time: the host holds its endpoint
  * there until this follower answered ({@link ComputeHost.FollowRoutes}). The windows per plane are

@@ -39,7 +39,9 @@ import java.util.List;
  * model-time wake of the endpoint at its deadline, taken back when the message comes. A late
  * message makes the driver read the disk's STATUS through the fabric; a disk found gone is a
  * surprise removal at that model time, reported in {@link ReadsDone} with the read lost in flight,
- * and the driver issues nothing more.
+ * and the driver issues nothing more. Told its loan's windows moved ({@link MoveWindows}), it resets
+ * the disk through them, sets it up again on the moved addresses and submits the read in flight
+ * again.
  */
 public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
 
