@@ -56,11 +56,11 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
 
   /**
    * One move of the loan: to {@code plane} at model {@code at}; what the driver did ({@code
-   * driverRangAgain} the work in flight it issued again, "" when none; {@code driverError} why it
+   * driverRungAgain} the work in flight it issued again, "" when none; {@code driverError} why it
    * could not follow); the controller's
    * answer ({@code status} null until it came) at {@code decidedAt}, with its {@code detail}.
    */
-  public record LoanMove(Plane plane, long at, PlaneWindows windows, String driverRangAgain, String driverError,
+  public record LoanMove(Plane plane, long at, PlaneWindows windows, String driverRungAgain, String driverError,
       Controller.Status status, long decidedAt, String detail) {}
 
   /**
@@ -265,7 +265,7 @@ public final class LoanFollower extends AbstractBehavior<LoanFollower.Command> {
     }
     LoanMove m = moves.get(index);
     Controller.OperationResult r = msg.result();
-    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), m.driverRangAgain(), m.driverError(), r.status(),
+    moves.set(index, new LoanMove(m.plane(), m.at(), m.windows(), m.driverRungAgain(), m.driverError(), r.status(),
         r.at(), r.detail() == null ? "" : r.detail()));
     getContext().getLog().info("Loan of [{}] to [{}]: the controller answered the window move {} at {} ns", device,
         borrower, r.status(), r.at());

@@ -116,7 +116,7 @@ class LoanFollowerTest {
     TestProbe<LoanFollower.Moves> moves = testKit.createTestProbe();
     follower.tell(new LoanFollower.GetMoves(moves.ref()));
     LoanFollower.Moves m = moves.expectMessageClass(LoanFollower.Moves.class, WAIT);
-    assertEquals("read 3 (8 blocks at LBA 24)", m.moves().get(0).driverRangAgain());
+    assertEquals("read 3 (8 blocks at LBA 24)", m.moves().get(0).driverRungAgain());
     assertEquals("", m.moves().get(0).driverError());
     assertEquals(3_000_482, m.end().removedAt());
   }

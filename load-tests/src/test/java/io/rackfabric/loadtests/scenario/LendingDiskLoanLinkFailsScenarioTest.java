@@ -81,7 +81,7 @@ class LendingDiskLoanLinkFailsScenarioTest {
     assertEquals(Controller.Status.ACCEPTED, recorded.status(), recorded.toString());
     assertEquals(expected.after().window().deviceSide(), recorded.windows().windowBase());
     assertEquals(move.at(), recorded.at());
-    assertTrue(recorded.driverRangAgain().contains("read " + resent.index()), recorded.toString());
+    assertTrue(recorded.driverRungAgain().contains("read " + resent.index()), recorded.toString());
 
     assertEquals(move.at(), NicStreamScenarioTest.figure(first, "disk.borrowed.window_moved_at_ns"));
     assertEquals(1, NicStreamScenarioTest.figure(first, "disk.borrowed.reads_resent"));

@@ -166,6 +166,11 @@ public final class DiskDriver extends AbstractBehavior<DiskDriver.Command> {
       msg.replyTo().tell(WindowsMoved.refused(id, "driver " + id + " runs no plan: nothing to move"));
       return this;
     }
+    if (sequence.removal() != null) {
+      msg.replyTo().tell(WindowsMoved.refused(id, "disk of driver " + id + " was removed at "
+          + sequence.removal().at() + " ns: nothing to move"));
+      return this;
+    }
     Reset reset = sequence.windowsMoved(msg.registersShift(), msg.dmaShift(), msg.at());
     if (reset != null) {
       reset.writes().forEach(this::write);

@@ -116,7 +116,14 @@ public final class DiskEngine {
    * ignored when they come. A driver that resets with commands outstanding submits them again.
    */
   public DiskRegisters.Error disable() {
-    aborted += running.size() + fetching;
+    aborted += running.size() + fetching + waiting.size();
+    for (Waiting w : waiting) { // counted when they completed, but never posted
+      if (w.status() == Status.SUCCESS) {
+        completed--;
+      } else {
+        failed--;
+      }
+    }
     running.clear();
     waiting.clear();
     inFlight.forEach((address, q) -> abandoned.merge(address, q.size(), Integer::sum));
@@ -328,7 +335,7 @@ public final class DiskEngine {
     return fetchFailures;
   }
 
-  /** Commands (fetched or being fetched) a reset took down before they completed. */
+  /** Commands (being fetched, running, or completed and waiting for room) a reset took down before their completion was posted. */
   public long aborted() {
     return aborted;
   }

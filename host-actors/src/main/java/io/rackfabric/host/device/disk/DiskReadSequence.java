@@ -314,16 +314,17 @@ public final class DiskReadSequence implements RemovableSequence {
    * again on the moved addresses (both queues empty again), and submits the read in flight again
    * under a new command id: its data and completion died on the old path, and a read writes the
    * same blocks to the same buffer, so it is counted once, from its first doorbell. Null when
-   * nothing is to be sent: the plan is over, the shifts are the ones in force, or the disk is not
-   * set up yet (the set-up will use the moved addresses).
+   * nothing is to be sent: the disk was removed, the shifts are the ones in force, the plan is
+   * finished (its last writes took the disk down), or the disk is not set up yet (the set-up will
+   * use the moved addresses); the last two still record the move.
    */
   public Reset windowsMoved(long registersShift, long dmaShift, long at) {
-    if (over() || (registersShift == this.registersShift && dmaShift == this.dmaShift)) {
+    if (removal != null || (registersShift == this.registersShift && dmaShift == this.dmaShift)) {
       return null;
     }
     this.registersShift = registersShift;
     this.dmaShift = dmaShift;
-    if (!setUp) {
+    if (!setUp || finished()) { // nothing to reset: the set-up will use the moved addresses, or none is left
       moves.add(new WindowMove(at, registersShift, dmaShift, null));
       return null;
     }

@@ -293,6 +293,38 @@ class DiskEngineTest {
   }
 
   @Test
+  void shouldCountACompletionWaitingForRoomAsAbortedNotCompletedWhenReset() {
+    enable(8, 2); // a completion queue of 2 holds 1 entry
+    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
+    submit(1, SubmissionEntry.read(2, BUFFER, 1, 1));
+    engine.sqTailRung(2, 0);
+    host.drain();
+    assertEquals(1, engine.completionsWaiting(), "the second waits for the driver's head");
+    engine.disable();
+    assertEquals(1, engine.completed(), "only the posted one");
+    assertEquals(1, engine.aborted());
+    assertEquals(1, host.of("msi").size());
+    assertEquals(DiskRegisters.Error.NOT_ENABLED, engine.cqHeadRung(1, 0), "nothing left to post");
+  }
+
+  @Test
+  void shouldStoreNothingForAWriteResetWhileItsBufferIsRead() {
+    enable(8, 8);
+    byte[] data = new byte[DiskBlocks.BLOCK];
+    java.util.Arrays.fill(data, (byte) 0x5A);
+    host.store(BUFFER, data);
+    submit(0, SubmissionEntry.write(1, BUFFER, 5, 1));
+    engine.sqTailRung(1, 0);
+    Tlp fetch = host.pendingReads.poll();
+    engine.readDone(fetch.address(), true, host.load(fetch.address(), fetch.length()), LATENCY);
+    engine.disable(); // its buffer reads are out
+    host.drain();
+    assertEquals(0, engine.completed());
+    assertEquals(List.of(), host.of("msi"));
+    assertArrayEquals(DiskBlocks.pattern(5), blocks.read(5, 1), "the block was not stored: it reads as never written");
+  }
+
+  @Test
   void shouldWriteNothingForAReadWhoseMediaTimeEndsAfterAReset() {
     enable(8, 8);
     submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));

@@ -67,8 +67,8 @@ class DiskReadSequenceWindowMoveTest {
     assertEquals(4_000 + 50_000, s.watchdogDeadline(), "the watchdog waits from the resubmission");
     assertEquals(List.of(new WindowMove(4_000, SHIFT, SHIFT, new ResentRead(1, 8, 8, 3_000, 4_000))), s.moves());
 
-    // The old command's entry in its old slot is not taken for the new one's.
-    s.written(QUEUES_HOST + DiskReadPlan.CQ_OFFSET + CompletionEntry.SIZE, new CompletionEntry(0,
+    // The old command's entry, come late into the slot the new queue fills first, is not taken for the new one's.
+    s.written(QUEUES_HOST + DiskReadPlan.CQ_OFFSET, new CompletionEntry(0,
         SubmissionEntry.decode(second.entry()).commandId(), CompletionEntry.Status.SUCCESS, true).encode());
     assertTrue(s.msiArrived(MSI_HOST, msi(), 4_500).isEmpty(), "an MSI with no entry of the resubmitted read");
 
@@ -98,7 +98,18 @@ class DiskReadSequenceWindowMoveTest {
     assertEquals(QUEUES_HOST, only.address());
     complete(s, only, 0, true, 600);
     assertTrue(s.finished());
-    assertNull(s.windowsMoved(SHIFT, SHIFT, 700), "a finished plan moves nothing");
-    assertEquals(2, s.moves().size());
+    assertNull(s.windowsMoved(SHIFT, SHIFT, 700), "a finished plan sends nothing");
+    assertEquals(3, s.moves().size(), "but records the move");
+    assertNull(s.moves().get(2).resent());
+  }
+
+  @Test
+  void shouldRecordNoMoveWhenTheDiskWasRemoved() {
+    DiskReadSequence s = new DiskReadSequence(plan(THREE), 50_000);
+    s.setUp(0);
+    s.begin(100);
+    s.hotRemoved(200, "gone");
+    assertNull(s.windowsMoved(SHIFT, SHIFT, 300));
+    assertEquals(List.of(), s.moves());
   }
 }
