@@ -125,13 +125,13 @@ final class EndpointRequester {
       // No bridge of this host claims the address before the device is hot-added: a master abort.
       barWindows.refusedRead(closed);
       readsFailed++;
-      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0, now));
       return;
     }
     int bdf = target.bdf();
     int tag = reads.start(context, length, now, requester == bdf ? -1 : requester);
     if (tag < 0) {
-      refused(context, replyTo, new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0));
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.COMPLETER_ABORT, null, 0, now));
       return;
     }
     readsSent++;
@@ -139,7 +139,7 @@ final class EndpointRequester {
     if (!link.offer(new MemRead(requester, tag, 0, address, length, now, address), now, -1)) {
       reads.cancel(tag); // the link is down: nothing will ever complete it
       readsFailed++;
-      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0));
+      refused(context, replyTo, new ReadResult(address, CompletionStatus.UNSUPPORTED_REQUEST, null, 0, now));
     }
   }
 
@@ -219,10 +219,10 @@ final class EndpointRequester {
       readsFailed++;
     }
     if (done.context() instanceof MemoryEndpoint.Read r) {
-      ReadResult result = new ReadResult(c.seq(), done.status(), done.data(), latency);
+      ReadResult result = new ReadResult(c.seq(), done.status(), done.data(), latency, done.originAt());
       replies.answer(r.replyTo(), result, call -> new GuestCall.ReadDone(call, result));
     } else if (done.context() instanceof MemoryEndpoint.ReadAs r) {
-      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency));
+      r.replyTo().tell(new ReadResult(c.seq(), done.status(), done.data(), latency, done.originAt()));
     } else {
       traffic.readCompleted(done.status() == CompletionStatus.SUCCESSFUL);
     }

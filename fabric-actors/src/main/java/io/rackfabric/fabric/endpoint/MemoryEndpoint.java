@@ -62,8 +62,19 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
     }
   }
 
-  public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs)
-      implements WireMessage {}
+  /**
+   * The answer to a read of {@code address}, issued at model time {@code issuedAt} (-1 when not
+   * known) and answered {@code latencyNs} later. The issue time tells apart two reads of one address
+   * whose answers may come back out of the order they were asked, or not at all (a read lost on a
+   * dead link has no completion timeout in the model).
+   */
+  public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs, long issuedAt)
+      implements WireMessage {
+    /** An answer whose read's issue time is not known. */
+    public ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs) {
+      this(address, status, data, latencyNs, -1);
+    }
+  }
 
   /**
    * {@link Write} issued under another requester ID: one of the functions this endpoint stands

@@ -68,7 +68,7 @@ final class RequestIntake {
     }
     if (target.root() && target.claims(msg.address(), msg.length())) {
       msg.replyTo().tell(new ReadResult(msg.address(), CompletionStatus.SUCCESSFUL,
-          target.read(msg.address(), msg.length()), 0)); // own memory, as for Write
+          target.read(msg.address(), msg.length()), 0, msg.at())); // own memory, as for Write
       return;
     }
     requester.read(msg, target.bdf(), msg.address(), msg.length(), msg.at(), msg.replyTo());

@@ -89,6 +89,15 @@ public final class DeviceWatchdog {
         + at + " ns (completion timeout)");
   }
 
+  /**
+   * Whether an answer to a read issued at {@code issuedAt} (negative: not known) is the open
+   * probe's. A probe's answer that comes after a later probe was issued (the first went through
+   * registers a window move has since left) is not taken for the later one's.
+   */
+  public boolean answers(long issuedAt) {
+    return probing && (issuedAt < 0 || issuedAt == probeAt);
+  }
+
   /** The model time of a probe's answer that came {@code latencyNs} after the probe was issued. */
   public long answeredAt(long latencyNs) {
     return probeAt + latencyNs;

@@ -77,6 +77,19 @@ class DeviceWatchdogTest {
   }
 
   @Test
+  void shouldNotTakeAnOlderProbesAnswerForTheOpenOneWhenTheWaitStartedOverMeanwhile() {
+    DeviceWatchdog w = new DeviceWatchdog(PERIOD);
+    w.expect(0);
+    assertEquals(Verdict.PROBE, w.expired(1_000)); // the first probe, through the old registers
+    w.expect(1_500); // a window move: the driver rang again
+    assertFalse(w.answers(1_000), "no probe open");
+    assertEquals(Verdict.PROBE, w.expired(2_500));
+    assertFalse(w.answers(1_000), "the first probe's answer, late");
+    assertTrue(w.answers(2_500));
+    assertTrue(w.answers(-1), "an answer whose issue time is not known is the open probe's");
+  }
+
+  @Test
   void shouldRefuseAPeriodWhenItIsNotPositive() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DeviceWatchdog(0));
     assertTrue(e.getMessage().contains("periodNs=0"), e.getMessage());

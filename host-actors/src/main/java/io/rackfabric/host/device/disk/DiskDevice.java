@@ -136,7 +136,7 @@ public final class DiskDevice extends AbstractBehavior<DiskDevice.Command> {
   }
 
   private void readCompleted(MemoryEndpoint.ReadResult r) {
-    DiskRegisters.Error e = engine.readDone(r.address(), r.status() == CompletionStatus.SUCCESSFUL, r.data(),
+    DiskRegisters.Error e = engine.readDone(r.address(), r.issuedAt(), r.status() == CompletionStatus.SUCCESSFUL, r.data(),
         r.latencyNs());
     if (e != DiskRegisters.Error.NONE) {
       registers.failed(e);

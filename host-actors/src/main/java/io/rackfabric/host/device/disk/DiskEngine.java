@@ -72,15 +72,6 @@ public final class DiskEngine {
   private final Map<Long, ArrayDeque<Outstanding>> inFlight = new HashMap<>();
   private final LinkedHashMap<Long, Running> running = new LinkedHashMap<>();
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-  /**
-   * Reads issued before a reset and not answered yet, by address: their answers are dropped. A
-   * read's answer carries only its address, so this relies on one address's answers coming back in
-   * the order asked; a read never answered (lost on a dead link: memory reads have no completion
-   * timeout in the model) would have the next answer to its address dropped in its place. After one
-   * window move that cannot happen (the moved queues' addresses differ from the old ones); a move
-   * back to the first plane would meet it, and none is modelled yet.
-   */
-  private final Map<Long, Integer> abandoned = new HashMap<>();
   private int reads;
   private int fetching;
   private long commands;
@@ -113,7 +104,8 @@ public final class DiskEngine {
    * ENABLE=0: a reset, as NVMe's CC.EN 1 to 0. The queue pair is taken down and every command under
    * way is aborted without a completion (a READ waiting for its media writes nothing, a WRITE stores
    * nothing, a completion waiting for room is not posted); answers to reads issued before it are
-   * ignored when they come. A driver that resets with commands outstanding submits them again.
+   * ignored when they come, whenever that is, or never (see {@link #readDone}). A driver that
+   * resets with commands outstanding submits them again.
    */
   public DiskRegisters.Error disable() {
     aborted += running.size() + fetching + waiting.size();
@@ -126,7 +118,6 @@ public final class DiskEngine {
     }
     running.clear();
     waiting.clear();
-    inFlight.forEach((address, q) -> abandoned.merge(address, q.size(), Integer::sum));
     inFlight.clear();
     reads = 0;
     fetching = 0;
@@ -160,25 +151,23 @@ public final class DiskEngine {
   }
 
   /**
-   * The result of the read of {@code address}, completed {@code latencyNs} after it was issued
+   * The result of the read of {@code address} issued at model time {@code issuedAt} (negative: not
+   * known, taken for the oldest of that address), completed {@code latencyNs} after it was issued
    * (its arrival is the step's time). FETCH_FAILED when it was a command fetch that failed (the
    * entry is lost: no command id to complete), else NONE.
+   *
+   * <p>An answer is matched to its read by address and issue time, so one to a read issued before
+   * a reset finds nothing and is dropped: every read after the reset leaves later than the reset
+   * (its doorbell came after it). Nothing is kept of the reads a reset abandoned, so one that is
+   * never answered cannot take the place of a later read of its address.
    */
-  public DiskRegisters.Error readDone(long address, boolean ok, byte[] data, long latencyNs) {
-    Integer stale = abandoned.get(address);
-    if (stale != null) { // answers of one address come back in the order they were asked
-      if (stale == 1) {
-        abandoned.remove(address);
-      } else {
-        abandoned.put(address, stale - 1);
-      }
-      return DiskRegisters.Error.NONE;
-    }
+  public DiskRegisters.Error readDone(long address, long issuedAt, boolean ok, byte[] data, long latencyNs) {
     ArrayDeque<Outstanding> q = inFlight.get(address);
-    if (q == null || q.isEmpty()) {
-      return DiskRegisters.Error.NONE; // not the engine's
+    Outstanding o = q == null ? null : issuedAt < 0 ? q.peek() : issuedAt(q, issuedAt);
+    if (o == null) {
+      return DiskRegisters.Error.NONE; // abandoned at a reset, or not the engine's
     }
-    Outstanding o = q.poll();
+    q.remove(o);
     if (q.isEmpty()) {
       inFlight.remove(address);
     }
@@ -199,6 +188,15 @@ public final class DiskEngine {
     }
     issueReads(arrival);
     return result;
+  }
+
+  private static Outstanding issuedAt(ArrayDeque<Outstanding> q, long at) {
+    for (Outstanding o : q) {
+      if (o.issuedAt() == at) {
+        return o;
+      }
+    }
+    return null;
   }
 
   /** The media latency of command {@code token} ended at {@code at}. */

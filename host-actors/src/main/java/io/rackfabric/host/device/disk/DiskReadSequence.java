@@ -158,13 +158,14 @@ public final class DiskReadSequence implements RemovableSequence {
   }
 
   /**
-   * The STATUS read's answer, {@code latencyNs} after its issue (0 for a read refused at once): the
+   * The STATUS read's answer, issued at {@code issuedAt} (negative: not known) and answered
+   * {@code latencyNs} later (0 for a read refused at once): the
    * disk is declared removed at the answer's model time if the answer shows it gone, or its wait
    * starts over.
    */
-  public void probeAnswered(CompletionStatus status, byte[] data, long latencyNs) {
-    if (watchdog == null) {
-      return;
+  public void probeAnswered(CompletionStatus status, byte[] data, long issuedAt, long latencyNs) {
+    if (watchdog == null || !watchdog.answers(issuedAt)) {
+      return; // an older probe's answer
     }
     long at = watchdog.answeredAt(latencyNs);
     if (running >= 0 && removal == null

@@ -221,7 +221,8 @@ public final class GpuDriver extends AbstractBehavior<GpuDriver.Command> {
         guest.endpoint().tell(new MemoryEndpoint.Read(r.address(), r.length(), r.at(), reads));
       }
     } else if (call instanceof GuestCall.ReadDone r) {
-      sequence.probeAnswered(r.result().status(), r.result().data(), r.result().latencyNs());
+      sequence.probeAnswered(r.result().status(), r.result().data(), r.result().issuedAt(),
+          r.result().latencyNs());
     } else if (call instanceof GuestCall.Event e && e.event() instanceof EndpointEvent.MemoryWritten m) {
       issue(sequence.msiArrived(m.address(), m.data(), m.arrivedAt()));
     }

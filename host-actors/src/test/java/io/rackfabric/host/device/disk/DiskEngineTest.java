@@ -78,7 +78,7 @@ class DiskEngineTest {
         if (!pendingReads.isEmpty()) {
           Tlp r = pendingReads.poll();
           boolean inHost = r.address() + r.length() <= HOST_BYTES;
-          DiskRegisters.Error e = engine.readDone(r.address(), inHost,
+          DiskRegisters.Error e = engine.readDone(r.address(), r.at(), inHost,
               inHost ? load(r.address(), r.length()) : null, LATENCY);
           if (e != DiskRegisters.Error.NONE) {
             fetchErrors.add(e);
@@ -293,6 +293,42 @@ class DiskEngineTest {
   }
 
   @Test
+  void shouldCompleteTheResubmittedCommandWhenTheFetchAResetAbandonedIsNeverAnswered() {
+    enable(8, 8);
+    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
+    engine.sqTailRung(1, 0);
+    Tlp lost = host.pendingReads.poll(); // lost on a dead link: no answer ever comes
+    engine.disable();
+    enable(8, 8);
+    engine.sqTailRung(1, 500); // the same slot, so the same address, fetched again
+    Tlp again = host.pendingReads.peek();
+    assertEquals(lost.address(), again.address());
+    host.drain();
+    assertEquals(1, engine.completed(), "the new fetch's answer is not dropped in the lost one's place");
+    assertEquals(1, completion(0).commandId());
+  }
+
+  @Test
+  void shouldMatchEachAnswerToItsReadWhenTheAbandonedOneComesBackAfterTheNewOne() {
+    enable(8, 8);
+    submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
+    engine.sqTailRung(1, 0);
+    Tlp old = host.pendingReads.poll();
+    engine.disable();
+    enable(8, 8);
+    submit(0, SubmissionEntry.read(2, BUFFER, 0, 1)); // another command in the same slot
+    engine.sqTailRung(1, 500);
+    Tlp fresh = host.pendingReads.poll();
+    engine.readDone(fresh.address(), fresh.at(), true, host.load(fresh.address(), fresh.length()), LATENCY);
+    assertEquals(1, engine.commandsRunning());
+    engine.readDone(old.address(), old.at(), true, SubmissionEntry.read(1, BUFFER, 0, 1).encode(), LATENCY);
+    assertEquals(1, engine.commandsRunning(), "the old fetch's late answer starts nothing");
+    host.drain();
+    assertEquals(1, engine.completed());
+    assertEquals(2, completion(0).commandId());
+  }
+
+  @Test
   void shouldCountACompletionWaitingForRoomAsAbortedNotCompletedWhenReset() {
     enable(8, 2); // a completion queue of 2 holds 1 entry
     submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
@@ -316,7 +352,7 @@ class DiskEngineTest {
     submit(0, SubmissionEntry.write(1, BUFFER, 5, 1));
     engine.sqTailRung(1, 0);
     Tlp fetch = host.pendingReads.poll();
-    engine.readDone(fetch.address(), true, host.load(fetch.address(), fetch.length()), LATENCY);
+    engine.readDone(fetch.address(), fetch.at(), true, host.load(fetch.address(), fetch.length()), LATENCY);
     engine.disable(); // its buffer reads are out
     host.drain();
     assertEquals(0, engine.completed());
@@ -330,7 +366,7 @@ class DiskEngineTest {
     submit(0, SubmissionEntry.read(1, BUFFER, 0, 1));
     engine.sqTailRung(1, 0);
     Tlp fetch = host.pendingReads.poll();
-    engine.readDone(fetch.address(), true, host.load(fetch.address(), fetch.length()), LATENCY);
+    engine.readDone(fetch.address(), fetch.at(), true, host.load(fetch.address(), fetch.length()), LATENCY);
     assertEquals(1, engine.commandsRunning(), "the read waits for its media");
     engine.disable();
     assertEquals(0, engine.commandsRunning());

@@ -40,7 +40,7 @@ class DiskReadSequenceRemovalTest {
     RegisterRead probe = s.watchdogExpired(53_000);
     assertEquals(new RegisterRead(REGS + DiskRegisters.STATUS, 4, 53_000), probe, "the disk's STATUS, at the deadline");
     assertFalse(s.over());
-    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 800);
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 53_000, 800);
 
     assertTrue(s.over());
     assertFalse(s.finished());
@@ -60,7 +60,7 @@ class DiskReadSequenceRemovalTest {
     ones.setUp(0);
     ones.begin(0);
     ones.watchdogExpired(WATCHDOG);
-    ones.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(-1), 500);
+    ones.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(-1), WATCHDOG, 500);
     assertTrue(ones.removal().reason().contains("all ones"), ones.removal().reason());
     assertEquals(2, ones.removal().notStarted());
 
@@ -76,12 +76,27 @@ class DiskReadSequenceRemovalTest {
   }
 
   @Test
+  void shouldIgnoreAnAnswerToAnEarlierProbeWhenASecondProbeIsOpen() {
+    DiskReadSequence s = new DiskReadSequence(plan(THREE), WATCHDOG);
+    s.setUp(0);
+    s.begin(0);
+    s.watchdogExpired(WATCHDOG);
+    s.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(1), WATCHDOG, 700); // alive: the wait starts over
+    long second = 2 * WATCHDOG + 700;
+    assertEquals(second, s.watchdogExpired(second).at());
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, WATCHDOG, 900);
+    assertNull(s.removal(), "an answer to the first probe is not the second's");
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, second, 300);
+    assertEquals(second + 300, s.removal().at());
+  }
+
+  @Test
   void shouldGoOnWaitingWhenTheProbeFindsTheDiskThere() {
     DiskReadSequence s = new DiskReadSequence(plan(THREE), WATCHDOG);
     s.setUp(0);
     Submission first = s.begin(0);
     s.watchdogExpired(WATCHDOG);
-    s.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(1), 700);
+    s.probeAnswered(CompletionStatus.SUCCESSFUL, Pcie.dword(1), WATCHDOG, 700);
     assertNull(s.removal());
     assertEquals(WATCHDOG + 700 + WATCHDOG, s.watchdogDeadline(), "a slow disk: the wait starts over");
     assertFalse(complete(s, first, 0, true, 120_000).isEmpty(), "its late message goes on as usual");

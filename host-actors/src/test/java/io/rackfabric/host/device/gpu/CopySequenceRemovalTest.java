@@ -37,7 +37,7 @@ class CopySequenceRemovalTest {
     RegisterRead probe = s.watchdogExpired(53_000);
     assertEquals(new RegisterRead(REGS + GpuRegisters.STATUS, 4, 53_000), probe, "the GPU's STATUS, at the deadline");
     assertFalse(s.over());
-    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 800);
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 53_000, 800);
 
     assertTrue(s.over());
     assertFalse(s.finished());
@@ -55,7 +55,7 @@ class CopySequenceRemovalTest {
     CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
     s.begin(0);
     s.watchdogExpired(WATCHDOG);
-    s.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(-1), 500);
+    s.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(-1), WATCHDOG, 500);
     assertTrue(s.removal().reason().contains("all ones"), s.removal().reason());
     assertNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 60_000), "a late MSI starts no next copy");
     assertTrue(s.records().isEmpty());
@@ -81,7 +81,7 @@ class CopySequenceRemovalTest {
     CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
     s.begin(0);
     s.watchdogExpired(WATCHDOG);
-    s.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(1), 700); // STATUS: busy
+    s.probeAnswered(CompletionStatus.SUCCESSFUL, GpuRegisters.dword(1), WATCHDOG, 700); // STATUS: busy
     assertNull(s.removal());
     assertEquals(WATCHDOG + 700 + WATCHDOG, s.watchdogDeadline(), "a new period from the answer");
     assertNotNull(s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 90_000), "the slow copy's MSI still counts");
@@ -94,7 +94,7 @@ class CopySequenceRemovalTest {
     s.begin(0);
     s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 2_000);
     assertNull(s.watchdogExpired(WATCHDOG), "the first copy's deadline, no longer the running one's");
-    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 0);
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, WATCHDOG, 0);
     assertNull(s.removal(), "no probe was open");
   }
 
@@ -108,7 +108,7 @@ class CopySequenceRemovalTest {
     s.msiArrived(MSI_HOST, GpuRegisters.dword(1), 1_000);
     RegisterRead probe = s.watchdogExpired(1_000 + WATCHDOG);
     assertEquals(CopySequenceTest.READER.registers() + GpuRegisters.STATUS, probe.address());
-    s.probeAnswered(CompletionStatus.COMPLETER_ABORT, null, 0);
+    s.probeAnswered(CompletionStatus.COMPLETER_ABORT, null, 1_000 + WATCHDOG, 0);
     assertEquals(List.of(new LostCopy(4096, Direction.WRITE, 0)), s.removal().lost(),
         "half a copy is a lost copy, from its first doorbell");
     assertTrue(s.removal().reason().contains(Long.toHexString(CopySequenceTest.READER.registers())),
@@ -148,7 +148,7 @@ class CopySequenceRemovalTest {
     CopySequence s = new CopySequence(plan(FOUR), WATCHDOG);
     s.begin(0);
     s.watchdogExpired(WATCHDOG);
-    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, 0);
+    s.probeAnswered(CompletionStatus.UNSUPPORTED_REQUEST, null, WATCHDOG, 0);
     SurpriseRemoval first = s.removal();
     s.hotRemoved(WATCHDOG + 10, "later");
     assertEquals(first, s.removal(), "the first removal stands");
