@@ -15,6 +15,7 @@ import io.rackfabric.fabric.routing.RoutingTable;
 import io.rackfabric.fabric.switchchip.SwitchChip;
 import io.rackfabric.fabric.wire.WireMessage;
 import io.rackfabric.host.controlplane.ControlPlaneHost;
+import io.rackfabric.host.management.ManagementHost;
 import io.rackfabric.host.nic.NicSettings;
 import io.rackfabric.persistence.controller.Controller.Operation;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
@@ -106,18 +107,25 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
   private final Topology topology;
   private final BootSequence sequence;
   private final List<ActorRef<BootProgress>> waiting = new ArrayList<>();
+  private final ActorRef<ManagementHost.Command> managementHost;
   private ActorRef<ControlPlaneHost.Command> backup;
   private ActorRef<SwitchChip.Command> chip;
 
-  public static Behavior<Command> create(Topology topology, ActorRef<ControlPlaneHost.Command> master) {
-    return Behaviors.setup(ctx -> new ControlPlaneBoot(ctx, topology, master));
+  /**
+   * @param managementHost the MH's software on this node, told to send removals of hosts that left
+   *     the rack to the backup's controller too (null: none here)
+   */
+  public static Behavior<Command> create(Topology topology, ActorRef<ControlPlaneHost.Command> master,
+      ActorRef<ManagementHost.Command> managementHost) {
+    return Behaviors.setup(ctx -> new ControlPlaneBoot(ctx, topology, master, managementHost));
   }
 
   private ControlPlaneBoot(ActorContext<Command> context, Topology topology,
-      ActorRef<ControlPlaneHost.Command> master) {
+      ActorRef<ControlPlaneHost.Command> master, ActorRef<ManagementHost.Command> managementHost) {
     super(context);
     this.pair = topology.controlPlane();
     this.master = master;
+    this.managementHost = managementHost;
     this.operations = ControlPlaneBootPlan.operations(topology,
         NicSettings.create(context.getSystem().settings().config()).vfCount());
     this.topology = topology;
@@ -171,6 +179,9 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
           List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.backup()))));
       master.tell(new ControlPlaneHost.UseFenceTargets(
           List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.master()))));
+      if (managementHost != null) { // the backup may serve when a host leaves: after a take-over or a switchover
+        managementHost.tell(new ManagementHost.FollowDepartures(backup));
+      }
       act(sequence.start());
     }
     return this;

@@ -269,7 +269,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
       getContext().getLog().info("Node [{}] restarted [{}] on its journal {}: it rejoins as backup", nodeName, host,
           persistenceId);
     } else if (host.equals(pair.master())) {
-      getContext().spawn(ControlPlaneBoot.create(topology, ref), "cp-boot");
+      getContext().spawn(ControlPlaneBoot.create(topology, ref, managementHost), "cp-boot");
     }
     getContext().getLog().info("Node [{}] runs the control plane's {}", nodeName, running);
     return this;

@@ -63,10 +63,9 @@ public final class MemoryEndpoint extends AbstractBehavior<PortMessage> {
   }
 
   /**
-   * The answer to a read of {@code address}, issued at model time {@code issuedAt} (-1 when not
-   * known) and answered {@code latencyNs} later. The issue time tells apart two reads of one address
-   * whose answers may come back out of the order they were asked, or not at all (a read lost on a
-   * dead link has no completion timeout in the model).
+   * The answer to a read of {@code address} issued at model time {@code issuedAt} (-1: not known),
+   * {@code latencyNs} later: the issue time tells apart reads of one address (a read lost on a dead
+   * link is never answered: no completion timeout in the model).
    */
   public record ReadResult(long address, CompletionStatus status, byte[] data, long latencyNs, long issuedAt)
       implements WireMessage {

@@ -246,9 +246,14 @@ public final class ControlPlaneHost {
     }
   }
 
-  /** One operation's events, numbered from {@code firstSeqNr}, for the backup's journal. */
+  /**
+   * One operation's events, numbered from {@code firstSeqNr}, for the backup's journal, and, when
+   * they lend a device to a borrower whose borrow came on a guest channel, that channel ({@code
+   * loanChannel}, else null): a backup that takes over then knows whom to tell when the lender is
+   * removed ({@link LoanNotices}).
+   */
   public record Replicate(long firstSeqNr, List<ControllerEvent> events, long sentAt,
-      ActorRef<Replicated> replyTo) implements Command, WireMessage {
+      ActorRef<Replicated> replyTo, GuestAddress loanChannel) implements Command, WireMessage {
 
     public Replicate {
       events = List.copyOf(events);

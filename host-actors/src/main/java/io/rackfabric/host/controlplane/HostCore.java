@@ -73,7 +73,7 @@ final class HostCore implements FabricDatabaseCalls.Host {
   /** Requests that came on a guest channel, each holding its call until answered. */
   final ChannelRequests channelRequests;
   /** The loans made while this host served, to tell a borrower when the controller ends one. */
-  private final LoanNotices loanNotices = new LoanNotices();
+  final LoanTracking loans;
   /** A master's heartbeats, a backup's watch of them. */
   final PairHeartbeats heartbeats;
   /** How long a role waits for the other host's answer (a rejoin, a hand-over). */
@@ -116,6 +116,7 @@ final class HostCore implements FabricDatabaseCalls.Host {
     this.context = context;
     this.guest = guest;
     this.channelRequests = new ChannelRequests(guest);
+    this.loans = new LoanTracking(name, guest, context.getLog());
     this.name = name;
     this.persistenceId = persistenceId;
     this.settings = settings;
@@ -213,13 +214,7 @@ final class HostCore implements FabricDatabaseCalls.Host {
         pageWatchers.forEach(w -> w.tell(new PagesChanged(name, pages)));
       }
       // Before the answer, which lets the call that asked go: the notices leave at the answer's time.
-      for (LoanNotices.Notice n : loanNotices.accepted(result.events(), channelRequests.client(msg.original()))) {
-        if (guest.running()) {
-          context.getLog().info("Host [{}]: tells {} its loan of {} ended: {}", name, n.loanEnded().borrower(),
-              n.loanEnded().device(), n.loanEnded().reason());
-          guest.send(n.to(), n.loanEnded(), result.at());
-        }
-      }
+      loans.accepted(result.events(), channelRequests.client(msg.original()), result.at());
     }
     reply(msg.original(), result);
     return result;
@@ -237,6 +232,7 @@ final class HostCore implements FabricDatabaseCalls.Host {
   void channelRequest(ControlPlaneHost.ClientRequest r, long at, io.rackfabric.fabric.endpoint.GuestCall call,
       Role role) {
     Operation op = channelRequests.arrived(r, at, call);
+    loans.arrived(r);
     if (cutOffMaster(role)) {
       channelRequests.refuse(op, cutOff());
       return;
@@ -279,7 +275,8 @@ final class HostCore implements FabricDatabaseCalls.Host {
   }
 
   Replication link(ActorRef<Command> backup) {
-    return new LinkReplication(backup, settings.replicationTimeout(), context.getSystem().scheduler());
+    return new LinkReplication(backup, settings.replicationTimeout(), context.getSystem().scheduler(),
+        loans.channels());
   }
 
   // ---- children: one controller or one replica at a time on the persistence id
@@ -349,6 +346,8 @@ final class HostCore implements FabricDatabaseCalls.Host {
   void feedReplica(List<ReplicaFeed.Batch> batches) {
     ActorRef<ControllerReplica.Command> to = replica;
     for (ReplicaFeed.Batch b : batches) {
+      // The master tells borrowers; a backup learns the loans (and their channels) for a take-over.
+      b.requests().forEach(loans::replicated);
       ask(to, settings.replicationTimeout(), r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
           (ReplicationAck ack, Throwable failure) -> new ReplicaAnswered(b, to, ack, failure));
     }

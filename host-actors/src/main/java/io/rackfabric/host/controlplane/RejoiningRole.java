@@ -180,6 +180,7 @@ final class RejoiningRole extends RoleBehavior {
   private Behavior<Command> beginTenure() {
     host.persistenceId = RejoinCheck.nextTenure(host.persistenceId);
     host.startReplica();
+    host.loans.journalRewritten();
     host.noteTemplate(1, own.events());
     toWrite.addAll(RejoinCheck.writes(own.events(), host.settings.rejoinWriteEvents()));
     toWrite.addAll(RejoinCheck.writes(chunk.events(), host.settings.rejoinWriteEvents()));
@@ -192,6 +193,7 @@ final class RejoiningRole extends RoleBehavior {
       return chunkWritten();
     }
     List<ControllerEvent> next = toWrite.get(writes++);
+    host.loans.rewritten(next);
     long from = writeFrom;
     writeFrom += next.size();
     getContext().ask(ReplicationAck.class, host.replica, READ_TIMEOUT,

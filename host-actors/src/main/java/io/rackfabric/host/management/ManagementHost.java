@@ -3,6 +3,7 @@ package io.rackfabric.host.management;
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -45,7 +46,7 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public sealed interface Command permits UseNotificationMode, GetLog, SubscribeFailovers, GetFailovers,
       Observed,
       CheckAcks, EnableIsolation, OpenIommuPage, CloseIommuPage, IsolationApplied, RootListed, FollowController,
-      ControllerPages, Called, HostRemovalAnswered {}
+      ControllerPages, Called, HostRemovalAnswered, FollowDepartures {}
 
   /** Notify CHs one by one (the prototype) or by one multicast write, from the next fail-over on. */
   public record UseNotificationMode(NotificationMode mode) implements Command, WireMessage {}
@@ -87,8 +88,16 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private record Observed(EndpointEvent event) implements Command, NoSerializationVerificationNeeded {}
 
-  /** The controller's answer to the removal of {@code host}, which left the rack ({@link HostDepartures}). */
-  record HostRemovalAnswered(String host, Controller.OperationResult result)
+  /**
+   * Removals of compute hosts that left the rack go to {@code controller} too ({@link
+   * HostDepartures}): the management host pair's other host, wherever it runs. Local only: sent by
+   * the control plane's boot on this node.
+   */
+  public record FollowDepartures(ActorRef<ControlPlaneHost.Command> controller)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** Controller {@code controller}'s answer to the removal of {@code host}, which left the rack ({@link HostDepartures}). */
+  record HostRemovalAnswered(String host, String controller, Controller.OperationResult result, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has written. */
@@ -232,8 +241,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
         .onMessage(IsolationApplied.class, this::onIsolationApplied)
         .onMessage(RootListed.class, this::onRootListed)
         .onMessage(FollowController.class, this::onFollowController)
+        .onMessage(FollowDepartures.class, this::onFollowDepartures)
         .onMessage(HostRemovalAnswered.class, this::onHostRemovalAnswered)
         .onMessage(ControllerPages.class, this::onControllerPages)
+        .onSignal(Terminated.class, this::onTerminated)
         .build();
   }
 
@@ -298,9 +309,17 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
     return this;
   }
 
-  /** The controller answered a removal: the call it held goes on once none is pending. */
+  /** A controller answered a removal: the call it held goes on once none is pending. */
   private Behavior<Command> onHostRemovalAnswered(HostRemovalAnswered msg) {
-    GuestCall held = departures.answered(msg);
+    return goOn(departures.answered(msg));
+  }
+
+  /** A followed controller stopped: a removal's call no longer waits for its answer. */
+  private Behavior<Command> onTerminated(Terminated signal) {
+    return goOn(departures.stopped(signal.getRef()));
+  }
+
+  private Behavior<Command> goOn(GuestCall held) {
     if (held != null) {
       held.answer(endpoint);
     }
@@ -358,6 +377,10 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   private Behavior<Command> onFollowController(FollowController msg) {
     isolation.onFollowController(msg);
+    return onFollowDepartures(new FollowDepartures(msg.controller()));
+  }
+
+  private Behavior<Command> onFollowDepartures(FollowDepartures msg) {
     departures.follow(msg.controller());
     return this;
   }

@@ -67,4 +67,35 @@ class LoanNoticesTest {
     assertEquals(List.of(), notices.accepted(List.of(new ControllerEvent.HostRemoved("ch1", 400)), null),
         "the loan ended with its borrower");
   }
+
+  @Test
+  void shouldNameTheBorrowerWithNoChannelWhenItsBorrowWasNotAskedOnOne() {
+    notices.accepted(List.of(offered("gpu1", "ch1"), lent("gpu1", "ch2")), null);
+    List<LoanNotices.Notice> out = notices.accepted(List.of(new ControllerEvent.HostRemoved("ch1", 300)), null);
+    assertEquals(1, out.size());
+    assertEquals(null, out.get(0).to(), "no channel known: the host logs it");
+    assertEquals("ch2", out.get(0).loanEnded().borrower());
+  }
+
+  @Test
+  void shouldTellTheBorrowerOfALoanItOnlyReplicatedWhenTheHostTookOverSince() {
+    // As a backup: the loan's events came with the channel its borrow was asked on at the master.
+    notices.accepted(List.of(offered("gpu1", "ch1")), null);
+    notices.accepted(List.of(lent("gpu1", "ch2")), CH2);
+    // As the master after the take-over: its own controller removes the lender.
+    List<LoanNotices.Notice> out = notices.accepted(List.of(new ControllerEvent.HostRemoved("ch1", 40_000)), null);
+    assertEquals(List.of(CH2), out.stream().map(LoanNotices.Notice::to).toList());
+  }
+
+  @Test
+  void shouldForgetEveryLoanWhenTheJournalIsRewritten() {
+    notices.accepted(List.of(offered("gpu1", "ch1"), offered("gpu2", "ch1")), null);
+    notices.accepted(List.of(lent("gpu1", "ch2")), CH2);
+    notices.forgetLoans(); // a rejoin: the events written again say gpu2 alone is lent
+    notices.accepted(List.of(offered("gpu1", "ch1"), offered("gpu2", "ch1"), lent("gpu2", "ch3")), null);
+    List<LoanNotices.Notice> out = notices.accepted(List.of(new ControllerEvent.HostRemoved("ch1", 500)), null);
+    assertEquals(List.of("gpu2"), out.stream().map(n -> n.loanEnded().device()).toList(),
+        "gpu1's loan, not in the rewritten journal, is gone");
+    assertEquals(null, out.get(0).to(), "relearnt without its channel");
+  }
 }

@@ -19,7 +19,7 @@ class ReplicaFeedTest {
     for (int i = 0; i < events; i++) {
       list.add(new HostAdded("ch" + (first + i), 0x100, 0, 4096, first + i));
     }
-    return new Replicate(first, list, first, null);
+    return new Replicate(first, list, first, null, null);
   }
 
   @Test

@@ -192,12 +192,14 @@ class HostWireRegistrationsTest {
         250_031_000, 251_031_000, 38_351_031_000L, 3, 0, 0, 10_009, 10_000, 0, 52_000_000, 50_000_000, 2)),
         List.of(new SwitchoverBreakdown("bmh", 1_600_000_000L, 1_600_000_000L, 1_600_030_000L, 1_600_060_000L, 130, 0))));
     out.add(new ControlPlaneHost.Heartbeat("mmh", 100_000_000, host));
-    out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
-        testKit.<ControlPlaneHost.Replicated>createTestProbe().ref()));
-    out.add(new ControlPlaneHost.Replicated(false, 3, 2_030, "gap"));
     io.rackfabric.fabric.endpoint.GuestAddress guest = new io.rackfabric.fabric.endpoint.GuestAddress("mmh",
         testKit.<io.rackfabric.fabric.endpoint.MemoryEndpoint.Command>createTestProbe().ref(),
         testKit.<io.rackfabric.fabric.endpoint.GuestCall>createTestProbe().ref());
+    out.add(new ControlPlaneHost.Replicate(1, List.of(added, opened), 2_000,
+        testKit.<ControlPlaneHost.Replicated>createTestProbe().ref(), null));
+    out.add(new ControlPlaneHost.Replicate(3, List.of(added), 2_100,
+        testKit.<ControlPlaneHost.Replicated>createTestProbe().ref(), guest)); // a loan's, with its channel
+    out.add(new ControlPlaneHost.Replicated(false, 3, 2_030, "gap"));
     out.add(new ControlPlaneHost.Pair(2, state, 3_000, host, guest));
     out.add(new ControlPlaneHost.Paired(true, 2, 3_030, "paired", null));
     out.add(new ControlPlaneHost.ClientRequest(new Controller.Request("ch1-driver", 3,

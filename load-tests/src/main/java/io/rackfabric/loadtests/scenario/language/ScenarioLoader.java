@@ -32,7 +32,7 @@ public final class ScenarioLoader {
       "lending-disk-lender-dies", "lending-vm-p2p-bandwidth",
       "lending-mmh-takeover", "lending-vm-hops", "lending-vm-bandwidth", "lending-vm-bandwidth-vm", "fm-flow-control",
       "fm-discover", "fm-failover", "fm-controller-takeover", "fm-device-removed", "fm-routes", "fm-new-secondary", "fm-ntb-windows",
-      "lending-lender-dies",
+      "lending-lender-dies", "lending-lender-dies-after-switchover",
       "lending-borrower-link-fails", "lending-lender-link-fails", "lending-hot-plug", "lending-two-borrowers",
       "lending-dma-outside-window", "lending-disk-loan", "lending-disk-loan-lender-dies", "lending-disk-loan-link-fails");
 
