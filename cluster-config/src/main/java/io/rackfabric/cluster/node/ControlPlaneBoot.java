@@ -179,7 +179,9 @@ public final class ControlPlaneBoot extends AbstractBehavior<ControlPlaneBoot.Co
           List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.backup()))));
       master.tell(new ControlPlaneHost.UseFenceTargets(
           List.of(ControlPlaneRejoin.fenceTarget(topology, chip, pair.master()))));
-      if (managementHost != null) { // the backup may serve when a host leaves: after a take-over or a switchover
+      if (managementHost != null) {
+        // The backup may serve when a host leaves (after a switchover): named now, before the run
+        // starts, whenever the node's own Receptionist listing of it comes.
         managementHost.tell(new ManagementHost.FollowDepartures(backup));
       }
       act(sequence.start());

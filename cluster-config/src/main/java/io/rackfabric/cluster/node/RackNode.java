@@ -59,7 +59,7 @@ import io.rackfabric.fabric.time.TimeKeeper;
  */
 public final class RackNode extends AbstractBehavior<RackNode.Command> {
 
-  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady, TenureFound, KeeperListing {}
+  public sealed interface Command permits ListComponents, MeasureHeap, JournalReady, TenureFound, Listed {}
 
   /** Asks which components this node runs. */
   public record ListComponents(ActorRef<List<String>> replyTo) implements Command {}
@@ -83,8 +83,11 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     }
   }
 
-  /** The run's time keeper appeared (or went) in the Receptionist. */
-  private record KeeperListing(Receptionist.Listing listing) implements Command, NoSerializationVerificationNeeded {}
+  /**
+   * The run's time keeper, or a management host's controller (which the MH here then asks to remove
+   * hosts too), appeared or went in the Receptionist: one adapter, as Akka keeps one per class.
+   */
+  private record Listed(Receptionist.Listing listing) implements Command, NoSerializationVerificationNeeded {}
 
   /** The journal's tables exist (or could not be made: {@code failure}). */
   private record JournalReady(Throwable failure) implements Command, NoSerializationVerificationNeeded {}
@@ -172,7 +175,7 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
     running.addAll(DeviceNode.spawn(context, topology, nodeName, roots, settings));
     context.getLog().info("Node [{}] runs {}", nodeName, running);
     context.getSystem().receptionist().tell(Receptionist.subscribe(TimeKeeper.KEY,
-        context.messageAdapter(Receptionist.Listing.class, KeeperListing::new)));
+        context.messageAdapter(Receptionist.Listing.class, Listed::new)));
     prepareControlPlane(context, roots);
   }
 
@@ -300,6 +303,13 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
           Receptionist.register(ComponentKeys.managementHost(spec.managementHost()), mh));
       managementHost = mh;
       running.add("host-" + spec.managementHost());
+      ControlPlaneSpec pair = topology.controlPlane();
+      if (pair != null) { // either may be the master when a host leaves, wherever it runs, restarted or not
+        ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, Listed::new);
+        for (String host : List.of(pair.master(), pair.backup())) {
+          context.getSystem().receptionist().tell(Receptionist.subscribe(ComponentKeys.controlPlaneHost(host), listings));
+        }
+      }
     }
     for (int i = 1; i <= spec.computeHosts().size(); i++) {
       String id = spec.computeHosts().get(i - 1);
@@ -323,16 +333,30 @@ public final class RackNode extends AbstractBehavior<RackNode.Command> {
         .onMessage(MeasureHeap.class, this::onMeasureHeap)
         .onMessage(JournalReady.class, this::onJournalReady)
         .onMessage(TenureFound.class, this::onTenureFound)
-        .onMessage(KeeperListing.class, this::onKeeperListing)
+        .onMessage(Listed.class, this::onListed)
         .build();
+  }
+
+  private Behavior<Command> onListed(Listed msg) {
+    if (msg.listing().isForKey(TimeKeeper.KEY)) {
+      return keeperListed(msg.listing());
+    }
+    ControlPlaneSpec pair = topology.controlPlane();
+    for (String host : List.of(pair.master(), pair.backup())) {
+      var key = ComponentKeys.controlPlaneHost(host);
+      if (msg.listing().isForKey(key)) {
+        msg.listing().getServiceInstances(key).forEach(c -> managementHost.tell(new ManagementHost.FollowDepartures(c)));
+      }
+    }
+    return this;
   }
 
   /**
    * The run's time keeper: this node's fabric components join it, and from then on handle their
    * model-time events in its rounds (see {@link TimeKeeper}). Without one they run free.
    */
-  private Behavior<Command> onKeeperListing(KeeperListing msg) {
-    var found = msg.listing().getServiceInstances(TimeKeeper.KEY);
+  private Behavior<Command> keeperListed(Receptionist.Listing listing) {
+    var found = listing.getServiceInstances(TimeKeeper.KEY);
     if (keeper != null || found.isEmpty()) {
       return this;
     }

@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The guest channel each borrow came on, by device and borrower: learnt by the master's host as a
- * borrow arrives, read by its controller's replication step (another actor, hence the concurrent
- * map) to hand a loan's channel to the backup with the loan's events.
+ * borrow arrives, taken by its controller's replication step (another actor, hence the concurrent
+ * map) to hand a loan's channel to the backup with the loan's events. A borrower's borrows come on
+ * its own control-plane client's channel, so two borrows of one pair give the same channel.
  */
 final class BorrowerChannels {
 
@@ -25,11 +26,14 @@ final class BorrowerChannels {
     }
   }
 
-  /** The channel of the borrow {@code events} make a loan of, or null (no loan, or not asked on a channel). */
+  /**
+   * The channel of the borrow {@code events} make a loan of, taken (a later loan of the pair has
+   * its own borrow), or null (no loan, or not asked on a channel).
+   */
   GuestAddress of(List<ControllerEvent> events) {
     for (ControllerEvent e : events) {
       if (e instanceof ControllerEvent.DeviceLent l) {
-        return channels.get(new Borrow(l.device(), l.borrower()));
+        return channels.remove(new Borrow(l.device(), l.borrower()));
       }
     }
     return null;

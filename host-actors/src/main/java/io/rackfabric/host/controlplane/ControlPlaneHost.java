@@ -247,10 +247,8 @@ public final class ControlPlaneHost {
   }
 
   /**
-   * One operation's events, numbered from {@code firstSeqNr}, for the backup's journal, and, when
-   * they lend a device to a borrower whose borrow came on a guest channel, that channel ({@code
-   * loanChannel}, else null): a backup that takes over then knows whom to tell when the lender is
-   * removed ({@link LoanNotices}).
+   * One operation's events, numbered from {@code firstSeqNr}, for the backup's journal, with the
+   * channel of the borrow they lend a device on (else null; see {@link LoanTracking}).
    */
   public record Replicate(long firstSeqNr, List<ControllerEvent> events, long sentAt,
       ActorRef<Replicated> replyTo, GuestAddress loanChannel) implements Command, WireMessage {

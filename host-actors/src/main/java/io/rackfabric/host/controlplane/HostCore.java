@@ -346,8 +346,6 @@ final class HostCore implements FabricDatabaseCalls.Host {
   void feedReplica(List<ReplicaFeed.Batch> batches) {
     ActorRef<ControllerReplica.Command> to = replica;
     for (ReplicaFeed.Batch b : batches) {
-      // The master tells borrowers; a backup learns the loans (and their channels) for a take-over.
-      b.requests().forEach(loans::replicated);
       ask(to, settings.replicationTimeout(), r -> new ControllerReplica.ReplicateEvents(b.firstSeqNr(), b.events(), r),
           (ReplicationAck ack, Throwable failure) -> new ReplicaAnswered(b, to, ack, failure));
     }

@@ -53,7 +53,10 @@ final class LoanTracking {
     }
   }
 
-  /** The backup replicated {@code r}: it learns the loans (and their channels) for a take-over; the master tells. */
+  /**
+   * The backup's replica persisted {@code r}: the host learns its loans (and their channels) for a
+   * take-over, in journal order (the replica writes in that order); the master tells.
+   */
   void replicated(ControlPlaneHost.Replicate r) {
     notices.accepted(r.events(), r.loanChannel());
   }

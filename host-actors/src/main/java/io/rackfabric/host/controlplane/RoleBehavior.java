@@ -309,6 +309,9 @@ abstract class RoleBehavior extends PeerAnswers {
       host.feedReplica(host.replicaFeed.answered());
     }
     for (Replicate request : msg.batch().requests()) {
+      if (msg.failure() == null && msg.ack().accepted()) {
+        host.loans.replicated(request); // in this host's journal now: its loans are followed for a take-over
+      }
       if (msg.failure() != null) {
         request.replyTo().tell(new Replicated(false, host.lastSeqNr, host.now, "replica: " + msg.failure()));
       } else if (role() != Role.BACKUP) {

@@ -11,7 +11,10 @@ import io.rackfabric.host.management.ManagementHost.HostRemovalAnswered;
 import io.rackfabric.persistence.controller.Controller;
 import io.rackfabric.persistence.controller.Controller.OperationResult;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -19,9 +22,9 @@ import java.util.function.Consumer;
  * The MH's part in a compute host leaving the rack ({@link HostLossRule}): when both of a CH's
  * cables failed, it asks the management hosts' controller to remove the host (Device Lending: the
  * host's offers and loans end with it), at the model time its AER driver handled the second error.
- * It asks every controller of the pair it follows, whatever the order they were started in: the
- * one on this node and the pair's other host, which the control plane's boot names to it wherever
- * it runs. The master serves it, a backup or fenced host answers NOT_MASTER, so the removal reaches
+ * It asks every controller of the pair it follows, whatever the order they were started in: both
+ * hosts', wherever they run and once restarted too (its node finds them in the Receptionist; the
+ * control plane's boot names the backup's before the run starts). The master serves it, a backup or fenced host answers NOT_MASTER, so the removal reaches
  * the master whichever host that is (after a take-over or a switchover too). A controller that
  * stops (its JVM died) is asked no more, and an answer it still owed is not waited for. Under the
  * kernel the endpoint's call that brought the error stays open until every controller asked has
@@ -37,12 +40,25 @@ final class HostDepartures {
   private final ActorContext<Command> context;
   private final String id;
   private final HostLossRule rule;
-  /** The controllers of the pair on this node, by actor name: the same set whatever their start order. */
+  /** The controllers of the pair it follows, by actor name: the same set whatever their start order. */
   private final TreeMap<String, ActorRef<ControlPlaneHost.Command>> controllers = new TreeMap<>();
-  /** Answers still owed, by controller name. */
-  private final TreeMap<String, Integer> owed = new TreeMap<>();
+  /** The removals each controller still owes an answer to, by the controller asked (not its name). */
+  private final Map<ActorRef<?>, List<Long>> owed = new HashMap<>();
+  /** Each removal not answered by every controller asked: its host, answers open, and whether one removed it. */
+  private final Map<Long, Removal> removals = new HashMap<>();
+  private long removalsAsked;
   private int pending;
   private GuestCall held;
+
+  private static final class Removal {
+    final String host;
+    int open;
+    boolean removed;
+
+    Removal(String host) {
+      this.host = host;
+    }
+  }
 
   HostDepartures(ActorContext<Command> context, String id, HostLossRule rule) {
     this.context = context;
@@ -63,16 +79,16 @@ final class HostDepartures {
    */
   GuestCall stopped(ActorRef<?> controller) {
     String name = controller.path().name();
-    if (!controller.equals(controllers.get(name))) {
+    if (controller.equals(controllers.get(name))) {
+      controllers.remove(name);
+    }
+    List<Long> unanswered = owed.remove(controller);
+    if (unanswered == null) {
       return null;
     }
-    controllers.remove(name);
-    Integer n = owed.remove(name);
-    context.getLog().info("MH [{}] the controller {} stopped{}", id, name,
-        n == null ? "" : ": its " + n + " answer(s) to removals are not waited for");
-    if (n != null) {
-      pending -= n;
-    }
+    context.getLog().info("MH [{}] the controller {} stopped: its {} answer(s) to removals are not waited for", id,
+        name, unanswered.size());
+    unanswered.forEach(r -> closed(r, false));
     return release();
   }
 
@@ -94,13 +110,17 @@ final class HostDepartures {
       }
       context.getLog().warn("MH [{}] lost CH{} ({}) on both planes at model {} ns: the host left; the controller"
           + " removes it", id, lost.ch(), lost.host(), lost.at());
-      for (var c : controllers.entrySet()) {
-        String name = c.getKey(); // an ask per controller: its answer names it (one adapter per class would not)
+      long removal = ++removalsAsked;
+      Removal r = new Removal(lost.host());
+      removals.put(removal, r);
+      for (ActorRef<ControlPlaneHost.Command> c : controllers.values()) {
+        // An ask per controller: its answer names it (one message adapter per class would not).
+        r.open++;
         pending++;
-        owed.merge(name, 1, Integer::sum);
-        context.ask(OperationResult.class, c.getValue(), ANSWER_TIMEOUT,
+        owed.computeIfAbsent(c, k -> new ArrayList<>()).add(removal);
+        context.ask(OperationResult.class, c, ANSWER_TIMEOUT,
             to -> new ControlPlaneHost.Submit(new Controller.RemoveHost(lost.host(), lost.at(), to)),
-            (r, failure) -> new HostRemovalAnswered(lost.host(), name, r, failure));
+            (result, failure) -> new HostRemovalAnswered(lost.host(), c, removal, result, failure));
       }
     });
     return true;
@@ -117,27 +137,40 @@ final class HostDepartures {
 
   /** A controller answered a removal; the held call is returned once none is pending. */
   GuestCall answered(HostRemovalAnswered msg) {
-    Integer n = owed.get(msg.controller());
-    if (n == null) {
+    List<Long> unanswered = owed.get(msg.controller());
+    if (unanswered == null || !unanswered.remove((Long) msg.removal())) {
       return null; // from a controller that stopped meanwhile: no longer waited for
     }
-    if (n == 1) {
+    if (unanswered.isEmpty()) {
       owed.remove(msg.controller());
-    } else {
-      owed.put(msg.controller(), n - 1);
     }
-    pending--;
     OperationResult r = msg.result();
+    String name = msg.controller().path().name();
     if (r == null) {
-      context.getLog().warn("MH [{}] no answer from the controller {} to the removal of {}: {}", id, msg.controller(),
+      context.getLog().warn("MH [{}] no answer from the controller {} to the removal of {}: {}", id, name,
           msg.host(), String.valueOf(msg.failure()));
     } else if (r.accepted()) {
-      context.getLog().info("MH [{}] the controller removed {} at model {} ns: {}", id, msg.host(), r.at(),
+      context.getLog().info("MH [{}] the controller {} removed {} at model {} ns: {}", id, name, msg.host(), r.at(),
           List.copyOf(r.events()));
     } else if (r.status() != Controller.Status.NOT_MASTER) {
-      context.getLog().warn("MH [{}] the controller did not remove {}: {} {}", id, msg.host(), r.status(), r.detail());
+      context.getLog().warn("MH [{}] the controller {} did not remove {}: {} {}", id, name, msg.host(), r.status(),
+          r.detail());
     }
+    closed(msg.removal(), r != null && r.accepted());
     return release();
+  }
+
+  /** One answer of removal {@code id} in (or given up); once all are, a removal nobody made is logged. */
+  private void closed(long removal, boolean removed) {
+    pending--;
+    Removal r = removals.get(removal);
+    r.removed |= removed;
+    if (--r.open == 0) {
+      removals.remove(removal);
+      if (!r.removed) {
+        context.getLog().warn("MH [{}] no controller removed {}: none it follows is the master", id, r.host);
+      }
+    }
   }
 
   /** The held call once no answer is pending, else null. */

@@ -96,8 +96,9 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
   public record FollowDepartures(ActorRef<ControlPlaneHost.Command> controller)
       implements Command, NoSerializationVerificationNeeded {}
 
-  /** Controller {@code controller}'s answer to the removal of {@code host}, which left the rack ({@link HostDepartures}). */
-  record HostRemovalAnswered(String host, String controller, Controller.OperationResult result, Throwable failure)
+  /** {@code controller}'s answer to removal {@code removal}, of {@code host}, which left the rack ({@link HostDepartures}). */
+  record HostRemovalAnswered(String host, ActorRef<ControlPlaneHost.Command> controller, long removal,
+      Controller.OperationResult result, Throwable failure)
       implements Command, NoSerializationVerificationNeeded {}
 
   /** Its root endpoint calls it as a guest (see {@link GuestCall}): answered once it has written. */

@@ -43,6 +43,14 @@ class BorrowerChannelsTest {
     channels.arrived(borrow("gpu1", "ch2", CH2));
     channels.arrived(borrow("gpu1", "ch3", CH3)); // refused by the controller: gpu1 goes to ch2
     assertEquals(CH2, channels.of(lent("gpu1", "ch2")));
+    assertEquals(CH3, channels.of(lent("gpu1", "ch3")), "had ch3's borrow won, its own channel");
+  }
+
+  @Test
+  void shouldHandAChannelOnceWhenALaterLoanOfThePairCameOnNone() {
+    channels.arrived(borrow("gpu1", "ch2", CH2));
+    assertEquals(CH2, channels.of(lent("gpu1", "ch2")));
+    assertNull(channels.of(lent("gpu1", "ch2")), "the pair's next loan was asked for on no channel");
   }
 
   @Test

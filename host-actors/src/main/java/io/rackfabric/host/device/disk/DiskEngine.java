@@ -158,7 +158,8 @@ public final class DiskEngine {
    *
    * <p>An answer is matched to its read by address and issue time, so one to a read issued before
    * a reset finds nothing and is dropped: every read after the reset leaves later than the reset
-   * (its doorbell came after it). Nothing is kept of the reads a reset abandoned, so one that is
+   * (ENABLE=1 and the doorbell are posted writes behind ENABLE=0 on the same link, each arriving a
+   * TLP's serialization later). Nothing is kept of the reads a reset abandoned, so one that is
    * never answered cannot take the place of a later read of its address.
    */
   public DiskRegisters.Error readDone(long address, long issuedAt, boolean ok, byte[] data, long latencyNs) {
