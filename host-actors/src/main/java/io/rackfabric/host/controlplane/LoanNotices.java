@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * ControllerEvent.HostRemoved}) gives a {@link ControlPlaneHost.LoanEnded} for each borrower of its
  * devices, to send on that channel.
  *
- * <p>The master follows the events its controller accepted; the backup the events it replicates,
- * with the channel of each loan the master handed with them, so that after a take-over the new
+ * <p>The master follows the events its controller accepted; the backup the events its replica
+ * persisted, with the channel of each loan the master handed with them, so that after a take-over the new
  * master tells the borrowers of loans made before it. A rejoining host, whose journal is rewritten,
  * forgets what it knew ({@link #forgetLoans}) and relearns the loans from the events it is given,
  * without their channels. A borrower whose channel is not known is named in a notice with no

@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * host's offers and loans end with it), at the model time its AER driver handled the second error.
  * It asks every controller of the pair it follows, whatever the order they were started in: both
  * hosts', wherever they run and once restarted too (its node finds them in the Receptionist; the
- * control plane's boot names the backup's before the run starts). The master serves it, a backup or fenced host answers NOT_MASTER, so the removal reaches
- * the master whichever host that is (after a take-over or a switchover too). A controller that
+ * control plane's boot names the backup's before the run starts). The master serves it, a backup
+ * or fenced host answers NOT_MASTER, so the removal reaches the master whichever host that is
+ * (after a take-over or a switchover too). A controller that
  * stops (its JVM died) is asked no more, and an answer it still owed is not waited for. Under the
  * kernel the endpoint's call that brought the error stays open until every controller asked has
  * answered, as a control-plane request's call does, so the removal enters the journal at its model
@@ -44,10 +45,9 @@ final class HostDepartures {
   private final TreeMap<String, ActorRef<ControlPlaneHost.Command>> controllers = new TreeMap<>();
   /** The removals each controller still owes an answer to, by the controller asked (not its name). */
   private final Map<ActorRef<?>, List<Long>> owed = new HashMap<>();
-  /** Each removal not answered by every controller asked: its host, answers open, and whether one removed it. */
+  /** Each removal not answered by every controller asked (none: nothing is pending): its host, answers open, and whether one removed it. */
   private final Map<Long, Removal> removals = new HashMap<>();
   private long removalsAsked;
-  private int pending;
   private GuestCall held;
 
   private static final class Removal {
@@ -116,7 +116,6 @@ final class HostDepartures {
       for (ActorRef<ControlPlaneHost.Command> c : controllers.values()) {
         // An ask per controller: its answer names it (one message adapter per class would not).
         r.open++;
-        pending++;
         owed.computeIfAbsent(c, k -> new ArrayList<>()).add(removal);
         context.ask(OperationResult.class, c, ANSWER_TIMEOUT,
             to -> new ControlPlaneHost.Submit(new Controller.RemoveHost(lost.host(), lost.at(), to)),
@@ -128,7 +127,7 @@ final class HostDepartures {
 
   /** Whether {@code call} must wait for the controller's answers (a removal asked for in it, under the kernel). */
   boolean hold(GuestCall call, boolean underKernel) {
-    if (underKernel && pending > 0 && held == null) {
+    if (underKernel && !removals.isEmpty() && held == null) {
       held = call;
       return true;
     }
@@ -162,7 +161,6 @@ final class HostDepartures {
 
   /** One answer of removal {@code id} in (or given up); once all are, a removal nobody made is logged. */
   private void closed(long removal, boolean removed) {
-    pending--;
     Removal r = removals.get(removal);
     r.removed |= removed;
     if (--r.open == 0) {
@@ -175,7 +173,7 @@ final class HostDepartures {
 
   /** The held call once no answer is pending, else null. */
   private GuestCall release() {
-    if (pending == 0 && held != null) {
+    if (removals.isEmpty() && held != null) {
       GuestCall call = held;
       held = null;
       return call;

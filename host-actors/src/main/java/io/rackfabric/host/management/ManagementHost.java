@@ -90,8 +90,8 @@ public final class ManagementHost extends AbstractBehavior<ManagementHost.Comman
 
   /**
    * Removals of compute hosts that left the rack go to {@code controller} too ({@link
-   * HostDepartures}): the management host pair's other host, wherever it runs. Local only: sent by
-   * the control plane's boot on this node.
+   * HostDepartures}): a management host's controller, wherever it runs. Local only: sent by this
+   * node, as it finds the pair's controllers, and by the control plane's boot.
    */
   public record FollowDepartures(ActorRef<ControlPlaneHost.Command> controller)
       implements Command, NoSerializationVerificationNeeded {}

@@ -159,9 +159,9 @@ public final class DiskReadSequence implements RemovableSequence {
 
   /**
    * The STATUS read's answer, issued at {@code issuedAt} (negative: not known) and answered
-   * {@code latencyNs} later (0 for a read refused at once): the
-   * disk is declared removed at the answer's model time if the answer shows it gone, or its wait
-   * starts over.
+   * {@code latencyNs} later (0 for a read refused at once): the disk is declared removed at the
+   * answer's model time if the answer shows it gone, or its wait starts over. An older probe's
+   * answer is ignored.
    */
   public void probeAnswered(CompletionStatus status, byte[] data, long issuedAt, long latencyNs) {
     if (watchdog == null || !watchdog.answers(issuedAt)) {

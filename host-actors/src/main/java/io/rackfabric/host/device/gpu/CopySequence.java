@@ -169,8 +169,8 @@ public final class CopySequence implements RemovableSequence {
 
   /**
    * The STATUS read's answer, issued at {@code issuedAt} (negative: not known) and answered
-   * {@code latencyNs} later (0 for a read refused at once):
-   * the GPU is declared removed at the answer's model time if the answer shows it gone.
+   * {@code latencyNs} later (0 for a read refused at once): the GPU is declared removed at the
+   * answer's model time if the answer shows it gone. An older probe's answer is ignored.
    */
   public void probeAnswered(CompletionStatus status, byte[] data, long issuedAt, long latencyNs) {
     if (watchdog == null || !watchdog.answers(issuedAt)) {
